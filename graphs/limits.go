@@ -1,0 +1,41 @@
+package graphs
+
+import "fmt"
+
+// Limits bounds what a reader will allocate, so that a corrupt or hostile file is refused
+// with a clear message before any N×N matrix is made. The zero value means DefaultLimits.
+type Limits struct {
+	// MaxNodes is the largest number of nodes one graph may have.
+	MaxNodes int
+	// MaxDenseBytes bounds the memory of all dense adjacency and feature matrices of one
+	// read (8 bytes per float64 entry).
+	MaxDenseBytes int64
+}
+
+// DefaultLimits allows graphs of up to 5000 nodes and 4 GiB of dense matrices per read.
+var DefaultLimits = Limits{MaxNodes: 5000, MaxDenseBytes: 4 << 30}
+
+// orDefault fills zero fields with the defaults.
+func (l Limits) orDefault() Limits {
+	if l.MaxNodes <= 0 {
+		l.MaxNodes = DefaultLimits.MaxNodes
+	}
+	if l.MaxDenseBytes <= 0 {
+		l.MaxDenseBytes = DefaultLimits.MaxDenseBytes
+	}
+	return l
+}
+
+// checkNodes refuses a graph of n nodes that exceeds the limit.
+func (l Limits) checkNodes(what string, n int) error {
+	l = l.orDefault()
+	if n > l.MaxNodes {
+		return fmt.Errorf("%s: %d nodes exceed the limit of %d (raise Limits.MaxNodes, or --max-nodes on the command line)", what, n, l.MaxNodes)
+	}
+	return nil
+}
+
+// denseBytes is the memory of an n×n adjacency plus an n×d feature matrix.
+func denseBytes(n, d int) int64 {
+	return 8 * (int64(n)*int64(n) + int64(n)*int64(d))
+}

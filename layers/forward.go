@@ -1,0 +1,210 @@
+package layers
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Forward is the GWF forward pass for one observed graph (Algorithm 4, lines 5–7): the
+// barycenter B⁽ᴸ⁾ of the atoms with weights λ, started from the graph itself, and the final
+// transport T⁽ᴹ⁾ = GWD(B⁽ᴸ⁾, C) computed with the same GWD module.
+type Forward struct {
+	GWB GWB
+}
+
+// ForwardState holds the results of Forward.Run and its workspace; reuse it.
+type ForwardState struct {
+	GWB   GWBState
+	final State
+	n     int
+	// envelope scratch
+	g, gHat, tmp, fHat, tf []float64
+	r, c, dl               []float64
+}
+
+// Run computes the barycenter, the atom transports and the final transport for obs. It checks
+// sizes, not values (validate observed graphs once, up front).
+func (f Forward) Run(st *ForwardState, atoms []Atom, lambda []float64, obs Space) error {
+	if err := f.GWB.Compute(&st.GWB, atoms, lambda, obs); err != nil {
+		return err
+	}
+	st.n = obs.N()
+	if err := Solve(f.GWB.Solver, &st.final, st.GWB.space(obs.Mu), obs); err != nil {
+		return fmt.Errorf("final gwd: %w", err)
+	}
+	return nil
+}
+
+// Transport returns a copy of the final transport T⁽ᴹ⁾ (rows = barycenter nodes).
+func (st *ForwardState) Transport() *mat.Dense { return st.final.Transport() }
+
+// RawTransport is the final transport, row-major, owned by the state.
+func (st *ForwardState) RawTransport() []float64 { return st.final.t }
+
+// Envelope evaluates the loss of eq. (approx) — <Cst − 2·B·T·Cᵀ + D, T> with B = B⁽ᴸ⁾ rebuilt
+// from the atoms and the transports of the last Run — and ADDS its gradients, with every
+// transport held fixed (envelope theorem), to gU (w.r.t. U_k; multiply by [V_k > 0] for V_k),
+// gH (w.r.t. H_k) and gLambda (w.r.t. λ). Pass nil for gradients you do not need. atoms,
+// lambda and obs must be those of the last Run; weight is the feature-cost weight.
+func (st *ForwardState) Envelope(atoms []Atom, lambda []float64, obs Space, weight float64, gU, gH []*mat.Dense, gLambda []float64) float64 {
+	n := st.n
+	gb := &st.GWB
+	t := blas64.General{Rows: n, Cols: n, Stride: n, Data: st.final.t}
+	cObs := obs.C.RawMatrix()
+	mu := obs.Mu
+	st.g = grow(st.g, n*n)
+	st.gHat = grow(st.gHat, n*n)
+	maxN := n
+	for _, nk := range gb.sizes {
+		maxN = max(maxN, nk)
+	}
+	st.tmp = grow(st.tmp, n*maxN)
+	st.r = grow(st.r, n)
+	st.c = grow(st.c, n)
+	// r = T·1, c = Tᵀ·1
+	clear(st.c)
+	for i := 0; i < n; i++ {
+		s := 0.0
+		for j, v := range st.final.t[i*n : (i+1)*n] {
+			s += v
+			st.c[j] += v
+		}
+		st.r[i] = s
+	}
+	// G = T·C·Tᵀ
+	tmp := blas64.General{Rows: n, Cols: n, Stride: n, Data: st.tmp}
+	g := blas64.General{Rows: n, Cols: n, Stride: n, Data: st.g}
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, t, cObs, 0, tmp)
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1, tmp, t, 0, g)
+	// The barycenter of the last Run is B⁽ᴸ⁾ (its update used exactly these T_k).
+	b := gb.b
+	loss := 0.0
+	for i := 0; i < n; i++ {
+		for k := 0; k < n; k++ {
+			bik := b[i*n+k]
+			loss += st.r[i]*mu[k]*bik*bik - 2*bik*st.g[i*n+k]
+			// dL/dB ⊘ (μb·μbᵀ)
+			st.gHat[i*n+k] = (2*st.r[i]*mu[k]*bik - 2*st.g[i*n+k]) / (mu[i] * mu[k])
+		}
+	}
+	for j := 0; j < n; j++ {
+		row := cObs.Data[j*cObs.Stride : j*cObs.Stride+n]
+		s := 0.0
+		for l, v := range row {
+			s += v * v * mu[l]
+		}
+		loss += st.c[j] * s
+	}
+	dim := gb.dim
+	if dim > 0 {
+		loss += weight * st.featureTerm(obs, weight)
+	}
+	if gU == nil && gH == nil && gLambda == nil {
+		return loss
+	}
+	gHat := blas64.General{Rows: n, Cols: n, Stride: n, Data: st.gHat}
+	for k, a := range atoms {
+		nk := gb.sizes[k]
+		tk := blas64.General{Rows: n, Cols: nk, Stride: nk, Data: gb.transports[k]}
+		// tmp = Ĝ·T_k (n×N_k)
+		tmpK := blas64.General{Rows: n, Cols: nk, Stride: nk, Data: st.tmp[:n*nk]}
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, gHat, tk, 0, tmpK)
+		if gLambda != nil {
+			// <Ĝ, T_k·U_k·T_kᵀ> = <T_kᵀ·Ĝ·T_k, U_k>
+			gLambda[k] += dotTtX(tk, tmpK, a.U)
+		}
+		if gU != nil {
+			// dU_k = λ_k·T_kᵀ·Ĝ·T_k
+			blas64.Gemm(blas.Trans, blas.NoTrans, lambda[k], tk, tmpK, 1, gU[k].RawMatrix())
+		}
+		if dim > 0 {
+			fHat := blas64.General{Rows: n, Cols: dim, Stride: dim, Data: st.fHat}
+			if gLambda != nil {
+				gLambda[k] += dotTtX(tk, fHat, a.H)
+			}
+			if gH != nil {
+				blas64.Gemm(blas.Trans, blas.NoTrans, lambda[k], tk, fHat, 1, gH[k].RawMatrix())
+			}
+		}
+	}
+	return loss
+}
+
+// featureTerm returns Σ_ij T_ij‖F_b,i − F_j‖² and leaves weight·dL/dF_b ⊘ (μb·1ᵀ) in st.fHat.
+func (st *ForwardState) featureTerm(obs Space, weight float64) float64 {
+	n, dim := st.n, st.GWB.dim
+	fb := st.GWB.fb
+	st.tf = grow(st.tf, n*dim)
+	st.fHat = grow(st.fHat, n*dim)
+	t := blas64.General{Rows: n, Cols: n, Stride: n, Data: st.final.t}
+	tf := blas64.General{Rows: n, Cols: dim, Stride: dim, Data: st.tf}
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, t, obs.F.RawMatrix(), 0, tf)
+	s := 0.0
+	for i := 0; i < n; i++ {
+		for d := 0; d < dim; d++ {
+			v := fb[i*dim+d]
+			s += st.r[i]*v*v - 2*v*st.tf[i*dim+d]
+			st.fHat[i*dim+d] = weight * 2 * (st.r[i]*v - st.tf[i*dim+d]) / obs.Mu[i]
+		}
+	}
+	for j := 0; j < n; j++ {
+		row := obs.F.RawRowView(j)
+		q := 0.0
+		for _, v := range row {
+			q += v * v
+		}
+		s += st.c[j] * q
+	}
+	return s
+}
+
+// dotTtX returns <T_kᵀ·Y, X> = Σ_{a,b} (T_kᵀY)_{ab}·X_{ab} without forming T_kᵀY.
+func dotTtX(tk, y blas64.General, x *mat.Dense) float64 {
+	s := 0.0
+	for i := 0; i < tk.Rows; i++ {
+		trow := tk.Data[i*tk.Stride : i*tk.Stride+tk.Cols]
+		yrow := y.Data[i*y.Stride : i*y.Stride+y.Cols]
+		for a, tv := range trow {
+			if tv == 0 {
+				continue
+			}
+			xrow := x.RawRowView(a)
+			d := 0.0
+			for b, xv := range xrow {
+				d += yrow[b] * xv
+			}
+			s += tv * d
+		}
+	}
+	return s
+}
+
+// SoftmaxBackward maps a gradient w.r.t. λ = softmax(z) to one w.r.t. z, adding it to gz:
+// dz_k = λ_k·(dλ_k − <λ, dλ>).
+func SoftmaxBackward(gz, lambda, gLambda []float64) {
+	dot := 0.0
+	for k, l := range lambda {
+		dot += l * gLambda[k]
+	}
+	for k, l := range lambda {
+		gz[k] += l * (gLambda[k] - dot)
+	}
+}
+
+// ReLUBackward zeroes the entries of gU where U = ReLU(V) is 0, turning dU into dV (the
+// subgradient 0 at V = 0, as in PyTorch).
+func ReLUBackward(gU, u *mat.Dense) {
+	r, c := u.Dims()
+	for i := 0; i < r; i++ {
+		ur := u.RawRowView(i)
+		gr := gU.RawRowView(i)
+		for j := 0; j < c; j++ {
+			if !(ur[j] > 0) {
+				gr[j] = 0
+			}
+		}
+	}
+}

@@ -1,0 +1,189 @@
+package layers
+
+import (
+	"math"
+)
+
+// PPA is the proximal point GWD module (Algorithm 1): each layer solves
+// min_T <L(T⁽ᵐ⁾),T> + γ·KL(T‖T⁽ᵐ⁾) approximately with Inner Sinkhorn sweeps:
+//
+//	Φ = exp(−L(T⁽ᵐ⁾)/γ) ⊙ T⁽ᵐ⁾;  Inner × { b = μt ⊘ Φᵀa;  a = μs ⊘ Φb };  T⁽ᵐ⁺¹⁾ = diag(a)·Φ·diag(b)
+//
+// with L from eq. (5) (not line 1 of the algorithm as printed, which swaps μ and 1), T⁽⁰⁾ = μs·μtᵀ
+// and a = μs carried from layer to layer. Rows of T match μs exactly after every layer; columns
+// converge to μt.
+//
+// Numerics: the kernel is shifted per row (the shift is absorbed into a, kept in the log domain),
+// so exp never overflows; when a marginal sum would still underflow (tiny γ, large weights), that
+// layer is recomputed in the log domain. Where nothing underflows the result equals the plain
+// update up to rounding.
+type PPA struct {
+	Gamma  float64 // proximal weight γ; the paper uses 0.01
+	Layers int     // M; the paper uses 50
+	// Inner is the number of Sinkhorn sweeps per layer: 1 is Algorithm 1 as printed.
+	Inner int
+	// Weight of the feature cost D (FGW); 1 in the paper.
+	Weight float64
+}
+
+// DefaultPPA returns the paper's experimental settings: γ = 0.01, M = 50, one sweep, weight 1.
+func DefaultPPA() PPA { return PPA{Gamma: 0.01, Layers: 50, Inner: 1, Weight: 1} }
+
+// Name implements Solver.
+func (p PPA) Name() string { return "ppa" }
+
+// Depth implements Solver.
+func (p PPA) Depth() int { return p.Layers }
+
+// FeatureWeight implements Solver.
+func (p PPA) FeatureWeight() float64 { return p.Weight }
+
+// Check validates the hyperparameters.
+func (p PPA) Check() error {
+	if err := checkCommon("ppa", p.Gamma, p.Layers, p.Weight); err != nil {
+		return err
+	}
+	if p.Inner < 1 {
+		return errorf("ppa: inner sweeps = %d must be at least 1", p.Inner)
+	}
+	return nil
+}
+
+// Init implements Solver.
+func (p PPA) Init(st *State, src, dst Space) error {
+	if err := p.Check(); err != nil {
+		return err
+	}
+	if err := checkPair(src, dst); err != nil {
+		return err
+	}
+	st.reset(src, dst, p.Weight)
+	st.logA = grow(st.logA, st.ns)
+	for i, m := range st.mus {
+		st.logA[i] = math.Log(m)
+	}
+	return nil
+}
+
+// Step implements Solver: one PPA layer.
+func (p PPA) Step(st *State) {
+	ns, nt := st.ns, st.nt
+	st.costOf(st.t)
+	invG := 1 / p.Gamma
+	// Row shifts s_i = min_j L_ij keep every exponent ≤ 0.
+	shift := st.rowShift
+	for i := 0; i < ns; i++ {
+		row := st.cost[i*nt : (i+1)*nt]
+		mn := row[0]
+		for _, v := range row[1:] {
+			mn = math.Min(mn, v)
+		}
+		shift[i] = mn
+	}
+	// a in the shifted frame: α_i = a_i·exp(−s_i/γ), normalised (a's scale is irrelevant).
+	alpha := st.rowv
+	mx := math.Inf(-1)
+	for i := range alpha {
+		alpha[i] = st.logA[i] - shift[i]*invG
+		mx = math.Max(mx, alpha[i])
+	}
+	for i := range alpha {
+		alpha[i] = math.Exp(alpha[i] - mx)
+	}
+	for i := 0; i < ns; i++ {
+		cr := st.cost[i*nt : (i+1)*nt]
+		tr := st.t[i*nt : (i+1)*nt]
+		pr := st.phi[i*nt : (i+1)*nt]
+		si := shift[i]
+		for j, v := range cr {
+			pr[j] = math.Exp((si-v)*invG) * tr[j]
+		}
+	}
+	if !p.sweeps(st, alpha) {
+		p.logStep(st)
+		return
+	}
+	b := st.colv
+	for i := 0; i < ns; i++ {
+		pr := st.phi[i*nt : (i+1)*nt]
+		tr := st.t[i*nt : (i+1)*nt]
+		ai := alpha[i]
+		for j, v := range pr {
+			tr[j] = ai * v * b[j]
+		}
+		st.logA[i] = math.Log(ai) + shift[i]*invG
+	}
+	st.Layer++
+}
+
+// sweeps runs the Sinkhorn sweeps on st.phi, starting from alpha, leaving a in alpha and b in
+// st.colv. It reports false when a marginal sum is too small to trust.
+func (p PPA) sweeps(st *State, alpha []float64) bool {
+	ns, nt := st.ns, st.nt
+	b := st.colv
+	for s := 0; s < p.Inner; s++ {
+		for j := range b {
+			b[j] = 0
+		}
+		for i := 0; i < ns; i++ {
+			ai := alpha[i]
+			if ai == 0 {
+				continue
+			}
+			for j, v := range st.phi[i*nt : (i+1)*nt] {
+				b[j] += ai * v
+			}
+		}
+		for j, c := range b {
+			if !(c >= tiny) || math.IsInf(c, 0) {
+				return false
+			}
+			b[j] = st.mut[j] / c
+		}
+		for i := 0; i < ns; i++ {
+			r := 0.0
+			for j, v := range st.phi[i*nt : (i+1)*nt] {
+				r += v * b[j]
+			}
+			if !(r >= tiny) || math.IsInf(r, 0) {
+				return false
+			}
+			alpha[i] = st.mus[i] / r
+		}
+	}
+	return true
+}
+
+// logStep is the same layer computed in the log domain; st.cost still holds L(T⁽ᵐ⁾).
+func (p PPA) logStep(st *State) {
+	ns, nt := st.ns, st.nt
+	invG := 1 / p.Gamma
+	g := st.phi // log kernel: −(L_ij − s_i)/γ + log T_ij
+	for i := 0; i < ns; i++ {
+		si := st.rowShift[i]
+		for j := 0; j < nt; j++ {
+			g[i*nt+j] = (si-st.cost[i*nt+j])*invG + math.Log(st.t[i*nt+j])
+		}
+	}
+	logAlpha := st.rowv
+	for i := range logAlpha {
+		logAlpha[i] = st.logA[i] - st.rowShift[i]*invG
+	}
+	logB := st.colv
+	for s := 0; s < p.Inner; s++ {
+		for j := 0; j < nt; j++ {
+			logB[j] = math.Log(st.mut[j]) - logSumExp(ns, func(i int) float64 { return logAlpha[i] + g[i*nt+j] })
+		}
+		for i := 0; i < ns; i++ {
+			logAlpha[i] = math.Log(st.mus[i]) - logSumExp(nt, func(j int) float64 { return g[i*nt+j] + logB[j] })
+		}
+	}
+	for i := 0; i < ns; i++ {
+		for j := 0; j < nt; j++ {
+			st.t[i*nt+j] = math.Exp(logAlpha[i] + g[i*nt+j] + logB[j])
+		}
+		st.logA[i] = logAlpha[i] + st.rowShift[i]*invG
+	}
+	st.LogDomainLayers++
+	st.Layer++
+}

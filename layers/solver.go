@@ -1,0 +1,98 @@
+package layers
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Solver is an unrolled GWD module: M layers that map T⁽ᵐ⁾ to T⁽ᵐ⁺¹⁾ for the (fused) GW
+// problem min_{T∈Π(μs,μt)} <Cst − 2·Cs·T·Ctᵀ + D, T>. PPA (Algorithm 1) and BADMM
+// (Algorithm 2) implement it, so barycenters, losses and experiments take a Solver value.
+type Solver interface {
+	// Name is "ppa" or "badmm".
+	Name() string
+	// Depth is the number of layers M.
+	Depth() int
+	// FeatureWeight is the weight of the feature cost D in the fused cost.
+	FeatureWeight() float64
+	// Init binds the problem to st and sets T⁽⁰⁾ = μs·μtᵀ and the solver's own state.
+	// It checks sizes only; values are the caller's responsibility (see Space.Validate).
+	Init(st *State, src, dst Space) error
+	// Step applies one layer.
+	Step(st *State)
+}
+
+// Solve runs all layers of s on the problem, leaving the transport in st. It returns an error
+// for malformed problems and for non-finite results.
+func Solve(s Solver, st *State, src, dst Space) error {
+	if err := s.Init(st, src, dst); err != nil {
+		return err
+	}
+	tracing := st.Trace != nil
+	for m := 0; m < s.Depth(); m++ {
+		s.Step(st)
+		if tracing {
+			st.Trace = append(st.Trace, st.Objective())
+		}
+	}
+	for _, v := range st.t {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%s: %w: transport has a non-finite entry", s.Name(), ErrNumerical)
+		}
+	}
+	return nil
+}
+
+// GWD validates the two spaces, solves, and returns the transport (rows = src nodes) and the
+// objective <L(T),T>. It allocates; hot loops should call Solve with a reused State.
+func GWD(s Solver, src, dst Space) (*mat.Dense, float64, error) {
+	if err := src.Validate("source"); err != nil {
+		return nil, 0, err
+	}
+	if err := dst.Validate("target"); err != nil {
+		return nil, 0, err
+	}
+	var st State
+	if err := Solve(s, &st, src, dst); err != nil {
+		return nil, 0, err
+	}
+	return st.Transport(), st.Objective(), nil
+}
+
+// checkCommon validates hyperparameters shared by both solvers.
+func checkCommon(name string, gamma float64, layers int, w float64) error {
+	if !(gamma > 0) || math.IsInf(gamma, 0) {
+		return fmt.Errorf("%s: %w: gamma = %v must be positive and finite", name, ErrInput, gamma)
+	}
+	if layers < 1 {
+		return fmt.Errorf("%s: %w: layers = %d must be at least 1", name, ErrInput, layers)
+	}
+	if !(w >= 0) || math.IsInf(w, 0) {
+		return fmt.Errorf("%s: %w: feature weight = %v must be finite and non-negative", name, ErrInput, w)
+	}
+	return nil
+}
+
+// tiny is the smallest marginal sum the plain (exp-domain) updates accept; below it the layer
+// is redone in the log domain, where nothing underflows.
+const tiny = 1e-200
+
+// logSumExp returns log Σ exp(x_i) over the values produced by at(i), i < n, ignoring −∞.
+func logSumExp(n int, at func(int) float64) float64 {
+	mx := math.Inf(-1)
+	for i := 0; i < n; i++ {
+		if v := at(i); v > mx {
+			mx = v
+		}
+	}
+	if math.IsInf(mx, -1) {
+		return mx
+	}
+	s := 0.0
+	for i := 0; i < n; i++ {
+		s += math.Exp(at(i) - mx)
+	}
+	return mx + math.Log(s)
+}

@@ -1,0 +1,118 @@
+package layers
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Space is one side of a (fused) GW problem: a structure matrix C (an adjacency or a
+// barycenter), a strictly positive node distribution Mu, and optional node features F.
+type Space struct {
+	C  *mat.Dense
+	Mu []float64
+	F  *mat.Dense
+}
+
+// ErrInput is wrapped by every error about a malformed problem (sizes, values, distributions).
+var ErrInput = errors.New("invalid input")
+
+// ErrNumerical is wrapped by errors about non-finite results.
+var ErrNumerical = errors.New("numerical failure")
+
+// N is the number of nodes.
+func (s Space) N() int {
+	if s.C == nil {
+		return 0
+	}
+	r, _ := s.C.Dims()
+	return r
+}
+
+// Dim is the feature dimension, 0 without features.
+func (s Space) Dim() int {
+	if s.F == nil {
+		return 0
+	}
+	_, d := s.F.Dims()
+	return d
+}
+
+// checkShape verifies sizes only (O(N)); it is what the hot path can afford.
+func (s Space) checkShape(what string) error {
+	if s.C == nil {
+		return fmt.Errorf("%s: %w: no structure matrix", what, ErrInput)
+	}
+	r, c := s.C.Dims()
+	if r != c {
+		return fmt.Errorf("%s: %w: structure matrix is %d×%d, not square", what, ErrInput, r, c)
+	}
+	if len(s.Mu) != r {
+		return fmt.Errorf("%s: %w: mu has %d entries for %d nodes", what, ErrInput, len(s.Mu), r)
+	}
+	if s.F != nil {
+		if fr, _ := s.F.Dims(); fr != r {
+			return fmt.Errorf("%s: %w: features have %d rows for %d nodes", what, ErrInput, fr, r)
+		}
+	}
+	return nil
+}
+
+// Validate checks sizes and every value: finite non-negative C, Mu strictly positive summing
+// to 1, finite features. Use it on user input before solving.
+func (s Space) Validate(what string) error {
+	if err := s.checkShape(what); err != nil {
+		return err
+	}
+	n := s.N()
+	for i := 0; i < n; i++ {
+		for j, v := range s.C.RawRowView(i) {
+			if !(v >= 0) || math.IsInf(v, 0) {
+				return fmt.Errorf("%s: %w: C[%d][%d] = %v is not finite and non-negative", what, ErrInput, i, j, v)
+			}
+		}
+	}
+	sum := 0.0
+	for i, v := range s.Mu {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("%s: %w: mu[%d] = %v is not strictly positive", what, ErrInput, i, v)
+		}
+		sum += v
+	}
+	if math.Abs(sum-1) > 1e-9 {
+		return fmt.Errorf("%s: %w: mu sums to %v, not 1", what, ErrInput, sum)
+	}
+	if s.F != nil {
+		for i := 0; i < n; i++ {
+			for j, v := range s.F.RawRowView(i) {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return fmt.Errorf("%s: %w: F[%d][%d] = %v is not finite", what, ErrInput, i, j, v)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// checkPair verifies that two spaces can be compared: both with features of one dimension,
+// or both without.
+func checkPair(src, dst Space) error {
+	if err := src.checkShape("source"); err != nil {
+		return err
+	}
+	if err := dst.checkShape("target"); err != nil {
+		return err
+	}
+	if src.N() == 0 || dst.N() == 0 {
+		return fmt.Errorf("%w: empty graph (%d and %d nodes)", ErrInput, src.N(), dst.N())
+	}
+	if (src.F == nil) != (dst.F == nil) {
+		return fmt.Errorf("%w: only one side has node features", ErrInput)
+	}
+	if src.Dim() != dst.Dim() {
+		return fmt.Errorf("%w: feature dimensions differ: %d and %d", ErrInput, src.Dim(), dst.Dim())
+	}
+	return nil
+}

@@ -1,0 +1,169 @@
+package layers
+
+import (
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// State is the per-problem state of an unrolled GWD module and its reusable workspace.
+// After Init it holds the cost terms and T⁽⁰⁾; each Layer call advances T by one layer.
+// A State may be reused for any number of problems of any size: buffers grow when needed and
+// are otherwise reused, so a solve in steady state does not allocate.
+type State struct {
+	// Layer is the number of layers applied since Init.
+	Layer int
+	// Trace, when non-nil before Solve, receives the objective <L(T),T> after every layer
+	// (a diagnostic: it costs one extra cost evaluation per layer).
+	Trace []float64
+	// LogDomainLayers counts the layers that fell back to the log-domain update because the
+	// plain kernel would have underflowed.
+	LogDomainLayers int
+
+	ns, nt int
+	cs, ct blas64.General // structure matrices (views, not copies)
+	mus    []float64
+	mut    []float64
+
+	t  []float64 // transport, ns×nt
+	fs []float64 // (Cs⊙Cs)·mus
+	ft []float64 // (Ct⊙Ct)·mut
+	d  []float64 // weighted feature cost, ns×nt, nil without features
+
+	p    []float64 // ns×nt scratch: Cs·X or Csᵀ·X
+	cost []float64 // ns×nt scratch: the cost matrix
+	phi  []float64 // ns×nt scratch: the kernel
+
+	// PPA: the scaling vector a, kept as a logarithm because it grows like exp(L/γ).
+	logA []float64
+	// BADMM: the auxiliary transport S and the dual variable Z.
+	s, z []float64
+	// per-row / per-column scratch
+	rowv, colv, rowShift []float64
+}
+
+// grow returns buf resized to n, reusing its storage when large enough.
+func grow(buf []float64, n int) []float64 {
+	if cap(buf) < n {
+		return make([]float64, n)
+	}
+	return buf[:n]
+}
+
+func general(m *mat.Dense) blas64.General { return m.RawMatrix() }
+
+// reset sizes the buffers for an ns×nt problem and binds the problem's matrices.
+func (st *State) reset(src, dst Space, featureWeight float64) {
+	ns, nt := src.N(), dst.N()
+	st.ns, st.nt = ns, nt
+	st.Layer = 0
+	st.LogDomainLayers = 0
+	st.Trace = st.Trace[:0]
+	st.cs, st.ct = general(src.C), general(dst.C)
+	st.mus, st.mut = src.Mu, dst.Mu
+	m := ns * nt
+	st.t = grow(st.t, m)
+	st.p = grow(st.p, m)
+	st.cost = grow(st.cost, m)
+	st.phi = grow(st.phi, m)
+	st.fs = grow(st.fs, ns)
+	st.ft = grow(st.ft, nt)
+	st.rowv = grow(st.rowv, ns)
+	st.rowShift = grow(st.rowShift, ns)
+	st.colv = grow(st.colv, nt)
+	squaredRowMass(st.fs, st.cs, src.Mu)
+	squaredRowMass(st.ft, st.ct, dst.Mu)
+	if src.F != nil {
+		st.d = grow(st.d, m)
+		featureCost(st.d, src.F, dst.F, featureWeight)
+	} else {
+		st.d = nil
+	}
+	// T⁽⁰⁾ = mus·mutᵀ
+	for i := 0; i < ns; i++ {
+		row := st.t[i*nt : (i+1)*nt]
+		for j := range row {
+			row[j] = src.Mu[i] * dst.Mu[j]
+		}
+	}
+}
+
+// squaredRowMass writes out_i = Σ_j C_ij²·mu_j, one half of Cst in eq. (5).
+func squaredRowMass(out []float64, c blas64.General, mu []float64) {
+	for i := range out {
+		row := c.Data[i*c.Stride : i*c.Stride+c.Cols]
+		s := 0.0
+		for j, v := range row {
+			s += v * v * mu[j]
+		}
+		out[i] = s
+	}
+}
+
+// featureCost writes D_ij = w·‖Fs_i − Ft_j‖².
+func featureCost(d []float64, fs, ft *mat.Dense, w float64) {
+	ns, _ := fs.Dims()
+	nt, _ := ft.Dims()
+	for i := 0; i < ns; i++ {
+		a := fs.RawRowView(i)
+		for j := 0; j < nt; j++ {
+			b := ft.RawRowView(j)
+			s := 0.0
+			for k, v := range a {
+				e := v - b[k]
+				s += e * e
+			}
+			d[i*nt+j] = w * s
+		}
+	}
+}
+
+// view wraps an ns×nt buffer for BLAS.
+func (st *State) view(buf []float64) blas64.General {
+	return blas64.General{Rows: st.ns, Cols: st.nt, Stride: st.nt, Data: buf}
+}
+
+// costOf writes L(X) = Cst − 2·Cs·X·Ctᵀ + D into st.cost (eq. 5 and the FGW cost).
+func (st *State) costOf(x []float64) {
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, st.cs, st.view(x), 0, st.view(st.p))
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1, st.view(st.p), st.ct, 0, st.view(st.cost))
+	nt := st.nt
+	for i := 0; i < st.ns; i++ {
+		row := st.cost[i*nt : (i+1)*nt]
+		fi := st.fs[i]
+		for j, v := range row {
+			row[j] = fi + st.ft[j] - 2*v
+		}
+		if st.d != nil {
+			for j, v := range st.d[i*nt : (i+1)*nt] {
+				row[j] += v
+			}
+		}
+	}
+}
+
+// Objective returns <L(T),T> for the current transport: the (fused) GW discrepancy that the
+// paper's modules estimate (its square, in the paper's notation). It uses the cost scratch.
+func (st *State) Objective() float64 {
+	st.costOf(st.t)
+	s := 0.0
+	for i, v := range st.cost {
+		s += v * st.t[i]
+	}
+	return s
+}
+
+// Transport returns a copy of the current transport (rows = source nodes).
+func (st *State) Transport() *mat.Dense {
+	return mat.NewDense(st.ns, st.nt, append([]float64(nil), st.t...))
+}
+
+// TransportInto copies the current transport into dst, which must be ns×nt.
+func (st *State) TransportInto(dst []float64) { copy(dst, st.t) }
+
+// RawTransport is the current transport, row-major, owned by the State (valid until the
+// next Init).
+func (st *State) RawTransport() []float64 { return st.t }
+
+// Dims are the problem's sizes.
+func (st *State) Dims() (ns, nt int) { return st.ns, st.nt }
