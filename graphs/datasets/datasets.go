@@ -1,0 +1,203 @@
+package datasets
+
+import (
+	"bufio"
+	"compress/gzip"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+
+	"gwf/graphs"
+)
+
+// data holds one folder per dataset under tu/, plus tu/README.md. It is read-only.
+//
+//go:embed tu
+var data embed.FS
+
+// root is the folder of data that holds the datasets.
+const root = "tu"
+
+// FS returns the bundled files, rooted at the data folder: "README.md" and one folder per
+// dataset, e.g. "MUTAG/MUTAG_A.txt.gz". Use it to read files Load ignores (edge labels, the TU
+// READMEs) or to call graphs.ReadTU directly.
+func FS() fs.FS {
+	sub, err := fs.Sub(data, root)
+	if err != nil {
+		// Unreachable: root is a valid path and embedded.
+		panic(err)
+	}
+	return sub
+}
+
+// Names returns the names of the bundled datasets, sorted.
+func Names() []string {
+	entries, err := data.ReadDir(root)
+	if err != nil {
+		panic(err) // unreachable: the folder is embedded
+	}
+	var names []string
+	for _, e := range entries { // ReadDir sorts by name
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
+
+// resolve finds the bundled dataset called name: an exact match, else the single one equal to
+// it ignoring case ("mutag", "imdb-binary").
+func resolve(name string) (string, error) {
+	names := Names()
+	var folded []string
+	for _, n := range names {
+		if n == name {
+			return n, nil
+		}
+		if strings.EqualFold(n, name) {
+			folded = append(folded, n)
+		}
+	}
+	if len(folded) == 1 {
+		return folded[0], nil
+	}
+	return "", fmt.Errorf("datasets: unknown dataset %q (bundled: %s)", name, strings.Join(names, ", "))
+}
+
+// Load reads a bundled dataset with graphs.ReadTU. The name is matched exactly or, failing that,
+// ignoring case.
+func Load(name string, opt graphs.TUOptions) (*graphs.Dataset, error) {
+	canon, err := resolve(name)
+	if err != nil {
+		return nil, err
+	}
+	return graphs.ReadTU(data, path.Join(root, canon), canon, opt)
+}
+
+// Stats describes a bundled dataset. Edges count unique undirected edges: a pair i<j joined in
+// either direction counts once (as in the TU and GWF statistics).
+type Stats struct {
+	Name               string
+	Graphs, Classes    int
+	Nodes, Edges       int
+	AvgNodes, AvgEdges float64
+	MinNodes, MaxNodes int
+	// NodeLabels is the number of distinct node-label values (the one-hot width of
+	// graphs.FeaturesLabels), 0 when HasNodeLabels is false.
+	NodeLabels int
+	// NodeAttributes is the node attribute dimension, 0 if the dataset has none.
+	NodeAttributes int
+	HasNodeLabels  bool
+}
+
+// Info loads a bundled dataset and computes its statistics. It reads the node labels when there
+// are any and only the first line of the node attributes (Load checks the rest).
+func Info(name string) (Stats, error) {
+	canon, err := resolve(name)
+	if err != nil {
+		return Stats{}, err
+	}
+	dir := path.Join(root, canon)
+	_, hasNL, err := find(dir, canon+"_node_labels")
+	if err != nil {
+		return Stats{}, err
+	}
+	opt := graphs.TUOptions{}
+	if hasNL {
+		opt.Features = graphs.FeaturesLabels
+	}
+	ds, err := graphs.ReadTU(data, dir, canon, opt)
+	if err != nil {
+		return Stats{}, err
+	}
+	s := Stats{Name: canon, Graphs: len(ds.Graphs), Classes: len(ds.Classes), HasNodeLabels: hasNL}
+	if hasNL {
+		s.NodeLabels = len(ds.NodeLabels)
+	}
+	for i, g := range ds.Graphs {
+		n := g.N()
+		s.Nodes += n
+		s.Edges += undirectedEdges(g)
+		if i == 0 || n < s.MinNodes {
+			s.MinNodes = n
+		}
+		if n > s.MaxNodes {
+			s.MaxNodes = n
+		}
+	}
+	if s.Graphs > 0 {
+		s.AvgNodes = float64(s.Nodes) / float64(s.Graphs)
+		s.AvgEdges = float64(s.Edges) / float64(s.Graphs)
+	}
+	attr, hasAttr, err := find(dir, canon+"_node_attributes")
+	if err != nil {
+		return Stats{}, err
+	}
+	if hasAttr {
+		if s.NodeAttributes, err = firstLineWidth(attr); err != nil {
+			return Stats{}, err
+		}
+	}
+	return s, nil
+}
+
+// undirectedEdges counts the pairs i<j with an entry in either direction.
+func undirectedEdges(g *graphs.Graph) int {
+	n := g.N()
+	e := 0
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			if g.C.At(i, j) > 0 || g.C.At(j, i) > 0 {
+				e++
+			}
+		}
+	}
+	return e
+}
+
+// find returns the path of base.txt or base.txt.gz in dir of the bundle.
+func find(dir, base string) (string, bool, error) {
+	for _, ext := range []string{".txt", ".txt.gz"} {
+		p := path.Join(dir, base+ext)
+		_, err := fs.Stat(data, p)
+		if err == nil {
+			return p, true, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", false, fmt.Errorf("datasets: %w", err)
+		}
+	}
+	return "", false, nil
+}
+
+// firstLineWidth counts the comma-separated fields of the first non-empty line of a TU file.
+func firstLineWidth(p string) (int, error) {
+	f, err := data.Open(p)
+	if err != nil {
+		return 0, fmt.Errorf("datasets: %w", err)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(p, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return 0, fmt.Errorf("datasets: %s: %w", p, err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		if line := strings.TrimSpace(sc.Text()); line != "" {
+			return strings.Count(line, ",") + 1, nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return 0, fmt.Errorf("datasets: %s: %w", p, err)
+	}
+	return 0, fmt.Errorf("datasets: %s: no attribute lines", p)
+}

@@ -1,0 +1,644 @@
+package graphs
+
+// Reader for the TU Dortmund graph-classification format ("TUDataset",
+// https://chrsmrrs.github.io/datasets/docs/format/). A dataset NAME is a set of text files in
+// one folder, each optionally gzip-compressed (NAME_A.txt or NAME_A.txt.gz, ...):
+//
+//	NAME_A.txt               m lines "row, col": entries of the block-diagonal adjacency, 1-based global node ids
+//	NAME_graph_indicator.txt n lines: graph id (1..N, sorted) of node i
+//	NAME_graph_labels.txt    N lines: class label of graph i
+//	NAME_node_labels.txt     n lines, optional: integer label of node i
+//	NAME_node_attributes.txt n lines, optional: comma-separated real attributes of node i
+//
+// Edge labels and attributes are not read.
+
+import (
+	"bufio"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// FeatureKind says which node features ReadTU puts into Graph.F.
+type FeatureKind int
+
+const (
+	// FeaturesNone leaves Graph.F nil.
+	FeaturesNone FeatureKind = iota
+	// FeaturesLabels one-hot encodes the integer node labels. The width is the number of distinct
+	// node-label values in the whole dataset and column k stands for the k-th smallest value
+	// (Dataset.NodeLabels), so the encoding is the same for every graph and every run.
+	FeaturesLabels
+	// FeaturesAttributes uses the real-valued node attributes as they are.
+	FeaturesAttributes
+)
+
+// String returns "none", "labels" or "attributes", the names ParseFeatureKind accepts.
+func (k FeatureKind) String() string {
+	switch k {
+	case FeaturesNone:
+		return "none"
+	case FeaturesLabels:
+		return "labels"
+	case FeaturesAttributes:
+		return "attributes"
+	}
+	return "FeatureKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// ParseFeatureKind parses "none", "labels" or "attributes" (case-insensitive), e.g. from a
+// command-line flag.
+func ParseFeatureKind(s string) (FeatureKind, error) {
+	for _, k := range []FeatureKind{FeaturesNone, FeaturesLabels, FeaturesAttributes} {
+		if strings.EqualFold(strings.TrimSpace(s), k.String()) {
+			return k, nil
+		}
+	}
+	return 0, fmt.Errorf("graphs: unknown feature kind %q (want none, labels or attributes)", s)
+}
+
+// TUOptions controls ReadTU. The zero value reads graphs without features, with uniform node
+// distributions, under DefaultLimits.
+type TUOptions struct {
+	// Features selects the node features; asking for features the dataset lacks is an error.
+	Features FeatureKind
+	// DegreeMu sets each graph's Mu to DegreeMu(C) instead of the uniform distribution.
+	DegreeMu bool
+	// Limits bounds the dense matrices ReadTU may allocate; zero fields mean DefaultLimits.
+	Limits Limits
+}
+
+// Dataset is a labelled collection of graphs read by ReadTU.
+type Dataset struct {
+	// Name is the dataset name, the NAME prefix of its files.
+	Name string
+	// Graphs are in file order, named "NAME#id" with the 1-based graph id of the files. Every
+	// graph has HasLabel set and Label is an index into Classes.
+	Graphs []*Graph
+	// Classes are the distinct original class labels, sorted: Graph.Label = k means the files
+	// said Classes[k]. (TU labels are not 0-based everywhere, e.g. MUTAG uses -1 and 1.)
+	Classes []int
+	// NodeLabels are the distinct node-label values, sorted, when the features are
+	// FeaturesLabels: one-hot column k stands for NodeLabels[k]. Nil otherwise.
+	NodeLabels []int
+}
+
+// tuMaxLine bounds one line of a TU file. Real lines are short (the widest, PROTEINS_full
+// attributes, are about 330 bytes); the bound only stops a corrupt file from growing the buffer.
+const tuMaxLine = 1 << 20
+
+// ReadTU reads the TU dataset name from the folder dir of fsys (use "." for its root). Each
+// file may be plain (NAME_A.txt) or gzip-compressed (NAME_A.txt.gz); the plain one wins when
+// both exist. Errors name the file and the 1-based line. The sizes of all graphs are checked
+// against opt.Limits before any matrix is allocated.
+func ReadTU(fsys fs.FS, dir, name string, opt TUOptions) (*Dataset, error) {
+	r := &tuReader{fsys: fsys, dir: dir, name: name, opt: opt}
+	ds, err := r.read()
+	if err != nil {
+		return nil, fmt.Errorf("graphs: read TU dataset %s: %w", name, err)
+	}
+	return ds, nil
+}
+
+// ReadTUDir reads the TU dataset stored in the folder dir of the file system. The dataset name
+// is inferred from the NAME_A.txt[.gz] file there; when the folder holds several datasets, the
+// one named like the folder is read, and otherwise it is an error (use ReadTU to choose).
+func ReadTUDir(dir string, opt TUOptions) (*Dataset, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("graphs: read TU folder: %w", err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		for _, suffix := range []string{"_A.txt", "_A.txt.gz"} {
+			if n, ok := strings.CutSuffix(e.Name(), suffix); ok && n != "" && !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	var name string
+	switch base := filepath.Base(filepath.Clean(dir)); {
+	case len(names) == 1:
+		name = names[0]
+	case len(names) == 0:
+		return nil, fmt.Errorf("graphs: read TU folder %s: no NAME_A.txt or NAME_A.txt.gz file there", dir)
+	case slices.Contains(names, base):
+		name = base
+	default:
+		return nil, fmt.Errorf("graphs: read TU folder %s: it holds several datasets (%s); use ReadTU to pick one",
+			dir, strings.Join(names, ", "))
+	}
+	r := &tuReader{fsys: os.DirFS(dir), dir: ".", name: name, opt: opt, shown: dir}
+	ds, err := r.read()
+	if err != nil {
+		return nil, fmt.Errorf("graphs: read TU dataset %s: %w", name, err)
+	}
+	return ds, nil
+}
+
+// tuReader holds the state of one ReadTU call.
+type tuReader struct {
+	fsys      fs.FS
+	dir, name string
+	opt       TUOptions
+	// shown is the OS folder that fsys stands for, put before file names in messages; empty
+	// when the caller gave an fs.FS.
+	shown string
+
+	// starts[g] is the 0-based index of the first node of graph g (0-based); starts[N] = n.
+	starts []int
+}
+
+// tuFile is one resolved file of the dataset.
+type tuFile struct {
+	path  string // in fsys
+	label string // for messages
+}
+
+// label names the file at p of fsys in messages: p itself, or the OS path for ReadTUDir.
+func (r *tuReader) label(p string) string {
+	if r.shown == "" {
+		return p
+	}
+	return filepath.Join(r.shown, filepath.FromSlash(p))
+}
+
+// find resolves NAME_suffix.txt, else NAME_suffix.txt.gz. ok is false when neither exists.
+func (r *tuReader) find(suffix string) (f tuFile, ok bool, err error) {
+	for _, ext := range []string{".txt", ".txt.gz"} {
+		p := path.Join(r.dir, r.name+suffix+ext)
+		_, err := fs.Stat(r.fsys, p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		label := r.label(p)
+		if err != nil {
+			return tuFile{}, false, fmt.Errorf("%s: %w", label, err)
+		}
+		return tuFile{path: p, label: label}, true, nil
+	}
+	return tuFile{}, false, nil
+}
+
+// need is find for a file the dataset cannot do without.
+func (r *tuReader) need(suffix string) (tuFile, error) {
+	f, ok, err := r.find(suffix)
+	if err == nil && !ok {
+		err = fmt.Errorf("missing file %s (nor .gz)", r.label(path.Join(r.dir, r.name+suffix+".txt")))
+	}
+	return f, err
+}
+
+// tuLineError is the error of one line of one file, printed as "file:line: message".
+func tuLineError(f tuFile, line int, format string, args ...any) error {
+	return fmt.Errorf("%s:%d: "+format, append([]any{f.label, line}, args...)...)
+}
+
+// eachLine calls fn for every line of f, 1-based line number and trimmed text, and returns the
+// number of lines. Empty lines at the end of the file are ignored (a stray final newline);
+// anywhere else they are an error, because they would shift the node numbering of the files
+// that are read line by line.
+func (r *tuReader) eachLine(f tuFile, fn func(line int, text string) error) (int, error) {
+	file, err := r.fsys.Open(f.path)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", f.label, err)
+	}
+	defer file.Close()
+	var src io.Reader = file
+	if strings.HasSuffix(f.path, ".gz") {
+		zr, err := gzip.NewReader(file)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", f.label, err)
+		}
+		defer zr.Close()
+		src = zr
+	}
+	er := &tuErrReader{r: src}
+	sc := bufio.NewScanner(er)
+	sc.Buffer(make([]byte, 0, 64<<10), tuMaxLine)
+	line, lines, blank := 0, 0, 0
+	for sc.Scan() {
+		if er.err != nil {
+			// bufio.Scanner hands out what it buffered before a read error as if the file
+			// ended there, so this line may be the cut-off start of one (a truncated gzip
+			// stream): report the read error rather than parse it.
+			break
+		}
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			if blank == 0 {
+				blank = line
+			}
+			continue
+		}
+		if blank != 0 {
+			return lines, tuLineError(f, blank, "empty line")
+		}
+		lines++
+		if err := fn(line, text); err != nil {
+			return lines, tuLineError(f, line, "%w", err)
+		}
+	}
+	err = sc.Err()
+	if err == nil {
+		err = er.err
+	}
+	if err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return lines, tuLineError(f, line+1, "line longer than %d bytes", tuMaxLine)
+		}
+		// Typically a truncated or corrupt gzip stream (io.ErrUnexpectedEOF, gzip.ErrChecksum).
+		return lines, fmt.Errorf("%s: after line %d: %w", f.label, line, err)
+	}
+	return lines, nil
+}
+
+// tuErrReader remembers the first read error other than io.EOF.
+type tuErrReader struct {
+	r   io.Reader
+	err error
+}
+
+func (e *tuErrReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF && e.err == nil {
+		e.err = err
+	}
+	return n, err
+}
+
+// tuInt parses one trimmed integer field; i is its 1-based position in the line.
+func tuInt(field string, i int) (int, error) {
+	field = strings.TrimSpace(field)
+	v, err := strconv.Atoi(field)
+	if err != nil {
+		return 0, fmt.Errorf("field %d (%q) is not an integer", i, field)
+	}
+	return v, nil
+}
+
+// tuOneInt parses a line that must hold a single integer.
+func tuOneInt(text string) (int, error) {
+	if k := strings.Count(text, ",") + 1; k != 1 {
+		return 0, fmt.Errorf("%d comma-separated fields, want 1", k)
+	}
+	return tuInt(text, 1)
+}
+
+func (r *tuReader) read() (*Dataset, error) {
+	opt := r.opt
+	lim := opt.Limits.orDefault()
+
+	// Resolve every file first, so a missing one is reported before any parsing.
+	fA, err := r.need("_A")
+	if err != nil {
+		return nil, err
+	}
+	fInd, err := r.need("_graph_indicator")
+	if err != nil {
+		return nil, err
+	}
+	fGL, err := r.need("_graph_labels")
+	if err != nil {
+		return nil, err
+	}
+	fNL, hasNL, err := r.find("_node_labels")
+	if err != nil {
+		return nil, err
+	}
+	fAttr, hasAttr, err := r.find("_node_attributes")
+	if err != nil {
+		return nil, err
+	}
+	// Asking for features the files lack is an error rather than a silent FeaturesNone: the
+	// caller would otherwise compare graphs on structure alone without knowing it.
+	var missing string
+	switch opt.Features {
+	case FeaturesNone:
+	case FeaturesLabels:
+		if !hasNL {
+			missing = "_node_labels"
+		}
+	case FeaturesAttributes:
+		if !hasAttr {
+			missing = "_node_attributes"
+		}
+	default:
+		return nil, fmt.Errorf("unknown feature kind %d", int(opt.Features))
+	}
+	if missing != "" {
+		var has []string
+		if hasNL {
+			has = append(has, FeaturesLabels.String())
+		}
+		if hasAttr {
+			has = append(has, FeaturesAttributes.String())
+		}
+		what := `no node features (only "none" works)`
+		if len(has) > 0 {
+			what = "node features: " + strings.Join(has, ", ")
+		}
+		return nil, fmt.Errorf("features %q asked for, but there is no %s.txt[.gz]; the dataset has %s",
+			opt.Features, r.label(path.Join(r.dir, r.name+missing)), what)
+	}
+
+	// Graph sizes come first: they are all the limits need, and nothing big is allocated yet.
+	if err := r.readIndicator(fInd, lim); err != nil {
+		return nil, err
+	}
+	ngraphs := len(r.starts) - 1
+	n := r.starts[ngraphs]
+
+	labels, classes, err := r.readGraphLabels(fGL, ngraphs)
+	if err != nil {
+		return nil, err
+	}
+
+	ds := &Dataset{Name: r.name, Classes: classes, Graphs: make([]*Graph, ngraphs)}
+
+	// feat holds the features of all nodes, n×d row-major; each graph's F is a window on it.
+	var feat []float64
+	d := 0
+	switch opt.Features {
+	case FeaturesLabels:
+		feat, ds.NodeLabels, err = r.readNodeLabels(fNL, n, lim)
+		d = len(ds.NodeLabels)
+	case FeaturesAttributes:
+		feat, d, err = r.readAttributes(fAttr, n, lim)
+	}
+	if err != nil {
+		return nil, err
+	}
+
+	cs := make([]*mat.Dense, ngraphs)
+	for g := range cs {
+		ng := r.starts[g+1] - r.starts[g]
+		cs[g] = mat.NewDense(ng, ng, nil)
+	}
+	if err := r.readEdges(fA, cs); err != nil {
+		return nil, err
+	}
+
+	for g, c := range cs {
+		lo, hi := r.starts[g], r.starts[g+1]
+		var f *mat.Dense
+		if d > 0 {
+			f = mat.NewDense(hi-lo, d, feat[lo*d:hi*d:hi*d])
+		}
+		var mu []float64
+		if opt.DegreeMu {
+			mu = DegreeMu(c)
+		}
+		gr, err := New(fmt.Sprintf("%s#%d", r.name, g+1), c, mu, f)
+		if err != nil {
+			return nil, err
+		}
+		gr.Label, gr.HasLabel = labels[g], true
+		ds.Graphs[g] = gr
+	}
+	return ds, nil
+}
+
+// readIndicator fills r.starts from the graph indicator, then checks every graph against the
+// limits, counting the adjacency matrices only (readNodeLabels and readAttributes check again
+// once the feature width is known). Only the sizes are kept, so nothing big is allocated yet.
+func (r *tuReader) readIndicator(f tuFile, lim Limits) error {
+	r.starts = []int{0}
+	cur := 0 // 1-based id of the graph being counted, 0 before the first line
+	lines, err := r.eachLine(f, func(line int, text string) error {
+		id, err := tuOneInt(text)
+		if err != nil {
+			return err
+		}
+		switch {
+		case id < 1:
+			return fmt.Errorf("graph id %d, want 1 or more", id)
+		case id == cur:
+			r.starts[len(r.starts)-1]++
+			return nil
+		case id < cur:
+			return fmt.Errorf("graph ids not sorted: %d after %d", id, cur)
+		case id > cur+1 && cur == 0:
+			return fmt.Errorf("the first graph id is %d, so graph 1 has no nodes", id)
+		case id > cur+1:
+			return fmt.Errorf("graph ids not contiguous: %d after %d, so graph %d has no nodes", id, cur, cur+1)
+		}
+		cur = id
+		r.starts = append(r.starts, r.starts[len(r.starts)-1]+1)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if lines == 0 {
+		return tuLineError(f, 1, "no nodes: the file is empty")
+	}
+	var dense int64
+	for g := 0; g+1 < len(r.starts); g++ {
+		lo, hi := r.starts[g], r.starts[g+1]
+		// Node i is on line i+1: blank lines are refused before the end of the file.
+		what := fmt.Sprintf("%s:%d: graph %s#%d (lines %d-%d)", f.label, lo+1, r.name, g+1, lo+1, hi)
+		if err := lim.checkNodes(what, hi-lo); err != nil {
+			return err
+		}
+		dense += denseBytes(hi-lo, 0)
+	}
+	if dense > lim.MaxDenseBytes {
+		return fmt.Errorf("%s: the adjacency matrices of the %d graphs need %s, over the limit of %s (raise Limits.MaxDenseBytes)",
+			f.label, len(r.starts)-1, tuBytes(dense), tuBytes(lim.MaxDenseBytes))
+	}
+	return nil
+}
+
+// tuBytes prints a byte count for the limit messages.
+func tuBytes(b int64) string {
+	return fmt.Sprintf("%d bytes (%.1f MiB)", b, float64(b)/(1<<20))
+}
+
+// readGraphLabels reads one class label per graph and maps them to indices into the sorted
+// distinct labels.
+func (r *tuReader) readGraphLabels(f tuFile, ngraphs int) (labels, classes []int, err error) {
+	raw := make([]int, 0, ngraphs)
+	lines, err := r.eachLine(f, func(line int, text string) error {
+		if len(raw) == ngraphs {
+			return fmt.Errorf("more graph labels than the %d graphs of the graph indicator", ngraphs)
+		}
+		v, err := tuOneInt(text)
+		if err != nil {
+			return err
+		}
+		raw = append(raw, v)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if lines < ngraphs {
+		return nil, nil, tuLineError(f, lines+1, "missing: %d graph labels for the %d graphs of the graph indicator", lines, ngraphs)
+	}
+	classes = slices.Clone(raw)
+	slices.Sort(classes)
+	classes = slices.Compact(classes)
+	labels = make([]int, ngraphs)
+	for g, v := range raw {
+		labels[g], _ = slices.BinarySearch(classes, v)
+	}
+	return labels, classes, nil
+}
+
+// checkDense refuses the dataset when its adjacency plus n×d feature matrices exceed the limit.
+func (r *tuReader) checkDense(d int, lim Limits) error {
+	var total int64
+	for g := 0; g+1 < len(r.starts); g++ {
+		total += denseBytes(r.starts[g+1]-r.starts[g], d)
+	}
+	if total > lim.MaxDenseBytes {
+		return fmt.Errorf("the adjacency and %d-wide feature matrices need %s, over the limit of %s (raise Limits.MaxDenseBytes)",
+			d, tuBytes(total), tuBytes(lim.MaxDenseBytes))
+	}
+	return nil
+}
+
+// readNodeLabels reads one integer label per node and one-hot encodes it over the sorted distinct
+// values of the whole dataset.
+func (r *tuReader) readNodeLabels(f tuFile, n int, lim Limits) (feat []float64, values []int, err error) {
+	raw := make([]int, 0, n)
+	lines, err := r.eachLine(f, func(line int, text string) error {
+		if len(raw) == n {
+			return fmt.Errorf("more node labels than the %d nodes of the graph indicator", n)
+		}
+		v, err := tuOneInt(text)
+		if err != nil {
+			return err
+		}
+		raw = append(raw, v)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if lines < n {
+		return nil, nil, tuLineError(f, lines+1, "missing: %d node labels for the %d nodes of the graph indicator", lines, n)
+	}
+	values = slices.Clone(raw)
+	slices.Sort(values)
+	values = slices.Compact(values)
+	d := len(values)
+	if err := r.checkDense(d, lim); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", f.label, err)
+	}
+	feat = make([]float64, n*d)
+	for i, v := range raw {
+		k, _ := slices.BinarySearch(values, v)
+		feat[i*d+k] = 1
+	}
+	return feat, values, nil
+}
+
+// readAttributes reads one comma-separated real vector per node. The width is that of the first
+// line and every line must have it.
+func (r *tuReader) readAttributes(f tuFile, n int, lim Limits) (feat []float64, d int, err error) {
+	i := 0 // 0-based node of the current line
+	lines, err := r.eachLine(f, func(line int, text string) error {
+		if i == n {
+			return fmt.Errorf("more attribute lines than the %d nodes of the graph indicator", n)
+		}
+		k := strings.Count(text, ",") + 1
+		if d == 0 {
+			// The width is known only now; check the limit before allocating n×d floats.
+			if err := r.checkDense(k, lim); err != nil {
+				return err
+			}
+			d = k
+			feat = make([]float64, n*d)
+		} else if k != d {
+			return fmt.Errorf("%d attributes, but line 1 has %d", k, d)
+		}
+		row := feat[i*d : (i+1)*d]
+		for j := range row {
+			field := text
+			if c := strings.IndexByte(text, ','); c >= 0 {
+				field, text = text[:c], text[c+1:]
+			}
+			field = strings.TrimSpace(field)
+			v, err := strconv.ParseFloat(field, 64)
+			if err != nil {
+				return fmt.Errorf("attribute %d (%q) is not a number", j+1, field)
+			}
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("attribute %d is %v, want a finite number", j+1, v)
+			}
+			row[j] = v
+		}
+		i++
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	if lines < n {
+		return nil, 0, tuLineError(f, lines+1, "missing: %d attribute lines for the %d nodes of the graph indicator", lines, n)
+	}
+	return feat, d, nil
+}
+
+// readEdges sets cs[g][u][v] = 1 for every line "u, v" of the adjacency file. Setting rather than
+// adding makes repeated lines harmless (IMDB-BINARY lists every entry twice). The direction is
+// kept as written: TU files already hold both directions of an undirected edge.
+func (r *tuReader) readEdges(f tuFile, cs []*mat.Dense) error {
+	n := r.starts[len(r.starts)-1]
+	// graphOf finds the 0-based graph of a 0-based node. Lines are sorted by node in practice, so
+	// the graph of the previous line is tried first.
+	last := 0
+	graphOf := func(u int) int {
+		if r.starts[last] <= u && u < r.starts[last+1] {
+			return last
+		}
+		last = sort.Search(len(r.starts)-1, func(g int) bool { return r.starts[g+1] > u })
+		return last
+	}
+	_, err := r.eachLine(f, func(line int, text string) error {
+		a, b, ok := strings.Cut(text, ",")
+		if !ok || strings.Contains(b, ",") {
+			return fmt.Errorf("%d comma-separated fields, want 2 (\"row, col\")", strings.Count(text, ",")+1)
+		}
+		u, err := tuInt(a, 1)
+		if err != nil {
+			return err
+		}
+		v, err := tuInt(b, 2)
+		if err != nil {
+			return err
+		}
+		for _, x := range []int{u, v} {
+			if x < 1 || x > n {
+				return fmt.Errorf("node id %d out of range 1..%d", x, n)
+			}
+		}
+		gu := graphOf(u - 1)
+		gv := graphOf(v - 1)
+		if gu != gv {
+			return fmt.Errorf("edge %d, %d crosses graphs: node %d is in graph %d, node %d in graph %d", u, v, u, gu+1, v, gv+1)
+		}
+		lo := r.starts[gu]
+		cs[gu].Set(u-1-lo, v-1-lo, 1)
+		return nil
+	})
+	return err
+}
