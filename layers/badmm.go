@@ -65,21 +65,23 @@ func (b BADMM) Step(st *State) {
 	for k, v := range st.cost {
 		st.cost[k] = (2*v + st.z[k]) * invG
 	}
-	b.columnNormalise(st)
+	logS := b.columnNormalise(st)
 	// E2 = −(L(S) + Z)/γ, into st.cost.
 	st.costOf(st.s)
 	for k, v := range st.cost {
 		st.cost[k] = -(v + st.z[k]) * invG
 	}
-	b.rowNormalise(st)
+	b.rowNormalise(st, logS)
 	for k, t := range st.t {
 		st.z[k] += b.Gamma * (t - st.s[k])
 	}
 	st.Layer++
 }
 
-// columnNormalise sets S = exp(E)⊙T scaled so that each column sums to μt_j.
-func (b BADMM) columnNormalise(st *State) {
+// columnNormalise sets S = exp(E)⊙T scaled so that each column sums to μt_j. When a column
+// or row sum underflows it computes S in the log domain, leaves log S in st.phi and reports
+// true, so that rowNormalise can keep working with logarithms.
+func (b BADMM) columnNormalise(st *State) (inLog bool) {
 	ns, nt := st.ns, st.nt
 	mx := st.colv
 	for j := range mx {
@@ -90,10 +92,8 @@ func (b BADMM) columnNormalise(st *State) {
 			mx[j] = math.Max(mx[j], v)
 		}
 	}
-	sum := st.phi[:nt] // phi is free here; use its first row as column sums
-	for j := range sum {
-		sum[j] = 0
-	}
+	sum := st.colw
+	clear(sum)
 	for i := 0; i < ns; i++ {
 		for j, v := range st.cost[i*nt : (i+1)*nt] {
 			e := math.Exp(v-mx[j]) * st.t[i*nt+j]
@@ -102,36 +102,44 @@ func (b BADMM) columnNormalise(st *State) {
 		}
 	}
 	ok := true
-	for _, c := range sum {
+	for j, c := range sum {
 		if !(c >= tiny) {
 			ok = false
 			break
 		}
+		sum[j] = st.mut[j] / c
 	}
 	if ok {
-		for j := range sum {
-			sum[j] = st.mut[j] / sum[j]
-		}
-		for i := 0; i < ns; i++ {
+		for i := 0; i < ns && ok; i++ {
 			row := st.s[i*nt : (i+1)*nt]
+			r := 0.0
 			for j := range row {
 				row[j] *= sum[j]
+				r += row[j]
 			}
+			ok = r >= tiny
 		}
-		return
+	}
+	if ok {
+		return false
 	}
 	// Log domain: log S_ij = E_ij + log T_ij − LSE_i(E + log T)_j + log μt_j.
 	st.LogDomainLayers++
+	logS := st.phi
+	st.logKernel(logS, st.cost)
 	for j := 0; j < nt; j++ {
-		lse := logSumExp(ns, func(i int) float64 { return st.cost[i*nt+j] + math.Log(st.t[i*nt+j]) })
+		shift := math.Log(st.mut[j]) - logSumExp(ns, func(i int) float64 { return logS[i*nt+j] })
 		for i := 0; i < ns; i++ {
-			st.s[i*nt+j] = math.Exp(st.cost[i*nt+j] + math.Log(st.t[i*nt+j]) - lse + math.Log(st.mut[j]))
+			logS[i*nt+j] += shift
+			st.s[i*nt+j] = math.Exp(logS[i*nt+j])
 		}
 	}
+	return true
 }
 
-// rowNormalise sets T = exp(E)⊙S scaled so that each row sums to μs_i.
-func (b BADMM) rowNormalise(st *State) {
+// rowNormalise sets T = exp(E)⊙S scaled so that each row sums to μs_i; with logS, st.phi
+// holds log S and rows whose plain sum underflows are computed from it.
+func (b BADMM) rowNormalise(st *State, inLog bool) {
 	ns, nt := st.ns, st.nt
 	for i := 0; i < ns; i++ {
 		er := st.cost[i*nt : (i+1)*nt]
@@ -152,12 +160,18 @@ func (b BADMM) rowNormalise(st *State) {
 			for j := range tr {
 				tr[j] *= scale
 			}
+			st.logRow[i] = false
 			continue
 		}
 		st.LogDomainLayers++
-		lse := logSumExp(nt, func(j int) float64 { return er[j] + math.Log(sr[j]) })
-		for j := range tr {
-			tr[j] = math.Exp(er[j] + math.Log(sr[j]) - lse + math.Log(st.mus[i]))
+		lr := st.logT[i*nt : (i+1)*nt]
+		for j, v := range er {
+			if inLog {
+				lr[j] = v + st.phi[i*nt+j]
+			} else {
+				lr[j] = v + math.Log(sr[j])
+			}
 		}
+		st.setLogRow(i, st.mus[i])
 	}
 }

@@ -44,11 +44,13 @@ func (st *ForwardState) Transport() *mat.Dense { return st.final.Transport() }
 // RawTransport is the final transport, row-major, owned by the state.
 func (st *ForwardState) RawTransport() []float64 { return st.final.t }
 
-// Envelope evaluates the loss of eq. (approx) — <Cst − 2·B·T·Cᵀ + D, T> with B = B⁽ᴸ⁾ rebuilt
-// from the atoms and the transports of the last Run — and ADDS its gradients, with every
-// transport held fixed (envelope theorem), to gU (w.r.t. U_k; multiply by [V_k > 0] for V_k),
-// gH (w.r.t. H_k) and gLambda (w.r.t. λ). Pass nil for gradients you do not need. atoms,
-// lambda and obs must be those of the last Run; weight is the feature-cost weight.
+// Envelope evaluates the loss of eq. (approx) — <Cst − 2·B·T·Cᵀ + D, T> with B (and F_b)
+// rebuilt from the given atoms and λ and the transports of the last Run — and ADDS its
+// gradients, with every transport held fixed (envelope theorem), to gU (w.r.t. U_k; see
+// ReLUBackward for V_k), gH (w.r.t. H_k) and gLambda (w.r.t. λ; see SoftmaxBackward for z).
+// Pass nil for gradients you do not need. obs must be the graph of the last Run and the atoms
+// of the same sizes; weight is the feature-cost weight. With the atoms and λ of the Run, B is
+// exactly the barycenter B⁽ᴸ⁾.
 func (st *ForwardState) Envelope(atoms []Atom, lambda []float64, obs Space, weight float64, gU, gH []*mat.Dense, gLambda []float64) float64 {
 	n := st.n
 	gb := &st.GWB
@@ -79,7 +81,7 @@ func (st *ForwardState) Envelope(atoms []Atom, lambda []float64, obs Space, weig
 	g := blas64.General{Rows: n, Cols: n, Stride: n, Data: st.g}
 	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, t, cObs, 0, tmp)
 	blas64.Gemm(blas.NoTrans, blas.Trans, 1, tmp, t, 0, g)
-	// The barycenter of the last Run is B⁽ᴸ⁾ (its update used exactly these T_k).
+	gb.update(atoms, lambda, mu)
 	b := gb.b
 	loss := 0.0
 	for i := 0; i < n; i++ {

@@ -109,9 +109,11 @@ func (p PPA) Step(st *State) {
 		tr := st.t[i*nt : (i+1)*nt]
 		ai := alpha[i]
 		for j, v := range pr {
-			tr[j] = ai * v * b[j]
+			// v·b_j first: those are the terms of the row sum, so nothing significant underflows.
+			tr[j] = ai * (v * b[j])
 		}
 		st.logA[i] = math.Log(ai) + shift[i]*invG
+		st.logRow[i] = false
 	}
 	st.Layer++
 }
@@ -158,13 +160,16 @@ func (p PPA) sweeps(st *State, alpha []float64) bool {
 func (p PPA) logStep(st *State) {
 	ns, nt := st.ns, st.nt
 	invG := 1 / p.Gamma
-	g := st.phi // log kernel: −(L_ij − s_i)/γ + log T_ij
+	// log kernel g = −(L_ij − s_i)/γ + log T_ij; the exponent goes into st.cost first.
 	for i := 0; i < ns; i++ {
 		si := st.rowShift[i]
-		for j := 0; j < nt; j++ {
-			g[i*nt+j] = (si-st.cost[i*nt+j])*invG + math.Log(st.t[i*nt+j])
+		row := st.cost[i*nt : (i+1)*nt]
+		for j, v := range row {
+			row[j] = (si - v) * invG
 		}
 	}
+	g := st.phi
+	st.logKernel(g, st.cost)
 	logAlpha := st.rowv
 	for i := range logAlpha {
 		logAlpha[i] = st.logA[i] - st.rowShift[i]*invG
@@ -179,9 +184,11 @@ func (p PPA) logStep(st *State) {
 		}
 	}
 	for i := 0; i < ns; i++ {
-		for j := 0; j < nt; j++ {
-			st.t[i*nt+j] = math.Exp(logAlpha[i] + g[i*nt+j] + logB[j])
+		lr := st.logT[i*nt : (i+1)*nt]
+		for j := range lr {
+			lr[j] = logAlpha[i] + g[i*nt+j] + logB[j]
 		}
+		st.setLogRow(i, st.mus[i])
 		st.logA[i] = logAlpha[i] + st.rowShift[i]*invG
 	}
 	st.LogDomainLayers++

@@ -96,3 +96,16 @@ func logSumExp(n int, at func(int) float64) float64 {
 	}
 	return mx + math.Log(s)
 }
+
+// rescale multiplies v so that it sums to total and returns the factor.
+func rescale(v []float64, total float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x
+	}
+	f := total / s
+	for i := range v {
+		v[i] *= f
+	}
+	return f
+}

@@ -1,6 +1,8 @@
 package layers
 
 import (
+	"math"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -38,8 +40,12 @@ type State struct {
 	logA []float64
 	// BADMM: the auxiliary transport S and the dual variable Z.
 	s, z []float64
+	// logT holds log T for the rows flagged in logRow: rows last computed in the log domain,
+	// whose small entries may have underflowed to 0 in t but are still needed as logarithms.
+	logT   []float64
+	logRow []bool
 	// per-row / per-column scratch
-	rowv, colv, rowShift []float64
+	rowv, colv, colw, rowShift []float64
 }
 
 // grow returns buf resized to n, reusing its storage when large enough.
@@ -66,11 +72,18 @@ func (st *State) reset(src, dst Space, featureWeight float64) {
 	st.p = grow(st.p, m)
 	st.cost = grow(st.cost, m)
 	st.phi = grow(st.phi, m)
+	st.logT = grow(st.logT, m)
+	if cap(st.logRow) < ns {
+		st.logRow = make([]bool, ns)
+	}
+	st.logRow = st.logRow[:ns]
+	clear(st.logRow)
 	st.fs = grow(st.fs, ns)
 	st.ft = grow(st.ft, nt)
 	st.rowv = grow(st.rowv, ns)
 	st.rowShift = grow(st.rowShift, ns)
 	st.colv = grow(st.colv, nt)
+	st.colw = grow(st.colw, nt)
 	squaredRowMass(st.fs, st.cs, src.Mu)
 	squaredRowMass(st.ft, st.ct, dst.Mu)
 	if src.F != nil {
@@ -116,6 +129,61 @@ func featureCost(d []float64, fs, ft *mat.Dense, w float64) {
 			d[i*nt+j] = w * s
 		}
 	}
+}
+
+// logTransport returns log T_ij, exact for rows computed in the log domain.
+func (st *State) logTransport(i, j int) float64 {
+	if st.logRow[i] {
+		return st.logT[i*st.nt+j]
+	}
+	return math.Log(st.t[i*st.nt+j])
+}
+
+// logKernel writes out_ij = e_ij + log T_ij. A column whose transport has underflowed
+// entirely (every log T_ij = −∞) has lost its relative weights; it is filled with e alone, as
+// if that column of T were uniform, so that the update stays finite.
+func (st *State) logKernel(out, e []float64) {
+	ns, nt := st.ns, st.nt
+	for i := 0; i < ns; i++ {
+		for j := 0; j < nt; j++ {
+			out[i*nt+j] = e[i*nt+j] + st.logTransport(i, j)
+		}
+	}
+	for j := 0; j < nt; j++ {
+		empty := true
+		for i := 0; i < ns && empty; i++ {
+			empty = math.IsInf(out[i*nt+j], -1)
+		}
+		if empty {
+			for i := 0; i < ns; i++ {
+				out[i*nt+j] = e[i*nt+j]
+			}
+		}
+	}
+}
+
+// setLogRow stores row i of the transport from its (unnormalised) logarithms in st.logT,
+// rescaled to sum to total, and
+// keeps the logarithms for the next layer.
+func (st *State) setLogRow(i int, total float64) {
+	nt := st.nt
+	lr := st.logT[i*nt : (i+1)*nt]
+	tr := st.t[i*nt : (i+1)*nt]
+	mx := math.Inf(-1)
+	for _, v := range lr {
+		mx = math.Max(mx, v)
+	}
+	for j, v := range lr {
+		lr[j] = v - mx
+		tr[j] = math.Exp(v - mx)
+	}
+	// The exponents add terms of size L/γ that cancel; rescaling makes the row exact again.
+	f := rescale(tr, total)
+	lf := math.Log(f)
+	for j := range lr {
+		lr[j] += lf
+	}
+	st.logRow[i] = true
 }
 
 // view wraps an ns×nt buffer for BLAS.
