@@ -32,7 +32,7 @@ type fixture struct {
 	Mu                 []float64
 	AtomMus            [][]float64 `json:"atom_mus"`
 	Barycenter         [][]float64
-	BarycenterFeatures [][]float64 `json:"barycenter_features"`
+	BarycenterFeatures [][]float64   `json:"barycenter_features"`
 	AtomTransports     [][][]float64 `json:"atom_transports"`
 	Loss               float64
 	GradV              [][][]float64 `json:"grad_V"`

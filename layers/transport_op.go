@@ -6,9 +6,9 @@ import (
 	"hash/fnv"
 
 	"github.com/chewxy/hm"
+	"gonum.org/v1/gonum/mat"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
-	"gonum.org/v1/gonum/mat"
 )
 
 // transportOp is a Gorgonia op that runs the forward pass (GWB and the final GWD) on the
@@ -131,7 +131,9 @@ func (op *transportOp) Hashcode() uint32 {
 	return h.Sum32()
 }
 
-func (op *transportOp) String() string { return fmt.Sprintf("GWFTransports(K=%d,n=%d)", op.k(), op.obs.N()) }
+func (op *transportOp) String() string {
+	return fmt.Sprintf("GWFTransports(K=%d,n=%d)", op.k(), op.obs.N())
+}
 
 // DiffWRT says the transports are constants for differentiation (detached).
 func (op *transportOp) DiffWRT(inputs int) []bool { return make([]bool, inputs) }
