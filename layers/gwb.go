@@ -102,8 +102,8 @@ func (g GWB) Compute(st *GWBState, atoms []Atom, lambda []float64, init Space) e
 		return errorf("gwb: empty initial barycenter")
 	}
 	for k, a := range atoms {
-		if err := a.space().checkShape(fmt.Sprintf("gwb atom %d", k)); err != nil {
-			return err
+		if err := a.space().checkShape("gwb atom"); err != nil {
+			return fmt.Errorf("atom %d: %w", k, err)
 		}
 		if a.space().Dim() != dim || (a.H == nil) != (init.F == nil) {
 			return errorf("gwb: atom %d has feature dimension %d, the graph %d", k, a.space().Dim(), dim)

@@ -1,0 +1,79 @@
+package layers
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// baSpace is a preferential-attachment-like random graph (sparse, like the benchmarks) with
+// uniform mu; the layers package cannot import the graphs generators (data flows one way).
+func baSpace(rng *rand.Rand, n int) Space {
+	s := randomSpace(rng, n, 3/float64(n), 1, false, 0)
+	for i := range s.Mu {
+		s.Mu[i] = 1 / float64(n)
+	}
+	return s
+}
+
+func BenchmarkGWD(b *testing.B) {
+	for _, s := range []Solver{DefaultPPA(), DefaultBADMM()} {
+		for _, n := range []int{20, 40, 100, 200} {
+			b.Run(fmt.Sprintf("%s/N=%d", s.Name(), n), func(b *testing.B) {
+				rng := rand.New(rand.NewPCG(1, uint64(n)))
+				src, dst := baSpace(rng, n), baSpace(rng, n)
+				var st State
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := Solve(s, &st, src, dst); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkGWB: K = 30 atoms of 35 nodes, a graph of N = 20 nodes, L = 2, PPA M = 50: the
+// barycenter and the final GWD of one graph in training (Algorithm 4, lines 5–7).
+func BenchmarkGWB(b *testing.B) {
+	rng := rand.New(rand.NewPCG(2, 3))
+	atoms := make([]Atom, 30)
+	for k := range atoms {
+		s := baSpace(rng, 35)
+		atoms[k] = Atom{U: s.C, Mu: s.Mu}
+	}
+	lambda := make([]float64, 30)
+	for k := range lambda {
+		lambda[k] = 1.0 / 30
+	}
+	obs := baSpace(rng, 20)
+	fwd := Forward{GWB: GWB{Solver: DefaultPPA(), Layers: 2}}
+	var st ForwardState
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := fwd.Run(&st, atoms, lambda, obs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestNoAllocationInSteadyState: with a reused state, GWD and the whole forward pass allocate
+// nothing per call (only the first call sizes the workspace).
+func TestNoAllocationInSteadyState(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 5))
+	src, dst := baSpace(rng, 15), baSpace(rng, 12)
+	for _, s := range []Solver{DefaultPPA(), DefaultBADMM()} {
+		var st State
+		if n := testing.AllocsPerRun(5, func() { _ = Solve(s, &st, src, dst) }); n > 0 {
+			t.Errorf("%s: %v allocations per solve", s.Name(), n)
+		}
+	}
+	atoms := []Atom{{U: baSpace(rng, 9).C, Mu: baSpace(rng, 9).Mu}, {U: baSpace(rng, 7).C, Mu: baSpace(rng, 7).Mu}}
+	fwd := Forward{GWB: GWB{Solver: DefaultPPA(), Layers: 2}}
+	var st ForwardState
+	lambda := []float64{0.3, 0.7}
+	if n := testing.AllocsPerRun(5, func() { _ = fwd.Run(&st, atoms, lambda, src) }); n > 0 {
+		t.Errorf("forward: %v allocations per run", n)
+	}
+}

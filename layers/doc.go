@@ -1,0 +1,35 @@
+// Package layers holds the computational modules of Gromov-Wasserstein factorization
+// (Xu, "Gromov-Wasserstein Factorization Models for Graph Clustering", AAAI 2020):
+//
+//   - the (fused) GW cost L(T) = Cst − 2·Cs·T·Ctᵀ + w·D, with Cst from eq. (5);
+//   - two unrolled GWD modules sharing the Solver interface: PPA (Algorithm 1) and BADMM
+//     (Algorithm 2); each is M explicit layers (Init, then Step per layer) over a reusable State,
+//     with an optional per-layer trace of the objective;
+//   - the GWB module (Algorithm 3): L layers of K GWDs and the barycenter update, returning
+//     B⁽ᴸ⁾, F_b⁽ᴸ⁾ and the atom transports;
+//   - Forward: GWB from the observed graph plus the final GWD (Algorithm 4, lines 5–7);
+//   - the envelope-theorem loss of eq. (approx), in two forms that are tested against each
+//     other and against independent fixtures: ForwardState.Envelope (fused, analytic gradients:
+//     the training hot path) and Loss.Build (a Gorgonia expression whose transports are computed
+//     inside the graph and detached, so it composes with any Gorgonia model as a regulariser).
+//
+// # Numerics
+//
+// Everything is float64. The exponentials of both solvers are shifted per row or column so
+// they never overflow; when a marginal sum would still underflow (γ down to 1e-4, edge weights up
+// to 1e3), that layer is recomputed in the log domain. Where nothing underflows the results are
+// those of the plain updates. PPA's rows match μs exactly after every layer (its columns only
+// approximately: see DefaultPPA); BADMM's rows match μs exactly.
+//
+// # Speed
+//
+// GWD and GWB run thousands of times per training epoch: with a reused State, GWBState or
+// ForwardState they allocate nothing per call (TestNoAllocationInSteadyState), and they never
+// build a Gorgonia graph. Parallelism is left to the caller (one State per goroutine).
+//
+// # Gorgonia
+//
+// Run graphs containing Loss.Build with a TapeMachine (the LispMachine mis-differentiates nodes
+// with two consumers), give parameter nodes distinct names (Gorgonia merges input nodes of equal
+// name, type and shape), and call Reset between runs.
+package layers
