@@ -1,0 +1,119 @@
+package training
+
+import (
+	"fmt"
+	"math"
+
+	"gwf/layers"
+)
+
+// Config holds the hyperparameters of a GWF model and of Algorithm 4. DefaultConfig gives the
+// paper's experimental settings.
+type Config struct {
+	// Atoms is K, the number of atoms.
+	Atoms int `json:"atoms"`
+	// AtomSize is the number of nodes of every atom when atoms are initialised randomly; 0 means
+	// warm start: each atom is a random observed graph (its size, structure and features), as in
+	// the paper's experiments.
+	AtomSize int `json:"atom_size"`
+	// Solver is "ppa" or "badmm"; Gamma, Layers and Inner configure it (Inner: PPA only).
+	Solver string  `json:"solver"`
+	Gamma  float64 `json:"gamma"`
+	Layers int     `json:"layers"`
+	Inner  int     `json:"inner"`
+	// FeatureWeight weighs the node-feature cost in the fused GW cost (FGW).
+	FeatureWeight float64 `json:"feature_weight"`
+	// GWBLayers is L, the number of barycenter layers.
+	GWBLayers int `json:"gwb_layers"`
+	// LearningRate is Adam's step size; Epochs and Batch drive Algorithm 4: gradients are summed
+	// over a mini-batch of graphs, then one Adam step is taken.
+	LearningRate float64 `json:"learning_rate"`
+	Epochs       int     `json:"epochs"`
+	Batch        int     `json:"batch"`
+	// ZInitStd is the standard deviation of the initial embeddings z_i (mean 0). Each z_i gets
+	// one Adam step per epoch, of size about LearningRate, so a large initial spread would
+	// dominate what training can add.
+	ZInitStd float64 `json:"z_init_std"`
+	// Seed makes initialisation and shuffling reproducible.
+	Seed uint64 `json:"seed"`
+}
+
+// DefaultConfig returns the paper's settings: K = 30 warm-started atoms, PPA with γ = 0.01,
+// M = 50 (5 Sinkhorn sweeps per layer, see layers.DefaultPPA), L = 2, Adam with learning rate
+// 0.05, 10 epochs; batches of 32 graphs.
+func DefaultConfig() Config {
+	p := layers.DefaultPPA()
+	return Config{
+		Atoms: 30, Solver: "ppa", Gamma: p.Gamma, Layers: p.Layers, Inner: p.Inner,
+		FeatureWeight: 1, GWBLayers: 2, LearningRate: 0.05, Epochs: 10, Batch: 32,
+		ZInitStd: 0.01, Seed: 1,
+	}
+}
+
+// WithSolverDefaults sets Gamma (and Inner) to the paper's values for the named solver:
+// γ = 0.01 for PPA, γ = 1 for BADMM.
+func (c Config) WithSolverDefaults(solver string) Config {
+	c.Solver = solver
+	switch solver {
+	case "ppa":
+		p := layers.DefaultPPA()
+		c.Gamma, c.Inner = p.Gamma, p.Inner
+	case "badmm":
+		c.Gamma = layers.DefaultBADMM().Gamma
+	}
+	return c
+}
+
+// Validate reports the first invalid hyperparameter.
+func (c Config) Validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("training config: %s", fmt.Sprintf(format, args...))
+	}
+	switch {
+	case c.Atoms < 1:
+		return bad("atoms = %d must be at least 1", c.Atoms)
+	case c.AtomSize < 0:
+		return bad("atom size = %d must be 0 (warm start) or positive", c.AtomSize)
+	case c.GWBLayers < 1:
+		return bad("gwb layers = %d must be at least 1", c.GWBLayers)
+	case !(c.LearningRate > 0) || math.IsInf(c.LearningRate, 0):
+		return bad("learning rate = %v must be positive and finite", c.LearningRate)
+	case c.Epochs < 0:
+		return bad("epochs = %d must not be negative", c.Epochs)
+	case c.Batch < 1:
+		return bad("batch = %d must be at least 1", c.Batch)
+	case !(c.ZInitStd >= 0) || math.IsInf(c.ZInitStd, 0):
+		return bad("z init std = %v must be finite and non-negative", c.ZInitStd)
+	}
+	s, err := c.GWDSolver()
+	if err != nil {
+		return err
+	}
+	switch v := s.(type) {
+	case layers.PPA:
+		return v.Check()
+	case layers.BADMM:
+		return v.Check()
+	}
+	return nil
+}
+
+// GWDSolver returns the configured GWD module.
+func (c Config) GWDSolver() (layers.Solver, error) {
+	switch c.Solver {
+	case "ppa":
+		return layers.PPA{Gamma: c.Gamma, Layers: c.Layers, Inner: c.Inner, Weight: c.FeatureWeight}, nil
+	case "badmm":
+		return layers.BADMM{Gamma: c.Gamma, Layers: c.Layers, Weight: c.FeatureWeight}, nil
+	}
+	return nil, fmt.Errorf("training config: unknown solver %q (want ppa or badmm)", c.Solver)
+}
+
+// Forward returns the forward pass (GWB with L layers, then the final GWD).
+func (c Config) Forward() (layers.Forward, error) {
+	s, err := c.GWDSolver()
+	if err != nil {
+		return layers.Forward{}, err
+	}
+	return layers.Forward{GWB: layers.GWB{Solver: s, Layers: c.GWBLayers}}, nil
+}

@@ -1,0 +1,70 @@
+package training
+
+import (
+	"context"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"gwf/graphs"
+	"gwf/graphs/datasets"
+)
+
+func mutag(t testing.TB, n int) []*graphs.Graph {
+	t.Helper()
+	ds, err := datasets.Load("MUTAG", graphs.TUOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds.Graphs[:n]
+}
+
+func smallConfig() Config {
+	cfg := DefaultConfig()
+	cfg.Atoms, cfg.Layers, cfg.Epochs, cfg.Batch = 4, 10, 3, 8
+	return cfg
+}
+
+// TestFitLowersLoss: training on a few MUTAG graphs lowers the loss from epoch to epoch.
+func TestFitLowersLoss(t *testing.T) {
+	data := mutag(t, 24)
+	cfg := smallConfig()
+	cfg.Epochs = 5
+	m, err := NewModel(data, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Fit(context.Background(), m, data, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.History) != 5 {
+		t.Fatalf("%d epochs recorded", len(m.History))
+	}
+	if !(m.History[4].Loss < m.History[0].Loss) {
+		t.Errorf("loss did not fall: %+v", m.History)
+	}
+}
+
+// TestFitIndependentOfWorkers: the same seed gives the same model with 1 and 3 workers.
+func TestFitIndependentOfWorkers(t *testing.T) {
+	data := mutag(t, 20)
+	var models []*Model
+	for _, w := range []int{1, 3} {
+		m, err := NewModel(data, smallConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Fit(context.Background(), m, data, Options{Workers: w}); err != nil {
+			t.Fatal(err)
+		}
+		models = append(models, m)
+	}
+	if !mat.Equal(models[0].Z, models[1].Z) {
+		t.Error("embeddings differ between 1 and 3 workers")
+	}
+	for k := range models[0].V {
+		if !mat.Equal(models[0].V[k], models[1].V[k]) {
+			t.Errorf("atom %d differs between 1 and 3 workers", k)
+		}
+	}
+}

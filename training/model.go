@@ -1,0 +1,103 @@
+package training
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"gwf/layers"
+)
+
+// Model is a GWF model (eq. gwf): K atoms U_k = ReLU(V_k) with node distributions and, for
+// FGW, node features H_k; and one embedding z_i per training graph, whose atom weights are
+// λ_i = softmax(z_i).
+type Model struct {
+	Config Config
+	// V are the atoms' unconstrained parameters (N_k×N_k).
+	V []*mat.Dense
+	// H are the atoms' node features (N_k×D), nil when the data has no features.
+	H []*mat.Dense
+	// AtomMu are the atoms' node distributions (uniform, Algorithm 4 line 2).
+	AtomMu [][]float64
+	// Z holds one embedding per training graph (I×K).
+	Z *mat.Dense
+	// Fingerprint identifies the training data (see Fingerprint).
+	Fingerprint string
+	// History has one entry per completed epoch.
+	History []EpochStats
+}
+
+// EpochStats records one epoch of training.
+type EpochStats struct {
+	Epoch   int     `json:"epoch"`
+	Loss    float64 `json:"loss"` // mean loss over the epoch's graphs
+	Seconds float64 `json:"seconds"`
+}
+
+// K is the number of atoms.
+func (m *Model) K() int { return len(m.V) }
+
+// Dim is the node-feature dimension (0 without features).
+func (m *Model) Dim() int {
+	if len(m.H) == 0 || m.H[0] == nil {
+		return 0
+	}
+	_, d := m.H[0].Dims()
+	return d
+}
+
+// Atoms returns the atoms as the layers package sees them (U = ReLU(V)), freshly computed.
+func (m *Model) Atoms() []layers.Atom {
+	atoms := make([]layers.Atom, m.K())
+	for k, v := range m.V {
+		r, _ := v.Dims()
+		u := mat.NewDense(r, r, nil)
+		layers.ReLU(u, v)
+		atoms[k] = layers.Atom{U: u, Mu: m.AtomMu[k]}
+		if m.Dim() > 0 {
+			atoms[k].H = m.H[k]
+		}
+	}
+	return atoms
+}
+
+// Lambda returns softmax of every row of z: the atom weights of each graph.
+func Lambda(z *mat.Dense) *mat.Dense {
+	r, c := z.Dims()
+	out := mat.NewDense(r, c, nil)
+	for i := 0; i < r; i++ {
+		layers.Softmax(out.RawRowView(i), z.RawRowView(i))
+	}
+	return out
+}
+
+// Embedding names what is clustered or exported: the raw z_i or the atom weights softmax(z_i).
+type Embedding string
+
+const (
+	EmbeddingZ      Embedding = "z"
+	EmbeddingLambda Embedding = "lambda"
+)
+
+// ParseEmbedding checks an embedding name.
+func ParseEmbedding(s string) (Embedding, error) {
+	switch Embedding(s) {
+	case EmbeddingZ, EmbeddingLambda:
+		return Embedding(s), nil
+	}
+	return "", fmt.Errorf("unknown embedding %q (want z or lambda)", s)
+}
+
+// Rows returns the chosen embedding of z as rows, for clustering or export.
+func (e Embedding) Rows(z *mat.Dense) [][]float64 {
+	src := z
+	if e == EmbeddingLambda {
+		src = Lambda(z)
+	}
+	r, _ := src.Dims()
+	rows := make([][]float64, r)
+	for i := range rows {
+		rows[i] = append([]float64(nil), src.RawRowView(i)...)
+	}
+	return rows
+}
