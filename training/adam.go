@@ -13,7 +13,7 @@ type param struct {
 	value, grad *tensor.Dense
 }
 
-func (p *param) Value() gorgonia.Value          { return p.value }
+func (p *param) Value() gorgonia.Value         { return p.value }
 func (p *param) Grad() (gorgonia.Value, error) { return p.grad, nil }
 
 // newParam wraps data (with the given shape) and a zeroed gradient of the same shape.
