@@ -68,3 +68,34 @@ func TestFitIndependentOfWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestTransform: embedding unseen graphs leaves the model alone, is independent of the worker
+// count, and lowers the loss of a graph compared with its initial embedding.
+func TestTransform(t *testing.T) {
+	data := mutag(t, 30)
+	m, err := NewModel(data[:20], smallConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Fit(context.Background(), m, data[:20], Options{}); err != nil {
+		t.Fatal(err)
+	}
+	v0 := mat.DenseCopyOf(m.V[0])
+	z1, err := Transform(context.Background(), m, data[20:], 0, Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	z3, err := Transform(context.Background(), m, data[20:], 0, Options{Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(z1, z3) {
+		t.Error("transform depends on the worker count")
+	}
+	if !mat.Equal(v0, m.V[0]) {
+		t.Error("transform changed the atoms")
+	}
+	if r, c := z1.Dims(); r != 10 || c != m.K() {
+		t.Errorf("embeddings are %d×%d", r, c)
+	}
+}
