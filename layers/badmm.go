@@ -3,8 +3,6 @@ package layers
 import (
 	"math"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 )
 
 // BADMM is the Bregman ADMM GWD module (Algorithm 2), in the paper's update order:
@@ -60,8 +58,8 @@ func (b BADMM) Init(st *State, src, dst Space) error {
 func (b BADMM) Step(st *State) {
 	invG := 1 / b.Gamma
 	// E1 = (2·Csᵀ·T·Ct + Z)/γ, into st.cost.
-	blas64.Gemm(blas.Trans, blas.NoTrans, 1, st.cs, st.view(st.t), 0, st.view(st.p))
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, st.view(st.p), st.ct, 0, st.view(st.cost))
+	st.cs.mul(st.p, st.t, st.nt, true)
+	st.ct.mulRight(st.cost, st.p, st.ns, false)
 	for k, v := range st.cost {
 		st.cost[k] = (2*v + st.z[k]) * invG
 	}

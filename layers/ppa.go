@@ -80,7 +80,9 @@ func (p PPA) Step(st *State) {
 		row := st.cost[i*nt : (i+1)*nt]
 		mn := row[0]
 		for _, v := range row[1:] {
-			mn = math.Min(mn, v)
+			if v < mn {
+				mn = v
+			}
 		}
 		shift[i] = mn
 	}
@@ -89,7 +91,9 @@ func (p PPA) Step(st *State) {
 	mx := math.Inf(-1)
 	for i := range alpha {
 		alpha[i] = st.logA[i] - shift[i]*invG
-		mx = math.Max(mx, alpha[i])
+		if alpha[i] > mx {
+			mx = alpha[i]
+		}
 	}
 	for i := range alpha {
 		alpha[i] = math.Exp(alpha[i] - mx)

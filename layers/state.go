@@ -3,7 +3,6 @@ package layers
 import (
 	"math"
 
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -23,7 +22,7 @@ type State struct {
 	LogDomainLayers int
 
 	ns, nt int
-	cs, ct blas64.General // structure matrices (views, not copies)
+	cs, ct structure // structure matrices (views, with sparse copies when sparse)
 	mus    []float64
 	mut    []float64
 
@@ -65,7 +64,8 @@ func (st *State) reset(src, dst Space, featureWeight float64) {
 	st.Layer = 0
 	st.LogDomainLayers = 0
 	st.Trace = st.Trace[:0]
-	st.cs, st.ct = general(src.C), general(dst.C)
+	st.cs.set(general(src.C))
+	st.ct.set(general(dst.C))
 	st.mus, st.mut = src.Mu, dst.Mu
 	m := ns * nt
 	st.t = grow(st.t, m)
@@ -84,8 +84,8 @@ func (st *State) reset(src, dst Space, featureWeight float64) {
 	st.rowShift = grow(st.rowShift, ns)
 	st.colv = grow(st.colv, nt)
 	st.colw = grow(st.colw, nt)
-	squaredRowMass(st.fs, st.cs, src.Mu)
-	squaredRowMass(st.ft, st.ct, dst.Mu)
+	squaredRowMass(st.fs, st.cs.g, src.Mu)
+	squaredRowMass(st.ft, st.ct.g, dst.Mu)
 	if src.F != nil {
 		st.d = grow(st.d, m)
 		featureCost(st.d, src.F, dst.F, featureWeight)
@@ -193,8 +193,8 @@ func (st *State) view(buf []float64) blas64.General {
 
 // costOf writes L(X) = Cst − 2·Cs·X·Ctᵀ + D into st.cost (eq. 5 and the FGW cost).
 func (st *State) costOf(x []float64) {
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, st.cs, st.view(x), 0, st.view(st.p))
-	blas64.Gemm(blas.NoTrans, blas.Trans, 1, st.view(st.p), st.ct, 0, st.view(st.cost))
+	st.cs.mul(st.p, x, st.nt, false)
+	st.ct.mulRight(st.cost, st.p, st.ns, true)
 	nt := st.nt
 	for i := 0; i < st.ns; i++ {
 		row := st.cost[i*nt : (i+1)*nt]

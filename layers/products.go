@@ -1,0 +1,132 @@
+package layers
+
+import (
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+)
+
+// sparseDensity is the fraction of non-zeros below which a structure matrix is multiplied in
+// compressed-row form. Observed graphs and warm-started atoms (which ReLU keeps sparse: a zero
+// entry gets no gradient) are far below it; barycenters after their first layer are dense.
+const sparseDensity = 0.25
+
+// structure is a square structure matrix (Cs or Ct) with, when it is sparse, a compressed-row
+// copy used by the products below. Its buffers are reused across problems.
+type structure struct {
+	g      blas64.General
+	sparse bool
+	rowPtr []int32
+	col    []int32
+	val    []float64
+}
+
+// set binds c and decides how to multiply it.
+func (s *structure) set(c blas64.General) {
+	s.g = c
+	n := c.Rows
+	nnz := 0
+	for i := 0; i < n; i++ {
+		for _, v := range c.Data[i*c.Stride : i*c.Stride+n] {
+			if v != 0 {
+				nnz++
+			}
+		}
+	}
+	s.sparse = float64(nnz) <= sparseDensity*float64(n)*float64(n)
+	if !s.sparse {
+		return
+	}
+	if cap(s.rowPtr) < n+1 {
+		s.rowPtr = make([]int32, n+1)
+	}
+	s.rowPtr = s.rowPtr[:n+1]
+	s.col = s.col[:0]
+	s.val = s.val[:0]
+	for i := 0; i < n; i++ {
+		s.rowPtr[i] = int32(len(s.col))
+		for j, v := range c.Data[i*c.Stride : i*c.Stride+n] {
+			if v != 0 {
+				s.col = append(s.col, int32(j))
+				s.val = append(s.val, v)
+			}
+		}
+	}
+	s.rowPtr[n] = int32(len(s.col))
+}
+
+// mul writes dst = C·X (trans false) or Cᵀ·X (trans true); X and dst are n×cols.
+func (s *structure) mul(dst, x []float64, cols int, trans bool) {
+	n := s.g.Rows
+	if !s.sparse {
+		t := blas.NoTrans
+		if trans {
+			t = blas.Trans
+		}
+		blas64.Gemm(t, blas.NoTrans, 1, s.g, general2(x, n, cols), 0, general2(dst, n, cols))
+		return
+	}
+	clear(dst[:n*cols])
+	for k := 0; k < n; k++ {
+		for p := s.rowPtr[k]; p < s.rowPtr[k+1]; p++ {
+			j, v := int(s.col[p]), s.val[p]
+			if trans { // row j of Cᵀ·X gets C_kj·X_k
+				axpy(dst[j*cols:(j+1)*cols], v, x[k*cols:(k+1)*cols])
+			} else { // row k of C·X gets C_kj·X_j
+				axpy(dst[k*cols:(k+1)*cols], v, x[j*cols:(j+1)*cols])
+			}
+		}
+	}
+}
+
+// mulRight writes dst = X·Cᵀ (trans true) or X·C (trans false); X and dst are rows×n.
+func (s *structure) mulRight(dst, x []float64, rows int, trans bool) {
+	n := s.g.Rows
+	if !s.sparse {
+		t := blas.NoTrans
+		if trans {
+			t = blas.Trans
+		}
+		blas64.Gemm(blas.NoTrans, t, 1, general2(x, rows, n), s.g, 0, general2(dst, rows, n))
+		return
+	}
+	if trans {
+		// (X·Cᵀ)_rj = Σ_l X_rl·C_jl: a sparse dot per entry.
+		for r := 0; r < rows; r++ {
+			xr := x[r*n : (r+1)*n]
+			dr := dst[r*n : (r+1)*n]
+			for j := 0; j < n; j++ {
+				sum := 0.0
+				for p := s.rowPtr[j]; p < s.rowPtr[j+1]; p++ {
+					sum += xr[s.col[p]] * s.val[p]
+				}
+				dr[j] = sum
+			}
+		}
+		return
+	}
+	clear(dst[:rows*n])
+	for r := 0; r < rows; r++ {
+		xr := x[r*n : (r+1)*n]
+		dr := dst[r*n : (r+1)*n]
+		for l, xv := range xr {
+			if xv == 0 {
+				continue
+			}
+			for p := s.rowPtr[l]; p < s.rowPtr[l+1]; p++ {
+				dr[s.col[p]] += xv * s.val[p]
+			}
+		}
+	}
+}
+
+func general2(data []float64, r, c int) blas64.General {
+	return blas64.General{Rows: r, Cols: c, Stride: c, Data: data[:r*c]}
+}
+
+// axpy adds a·x to dst.
+func axpy(dst []float64, a float64, x []float64) {
+	x = x[:len(dst)]
+	for i, v := range x {
+		dst[i] += a * v
+	}
+}
