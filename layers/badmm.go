@@ -2,7 +2,6 @@ package layers
 
 import (
 	"math"
-
 )
 
 // BADMM is the Bregman ADMM GWD module (Algorithm 2), in the paper's update order:
