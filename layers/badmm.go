@@ -93,7 +93,7 @@ func (b BADMM) columnNormalise(st *State) (inLog bool) {
 	clear(sum)
 	for i := 0; i < ns; i++ {
 		for j, v := range st.cost[i*nt : (i+1)*nt] {
-			e := math.Exp(v-mx[j]) * st.t[i*nt+j]
+			e := expFast(v-mx[j]) * st.t[i*nt+j]
 			st.s[i*nt+j] = e
 			sum[j] += e
 		}
@@ -148,7 +148,7 @@ func (b BADMM) rowNormalise(st *State, inLog bool) {
 		}
 		sum := 0.0
 		for j, v := range er {
-			e := math.Exp(v-mx) * sr[j]
+			e := expFast(v-mx) * sr[j]
 			tr[j] = e
 			sum += e
 		}

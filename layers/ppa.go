@@ -104,7 +104,7 @@ func (p PPA) Step(st *State) {
 		pr := st.phi[i*nt : (i+1)*nt]
 		si := shift[i]
 		for j, v := range cr {
-			pr[j] = math.Exp((si-v)*invG) * tr[j]
+			pr[j] = expFast((si-v)*invG) * tr[j]
 		}
 	}
 	if !p.sweeps(st, alpha) {
