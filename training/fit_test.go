@@ -2,6 +2,7 @@ package training
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -97,5 +98,71 @@ func TestTransform(t *testing.T) {
 	}
 	if r, c := z1.Dims(); r != 10 || c != m.K() {
 		t.Errorf("embeddings are %d×%d", r, c)
+	}
+}
+
+// TestFitStopsOnCancel: a cancelled context stops training at a batch boundary with its error.
+func TestFitStopsOnCancel(t *testing.T) {
+	data := mutag(t, 16)
+	m, err := NewModel(data, smallConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	err = Fit(ctx, m, data, Options{Progress: func(Progress) {
+		calls++
+		cancel()
+	}})
+	if !errors.Is(err, context.Canceled) || calls != 1 || len(m.History) != 0 {
+		t.Errorf("err %v after %d batches, %d epochs", err, calls, len(m.History))
+	}
+}
+
+// TestFitRefusesMismatchedData: other data than the model's, or features of another
+// dimension, are errors.
+func TestFitRefusesMismatchedData(t *testing.T) {
+	data := mutag(t, 12)
+	m, err := NewModel(data, smallConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Fit(context.Background(), m, mutag(t, 13)[1:], Options{}); err == nil {
+		t.Error("fit on other graphs succeeded")
+	}
+	ds, err := datasets.Load("MUTAG", graphs.TUOptions{Features: graphs.FeaturesLabels})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Transform(context.Background(), m, ds.Graphs[:3], 1, Options{}); err == nil {
+		t.Error("transform of graphs with features by a model without succeeded")
+	}
+	bad := smallConfig()
+	bad.LearningRate = -1
+	if _, err := NewModel(data, bad); err == nil {
+		t.Error("negative learning rate accepted")
+	}
+}
+
+// TestFitWithFeatures: the FGW model learns atom features too.
+func TestFitWithFeatures(t *testing.T) {
+	ds, err := datasets.Load("MUTAG", graphs.TUOptions{Features: graphs.FeaturesLabels})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := ds.Graphs[:16]
+	m, err := NewModel(data, smallConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h0 := mat.DenseCopyOf(m.H[0])
+	if err := Fit(context.Background(), m, data, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if m.Dim() != 7 || mat.Equal(h0, m.H[0]) {
+		t.Errorf("atom features: dim %d, changed %v", m.Dim(), !mat.Equal(h0, m.H[0]))
+	}
+	if !(m.History[len(m.History)-1].Loss < m.History[0].Loss) {
+		t.Errorf("loss did not fall: %+v", m.History)
 	}
 }
