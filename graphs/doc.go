@@ -1,0 +1,12 @@
+// Package graphs holds the graph type of the project and the ways to obtain graphs: readers
+// (JSON, edge lists, TU Dortmund datasets) and seeded generators (Barabási–Albert, stochastic
+// block model).
+//
+// A Graph is a dense adjacency matrix C, a node distribution Mu and optional node features F,
+// validated on construction (New, Validate). Readers check sizes against Limits before they
+// allocate an N×N matrix, so a corrupt or hostile file is refused with a message naming the
+// file (and line, where there are lines) instead of exhausting memory.
+//
+// Data flows one way: graphs → layers → training. This package knows nothing of optimal
+// transport or Gorgonia; it only produces valid graphs for the packages above it.
+package graphs

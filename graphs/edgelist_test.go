@@ -1,0 +1,180 @@
+package graphs
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+func TestReadEdgeList(t *testing.T) {
+	cases := []struct {
+		name string
+		in   string
+		opt  EdgeListOptions
+		want []float64 // row-major adjacency
+	}{
+		{"undirected", "0 1\n1 2\n", EdgeListOptions{}, []float64{
+			0, 1, 0,
+			1, 0, 1,
+			0, 1, 0,
+		}},
+		{"directed", "0 1\n1 2\n", EdgeListOptions{Directed: true}, []float64{
+			0, 1, 0,
+			0, 0, 1,
+			0, 0, 0,
+		}},
+		{"comments weights blanks", "# header\n\n  0\t1 2.5  # trailing\n   \n# 5 5\n2 1 0.5\r\n", EdgeListOptions{}, []float64{
+			0, 2.5, 0,
+			2.5, 0, 0.5,
+			0, 0.5, 0,
+		}},
+		{"self-loop", "0 0 3\n0 1\n", EdgeListOptions{}, []float64{
+			3, 1,
+			1, 0,
+		}},
+		{"later weight wins undirected", "0 1 2\n1 0 5\n", EdgeListOptions{}, []float64{
+			0, 5,
+			5, 0,
+		}},
+		{"later weight wins directed", "0 1 2\n1 0 5\n0 1 7\n", EdgeListOptions{Directed: true}, []float64{
+			0, 7,
+			5, 0,
+		}},
+		{"isolated trailing nodes", "0 1\n", EdgeListOptions{Nodes: 3}, []float64{
+			0, 1, 0,
+			1, 0, 0,
+			0, 0, 0,
+		}},
+		{"no edges with node count", "# nothing\n", EdgeListOptions{Nodes: 2}, []float64{
+			0, 0,
+			0, 0,
+		}},
+		{"zero weight and no final newline", "0 2 0\n1 0", EdgeListOptions{}, []float64{
+			0, 1, 0,
+			1, 0, 0,
+			0, 0, 0,
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := ReadEdgeList(strings.NewReader(tc.in), "e.txt", tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := g.N()
+			if n*n != len(tc.want) || !mat.Equal(g.C, mat.NewDense(n, n, tc.want)) {
+				t.Errorf("C =\n%v\nwant %v", mat.Formatted(g.C), tc.want)
+			}
+			if g.Name != "e.txt" || g.F != nil || g.Validate() != nil {
+				t.Errorf("Name %q, F %v, Validate %v", g.Name, g.F, g.Validate())
+			}
+		})
+	}
+}
+
+func TestReadEdgeListFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "g.edges")
+	if err := os.WriteFile(path, []byte("0 1\n1 x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadEdgeListFile(path, EdgeListOptions{})
+	if err == nil || !strings.Contains(err.Error(), path+":2:") {
+		t.Errorf("got %v, want an error at %s:2", err, path)
+	}
+	if _, err := ReadEdgeListFile(path+".missing", EdgeListOptions{}); err == nil || !strings.Contains(err.Error(), "g.edges.missing") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+func TestReadEdgeListErrors(t *testing.T) {
+	cases := []struct {
+		name string
+		in   string
+		opt  EdgeListOptions
+		want string // after the name
+	}{
+		{"one field", "0 1\n# c\n2\n", EdgeListOptions{}, ":3: 1 fields, want 2 or 3"},
+		{"four fields", "0 1 1 1\n", EdgeListOptions{}, ":1: 4 fields, want 2 or 3"},
+		{"non-integer id", "0 1\na 1\n", EdgeListOptions{}, `:2: node id "a" is not an integer`},
+		{"fractional id", "1.5 2\n", EdgeListOptions{}, `:1: node id "1.5" is not an integer`},
+		{"negative id", "\n0 -1\n", EdgeListOptions{}, ":2: node id -1 is negative"},
+		{"hugely negative id", "-99999999999999999999 0\n", EdgeListOptions{}, ":1: node id -99999999999999999999 is negative"},
+		{"id beyond Nodes", "0 1\n1 3\n", EdgeListOptions{Nodes: 3}, ":2: node id 3 is out of range for 3 nodes"},
+		{"bad weight", "0 1 heavy\n", EdgeListOptions{}, `:1: weight "heavy" is not a number`},
+		{"negative weight", "0 1\n0 1 -2\n", EdgeListOptions{}, `:2: weight "-2" is not a finite non-negative number`},
+		{"NaN weight", "0 1 NaN\n", EdgeListOptions{}, `:1: weight "NaN" is not a finite`},
+		{"Inf weight", "0 1 +Inf\n", EdgeListOptions{}, `:1: weight "+Inf" is not a finite`},
+		{"overflowing weight", "0 1 1e999\n", EdgeListOptions{}, `:1: weight "1e999" is not a finite`},
+		{"empty input", "", EdgeListOptions{}, ": invalid graph: no edges"},
+		{"only comments", "# a\n\n  # b\n", EdgeListOptions{}, ": invalid graph: no edges"},
+		{"id over the node limit", "0 1\n0 1000000000000\n", EdgeListOptions{}, ":2: node id 1000000000000: 1000000000001 nodes exceed the limit of 5000"},
+		{"id over int64", "0 99999999999999999999999\n", EdgeListOptions{}, ":1: node id 99999999999999999999999 is far beyond the limit of 5000 nodes"},
+		{"id over a small limit", "0 1\n1 2\n", EdgeListOptions{Limits: Limits{MaxNodes: 2}}, ":2: node id 2: 3 nodes exceed the limit of 2"},
+		{"dense bytes", "0 3\n", EdgeListOptions{Limits: Limits{MaxDenseBytes: 100}}, ": a graph of 4 nodes and 0 features needs 128 bytes"},
+		{"Nodes over the limit", "0 1\n", EdgeListOptions{Nodes: 1 << 40}, ": 1099511627776 nodes exceed the limit of 5000"},
+		{"negative Nodes", "0 1\n", EdgeListOptions{Nodes: -1}, ": EdgeListOptions.Nodes = -1 is negative"},
+		{"line too long", "0 1\n" + strings.Repeat(" ", edgeListMaxLine+1) + "\n", EdgeListOptions{}, ":2: line longer than"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := ReadEdgeList(strings.NewReader(tc.in), "bad.edges", tc.opt)
+			if err == nil {
+				t.Fatalf("accepted: %v", mat.Formatted(g.C))
+			}
+			if !strings.Contains(err.Error(), "bad.edges"+tc.want) {
+				t.Errorf("error %q lacks %q", err, "bad.edges"+tc.want)
+			}
+		})
+	}
+}
+
+// edgeListFailing fails with errEdgeListRead after handing out its text.
+type edgeListFailing struct{ text string }
+
+var errEdgeListRead = errors.New("disk on fire")
+
+func (f *edgeListFailing) Read(p []byte) (int, error) {
+	if f.text == "" {
+		return 0, errEdgeListRead
+	}
+	n := copy(p, f.text)
+	f.text = f.text[n:]
+	return n, nil
+}
+
+func TestReadEdgeListReadError(t *testing.T) {
+	// The cut-off last line "1 x" must not be reported as a bad id: the read error is the cause.
+	_, err := ReadEdgeList(&edgeListFailing{text: "0 1\n1 x"}, "cut.edges", EdgeListOptions{})
+	if !errors.Is(err, errEdgeListRead) || !strings.Contains(err.Error(), "cut.edges: after line") {
+		t.Errorf("got %v, want the read error", err)
+	}
+}
+
+func TestReadEdgeListHugeIDNoAllocation(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := ReadEdgeList(strings.NewReader("0 1\n1 999999999999\n"), "huge.edges", EdgeListOptions{})
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "huge.edges:2:") {
+		t.Fatalf("got %v, want a limit error at line 2", err)
+	}
+	if d := after.TotalAlloc - before.TotalAlloc; d > 1<<20 {
+		t.Errorf("refusing the id allocated %d bytes", d)
+	}
+	// The same with a claimed node count and no lines to read.
+	runtime.ReadMemStats(&before)
+	_, err = ReadEdgeList(io.MultiReader(), "huge.edges", EdgeListOptions{Nodes: 1e12})
+	runtime.ReadMemStats(&after)
+	if err == nil {
+		t.Fatal("a claimed node count of 1e12 was accepted")
+	}
+	if d := after.TotalAlloc - before.TotalAlloc; d > 1<<20 {
+		t.Errorf("refusing Nodes allocated %d bytes", d)
+	}
+}

@@ -1,0 +1,304 @@
+package graphs
+
+// JSON form of one graph:
+//
+//	{"adjacency": [[0, 1], [1, 0]], "features": [[0.5], [1.5]], "mu": [0.5, 0.5], "label": 3}
+//
+// Only "adjacency" is required. Without "mu" the node distribution is uniform; without
+// "features" the graph has none; without "label" HasLabel is false. Other fields are refused,
+// so that a misspelt "feature" or "labels" is an error rather than silently ignored.
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// jsonGraph is the JSON form; pointers and nil slices tell absent fields from empty ones.
+type jsonGraph struct {
+	Adjacency [][]float64 `json:"adjacency"`
+	Features  [][]float64 `json:"features"`
+	Mu        []float64   `json:"mu"`
+	Label     *int        `json:"label"`
+}
+
+const (
+	// jsonBytesPerNumber is a generous size of one number in the text: 17 significant digits,
+	// sign, point, exponent, separator and some whitespace.
+	jsonBytesPerNumber = 32
+	// jsonFeatureAllowance is how many features per node the size bound leaves room for.
+	jsonFeatureAllowance = 64
+	// jsonSlack covers brackets, field names, indentation and small graphs with wide features.
+	jsonSlack = 1 << 20
+	// jsonMaxNewlines bounds the newline offsets remembered for error positions (8 MiB).
+	jsonMaxNewlines = 1 << 20
+)
+
+// jsonMaxBytes is the largest input ReadJSON reads under lim. The decoder holds the whole text
+// in memory and decodes it into slices before the node count can be checked, so the text itself
+// must be bounded: by room for a MaxNodes×MaxNodes adjacency (plus features) at
+// jsonBytesPerNumber bytes a number, and by MaxDenseBytes at the same ratio.
+func jsonMaxBytes(lim Limits) int64 {
+	lim = lim.orDefault()
+	n := int64(lim.MaxNodes)
+	byNodes := satMul(jsonBytesPerNumber, satMul(n, n+jsonFeatureAllowance))
+	byDense := satMul(jsonBytesPerNumber/8, lim.MaxDenseBytes)
+	return min(byNodes, byDense, math.MaxInt64-jsonSlack) + jsonSlack
+}
+
+// satMul is a·b for non-negative a and b, saturating at math.MaxInt64.
+func satMul(a, b int64) int64 {
+	if a != 0 && b > math.MaxInt64/a {
+		return math.MaxInt64
+	}
+	return a * b
+}
+
+// ReadJSON reads one graph in the JSON form above; name identifies the input in errors and
+// becomes Graph.Name. Inputs larger than a graph of lim.MaxNodes nodes could need are refused
+// after reading that much, and the node count is checked against lim before the dense
+// matrices are built.
+func ReadJSON(r io.Reader, name string, lim Limits) (*Graph, error) {
+	lim = lim.orDefault()
+	label := name
+	if label == "" {
+		label = "<json>"
+	}
+	maxBytes := jsonMaxBytes(lim)
+	src := &jsonSource{r: io.LimitReader(r, maxBytes+1)}
+	dec := json.NewDecoder(src)
+	dec.DisallowUnknownFields()
+	var jg jsonGraph
+	err := dec.Decode(&jg)
+	if err == nil {
+		// A second value after the object is a concatenation or editing accident, not a graph.
+		end := dec.InputOffset()
+		if _, terr := dec.Token(); terr != io.EOF && src.err == nil && src.n <= maxBytes {
+			return nil, fmt.Errorf("%s: unexpected data after the JSON object, which ends at %s", label, src.where(end))
+		}
+	}
+	if src.n > maxBytes {
+		return nil, fmt.Errorf("%s: input is larger than %d bytes, more than a graph of at most %d nodes needs (raise Limits.MaxNodes or Limits.MaxDenseBytes)",
+			label, maxBytes, lim.MaxNodes)
+	}
+	if src.err != nil {
+		return nil, fmt.Errorf("%s: reading: %w", label, src.err)
+	}
+	if err != nil {
+		return nil, jsonDecodeError(label, src, err)
+	}
+	return jg.graph(name, label, lim)
+}
+
+// ReadJSONFile reads the graph in the JSON file at path; the path names the graph.
+func ReadJSONFile(path string, lim Limits) (*Graph, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err // *fs.PathError names the file already
+	}
+	defer f.Close()
+	return ReadJSON(f, path, lim)
+}
+
+// jsonDecodeError turns a decoder error into a message with the position and a hint.
+func jsonDecodeError(label string, src *jsonSource, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.Is(err, io.EOF):
+		return fmt.Errorf(`%s: empty input, want a JSON object such as {"adjacency": [[0, 1], [1, 0]]}`, label)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("%s: truncated JSON: the input ends inside a value, at %s: %w", label, src.where(src.n), err)
+	case errors.As(err, &syn):
+		// Offset counts the offending byte; point at it.
+		return fmt.Errorf("%s: not valid JSON at %s: %w", label, src.where(syn.Offset-1), err)
+	case errors.As(err, &typ):
+		var what string
+		switch {
+		case typ.Field == "":
+			what = "the top level must be a JSON object"
+		case strings.HasPrefix(typ.Value, "number") && typ.Type != nil && typ.Type.Kind() == reflect.Int:
+			what = fmt.Sprintf("field %q must be an integer", typ.Field)
+		case strings.HasPrefix(typ.Value, "number"):
+			what = fmt.Sprintf("field %q: %s is out of the range of float64", typ.Field, typ.Value)
+		default:
+			what = fmt.Sprintf("field %q holds a JSON %s where %s is wanted", typ.Field, typ.Value, typ.Type)
+		}
+		return fmt.Errorf("%s: %s, near %s: %w", label, what, src.where(typ.Offset), err)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return fmt.Errorf("%s: %w (the known fields are adjacency, features, mu and label)", label, err)
+	}
+	return fmt.Errorf("%s: %w", label, err)
+}
+
+// graph checks the shapes and sizes of jg and builds the validated Graph.
+func (jg *jsonGraph) graph(name, label string, lim Limits) (*Graph, error) {
+	adj := jg.Adjacency
+	if adj == nil {
+		return nil, invalidf(label, `no "adjacency" field (or it is null); want an N×N array of arrays`)
+	}
+	n := len(adj)
+	if n == 0 {
+		return nil, invalidf(label, `"adjacency" is empty: a graph needs at least one node`)
+	}
+	if err := lim.checkNodes(label, n); err != nil {
+		return nil, err
+	}
+	square := true
+	for _, row := range adj {
+		square = square && len(row) == len(adj[0])
+	}
+	if square && len(adj[0]) != n {
+		return nil, invalidf(label, `"adjacency" is %d×%d (%d rows of %d entries), not square`, n, len(adj[0]), n, len(adj[0]))
+	}
+	for i, row := range adj {
+		if len(row) != n {
+			return nil, invalidf(label, `"adjacency" row %d has %d entries, want %d (one per node)`, i, len(row), n)
+		}
+	}
+	d := 0
+	if jg.Features != nil {
+		if len(jg.Features) != n {
+			return nil, invalidf(label, `"features" has %d rows for %d nodes`, len(jg.Features), n)
+		}
+		d = len(jg.Features[0])
+		if d == 0 {
+			return nil, invalidf(label, `"features" row 0 is empty`)
+		}
+		for i, row := range jg.Features {
+			if len(row) != d {
+				return nil, invalidf(label, `"features" row %d has %d entries, want %d (as row 0)`, i, len(row), d)
+			}
+		}
+	}
+	if err := checkDenseSize(label, n, d, lim); err != nil {
+		return nil, err
+	}
+	c := mat.NewDense(n, n, nil)
+	for i, row := range adj {
+		copy(c.RawRowView(i), row)
+	}
+	var f *mat.Dense
+	if d > 0 {
+		f = mat.NewDense(n, d, nil)
+		for i, row := range jg.Features {
+			copy(f.RawRowView(i), row)
+		}
+	}
+	g, err := New(label, c, jg.Mu, f)
+	if err != nil {
+		return nil, err
+	}
+	g.Name = name
+	if jg.Label != nil {
+		g.Label, g.HasLabel = *jg.Label, true
+	}
+	return g, nil
+}
+
+// WriteJSON writes g in the JSON form that ReadJSON reads, one matrix row a line. Numbers are
+// written in the shortest form that parses back to the same float64, so a round trip is
+// exact. Mu is always written; Label only when HasLabel. g must be valid (JSON has no NaN or
+// infinity, and ReadJSON would refuse the rest).
+func WriteJSON(w io.Writer, g *Graph) error {
+	if g == nil {
+		return errors.New("WriteJSON: nil graph")
+	}
+	if err := g.Validate(); err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	var buf []byte
+	row := func(v []float64) {
+		buf = append(buf[:0], '[')
+		for j, x := range v {
+			if j > 0 {
+				buf = append(buf, ", "...)
+			}
+			buf = strconv.AppendFloat(buf, x, 'g', -1, 64)
+		}
+		buf = append(buf, ']')
+		bw.Write(buf) // bufio.Writer keeps the first error for Flush
+	}
+	rows := func(key string, m *mat.Dense) {
+		r, _ := m.Dims()
+		fmt.Fprintf(bw, "  %q: [\n", key)
+		for i := 0; i < r; i++ {
+			bw.WriteString("    ")
+			row(m.RawRowView(i))
+			if i < r-1 {
+				bw.WriteByte(',')
+			}
+			bw.WriteByte('\n')
+		}
+		bw.WriteString("  ]")
+	}
+	bw.WriteString("{\n")
+	rows("adjacency", g.C)
+	if g.F != nil {
+		bw.WriteString(",\n")
+		rows("features", g.F)
+	}
+	bw.WriteString(",\n  \"mu\": ")
+	row(g.Mu)
+	if g.HasLabel {
+		fmt.Fprintf(bw, ",\n  \"label\": %d", g.Label)
+	}
+	bw.WriteString("\n}\n")
+	return bw.Flush()
+}
+
+// jsonSource counts the bytes read, keeps the first read error other than io.EOF and remembers
+// where lines start, so that an error can say "line 3, column 7" rather than only a byte offset.
+type jsonSource struct {
+	r        io.Reader
+	n        int64
+	err      error
+	newlines []int64 // offsets of the first jsonMaxNewlines newlines
+	tooMany  bool    // newlines beyond those were not recorded
+}
+
+func (s *jsonSource) Read(p []byte) (int, error) {
+	k, err := s.r.Read(p)
+	for i, b := range p[:k] {
+		if b != '\n' {
+			continue
+		}
+		if len(s.newlines) == jsonMaxNewlines {
+			s.tooMany = true
+			break
+		}
+		s.newlines = append(s.newlines, s.n+int64(i))
+	}
+	s.n += int64(k)
+	if err != nil && err != io.EOF && s.err == nil {
+		s.err = err
+	}
+	return k, err
+}
+
+// where describes byte offset off as "line L, column C (byte off)", or only the byte when the
+// line is not known.
+func (s *jsonSource) where(off int64) string {
+	off = max(off, 0)
+	// Number of newlines before off.
+	k := sort.Search(len(s.newlines), func(i int) bool { return s.newlines[i] >= off })
+	if s.tooMany && k == len(s.newlines) {
+		return fmt.Sprintf("byte %d", off)
+	}
+	start := int64(0)
+	if k > 0 {
+		start = s.newlines[k-1] + 1
+	}
+	return fmt.Sprintf("line %d, column %d (byte %d)", k+1, off-start+1, off)
+}
