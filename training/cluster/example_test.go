@@ -1,0 +1,49 @@
+package cluster_test
+
+import (
+	"fmt"
+
+	"gwf/training/cluster"
+)
+
+func ExampleKMeans() {
+	// Two well-separated blobs of three points each.
+	x := [][]float64{
+		{0.0, 0.0}, {0.1, 0.2}, {-0.1, 0.1},
+		{5.0, 5.0}, {5.1, 4.9}, {4.9, 5.2},
+	}
+	res, err := cluster.KMeans(x, cluster.KMeansOptions{K: 2, Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// Cluster ids are arbitrary, so compare the partition with the blobs instead.
+	acc, _ := cluster.Accuracy([]int{0, 0, 0, 1, 1, 1}, res.Assign)
+	fmt.Println("same cluster within blobs:", res.Assign[0] == res.Assign[2] && res.Assign[3] == res.Assign[5])
+	fmt.Println("blobs apart:", res.Assign[0] != res.Assign[3])
+	fmt.Printf("accuracy %.2f, inertia %.3f\n", acc, res.Inertia)
+	// Output:
+	// same cluster within blobs: true
+	// blobs apart: true
+	// accuracy 1.00, inertia 0.107
+}
+
+func ExampleEvaluate() {
+	truth := []int{-1, -1, -1, 1, 1, 1}
+	pred := []int{0, 0, 1, 1, 2, 2}
+	s, err := cluster.Evaluate(truth, pred)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("ACC %.4f NMI %.4f ARI %.4f RI %.4f\n", s.Accuracy, s.NMI, s.ARI, s.RandIndex)
+	// Output:
+	// ACC 0.6667 NMI 0.5158 ARI 0.2424 RI 0.6667
+}
+
+func ExampleFormatMeanStd() {
+	accuracies := []float64{0.99, 1.0, 0.995} // one per seed
+	fmt.Println(cluster.FormatMeanStd(accuracies, 100))
+	// Output:
+	// 99.5 ± 0.5
+}
