@@ -206,6 +206,11 @@ func writeAtomic(path string, data []byte) error {
 		tmp.Close()
 		return fmt.Errorf("save %s: %w", path, err)
 	}
+	// CreateTemp makes the file private (0600); a model is an ordinary output file.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save %s: %w", path, err)
+	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
 		return fmt.Errorf("save %s: %w", path, err)

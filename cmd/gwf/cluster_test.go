@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestClusterJSON(t *testing.T) {
+	outDir := filepath.Join(t.TempDir(), "results")
+	out, _ := mustRun(t, "cluster", "--dataset", "MUTAG", "--subset", "40", "--atoms", "3", "--layers", "5",
+		"--epochs", "2", "--runs", "2", "--json", "--quiet", "--output-dir", outDir)
+	rep := decodeJSON(t, out)
+	for _, key := range []string{"dataset", "embedding", "runs", "accuracy", "nmi", "ari", "seconds", "epochs", "loss"} {
+		if _, ok := rep[key]; !ok {
+			t.Errorf("report lacks %q", key)
+		}
+	}
+	if rep["dataset"] != "MUTAG" || rep["embedding"] != string(defaultEmbedding) || rep["epochs"] != 2.0 || rep["graphs"] != 40.0 {
+		t.Errorf("report header: dataset %v, embedding %v, epochs %v, graphs %v", rep["dataset"], rep["embedding"], rep["epochs"], rep["graphs"])
+	}
+	if loss, _ := rep["loss"].([]any); len(loss) != 2 {
+		t.Errorf("loss of the first run: %v, want 2 epochs", rep["loss"])
+	}
+	runs, _ := rep["runs"].([]any)
+	if len(runs) != 2 {
+		t.Fatalf("%d runs, want 2", len(runs))
+	}
+	for i, r := range runs {
+		run := r.(map[string]any)
+		if run["seed"] != float64(1+i) {
+			t.Errorf("run %d: seed %v, want %d", i, run["seed"], 1+i)
+		}
+		for _, key := range []string{"accuracy", "nmi", "ari", "rand_index", "accuracy_z", "accuracy_lambda", "seconds"} {
+			v, ok := run[key].(float64)
+			if !ok || math.IsNaN(v) || v < -1 || (key != "seconds" && v > 1) {
+				t.Errorf("run %d: %s = %v", i, key, run[key])
+			}
+		}
+		if run["accuracy"] != run["accuracy_z"] {
+			t.Errorf("run %d: accuracy %v is not that of z, %v", i, run["accuracy"], run["accuracy_z"])
+		}
+		if acc := run["accuracy"].(float64); acc < 0.5 {
+			t.Errorf("run %d: accuracy %v below 0.5 with 2 classes (the best matching)", i, acc)
+		}
+	}
+	for _, key := range []string{"accuracy", "nmi", "ari", "seconds"} {
+		ms, ok := rep[key].(map[string]any)
+		if !ok || ms["mean"] == nil || ms["std"] == nil {
+			t.Errorf("%s = %v, want {mean, std}", key, rep[key])
+		}
+	}
+	// --output-dir: the embeddings of each run with their clusters, and the report.
+	for _, name := range []string{"embeddings-run0.csv", "embeddings-run1.csv", "report.json"} {
+		if _, err := os.Stat(filepath.Join(outDir, name)); err != nil {
+			t.Error(err)
+		}
+	}
+	f, err := os.Open(filepath.Join(outDir, "embeddings-run1.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 41 || strings.Join(recs[0], ",") != "graph,label,cluster,lambda0,lambda1,lambda2" {
+		t.Errorf("embeddings CSV: %d records, header %v", len(recs), recs[0])
+	}
+}
+
+func TestClusterTable(t *testing.T) {
+	out, _ := mustRun(t, "cluster", "--dataset", "MUTAG", "--subset", "24", "--atoms", "2", "--layers", "3",
+		"--epochs", "1", "--embedding", "lambda", "--quiet")
+	for _, want := range []string{"clustering lambda", "mean ± std over 1 run(s)", "accuracy (z)", "accuracy (λ)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestClusterInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, stderr, code := runCLIContext(t, ctx, "cluster", "--dataset", "MUTAG", "--subset", "20", "--atoms", "2", "--layers", "3", "--epochs", "1", "-q")
+	if code != exitInterrupted || !strings.Contains(stderr, "interrupted") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"gwf/graphs"
+	"gwf/graphs/datasets"
+)
+
+// dataFlags are the flags that choose a graph dataset: a bundled one or a TU folder, the node
+// features, the size limit and an optional subset.
+type dataFlags struct {
+	dataset    string
+	tuDir      string
+	features   string
+	maxNodes   int
+	subset     int
+	subsetSeed uint64
+}
+
+func (d *dataFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&d.dataset, "dataset", "", "bundled dataset to use (see 'gwf datasets'; case-insensitive)")
+	fs.StringVar(&d.tuDir, "tu", "", "folder holding a dataset in TU format (NAME_A.txt[.gz], NAME_graph_indicator.txt[.gz], ...)")
+	fs.StringVar(&d.features, "features", "none", "node features: none (structure only, the paper's setting), labels (one-hot node labels) or attributes")
+	fs.IntVar(&d.maxNodes, "max-nodes", graphs.DefaultLimits.MaxNodes, "refuse graphs with more nodes than this")
+	fs.IntVar(&d.subset, "subset", 0, "use only N graphs, the first N after a shuffle seeded by --subset-seed, kept in file order (0: all); for quick tries")
+	fs.Uint64Var(&d.subsetSeed, "subset-seed", 1, "seed of the --subset shuffle")
+}
+
+// check validates the flags without reading anything; its errors are usage errors.
+func (d *dataFlags) check() error {
+	switch {
+	case d.dataset == "" && d.tuDir == "":
+		return usagef("give the data with --dataset NAME or --tu DIR")
+	case d.dataset != "" && d.tuDir != "":
+		return usagef("give either --dataset or --tu, not both")
+	case d.maxNodes < 1:
+		return usagef("--max-nodes = %d must be at least 1", d.maxNodes)
+	case d.subset < 0:
+		return usagef("--subset = %d must not be negative", d.subset)
+	}
+	if _, err := graphs.ParseFeatureKind(d.features); err != nil {
+		return usagef("--features: %w", err)
+	}
+	if d.dataset != "" && !isBundled(d.dataset) {
+		return usagef("unknown dataset %q (bundled: %s; use --tu for a folder)", d.dataset, strings.Join(datasets.Names(), ", "))
+	}
+	return nil
+}
+
+// isBundled reports whether name is a bundled dataset, ignoring case.
+func isBundled(name string) bool {
+	for _, n := range datasets.Names() {
+		if strings.EqualFold(n, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// load reads the dataset and applies --subset. The result's Graphs are in the order used for
+// training and output.
+func (d *dataFlags) load() (*graphs.Dataset, error) {
+	if err := d.check(); err != nil {
+		return nil, err
+	}
+	kind, _ := graphs.ParseFeatureKind(d.features) // checked above
+	opt := graphs.TUOptions{Features: kind, Limits: graphs.Limits{MaxNodes: d.maxNodes}}
+	var ds *graphs.Dataset
+	var err error
+	if d.dataset != "" {
+		ds, err = datasets.Load(d.dataset, opt)
+	} else {
+		ds, err = graphs.ReadTUDir(d.tuDir, opt)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load data: %w", err)
+	}
+	if len(ds.Graphs) == 0 {
+		return nil, fmt.Errorf("load data: dataset %s has no graphs", ds.Name)
+	}
+	if d.subset > 0 && d.subset < len(ds.Graphs) {
+		// A seeded random choice of graphs, kept in file order.
+		pick := rand.New(rand.NewPCG(d.subsetSeed, 0x5eb5e7)).Perm(len(ds.Graphs))[:d.subset]
+		slices.Sort(pick)
+		sub := make([]*graphs.Graph, d.subset)
+		for i, p := range pick {
+			sub[i] = ds.Graphs[p]
+		}
+		ds.Graphs = sub
+	}
+	return ds, nil
+}
+
+// classLabel is the original class label of g as text ("" when it has none).
+func classLabel(ds *graphs.Dataset, g *graphs.Graph) string {
+	if !g.HasLabel {
+		return ""
+	}
+	if g.Label >= 0 && g.Label < len(ds.Classes) {
+		return fmt.Sprint(ds.Classes[g.Label])
+	}
+	return fmt.Sprint(g.Label)
+}
+
+// featureHint explains a feature-dimension mismatch between a model and the data.
+func featureHint(modelDim, dataDim int) string {
+	switch {
+	case modelDim > 0 && dataDim == 0:
+		return fmt.Sprintf("the model was trained with %d-dimensional node features: pass the --features used with 'gwf fit' (labels or attributes)", modelDim)
+	case modelDim == 0 && dataDim > 0:
+		return "the model was trained without node features: use --features none"
+	default:
+		return fmt.Sprintf("the model has %d-dimensional node features, the data %d: pass the --features used with 'gwf fit' on comparable data", modelDim, dataDim)
+	}
+}
+
+// writeOutput calls write with stdout when path is "-" or empty, else with a temporary file in
+// the folder of path that is renamed to path once complete, so a failed run leaves no partial
+// file behind.
+func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) error {
+	if path == "" || path == "-" {
+		return write(stdout)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name()) // a no-op after the rename
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	bw := bufio.NewWriter(tmp)
+	if err := write(bw); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := bw.Flush(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,242 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/sirupsen/logrus"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"gwf/graphs"
+	"gwf/training"
+)
+
+// fitFlags are the flags of "gwf fit".
+type fitFlags struct {
+	data   dataFlags
+	train  trainFlags
+	output string
+	resume bool
+	force  bool
+	quiet  bool
+}
+
+func newFitCmd(a *app) *cobra.Command {
+	var f fitFlags
+	cmd := &cobra.Command{
+		Use:   "fit (--dataset NAME | --tu DIR) --output FILE",
+		Short: "Learn a GWF model (atoms and graph embeddings) of a dataset",
+		Long: `fit learns a Gromov-Wasserstein factorization model of a graph dataset (Algorithm 4 of the
+paper): K atoms and one embedding z_i per graph, with λ_i = softmax(z_i) weighing the atoms of
+a GW barycenter that reconstructs graph i. Defaults are the paper's settings, structure only
+(--features none).
+
+The model is written to --output before training and again, atomically, after every epoch, so
+it is always a usable checkpoint. An existing file is only replaced with --force; --resume
+continues training it instead, with the configuration stored in it (--epochs then counts all
+epochs, done and to do; other training flags that differ are ignored with a warning) and the
+same data flags as the first run.
+
+SIGINT (Ctrl-C) or SIGTERM stops training at the next mini-batch, keeping the last checkpoint;
+the message says how to resume. A second interrupt aborts at once.
+
+Progress is logged to stderr every 5 seconds and at the end of each epoch (--quiet: not at all).`,
+		Example: `  gwf fit --dataset MUTAG --output mutag.model
+  gwf fit --dataset PROTEINS --features labels --atoms 40 --output proteins.model
+  gwf fit --tu ./data/MYDATA --solver badmm --epochs 20 --output my.model
+  gwf fit --dataset MUTAG --output mutag.model --resume --epochs 20`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runFit(cmd, a, &f)
+		},
+	}
+	fs := cmd.Flags()
+	f.data.register(fs)
+	f.train.register(fs)
+	fs.StringVarP(&f.output, "output", "o", "", "model file to write (required); the checkpoint after every epoch")
+	fs.BoolVar(&f.resume, "resume", false, "continue training the model in --output if it exists")
+	fs.BoolVar(&f.force, "force", false, "replace an existing --output file with a new model")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
+	return cmd
+}
+
+func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
+	flags := cmd.Flags()
+	a.quiet(flags, f.quiet)
+	if f.output == "" {
+		return usagef("--output FILE is required")
+	}
+	if err := f.data.check(); err != nil {
+		return err
+	}
+	var m *training.Model
+	var cfg training.Config
+	resuming := false
+	if _, err := os.Stat(f.output); err == nil {
+		switch {
+		case f.resume:
+			resuming = true
+		case !f.force:
+			return usagef("%s exists: add --resume to continue training it, or --force to replace it", f.output)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("output: %w", err)
+	} else if f.resume {
+		a.log.Infof("no checkpoint at %s: starting a new model", f.output)
+	}
+	if resuming {
+		var err error
+		if m, err = training.Load(f.output); err != nil {
+			return fmt.Errorf("resume: %w", err)
+		}
+		var warnings []string
+		if cfg, warnings, err = f.train.resumeConfig(flags, m.Config); err != nil {
+			return err
+		}
+		for _, w := range warnings {
+			a.log.Warn(w)
+		}
+		m.Config = cfg
+	} else {
+		var warnings []string
+		var err error
+		if cfg, warnings, err = f.train.config(flags); err != nil {
+			return err
+		}
+		for _, w := range warnings {
+			a.log.Warn(w)
+		}
+	}
+	ds, err := f.data.load()
+	if err != nil {
+		return err
+	}
+	data := ds.Graphs
+	if resuming {
+		if err := checkModelData(m, data); err != nil {
+			return fmt.Errorf("resume %s: %w", f.output, err)
+		}
+		if len(m.History) >= cfg.Epochs {
+			fmt.Fprintf(cmd.OutOrStdout(), "%s already holds %d epochs (--epochs %d): nothing to do\n", f.output, len(m.History), cfg.Epochs)
+			return nil
+		}
+		a.log.Infof("resuming %s after epoch %d of %d: %s", f.output, len(m.History), cfg.Epochs, describeConfig(cfg))
+	} else {
+		if err := checkModelSize(cfg, data); err != nil {
+			return err
+		}
+		if m, err = training.NewModel(data, cfg); err != nil {
+			return fmt.Errorf("new model: %w", err)
+		}
+		if err := m.Save(f.output); err != nil { // fail early when the output is not writable
+			return fmt.Errorf("write model: %w", err)
+		}
+		a.log.Infof("training on %s (%d graphs, node features: %s): %s", ds.Name, len(data), f.data.features, describeConfig(cfg))
+	}
+	ctx, stop := withSignals(cmd.Context(), a.log)
+	defer stop()
+	err = fitModel(ctx, a, m, data, fitRun{
+		workers: f.train.workers, quiet: f.quiet, checkpoint: f.output,
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return interruptedError{fmt.Sprintf("interrupted: %s holds the model after %d of %d epochs; resume with:\n  %s",
+				f.output, len(m.History), cfg.Epochs, resumeCommand(cmd))}
+		}
+		return fmt.Errorf("training: %w (%s holds the model after %d epochs)", err, f.output, len(m.History))
+	}
+	msg := fmt.Sprintf("trained %d epoch(s) on %d graphs of %s", len(m.History), len(data), ds.Name)
+	if n := len(m.History); n > 0 {
+		msg += fmt.Sprintf(": loss %.6g", m.History[n-1].Loss)
+	}
+	if _, err := fmt.Fprintf(cmd.OutOrStdout(), "%s; model written to %s\n", msg, f.output); err != nil {
+		return fmt.Errorf("write output: %w", err)
+	}
+	return nil
+}
+
+// checkModelData explains why a model does not belong to the data, or returns nil.
+func checkModelData(m *training.Model, data []*graphs.Graph) error {
+	if dim := data[0].Dim(); dim != m.Dim() {
+		return errors.New(featureHint(m.Dim(), dim))
+	}
+	if r, _ := m.Z.Dims(); r != len(data) || training.Fingerprint(data) != m.Fingerprint {
+		return fmt.Errorf("the data (%d graphs) are not the %d graphs the model was trained on: use the same --dataset/--tu, --features and --subset", len(data), r)
+	}
+	return nil
+}
+
+// checkModelSize refuses configurations whose model would not fit in memory (a usage error),
+// before anything is allocated: K atoms of AtomSize nodes (warm start: up to the largest graph)
+// and one K-vector per graph, each held four times (value, gradient, two Adam moments).
+func checkModelSize(cfg training.Config, data []*graphs.Graph) error {
+	n, dim := cfg.AtomSize, data[0].Dim()
+	if n == 0 {
+		for _, g := range data {
+			n = max(n, g.N())
+		}
+	}
+	perAtom := float64(n)*float64(n) + float64(n)*float64(dim)
+	bytes := 4 * 8 * (float64(cfg.Atoms)*perAtom + float64(len(data))*float64(cfg.Atoms))
+	if limit := float64(graphs.DefaultLimits.MaxDenseBytes); bytes > limit {
+		return usagef("the model would need about %.1f GiB (K = %d atoms of %d nodes, %d graphs), more than the %.0f GiB allowed: lower --atoms or --atom-size",
+			bytes/(1<<30), cfg.Atoms, n, len(data), limit/(1<<30))
+	}
+	return nil
+}
+
+// fitRun says how fitModel runs.
+type fitRun struct {
+	workers    int
+	quiet      bool
+	checkpoint string        // file to save the model to after every epoch, "" for none
+	fields     logrus.Fields // extra fields for the progress log
+}
+
+// fitModel trains m on data with progress logging and per-epoch checkpoints.
+func fitModel(ctx context.Context, a *app, m *training.Model, data []*graphs.Graph, r fitRun) error {
+	p := newProgress(a.log, "training", r.fields)
+	opt := training.Options{Workers: r.workers, Progress: p.callback(r.quiet)}
+	if r.checkpoint != "" {
+		opt.EpochDone = func(m *training.Model) error {
+			if err := m.Save(r.checkpoint); err != nil {
+				return fmt.Errorf("checkpoint: %w", err)
+			}
+			a.log.WithFields(r.fields).Debugf("epoch %d: checkpoint written to %s", len(m.History), r.checkpoint)
+			return nil
+		}
+	}
+	return training.Fit(ctx, m, data, opt)
+}
+
+// resumeCommand is the command line that resumes an interrupted fit: the flags given, plus
+// --resume.
+func resumeCommand(cmd *cobra.Command) string {
+	parts := []string{cmd.CommandPath()}
+	cmd.Flags().Visit(func(fl *pflag.Flag) {
+		if fl.Name == "resume" || fl.Name == "force" {
+			return
+		}
+		if fl.Value.Type() == "bool" {
+			if fl.Value.String() == "true" {
+				parts = append(parts, "--"+fl.Name)
+			}
+			return
+		}
+		parts = append(parts, "--"+fl.Name+"="+shellQuote(fl.Value.String()))
+	})
+	return strings.Join(append(parts, "--resume"), " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but safe characters.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=+,@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

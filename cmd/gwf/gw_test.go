@@ -1,0 +1,127 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestGWJSON(t *testing.T) {
+	dir := t.TempDir()
+	a := writeFile(t, dir, "a.json", `{"adjacency": [[0,1,1],[1,0,1],[1,1,0]]}`)
+	b := writeFile(t, dir, "b.json", `{"adjacency": [[0,1,0,0],[1,0,1,0],[0,1,0,1],[0,0,1,0]]}`)
+	for _, solver := range []string{"ppa", "badmm"} {
+		out, _ := mustRun(t, "gw", a, b, "--json", "--solver", solver)
+		var res struct {
+			Objective *float64    `json:"objective"`
+			Transport [][]float64 `json:"transport"`
+			Solver    string      `json:"solver"`
+			Gamma     float64     `json:"gamma"`
+			Layers    int         `json:"layers"`
+			Inner     *int        `json:"inner"`
+			Rows      string      `json:"rows"`
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatalf("%s: %v\n%s", solver, err, out)
+		}
+		if res.Objective == nil || math.IsNaN(*res.Objective) || *res.Objective < 0 {
+			t.Errorf("%s: objective %v", solver, res.Objective)
+		}
+		wantGamma, wantInner := 0.01, true
+		if solver == "badmm" {
+			wantGamma, wantInner = 1, false
+		}
+		if res.Solver != solver || res.Gamma != wantGamma || res.Layers != 50 || (res.Inner != nil) != wantInner || res.Rows != "nodes of A" {
+			t.Errorf("%s: solver %q, gamma %v, layers %d, inner %v, rows %q", solver, res.Solver, res.Gamma, res.Layers, res.Inner, res.Rows)
+		}
+		if len(res.Transport) != 3 {
+			t.Fatalf("%s: %d transport rows, want 3", solver, len(res.Transport))
+		}
+		for i, row := range res.Transport {
+			s := 0.0
+			for _, v := range row {
+				if v < 0 {
+					t.Errorf("%s: negative transport entry %v", solver, v)
+				}
+				s += v
+			}
+			if len(row) != 4 || math.Abs(s-1.0/3) > 1e-9 {
+				t.Errorf("%s: row %d has %d entries summing to %v, want 4 summing to 1/3", solver, i, len(row), s)
+			}
+		}
+	}
+
+	out, _ := mustRun(t, "gw", a, b, "--gamma", "0.05", "--layers", "20", "--inner", "2")
+	if !strings.HasPrefix(out, "objective: ") || !strings.Contains(out, "A: 3 nodes, B: 4 nodes") || !strings.Contains(out, "γ = 0.05, M = 20, 2 sweeps") {
+		t.Errorf("plain output:\n%s", out)
+	}
+}
+
+func TestGWEdgeListsAndFeatures(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "path.txt", "# a path\n0 1\n1 2\n2 3\n")
+	star := writeFile(t, dir, "star.edges", "0 1\n0 2\n0 3 2.5\n")
+	out, _ := mustRun(t, "gw", path, star, "--json")
+	if res := decodeJSON(t, out); res["nodes_a"] != 4.0 || res["nodes_b"] != 4.0 {
+		t.Errorf("edge lists: %v nodes and %v nodes, want 4 and 4", res["nodes_a"], res["nodes_b"])
+	}
+	mustRun(t, "gw", path, star, "--format", "edgelist", "--directed")
+
+	fa := writeFile(t, dir, "fa.json", `{"adjacency": [[0,1],[1,0]], "features": [[0.5],[1.5]]}`)
+	fb := writeFile(t, dir, "fb.json", `{"adjacency": [[0,2,0],[2,0,1],[0,1,0]], "features": [[1],[0],[2]], "mu": [0.25, 0.5, 0.25]}`)
+	out, _ = mustRun(t, "gw", fa, fb, "--json", "--feature-weight", "0.5")
+	if res := decodeJSON(t, out); res["feature_dim"] != 1.0 || res["feature_weight"] != 0.5 {
+		t.Errorf("fused GW: feature_dim %v, feature_weight %v", res["feature_dim"], res["feature_weight"])
+	}
+	plain := writeFile(t, dir, "plain.json", `{"adjacency": [[0,1],[1,0]]}`)
+	_, stderr, code := runCLI(t, "gw", fa, plain)
+	if code != exitError || !strings.Contains(stderr, "has node features but") {
+		t.Errorf("features on one side: exit %d: %s", code, stderr)
+	}
+	wide := writeFile(t, dir, "wide.json", `{"adjacency": [[0,1],[1,0]], "features": [[1,2],[3,4]]}`)
+	if _, stderr, code := runCLI(t, "gw", fa, wide); code != exitError || !strings.Contains(stderr, "dimensions differ") {
+		t.Errorf("feature dimensions differ: exit %d: %s", code, stderr)
+	}
+}
+
+func TestGWBadInput(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, dir, "good.json", `{"adjacency": [[0,1],[1,0]]}`)
+	bad := map[string]string{
+		"empty.json":     "",
+		"truncated.json": `{"adjacency": [[0,1],[1`,
+		"notjson.json":   "hello",
+		"array.json":     `[1, 2, 3]`,
+		"ragged.json":    `{"adjacency": [[0,1],[1]]}`,
+		"negative.json":  `{"adjacency": [[0,-1],[1,0]]}`,
+		"nonsquare.json": `{"adjacency": [[0,1,1],[1,0,1]]}`,
+		"nonodes.json":   `{"adjacency": []}`,
+		"badmu.json":     `{"adjacency": [[0,1],[1,0]], "mu": [0.9, 0.9]}`,
+		"zeromu.json":    `{"adjacency": [[0,1],[1,0]], "mu": [1, 0]}`,
+		"featrows.json":  `{"adjacency": [[0,1],[1,0]], "features": [[1]]}`,
+		"unknown.json":   `{"adjacency": [[0,1],[1,0]], "labels": 3}`,
+		"huge.json":      `{"adjacency": [[0,1e400],[1,0]]}`,
+		"edges.txt":      "0 1\n1 two\n",
+		"negid.txt":      "0 -1\n",
+		"bigid.txt":      "0 99999999999\n",
+		"nanweight.txt":  "0 1 NaN\n",
+		"emptyedges.txt": "# nothing\n",
+	}
+	for name, content := range bad {
+		p := writeFile(t, dir, name, content)
+		for _, args := range [][]string{{"gw", p, good}, {"gw", good, p, "--json"}} {
+			out, stderr, code := runCLI(t, args...)
+			if code != exitError || !strings.HasPrefix(stderr, "gwf: graph ") || out != "" {
+				t.Errorf("gw with %s: exit %d, stdout %q, stderr %q", name, code, out, stderr)
+			}
+		}
+	}
+	if _, stderr, code := runCLI(t, "gw", good, dir+"/missing.json"); code != exitError || !strings.Contains(stderr, "missing.json") {
+		t.Errorf("missing file: exit %d: %s", code, stderr)
+	}
+	big := writeFile(t, dir, "big.txt", "0 1\n1 20\n")
+	if _, stderr, code := runCLI(t, "gw", good, big, "--max-nodes", "10"); code != exitError || !strings.Contains(stderr, "limit") {
+		t.Errorf("graph over --max-nodes: exit %d: %s", code, stderr)
+	}
+}

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"gwf/training"
+)
+
+// trainFlags are the hyperparameter flags of fit and cluster; their defaults are
+// training.DefaultConfig (the paper's settings).
+type trainFlags struct {
+	atoms         int
+	atomSize      string
+	solver        string
+	gamma         float64
+	layers        int
+	inner         int
+	featureWeight float64
+	gwbLayers     int
+	lr            float64
+	epochs        int
+	batch         int
+	seed          uint64
+	workers       int
+}
+
+func (t *trainFlags) register(fs *pflag.FlagSet) {
+	d := training.DefaultConfig()
+	fs.IntVar(&t.atoms, "atoms", d.Atoms, "number of atoms K")
+	fs.StringVar(&t.atomSize, "atom-size", "warm", `nodes per atom, or "warm": each atom starts as a random observed graph (the paper's setting)`)
+	fs.StringVar(&t.solver, "solver", d.Solver, "GWD module: ppa (proximal point, Algorithm 1) or badmm (Bregman ADMM, Algorithm 2)")
+	fs.Float64Var(&t.gamma, "gamma", d.Gamma, "solver weight γ (default 0.01 with ppa, 1 with badmm)")
+	fs.Lookup("gamma").DefValue = "0" // hides "(default 0.01)": it depends on --solver, as the usage says
+	fs.IntVar(&t.layers, "layers", d.Layers, "GWD layers M")
+	fs.IntVar(&t.inner, "inner", d.Inner, "Sinkhorn sweeps per PPA layer (ppa only)")
+	fs.Float64Var(&t.featureWeight, "feature-weight", d.FeatureWeight, "weight of the node-feature cost in the fused GW cost")
+	fs.IntVar(&t.gwbLayers, "gwb-layers", d.GWBLayers, "barycenter (GWB) layers L")
+	fs.Float64Var(&t.lr, "lr", d.LearningRate, "Adam learning rate")
+	fs.IntVar(&t.epochs, "epochs", d.Epochs, "training epochs (with fit --resume: the total, counting those already done)")
+	fs.IntVar(&t.batch, "batch", d.Batch, "graphs per mini-batch (one Adam step per batch)")
+	fs.Uint64Var(&t.seed, "seed", d.Seed, "seed of initialisation and shuffling")
+	fs.IntVar(&t.workers, "workers", 0, "goroutines per batch (0: one per CPU); results do not depend on it")
+}
+
+// trainField ties a flag to the Config field it sets.
+type trainField struct {
+	flag  string
+	apply func(c *training.Config)
+	show  func(c training.Config) string
+}
+
+// fields lists the flags that set Config fields, in the order of the help text. atomSize must
+// have been parsed (see parseAtomSize).
+func (t *trainFlags) fields(atomSize int) []trainField {
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	return []trainField{
+		{"atoms", func(c *training.Config) { c.Atoms = t.atoms }, func(c training.Config) string { return strconv.Itoa(c.Atoms) }},
+		{"atom-size", func(c *training.Config) { c.AtomSize = atomSize }, func(c training.Config) string { return showAtomSize(c.AtomSize) }},
+		{"solver", func(c *training.Config) { c.Solver = t.solver }, func(c training.Config) string { return c.Solver }},
+		{"gamma", func(c *training.Config) { c.Gamma = t.gamma }, func(c training.Config) string { return g(c.Gamma) }},
+		{"layers", func(c *training.Config) { c.Layers = t.layers }, func(c training.Config) string { return strconv.Itoa(c.Layers) }},
+		{"inner", func(c *training.Config) { c.Inner = t.inner }, func(c training.Config) string { return strconv.Itoa(c.Inner) }},
+		{"feature-weight", func(c *training.Config) { c.FeatureWeight = t.featureWeight }, func(c training.Config) string { return g(c.FeatureWeight) }},
+		{"gwb-layers", func(c *training.Config) { c.GWBLayers = t.gwbLayers }, func(c training.Config) string { return strconv.Itoa(c.GWBLayers) }},
+		{"lr", func(c *training.Config) { c.LearningRate = t.lr }, func(c training.Config) string { return g(c.LearningRate) }},
+		{"epochs", func(c *training.Config) { c.Epochs = t.epochs }, func(c training.Config) string { return strconv.Itoa(c.Epochs) }},
+		{"batch", func(c *training.Config) { c.Batch = t.batch }, func(c training.Config) string { return strconv.Itoa(c.Batch) }},
+		{"seed", func(c *training.Config) { c.Seed = t.seed }, func(c training.Config) string { return strconv.FormatUint(c.Seed, 10) }},
+	}
+}
+
+func showAtomSize(n int) string {
+	if n == 0 {
+		return "warm"
+	}
+	return strconv.Itoa(n)
+}
+
+// parseAtomSize reads --atom-size: "warm" (or 0) for warm-started atoms, else a node count.
+func (t *trainFlags) parseAtomSize() (int, error) {
+	s := strings.TrimSpace(t.atomSize)
+	if strings.EqualFold(s, "warm") {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, usagef(`--atom-size: %q is neither "warm" nor a number of nodes`, t.atomSize)
+	}
+	return n, nil
+}
+
+// config builds the training configuration from the flags: the paper's defaults, the solver's
+// default γ (and sweeps) when --solver is given without --gamma, then every flag that was set.
+// It returns warnings about flags that have no effect. Its errors are usage errors.
+func (t *trainFlags) config(fs *pflag.FlagSet) (training.Config, []string, error) {
+	if t.workers < 0 {
+		return training.Config{}, nil, usagef("--workers = %d must not be negative", t.workers)
+	}
+	atomSize, err := t.parseAtomSize()
+	if err != nil {
+		return training.Config{}, nil, err
+	}
+	cfg := training.DefaultConfig()
+	if changed(fs, "solver") {
+		if t.solver != "ppa" && t.solver != "badmm" {
+			return training.Config{}, nil, usagef("--solver: unknown solver %q (want ppa or badmm)", t.solver)
+		}
+		cfg = cfg.WithSolverDefaults(t.solver)
+	}
+	for _, f := range t.fields(atomSize) {
+		if changed(fs, f.flag) {
+			f.apply(&cfg)
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return training.Config{}, nil, usageError{err}
+	}
+	var warnings []string
+	if cfg.Solver == "badmm" && changed(fs, "inner") {
+		warnings = append(warnings, "--inner has no effect with --solver badmm")
+	}
+	return cfg, warnings, nil
+}
+
+// resumeConfig returns the configuration to resume a checkpoint with: the file's, with --epochs
+// applied when given. Every other flag that asks for a different value is reported in the
+// warnings and ignored. Its errors are usage errors.
+func (t *trainFlags) resumeConfig(fs *pflag.FlagSet, file training.Config) (training.Config, []string, error) {
+	atomSize, err := t.parseAtomSize()
+	if err != nil {
+		return training.Config{}, nil, err
+	}
+	cfg := file
+	var warnings []string
+	for _, f := range t.fields(atomSize) {
+		if !changed(fs, f.flag) {
+			continue
+		}
+		want := file
+		f.apply(&want)
+		if f.flag == "epochs" {
+			cfg.Epochs = want.Epochs
+			continue
+		}
+		if f.show(want) != f.show(file) {
+			warnings = append(warnings, fmt.Sprintf("--%s=%s ignored: the checkpoint was trained with %s = %s", f.flag, f.show(want), f.flag, f.show(file)))
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return training.Config{}, nil, usageError{err}
+	}
+	return cfg, warnings, nil
+}
+
+// describeConfig is a one-line summary of a configuration for logs.
+func describeConfig(c training.Config) string {
+	s := fmt.Sprintf("K=%d atoms (%s), %s γ=%g M=%d", c.Atoms, atomSizeText(c.AtomSize), c.Solver, c.Gamma, c.Layers)
+	if c.Solver == "ppa" {
+		s += fmt.Sprintf(" inner=%d", c.Inner)
+	}
+	return s + fmt.Sprintf(", L=%d, lr=%g, %d epochs, batch %d, seed %d", c.GWBLayers, c.LearningRate, c.Epochs, c.Batch, c.Seed)
+}
+
+func atomSizeText(n int) string {
+	if n == 0 {
+		return "warm start"
+	}
+	return fmt.Sprintf("%d nodes", n)
+}
