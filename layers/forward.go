@@ -22,7 +22,7 @@ type ForwardState struct {
 	n     int
 	// envelope scratch
 	g, gHat, tmp, fHat, tf []float64
-	r, c, dl               []float64
+	r, c                   []float64
 }
 
 // Run computes the barycenter, the atom transports and the final transport for obs. It checks

@@ -186,11 +186,6 @@ func (st *State) setLogRow(i int, total float64) {
 	st.logRow[i] = true
 }
 
-// view wraps an ns×nt buffer for BLAS.
-func (st *State) view(buf []float64) blas64.General {
-	return blas64.General{Rows: st.ns, Cols: st.nt, Stride: st.nt, Data: buf}
-}
-
 // costOf writes L(X) = Cst − 2·Cs·X·Ctᵀ + D into st.cost (eq. 5 and the FGW cost).
 func (st *State) costOf(x []float64) {
 	st.cs.mul(st.p, x, st.nt, false)
