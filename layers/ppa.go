@@ -2,6 +2,8 @@ package layers
 
 import (
 	"math"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // PPA is the proximal point GWD module (Algorithm 1): each layer solves
@@ -132,30 +134,23 @@ func (p PPA) sweeps(st *State, alpha []float64) bool {
 	ns, nt := st.ns, st.nt
 	b := st.colv
 	for s := 0; s < p.Inner; s++ {
-		for j := range b {
-			b[j] = 0
-		}
+		// The two passes over Φ use gonum's assembly axpy and dot: they are most of a layer's
+		// time for small graphs.
+		clear(b)
 		for i := 0; i < ns; i++ {
-			ai := alpha[i]
-			if ai == 0 {
-				continue
-			}
-			for j, v := range st.phi[i*nt : (i+1)*nt] {
-				b[j] += ai * v
+			if ai := alpha[i]; ai != 0 {
+				floats.AddScaled(b, ai, st.phi[i*nt:(i+1)*nt])
 			}
 		}
 		for j, c := range b {
-			if !(c >= tiny) || math.IsInf(c, 0) {
+			if !(c >= tiny) || c > math.MaxFloat64 {
 				return false
 			}
 			b[j] = st.mut[j] / c
 		}
 		for i := 0; i < ns; i++ {
-			r := 0.0
-			for j, v := range st.phi[i*nt : (i+1)*nt] {
-				r += v * b[j]
-			}
-			if !(r >= tiny) || math.IsInf(r, 0) {
+			r := floats.Dot(st.phi[i*nt:(i+1)*nt], b)
+			if !(r >= tiny) || r > math.MaxFloat64 {
 				return false
 			}
 			alpha[i] = st.mus[i] / r

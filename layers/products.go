@@ -3,6 +3,7 @@ package layers
 import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 )
 
 // sparseDensity is the fraction of non-zeros below which a structure matrix is multiplied in
@@ -18,6 +19,7 @@ type structure struct {
 	rowPtr []int32
 	col    []int32
 	val    []float64
+	xt, yt []float64 // scratch of mulRight
 }
 
 // set binds c and decides how to multiply it.
@@ -90,18 +92,20 @@ func (s *structure) mulRight(dst, x []float64, rows int, trans bool) {
 		return
 	}
 	if trans {
-		// (X·Cᵀ)_rj = Σ_l X_rl·C_jl: a sparse dot per entry.
-		for r := 0; r < rows; r++ {
-			xr := x[r*n : (r+1)*n]
-			dr := dst[r*n : (r+1)*n]
-			for j := 0; j < n; j++ {
-				sum := 0.0
-				for p := s.rowPtr[j]; p < s.rowPtr[j+1]; p++ {
-					sum += xr[s.col[p]] * s.val[p]
-				}
-				dr[j] = sum
+		// X·Cᵀ = (C·Xᵀ)ᵀ: with Xᵀ contiguous, row j of C·Xᵀ is a sum of whole rows of Xᵀ,
+		// added with the assembly axpy; two transposes cost less than gathering entry by entry.
+		s.xt = grow(s.xt, rows*n)
+		s.yt = grow(s.yt, rows*n)
+		transpose(s.xt, x, rows, n)
+		for j := 0; j < n; j++ {
+			yj := s.yt[j*rows : (j+1)*rows]
+			clear(yj)
+			for p := s.rowPtr[j]; p < s.rowPtr[j+1]; p++ {
+				l := int(s.col[p])
+				floats.AddScaled(yj, s.val[p], s.xt[l*rows:(l+1)*rows])
 			}
 		}
+		transpose(dst, s.yt, n, rows)
 		return
 	}
 	clear(dst[:rows*n])
@@ -115,6 +119,15 @@ func (s *structure) mulRight(dst, x []float64, rows int, trans bool) {
 			for p := s.rowPtr[l]; p < s.rowPtr[l+1]; p++ {
 				dr[s.col[p]] += xv * s.val[p]
 			}
+		}
+	}
+}
+
+// transpose writes the c×r transpose of the r×c row-major x into dst.
+func transpose(dst, x []float64, r, c int) {
+	for i := 0; i < r; i++ {
+		for j, v := range x[i*c : (i+1)*c] {
+			dst[j*r+i] = v
 		}
 	}
 }

@@ -20,5 +20,6 @@ func main() {
 
 // run executes the command line args and returns the exit status. Tests call it directly.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return execute(ctx, newRootCmd(), args, stdout, stderr)
+	root, a := newRootCmd()
+	return execute(ctx, root, a, args, stdout, stderr)
 }

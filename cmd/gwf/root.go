@@ -14,6 +14,8 @@ import (
 	"github.com/sirupsen/logrus"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"gwf/internal/fastblas"
 )
 
 // Exit statuses.
@@ -44,12 +46,14 @@ func (e interruptedError) Error() string { return e.msg }
 // app holds what the commands of one command tree share. It is created by newRootCmd, so every
 // tree (and every test) has its own.
 type app struct {
-	log      *logrus.Logger
-	logLevel string
+	log         *logrus.Logger
+	logLevel    string
+	cpuProfile  string       // --cpuprofile path, or ""
+	stopProfile func() error // set while a CPU profile is being written
 }
 
-// newRootCmd builds the whole command tree.
-func newRootCmd() *cobra.Command {
+// newRootCmd builds the whole command tree and the state its commands share.
+func newRootCmd() (*cobra.Command, *app) {
 	a := &app{log: logrus.New(), logLevel: "info"}
 	root := &cobra.Command{
 		Use:   "gwf",
@@ -83,16 +87,33 @@ interrupted (SIGINT/SIGTERM).`,
 			}
 			a.log.SetLevel(lvl)
 			a.log.SetOutput(cmd.ErrOrStderr())
+			if a.cpuProfile != "" {
+				if a.stopProfile, err = startCPUProfile(a.cpuProfile); err != nil {
+					return err
+				}
+			}
 			return nil
 		},
 	}
 	root.CompletionOptions.HiddenDefaultCmd = true
 	root.PersistentFlags().StringVar(&a.logLevel, "log-level", a.logLevel, "log level: error, warn, info, debug or trace (progress is logged at info)")
+	root.PersistentFlags().StringVar(&a.cpuProfile, "cpuprofile", "", "write a CPU profile (for 'go tool pprof') to this file")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return usageError{err}
 	})
 	root.AddCommand(newGWCmd(a), newDatasetsCmd(), newFitCmd(a), newEmbedCmd(a), newClusterCmd(a))
-	return root
+	return root, a
+}
+
+// finish ends what the persistent flags started (the CPU profile); it runs after every
+// command, failed ones included.
+func (a *app) finish() error {
+	if a.stopProfile == nil {
+		return nil
+	}
+	err := a.stopProfile()
+	a.stopProfile = nil
+	return err
 }
 
 // quiet raises the log level to warnings when on, unless --log-level was given.
@@ -130,7 +151,7 @@ func withSignals(parent context.Context, log *logrus.Logger) (ctx context.Contex
 
 // execute runs root on args and turns the outcome into an exit status, printing errors as
 // "gwf: <message>" on stderr.
-func execute(ctx context.Context, root *cobra.Command, args []string, stdout, stderr io.Writer) (code int) {
+func execute(ctx context.Context, root *cobra.Command, a *app, args []string, stdout, stderr io.Writer) (code int) {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -142,6 +163,9 @@ func execute(ctx context.Context, root *cobra.Command, args []string, stdout, st
 		}
 	}()
 	cmd, err := root.ExecuteContextC(ctx)
+	if ferr := a.finish(); err == nil {
+		err = ferr
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -201,7 +225,7 @@ func versionString() string {
 			v += " " + s.Value[:12]
 		}
 	}
-	return v + " " + bi.GoVersion
+	return v + " " + bi.GoVersion + " blas=" + fastblas.Name
 }
 
 // changed reports whether the flag name was set on the command line.

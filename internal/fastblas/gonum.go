@@ -1,0 +1,6 @@
+//go:build !openblas
+
+package fastblas
+
+// Name names the BLAS in use.
+const Name = "gonum"
