@@ -88,17 +88,22 @@ func (d *dataFlags) load() (*graphs.Dataset, error) {
 	if len(ds.Graphs) == 0 {
 		return nil, fmt.Errorf("load data: dataset %s has no graphs", ds.Name)
 	}
-	if d.subset > 0 && d.subset < len(ds.Graphs) {
-		// A seeded random choice of graphs, kept in file order.
-		pick := rand.New(rand.NewPCG(d.subsetSeed, 0x5eb5e7)).Perm(len(ds.Graphs))[:d.subset]
-		slices.Sort(pick)
-		sub := make([]*graphs.Graph, d.subset)
-		for i, p := range pick {
-			sub[i] = ds.Graphs[p]
-		}
-		ds.Graphs = sub
-	}
+	d.applySubset(ds)
 	return ds, nil
+}
+
+// applySubset keeps --subset graphs of ds: a seeded random choice, kept in file order.
+func (d *dataFlags) applySubset(ds *graphs.Dataset) {
+	if d.subset <= 0 || d.subset >= len(ds.Graphs) {
+		return
+	}
+	pick := rand.New(rand.NewPCG(d.subsetSeed, 0x5eb5e7)).Perm(len(ds.Graphs))[:d.subset]
+	slices.Sort(pick)
+	sub := make([]*graphs.Graph, d.subset)
+	for i, p := range pick {
+		sub[i] = ds.Graphs[p]
+	}
+	ds.Graphs = sub
 }
 
 // classLabel is the original class label of g as text ("" when it has none).

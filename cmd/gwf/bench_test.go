@@ -1,0 +1,50 @@
+package main
+
+import (
+	"testing"
+)
+
+func TestBenchJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times real kernels")
+	}
+	out, _ := mustRun(t, "bench", "--min-time", "1ms", "--dataset", "mutag", "--graphs", "40", "--json", "-q")
+	rep := decodeJSON(t, out)
+	if g, ok := rep["gemm_gflops"].(float64); !ok || g <= 0 {
+		t.Errorf("gemm_gflops = %v", rep["gemm_gflops"])
+	}
+	kernels, _ := rep["kernels"].([]any)
+	if len(kernels) != 6 {
+		t.Fatalf("%d kernels, want 6 (4 GWD sizes, GWB, loss)", len(kernels))
+	}
+	for _, k := range kernels {
+		k := k.(map[string]any)
+		if ms, _ := k["ms"].(float64); ms <= 0 {
+			t.Errorf("%v: ms = %v", k["name"], k["ms"])
+		}
+	}
+	epochs, _ := rep["epochs"].([]any)
+	if len(epochs) != 1 {
+		t.Fatalf("%d epochs, want 1", len(epochs))
+	}
+	e := epochs[0].(map[string]any)
+	if e["dataset"] != "MUTAG" || e["graphs"] != 188.0 || e["timed_graphs"] != 40.0 {
+		t.Errorf("epoch %v: want MUTAG, 188 graphs, 40 timed", e)
+	}
+	if s, _ := e["seconds_per_epoch"].(float64); s <= 0 {
+		t.Errorf("seconds_per_epoch = %v", e["seconds_per_epoch"])
+	}
+}
+
+func TestBenchUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"bench", "--dataset", "NOPE"},
+		{"bench", "--graphs", "-1"},
+		{"bench", "--min-time", "0s"},
+		{"bench", "--workers", "-2"},
+	} {
+		if _, _, code := runCLI(t, args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+	}
+}
