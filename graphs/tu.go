@@ -223,7 +223,7 @@ func (r *tuReader) eachLine(f tuFile, fn func(line int, text string) error) (int
 	if strings.HasSuffix(f.path, ".gz") {
 		zr, err := gzip.NewReader(file)
 		if err != nil {
-			return 0, fmt.Errorf("%s: %w", f.label, err)
+			return 0, tuLineError(f, 1, "not a readable gzip file: %w", err)
 		}
 		defer zr.Close()
 		src = zr
@@ -264,7 +264,7 @@ func (r *tuReader) eachLine(f tuFile, fn func(line int, text string) error) (int
 			return lines, tuLineError(f, line+1, "line longer than %d bytes", tuMaxLine)
 		}
 		// Typically a truncated or corrupt gzip stream (io.ErrUnexpectedEOF, gzip.ErrChecksum).
-		return lines, fmt.Errorf("%s: after line %d: %w", f.label, line, err)
+		return lines, tuLineError(f, line+1, "read error (truncated or corrupt file?): %w", err)
 	}
 	return lines, nil
 }

@@ -122,6 +122,21 @@ func Decode(r io.Reader) (*Model, error) {
 	return p.model()
 }
 
+// checkSimplex checks that mu is a distribution: finite, non-negative entries summing to 1.
+func checkSimplex(mu []float64) error {
+	sum := 0.0
+	for i, v := range mu {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("entry %d is %v", i, v)
+		}
+		sum += v
+	}
+	if math.Abs(sum-1) > 1e-6 {
+		return fmt.Errorf("sums to %v, not 1", sum)
+	}
+	return nil
+}
+
 // model rebuilds and checks a Model from the payload.
 func (p *filePayload) model() (*Model, error) {
 	bad := func(format string, args ...any) error {
@@ -144,6 +159,9 @@ func (p *filePayload) model() (*Model, error) {
 		r, c := v.Dims()
 		if r != c || len(p.AtomMu[k]) != r {
 			return nil, bad("atom %d: V is %d×%d with %d mu entries", k, r, c, len(p.AtomMu[k]))
+		}
+		if err := checkSimplex(p.AtomMu[k]); err != nil {
+			return nil, bad("atom %d: mu %v", k, err)
 		}
 		m.V = append(m.V, v)
 		if p.H != nil {

@@ -1,0 +1,95 @@
+package training
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"math"
+	"testing"
+)
+
+// seedModel is a small valid model file for the fuzz corpora.
+func seedModel(f *testing.F) []byte {
+	f.Helper()
+	m, err := NewModel(mutag(f, 4), smallConfig())
+	if err != nil {
+		f.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := m.Encode(&buf); err != nil {
+		f.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// checkDecoded: Decode either refuses the input with an error that says what is wrong, or
+// returns a model that is consistent and finite.
+func checkDecoded(t *testing.T, m *Model, err error) {
+	t.Helper()
+	if err != nil {
+		if err.Error() == "" {
+			t.Fatal("empty error")
+		}
+		return
+	}
+	if err := m.Config.Validate(); err != nil {
+		t.Fatalf("decoded an invalid config: %v", err)
+	}
+	if len(m.V) != m.K() || len(m.AtomMu) != m.K() || m.K() != m.Config.Atoms {
+		t.Fatalf("decoded %d atoms, %d mu, config %d", len(m.V), len(m.AtomMu), m.Config.Atoms)
+	}
+	for k, v := range m.V {
+		r, c := v.Dims()
+		if r != c || len(m.AtomMu[k]) != r || checkSimplex(m.AtomMu[k]) != nil {
+			t.Fatalf("atom %d: %d×%d with mu %v", k, r, c, m.AtomMu[k])
+		}
+	}
+	if _, c := m.Z.Dims(); c != m.K() {
+		t.Fatalf("embeddings have %d columns for %d atoms", c, m.K())
+	}
+	for _, v := range m.Z.RawMatrix().Data {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			t.Fatal("non-finite embedding")
+		}
+	}
+}
+
+// FuzzDecodeModel feeds arbitrary bytes (mostly refused by the checksum).
+func FuzzDecodeModel(f *testing.F) {
+	good := seedModel(f)
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Add([]byte(`{"format":"gwf-model","version":2}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := Decode(bytes.NewReader(data))
+		if err != nil && !errors.Is(err, ErrCorrupt) && !bytes.Contains([]byte(err.Error()), []byte("version")) {
+			t.Fatalf("an unreadable file must be ErrCorrupt or a version error: %v", err)
+		}
+		checkDecoded(t, m, err)
+	})
+}
+
+// FuzzDecodeModelPayload fuzzes the payload under a valid checksum, to reach the consistency
+// checks behind it.
+func FuzzDecodeModelPayload(f *testing.F) {
+	var env fileEnvelope
+	if err := json.Unmarshal(seedModel(f), &env); err != nil {
+		f.Fatal(err)
+	}
+	f.Add([]byte(env.Payload))
+	f.Add([]byte(`{"config":{},"atoms_v":[],"atoms_mu":[],"z":[]}`))
+	f.Fuzz(func(t *testing.T, payload []byte) {
+		if !json.Valid(payload) {
+			return // the envelope could not carry it
+		}
+		sum := sha256.Sum256(payload)
+		file, err := json.Marshal(fileEnvelope{Format: "gwf-model", Version: FormatVersion, SHA256: hex.EncodeToString(sum[:]), Payload: payload})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Decode(bytes.NewReader(file))
+		checkDecoded(t, m, err)
+	})
+}
