@@ -1,6 +1,8 @@
 package training
 
 import (
+	"fmt"
+
 	"gonum.org/v1/gonum/mat"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -45,9 +47,11 @@ type optimizer struct {
 	zParams    []*param
 }
 
-func newOptimizer(m *Model) *optimizer {
-	lr := gorgonia.WithLearnRate(m.Config.LearningRate)
-	o := &optimizer{atoms: gorgonia.NewAdamSolver(lr)}
+// newOptimizer builds the solvers for m, restored from m.Optimizer when it holds the state
+// after m's last epoch.
+func newOptimizer(m *Model) (*optimizer, error) {
+	lr := m.Config.LearningRate
+	o := &optimizer{atoms: gorgonia.NewAdamSolver(gorgonia.WithLearnRate(lr))}
 	for _, v := range m.V {
 		p := matrixParam(v)
 		o.v = append(o.v, p)
@@ -64,7 +68,46 @@ func newOptimizer(m *Model) *optimizer {
 	for i := 0; i < rows; i++ {
 		o.zParams[i] = newParam(m.Z.RawRowView(i), k)
 	}
-	return o
+	st := m.Optimizer
+	if st == nil || st.Epoch != len(m.History) {
+		return o, nil
+	}
+	if len(st.Z) != rows {
+		return nil, fmt.Errorf("optimizer state for %d embeddings, the model has %d", len(st.Z), rows)
+	}
+	var grads [][]float64
+	for _, p := range o.atomParams {
+		grads = append(grads, p.(*param).gradData())
+	}
+	atoms, err := restoreAdam(st.Atoms, lr, o.atomParams, grads)
+	if err != nil {
+		return nil, fmt.Errorf("atoms: %w", err)
+	}
+	if atoms != nil {
+		o.atoms = atoms
+	}
+	for i, zs := range st.Z {
+		p := o.zParams[i]
+		if o.z[i], err = restoreAdam(zs, lr, []gorgonia.ValueGrad{p}, [][]float64{p.gradData()}); err != nil {
+			return nil, fmt.Errorf("embedding %d: %w", i, err)
+		}
+	}
+	return o, nil
+}
+
+// snapshot is the solvers' state after epoch.
+func (o *optimizer) snapshot(epoch int) (*OptimizerState, error) {
+	st := &OptimizerState{Epoch: epoch, Z: make([]AdamState, len(o.z))}
+	var err error
+	if st.Atoms, err = snapshotAdam(o.atoms); err != nil {
+		return nil, err
+	}
+	for i, s := range o.z {
+		if st.Z[i], err = snapshotAdam(s); err != nil {
+			return nil, err
+		}
+	}
+	return st, nil
 }
 
 // stepZ applies one Adam step to z_i with the gradient already in its param.

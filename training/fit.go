@@ -44,9 +44,8 @@ type Progress struct {
 // parallel, sums them in a fixed order and takes one Adam step for the atoms and one for each
 // z_i of the batch. It stops with ctx's error at the next batch boundary when ctx is cancelled.
 //
-// Note: the Adam moments live in Gorgonia's solvers, which do not expose them; a resumed run
-// starts them afresh, so it continues deterministically but not bit-identically to an
-// uninterrupted one.
+// After every epoch m.Optimizer holds the Adam state, so that a model saved then (a checkpoint)
+// resumes exactly: the same result as an uninterrupted run, whatever the number of workers.
 func Fit(ctx context.Context, m *Model, data []*graphs.Graph, opt Options) error {
 	if err := m.check(data); err != nil {
 		return err
@@ -60,7 +59,11 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, opt Options) error
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	tr := &trainer{m: m, data: data, fwd: fwd, opt: newOptimizer(m), workers: workers}
+	o, err := newOptimizer(m)
+	if err != nil {
+		return fmt.Errorf("restore the optimizer: %w", err)
+	}
+	tr := &trainer{m: m, data: data, fwd: fwd, opt: o, workers: workers}
 	start := time.Now()
 	first := len(m.History)
 	totalEpochs := cfg.Epochs - first
@@ -92,6 +95,9 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, opt Options) error
 			}
 		}
 		m.History = append(m.History, EpochStats{Epoch: epoch, Loss: lossSum / float64(len(data)), Seconds: time.Since(t0).Seconds()})
+		if m.Optimizer, err = tr.opt.snapshot(len(m.History)); err != nil {
+			return fmt.Errorf("after epoch %d: %w", epoch, err)
+		}
 		if opt.EpochDone != nil {
 			if err := opt.EpochDone(m); err != nil {
 				return fmt.Errorf("after epoch %d: %w", epoch, err)

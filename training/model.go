@@ -25,6 +25,17 @@ type Model struct {
 	Fingerprint string
 	// History has one entry per completed epoch.
 	History []EpochStats
+	// Optimizer is the Adam state after the last epoch of History (nil before training, or
+	// for files written without it): with it, Fit resumes exactly where it stopped.
+	Optimizer *OptimizerState
+}
+
+// OptimizerState is the state of the Adam solvers after epoch Epoch: one for the atoms (V_k
+// then H_k) and one per embedding z_i.
+type OptimizerState struct {
+	Epoch int         `json:"epoch"`
+	Atoms AdamState   `json:"atoms"`
+	Z     []AdamState `json:"z"`
 }
 
 // EpochStats records one epoch of training.

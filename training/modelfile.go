@@ -23,8 +23,9 @@ const FormatVersion = 1
 //	{"format": "gwf-model", "version": 1, "sha256": "<hex of the payload's bytes>", "payload": {…}}
 //
 // where the payload holds the config, the atoms (V, H, atom distributions, as lists of rows),
-// the embeddings Z (one row per training graph), the data fingerprint and the epoch history.
-// The checksum covers the payload exactly as written, so truncation and corruption are
+// the embeddings Z (one row per training graph), the data fingerprint, the epoch history and,
+// after training, the Adam state (optimizer: step counts and moment estimates of the atoms'
+// solver and of each z_i's) that makes a resumed run exact. The checksum covers the payload exactly as written, so truncation and corruption are
 // detected on load.
 type fileEnvelope struct {
 	Format  string          `json:"format"`
@@ -34,13 +35,14 @@ type fileEnvelope struct {
 }
 
 type filePayload struct {
-	Config      Config        `json:"config"`
-	V           [][][]float64 `json:"atoms_v"`
-	H           [][][]float64 `json:"atoms_h,omitempty"`
-	AtomMu      [][]float64   `json:"atoms_mu"`
-	Z           [][]float64   `json:"z"`
-	Fingerprint string        `json:"fingerprint"`
-	History     []EpochStats  `json:"history"`
+	Config      Config          `json:"config"`
+	V           [][][]float64   `json:"atoms_v"`
+	H           [][][]float64   `json:"atoms_h,omitempty"`
+	AtomMu      [][]float64     `json:"atoms_mu"`
+	Z           [][]float64     `json:"z"`
+	Fingerprint string          `json:"fingerprint"`
+	History     []EpochStats    `json:"history"`
+	Optimizer   *OptimizerState `json:"optimizer,omitempty"`
 }
 
 func rowsOf(m *mat.Dense) [][]float64 {
@@ -74,7 +76,7 @@ func denseOf(rows [][]float64, what string) (*mat.Dense, error) {
 
 // Encode writes the model file to w.
 func (m *Model) Encode(w io.Writer) error {
-	p := filePayload{Config: m.Config, AtomMu: m.AtomMu, Z: rowsOf(m.Z), Fingerprint: m.Fingerprint, History: m.History}
+	p := filePayload{Config: m.Config, AtomMu: m.AtomMu, Z: rowsOf(m.Z), Fingerprint: m.Fingerprint, History: m.History, Optimizer: m.Optimizer}
 	for k, v := range m.V {
 		p.V = append(p.V, rowsOf(v))
 		if m.Dim() > 0 {
@@ -149,7 +151,7 @@ func (p *filePayload) model() (*Model, error) {
 	if len(p.V) != K || len(p.AtomMu) != K || (p.H != nil && len(p.H) != K) {
 		return nil, bad("%d atoms configured, %d V, %d mu, %d H", K, len(p.V), len(p.AtomMu), len(p.H))
 	}
-	m := &Model{Config: p.Config, AtomMu: p.AtomMu, Fingerprint: p.Fingerprint, History: p.History}
+	m := &Model{Config: p.Config, AtomMu: p.AtomMu, Fingerprint: p.Fingerprint, History: p.History, Optimizer: p.Optimizer}
 	dim := -1
 	for k := 0; k < K; k++ {
 		v, err := denseOf(p.V[k], fmt.Sprintf("atom %d V", k))
@@ -185,7 +187,64 @@ func (p *filePayload) model() (*Model, error) {
 		return nil, bad("embeddings have %d columns for %d atoms", c, K)
 	}
 	m.Z = z
+	if err := m.checkOptimizer(); err != nil {
+		return nil, bad("%v", err)
+	}
 	return m, nil
+}
+
+// checkOptimizer checks that the Adam state, if any, fits the model's parameters and is finite.
+func (m *Model) checkOptimizer() error {
+	st := m.Optimizer
+	if st == nil {
+		return nil
+	}
+	rows, k := m.Z.Dims()
+	if st.Epoch < 0 || st.Epoch > len(m.History) {
+		return fmt.Errorf("optimizer state after epoch %d, the history has %d", st.Epoch, len(m.History))
+	}
+	if len(st.Z) != rows {
+		return fmt.Errorf("optimizer state for %d embeddings, the model has %d", len(st.Z), rows)
+	}
+	var sizes []int
+	for _, v := range m.V {
+		r, c := v.Dims()
+		sizes = append(sizes, r*c)
+	}
+	for _, h := range m.H {
+		r, c := h.Dims()
+		sizes = append(sizes, r*c)
+	}
+	if err := checkAdam(st.Atoms, sizes); err != nil {
+		return fmt.Errorf("optimizer state of the atoms: %w", err)
+	}
+	for i, z := range st.Z {
+		if err := checkAdam(z, []int{k}); err != nil {
+			return fmt.Errorf("optimizer state of embedding %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// checkAdam checks a snapshot against the parameter sizes.
+func checkAdam(st AdamState, sizes []int) error {
+	if st.Iter == 0 {
+		return nil
+	}
+	if st.Iter < 0 || len(st.M) != len(sizes) || len(st.V) != len(sizes) {
+		return fmt.Errorf("step %d with %d/%d moments for %d parameters", st.Iter, len(st.M), len(st.V), len(sizes))
+	}
+	for i, n := range sizes {
+		if len(st.M[i]) != n || len(st.V[i]) != n {
+			return fmt.Errorf("parameter %d: %d/%d moments for %d values", i, len(st.M[i]), len(st.V[i]), n)
+		}
+		for j := range n {
+			if math.IsInf(st.M[i][j], 0) || !(st.V[i][j] >= 0) || math.IsInf(st.V[i][j], 0) {
+				return fmt.Errorf("parameter %d: moment %d is not finite or negative", i, j)
+			}
+		}
+	}
+	return nil
 }
 
 // Save writes the model to path atomically: to a temporary file in the same directory, synced,
