@@ -69,7 +69,7 @@ func newOptimizer(m *Model) (*optimizer, error) {
 		o.zParams[i] = newParam(m.Z.RawRowView(i), k)
 	}
 	st := m.Optimizer
-	if st == nil || st.Epoch != len(m.History) {
+	if st == nil || st.Epoch != len(m.History) || st.Done != m.partialDone() {
 		return o, nil
 	}
 	if len(st.Z) != rows {
@@ -95,9 +95,9 @@ func newOptimizer(m *Model) (*optimizer, error) {
 	return o, nil
 }
 
-// snapshot is the solvers' state after epoch.
-func (o *optimizer) snapshot(epoch int) (*OptimizerState, error) {
-	st := &OptimizerState{Epoch: epoch, Z: make([]AdamState, len(o.z))}
+// snapshot is the solvers' state after epoch and done graphs of the next.
+func (o *optimizer) snapshot(epoch, done int) (*OptimizerState, error) {
+	st := &OptimizerState{Epoch: epoch, Done: done, Z: make([]AdamState, len(o.z))}
 	var err error
 	if st.Atoms, err = snapshotAdam(o.atoms); err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package training
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -27,6 +28,13 @@ type Options struct {
 	// EpochDone, if set, is called after every completed epoch (to write a checkpoint); an
 	// error stops training.
 	EpochDone func(*Model) error
+	// SkipNonFinite leaves out of its batch a graph whose loss or gradients are NaN or
+	// infinite, reporting it to Warn, instead of stopping with an error (the default).
+	SkipNonFinite bool
+	// Warn, if set, receives the warnings of SkipNonFinite.
+	Warn func(string)
+
+	fault func(i int, s *slot) // test hook: runs on each graph's result before the checks
 }
 
 // Progress describes the state of training after a batch.
@@ -46,6 +54,8 @@ type Progress struct {
 //
 // After every epoch m.Optimizer holds the Adam state, so that a model saved then (a checkpoint)
 // resumes exactly: the same result as an uninterrupted run, whatever the number of workers.
+// When ctx stops training mid-epoch, m.Partial and m.Optimizer record the position and state
+// at that batch boundary: saved, the model resumes exactly from there.
 func Fit(ctx context.Context, m *Model, data []*graphs.Graph, opt Options) error {
 	if err := m.check(data); err != nil {
 		return err
@@ -63,17 +73,34 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, opt Options) error
 	if err != nil {
 		return fmt.Errorf("restore the optimizer: %w", err)
 	}
-	tr := &trainer{m: m, data: data, fwd: fwd, opt: o, workers: workers}
+	tr := &trainer{m: m, data: data, fwd: fwd, opt: o, workers: workers, skipNonFinite: opt.SkipNonFinite, warn: opt.Warn, fault: opt.fault}
 	start := time.Now()
 	first := len(m.History)
-	totalEpochs := cfg.Epochs - first
+	// A model stopped mid-epoch resumes at the batch where it stopped.
+	var resume PartialEpoch
+	if p := m.Partial; p != nil && p.Epoch == first+1 {
+		resume = *p
+	}
+	m.Partial = nil
+	runTotal := (cfg.Epochs-first)*len(data) - resume.Done
 	for epoch := first + 1; epoch <= cfg.Epochs; epoch++ {
 		t0 := time.Now()
 		order := rand.New(rand.NewPCG(cfg.Seed, uint64(epoch))).Perm(len(data))
-		var lossSum float64
-		for b := 0; b < len(order); b += cfg.Batch {
+		var lossSum, prior float64
+		b0 := 0
+		if epoch == first+1 {
+			b0, lossSum, prior = resume.Done, resume.LossSum, resume.Seconds
+		}
+		for b := b0; b < len(order); b += cfg.Batch {
 			if err := ctx.Err(); err != nil {
-				return err
+				// A safe point: record where the epoch stands, so a checkpoint resumes here.
+				if b > 0 {
+					m.Partial = &PartialEpoch{Epoch: epoch, Done: b, LossSum: lossSum, Seconds: prior + time.Since(t0).Seconds()}
+					if m.Optimizer, err = tr.opt.snapshot(len(m.History), b); err != nil {
+						return fmt.Errorf("epoch %d: %w", epoch, err)
+					}
+				}
+				return ctx.Err()
 			}
 			batch := order[b:min(b+cfg.Batch, len(order))]
 			l, err := tr.step(batch)
@@ -84,18 +111,17 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, opt Options) error
 			if opt.Progress != nil {
 				done := b + len(batch)
 				elapsed := time.Since(start)
-				processed := (epoch-first-1)*len(data) + done
+				processed := (epoch-first-1)*len(data) + done - resume.Done
 				rate := float64(processed) / elapsed.Seconds()
-				remaining := totalEpochs*len(data) - processed
 				opt.Progress(Progress{
 					Epoch: epoch, Epochs: cfg.Epochs, Done: done, Total: len(data),
 					Loss: lossSum / float64(done), GraphsPerSec: rate, Elapsed: elapsed,
-					ETA: time.Duration(float64(remaining) / rate * float64(time.Second)),
+					ETA: time.Duration(float64(runTotal-processed) / rate * float64(time.Second)),
 				})
 			}
 		}
-		m.History = append(m.History, EpochStats{Epoch: epoch, Loss: lossSum / float64(len(data)), Seconds: time.Since(t0).Seconds()})
-		if m.Optimizer, err = tr.opt.snapshot(len(m.History)); err != nil {
+		m.History = append(m.History, EpochStats{Epoch: epoch, Loss: lossSum / float64(len(data)), Seconds: prior + time.Since(t0).Seconds()})
+		if m.Optimizer, err = tr.opt.snapshot(len(m.History), 0); err != nil {
 			return fmt.Errorf("after epoch %d: %w", epoch, err)
 		}
 		if opt.EpochDone != nil {
@@ -130,18 +156,22 @@ func (m *Model) check(data []*graphs.Graph) error {
 
 // trainer holds what one Fit needs between batches.
 type trainer struct {
-	m       *Model
-	data    []*graphs.Graph
-	fwd     layers.Forward
-	opt     *optimizer
-	workers int
-	slots   []*slot
-	states  []*layers.ForwardState
+	skipNonFinite bool
+	warn          func(string)
+	fault         func(i int, s *slot)
+	m             *Model
+	data          []*graphs.Graph
+	fwd           layers.Forward
+	opt           *optimizer
+	workers       int
+	slots         []*slot
+	states        []*layers.ForwardState
 }
 
 // slot receives one graph's loss and gradients; one per position in a batch, so the reduction
 // order does not depend on which worker computed what.
 type slot struct {
+	skipped bool // left out of the batch (SkipNonFinite)
 	loss    float64
 	gU, gH  []*mat.Dense
 	gLambda []float64
@@ -179,9 +209,23 @@ func (tr *trainer) step(batch []int) (float64, error) {
 	total := 0.0
 	for s, i := range batch {
 		sl := tr.slots[s]
-		if sl.err != nil {
-			return 0, sl.err
+		if tr.fault != nil {
+			tr.fault(i, sl)
 		}
+		if sl.err == nil {
+			sl.err = sl.checkFinite(tr.data[i].Name)
+		}
+		if sl.err != nil {
+			if !tr.skipNonFinite || !errors.Is(sl.err, errNonFinite) {
+				return 0, sl.err
+			}
+			if tr.warn != nil {
+				tr.warn(fmt.Sprintf("skipped: %v", sl.err))
+			}
+			sl.skipped = true
+			continue
+		}
+		sl.skipped = false
 		total += sl.loss
 		for k := range m.V {
 			addTo(tr.opt.v[k].gradData(), sl.gU[k].RawMatrix().Data)
@@ -203,7 +247,10 @@ func (tr *trainer) step(batch []int) (float64, error) {
 	if err := tr.opt.atoms.Step(tr.opt.atomParams); err != nil {
 		return 0, fmt.Errorf("adam step on the atoms: %w", err)
 	}
-	for _, i := range batch {
+	for s, i := range batch {
+		if tr.slots[s].skipped {
+			continue
+		}
 		if err := tr.opt.stepZ(i, m.Config.LearningRate); err != nil {
 			return 0, fmt.Errorf("adam step on z of graph %q: %w", tr.data[i].Name, err)
 		}
@@ -232,9 +279,39 @@ func (s *slot) compute(ws *layers.ForwardState, fwd layers.Forward, atoms []laye
 		gH = s.gH
 	}
 	s.loss = ws.Envelope(atoms, s.lambda, obs, fwd.GWB.Solver.FeatureWeight(), s.gU, gH, s.gLambda)
+}
+
+// errNonFinite is wrapped by the errors of graphs whose loss or gradients are NaN or infinite.
+var errNonFinite = errors.New("not finite")
+
+// checkFinite reports a NaN or infinite loss or gradient of graph name.
+func (s *slot) checkFinite(name string) error {
 	if math.IsNaN(s.loss) || math.IsInf(s.loss, 0) {
-		s.err = fmt.Errorf("graph %q: loss is %v", g.Name, s.loss)
+		return fmt.Errorf("graph %q: the loss is %v: %w", name, s.loss, errNonFinite)
 	}
+	for k, g := range s.gU {
+		if !finite(g.RawMatrix().Data) {
+			return fmt.Errorf("graph %q: the gradient of atom %d is %w", name, k, errNonFinite)
+		}
+	}
+	for k, g := range s.gH {
+		if !finite(g.RawMatrix().Data) {
+			return fmt.Errorf("graph %q: the gradient of atom %d's features is %w", name, k, errNonFinite)
+		}
+	}
+	if !finite(s.gLambda) {
+		return fmt.Errorf("graph %q: the gradient of its embedding is %w", name, errNonFinite)
+	}
+	return nil
+}
+
+func finite(xs []float64) bool {
+	for _, v := range xs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // run calls work(state, s) for s = 0..n-1 on the worker goroutines, each with its own state.

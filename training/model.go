@@ -25,17 +25,38 @@ type Model struct {
 	Fingerprint string
 	// History has one entry per completed epoch.
 	History []EpochStats
-	// Optimizer is the Adam state after the last epoch of History (nil before training, or
-	// for files written without it): with it, Fit resumes exactly where it stopped.
+	// Partial, when training stopped mid-epoch, says how far the next epoch got.
+	Partial *PartialEpoch
+	// Optimizer is the Adam state where training stopped — after the last epoch of History,
+	// plus Partial's graphs (nil before training, or for files written without it): with it,
+	// Fit resumes exactly.
 	Optimizer *OptimizerState
 }
 
-// OptimizerState is the state of the Adam solvers after epoch Epoch: one for the atoms (V_k
-// then H_k) and one per embedding z_i.
+// PartialEpoch is an epoch stopped at a batch boundary: its first Done graphs (in the epoch's
+// seeded order) are trained, with the loss sum and seconds so far.
+type PartialEpoch struct {
+	Epoch   int     `json:"epoch"`
+	Done    int     `json:"done"`
+	LossSum float64 `json:"loss_sum"`
+	Seconds float64 `json:"seconds"`
+}
+
+// OptimizerState is the state of the Adam solvers after epoch Epoch and Done graphs of the
+// next: one solver for the atoms (V_k then H_k) and one per embedding z_i.
 type OptimizerState struct {
 	Epoch int         `json:"epoch"`
+	Done  int         `json:"done,omitempty"`
 	Atoms AdamState   `json:"atoms"`
 	Z     []AdamState `json:"z"`
+}
+
+// partialDone is the number of graphs of the next epoch already trained.
+func (m *Model) partialDone() int {
+	if p := m.Partial; p != nil && p.Epoch == len(m.History)+1 {
+		return p.Done
+	}
+	return 0
 }
 
 // EpochStats records one epoch of training.

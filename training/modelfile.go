@@ -42,6 +42,7 @@ type filePayload struct {
 	Z           [][]float64     `json:"z"`
 	Fingerprint string          `json:"fingerprint"`
 	History     []EpochStats    `json:"history"`
+	Partial     *PartialEpoch   `json:"partial,omitempty"`
 	Optimizer   *OptimizerState `json:"optimizer,omitempty"`
 }
 
@@ -76,7 +77,7 @@ func denseOf(rows [][]float64, what string) (*mat.Dense, error) {
 
 // Encode writes the model file to w.
 func (m *Model) Encode(w io.Writer) error {
-	p := filePayload{Config: m.Config, AtomMu: m.AtomMu, Z: rowsOf(m.Z), Fingerprint: m.Fingerprint, History: m.History, Optimizer: m.Optimizer}
+	p := filePayload{Config: m.Config, AtomMu: m.AtomMu, Z: rowsOf(m.Z), Fingerprint: m.Fingerprint, History: m.History, Partial: m.Partial, Optimizer: m.Optimizer}
 	for k, v := range m.V {
 		p.V = append(p.V, rowsOf(v))
 		if m.Dim() > 0 {
@@ -151,7 +152,7 @@ func (p *filePayload) model() (*Model, error) {
 	if len(p.V) != K || len(p.AtomMu) != K || (p.H != nil && len(p.H) != K) {
 		return nil, bad("%d atoms configured, %d V, %d mu, %d H", K, len(p.V), len(p.AtomMu), len(p.H))
 	}
-	m := &Model{Config: p.Config, AtomMu: p.AtomMu, Fingerprint: p.Fingerprint, History: p.History, Optimizer: p.Optimizer}
+	m := &Model{Config: p.Config, AtomMu: p.AtomMu, Fingerprint: p.Fingerprint, History: p.History, Partial: p.Partial, Optimizer: p.Optimizer}
 	dim := -1
 	for k := 0; k < K; k++ {
 		v, err := denseOf(p.V[k], fmt.Sprintf("atom %d V", k))
@@ -187,10 +188,27 @@ func (p *filePayload) model() (*Model, error) {
 		return nil, bad("embeddings have %d columns for %d atoms", c, K)
 	}
 	m.Z = z
+	if err := m.checkPartial(); err != nil {
+		return nil, bad("%v", err)
+	}
 	if err := m.checkOptimizer(); err != nil {
 		return nil, bad("%v", err)
 	}
 	return m, nil
+}
+
+// checkPartial checks the position of a stopped epoch.
+func (m *Model) checkPartial() error {
+	p := m.Partial
+	if p == nil {
+		return nil
+	}
+	rows, _ := m.Z.Dims()
+	if p.Epoch != len(m.History)+1 || p.Done <= 0 || p.Done >= rows || !(p.LossSum >= 0) || math.IsInf(p.LossSum, 0) || !(p.Seconds >= 0) {
+		return fmt.Errorf("partial epoch %d with %d of %d graphs done (loss sum %v, %v s) after %d epochs",
+			p.Epoch, p.Done, rows, p.LossSum, p.Seconds, len(m.History))
+	}
+	return nil
 }
 
 // checkOptimizer checks that the Adam state, if any, fits the model's parameters and is finite.
@@ -200,8 +218,8 @@ func (m *Model) checkOptimizer() error {
 		return nil
 	}
 	rows, k := m.Z.Dims()
-	if st.Epoch < 0 || st.Epoch > len(m.History) {
-		return fmt.Errorf("optimizer state after epoch %d, the history has %d", st.Epoch, len(m.History))
+	if st.Epoch < 0 || st.Epoch > len(m.History) || st.Done < 0 || st.Done >= rows {
+		return fmt.Errorf("optimizer state after epoch %d and %d graphs, the history has %d epochs of %d graphs", st.Epoch, st.Done, len(m.History), rows)
 	}
 	if len(st.Z) != rows {
 		return fmt.Errorf("optimizer state for %d embeddings, the model has %d", len(st.Z), rows)

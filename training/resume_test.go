@@ -124,3 +124,56 @@ func cloneAdam(a AdamState) AdamState {
 	}
 	return out
 }
+
+// TestResumeMidEpochIsExact: training stopped by its context between two batches records the
+// position; saved and resumed, it ends with exactly the uninterrupted model.
+func TestResumeMidEpochIsExact(t *testing.T) {
+	data := mutag(t, 16)
+	cfg := smallConfig()
+	cfg.Epochs, cfg.Batch = 2, 5
+	whole, err := NewModel(data, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Fit(context.Background(), whole, data, Options{Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	for _, stopAfter := range []int{1, 5} { // batches: inside epoch 1, inside epoch 2
+		m, err := NewModel(data, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		batches := 0
+		err = Fit(ctx, m, data, Options{Workers: 2, Progress: func(Progress) {
+			if batches++; batches == stopAfter {
+				cancel()
+			}
+		}})
+		cancel()
+		if err != context.Canceled {
+			t.Fatalf("stop after %d batches: %v", stopAfter, err)
+		}
+		if m.Partial == nil {
+			t.Fatalf("stop after %d batches: no partial epoch recorded", stopAfter)
+		}
+		var buf bytes.Buffer
+		if err := m.Encode(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if m, err = Decode(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if err := Fit(context.Background(), m, data, Options{Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if !sameModel(m, whole) || m.Partial != nil || len(m.History) != cfg.Epochs {
+			t.Errorf("stopped after %d batches and resumed: the model differs from the uninterrupted run", stopAfter)
+		}
+		for e := range m.History {
+			if d := m.History[e].Loss - whole.History[e].Loss; d != 0 {
+				t.Errorf("stopped after %d batches: the loss of epoch %d differs by %g", stopAfter, e+1, d)
+			}
+		}
+	}
+}

@@ -184,7 +184,7 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 			return fmt.Errorf("run %d: new model: %w", r, err)
 		}
 		t0 := time.Now()
-		if err := fitModel(ctx, a, m, data, fitRun{workers: f.train.workers, quiet: f.quiet, fields: fields}); err != nil {
+		if err := fitModel(ctx, a, m, data, fitRun{workers: f.train.workers, skipNonFinite: f.train.skipNonFinite, quiet: f.quiet, fields: fields}); err != nil {
 			if ctx.Err() != nil {
 				rep.Interrupted = true
 				break

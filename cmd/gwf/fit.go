@@ -141,12 +141,21 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
 	err = fitModel(ctx, a, m, data, fitRun{
-		workers: f.train.workers, quiet: f.quiet, checkpoint: f.output,
+		workers: f.train.workers, skipNonFinite: f.train.skipNonFinite, quiet: f.quiet, checkpoint: f.output,
 	})
 	if err != nil {
 		if ctx.Err() != nil {
-			return interruptedError{fmt.Sprintf("interrupted: %s holds the model after %d of %d epochs; resume with:\n  %s",
-				f.output, len(m.History), cfg.Epochs, resumeCommand(cmd))}
+			where := fmt.Sprintf("after %d of %d epochs", len(m.History), cfg.Epochs)
+			if p := m.Partial; p != nil {
+				// Stopped at a batch boundary: checkpoint that position too.
+				if serr := m.Save(f.output); serr != nil {
+					a.log.Errorf("checkpoint at the interruption: %v", serr)
+				} else {
+					where += fmt.Sprintf(" and %d of %d graphs of epoch %d", p.Done, len(data), p.Epoch)
+				}
+			}
+			return interruptedError{fmt.Sprintf("interrupted: %s holds the model %s; resume with:\n  %s",
+				f.output, where, resumeCommand(cmd))}
 		}
 		return fmt.Errorf("training: %w (%s holds the model after %d epochs)", err, f.output, len(m.History))
 	}
@@ -192,16 +201,18 @@ func checkModelSize(cfg training.Config, data []*graphs.Graph) error {
 
 // fitRun says how fitModel runs.
 type fitRun struct {
-	workers    int
-	quiet      bool
-	checkpoint string        // file to save the model to after every epoch, "" for none
-	fields     logrus.Fields // extra fields for the progress log
+	workers       int
+	skipNonFinite bool
+	quiet         bool
+	checkpoint    string        // file to save the model to after every epoch, "" for none
+	fields        logrus.Fields // extra fields for the progress log
 }
 
 // fitModel trains m on data with progress logging and per-epoch checkpoints.
 func fitModel(ctx context.Context, a *app, m *training.Model, data []*graphs.Graph, r fitRun) error {
 	p := newProgress(a.log, "training", r.fields)
-	opt := training.Options{Workers: r.workers, Progress: p.callback(r.quiet)}
+	opt := training.Options{Workers: r.workers, Progress: p.callback(r.quiet), SkipNonFinite: r.skipNonFinite,
+		Warn: func(msg string) { a.log.WithFields(r.fields).Warn(msg) }}
 	if r.checkpoint != "" {
 		opt.EpochDone = func(m *training.Model) error {
 			if err := m.Save(r.checkpoint); err != nil {

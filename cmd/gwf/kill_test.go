@@ -102,7 +102,11 @@ func TestKilledFitResumesExactly(t *testing.T) {
 		if lerr != nil {
 			t.Fatalf("after %v the checkpoint is unreadable: %v", sig, lerr)
 		}
-		t.Logf("%v after %d epochs", sig, len(m.History))
+		if m.Partial != nil {
+			t.Logf("%v after %d epochs and %d graphs", sig, len(m.History), m.Partial.Done)
+		} else {
+			t.Logf("%v after %d epochs", sig, len(m.History))
+		}
 		mustRun(t, append(train, "--output", out, "--resume", "--workers", "1")...)
 		if !sameModels(t, out, ref) {
 			t.Errorf("stopped by %v and resumed: the model differs from the uninterrupted run", sig)

@@ -26,6 +26,7 @@ type trainFlags struct {
 	batch         int
 	seed          uint64
 	workers       int
+	skipNonFinite bool
 }
 
 func (t *trainFlags) register(fs *pflag.FlagSet) {
@@ -44,6 +45,7 @@ func (t *trainFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&t.batch, "batch", d.Batch, "graphs per mini-batch (one Adam step per batch)")
 	fs.Uint64Var(&t.seed, "seed", d.Seed, "seed of initialisation and shuffling")
 	fs.IntVar(&t.workers, "workers", 0, "goroutines per batch (0: one per CPU); results do not depend on it")
+	fs.BoolVar(&t.skipNonFinite, "skip-nonfinite", false, "leave out (with a warning) a graph whose loss or gradients are NaN or infinite, instead of stopping")
 }
 
 // trainField ties a flag to the Config field it sets.
