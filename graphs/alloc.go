@@ -17,7 +17,7 @@ func checkDenseSize(label string, n, d int, lim Limits) error {
 		return fmt.Errorf("%s: a graph of %d nodes and %d features is too large to hold in memory", label, n, d)
 	}
 	if b := denseBytes(n, d); b > lim.MaxDenseBytes {
-		return fmt.Errorf("%s: a graph of %d nodes and %d features needs %d bytes of dense matrices, over the limit of %d (raise Limits.MaxDenseBytes)",
+		return fmt.Errorf("%s: a graph of %d nodes and %d features needs %d bytes of dense matrices, over the limit of %d (raise Limits.MaxDenseBytes, or --max-memory on the command line)",
 			label, n, d, b, lim.MaxDenseBytes)
 	}
 	return nil

@@ -88,7 +88,7 @@ func ReadJSON(r io.Reader, name string, lim Limits) (*Graph, error) {
 		}
 	}
 	if src.n > maxBytes {
-		return nil, fmt.Errorf("%s: input is larger than %d bytes, more than a graph of at most %d nodes needs (raise Limits.MaxNodes or Limits.MaxDenseBytes)",
+		return nil, fmt.Errorf("%s: input is larger than %d bytes, more than a graph of at most %d nodes needs (raise Limits.MaxNodes or Limits.MaxDenseBytes, or --max-nodes or --max-memory on the command line)",
 			label, maxBytes, lim.MaxNodes)
 	}
 	if src.err != nil {

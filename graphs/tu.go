@@ -460,7 +460,7 @@ func (r *tuReader) readIndicator(f tuFile, lim Limits) error {
 		dense += denseBytes(hi-lo, 0)
 	}
 	if dense > lim.MaxDenseBytes {
-		return fmt.Errorf("%s: the adjacency matrices of the %d graphs need %s, over the limit of %s (raise Limits.MaxDenseBytes)",
+		return fmt.Errorf("%s: the adjacency matrices of the %d graphs need %s, over the limit of %s (raise Limits.MaxDenseBytes, or --max-memory on the command line)",
 			f.label, len(r.starts)-1, tuBytes(dense), tuBytes(lim.MaxDenseBytes))
 	}
 	return nil
@@ -509,7 +509,7 @@ func (r *tuReader) checkDense(d int, lim Limits) error {
 		total += denseBytes(r.starts[g+1]-r.starts[g], d)
 	}
 	if total > lim.MaxDenseBytes {
-		return fmt.Errorf("the adjacency and %d-wide feature matrices need %s, over the limit of %s (raise Limits.MaxDenseBytes)",
+		return fmt.Errorf("the adjacency and %d-wide feature matrices need %s, over the limit of %s (raise Limits.MaxDenseBytes, or --max-memory on the command line)",
 			d, tuBytes(total), tuBytes(lim.MaxDenseBytes))
 	}
 	return nil

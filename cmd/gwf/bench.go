@@ -304,7 +304,7 @@ func benchGWB(withLoss bool, minTime time.Duration) (kernelBench, error) {
 
 // benchEpoch times one training epoch with the paper's settings.
 func benchEpoch(ctx context.Context, a *app, name string, f *benchFlags) (epochBench, error) {
-	df := dataFlags{dataset: name, features: "none", maxNodes: graphs.DefaultLimits.MaxNodes}
+	df := dataFlags{dataset: name, features: "none", maxNodes: graphs.DefaultLimits.MaxNodes, maxMemory: float64(graphs.DefaultLimits.MaxDenseBytes) / (1 << 30)}
 	ds, err := df.load()
 	if err != nil {
 		return epochBench{}, err

@@ -23,6 +23,7 @@ type dataFlags struct {
 	tuDir      string
 	features   string
 	maxNodes   int
+	maxMemory  float64 // GiB of dense matrices
 	subset     int
 	subsetSeed uint64
 }
@@ -32,6 +33,7 @@ func (d *dataFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&d.tuDir, "tu", "", "folder holding a dataset in TU format (NAME_A.txt[.gz], NAME_graph_indicator.txt[.gz], ...)")
 	fs.StringVar(&d.features, "features", "none", "node features: none (structure only, the paper's setting), labels (one-hot node labels) or attributes")
 	fs.IntVar(&d.maxNodes, "max-nodes", graphs.DefaultLimits.MaxNodes, "refuse graphs with more nodes than this")
+	fs.Float64Var(&d.maxMemory, "max-memory", float64(graphs.DefaultLimits.MaxDenseBytes)/(1<<30), "refuse datasets whose dense adjacency and feature matrices need more GiB than this")
 	fs.IntVar(&d.subset, "subset", 0, "use only N graphs, the first N after a shuffle seeded by --subset-seed, kept in file order (0: all); for quick tries")
 	fs.Uint64Var(&d.subsetSeed, "subset-seed", 1, "seed of the --subset shuffle")
 }
@@ -45,6 +47,8 @@ func (d *dataFlags) check() error {
 		return usagef("give either --dataset or --tu, not both")
 	case d.maxNodes < 1:
 		return usagef("--max-nodes = %d must be at least 1", d.maxNodes)
+	case !(d.maxMemory > 0) || d.maxMemory > 1<<20:
+		return usagef("--max-memory = %v GiB must be positive (and at most 2^20)", d.maxMemory)
 	case d.subset < 0:
 		return usagef("--subset = %d must not be negative", d.subset)
 	}
@@ -55,6 +59,11 @@ func (d *dataFlags) check() error {
 		return usagef("unknown dataset %q (bundled: %s; use --tu for a folder)", d.dataset, strings.Join(datasets.Names(), ", "))
 	}
 	return nil
+}
+
+// limits are the reader limits of the flags.
+func (d *dataFlags) limits() graphs.Limits {
+	return graphs.Limits{MaxNodes: d.maxNodes, MaxDenseBytes: int64(d.maxMemory * (1 << 30))}
 }
 
 // isBundled reports whether name is a bundled dataset, ignoring case.
@@ -74,7 +83,7 @@ func (d *dataFlags) load() (*graphs.Dataset, error) {
 		return nil, err
 	}
 	kind, _ := graphs.ParseFeatureKind(d.features) // checked above
-	opt := graphs.TUOptions{Features: kind, Limits: graphs.Limits{MaxNodes: d.maxNodes}}
+	opt := graphs.TUOptions{Features: kind, Limits: d.limits()}
 	var ds *graphs.Dataset
 	var err error
 	if d.dataset != "" {

@@ -24,6 +24,7 @@ type gwFlags struct {
 	format        string
 	directed      bool
 	maxNodes      int
+	maxMemory     float64
 }
 
 // gwResult is the --json output of "gwf gw".
@@ -80,6 +81,7 @@ nodes of A, columns: the nodes of B).`,
 	fs.StringVar(&f.format, "format", "", `input format: json or edgelist (default: json for names ending in ".json", else edgelist)`)
 	fs.BoolVar(&f.directed, "directed", false, "edge lists: read edges as directed (default: symmetric)")
 	fs.IntVar(&f.maxNodes, "max-nodes", graphs.DefaultLimits.MaxNodes, "refuse graphs with more nodes than this")
+	fs.Float64Var(&f.maxMemory, "max-memory", float64(graphs.DefaultLimits.MaxDenseBytes)/(1<<30), "refuse graphs whose dense matrices need more GiB than this")
 	return cmd
 }
 
@@ -108,6 +110,9 @@ func (f *gwFlags) build(cmd *cobra.Command) (layers.Solver, error) {
 	case "", "json", "edgelist":
 	default:
 		return nil, usagef("--format: unknown format %q (want json or edgelist)", f.format)
+	}
+	if !(f.maxMemory > 0) || f.maxMemory > 1<<20 {
+		return nil, usagef("--max-memory = %v GiB must be positive (and at most 2^20)", f.maxMemory)
 	}
 	if f.maxNodes < 1 {
 		return nil, usagef("--max-nodes = %d must be at least 1", f.maxNodes)
@@ -186,7 +191,7 @@ func runGW(cmd *cobra.Command, a *app, f *gwFlags, pathA, pathB string) error {
 // read loads graph which ("A" or "B") in the format of --format (or guessed from the name).
 // The readers' errors name the file.
 func (f *gwFlags) read(path, which string) (*graphs.Graph, error) {
-	lim := graphs.Limits{MaxNodes: f.maxNodes}
+	lim := graphs.Limits{MaxNodes: f.maxNodes, MaxDenseBytes: int64(f.maxMemory * (1 << 30))}
 	format := strings.ToLower(f.format)
 	if format == "" {
 		format = "edgelist"

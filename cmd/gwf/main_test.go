@@ -135,3 +135,17 @@ func TestDatasetsJSON(t *testing.T) {
 		t.Errorf("datasets table:\n%s", table)
 	}
 }
+
+// TestMemoryLimitFlag: --max-memory refuses data whose dense matrices exceed it, with a message
+// naming the flag, and bad values are usage errors.
+func TestMemoryLimitFlag(t *testing.T) {
+	_, stderr, code := runCLI(t, "fit", "--dataset", "MUTAG", "--output", filepath.Join(t.TempDir(), "m"), "--max-memory", "0.0001")
+	if code != exitError || !strings.Contains(stderr, "--max-memory") {
+		t.Errorf("exit %d, stderr %q: want a runtime error naming --max-memory", code, stderr)
+	}
+	for _, v := range []string{"0", "-1", "NaN"} {
+		if _, _, code := runCLI(t, "cluster", "--dataset", "MUTAG", "--max-memory", v); code != exitUsage {
+			t.Errorf("--max-memory %s: exit %d, want %d", v, code, exitUsage)
+		}
+	}
+}
