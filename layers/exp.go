@@ -32,6 +32,9 @@ const (
 func expFast(x float64) float64 {
 	// Outside [-708, 709] (and for NaN) the result is subnormal, zero, huge or special:
 	// leave those to math.Exp.
+	if x < -746 { // below the underflow threshold (≈ −745.13): the log-domain paths see many
+		return 0
+	}
 	if !(x > -708 && x < 709) {
 		return math.Exp(x)
 	}

@@ -129,7 +129,7 @@ func TestLogDomainFallback(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	src := randomSpace(rng, 10, 0.5, 1e3, false, 0)
 	dst := randomSpace(rng, 8, 0.5, 1e3, false, 0)
-	for _, s := range []Solver{PPA{Gamma: 1e-4, Layers: 20, Inner: 1, Weight: 1}, BADMM{Gamma: 1e-4, Layers: 20, Weight: 1}} {
+	for _, s := range []Solver{PPA{Gamma: 1e-4, Layers: 20, Inner: 1, Weight: 1}, PPA{Gamma: 1e-4, Layers: 20, Inner: 5, Weight: 1}, BADMM{Gamma: 1e-4, Layers: 20, Weight: 1}} {
 		var st State
 		if err := Solve(s, &st, src, dst); err != nil {
 			t.Fatal(err)
@@ -250,6 +250,31 @@ func TestGWBBadInput(t *testing.T) {
 	} {
 		if !errors.Is(err, ErrInput) {
 			t.Errorf("%s: got %v, want an ErrInput", name, err)
+		}
+	}
+}
+
+// TestLogDomainMatchesPlain: on a problem where nothing underflows, the log-domain layer (one
+// log sweep, then sweeps on the absorbed kernel) gives the plain layer's transport.
+func TestLogDomainMatchesPlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	src, dst := randomSpace(rng, 12, 0.4, 1, false, 3), randomSpace(rng, 9, 0.4, 1, false, 3)
+	for _, inner := range []int{1, 2, 5} {
+		plain := PPA{Gamma: 0.05, Layers: 15, Inner: inner, Weight: 1}
+		logged := plain
+		logged.forceLog = true
+		var a, b State
+		if err := Solve(plain, &a, src, dst); err != nil {
+			t.Fatal(err)
+		}
+		if err := Solve(logged, &b, src, dst); err != nil {
+			t.Fatal(err)
+		}
+		if a.LogDomainLayers != 0 || b.LogDomainLayers != 15 {
+			t.Fatalf("inner %d: %d and %d log-domain layers, want 0 and 15", inner, a.LogDomainLayers, b.LogDomainLayers)
+		}
+		if !mat.EqualApprox(a.Transport(), b.Transport(), 1e-12) {
+			t.Errorf("inner %d: log-domain transport differs from the plain one", inner)
 		}
 	}
 }

@@ -26,6 +26,8 @@ type PPA struct {
 	Inner int
 	// Weight of the feature cost D (FGW); 1 in the paper.
 	Weight float64
+
+	forceLog bool // tests: take the log-domain path in every layer
 }
 
 // DefaultPPA returns the paper's experimental settings — γ = 0.01, M = 50, feature weight 1 —
@@ -109,7 +111,7 @@ func (p PPA) Step(st *State) {
 			pr[j] = expFast((si-v)*invG) * tr[j]
 		}
 	}
-	if !p.sweeps(st, alpha) {
+	if p.forceLog || !p.sweeps(st, alpha) {
 		p.logStep(st)
 		return
 	}
@@ -159,6 +161,82 @@ func (p PPA) sweeps(st *State, alpha []float64) bool {
 	return true
 }
 
+// logColumns sets logB_j = log μt_j − log Σ_i exp(logα_i + g_ij), reading g by rows; mx is
+// scratch of len(logB).
+func logColumns(logB, logAlpha, g, mut, mx []float64) {
+	nt := len(logB)
+	for j := range mx {
+		mx[j] = math.Inf(-1)
+	}
+	for i, la := range logAlpha {
+		for j, v := range g[i*nt : (i+1)*nt] {
+			if la+v > mx[j] { // not math.Max: no NaN here, and this loop is hot
+				mx[j] = la + v
+			}
+		}
+	}
+	clear(logB)
+	for i, la := range logAlpha {
+		for j, v := range g[i*nt : (i+1)*nt] {
+			logB[j] += expFast(la + v - mx[j])
+		}
+	}
+	for j, s := range logB {
+		logB[j] = math.Log(mut[j]) - (mx[j] + math.Log(s))
+	}
+}
+
+// logRows sets logα_i = log μs_i − log Σ_j exp(g_ij + logB_j).
+func logRows(logAlpha, logB, g, mus []float64) {
+	nt := len(logB)
+	for i := range logAlpha {
+		gr := g[i*nt : (i+1)*nt]
+		mx := math.Inf(-1)
+		for j, v := range gr {
+			if v+logB[j] > mx {
+				mx = v + logB[j]
+			}
+		}
+		s := 0.0
+		for j, v := range gr {
+			s += expFast(v + logB[j] - mx)
+		}
+		logAlpha[i] = math.Log(mus[i]) - (mx + math.Log(s))
+	}
+}
+
+// linearSweeps runs Sinkhorn sweeps on the kernel k (ns×nt) from a = 1 and reports whether
+// every marginal sum stayed representable; a and b then hold the scalings.
+func linearSweeps(k, a, b, mus, mut []float64, sweeps int) bool {
+	ns, nt := len(a), len(b)
+	for i := range a {
+		a[i] = 1
+	}
+	for j := range b {
+		b[j] = 1
+	}
+	for s := 0; s < sweeps; s++ {
+		clear(b)
+		for i := 0; i < ns; i++ {
+			floats.AddScaled(b, a[i], k[i*nt:(i+1)*nt])
+		}
+		for j, c := range b {
+			if !(c >= tiny) || c > math.MaxFloat64 {
+				return false
+			}
+			b[j] = mut[j] / c
+		}
+		for i := 0; i < ns; i++ {
+			r := floats.Dot(k[i*nt:(i+1)*nt], b)
+			if !(r >= tiny) || r > math.MaxFloat64 {
+				return false
+			}
+			a[i] = mus[i] / r
+		}
+	}
+	return true
+}
+
 // logStep is the same layer computed in the log domain; st.cost still holds L(T⁽ᵐ⁾).
 func (p PPA) logStep(st *State) {
 	ns, nt := st.ns, st.nt
@@ -178,18 +256,39 @@ func (p PPA) logStep(st *State) {
 		logAlpha[i] = st.logA[i] - st.rowShift[i]*invG
 	}
 	logB := st.colv
-	for s := 0; s < p.Inner; s++ {
-		for j := 0; j < nt; j++ {
-			logB[j] = math.Log(st.mut[j]) - logSumExp(ns, func(i int) float64 { return logAlpha[i] + g[i*nt+j] })
+	logColumns(logB, logAlpha, g, st.mut, st.colw)
+	logRows(logAlpha, logB, g, st.mus)
+	// One sweep in the log domain leaves potentials under which the kernel
+	// K_ij = exp(logα_i + g_ij + logB_j) has row sums μs and column sums near μt: its entries are
+	// representable, so the remaining sweeps run on K in the linear domain (n·m exps instead of
+	// 2·n·m per sweep), as in stabilised Sinkhorn with absorption. Should a sum still
+	// under- or overflow, the sweeps go on in the log domain.
+	k := st.logT // scratch until the transport is written below
+	for i := 0; i < ns; i++ {
+		gr, kr := g[i*nt:(i+1)*nt], k[i*nt:(i+1)*nt]
+		for j, v := range gr {
+			kr[j] = expFast(logAlpha[i] + v + logB[j])
 		}
-		for i := 0; i < ns; i++ {
-			logAlpha[i] = math.Log(st.mus[i]) - logSumExp(nt, func(j int) float64 { return g[i*nt+j] + logB[j] })
+	}
+	a, b := st.roww, st.colw
+	if linearSweeps(k, a, b, st.mus, st.mut, p.Inner-1) {
+		for i := range logAlpha {
+			logAlpha[i] += math.Log(a[i])
+		}
+		for j := range logB {
+			logB[j] += math.Log(b[j])
+		}
+	} else {
+		for s := 1; s < p.Inner; s++ {
+			logColumns(logB, logAlpha, g, st.mut, st.colw)
+			logRows(logAlpha, logB, g, st.mus)
 		}
 	}
 	for i := 0; i < ns; i++ {
 		lr := st.logT[i*nt : (i+1)*nt]
+		gr := g[i*nt : (i+1)*nt]
 		for j := range lr {
-			lr[j] = logAlpha[i] + g[i*nt+j] + logB[j]
+			lr[j] = logAlpha[i] + gr[j] + logB[j]
 		}
 		st.setLogRow(i, st.mus[i])
 		st.logA[i] = logAlpha[i] + st.rowShift[i]*invG

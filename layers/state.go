@@ -44,7 +44,7 @@ type State struct {
 	logT   []float64
 	logRow []bool
 	// per-row / per-column scratch
-	rowv, colv, colw, rowShift []float64
+	rowv, roww, colv, colw, rowShift []float64
 }
 
 // grow returns buf resized to n, reusing its storage when large enough.
@@ -81,6 +81,7 @@ func (st *State) reset(src, dst Space, featureWeight float64) {
 	st.fs = grow(st.fs, ns)
 	st.ft = grow(st.ft, nt)
 	st.rowv = grow(st.rowv, ns)
+	st.roww = grow(st.roww, ns)
 	st.rowShift = grow(st.rowShift, ns)
 	st.colv = grow(st.colv, nt)
 	st.colw = grow(st.colw, nt)
@@ -171,11 +172,13 @@ func (st *State) setLogRow(i int, total float64) {
 	tr := st.t[i*nt : (i+1)*nt]
 	mx := math.Inf(-1)
 	for _, v := range lr {
-		mx = math.Max(mx, v)
+		if v > mx {
+			mx = v
+		}
 	}
 	for j, v := range lr {
 		lr[j] = v - mx
-		tr[j] = math.Exp(v - mx)
+		tr[j] = expFast(v - mx)
 	}
 	// The exponents add terms of size L/γ that cancel; rescaling makes the row exact again.
 	f := rescale(tr, total)
