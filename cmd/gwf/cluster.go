@@ -31,13 +31,15 @@ const kmeansRestarts = 10
 
 // clusterFlags are the flags of "gwf cluster".
 type clusterFlags struct {
-	data      dataFlags
-	train     trainFlags
-	embedding string
-	runs      int
-	json      bool
-	outputDir string
-	quiet     bool
+	data       dataFlags
+	train      trainFlags
+	embedding  string
+	runs       int
+	json       bool
+	outputDir  string
+	quiet      bool
+	method     string
+	iterations int
 }
 
 // clusterRun is one run of "gwf cluster": training, then K-means on both embeddings. The
@@ -110,11 +112,18 @@ as JSON instead (scores as fractions). --output-dir also writes, per run, the em
 their clusters (embeddings-run<r>.csv) and the report (report.json).
 
 Training flags are those of 'gwf fit' and default to the paper's settings. --subset N picks N
-graphs at random (seeded by --subset-seed, the same for all runs) for quick tries.`, kmeansRestarts, defaultEmbedding),
+graphs at random (seeded by --subset-seed, the same for all runs) for quick tries.
+
+--method fgwk or gwb-km runs a baseline of the paper's Table 1 instead of GWF, with the GWD
+module of --solver/--gamma/--layers/--inner: FGWK computes the (F)GW discrepancy of every pair
+of graphs (I(I−1)/2 GWDs: use --subset on large datasets), the kernel exp(−d/β) with β the
+median discrepancy, and spectral clustering; GWB-KM runs K-means with GW barycenters as centers
+(--iterations rounds at most, --gwb-layers per barycenter). Both report the GWDs computed.`, kmeansRestarts, defaultEmbedding),
 		Example: `  gwf cluster --dataset MUTAG --runs 5
   gwf cluster --dataset PROTEINS --features labels --embedding lambda --json > proteins.json
   gwf cluster --dataset MUTAG --subset 40 --atoms 3 --layers 5 --epochs 2 --runs 2
-  gwf cluster --tu ./data/MYDATA --output-dir results/`,
+  gwf cluster --tu ./data/MYDATA --output-dir results/
+  gwf cluster --dataset AIDS --method fgwk --subset 500 --runs 5`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runCluster(cmd, a, &f)
@@ -128,6 +137,8 @@ graphs at random (seeded by --subset-seed, the same for all runs) for quick trie
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
 	fs.StringVar(&f.outputDir, "output-dir", "", "folder to write each run's embeddings CSV and report.json into")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
+	fs.StringVar(&f.method, "method", methodGWF, "clustering method: gwf (the model), fgwk (pairwise GW kernel + spectral clustering) or gwb-km (K-means with GW barycenter centers)")
+	fs.IntVar(&f.iterations, "iterations", 10, "assign/update rounds of gwb-km")
 	return cmd
 }
 
@@ -143,6 +154,14 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	}
 	if f.runs < 1 {
 		return usagef("--runs = %d must be at least 1", f.runs)
+	}
+	switch f.method {
+	case methodGWF, methodFGWK, methodGWBKM:
+	default:
+		return usagef("--method %q: want gwf, fgwk or gwb-km", f.method)
+	}
+	if f.iterations < 1 {
+		return usagef("--iterations = %d must be at least 1", f.iterations)
 	}
 	cfg, warnings, err := f.train.config(flags)
 	if err != nil {
@@ -164,6 +183,11 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 		if err := os.MkdirAll(f.outputDir, 0o755); err != nil {
 			return fmt.Errorf("output dir: %w", err)
 		}
+	}
+	if f.method != methodGWF {
+		ctx, stop := withSignals(cmd.Context(), a.log)
+		defer stop()
+		return runBaselines(ctx, a, f, cfg, ds, data, truth, k, cmd.OutOrStdout())
 	}
 	rep := &clusterReport{
 		Dataset: ds.Name, Graphs: len(data), Classes: k, Features: f.data.features,

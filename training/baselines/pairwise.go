@@ -1,0 +1,140 @@
+package baselines
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"gwf/graphs"
+	"gwf/layers"
+)
+
+// Options control the baselines' GWD computations.
+type Options struct {
+	// Solver computes every GW discrepancy (default: layers.DefaultPPA()).
+	Solver layers.Solver
+	// Workers is the number of goroutines (0: GOMAXPROCS).
+	Workers int
+	// Progress, if set, is called now and then with the GWDs done and the total.
+	Progress func(done, total int)
+	// Seed seeds the random choices (initial centers, K-means).
+	Seed uint64
+}
+
+func (o Options) solver() layers.Solver {
+	if o.Solver == nil {
+		return layers.DefaultPPA()
+	}
+	return o.Solver
+}
+
+func (o Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// Stats says what a baseline cost.
+type Stats struct {
+	GWDs    int     `json:"gwds"`    // GW discrepancies computed (barycenter layers included)
+	Seconds float64 `json:"seconds"` // wall time
+}
+
+func space(g *graphs.Graph) layers.Space { return layers.Space{C: g.C, Mu: g.Mu, F: g.F} }
+
+// parallel runs work(state, t) for t = 0..n-1 on the workers, each with its own GWD state,
+// reporting progress about every 100 ms; it stops early when ctx is cancelled.
+func parallel(ctx context.Context, n int, opt Options, work func(st *layers.State, t int) error) error {
+	var next, done atomic.Int64
+	errs := make([]error, opt.workers())
+	var wg sync.WaitGroup
+	for w := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var st layers.State
+			for ctx.Err() == nil {
+				t := int(next.Add(1)) - 1
+				if t >= n {
+					return
+				}
+				if err := work(&st, t); err != nil {
+					errs[w] = err
+					return
+				}
+				done.Add(1)
+			}
+		}()
+	}
+	if opt.Progress != nil {
+		stop := make(chan struct{})
+		go func() {
+			tick := time.NewTicker(100 * time.Millisecond)
+			defer tick.Stop()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-tick.C:
+					opt.Progress(int(done.Load()), n)
+				}
+			}
+		}()
+		defer func() { close(stop); opt.Progress(int(done.Load()), n) }()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
+}
+
+// PairwiseGWD returns the symmetric matrix of GW discrepancies d(i, j) = <L(T),T> between all
+// pairs of graphs (zero diagonal), computed once per pair with i < j.
+func PairwiseGWD(ctx context.Context, data []*graphs.Graph, opt Options) (*mat.SymDense, Stats, error) {
+	start := time.Now()
+	n := len(data)
+	if n < 2 {
+		return nil, Stats{}, fmt.Errorf("pairwise gwd: %d graphs, need at least 2", n)
+	}
+	d := mat.NewSymDense(n, nil)
+	pairs := n * (n - 1) / 2
+	s := opt.solver()
+	err := parallel(ctx, pairs, opt, func(st *layers.State, t int) error {
+		i, j := pairOf(t, n)
+		if err := layers.Solve(s, st, space(data[i]), space(data[j])); err != nil {
+			return fmt.Errorf("gwd of graphs %q and %q: %w", data[i].Name, data[j].Name, err)
+		}
+		d.SetSym(i, j, st.Objective()) // each (i, j) is written by exactly one goroutine
+		return nil
+	})
+	if err != nil {
+		return nil, Stats{}, err
+	}
+	return d, Stats{GWDs: pairs, Seconds: time.Since(start).Seconds()}, nil
+}
+
+// pairOf maps t in [0, n(n−1)/2) to the pair (i, j), i < j, in row order: row i starts at
+// offset i(2n−i−1)/2. The square root gives i up to rounding, fixed by the two loops.
+func pairOf(t, n int) (int, int) {
+	start := func(i int) int { return i * (2*n - i - 1) / 2 }
+	b := float64(2*n - 1)
+	i := int((b - math.Sqrt(b*b-8*float64(t))) / 2)
+	i = max(0, min(i, n-2))
+	for i > 0 && start(i) > t {
+		i--
+	}
+	for i < n-2 && start(i+1) <= t {
+		i++
+	}
+	return i, i + 1 + t - start(i)
+}
