@@ -13,9 +13,12 @@ import (
 	"strings"
 	"time"
 
+	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // Machine describes the computer a notebook ran on.
@@ -174,4 +177,61 @@ func savePNG(p *plot.Plot, path string) error {
 		return fmt.Errorf("plot %s: %w", path, err)
 	}
 	return nil
+}
+
+// ScatterPlot draws points coloured by class and saves a PNG.
+func ScatterPlot(path, title string, x, y []float64, class []int, classNames []string) error {
+	p := plot.New()
+	p.Title.Text = title
+	p.HideAxes()
+	p.Legend.Top = true
+	for c, name := range classNames {
+		var pts plotter.XYs
+		for i := range x {
+			if class[i] == c {
+				pts = append(pts, plotter.XY{X: x[i], Y: y[i]})
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		s, err := plotter.NewScatter(pts)
+		if err != nil {
+			return fmt.Errorf("plot %s: %w", path, err)
+		}
+		col := Palette[c%len(Palette)]
+		r, g, b, _ := col.RGBA()
+		s.GlyphStyle.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 170}
+		s.GlyphStyle.Radius = vg.Points(2)
+		s.GlyphStyle.Shape = draw.CircleGlyph{}
+		p.Add(s)
+		p.Legend.Add(name, s)
+	}
+	return savePNG(p, path)
+}
+
+// matrixGrid adapts a matrix to plotter.GridXYZ (row 0 at the top).
+type matrixGrid struct{ m mat.Matrix }
+
+func (g matrixGrid) Dims() (c, r int)   { r, c = g.m.Dims(); return c, r }
+func (g matrixGrid) Z(c, r int) float64 { n, _ := g.m.Dims(); return g.m.At(n-1-r, c) }
+func (g matrixGrid) X(c int) float64    { return float64(c) }
+func (g matrixGrid) Y(r int) float64    { return float64(r) }
+
+// HeatMap draws a matrix (row 0 at the top) and saves a PNG.
+func HeatMap(path, title string, m mat.Matrix) error {
+	p := plot.New()
+	p.Title.Text = title
+	p.HideAxes()
+	h := plotter.NewHeatMap(matrixGrid{m}, moreland.SmoothBlueRed().Palette(64))
+	p.Add(h)
+	w, err := p.WriterTo(3*vg.Inch, 3*vg.Inch, "png")
+	if err != nil {
+		return fmt.Errorf("plot %s: %w", path, err)
+	}
+	var b bytes.Buffer
+	if _, err := w.WriteTo(&b); err != nil {
+		return fmt.Errorf("plot %s: %w", path, err)
+	}
+	return WriteFile(path, b.Bytes())
 }

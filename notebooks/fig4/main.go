@@ -1,0 +1,209 @@
+// Command fig4 reproduces Figure 4 of the paper: t-SNE pictures of the learned embeddings
+// λ = softmax(z) of each dataset (colour = class), the loss and the cumulative training time per
+// epoch, and pictures of the learned atoms (heat maps of U_k = ReLU(V_k)). It writes PNGs, a
+// CSV of the per-epoch loss and time, and report.md to --out.
+//
+//	go run ./notebooks/fig4 --out results/fig4                  # the paper's data and settings
+//	go run ./notebooks/fig4 --out /tmp/fig4 --datasets MUTAG --subset 60 --epochs 2 --atoms 4 --layers 10
+//
+// The t-SNE layout comes from github.com/danaugrs/go-tsne, which draws its initial layout from
+// math/rand's global source: pictures differ from run to run (the learned model does not).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/danaugrs/go-tsne/tsne"
+	"gonum.org/v1/gonum/mat"
+
+	"gwf/graphs"
+	"gwf/graphs/datasets"
+	"gwf/layers"
+	"gwf/notebooks/internal/nb"
+	"gwf/training"
+)
+
+type options struct {
+	datasets      []string
+	subset        int
+	epochs, atoms int
+	layers        int
+	seed          uint64
+	tsneIter      int
+	out           string
+}
+
+// attributed lists the datasets the paper runs with node attributes (FGW).
+var attributed = map[string]bool{"PROTEINS_full": true}
+
+func main() {
+	var o options
+	var ds string
+	flag.StringVar(&ds, "datasets", "AIDS,PROTEINS,PROTEINS_full,IMDB-BINARY", "comma-separated bundled datasets")
+	flag.IntVar(&o.subset, "subset", 0, "graphs per dataset (0: all)")
+	flag.IntVar(&o.epochs, "epochs", 10, "training epochs")
+	flag.IntVar(&o.atoms, "atoms", 30, "atoms K")
+	flag.IntVar(&o.layers, "layers", 50, "GWD layers M")
+	flag.Uint64Var(&o.seed, "seed", 1, "training seed")
+	flag.IntVar(&o.tsneIter, "tsne-iter", 500, "t-SNE iterations")
+	flag.StringVar(&o.out, "out", "results/fig4", "output folder")
+	flag.Parse()
+	o.datasets = strings.Split(ds, ",")
+	if err := run(context.Background(), o, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "fig4:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, o options, log io.Writer) error {
+	if o.epochs < 1 || o.atoms < 1 || o.layers < 1 || o.subset < 0 || o.tsneIter < 1 {
+		return errors.New("need --epochs, --atoms, --layers, --tsne-iter ≥ 1 and --subset ≥ 0")
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	rep := nb.NewReport("Figure 4: embeddings, training curves and atoms",
+		fmt.Sprintf("go run ./notebooks/fig4 --out %s --datasets %s --subset %d --epochs %d --atoms %d --layers %d --seed %d",
+			o.out, strings.Join(o.datasets, ","), o.subset, o.epochs, o.atoms, o.layers, o.seed))
+	rep.Printf("GWF with PPA (γ = 0.01, M = %d), K = %d warm-started atoms, L = 2, Adam lr 0.05, batch 32, %d epochs, seed %d; node attributes (FGW) for %s.\n\n",
+		o.layers, o.atoms, o.epochs, o.seed, "PROTEINS_full")
+	var csv strings.Builder
+	csv.WriteString("dataset,epoch,loss,seconds\n")
+	for _, name := range o.datasets {
+		if err := dataset(ctx, o, name, rep, &csv, log); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	if err := nb.WriteFile(filepath.Join(o.out, "training.csv"), []byte(csv.String())); err != nil {
+		return err
+	}
+	return rep.Save(o.out)
+}
+
+// dataset trains one model and draws its pictures.
+func dataset(ctx context.Context, o options, name string, rep *nb.Report, csv *strings.Builder, log io.Writer) error {
+	opt := graphs.TUOptions{}
+	if attributed[name] {
+		opt.Features = graphs.FeaturesAttributes
+	}
+	ds, err := datasets.Load(name, opt)
+	if err != nil {
+		return err
+	}
+	data := ds.Graphs
+	if o.subset > 0 && o.subset < len(data) {
+		data = data[:0:0]
+		for i := 0; i < o.subset; i++ { // evenly spread over the file, which is sorted by class in some datasets
+			data = append(data, ds.Graphs[i*len(ds.Graphs)/o.subset])
+		}
+	}
+	cfg := training.DefaultConfig()
+	cfg.Epochs, cfg.Atoms, cfg.Layers, cfg.Seed = o.epochs, min(o.atoms, len(data)), o.layers, o.seed
+	m, err := training.NewModel(data, cfg)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "fig4: training on %s (%d graphs)\n", ds.Name, len(data))
+	start := time.Now()
+	var secs []float64
+	err = training.Fit(ctx, m, data, training.Options{EpochDone: func(m *training.Model) error {
+		secs = append(secs, time.Since(start).Seconds())
+		fmt.Fprintf(log, "fig4: %s epoch %d, loss %.5g\n", ds.Name, len(m.History), m.History[len(m.History)-1].Loss)
+		return nil
+	}})
+	if err != nil {
+		return err
+	}
+	epochs, loss := make([]float64, len(m.History)), make([]float64, len(m.History))
+	for i, h := range m.History {
+		epochs[i], loss[i] = float64(h.Epoch), h.Loss
+		fmt.Fprintf(csv, "%s,%d,%.8g,%.2f\n", ds.Name, h.Epoch, h.Loss, secs[i])
+	}
+	base := strings.ToLower(ds.Name)
+	if err := nb.LinePlot(filepath.Join(o.out, base+"-loss.png"), ds.Name+": loss per epoch", "epoch", "mean GWF loss", false,
+		[]nb.Series{{Name: "loss", X: epochs, Y: loss}}); err != nil {
+		return err
+	}
+	if err := nb.LinePlot(filepath.Join(o.out, base+"-time.png"), ds.Name+": cumulative training time", "epoch", "seconds", false,
+		[]nb.Series{{Name: "time", X: epochs, Y: secs}}); err != nil {
+		return err
+	}
+	// t-SNE of λ, coloured by class.
+	lambda := training.Lambda(m.Z)
+	y := tsne.NewTSNE(2, min(30, float64(len(data)-1)/3), 200, o.tsneIter, false).EmbedData(lambda, nil)
+	xs, ys, class := make([]float64, len(data)), make([]float64, len(data)), make([]int, len(data))
+	for i, g := range data {
+		xs[i], ys[i], class[i] = y.At(i, 0), y.At(i, 1), g.Label
+	}
+	names := make([]string, len(ds.Classes))
+	for c, v := range ds.Classes {
+		names[c] = fmt.Sprintf("class %v", v)
+	}
+	if err := nb.ScatterPlot(filepath.Join(o.out, base+"-tsne.png"), ds.Name+": t-SNE of λ = softmax(z)", xs, ys, class, names); err != nil {
+		return err
+	}
+	// The atoms most used by the data (largest mean λ), as heat maps of U = ReLU(V).
+	top := topAtoms(lambda, 4)
+	var atomPics []string
+	for r, k := range top {
+		var u mat.Dense
+		u.CloneFrom(m.V[k])
+		layers.ReLU(&u, m.V[k])
+		p := fmt.Sprintf("%s-atom%d.png", base, r+1)
+		if err := nb.HeatMap(filepath.Join(o.out, p), fmt.Sprintf("atom %d (%d nodes)", k, u.RawMatrix().Rows), &u); err != nil {
+			return err
+		}
+		atomPics = append(atomPics, fmt.Sprintf("![atom %d](%s)", k, p))
+	}
+	rep.Printf("## %s (%d graphs)\n\n![t-SNE](%s-tsne.png)\n\n![loss](%s-loss.png) ![time](%s-time.png)\n\nThe four most used atoms (largest mean λ):\n\n%s\n\n",
+		ds.Name, len(data), base, base, base, strings.Join(atomPics, " "))
+	rep.Table([]string{"epoch", "loss", "cumulative s"}, rowsOf(m.History, secs))
+	return nil
+}
+
+func rowsOf(h []training.EpochStats, secs []float64) [][]string {
+	var rows [][]string
+	for i, e := range h {
+		rows = append(rows, []string{fmt.Sprint(e.Epoch), fmt.Sprintf("%.5g", e.Loss), fmt.Sprintf("%.1f", secs[i])})
+	}
+	return rows
+}
+
+// topAtoms returns the indices of the n atoms with the largest mean weight.
+func topAtoms(lambda *mat.Dense, n int) []int {
+	rows, k := lambda.Dims()
+	mean := make([]float64, k)
+	for i := 0; i < rows; i++ {
+		for j := 0; j < k; j++ {
+			mean[j] += lambda.At(i, j)
+		}
+	}
+	var top []int
+	for len(top) < min(n, k) {
+		best := -1
+		for j := range mean {
+			if (best < 0 || mean[j] > mean[best]) && !contains(top, j) {
+				best = j
+			}
+		}
+		top = append(top, best)
+	}
+	return top
+}
+
+func contains(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
