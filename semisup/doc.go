@@ -1,0 +1,14 @@
+// Package semisup is the paper's semi-supervised extension, eq. (ssl): when some graphs are
+// labelled, a classifier head (an MLP on the embeddings z_i) is trained jointly with the GWF
+// model on
+//
+//	Σ_i GWF loss(graph i; atoms, softmax(z_i)) + β·Σ_{i labelled} CrossEntropy(MLP(z_i), l_i).
+//
+// Both terms live in one Gorgonia graph per mini-batch — the GWF loss of the batch as a single
+// op (layers.BatchLoss) and the MLP with its cross-entropy — so one backward pass gives the
+// gradients of the atoms V_k (and features H_k), of the batch's z_i and of the MLP weights, and
+// Gorgonia's Adam updates them all. Graphs without a label still shape the atoms and their own
+// embedding through the GWF term. Predict labels the training graphs; PredictNew embeds unseen
+// graphs with the atoms fixed (training.Transform) and applies the head. CrossValidate runs the
+// stratified k-fold protocol of the paper's Table 2.
+package semisup

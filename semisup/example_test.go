@@ -1,0 +1,39 @@
+package semisup_test
+
+import (
+	"context"
+	"fmt"
+
+	"gwf/graphs"
+	"gwf/graphs/datasets"
+	"gwf/semisup"
+	"gwf/training"
+)
+
+// Train a GWF model with a classifier head on MUTAG with half of the labels, and label the rest.
+func Example() {
+	ds, err := datasets.Load("MUTAG", graphs.TUOptions{})
+	if err != nil {
+		panic(err)
+	}
+	data := ds.Graphs[:40]
+	labels := make([]int, len(data))
+	for i, g := range data {
+		labels[i] = g.Label
+		if i%2 == 1 {
+			labels[i] = semisup.Unlabeled // to be predicted
+		}
+	}
+	cfg := training.DefaultConfig()
+	cfg.Atoms, cfg.Layers, cfg.Epochs = 4, 10, 3 // small, for the example
+	m, err := semisup.NewModel(data, len(ds.Classes), cfg, semisup.DefaultConfig())
+	if err != nil {
+		panic(err)
+	}
+	if err := semisup.Fit(context.Background(), m, data, labels, semisup.Options{}); err != nil {
+		panic(err)
+	}
+	pred := m.Predict()
+	fmt.Println(len(pred), "predictions,", len(m.History), "epochs")
+	// Output: 40 predictions, 3 epochs
+}

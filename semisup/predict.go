@@ -1,0 +1,135 @@
+package semisup
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"gwf/graphs"
+	"gwf/training"
+	"gwf/training/cluster"
+)
+
+// Predict returns the head's class for every training graph (from its z_i).
+func (m *Model) Predict() []int { return m.Head.Predict(m.GWF.Z) }
+
+// PredictNew classifies unseen graphs: their embeddings are learned with the atoms fixed
+// (training.Transform, steps Adam steps) and the head is applied.
+func (m *Model) PredictNew(ctx context.Context, data []*graphs.Graph, steps int, opt training.Options) ([]int, error) {
+	z, err := training.Transform(ctx, m.GWF, data, steps, opt)
+	if err != nil {
+		return nil, fmt.Errorf("semisup: embed the new graphs: %w", err)
+	}
+	return m.Head.Predict(z), nil
+}
+
+// Folds splits the graphs into k stratified folds (seeded): the graphs of each class are
+// shuffled and dealt round-robin, so every fold has about the same class proportions. It
+// returns the fold of every graph.
+func Folds(labels []int, k int, seed uint64) ([]int, error) {
+	if k < 2 || k > len(labels) {
+		return nil, fmt.Errorf("semisup: %d folds for %d graphs", k, len(labels))
+	}
+	byClass := map[int][]int{}
+	var classes []int
+	for i, l := range labels {
+		if _, ok := byClass[l]; !ok {
+			classes = append(classes, l)
+		}
+		byClass[l] = append(byClass[l], i)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0xf01d))
+	fold := make([]int, len(labels))
+	next := 0
+	slices.Sort(classes)
+	for _, c := range classes {
+		members := byClass[c]
+		rng.Shuffle(len(members), func(a, b int) { members[a], members[b] = members[b], members[a] })
+		for _, i := range members {
+			fold[i] = next % k
+			next++
+		}
+	}
+	return fold, nil
+}
+
+// FoldResult is the accuracy on one held-out fold.
+type FoldResult struct {
+	Fold     int     `json:"fold"`
+	Test     int     `json:"test_graphs"`
+	Accuracy float64 `json:"accuracy"`
+	Seconds  float64 `json:"seconds"`
+}
+
+// CVOptions configure CrossValidate.
+type CVOptions struct {
+	Folds int
+	Seed  uint64 // of the fold split
+	Options
+	// FoldDone, if set, is called after every fold.
+	FoldDone func(FoldResult)
+}
+
+// CrossValidate runs the paper's k-fold protocol for graph classification: for each fold, a
+// model is trained (seed gwf.Seed) on all graphs, with the labels of the other folds and the
+// held-out fold's graphs unlabelled — they take part in the GWF term only (transductive) — and
+// the head's predictions on the held-out graphs are scored against their labels.
+func CrossValidate(ctx context.Context, data []*graphs.Graph, labels []int, classes int, gwf training.Config, cfg Config, opt CVOptions) ([]FoldResult, error) {
+	fold, err := Folds(labels, opt.Folds, opt.Seed)
+	if err != nil {
+		return nil, err
+	}
+	var out []FoldResult
+	for f := 0; f < opt.Folds; f++ {
+		train := append([]int(nil), labels...)
+		var test []int
+		for i := range train {
+			if fold[i] == f {
+				train[i] = Unlabeled
+				test = append(test, i)
+			}
+		}
+		m, err := NewModel(data, classes, gwf, cfg)
+		if err != nil {
+			return nil, err
+		}
+		if err := Fit(ctx, m, data, train, opt.Options); err != nil {
+			return nil, fmt.Errorf("fold %d: %w", f+1, err)
+		}
+		pred := m.Predict()
+		truth, got := make([]int, len(test)), make([]int, len(test))
+		for j, i := range test {
+			truth[j], got[j] = labels[i], pred[i]
+		}
+		r := FoldResult{Fold: f + 1, Test: len(test), Accuracy: accuracy(truth, got)}
+		for _, h := range m.History {
+			r.Seconds += h.Seconds
+		}
+		out = append(out, r)
+		if opt.FoldDone != nil {
+			opt.FoldDone(r)
+		}
+	}
+	return out, nil
+}
+
+// accuracy is the fraction of equal entries (the classes are the labels: no matching).
+func accuracy(truth, pred []int) float64 {
+	ok := 0
+	for i := range truth {
+		if truth[i] == pred[i] {
+			ok++
+		}
+	}
+	return float64(ok) / float64(len(truth))
+}
+
+// MeanStd summarises fold accuracies.
+func MeanStd(rs []FoldResult) (mean, std float64) {
+	xs := make([]float64, len(rs))
+	for i, r := range rs {
+		xs[i] = r.Accuracy
+	}
+	return cluster.MeanStd(xs)
+}

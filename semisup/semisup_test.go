@@ -1,0 +1,280 @@
+package semisup
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"gwf/graphs"
+	"gwf/training"
+)
+
+// twoStructures: graphs of two block structures (two communities vs core-periphery), 10–13
+// nodes, with their classes 0 and 1.
+func twoStructures(t *testing.T, n int, seed uint64) ([]*graphs.Graph, []int) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var data []*graphs.Graph
+	var labels []int
+	for i := 0; i < n; i++ {
+		size := 10 + rng.IntN(4)
+		var g *graphs.Graph
+		var err error
+		if i%2 == 0 {
+			g, err = graphs.StochasticBlockModel([]int{size / 2, size - size/2}, [][]float64{{0.9, 0.05}, {0.05, 0.9}}, rng)
+		} else {
+			g, err = graphs.StochasticBlockModel([]int{3, size - 3}, [][]float64{{0.9, 0.8}, {0.8, 0.05}}, rng)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = append(data, g)
+		labels = append(labels, i%2)
+	}
+	return data, labels
+}
+
+func smallGWF() training.Config {
+	c := training.DefaultConfig()
+	c.Atoms, c.Layers, c.Epochs, c.Batch, c.LearningRate = 4, 10, 8, 8, 0.05
+	return c
+}
+
+// TestJointTrainingClassifies: on two structures with 30% of the labels, the joint loss goes
+// down and the head labels the unlabelled graphs far better than chance.
+func TestJointTrainingClassifies(t *testing.T) {
+	data, labels := twoStructures(t, 60, 3)
+	train := append([]int(nil), labels...)
+	for i := range train {
+		if i%10 >= 3 {
+			train[i] = Unlabeled
+		}
+	}
+	m, err := NewModel(data, 2, smallGWF(), Config{Beta: 0.1, Hidden: []int{8}, Activation: ReLU})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Fit(context.Background(), m, data, train, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	h := m.History
+	if !(h[len(h)-1].CE < h[0].CE) || !(h[len(h)-1].GWF < h[0].GWF) {
+		t.Errorf("losses did not decrease: %+v", h)
+	}
+	pred := m.Predict()
+	ok, n := 0, 0
+	for i, l := range train {
+		if l == Unlabeled {
+			n++
+			if pred[i] == labels[i] {
+				ok++
+			}
+		}
+	}
+	if acc := float64(ok) / float64(n); acc < 0.85 {
+		t.Errorf("accuracy on the unlabelled graphs %.2f, want ≥ 0.85 (chance 0.5)", acc)
+	}
+}
+
+// TestGradientsByFiniteDifferences: the backward pass gives the head's gradients exactly
+// (central differences of the batch loss, in which the GWF term does not depend on the head),
+// and for z the envelope gradient of the GWF term plus β times the cross-entropy's.
+func TestGradientsByFiniteDifferences(t *testing.T) {
+	data, labels := twoStructures(t, 6, 5)
+	labels[1] = Unlabeled
+	for _, act := range []string{ReLU, Tanh} {
+		m, err := NewModel(data, 2, smallGWF(), Config{Beta: 0.7, Hidden: []int{5}, Activation: act})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(9, 9))
+		m.GWF.Z.Apply(func(_, _ int, _ float64) float64 { return rng.NormFloat64() }, m.GWF.Z)
+		fwd, err := m.GWF.Config.Forward()
+		if err != nil {
+			t.Fatal(err)
+		}
+		batch := []int{0, 1, 2, 3, 4, 5}
+		gr, err := m.gradients(fwd, data, labels, batch, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The head: total loss differences.
+		total := func() float64 {
+			g, err := m.gradients(fwd, data, labels, batch, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return g.gwf + m.Config.Beta*g.ce
+		}
+		const h = 1e-6
+		params := append(append([][]float64{}, rawOf(m.Head.W)...), m.Head.B...)
+		for j, p := range params {
+			for _, e := range []int{0, len(p) - 1} {
+				old := p[e]
+				p[e] = old + h
+				up := total()
+				p[e] = old - h
+				down := total()
+				p[e] = old
+				fd := (up - down) / (2 * h)
+				if math.Abs(fd-gr.head[j][e]) > 1e-6*(1+math.Abs(fd)) {
+					t.Errorf("%s: head parameter %d[%d]: backward %v, finite differences %v", act, j, e, gr.head[j][e], fd)
+				}
+			}
+		}
+		// z: subtract the GWF part (β = 0 run), compare with the cross-entropy's differences.
+		beta := m.Config.Beta
+		m.Config.Beta = 0
+		gwfOnly, err := m.gradients(fwd, data, labels, batch, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Config.Beta = beta
+		ce := func() float64 { return crossEntropy(m, labels) }
+		K := m.GWF.K()
+		for _, i := range []int{0, 2, 5} {
+			for k := 0; k < K; k += 3 {
+				old := m.GWF.Z.At(i, k)
+				m.GWF.Z.Set(i, k, old+h)
+				up := ce()
+				m.GWF.Z.Set(i, k, old-h)
+				down := ce()
+				m.GWF.Z.Set(i, k, old)
+				fd := beta * (up - down) / (2 * h)
+				got := gr.z[i*K+k] - gwfOnly.z[i*K+k]
+				if math.Abs(fd-got) > 1e-6*(1+math.Abs(fd)) {
+					t.Errorf("%s: z[%d][%d]: backward %v, finite differences %v", act, i, k, got, fd)
+				}
+			}
+		}
+	}
+}
+
+func rawOf(ms []*mat.Dense) [][]float64 {
+	var out [][]float64
+	for _, m := range ms {
+		out = append(out, m.RawMatrix().Data)
+	}
+	return out
+}
+
+// crossEntropy is Σ_labelled −log softmax(MLP(z_i))_label, in plain Go.
+func crossEntropy(m *Model, labels []int) float64 {
+	lg := m.Head.Logits(m.GWF.Z)
+	s := 0.0
+	for i, l := range labels {
+		if l == Unlabeled {
+			continue
+		}
+		row := lg.RawRowView(i)
+		mx := math.Inf(-1)
+		for _, v := range row {
+			mx = math.Max(mx, v)
+		}
+		z := 0.0
+		for _, v := range row {
+			z += math.Exp(v - mx)
+		}
+		s -= row[l] - mx - math.Log(z)
+	}
+	return s
+}
+
+func TestErrors(t *testing.T) {
+	data, labels := twoStructures(t, 6, 7)
+	if _, err := NewModel(data, 2, smallGWF(), Config{Beta: -1, Activation: ReLU}); err == nil {
+		t.Error("beta < 0: no error")
+	}
+	if _, err := NewModel(data, 2, smallGWF(), Config{Beta: 1, Activation: "sigmoid"}); err == nil {
+		t.Error("unknown activation: no error")
+	}
+	m, err := NewModel(data, 2, smallGWF(), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := Fit(ctx, m, data, labels[:5], Options{}); err == nil {
+		t.Error("wrong label count: no error")
+	}
+	bad := append([]int(nil), labels...)
+	bad[2] = 7
+	if err := Fit(ctx, m, data, bad, Options{}); err == nil {
+		t.Error("unknown class: no error")
+	}
+	none := make([]int, len(labels))
+	for i := range none {
+		none[i] = Unlabeled
+	}
+	if err := Fit(ctx, m, data, none, Options{}); err == nil {
+		t.Error("no labelled graph with β > 0: no error")
+	}
+}
+
+func TestFoldsStratified(t *testing.T) {
+	labels := make([]int, 100)
+	for i := range labels {
+		if i%4 == 0 {
+			labels[i] = 1
+		}
+	}
+	fold, err := Folds(labels, 5, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for f := 0; f < 5; f++ {
+		n, ones := 0, 0
+		for i := range fold {
+			if fold[i] == f {
+				n++
+				ones += labels[i]
+			}
+		}
+		if n != 20 || ones != 5 {
+			t.Errorf("fold %d: %d graphs, %d of class 1; want 20 and 5", f, n, ones)
+		}
+	}
+	if _, err := Folds(labels, 1, 1); err == nil {
+		t.Error("1 fold: no error")
+	}
+}
+
+func TestCrossValidate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains several models")
+	}
+	data, labels := twoStructures(t, 40, 11)
+	cfg := smallGWF()
+	res, err := CrossValidate(context.Background(), data, labels, 2, cfg, Config{Beta: 0.1, Hidden: []int{8}, Activation: ReLU}, CVOptions{Folds: 4, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 4 {
+		t.Fatalf("%d folds", len(res))
+	}
+	if mean, _ := MeanStd(res); mean < 0.8 {
+		t.Errorf("cross-validated accuracy %.2f on a clear problem: %+v", mean, res)
+	}
+}
+
+// TestPredictNew: unseen graphs are embedded with the atoms fixed and classified by the head.
+func TestPredictNew(t *testing.T) {
+	data, labels := twoStructures(t, 40, 13)
+	m, err := NewModel(data, 2, smallGWF(), Config{Beta: 0.1, Hidden: []int{8}, Activation: ReLU})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Fit(context.Background(), m, data, labels, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	fresh, truth := twoStructures(t, 20, 14)
+	pred, err := m.PredictNew(context.Background(), fresh, 0, training.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acc := accuracy(truth, pred); acc < 0.8 {
+		t.Errorf("accuracy on unseen graphs %.2f", acc)
+	}
+}
