@@ -54,6 +54,32 @@ func Folds(labels []int, k int, seed uint64) ([]int, error) {
 	return fold, nil
 }
 
+// KeepLabels keeps the labels of a stratified, seeded fraction of the graphs (at least one per
+// class) and marks the others Unlabeled.
+func KeepLabels(labels []int, fraction float64, seed uint64) []int {
+	out := make([]int, len(labels))
+	byClass := map[int][]int{}
+	var classes []int
+	for i, l := range labels {
+		out[i] = Unlabeled
+		if _, ok := byClass[l]; !ok {
+			classes = append(classes, l)
+		}
+		byClass[l] = append(byClass[l], i)
+	}
+	slices.Sort(classes)
+	rng := rand.New(rand.NewPCG(seed, 0x1abe1))
+	for _, c := range classes {
+		members := byClass[c]
+		rng.Shuffle(len(members), func(a, b int) { members[a], members[b] = members[b], members[a] })
+		keep := min(max(1, int(fraction*float64(len(members))+0.5)), len(members))
+		for _, i := range members[:keep] {
+			out[i] = labels[i]
+		}
+	}
+	return out
+}
+
 // FoldResult is the accuracy on one held-out fold.
 type FoldResult struct {
 	Fold     int     `json:"fold"`

@@ -278,3 +278,23 @@ func TestPredictNew(t *testing.T) {
 		t.Errorf("accuracy on unseen graphs %.2f", acc)
 	}
 }
+
+func TestKeepLabels(t *testing.T) {
+	labels := make([]int, 50)
+	for i := range labels {
+		labels[i] = i % 5 / 4 // 40 of class 0, 10 of class 1
+	}
+	kept := KeepLabels(labels, 0.3, 2)
+	n := map[int]int{}
+	for i, l := range kept {
+		if l != Unlabeled {
+			if l != labels[i] {
+				t.Fatalf("graph %d: kept label %d, true %d", i, l, labels[i])
+			}
+			n[l]++
+		}
+	}
+	if n[0] != 12 || n[1] != 3 {
+		t.Errorf("kept %v, want 12 of class 0 and 3 of class 1", n)
+	}
+}

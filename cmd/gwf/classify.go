@@ -4,8 +4,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"math/rand/v2"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -178,7 +176,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 
 // classifyFraction trains once with a stratified fraction of labels and scores the rest.
 func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *classifyReport, data []*graphs.Graph, labels []int, classesN int, cfg training.Config, sc semisup.Config, opt semisup.Options) error {
-	train := labelledSubset(labels, f.fraction, f.foldSeed)
+	train := semisup.KeepLabels(labels, f.fraction, f.foldSeed)
 	n := 0
 	for _, l := range train {
 		if l != semisup.Unlabeled {
@@ -229,33 +227,6 @@ func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *classif
 		}
 	}
 	return writeClassify(cmd.OutOrStdout(), f.json, rep)
-}
-
-// labelledSubset keeps the labels of a stratified, seeded fraction of the graphs.
-func labelledSubset(labels []int, fraction float64, seed uint64) []int {
-	out := make([]int, len(labels))
-	for i := range out {
-		out[i] = semisup.Unlabeled
-	}
-	byClass := map[int][]int{}
-	for i, l := range labels {
-		byClass[l] = append(byClass[l], i)
-	}
-	keys := make([]int, 0, len(byClass))
-	for c := range byClass {
-		keys = append(keys, c)
-	}
-	slices.Sort(keys)
-	rng := rand.New(rand.NewPCG(seed, 0x1abe1))
-	for _, c := range keys {
-		members := byClass[c]
-		rng.Shuffle(len(members), func(a, b int) { members[a], members[b] = members[b], members[a] })
-		keep := max(1, int(fraction*float64(len(members))+0.5))
-		for _, i := range members[:min(keep, len(members))] {
-			out[i] = labels[i]
-		}
-	}
-	return out
 }
 
 func writeClassify(w io.Writer, asJSON bool, rep *classifyReport) error {

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTinyTable2: a tiny run writes the cross-validation table, the fraction study and its plot.
+func TestTinyTable2(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains several models")
+	}
+	out := t.TempDir()
+	o := options{datasets: []string{"MUTAG"}, solvers: []string{"ppa"}, folds: 3, subset: 30, epochs: 1, atoms: 3, layers: 5,
+		beta: 0.1, fractionsData: "MUTAG", fractions: []float64{0.2, 0.6}, seeds: 2, out: out}
+	if err := run(context.Background(), o, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"report.md", "table2.csv", "fractions.csv", "fractions.png"} {
+		if fi, err := os.Stat(filepath.Join(out, f)); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join(out, "fractions.csv"))
+	if n := strings.Count(string(b), "\n"); n != 1+2*2 {
+		t.Errorf("%d fraction rows, want 5", n)
+	}
+	b, _ = os.ReadFile(filepath.Join(out, "table2.csv"))
+	if n := strings.Count(string(b), "\n"); n != 1+3 {
+		t.Errorf("%d fold rows, want 4", n)
+	}
+	if err := run(context.Background(), options{folds: 3, epochs: 1, atoms: 3, layers: 5, seeds: 1, fractions: []float64{1.5}, out: out}, io.Discard); err == nil {
+		t.Error("fraction 1.5: no error")
+	}
+}
