@@ -53,6 +53,18 @@ type Model struct {
 	Head    *MLP
 	Config  Config
 	History []EpochStats
+	// Optimizer is the Adam state after the last epoch of History (nil before training): with
+	// it, a saved model resumes exactly.
+	Optimizer *OptimizerState
+}
+
+// OptimizerState is the joint Adam state after epoch Epoch: the atoms' solver (V_k then H_k),
+// the head's (W_l then b_l) and each z_i's.
+type OptimizerState struct {
+	Epoch int                  `json:"epoch"`
+	Atoms training.AdamState   `json:"atoms"`
+	Head  training.AdamState   `json:"head"`
+	Z     []training.AdamState `json:"z"`
 }
 
 // EpochStats records one epoch: the mean GWF loss per graph and the mean cross-entropy per
@@ -107,6 +119,8 @@ func (m *Model) checkLabels(data []*graphs.Graph, labels []int) (labelled int, e
 type Options struct {
 	Workers  int
 	Progress func(training.Progress)
+	// EpochDone, if set, is called after every epoch (to save a checkpoint); an error stops.
+	EpochDone func(*Model) error
 }
 
 // Fit trains m on data jointly (eq. ssl) from the epoch after its last one up to
@@ -133,7 +147,10 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, labels []int, opt 
 	if err != nil {
 		return err
 	}
-	o := newOptimizers(m)
+	o, err := newOptimizers(m)
+	if err != nil {
+		return err
+	}
 	cfg := gm.Config
 	start := time.Now()
 	first := len(m.History)
@@ -168,6 +185,54 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, labels []int, opt 
 		}
 		m.History = append(m.History, st)
 		gm.History = append(gm.History, training.EpochStats{Epoch: epoch, Loss: st.GWF, Seconds: st.Seconds})
+		if m.Optimizer, err = o.snapshot(len(m.History)); err != nil {
+			return fmt.Errorf("after epoch %d: %w", epoch, err)
+		}
+		if opt.EpochDone != nil {
+			if err := opt.EpochDone(m); err != nil {
+				return fmt.Errorf("after epoch %d: %w", epoch, err)
+			}
+		}
+	}
+	return nil
+}
+
+// checkOptimizer checks that the Adam state, if any, fits the model's parameters.
+func (m *Model) checkOptimizer() error {
+	st := m.Optimizer
+	if st == nil {
+		return nil
+	}
+	rows, k := m.GWF.Z.Dims()
+	if st.Epoch < 0 || st.Epoch > len(m.History) || len(st.Z) != rows {
+		return fmt.Errorf("optimizer state after epoch %d for %d embeddings; the model has %d epochs and %d embeddings", st.Epoch, len(st.Z), len(m.History), rows)
+	}
+	var atoms, head []int
+	for _, v := range m.GWF.V {
+		r, c := v.Dims()
+		atoms = append(atoms, r*c)
+	}
+	for _, h := range m.GWF.H {
+		r, c := h.Dims()
+		atoms = append(atoms, r*c)
+	}
+	for _, w := range m.Head.W {
+		r, c := w.Dims()
+		head = append(head, r*c)
+	}
+	for _, b := range m.Head.B {
+		head = append(head, len(b))
+	}
+	if err := st.Atoms.Check(atoms); err != nil {
+		return fmt.Errorf("optimizer state of the atoms: %w", err)
+	}
+	if err := st.Head.Check(head); err != nil {
+		return fmt.Errorf("optimizer state of the head: %w", err)
+	}
+	for i, z := range st.Z {
+		if err := z.Check([]int{k}); err != nil {
+			return fmt.Errorf("optimizer state of embedding %d: %w", i, err)
+		}
 	}
 	return nil
 }

@@ -1,7 +1,9 @@
 package semisup
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -296,5 +298,60 @@ func TestKeepLabels(t *testing.T) {
 	}
 	if n[0] != 12 || n[1] != 3 {
 		t.Errorf("kept %v, want 12 of class 0 and 3 of class 1", n)
+	}
+}
+
+// TestSaveLoadResume: a model saved after some epochs, loaded and trained on ends exactly like
+// an uninterrupted run; damaged files are refused.
+func TestSaveLoadResume(t *testing.T) {
+	data, labels := twoStructures(t, 20, 17)
+	labels[3], labels[8] = Unlabeled, Unlabeled
+	cfg := smallGWF()
+	cfg.Epochs = 3
+	sc := Config{Beta: 0.1, Hidden: []int{4}, Activation: Tanh}
+	whole, err := NewModel(data, 2, cfg, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Fit(context.Background(), whole, data, labels, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	part := cfg
+	part.Epochs = 1
+	m, err := NewModel(data, 2, part, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Fit(context.Background(), m, data, labels, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	path := t.TempDir() + "/m.json"
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	m, err = Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.GWF.Config.Epochs = 3
+	if err := Fit(context.Background(), m, data, labels, Options{Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(m.GWF.Z, whole.GWF.Z) || !mat.Equal(m.Head.W[0], whole.Head.W[0]) || !mat.Equal(m.GWF.V[0], whole.GWF.V[0]) {
+		t.Error("resumed model differs from the uninterrupted one")
+	}
+	// Damage.
+	var buf bytes.Buffer
+	if err := m.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	for name, bad := range map[string][]byte{
+		"truncated": b[:len(b)/2],
+		"flipped":   bytes.Replace(b, []byte(`"beta":0.1`), []byte(`"beta":0.2`), 1),
+	} {
+		if _, err := Decode(bytes.NewReader(bad)); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%s: %v, want ErrCorrupt", name, err)
+		}
 	}
 }

@@ -79,7 +79,7 @@ func newOptimizer(m *Model) (*optimizer, error) {
 	for _, p := range o.atomParams {
 		grads = append(grads, p.(*param).gradData())
 	}
-	atoms, err := restoreAdam(st.Atoms, lr, o.atomParams, grads)
+	atoms, err := RestoreAdam(st.Atoms, lr, o.atomParams, grads)
 	if err != nil {
 		return nil, fmt.Errorf("atoms: %w", err)
 	}
@@ -88,7 +88,7 @@ func newOptimizer(m *Model) (*optimizer, error) {
 	}
 	for i, zs := range st.Z {
 		p := o.zParams[i]
-		if o.z[i], err = restoreAdam(zs, lr, []gorgonia.ValueGrad{p}, [][]float64{p.gradData()}); err != nil {
+		if o.z[i], err = RestoreAdam(zs, lr, []gorgonia.ValueGrad{p}, [][]float64{p.gradData()}); err != nil {
 			return nil, fmt.Errorf("embedding %d: %w", i, err)
 		}
 	}
@@ -99,11 +99,11 @@ func newOptimizer(m *Model) (*optimizer, error) {
 func (o *optimizer) snapshot(epoch, done int) (*OptimizerState, error) {
 	st := &OptimizerState{Epoch: epoch, Done: done, Z: make([]AdamState, len(o.z))}
 	var err error
-	if st.Atoms, err = snapshotAdam(o.atoms); err != nil {
+	if st.Atoms, err = SnapshotAdam(o.atoms); err != nil {
 		return nil, err
 	}
 	for i, s := range o.z {
-		if st.Z[i], err = snapshotAdam(s); err != nil {
+		if st.Z[i], err = SnapshotAdam(s); err != nil {
 			return nil, err
 		}
 	}

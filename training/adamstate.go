@@ -53,8 +53,8 @@ func moments(cache reflect.Value, i int) (m, v *tensor.Dense, err error) {
 	return m, v, nil
 }
 
-// snapshotAdam copies the solver's state; a nil solver (never stepped) has the zero state.
-func snapshotAdam(s *gorgonia.AdamSolver) (AdamState, error) {
+// SnapshotAdam copies the solver's state; a nil solver (never stepped) has the zero state.
+func SnapshotAdam(s *gorgonia.AdamSolver) (AdamState, error) {
 	if s == nil {
 		return AdamState{}, nil
 	}
@@ -77,10 +77,10 @@ func snapshotAdam(s *gorgonia.AdamSolver) (AdamState, error) {
 	return st, nil
 }
 
-// restoreAdam returns a solver (learning rate lr) for params in the snapshot's state, or nil
+// RestoreAdam returns a solver (learning rate lr) for params in the snapshot's state, or nil
 // for the zero state. The moments are sized by one step with zero gradients, which leaves the
 // parameters unchanged (a fresh Adam's update is then exactly 0), and then overwritten.
-func restoreAdam(st AdamState, lr float64, params []gorgonia.ValueGrad, grads [][]float64) (*gorgonia.AdamSolver, error) {
+func RestoreAdam(st AdamState, lr float64, params []gorgonia.ValueGrad, grads [][]float64) (*gorgonia.AdamSolver, error) {
 	if st.Iter == 0 {
 		return nil, nil
 	}
@@ -113,3 +113,6 @@ func restoreAdam(st AdamState, lr float64, params []gorgonia.ValueGrad, grads []
 	}
 	return s, nil
 }
+
+// Check verifies a snapshot against the sizes of the parameters it is for.
+func (st AdamState) Check(sizes []int) error { return checkAdam(st, sizes) }

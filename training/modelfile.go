@@ -272,7 +272,7 @@ func (m *Model) Save(path string) error {
 	if err := m.Encode(&buf); err != nil {
 		return err
 	}
-	return writeAtomic(path, buf.Bytes())
+	return WriteFileAtomic(path, buf.Bytes())
 }
 
 // Load reads a model file.
@@ -289,8 +289,8 @@ func Load(path string) (*Model, error) {
 	return m, nil
 }
 
-// writeAtomic writes data to path through a synced temporary file and a rename.
-func writeAtomic(path string, data []byte) error {
+// WriteFileAtomic writes data to path through a synced temporary file and a rename.
+func WriteFileAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {

@@ -26,6 +26,8 @@ type classifyFlags struct {
 	activation string
 	fraction   float64
 	output     string
+	model      string
+	resume     bool
 	json       bool
 	quiet      bool
 }
@@ -68,6 +70,8 @@ Training flags are those of 'gwf fit' (the paper's defaults).`,
 	fs.StringVar(&f.activation, "activation", d.Activation, "activation of the hidden layers: relu or tanh")
 	fs.Float64Var(&f.fraction, "labeled-fraction", 0, "train once with this fraction of labelled graphs and score the rest (instead of --folds)")
 	fs.StringVar(&f.output, "output", "", "with --labeled-fraction: write every graph's prediction as CSV to this file")
+	fs.StringVar(&f.model, "model", "", "with --labeled-fraction: write the model (atoms, embeddings, head) to this file after every epoch")
+	fs.BoolVar(&f.resume, "resume", false, "with --model: continue training the model in that file (exactly where it stopped)")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
 	return cmd
@@ -120,8 +124,11 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if !(f.fraction >= 0 && f.fraction < 1) {
 		return usagef("--labeled-fraction = %v must be in (0, 1)", f.fraction)
 	}
-	if f.output != "" && f.fraction == 0 {
-		return usagef("--output needs --labeled-fraction")
+	if (f.output != "" || f.model != "") && f.fraction == 0 {
+		return usagef("--output and --model need --labeled-fraction")
+	}
+	if f.resume && f.model == "" {
+		return usagef("--resume needs --model")
 	}
 	cfg, warnings, err := f.train.config(flags)
 	if err != nil {
@@ -185,9 +192,24 @@ func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *classif
 	}
 	rep.Protocol = fmt.Sprintf("%.0f%% of the labels kept (stratified, seed %d); accuracy on the other graphs", 100*f.fraction, f.foldSeed)
 	rep.Labeled = n
-	m, err := semisup.NewModel(data, classesN, cfg, sc)
-	if err != nil {
+	var m *semisup.Model
+	var err error
+	if f.resume {
+		if m, err = semisup.Load(f.model); err != nil {
+			return fmt.Errorf("resume: %w", err)
+		}
+		if changed(cmd.Flags(), "epochs") {
+			m.GWF.Config.Epochs = cfg.Epochs
+		}
+		if r, _ := m.GWF.Z.Dims(); r != len(data) || m.Head.Classes() != classesN {
+			return fmt.Errorf("resume: %s holds a model of %d graphs and %d classes, the data has %d and %d", f.model, r, m.Head.Classes(), len(data), classesN)
+		}
+		a.log.Infof("resuming %s after epoch %d of %d", f.model, len(m.History), m.GWF.Config.Epochs)
+	} else if m, err = semisup.NewModel(data, classesN, cfg, sc); err != nil {
 		return err
+	}
+	if f.model != "" {
+		opt.EpochDone = func(m *semisup.Model) error { return m.Save(f.model) }
 	}
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()

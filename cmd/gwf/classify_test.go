@@ -29,7 +29,15 @@ func TestClassify(t *testing.T) {
 	if n := strings.Count(string(b), "\n"); n != 31 {
 		t.Errorf("%d CSV lines, want 31", n)
 	}
+	model := filepath.Join(t.TempDir(), "ss.model")
+	args := []string{"classify", "--dataset", "MUTAG", "--subset", "30", "--labeled-fraction", "0.5", "--atoms", "3", "--layers", "5", "--model", model, "-q", "--json"}
+	mustRun(t, append(args, "--epochs", "1")...)
+	out, _ = mustRun(t, append(args, "--epochs", "2", "--resume")...)
+	if h, _ := decodeJSON(t, out)["history"].([]any); len(h) != 2 {
+		t.Errorf("resumed to %d epochs, want 2", len(h))
+	}
 	for _, args := range [][]string{
+		{"--resume"}, {"--model", "m.json"},
 		{"--beta", "-1"}, {"--hidden", "8,x"}, {"--labeled-fraction", "1.5"}, {"--folds", "1"},
 		{"--activation", "sigmoid"}, {"--output", "x.csv"},
 	} {
