@@ -86,7 +86,9 @@ func (b BADMM) columnNormalise(st *State) (inLog bool) {
 	}
 	for i := 0; i < ns; i++ {
 		for j, v := range st.cost[i*nt : (i+1)*nt] {
-			mx[j] = math.Max(mx[j], v)
+			if v > mx[j] { // not math.Max (slow in this hot loop); a NaN still reaches the sums
+				mx[j] = v
+			}
 		}
 	}
 	sum := st.colw
@@ -144,7 +146,9 @@ func (b BADMM) rowNormalise(st *State, inLog bool) {
 		tr := st.t[i*nt : (i+1)*nt]
 		mx := math.Inf(-1)
 		for _, v := range er {
-			mx = math.Max(mx, v)
+			if v > mx {
+				mx = v
+			}
 		}
 		sum := 0.0
 		for j, v := range er {
