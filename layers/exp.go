@@ -32,8 +32,8 @@ const (
 func expFast(x float64) float64 {
 	// Outside [-708, 709] (and for NaN) the result is subnormal, zero, huge or special:
 	// leave those to math.Exp.
-	if x < -746 { // below the underflow threshold (≈ −745.13): the log-domain paths see many
-		return 0
+	if x < -746 { // exp underflows to 0 below ≈ −745.13; such arguments are common in the
+		return 0 // log-domain paths, where math.Exp would be the slow path
 	}
 	if !(x > -708 && x < 709) {
 		return math.Exp(x)
