@@ -102,3 +102,38 @@ func TestDegreeMu(t *testing.T) {
 		t.Errorf("DegreeMu is not a valid mu: %v", err)
 	}
 }
+
+func TestStandardizeFeatures(t *testing.T) {
+	a, err := New("a", mat.NewDense(2, 2, []float64{0, 1, 1, 0}), nil, mat.NewDense(2, 2, []float64{1, 5, 3, 5}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := New("b", mat.NewDense(1, 1, []float64{0}), nil, mat.NewDense(1, 2, []float64{5, 5}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean, scale := StandardizeFeatures([]*Graph{a, b})
+	if mean[0] != 3 || mean[1] != 5 || scale[1] != 1 {
+		t.Errorf("mean %v, scale %v", mean, scale)
+	}
+	var col []float64
+	for _, g := range []*Graph{a, b} {
+		r, _ := g.F.Dims()
+		for i := 0; i < r; i++ {
+			col = append(col, g.F.At(i, 0))
+			if g.F.At(i, 1) != 0 {
+				t.Errorf("constant dimension not centred: %v", g.F.At(i, 1))
+			}
+		}
+	}
+	s := 0.0
+	for _, v := range col {
+		s += v * v
+	}
+	if math.Abs(s/3-1) > 1e-12 || math.Abs(col[0]+col[1]+col[2]) > 1e-12 {
+		t.Errorf("standardised column %v", col)
+	}
+	if m, s := StandardizeFeatures([]*Graph{{C: mat.NewDense(1, 1, nil)}}); m != nil || s != nil {
+		t.Error("graphs without features: want nil")
+	}
+}

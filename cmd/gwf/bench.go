@@ -24,14 +24,15 @@ import (
 )
 
 type benchFlags struct {
-	datasets []string
-	features string
-	graphs   int
-	minTime  time.Duration
-	kernels  bool
-	workers  int
-	json     bool
-	quiet    bool
+	datasets    []string
+	features    string
+	standardize bool
+	graphs      int
+	minTime     time.Duration
+	kernels     bool
+	workers     int
+	json        bool
+	quiet       bool
 }
 
 func newBenchCmd(a *app) *cobra.Command {
@@ -65,6 +66,7 @@ run for a per-dataset figure). Build with -tags openblas to measure the OpenBLAS
 	fs := cmd.Flags()
 	fs.StringArrayVar(&f.datasets, "dataset", nil, "bundled dataset to time an epoch on (repeatable; none: kernels only)")
 	fs.StringVar(&f.features, "features", "none", "node features for the epochs: none, labels or attributes (PROTEINS_full's, for its FGW setting)")
+	fs.BoolVar(&f.standardize, "standardize", false, "standardize the node features (see 'gwf fit --help')")
 	fs.IntVar(&f.graphs, "graphs", 0, "time the epoch on this many graphs (0: all) and extrapolate")
 	fs.DurationVar(&f.minTime, "min-time", time.Second, "run each kernel benchmark at least this long")
 	fs.BoolVar(&f.kernels, "kernels", true, "time the kernels (--kernels=false: only the epochs)")
@@ -324,7 +326,7 @@ func benchGWB(withLoss bool, minTime time.Duration) (kernelBench, error) {
 
 // benchEpoch times one training epoch with the paper's settings.
 func benchEpoch(ctx context.Context, a *app, name string, f *benchFlags) (epochBench, error) {
-	df := dataFlags{dataset: name, features: f.features, maxNodes: graphs.DefaultLimits.MaxNodes, maxMemory: float64(graphs.DefaultLimits.MaxDenseBytes) / (1 << 30)}
+	df := dataFlags{dataset: name, features: f.features, standardize: f.standardize, maxNodes: graphs.DefaultLimits.MaxNodes, maxMemory: float64(graphs.DefaultLimits.MaxDenseBytes) / (1 << 30)}
 	ds, err := df.load()
 	if err != nil {
 		return epochBench{}, err
