@@ -355,3 +355,33 @@ func TestSaveLoadResume(t *testing.T) {
 		}
 	}
 }
+
+// TestBetaZeroIsGWF: with β = 0 the joint trainer (one Gorgonia graph per batch, the batch op's
+// envelope gradients) trains exactly the model that training.Fit (its own fused trainer) does.
+func TestBetaZeroIsGWF(t *testing.T) {
+	data, labels := twoStructures(t, 18, 19)
+	cfg := smallGWF()
+	cfg.Epochs, cfg.Batch = 3, 5
+	m, err := NewModel(data, 2, cfg, Config{Beta: 0, Activation: ReLU})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Fit(context.Background(), m, data, labels, Options{Workers: 3}); err != nil {
+		t.Fatal(err)
+	}
+	ref, err := training.NewModel(data, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := training.Fit(context.Background(), ref, data, training.Options{Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if !mat.EqualApprox(m.GWF.Z, ref.Z, 1e-10) {
+		t.Error("embeddings differ from training.Fit's")
+	}
+	for k := range ref.V {
+		if !mat.EqualApprox(m.GWF.V[k], ref.V[k], 1e-10) {
+			t.Errorf("atom %d differs from training.Fit's", k)
+		}
+	}
+}
