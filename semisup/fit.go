@@ -22,14 +22,35 @@ type Config struct {
 	Beta       float64 `json:"beta"`       // weight of the classification loss (β ≥ 0)
 	Hidden     []int   `json:"hidden"`     // hidden layer sizes of the head (none: linear)
 	Activation string  `json:"activation"` // relu or tanh
+	// Input is what the head reads: "lambda" (the atom weights softmax(z_i)) or "z" (the raw
+	// embedding, as eq. (ssl) writes it; "" means z).
+	Input string `json:"input,omitempty"`
 }
 
-// DefaultConfig: β = 0.1 and one hidden layer of 32 ReLU units. β sets the balance between a
+// Head inputs.
+const (
+	InputZ      = "z"
+	InputLambda = "lambda"
+)
+
+// headInput is the matrix the head reads for embeddings z (one row per graph).
+func (c Config) headInput(z *mat.Dense) *mat.Dense {
+	if c.Input == InputLambda {
+		return training.Lambda(z)
+	}
+	return z
+}
+
+// DefaultConfig: β = 0.1, one hidden layer of 32 ReLU units reading λ = softmax(z). λ rather
+// than z, on the argument that chose λ for clustering: the loss sees z only through softmax, so
+// z's component along 1 is unidentified and moves in ways the GWF term never sees. β sets the balance between a
 // GWF loss of order 0.01–0.1 per graph and a cross-entropy of order 1 per labelled graph: with
 // β = 1 the classification term moves the labelled embeddings away from what their structure
 // says and the head stops generalising to unlabelled graphs (4-fold accuracies 1, 1, 1, 0 on the
 // synthetic two-structure problem of the tests), while β = 0.1 and 0.01 give 1, 1, 1, 1.
-func DefaultConfig() Config { return Config{Beta: 0.1, Hidden: []int{32}, Activation: ReLU} }
+func DefaultConfig() Config {
+	return Config{Beta: 0.1, Hidden: []int{32}, Activation: ReLU, Input: InputLambda}
+}
 
 // Validate checks the configuration.
 func (c Config) Validate() error {
@@ -43,6 +64,9 @@ func (c Config) Validate() error {
 	}
 	if c.Activation != ReLU && c.Activation != Tanh {
 		return fmt.Errorf("semisup: activation %q, want relu or tanh", c.Activation)
+	}
+	if c.Input != "" && c.Input != InputZ && c.Input != InputLambda {
+		return fmt.Errorf("semisup: head input %q, want z or lambda", c.Input)
 	}
 	return nil
 }
@@ -313,7 +337,13 @@ func (m *Model) gradients(fwd layers.Forward, data []*graphs.Graph, labels []int
 	var ceNode *gorgonia.Node
 	if nLabelled > 0 && m.Config.Beta > 0 {
 		head := m.Head.nodes(g)
-		logits, err := m.Head.logits(zNode, head)
+		x := zNode
+		if m.Config.Input == InputLambda {
+			if x, err = gorgonia.SoftMax(zNode); err != nil {
+				return nil, err
+			}
+		}
+		logits, err := m.Head.logits(x, head)
 		if err != nil {
 			return nil, err
 		}

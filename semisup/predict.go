@@ -12,7 +12,7 @@ import (
 )
 
 // Predict returns the head's class for every training graph (from its z_i).
-func (m *Model) Predict() []int { return m.Head.Predict(m.GWF.Z) }
+func (m *Model) Predict() []int { return m.Head.Predict(m.Config.headInput(m.GWF.Z)) }
 
 // PredictNew classifies unseen graphs: their embeddings are learned with the atoms fixed
 // (training.Transform, steps Adam steps) and the head is applied.
@@ -21,7 +21,7 @@ func (m *Model) PredictNew(ctx context.Context, data []*graphs.Graph, steps int,
 	if err != nil {
 		return nil, fmt.Errorf("semisup: embed the new graphs: %w", err)
 	}
-	return m.Head.Predict(z), nil
+	return m.Head.Predict(m.Config.headInput(z)), nil
 }
 
 // Folds splits the graphs into k stratified folds (seeded): the graphs of each class are

@@ -87,8 +87,9 @@ func TestJointTrainingClassifies(t *testing.T) {
 func TestGradientsByFiniteDifferences(t *testing.T) {
 	data, labels := twoStructures(t, 6, 5)
 	labels[1] = Unlabeled
-	for _, act := range []string{ReLU, Tanh} {
-		m, err := NewModel(data, 2, smallGWF(), Config{Beta: 0.7, Hidden: []int{5}, Activation: act})
+	for _, c := range []Config{{Beta: 0.7, Hidden: []int{5}, Activation: ReLU}, {Beta: 0.7, Hidden: []int{5}, Activation: Tanh, Input: InputLambda}} {
+		act := c.Activation + "/" + c.Input
+		m, err := NewModel(data, 2, smallGWF(), c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +166,7 @@ func rawOf(ms []*mat.Dense) [][]float64 {
 
 // crossEntropy is Σ_labelled −log softmax(MLP(z_i))_label, in plain Go.
 func crossEntropy(m *Model, labels []int) float64 {
-	lg := m.Head.Logits(m.GWF.Z)
+	lg := m.Head.Logits(m.Config.headInput(m.GWF.Z))
 	s := 0.0
 	for i, l := range labels {
 		if l == Unlabeled {

@@ -39,7 +39,7 @@ func TestClassify(t *testing.T) {
 	for _, args := range [][]string{
 		{"--resume"}, {"--model", "m.json"},
 		{"--beta", "-1"}, {"--hidden", "8,x"}, {"--labeled-fraction", "1.5"}, {"--folds", "1"},
-		{"--activation", "sigmoid"}, {"--output", "x.csv"},
+		{"--activation", "sigmoid"}, {"--head-input", "x"}, {"--output", "x.csv"},
 	} {
 		if _, _, code := runCLI(t, append([]string{"classify", "--dataset", "MUTAG"}, args...)...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
