@@ -4,6 +4,9 @@
 //
 //	Σ_i GWF loss(graph i; atoms, softmax(z_i)) + β·Σ_{i labelled} CrossEntropy(MLP(z_i), l_i).
 //
+// By default the head reads λ_i = softmax(z_i) instead of z_i (Config.Input), the identifiable
+// part of the embedding; "z" gives the equation as printed.
+//
 // Both terms live in one Gorgonia graph per mini-batch — the GWF loss of the batch as a single
 // op (layers.BatchLoss) and the MLP with its cross-entropy — so one backward pass gives the
 // gradients of the atoms V_k (and features H_k), of the batch's z_i and of the MLP weights, and
