@@ -15,9 +15,9 @@ func TestClassify(t *testing.T) {
 	if len(folds) != 3 || rep["graphs"] != 30.0 {
 		t.Fatalf("report: %v", rep)
 	}
-	acc := rep["accuracy"].(map[string]any)
-	if m, _ := acc["Mean"].(float64); m < 0 || m > 1 {
-		t.Errorf("accuracy %v", acc)
+	acc, _ := rep["accuracy"].(map[string]any)
+	if m, ok := acc["mean"].(float64); !ok || m < 0 || m > 1 {
+		t.Errorf("accuracy %v", rep["accuracy"])
 	}
 	pred := filepath.Join(t.TempDir(), "p.csv")
 	mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "30", "--labeled-fraction", "0.5", "--atoms", "3", "--layers", "5",
