@@ -88,7 +88,7 @@ func TestGradientsByFiniteDifferences(t *testing.T) {
 	data, labels := twoStructures(t, 6, 5)
 	labels[1] = Unlabeled
 	for _, c := range []Config{{Beta: 0.7, Hidden: []int{5}, Activation: ReLU}, {Beta: 0.7, Hidden: []int{5}, Activation: Tanh, Input: InputLambda},
-		{Beta: 0.7, Hidden: []int{5}, Activation: ReLU, Input: InputLogLambda}} {
+		{Beta: 0.7, Hidden: []int{5}, Activation: ReLU, Input: InputCentered}} {
 		act := c.Activation + "/" + c.Input
 		m, err := NewModel(data, 2, smallGWF(), c)
 		if err != nil {

@@ -69,7 +69,7 @@ Training flags are those of 'gwf fit' (the paper's defaults).`,
 	fs.Float64Var(&f.beta, "beta", d.Beta, "weight β of the classification loss")
 	fs.StringVar(&f.hidden, "hidden", "32", `hidden layer sizes of the head, comma-separated ("" or 0: a linear head)`)
 	fs.StringVar(&f.activation, "activation", d.Activation, "activation of the hidden layers: relu or tanh")
-	fs.StringVar(&f.input, "head-input", d.Input, "what the head reads: log-lambda (log softmax(z): identifiable, well scaled), lambda (softmax(z)) or z (the raw embedding, as eq. ssl)")
+	fs.StringVar(&f.input, "head-input", d.Input, "what the head reads: centered (z minus its mean: the identifiable part of z), lambda (softmax(z)) or z (the raw embedding, as eq. ssl)")
 	fs.Float64Var(&f.fraction, "labeled-fraction", 0, "train once with this fraction of labelled graphs and score the rest (instead of --folds)")
 	fs.StringVar(&f.output, "output", "", "with --labeled-fraction: write every graph's prediction as CSV to this file")
 	fs.StringVar(&f.model, "model", "", "with --labeled-fraction: write the model (atoms, embeddings, head) to this file after every epoch")
