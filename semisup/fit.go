@@ -25,6 +25,9 @@ type Config struct {
 	// Input is what the head reads: "centered" (z_i minus its mean over the atoms), "lambda"
 	// (softmax(z_i)) or "z" (the raw embedding, as eq. (ssl) writes it; "" means z).
 	Input string `json:"input,omitempty"`
+	// Detach stops the cross-entropy's gradient at the embeddings: the head learns from the GWF
+	// embeddings, which the labels do not move (a departure from eq. (ssl), where they do).
+	Detach bool `json:"detach,omitempty"`
 }
 
 // Head inputs.
@@ -358,15 +361,20 @@ func (m *Model) gradients(fwd layers.Forward, data []*graphs.Graph, labels []int
 	var ceNode *gorgonia.Node
 	if nLabelled > 0 && m.Config.Beta > 0 {
 		head := m.Head.nodes(g)
-		x := zNode
+		zIn := zNode
+		if m.Config.Detach {
+			// The head reads a copy of Z: its cross-entropy trains the head only.
+			zIn = sharedNode(g, "Z_head", mat.DenseCopyOf(zb))
+		}
+		x := zIn
 		switch m.Config.Input {
 		case InputLambda:
-			x, err = gorgonia.SoftMax(zNode)
+			x, err = gorgonia.SoftMax(zIn)
 		case InputCentered:
 			k := gm.K()
 			p := gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(k, k), gorgonia.WithName("centering"),
 				gorgonia.WithValue(tensor.New(tensor.WithShape(k, k), tensor.WithBacking(centering(k).RawMatrix().Data))))
-			x, err = gorgonia.Mul(zNode, p)
+			x, err = gorgonia.Mul(zIn, p)
 		}
 		if err != nil {
 			return nil, err

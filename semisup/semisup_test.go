@@ -387,3 +387,55 @@ func TestBetaZeroIsGWF(t *testing.T) {
 		}
 	}
 }
+
+// TestDetach: with Detach the embeddings get only the GWF gradient, and the head the same
+// gradient as without.
+func TestDetach(t *testing.T) {
+	data, labels := twoStructures(t, 6, 23)
+	m, err := NewModel(data, 2, smallGWF(), Config{Beta: 0.5, Hidden: []int{4}, Activation: ReLU, Input: InputCentered})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 3))
+	m.GWF.Z.Apply(func(_, _ int, _ float64) float64 { return rng.NormFloat64() }, m.GWF.Z)
+	fwd, err := m.GWF.Config.Forward()
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch := []int{0, 1, 2, 3, 4, 5}
+	joint, err := m.gradients(fwd, data, labels, batch, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Config.Detach = true
+	detached, err := m.gradients(fwd, data, labels, batch, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Config.Beta = 0
+	gwfOnly, err := m.gradients(fwd, data, labels, batch, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range detached.z {
+		if math.Abs(detached.z[i]-gwfOnly.z[i]) > 1e-12 {
+			t.Fatalf("detached z gradient %d: %v, GWF only %v", i, detached.z[i], gwfOnly.z[i])
+		}
+	}
+	same := true
+	for j := range joint.head {
+		for e := range joint.head[j] {
+			same = same && math.Abs(joint.head[j][e]-detached.head[j][e]) < 1e-12
+		}
+	}
+	if !same {
+		t.Error("detaching changed the head's gradient")
+	}
+	differs := false
+	for i := range joint.z {
+		differs = differs || math.Abs(joint.z[i]-detached.z[i]) > 1e-9
+	}
+	if !differs {
+		t.Error("without Detach the cross-entropy should reach z")
+	}
+}

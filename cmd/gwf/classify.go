@@ -25,6 +25,7 @@ type classifyFlags struct {
 	hidden     string
 	activation string
 	input      string
+	detach     bool
 	fraction   float64
 	output     string
 	model      string
@@ -70,6 +71,7 @@ Training flags are those of 'gwf fit' (the paper's defaults).`,
 	fs.StringVar(&f.hidden, "hidden", "32", `hidden layer sizes of the head, comma-separated ("" or 0: a linear head)`)
 	fs.StringVar(&f.activation, "activation", d.Activation, "activation of the hidden layers: relu or tanh")
 	fs.StringVar(&f.input, "head-input", d.Input, "what the head reads: centered (z minus its mean: the identifiable part of z), lambda (softmax(z)) or z (the raw embedding, as eq. ssl)")
+	fs.BoolVar(&f.detach, "detach", false, "stop the classification gradient at the embeddings: the labels train the head only (eq. ssl lets them move z)")
 	fs.Float64Var(&f.fraction, "labeled-fraction", 0, "train once with this fraction of labelled graphs and score the rest (instead of --folds)")
 	fs.StringVar(&f.output, "output", "", "with --labeled-fraction: write every graph's prediction as CSV to this file")
 	fs.StringVar(&f.model, "model", "", "with --labeled-fraction: write the model (atoms, embeddings, head) to this file after every epoch")
@@ -119,7 +121,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	sc := semisup.Config{Beta: f.beta, Hidden: hidden, Activation: f.activation, Input: f.input}
+	sc := semisup.Config{Beta: f.beta, Hidden: hidden, Activation: f.activation, Input: f.input, Detach: f.detach}
 	if err := sc.Validate(); err != nil {
 		return usagef("%v", err)
 	}
