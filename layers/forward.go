@@ -3,9 +3,10 @@ package layers
 import (
 	"fmt"
 
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"gwf/internal/simd"
 )
 
 // Forward is the GWF forward pass for one observed graph (Algorithm 4, lines 5–7): the
@@ -21,8 +22,8 @@ type ForwardState struct {
 	final State
 	n     int
 	// envelope scratch
-	g, gHat, tmp, fHat, tf []float64
-	r, c                   []float64
+	g, gHat, tmp, tT, fHat, tf []float64
+	r, c                       []float64
 }
 
 // Run computes the barycenter, the atom transports and the final transport for obs. It checks
@@ -54,7 +55,6 @@ func (st *ForwardState) RawTransport() []float64 { return st.final.t }
 func (st *ForwardState) Envelope(atoms []Atom, lambda []float64, obs Space, weight float64, gU, gH []*mat.Dense, gLambda []float64) float64 {
 	n := st.n
 	gb := &st.GWB
-	t := blas64.General{Rows: n, Cols: n, Stride: n, Data: st.final.t}
 	cObs := obs.C.RawMatrix()
 	mu := obs.Mu
 	st.g = grow(st.g, n*n)
@@ -64,6 +64,7 @@ func (st *ForwardState) Envelope(atoms []Atom, lambda []float64, obs Space, weig
 		maxN = max(maxN, nk)
 	}
 	st.tmp = grow(st.tmp, n*maxN)
+	st.tT = grow(st.tT, n*maxN)
 	st.r = grow(st.r, n)
 	st.c = grow(st.c, n)
 	// r = T·1, c = Tᵀ·1
@@ -77,10 +78,9 @@ func (st *ForwardState) Envelope(atoms []Atom, lambda []float64, obs Space, weig
 		st.r[i] = s
 	}
 	// G = T·C·Tᵀ
-	tmp := blas64.General{Rows: n, Cols: n, Stride: n, Data: st.tmp}
-	g := blas64.General{Rows: n, Cols: n, Stride: n, Data: st.g}
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, t, cObs, 0, tmp)
-	blas64.Gemm(blas.NoTrans, blas.Trans, 1, tmp, t, 0, g)
+	simd.Mul(n, n, n, st.final.t, n, cObs.Data, cObs.Stride, st.tmp, n)
+	simd.Transpose(st.tT, 1, st.final.t, n, n)
+	simd.Mul(n, n, n, st.tmp, n, st.tT, n, st.g, n)
 	gb.update(atoms, lambda, mu)
 	b := gb.b
 	loss := 0.0
@@ -107,20 +107,22 @@ func (st *ForwardState) Envelope(atoms []Atom, lambda []float64, obs Space, weig
 	if gU == nil && gH == nil && gLambda == nil {
 		return loss
 	}
-	gHat := blas64.General{Rows: n, Cols: n, Stride: n, Data: st.gHat}
 	for k, a := range atoms {
 		nk := gb.sizes[k]
-		tk := blas64.General{Rows: n, Cols: nk, Stride: nk, Data: gb.transports[k]}
-		// tmp = Ĝ·T_k (n×N_k)
+		tkData := gb.transports[k]
+		tk := blas64.General{Rows: n, Cols: nk, Stride: nk, Data: tkData}
+		// tmp = Ĝ·T_k (n×N_k); tT = λ_k·T_kᵀ
 		tmpK := blas64.General{Rows: n, Cols: nk, Stride: nk, Data: st.tmp[:n*nk]}
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, gHat, tk, 0, tmpK)
+		simd.Mul(n, nk, n, st.gHat, n, tkData, nk, tmpK.Data, nk)
+		simd.Transpose(st.tT, lambda[k], tkData, n, nk)
 		if gLambda != nil {
 			// <Ĝ, T_k·U_k·T_kᵀ> = <T_kᵀ·Ĝ·T_k, U_k>
 			gLambda[k] += dotTtX(tk, tmpK, a.U)
 		}
 		if gU != nil {
 			// dU_k = λ_k·T_kᵀ·Ĝ·T_k
-			blas64.Gemm(blas.Trans, blas.NoTrans, lambda[k], tk, tmpK, 1, gU[k].RawMatrix())
+			g := gU[k].RawMatrix()
+			simd.MulAdd(nk, nk, n, 1, st.tT, n, tmpK.Data, nk, g.Data, g.Stride)
 		}
 		if dim > 0 {
 			fHat := blas64.General{Rows: n, Cols: dim, Stride: dim, Data: st.fHat}
@@ -128,7 +130,8 @@ func (st *ForwardState) Envelope(atoms []Atom, lambda []float64, obs Space, weig
 				gLambda[k] += dotTtX(tk, fHat, a.H)
 			}
 			if gH != nil {
-				blas64.Gemm(blas.Trans, blas.NoTrans, lambda[k], tk, fHat, 1, gH[k].RawMatrix())
+				g := gH[k].RawMatrix()
+				simd.MulAdd(nk, dim, n, 1, st.tT, n, st.fHat, dim, g.Data, g.Stride)
 			}
 		}
 	}
@@ -141,9 +144,8 @@ func (st *ForwardState) featureTerm(obs Space, weight float64) float64 {
 	fb := st.GWB.fb
 	st.tf = grow(st.tf, n*dim)
 	st.fHat = grow(st.fHat, n*dim)
-	t := blas64.General{Rows: n, Cols: n, Stride: n, Data: st.final.t}
-	tf := blas64.General{Rows: n, Cols: dim, Stride: dim, Data: st.tf}
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, t, obs.F.RawMatrix(), 0, tf)
+	f := obs.F.RawMatrix()
+	simd.Mul(n, dim, n, st.final.t, n, f.Data, f.Stride, st.tf, dim)
 	s := 0.0
 	for i := 0; i < n; i++ {
 		for d := 0; d < dim; d++ {

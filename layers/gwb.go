@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"gwf/internal/simd"
 )
 
 // Atom is one atom of a GWF model as the modules see it: a non-negative structure U (the
@@ -47,6 +48,7 @@ type GWBState struct {
 	b, next    []float64 // barycenter and the one being built, n×n
 	fb, fnext  []float64 // barycenter features, n×dim
 	tmp        []float64 // T_k·U_k or scratch
+	tkT        []float64 // λ_k·T_kᵀ, scratch
 	transports [][]float64
 	sizes      []int
 	bMat, fMat mat.Dense // headers over b and fb, reused
@@ -132,6 +134,7 @@ func (g GWB) Compute(st *GWBState, atoms []Atom, lambda []float64, init Space) e
 		maxN = max(maxN, nk)
 	}
 	st.tmp = grow(st.tmp, n*maxN)
+	st.tkT = grow(st.tkT, n*maxN)
 	mu := init.Mu
 	for l := 0; l < g.Layers; l++ {
 		cur := st.space(mu)
@@ -151,13 +154,12 @@ func (g GWB) Compute(st *GWBState, atoms []Atom, lambda []float64, init Space) e
 func (st *GWBState) update(atoms []Atom, lambda []float64, mu []float64) {
 	n := st.n
 	clear(st.next)
-	bNext := blas64.General{Rows: n, Cols: n, Stride: n, Data: st.next}
 	for k, a := range atoms {
 		nk := st.sizes[k]
-		tk := blas64.General{Rows: n, Cols: nk, Stride: nk, Data: st.transports[k]}
-		tmp := blas64.General{Rows: n, Cols: nk, Stride: nk, Data: st.tmp[:n*nk]}
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, tk, a.U.RawMatrix(), 0, tmp)
-		blas64.Gemm(blas.NoTrans, blas.Trans, lambda[k], tmp, tk, 1, bNext)
+		tk, u := st.transports[k], a.U.RawMatrix()
+		simd.Mul(n, nk, nk, tk, nk, u.Data, u.Stride, st.tmp, nk)
+		simd.Transpose(st.tkT, lambda[k], tk, n, nk)
+		simd.MulAdd(n, n, nk, 1, st.tmp, nk, st.tkT, n, st.next, n)
 	}
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {
@@ -170,11 +172,9 @@ func (st *GWBState) update(atoms []Atom, lambda []float64, mu []float64) {
 	}
 	d := st.dim
 	clear(st.fnext)
-	fNext := blas64.General{Rows: n, Cols: d, Stride: d, Data: st.fnext}
 	for k, a := range atoms {
-		nk := st.sizes[k]
-		tk := blas64.General{Rows: n, Cols: nk, Stride: nk, Data: st.transports[k]}
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, lambda[k], tk, a.H.RawMatrix(), 1, fNext)
+		nk, h := st.sizes[k], a.H.RawMatrix()
+		simd.MulAdd(n, d, nk, lambda[k], st.transports[k], nk, h.Data, h.Stride, st.fnext, d)
 	}
 	for i := 0; i < n; i++ {
 		for j := 0; j < d; j++ {

@@ -3,7 +3,7 @@ package layers
 import (
 	"math"
 
-	"gonum.org/v1/gonum/floats"
+	"gwf/internal/simd"
 )
 
 // PPA is the proximal point GWD module (Algorithm 1): each layer solves
@@ -103,15 +103,10 @@ func (p PPA) Step(st *State) {
 		alpha[i] = math.Exp(alpha[i] - mx)
 	}
 	for i := 0; i < ns; i++ {
-		cr := st.cost[i*nt : (i+1)*nt]
-		tr := st.t[i*nt : (i+1)*nt]
-		pr := st.phi[i*nt : (i+1)*nt]
-		si := shift[i]
-		for j, v := range cr {
-			pr[j] = expFast((si-v)*invG) * tr[j]
-		}
+		r := st.cost[i*nt : (i+1)*nt]
+		simd.ExpScaled(st.phi[i*nt:(i+1)*nt], r, st.t[i*nt:(i+1)*nt], shift[i], invG)
 	}
-	if p.forceLog || !p.sweeps(st, alpha) {
+	if p.forceLog || !sinkhorn(st.phi, alpha, st.colv, st.mus, st.mut, p.Inner) {
 		p.logStep(st)
 		return
 	}
@@ -130,32 +125,27 @@ func (p PPA) Step(st *State) {
 	st.Layer++
 }
 
-// sweeps runs the Sinkhorn sweeps on st.phi, starting from alpha, leaving a in alpha and b in
-// st.colv. It reports false when a marginal sum is too small to trust.
-func (p PPA) sweeps(st *State, alpha []float64) bool {
-	ns, nt := st.ns, st.nt
-	b := st.colv
-	for s := 0; s < p.Inner; s++ {
-		// The two passes over Φ use gonum's assembly axpy and dot: they are most of a layer's
-		// time for small graphs.
+// sinkhorn runs Sinkhorn sweeps b = μt ⊘ Kᵀa, a = μs ⊘ K·b on the ns×nt kernel k, starting
+// from the given a. It reports false when a marginal sum is too small (or too large) to trust.
+// The two passes over K are a vector–matrix and a matrix–vector product: most of a layer's
+// time for small graphs.
+func sinkhorn(k, a, b, mus, mut []float64, sweeps int) bool {
+	ns, nt := len(a), len(b)
+	for s := 0; s < sweeps; s++ {
 		clear(b)
-		for i := 0; i < ns; i++ {
-			if ai := alpha[i]; ai != 0 {
-				floats.AddScaled(b, ai, st.phi[i*nt:(i+1)*nt])
-			}
-		}
+		simd.MulAdd(1, nt, ns, 1, a, ns, k, nt, b, nt)
 		for j, c := range b {
 			if !(c >= tiny) || c > math.MaxFloat64 {
 				return false
 			}
-			b[j] = st.mut[j] / c
+			b[j] = mut[j] / c
 		}
-		for i := 0; i < ns; i++ {
-			r := floats.Dot(st.phi[i*nt:(i+1)*nt], b)
+		simd.MulVec(ns, nt, k, nt, b, a)
+		for i, r := range a {
 			if !(r >= tiny) || r > math.MaxFloat64 {
 				return false
 			}
-			alpha[i] = st.mus[i] / r
+			a[i] = mus[i] / r
 		}
 	}
 	return true
@@ -208,33 +198,13 @@ func logRows(logAlpha, logB, g, mus []float64) {
 // linearSweeps runs Sinkhorn sweeps on the kernel k (ns×nt) from a = 1 and reports whether
 // every marginal sum stayed representable; a and b then hold the scalings.
 func linearSweeps(k, a, b, mus, mut []float64, sweeps int) bool {
-	ns, nt := len(a), len(b)
 	for i := range a {
 		a[i] = 1
 	}
 	for j := range b {
 		b[j] = 1
 	}
-	for s := 0; s < sweeps; s++ {
-		clear(b)
-		for i := 0; i < ns; i++ {
-			floats.AddScaled(b, a[i], k[i*nt:(i+1)*nt])
-		}
-		for j, c := range b {
-			if !(c >= tiny) || c > math.MaxFloat64 {
-				return false
-			}
-			b[j] = mut[j] / c
-		}
-		for i := 0; i < ns; i++ {
-			r := floats.Dot(k[i*nt:(i+1)*nt], b)
-			if !(r >= tiny) || r > math.MaxFloat64 {
-				return false
-			}
-			a[i] = mus[i] / r
-		}
-	}
-	return true
+	return sinkhorn(k, a, b, mus, mut, sweeps)
 }
 
 // logStep is the same layer computed in the log domain; st.cost still holds L(T⁽ᵐ⁾).

@@ -1,18 +1,20 @@
 package layers
 
 import (
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
+
+	"gwf/internal/simd"
 )
 
 // sparseDensity is the fraction of non-zeros below which a structure matrix is multiplied in
 // compressed-row form. Observed graphs and warm-started atoms (which ReLU keeps sparse: a zero
 // entry gets no gradient) are far below it; barycenters after their first layer are dense.
-const sparseDensity = 0.25
+const sparseDensity = 0.1
 
 // structure is a square structure matrix (Cs or Ct) with, when it is sparse, a compressed-row
-// copy used by the products below. Its buffers are reused across problems.
+// copy used by the products below, and when it is dense, its transpose. Its buffers are reused
+// across problems.
 type structure struct {
 	g      blas64.General
 	sparse bool
@@ -20,6 +22,12 @@ type structure struct {
 	col    []int32
 	val    []float64
 	xt, yt []float64 // scratch of mulRight
+	// tr is Cᵀ with row stride trStride: g's own data when C is symmetric, else a copy. A layer
+	// multiplies by C or Cᵀ tens of times per Init, so one transposition per problem lets every
+	// product run as a plain row-major C += A·B.
+	tr       []float64
+	trStride int
+	trBuf    []float64
 }
 
 // set binds c and decides how to multiply it.
@@ -36,6 +44,7 @@ func (s *structure) set(c blas64.General) {
 	}
 	s.sparse = float64(nnz) <= sparseDensity*float64(n)*float64(n)
 	if !s.sparse {
+		s.setTranspose()
 		return
 	}
 	if cap(s.rowPtr) < n+1 {
@@ -56,15 +65,43 @@ func (s *structure) set(c blas64.General) {
 	s.rowPtr[n] = int32(len(s.col))
 }
 
+// setTranspose points tr at Cᵀ.
+func (s *structure) setTranspose() {
+	c := s.g
+	n := c.Rows
+	if symmetric(c) {
+		s.tr, s.trStride = c.Data, c.Stride
+		return
+	}
+	s.trBuf = grow(s.trBuf, n*n)
+	for i := 0; i < n; i++ {
+		for j, v := range c.Data[i*c.Stride : i*c.Stride+n] {
+			s.trBuf[j*n+i] = v
+		}
+	}
+	s.tr, s.trStride = s.trBuf, n
+}
+
+func symmetric(c blas64.General) bool {
+	for i := 0; i < c.Rows; i++ {
+		for j := 0; j < i; j++ {
+			if c.Data[i*c.Stride+j] != c.Data[j*c.Stride+i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // mul writes dst = C·X (trans false) or Cᵀ·X (trans true); X and dst are n×cols.
 func (s *structure) mul(dst, x []float64, cols int, trans bool) {
 	n := s.g.Rows
 	if !s.sparse {
-		t := blas.NoTrans
 		if trans {
-			t = blas.Trans
+			simd.Mul(n, cols, n, s.tr, s.trStride, x, cols, dst, cols)
+		} else {
+			simd.Mul(n, cols, n, s.g.Data, s.g.Stride, x, cols, dst, cols)
 		}
-		blas64.Gemm(t, blas.NoTrans, 1, s.g, general2(x, n, cols), 0, general2(dst, n, cols))
 		return
 	}
 	clear(dst[:n*cols])
@@ -84,11 +121,11 @@ func (s *structure) mul(dst, x []float64, cols int, trans bool) {
 func (s *structure) mulRight(dst, x []float64, rows int, trans bool) {
 	n := s.g.Rows
 	if !s.sparse {
-		t := blas.NoTrans
 		if trans {
-			t = blas.Trans
+			simd.Mul(rows, n, n, x, n, s.tr, s.trStride, dst, n)
+		} else {
+			simd.Mul(rows, n, n, x, n, s.g.Data, s.g.Stride, dst, n)
 		}
-		blas64.Gemm(blas.NoTrans, t, 1, general2(x, rows, n), s.g, 0, general2(dst, rows, n))
 		return
 	}
 	if trans {
@@ -130,10 +167,6 @@ func transpose(dst, x []float64, r, c int) {
 			dst[j*r+i] = v
 		}
 	}
-}
-
-func general2(data []float64, r, c int) blas64.General {
-	return blas64.General{Rows: r, Cols: c, Stride: c, Data: data[:r*c]}
 }
 
 // axpy adds a·x to dst.

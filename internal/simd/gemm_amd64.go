@@ -1,0 +1,101 @@
+package simd
+
+import "golang.org/x/sys/cpu"
+
+// useAsm is fixed at start-up from the CPU's features (read-only afterwards).
+var useAsm = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// masks[r] holds the lane masks for a block of r < 8 valid columns (r = 0 is unused).
+var masks = func() (m [8][8]int64) {
+	for r := 1; r < 8; r++ {
+		for j := 0; j < r; j++ {
+			m[r][j] = -1
+		}
+	}
+	return m
+}()
+
+// kern4x8 adds alpha·A[0:4, 0:k]·B[0:k, 0:8] to C[0:4, 0:8]; strides in elements.
+//
+//go:noescape
+func kern4x8(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64)
+
+// kern4x8m is kern4x8 for the columns whose mask lane is set (the others are neither read
+// nor written).
+//
+//go:noescape
+func kern4x8m(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, mask *int64)
+
+// kern1x8 and kern1x8m are the same for one row of A and C.
+//
+//go:noescape
+func kern1x8(k int, a *float64, b *float64, ldb int, c *float64, alpha float64)
+
+//go:noescape
+func kern1x8m(k int, a *float64, b *float64, ldb int, c *float64, alpha float64, mask *int64)
+
+// mulAddAsm tiles C into 4×8 blocks (with 1-row and masked-column blocks at the edges).
+func mulAddAsm(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
+	n8 := n &^ 7
+	rest := n - n8
+	i := 0
+	for ; i+4 <= m; i += 4 {
+		ar := &a[i*lda]
+		for j := 0; j < n8; j += 8 {
+			kern4x8(k, ar, lda, &b[j], ldb, &c[i*ldc+j], ldc, alpha)
+		}
+		if rest > 0 {
+			kern4x8m(k, ar, lda, &b[n8], ldb, &c[i*ldc+n8], ldc, alpha, &masks[rest][0])
+		}
+	}
+	for ; i < m; i++ {
+		ar := &a[i*lda]
+		for j := 0; j < n8; j += 8 {
+			kern1x8(k, ar, &b[j], ldb, &c[i*ldc+j], alpha)
+		}
+		if rest > 0 {
+			kern1x8m(k, ar, &b[n8], ldb, &c[i*ldc+n8], alpha, &masks[rest][0])
+		}
+	}
+}
+
+// masks4[r] masks the first r lanes of a 4-lane block (r = 0: none).
+var masks4 = func() (m [4][4]int64) {
+	for r := 1; r < 4; r++ {
+		for j := 0; j < r; j++ {
+			m[r][j] = -1
+		}
+	}
+	return m
+}()
+
+// dot4 sets y[0:4] to the dot products of rows 0..3 of A (stride lda) with x[0:n]; mask masks
+// the n%4 tail lanes.
+//
+//go:noescape
+func dot4(n int, a *float64, lda int, x *float64, y *float64, mask *int64)
+
+// dot1 returns the dot product of a[0:n] and x[0:n].
+//
+//go:noescape
+func dot1(n int, a *float64, x *float64, mask *int64) float64
+
+// tailMask is the lane mask of the last n%4 entries of a row of n.
+func tailMask(n int) *int64 { return &masks4[n&3][0] }
+
+func mulVecAsm(m, n int, a []float64, lda int, x, y []float64) {
+	mask := tailMask(n)
+	i := 0
+	for ; i+4 <= m; i += 4 {
+		dot4(n, &a[i*lda], lda, &x[0], &y[i], mask)
+	}
+	for ; i < m; i++ {
+		y[i] = dot1(n, &a[i*lda], &x[0], mask)
+	}
+}
+
+// expScaledAsm is ExpScaled on n ≥ 1 entries; consts points at expConsts, mask at the lane
+// mask of the n%4 tail.
+//
+//go:noescape
+func expScaledAsm(n int, dst, c, t *float64, shift, scale float64, consts *float64, mask *int64)
