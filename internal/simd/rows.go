@@ -1,0 +1,61 @@
+package simd
+
+import "math"
+
+// CostRow finishes one row of the PPA cost L = Cst − 2·Cs·T·Ctᵀ + D in place: row[j] becomes
+// fi + ft[j] − 2·row[j] (+ d[j] when d is not nil). It returns the row's minimum (NaN entries
+// may be skipped; the solver checks the transport for NaN anyway).
+func CostRow(row []float64, fi float64, ft, d []float64) float64 {
+	n := len(row)
+	if len(ft) < n || (d != nil && len(d) < n) {
+		panic("simd: CostRow: short input")
+	}
+	if n == 0 {
+		return math.Inf(1)
+	}
+	if useAsm {
+		var dp *float64
+		if d != nil {
+			dp = &d[0]
+		}
+		return costRowAsm(n, &row[0], fi, &ft[0], dp, tailMask(n))
+	}
+	return costRowGo(row, fi, ft, d)
+}
+
+func costRowGo(row []float64, fi float64, ft, d []float64) float64 {
+	mn := math.Inf(1)
+	for j, v := range row {
+		c := fi + ft[j] - 2*v
+		if d != nil {
+			c += d[j]
+		}
+		row[j] = c
+		if c < mn {
+			mn = c
+		}
+	}
+	return mn
+}
+
+// MulScaled writes dst[j] = a·(x[j]·y[j]).
+func MulScaled(dst []float64, a float64, x, y []float64) {
+	n := len(dst)
+	if len(x) < n || len(y) < n {
+		panic("simd: MulScaled: short input")
+	}
+	if n == 0 {
+		return
+	}
+	if useAsm {
+		mulScaledAsm(n, &dst[0], a, &x[0], &y[0], tailMask(n))
+		return
+	}
+	mulScaledGo(dst, a, x, y)
+}
+
+func mulScaledGo(dst []float64, a float64, x, y []float64) {
+	for j := range dst {
+		dst[j] = a * (x[j] * y[j])
+	}
+}

@@ -1,0 +1,130 @@
+#include "textflag.h"
+
+// func costRowAsm(n int, row *float64, fi float64, ft, d *float64, mask *int64) float64
+// row[j] = (fi + ft[j] − 2·row[j]) (+ d[j]), rounded as in Go (2·row[j] is exact, so the FMA
+// rounds once like the subtraction); returns min_j row[j]. Y7 holds the running minimum
+// (+Inf in masked-out lanes of the tail), Y6 = −2, Y5 = fi.
+TEXT ·costRowAsm(SB), NOSPLIT, $0-56
+	MOVQ         n+0(FP), CX
+	MOVQ         row+8(FP), DI
+	VBROADCASTSD fi+16(FP), Y5
+	MOVQ         ft+24(FP), SI
+	MOVQ         d+32(FP), DX
+	MOVQ         mask+40(FP), AX
+	MOVQ         $0xC000000000000000, R8 // −2.0
+	VMOVQ        R8, X6
+	VBROADCASTSD X6, Y6
+	MOVQ         $0x7FF0000000000000, R8 // +Inf
+	VMOVQ        R8, X7
+	VBROADCASTSD X7, Y7
+	MOVQ         CX, BX
+	SHRQ         $2, CX
+	ANDQ         $3, BX
+	TESTQ        DX, DX
+	JE           nod
+
+	// with D
+	TESTQ CX, CX
+	JE    dtail
+
+dloop:
+	VADDPD      (SI), Y5, Y0
+	VFMADD231PD (DI), Y6, Y0
+	VADDPD      (DX), Y0, Y0
+	VMOVUPD     Y0, (DI)
+	VMINPD      Y7, Y0, Y7
+	ADDQ        $32, SI
+	ADDQ        $32, DX
+	ADDQ        $32, DI
+	DECQ        CX
+	JNE         dloop
+
+dtail:
+	TESTQ       BX, BX
+	JE          reduce
+	VMOVDQU     (AX), Y9
+	VMASKMOVPD  (SI), Y9, Y1
+	VMASKMOVPD  (DX), Y9, Y2
+	VMASKMOVPD  (DI), Y9, Y3
+	VADDPD      Y1, Y5, Y0
+	VFMADD231PD Y3, Y6, Y0
+	VADDPD      Y2, Y0, Y0
+	VMASKMOVPD  Y0, Y9, (DI)
+	VBLENDVPD   Y9, Y0, Y7, Y0               // masked-out lanes: the running minimum
+	VMINPD      Y7, Y0, Y7
+	JMP         reduce
+
+nod:
+	TESTQ CX, CX
+	JE    ntail
+
+nloop:
+	VADDPD      (SI), Y5, Y0
+	VFMADD231PD (DI), Y6, Y0
+	VMOVUPD     Y0, (DI)
+	VMINPD      Y7, Y0, Y7
+	ADDQ        $32, SI
+	ADDQ        $32, DI
+	DECQ        CX
+	JNE         nloop
+
+ntail:
+	TESTQ       BX, BX
+	JE          reduce
+	VMOVDQU     (AX), Y9
+	VMASKMOVPD  (SI), Y9, Y1
+	VMASKMOVPD  (DI), Y9, Y3
+	VADDPD      Y1, Y5, Y0
+	VFMADD231PD Y3, Y6, Y0
+	VMASKMOVPD  Y0, Y9, (DI)
+	VBLENDVPD   Y9, Y0, Y7, Y0
+	VMINPD      Y7, Y0, Y7
+
+reduce:
+	VEXTRACTF128 $1, Y7, X1
+	VMINPD       X1, X7, X7
+	VPERMILPD    $1, X7, X1
+	VMINSD       X1, X7, X7
+	VMOVSD       X7, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func mulScaledAsm(n int, dst *float64, a float64, x, y *float64, mask *int64)
+// dst[j] = a·(x[j]·y[j]).
+TEXT ·mulScaledAsm(SB), NOSPLIT, $0-48
+	MOVQ         n+0(FP), CX
+	MOVQ         dst+8(FP), DI
+	VBROADCASTSD a+16(FP), Y5
+	MOVQ         x+24(FP), SI
+	MOVQ         y+32(FP), DX
+	MOVQ         mask+40(FP), AX
+	MOVQ         CX, BX
+	SHRQ         $2, CX
+	ANDQ         $3, BX
+	TESTQ        CX, CX
+	JE           mtail
+
+mloop:
+	VMOVUPD (SI), Y0
+	VMULPD  (DX), Y0, Y0
+	VMULPD  Y5, Y0, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DX
+	ADDQ    $32, DI
+	DECQ    CX
+	JNE     mloop
+
+mtail:
+	TESTQ      BX, BX
+	JE         mdone
+	VMOVDQU    (AX), Y9
+	VMASKMOVPD (SI), Y9, Y0
+	VMASKMOVPD (DX), Y9, Y1
+	VMULPD     Y1, Y0, Y0
+	VMULPD     Y5, Y0, Y0
+	VMASKMOVPD Y0, Y9, (DI)
+
+mdone:
+	VZEROUPPER
+	RET
