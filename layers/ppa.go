@@ -76,20 +76,10 @@ func (p PPA) Init(st *State, src, dst Space) error {
 // Step implements Solver: one PPA layer.
 func (p PPA) Step(st *State) {
 	ns, nt := st.ns, st.nt
+	// Row shifts s_i = min_j L_ij (left by costOf) keep every exponent ≤ 0.
 	st.costOf(st.t)
 	invG := 1 / p.Gamma
-	// Row shifts s_i = min_j L_ij keep every exponent ≤ 0.
 	shift := st.rowShift
-	for i := 0; i < ns; i++ {
-		row := st.cost[i*nt : (i+1)*nt]
-		mn := row[0]
-		for _, v := range row[1:] {
-			if v < mn {
-				mn = v
-			}
-		}
-		shift[i] = mn
-	}
 	// a in the shifted frame: α_i = a_i·exp(−s_i/γ), normalised (a's scale is irrelevant).
 	alpha := st.rowv
 	mx := math.Inf(-1)
@@ -112,13 +102,9 @@ func (p PPA) Step(st *State) {
 	}
 	b := st.colv
 	for i := 0; i < ns; i++ {
-		pr := st.phi[i*nt : (i+1)*nt]
-		tr := st.t[i*nt : (i+1)*nt]
 		ai := alpha[i]
-		for j, v := range pr {
-			// v·b_j first: those are the terms of the row sum, so nothing significant underflows.
-			tr[j] = ai * (v * b[j])
-		}
+		// Φ_ij·b_j first: those are the terms of the row sum, so nothing significant underflows.
+		simd.MulScaled(st.t[i*nt:(i+1)*nt], ai, st.phi[i*nt:(i+1)*nt], b)
 		st.logA[i] = math.Log(ai) + shift[i]*invG
 		st.logRow[i] = false
 	}

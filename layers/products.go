@@ -7,10 +7,14 @@ import (
 	"gwf/internal/simd"
 )
 
-// sparseDensity is the fraction of non-zeros below which a structure matrix is multiplied in
-// compressed-row form. Observed graphs and warm-started atoms (which ReLU keeps sparse: a zero
-// entry gets no gradient) are far below it; barycenters after their first layer are dense.
-const sparseDensity = 0.1
+// sparseLeft and sparseRight are the fractions of non-zeros below which Cs (multiplied from
+// the left) and Ct (from the right) are multiplied in compressed-row form rather than by the
+// dense kernel. Observed graphs and warm-started atoms (which ReLU keeps sparse: a zero entry
+// gets no gradient) are often below them; barycenters after their first layer are dense.
+var (
+	sparseLeft  = 0.1
+	sparseRight = 0.0
+)
 
 // structure is a square structure matrix (Cs or Ct) with, when it is sparse, a compressed-row
 // copy used by the products below, and when it is dense, its transpose. Its buffers are reused
@@ -30,8 +34,9 @@ type structure struct {
 	trBuf    []float64
 }
 
-// set binds c and decides how to multiply it.
-func (s *structure) set(c blas64.General) {
+// set binds c and decides how to multiply it: in compressed-row form when at most a fraction
+// maxDensity of its entries are non-zero.
+func (s *structure) set(c blas64.General, maxDensity float64) {
 	s.g = c
 	n := c.Rows
 	nnz := 0
@@ -42,7 +47,7 @@ func (s *structure) set(c blas64.General) {
 			}
 		}
 	}
-	s.sparse = float64(nnz) <= sparseDensity*float64(n)*float64(n)
+	s.sparse = float64(nnz) <= maxDensity*float64(n)*float64(n)
 	if !s.sparse {
 		s.setTranspose()
 		return

@@ -5,6 +5,8 @@ import (
 
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"gwf/internal/simd"
 )
 
 // State is the per-problem state of an unrolled GWD module and its reusable workspace.
@@ -64,8 +66,8 @@ func (st *State) reset(src, dst Space, featureWeight float64) {
 	st.Layer = 0
 	st.LogDomainLayers = 0
 	st.Trace = st.Trace[:0]
-	st.cs.set(general(src.C))
-	st.ct.set(general(dst.C))
+	st.cs.set(general(src.C), sparseLeft)
+	st.ct.set(general(dst.C), sparseRight)
 	st.mus, st.mut = src.Mu, dst.Mu
 	m := ns * nt
 	st.t = grow(st.t, m)
@@ -189,22 +191,18 @@ func (st *State) setLogRow(i int, total float64) {
 	st.logRow[i] = true
 }
 
-// costOf writes L(X) = Cst − 2·Cs·X·Ctᵀ + D into st.cost (eq. 5 and the FGW cost).
+// costOf writes L(X) = Cst − 2·Cs·X·Ctᵀ + D into st.cost (eq. 5 and the FGW cost) and the
+// minimum of each row into st.rowShift.
 func (st *State) costOf(x []float64) {
 	st.cs.mul(st.p, x, st.nt, false)
 	st.ct.mulRight(st.cost, st.p, st.ns, true)
 	nt := st.nt
 	for i := 0; i < st.ns; i++ {
-		row := st.cost[i*nt : (i+1)*nt]
-		fi := st.fs[i]
-		for j, v := range row {
-			row[j] = fi + st.ft[j] - 2*v
-		}
+		var d []float64
 		if st.d != nil {
-			for j, v := range st.d[i*nt : (i+1)*nt] {
-				row[j] += v
-			}
+			d = st.d[i*nt : (i+1)*nt]
 		}
+		st.rowShift[i] = simd.CostRow(st.cost[i*nt:(i+1)*nt], st.fs[i], st.ft, d)
 	}
 }
 

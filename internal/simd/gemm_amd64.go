@@ -99,3 +99,13 @@ func mulVecAsm(m, n int, a []float64, lda int, x, y []float64) {
 //
 //go:noescape
 func expScaledAsm(n int, dst, c, t *float64, shift, scale float64, consts *float64, mask *int64)
+
+// costRowAsm is CostRow on n ≥ 1 entries; d may be nil.
+//
+//go:noescape
+func costRowAsm(n int, row *float64, fi float64, ft, d *float64, mask *int64) float64
+
+// mulScaledAsm is MulScaled on n ≥ 1 entries.
+//
+//go:noescape
+func mulScaledAsm(n int, dst *float64, a float64, x, y *float64, mask *int64)

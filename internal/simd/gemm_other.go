@@ -15,3 +15,9 @@ func expScaledAsm(n int, dst, c, t *float64, shift, scale float64, consts *float
 }
 
 func tailMask(n int) *int64 { return nil }
+
+func costRowAsm(n int, row *float64, fi float64, ft, d *float64, mask *int64) float64 {
+	panic("unreachable")
+}
+
+func mulScaledAsm(n int, dst *float64, a float64, x, y *float64, mask *int64) { panic("unreachable") }
