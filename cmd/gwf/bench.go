@@ -18,13 +18,14 @@ import (
 
 	"gwf/graphs"
 	"gwf/graphs/datasets"
-	"gwf/internal/fastblas"
+	"gwf/internal/simd"
 	"gwf/layers"
 	"gwf/training"
 )
 
 type benchFlags struct {
 	datasets    []string
+	solver      string
 	features    string
 	standardize bool
 	graphs      int
@@ -43,7 +44,8 @@ func newBenchCmd(a *app) *cobra.Command {
 		Long: `bench measures, with the paper's settings (PPA γ = 0.01, M = 50, 5 sweeps; K = 30
 warm-started atoms, L = 2):
 
-  gemm      the machine's dense matrix product rate (one core, 256×256, the BLAS in use)
+  gemm      the machine's dense matrix product rate on one core (256×256): the solvers' own
+            kernel (internal/simd) and, for comparison, gonum's pure-Go Dgemm
   gwd       one GWD between two Barabási–Albert graphs (2 edges per new node) of N = 20, 40,
             100, 200 nodes: time, allocations, and its floating-point work as the solver does
             it (sparse products by their non-zeros, 4·N² per Sinkhorn sweep; exps not
@@ -54,10 +56,11 @@ warm-started atoms, L = 2):
             shuffle, extrapolated to the whole dataset), on --workers goroutines
 
 Peak memory is the process's peak resident set so far (it only grows; bench one dataset per
-run for a per-dataset figure). Build with -tags openblas to measure the OpenBLAS build.`,
+run for a per-dataset figure).`,
 		Example: `  gwf bench
   gwf bench --dataset AIDS --dataset PROTEINS --json
-  gwf bench --dataset PROTEINS_full --graphs 200`,
+  gwf bench --dataset PROTEINS_full --graphs 200
+  gwf bench --kernels=false --dataset IMDB-BINARY --solver badmm`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runBench(cmd, a, f)
@@ -65,6 +68,7 @@ run for a per-dataset figure). Build with -tags openblas to measure the OpenBLAS
 	}
 	fs := cmd.Flags()
 	fs.StringArrayVar(&f.datasets, "dataset", nil, "bundled dataset to time an epoch on (repeatable; none: kernels only)")
+	fs.StringVar(&f.solver, "solver", "ppa", "GWD module for the epochs: ppa (γ = 0.01) or badmm (γ = 1)")
 	fs.StringVar(&f.features, "features", "none", "node features for the epochs: none, labels or attributes (PROTEINS_full's, for its FGW setting)")
 	fs.BoolVar(&f.standardize, "standardize", false, "standardize the node features (see 'gwf fit --help')")
 	fs.IntVar(&f.graphs, "graphs", 0, "time the epoch on this many graphs (0: all) and extrapolate")
@@ -80,9 +84,10 @@ run for a per-dataset figure). Build with -tags openblas to measure the OpenBLAS
 type benchReport struct {
 	Machine     string        `json:"machine"`
 	CPUs        int           `json:"cpus"`
-	BLAS        string        `json:"blas"`
+	Kernels     string        `json:"kernels"`
 	GEMMGflops  float64       `json:"gemm_gflops"`
-	Kernels     []kernelBench `json:"kernels"`
+	GonumGflops float64       `json:"gonum_gemm_gflops"`
+	Timings     []kernelBench `json:"kernel_timings"`
 	Epochs      []epochBench  `json:"epochs,omitempty"`
 	PeakRSSMiB  float64       `json:"peak_rss_mib"`
 	GoVersion   string        `json:"go_version"`
@@ -101,6 +106,7 @@ type kernelBench struct {
 
 type epochBench struct {
 	Dataset         string  `json:"dataset"`
+	Solver          string  `json:"solver"`
 	Features        string  `json:"features"`
 	Graphs          int     `json:"graphs"`
 	Timed           int     `json:"timed_graphs"`
@@ -119,6 +125,9 @@ func runBench(cmd *cobra.Command, a *app, f *benchFlags) error {
 	case f.workers < 0:
 		return usagef("--workers = %d must not be negative", f.workers)
 	}
+	if f.solver != "ppa" && f.solver != "badmm" {
+		return usagef("--solver %q: want ppa or badmm", f.solver)
+	}
 	if _, err := graphs.ParseFeatureKind(f.features); err != nil {
 		return usagef("--features: %w", err)
 	}
@@ -129,9 +138,9 @@ func runBench(cmd *cobra.Command, a *app, f *benchFlags) error {
 	}
 	ctx := cmd.Context()
 	rep := benchReport{
-		Machine: runtime.GOOS + "/" + runtime.GOARCH, CPUs: runtime.NumCPU(), BLAS: fastblas.Name,
+		Machine: runtime.GOOS + "/" + runtime.GOARCH, CPUs: runtime.NumCPU(), Kernels: simd.Kernels(),
 		GoVersion:   runtime.Version(),
-		Description: "PPA γ=0.01 M=50 inner=5; K=30 warm-started atoms, L=2, batch 32, lr 0.05",
+		Description: "PPA γ=0.01 M=50 inner=5 (epochs: --solver); K=30 warm-started atoms, L=2, batch 32, lr 0.05",
 	}
 	if f.kernels {
 		if err := benchKernels(a, f, &rep); err != nil {
@@ -154,15 +163,15 @@ func runBench(cmd *cobra.Command, a *app, f *benchFlags) error {
 
 // benchKernels times the GEMM rate and the kernels into rep.
 func benchKernels(a *app, f *benchFlags, rep *benchReport) error {
-	rep.GEMMGflops = gemmRate(f.minTime)
-	a.log.Infof("gemm: %.2f GFLOP/s (one core, %s)", rep.GEMMGflops, fastblas.Name)
+	rep.GEMMGflops, rep.GonumGflops = gemmRates(f.minTime)
+	a.log.Infof("gemm: %.2f GFLOP/s (one core, %s), gonum %.2f", rep.GEMMGflops, rep.Kernels, rep.GonumGflops)
 	for _, n := range []int{20, 40, 100, 200} {
 		k, err := benchGWD(n, f.minTime, rep.GEMMGflops)
 		if err != nil {
 			return err
 		}
 		a.log.Infof("%s: %.3f ms", k.Name, k.Millis)
-		rep.Kernels = append(rep.Kernels, k)
+		rep.Timings = append(rep.Timings, k)
 	}
 	for _, withLoss := range []bool{false, true} {
 		k, err := benchGWB(withLoss, f.minTime)
@@ -170,7 +179,7 @@ func benchKernels(a *app, f *benchFlags, rep *benchReport) error {
 			return err
 		}
 		a.log.Infof("%s: %.3f ms", k.Name, k.Millis)
-		rep.Kernels = append(rep.Kernels, k)
+		rep.Timings = append(rep.Timings, k)
 	}
 	return nil
 }
@@ -196,8 +205,9 @@ func repeat(minTime time.Duration, fn func() error) (time.Duration, float64, err
 	return el / time.Duration(n), float64(after.Mallocs-before.Mallocs) / float64(n), nil
 }
 
-// gemmRate measures one core's dense product rate in GFLOP/s.
-func gemmRate(minTime time.Duration) float64 {
+// gemmRates measures one core's dense product rate in GFLOP/s with the solvers' kernel and
+// with gonum's Dgemm.
+func gemmRates(minTime time.Duration) (own, gonum float64) {
 	const n = 256
 	rng := rand.New(rand.NewPCG(1, 2))
 	mk := func() blas64.General {
@@ -210,11 +220,15 @@ func gemmRate(minTime time.Duration) float64 {
 	x, y, z := mk(), mk(), mk()
 	// One core: gonum's Dgemm would otherwise split the product across goroutines.
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	d, _, _ := repeat(minTime/2, func() error {
+	dOwn, _, _ := repeat(minTime/2, func() error {
+		simd.Mul(n, n, n, x.Data, n, y.Data, n, z.Data, n)
+		return nil
+	})
+	dGonum, _, _ := repeat(minTime/2, func() error {
 		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, x, y, 0, z)
 		return nil
 	})
-	return 2 * n * n * n / d.Seconds() / 1e9
+	return 2 * n * n * n / dOwn.Seconds() / 1e9, 2 * n * n * n / dGonum.Seconds() / 1e9
 }
 
 // benchSpace is a Barabási–Albert graph (m = 2) with uniform mu.
@@ -258,7 +272,7 @@ func gwdFlop(p layers.PPA, src, dst layers.Space) float64 {
 	product := func(c *mat.Dense, cols float64) float64 {
 		n, _ := c.Dims()
 		nnz := float64(mat.Sum(nonZero(c)))
-		if nnz > 0.25*float64(n*n) { // dense: the products go to GEMM
+		if nnz > 0.1*float64(n*n) { // dense: the products go to GEMM (layers' threshold)
 			nnz = float64(n * n)
 		}
 		return 2 * nnz * cols
@@ -334,7 +348,7 @@ func benchEpoch(ctx context.Context, a *app, name string, f *benchFlags) (epochB
 	total := len(ds.Graphs)
 	df.subset, df.subsetSeed = f.graphs, 1
 	df.applySubset(ds)
-	cfg := training.DefaultConfig()
+	cfg := training.DefaultConfig().WithSolverDefaults(f.solver)
 	cfg.Epochs = 1
 	m, err := training.NewModel(ds.Graphs, cfg)
 	if err != nil {
@@ -347,7 +361,7 @@ func benchEpoch(ctx context.Context, a *app, name string, f *benchFlags) (epochB
 	}
 	el := time.Since(start).Seconds()
 	rate := float64(len(ds.Graphs)) / el
-	e := epochBench{Dataset: ds.Name, Features: f.features, Graphs: total, Timed: len(ds.Graphs), GraphsPerSec: rate,
+	e := epochBench{Dataset: ds.Name, Solver: cfg.Solver, Features: f.features, Graphs: total, Timed: len(ds.Graphs), GraphsPerSec: rate,
 		SecondsPerEpoch: float64(total) / rate, PeakRSSMiB: peakRSSMiB()}
 	a.log.Infof("%s: %.1f graphs/s, %.1f s per epoch", e.Dataset, e.GraphsPerSec, e.SecondsPerEpoch)
 	return e, nil
@@ -365,13 +379,13 @@ func peakRSSMiB() float64 {
 }
 
 func (rep *benchReport) writeTable(w io.Writer) error {
-	fmt.Fprintf(w, "machine: %s, %d CPUs, BLAS %s, %s\n", rep.Machine, rep.CPUs, rep.BLAS, rep.GoVersion)
+	fmt.Fprintf(w, "machine: %s, %d CPUs, kernels %s, %s\n", rep.Machine, rep.CPUs, rep.Kernels, rep.GoVersion)
 	fmt.Fprintf(w, "settings: %s\n", rep.Description)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	if len(rep.Kernels) > 0 {
-		fmt.Fprintf(w, "GEMM: %.2f GFLOP/s per core\n\n", rep.GEMMGflops)
+	if len(rep.Timings) > 0 {
+		fmt.Fprintf(w, "GEMM: %.2f GFLOP/s per core (gonum's Dgemm: %.2f)\n\n", rep.GEMMGflops, rep.GonumGflops)
 		fmt.Fprintln(tw, "kernel\tms\tallocs/op\tMFLOP\tGFLOP/s\tms at GEMM rate\t")
-		for _, k := range rep.Kernels {
+		for _, k := range rep.Timings {
 			if k.MFlop > 0 {
 				fmt.Fprintf(tw, "%s\t%.3f\t%.1f\t%.1f\t%.2f\t%.3f\t\n", k.Name, k.Millis, k.AllocsPerOp, k.MFlop, k.Gflops, k.AtGEMMRate)
 			} else {
@@ -384,9 +398,9 @@ func (rep *benchReport) writeTable(w io.Writer) error {
 	}
 	if len(rep.Epochs) > 0 {
 		fmt.Fprintln(w)
-		fmt.Fprintln(tw, "dataset\tfeatures\tgraphs\ttimed\tgraphs/s\ts/epoch\tpeak RSS MiB\t")
+		fmt.Fprintln(tw, "dataset\tsolver\tfeatures\tgraphs\ttimed\tgraphs/s\ts/epoch\tpeak RSS MiB\t")
 		for _, e := range rep.Epochs {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.1f\t%.1f\t%.0f\t\n", e.Dataset, e.Features, e.Graphs, e.Timed, e.GraphsPerSec, e.SecondsPerEpoch, e.PeakRSSMiB)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.1f\t%.1f\t%.0f\t\n", e.Dataset, e.Solver, e.Features, e.Graphs, e.Timed, e.GraphsPerSec, e.SecondsPerEpoch, e.PeakRSSMiB)
 		}
 		if err := tw.Flush(); err != nil {
 			return err

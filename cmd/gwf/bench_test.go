@@ -13,7 +13,13 @@ func TestBenchJSON(t *testing.T) {
 	if g, ok := rep["gemm_gflops"].(float64); !ok || g <= 0 {
 		t.Errorf("gemm_gflops = %v", rep["gemm_gflops"])
 	}
-	kernels, _ := rep["kernels"].([]any)
+	if rep["kernels"] != "avx2+fma" && rep["kernels"] != "go" {
+		t.Errorf("kernels = %v", rep["kernels"])
+	}
+	if g, ok := rep["gonum_gemm_gflops"].(float64); !ok || g <= 0 {
+		t.Errorf("gonum_gemm_gflops = %v", rep["gonum_gemm_gflops"])
+	}
+	kernels, _ := rep["kernel_timings"].([]any)
 	if len(kernels) != 6 {
 		t.Fatalf("%d kernels, want 6 (4 GWD sizes, GWB, loss)", len(kernels))
 	}
@@ -28,8 +34,8 @@ func TestBenchJSON(t *testing.T) {
 		t.Fatalf("%d epochs, want 1", len(epochs))
 	}
 	e := epochs[0].(map[string]any)
-	if e["dataset"] != "MUTAG" || e["graphs"] != 188.0 || e["timed_graphs"] != 40.0 {
-		t.Errorf("epoch %v: want MUTAG, 188 graphs, 40 timed", e)
+	if e["dataset"] != "MUTAG" || e["solver"] != "ppa" || e["graphs"] != 188.0 || e["timed_graphs"] != 40.0 {
+		t.Errorf("epoch %v: want MUTAG, ppa, 188 graphs, 40 timed", e)
 	}
 	if s, _ := e["seconds_per_epoch"].(float64); s <= 0 {
 		t.Errorf("seconds_per_epoch = %v", e["seconds_per_epoch"])
@@ -42,6 +48,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"bench", "--graphs", "-1"},
 		{"bench", "--min-time", "0s"},
 		{"bench", "--workers", "-2"},
+		{"bench", "--solver", "sinkhorn"},
 	} {
 		if _, _, code := runCLI(t, args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)

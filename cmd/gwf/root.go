@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"gwf/internal/fastblas"
+	"gwf/internal/simd"
 )
 
 // Exit statuses.
@@ -225,7 +225,7 @@ func versionString() string {
 			v += " " + s.Value[:12]
 		}
 	}
-	return v + " " + bi.GoVersion + " blas=" + fastblas.Name
+	return v + " " + bi.GoVersion + " kernels=" + simd.Kernels()
 }
 
 // changed reports whether the flag name was set on the command line.

@@ -49,3 +49,11 @@ func mulAddGo(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb
 		}
 	}
 }
+
+// Kernels names the implementation in use: "avx2+fma" (assembly) or "go".
+func Kernels() string {
+	if useAsm {
+		return "avx2+fma"
+	}
+	return "go"
+}
