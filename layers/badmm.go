@@ -2,6 +2,8 @@ package layers
 
 import (
 	"math"
+
+	"gwf/internal/simd"
 )
 
 // BADMM is the Bregman ADMM GWD module (Algorithm 2), in the paper's update order:
@@ -94,9 +96,14 @@ func (b BADMM) columnNormalise(st *State) (inLog bool) {
 	sum := st.colw
 	clear(sum)
 	for i := 0; i < ns; i++ {
+		// S_ij = exp(E_ij − mx_j)·T_ij, with the exponent's negation in st.p (free here).
+		dx := st.p[i*nt : (i+1)*nt]
 		for j, v := range st.cost[i*nt : (i+1)*nt] {
-			e := expFast(v-mx[j]) * st.t[i*nt+j]
-			st.s[i*nt+j] = e
+			dx[j] = mx[j] - v
+		}
+		sr := st.s[i*nt : (i+1)*nt]
+		simd.ExpScaled(sr, dx, st.t[i*nt:(i+1)*nt], 0, 1)
+		for j, e := range sr {
 			sum[j] += e
 		}
 	}
@@ -150,10 +157,9 @@ func (b BADMM) rowNormalise(st *State, inLog bool) {
 				mx = v
 			}
 		}
+		simd.ExpScaled(tr, er, sr, mx, -1) // exp(E_ij − mx)·S_ij
 		sum := 0.0
-		for j, v := range er {
-			e := expFast(v-mx) * sr[j]
-			tr[j] = e
+		for _, e := range tr {
 			sum += e
 		}
 		if sum >= tiny {
