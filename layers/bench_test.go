@@ -82,3 +82,18 @@ func TestNoAllocationInSteadyState(t *testing.T) {
 		t.Errorf("forward: %v allocations per run", n)
 	}
 }
+
+// BenchmarkGWDLogDomain: every PPA layer in the log domain (as with large FGW costs and a
+// small γ, e.g. PROTEINS_full's attributes), N = 40.
+func BenchmarkGWDLogDomain(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 40))
+	src, dst := baSpace(rng, 40), baSpace(rng, 40)
+	p := DefaultPPA()
+	p.forceLog = true
+	var st State
+	for b.Loop() {
+		if err := Solve(p, &st, src, dst); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

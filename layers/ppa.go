@@ -137,9 +137,9 @@ func sinkhorn(k, a, b, mus, mut []float64, sweeps int) bool {
 	return true
 }
 
-// logColumns sets logB_j = log μt_j − log Σ_i exp(logα_i + g_ij), reading g by rows; mx is
-// scratch of len(logB).
-func logColumns(logB, logAlpha, g, mut, mx []float64) {
+// logColumns sets logB_j = log μt_j − log Σ_i exp(logα_i + g_ij), reading g by rows; mx and
+// tmp are scratch of len(logB).
+func logColumns(logB, logAlpha, g, mut, mx, tmp []float64) {
 	nt := len(logB)
 	for j := range mx {
 		mx[j] = math.Inf(-1)
@@ -151,19 +151,23 @@ func logColumns(logB, logAlpha, g, mut, mx []float64) {
 			}
 		}
 	}
+	for j := range mx {
+		mx[j] = -mx[j]
+	}
 	clear(logB)
 	for i, la := range logAlpha {
-		for j, v := range g[i*nt : (i+1)*nt] {
-			logB[j] += expFast(la + v - mx[j])
+		simd.ExpAdd(tmp, la, g[i*nt:(i+1)*nt], mx) // exp(logα_i + g_ij − max_j)
+		for j, e := range tmp {
+			logB[j] += e
 		}
 	}
 	for j, s := range logB {
-		logB[j] = math.Log(mut[j]) - (mx[j] + math.Log(s))
+		logB[j] = math.Log(mut[j]) - (math.Log(s) - mx[j])
 	}
 }
 
-// logRows sets logα_i = log μs_i − log Σ_j exp(g_ij + logB_j).
-func logRows(logAlpha, logB, g, mus []float64) {
+// logRows sets logα_i = log μs_i − log Σ_j exp(g_ij + logB_j); tmp is scratch of len(logB).
+func logRows(logAlpha, logB, g, mus, tmp []float64) {
 	nt := len(logB)
 	for i := range logAlpha {
 		gr := g[i*nt : (i+1)*nt]
@@ -173,9 +177,10 @@ func logRows(logAlpha, logB, g, mus []float64) {
 				mx = v + logB[j]
 			}
 		}
+		simd.ExpAdd(tmp, -mx, gr, logB)
 		s := 0.0
-		for j, v := range gr {
-			s += expFast(v + logB[j] - mx)
+		for _, e := range tmp {
+			s += e
 		}
 		logAlpha[i] = math.Log(mus[i]) - (mx + math.Log(s))
 	}
@@ -212,8 +217,8 @@ func (p PPA) logStep(st *State) {
 		logAlpha[i] = st.logA[i] - st.rowShift[i]*invG
 	}
 	logB := st.colv
-	logColumns(logB, logAlpha, g, st.mut, st.colw)
-	logRows(logAlpha, logB, g, st.mus)
+	logColumns(logB, logAlpha, g, st.mut, st.colw, st.colx)
+	logRows(logAlpha, logB, g, st.mus, st.colx)
 	// One sweep in the log domain leaves potentials under which the kernel
 	// K_ij = exp(logα_i + g_ij + logB_j) has row sums μs and column sums near μt: its entries are
 	// representable, so the remaining sweeps run on K in the linear domain (n·m exps instead of
@@ -221,10 +226,7 @@ func (p PPA) logStep(st *State) {
 	// under- or overflow, the sweeps go on in the log domain.
 	k := st.logT // scratch until the transport is written below
 	for i := 0; i < ns; i++ {
-		gr, kr := g[i*nt:(i+1)*nt], k[i*nt:(i+1)*nt]
-		for j, v := range gr {
-			kr[j] = expFast(logAlpha[i] + v + logB[j])
-		}
+		simd.ExpAdd(k[i*nt:(i+1)*nt], logAlpha[i], g[i*nt:(i+1)*nt], logB)
 	}
 	a, b := st.roww, st.colw
 	if linearSweeps(k, a, b, st.mus, st.mut, p.Inner-1) {
@@ -236,8 +238,8 @@ func (p PPA) logStep(st *State) {
 		}
 	} else {
 		for s := 1; s < p.Inner; s++ {
-			logColumns(logB, logAlpha, g, st.mut, st.colw)
-			logRows(logAlpha, logB, g, st.mus)
+			logColumns(logB, logAlpha, g, st.mut, st.colw, st.colx)
+			logRows(logAlpha, logB, g, st.mus, st.colx)
 		}
 	}
 	for i := 0; i < ns; i++ {

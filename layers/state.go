@@ -46,7 +46,7 @@ type State struct {
 	logT   []float64
 	logRow []bool
 	// per-row / per-column scratch
-	rowv, roww, colv, colw, rowShift []float64
+	rowv, roww, colv, colw, colx, rowShift []float64
 }
 
 // grow returns buf resized to n, reusing its storage when large enough.
@@ -87,6 +87,7 @@ func (st *State) reset(src, dst Space, featureWeight float64) {
 	st.rowShift = grow(st.rowShift, ns)
 	st.colv = grow(st.colv, nt)
 	st.colw = grow(st.colw, nt)
+	st.colx = grow(st.colx, nt)
 	squaredRowMass(st.fs, st.cs.g, src.Mu)
 	squaredRowMass(st.ft, st.ct.g, dst.Mu)
 	if src.F != nil {
@@ -178,9 +179,9 @@ func (st *State) setLogRow(i int, total float64) {
 			mx = v
 		}
 	}
+	simd.ExpAdd(tr, -mx, lr, nil)
 	for j, v := range lr {
 		lr[j] = v - mx
-		tr[j] = expFast(v - mx)
 	}
 	// The exponents add terms of size L/γ that cancel; rescaling makes the row exact again.
 	f := rescale(tr, total)

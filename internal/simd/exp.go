@@ -27,6 +27,37 @@ func expScaledGo(dst, c, t []float64, shift, scale float64) {
 	}
 }
 
+// ExpAdd writes dst[j] = exp(a + x[j] + y[j]) for j < len(dst), with y = nil read as zeros:
+// the log-domain Sinkhorn updates. Exponents are treated as in ExpScaled.
+func ExpAdd(dst []float64, a float64, x, y []float64) {
+	n := len(dst)
+	if len(x) < n || (y != nil && len(y) < n) {
+		panic("simd: ExpAdd: short input")
+	}
+	if n == 0 {
+		return
+	}
+	if useAsm {
+		var yp *float64
+		if y != nil {
+			yp = &y[0]
+		}
+		expAddAsm(n, &dst[0], &x[0], yp, a, &expConsts[0][0], tailMask(n))
+		return
+	}
+	expAddGo(dst, a, x, y)
+}
+
+func expAddGo(dst []float64, a float64, x, y []float64) {
+	for j := range dst {
+		v := a + x[j]
+		if y != nil {
+			v += y[j]
+		}
+		dst[j] = expClamped(v)
+	}
+}
+
 // expClamped is math.Exp with the kernel's treatment of very small exponents.
 func expClamped(x float64) float64 {
 	if x < expLo {

@@ -11,14 +11,12 @@
 #define LO 640
 #define SHIFT 672
 
-// EXPBODY sets Y5 = exp((Y8 − Y1)·Y9) on four lanes, with Y10 = −708, Y11 = 1.5·2⁵², Y12 = 709
-// and AX = &expConsts. x = (shift − c)·scale in Y0; x = k·ln2 + r with k = round(x·log2 e);
-// e^r by a degree-13 Taylor polynomial (|r| ≤ ln2/2); 2^k built in the exponent bits.
-// Below −708 the lane is 0, above 709 +Inf; NaN propagates (max/min return their second
-// operand when one is NaN, and x is that operand).
-#define EXPBODY \
-	VSUBPD Y1, Y8, Y0 \
-	VMULPD Y9, Y0, Y0 \
+// EXPCORE sets Y5 = exp(Y0) on four lanes, with Y10 = −708, Y11 = 1.5·2⁵², Y12 = 709 and
+// AX = &expConsts (Y2–Y4, Y6 scratch): x = k·ln2 + r with k = round(x·log2 e); e^r by a
+// degree-13 Taylor polynomial (|r| ≤ ln2/2); 2^k built in the exponent bits. Below −708 the
+// lane is 0, above 709 +Inf; NaN propagates (max/min return their second operand when one is
+// NaN, and x is that operand).
+#define EXPCORE \
 	VMAXPD Y0, Y10, Y2 \
 	VMINPD Y2, Y12, Y2 \
 	VMOVAPD Y11, Y3 \
@@ -47,6 +45,12 @@
 	VBLENDVPD Y6, INF(AX), Y5, Y5 \
 	VCMPPD $1, Y10, Y0, Y6 \
 	VANDNPD Y5, Y6, Y5
+
+// EXPBODY sets Y5 = exp((Y8 − Y1)·Y9).
+#define EXPBODY \
+	VSUBPD Y1, Y8, Y0 \
+	VMULPD Y9, Y0, Y0 \
+	EXPCORE
 
 // func expScaledAsm(n int, dst, c, t *float64, shift, scale float64, consts *float64, mask *int64)
 TEXT ·expScaledAsm(SB), NOSPLIT, $0-64
@@ -89,5 +93,75 @@ etail:
 	VMASKMOVPD Y5, Y13, (DI)
 
 edone:
+	VZEROUPPER
+	RET
+
+// func expAddAsm(n int, dst, x, y *float64, a float64, consts *float64, mask *int64)
+// dst[j] = exp(a + x[j] + y[j]); y == nil means y = 0. Y8 = a.
+TEXT ·expAddAsm(SB), NOSPLIT, $0-56
+	MOVQ         n+0(FP), CX
+	MOVQ         dst+8(FP), DI
+	MOVQ         x+16(FP), SI
+	MOVQ         y+24(FP), DX
+	VBROADCASTSD a+32(FP), Y8
+	MOVQ         consts+40(FP), AX
+	MOVQ         mask+48(FP), R8
+	VMOVUPD      LO(AX), Y10
+	VMOVUPD      SHIFT(AX), Y11
+	VMOVUPD      HI(AX), Y12
+	MOVQ         CX, BX
+	SHRQ         $2, CX
+	ANDQ         $3, BX
+	TESTQ        DX, DX
+	JE           xonly
+	TESTQ        CX, CX
+	JE           ytail
+
+yloop:
+	VADDPD  (SI), Y8, Y0
+	VADDPD  (DX), Y0, Y0
+	EXPCORE
+	VMOVUPD Y5, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DX
+	ADDQ    $32, DI
+	DECQ    CX
+	JNE     yloop
+
+ytail:
+	TESTQ      BX, BX
+	JE         xdone
+	VMOVDQU    (R8), Y13
+	VMASKMOVPD (SI), Y13, Y1
+	VMASKMOVPD (DX), Y13, Y7
+	VADDPD     Y1, Y8, Y0
+	VADDPD     Y7, Y0, Y0
+	EXPCORE
+	VMASKMOVPD Y5, Y13, (DI)
+	JMP        xdone
+
+xonly:
+	TESTQ CX, CX
+	JE    xtail
+
+xloop:
+	VADDPD  (SI), Y8, Y0
+	EXPCORE
+	VMOVUPD Y5, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	DECQ    CX
+	JNE     xloop
+
+xtail:
+	TESTQ      BX, BX
+	JE         xdone
+	VMOVDQU    (R8), Y13
+	VMASKMOVPD (SI), Y13, Y1
+	VADDPD     Y1, Y8, Y0
+	EXPCORE
+	VMASKMOVPD Y5, Y13, (DI)
+
+xdone:
 	VZEROUPPER
 	RET

@@ -101,3 +101,42 @@ func BenchmarkExpScaled(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/exp")
 }
+
+// TestExpAdd checks both kernels against math.Exp, with and without y, for every tail length.
+func TestExpAdd(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	for _, kernel := range []func(dst []float64, a float64, x, y []float64){ExpAdd, expAddGo} {
+		for n := 1; n <= 13; n++ {
+			for _, withY := range []bool{false, true} {
+				x := make([]float64, n)
+				for j := range x {
+					x[j] = r.Float64()*1500 - 800
+				}
+				var y []float64
+				if withY {
+					y = randSlice(r, n)
+				}
+				a := r.NormFloat64()
+				dst := make([]float64, n+1)
+				dst[n] = 3
+				kernel(dst[:n], a, x, y)
+				if dst[n] != 3 {
+					t.Fatalf("n=%d: wrote past the end", n)
+				}
+				for j := 0; j < n; j++ {
+					v := a + x[j]
+					if withY {
+						v += y[j]
+					}
+					want := math.Exp(v)
+					if v < -708 {
+						want = 0
+					}
+					if ulps(dst[j], want) > 2 && !(want == 0 && dst[j] == 0) {
+						t.Fatalf("n=%d y=%v: exp(%v) = %v, want %v", n, withY, v, dst[j], want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -109,3 +109,8 @@ func costRowAsm(n int, row *float64, fi float64, ft, d *float64, mask *int64) fl
 //
 //go:noescape
 func mulScaledAsm(n int, dst *float64, a float64, x, y *float64, mask *int64)
+
+// expAddAsm is ExpAdd on n ≥ 1 entries; y may be nil.
+//
+//go:noescape
+func expAddAsm(n int, dst, x, y *float64, a float64, consts *float64, mask *int64)

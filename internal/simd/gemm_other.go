@@ -21,3 +21,7 @@ func costRowAsm(n int, row *float64, fi float64, ft, d *float64, mask *int64) fl
 }
 
 func mulScaledAsm(n int, dst *float64, a float64, x, y *float64, mask *int64) { panic("unreachable") }
+
+func expAddAsm(n int, dst, x, y *float64, a float64, consts *float64, mask *int64) {
+	panic("unreachable")
+}
