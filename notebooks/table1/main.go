@@ -1,8 +1,12 @@
 // Command table1 reproduces Table 1 of the paper: clustering accuracy of GWF (PPA and BADMM)
 // on the benchmark datasets, mean ± std over seeds, beside the paper's numbers. Each cell is one
-// `gwf cluster --runs R --output-dir OUT/DATASET-SOLVER` run; a cell whose report.json exists is
-// reused, so an interrupted notebook continues where it stopped. It writes report.md and
-// table1.csv (one row per run) to --out.
+// `gwf cluster --runs R --output-dir OUT/DATASET-SOLVER[-FEATURES]` run; a cell whose
+// report.json exists is reused, so an interrupted notebook continues where it stopped. It
+// writes report.md and table1.csv (one row per run) to --out.
+//
+// Node features follow the paper: "the graphs in AIDS, PROTEIN, and PROTEIN-F ... are with node
+// attributes" (4, 1 and 29 dimensions), IMDB-B "merely contain[s] topological information"; so
+// by default the first three are learned with their attributes (FGW) and IMDB-BINARY without.
 //
 //	go run ./notebooks/table1 --out results/table1                       # the paper's protocol
 //	go run ./notebooks/table1 --out /tmp/t1 --datasets MUTAG --subset 40 --epochs 2 --runs 2
@@ -25,6 +29,7 @@ import (
 
 type options struct {
 	datasets, solvers []string
+	features          map[string]string // dataset → gwf's --features (absent: none)
 	runs, subset      int
 	epochs            int
 	extra             []string // more gwf cluster flags (for tiny runs)
@@ -40,9 +45,11 @@ var paper = map[string]map[string]string{
 
 func main() {
 	var o options
-	var datasets, solvers, extra string
+	var datasets, solvers, features, extra string
 	flag.StringVar(&datasets, "datasets", "AIDS,PROTEINS,PROTEINS_full,IMDB-BINARY", "comma-separated bundled datasets")
 	flag.StringVar(&solvers, "solvers", "ppa,badmm", "comma-separated GWD modules")
+	flag.StringVar(&features, "features", "AIDS=attributes,PROTEINS=attributes,PROTEINS_full=attributes",
+		"node features per dataset, DATASET=none|labels|attributes, comma-separated (unlisted: none)")
 	flag.IntVar(&o.runs, "runs", 5, "seeds per cell (1, 2, ...)")
 	flag.IntVar(&o.subset, "subset", 0, "graphs per dataset (0: all; the paper uses all)")
 	flag.IntVar(&o.epochs, "epochs", 10, "training epochs")
@@ -51,10 +58,48 @@ func main() {
 	flag.StringVar(&o.out, "out", "results/table1", "output folder")
 	flag.Parse()
 	o.datasets, o.solvers, o.extra = strings.Split(datasets, ","), strings.Split(solvers, ","), strings.Fields(extra)
+	var err error
+	if o.features, err = parseFeatures(features); err != nil {
+		fmt.Fprintln(os.Stderr, "table1: --features:", err)
+		os.Exit(2)
+	}
 	if err := run(context.Background(), o, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "table1:", err)
 		os.Exit(1)
 	}
+}
+
+// parseFeatures reads "AIDS=attributes,PROTEINS=labels".
+func parseFeatures(s string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, kv := range strings.Split(s, ",") {
+		if kv = strings.TrimSpace(kv); kv == "" {
+			continue
+		}
+		d, f, ok := strings.Cut(kv, "=")
+		if !ok || (f != "none" && f != "labels" && f != "attributes") {
+			return nil, fmt.Errorf("%q: want DATASET=none|labels|attributes", kv)
+		}
+		out[d] = f
+	}
+	return out, nil
+}
+
+// featuresOf is the --features of dataset d.
+func (o options) featuresOf(d string) string {
+	if f, ok := o.features[d]; ok {
+		return f
+	}
+	return "none"
+}
+
+// cellDir is where a cell's gwf cluster run writes its report.
+func (o options) cellDir(d, s string) string {
+	name := d + "-" + s
+	if f := o.featuresOf(d); f != "none" {
+		name += "-" + f
+	}
+	return filepath.Join(o.out, name)
 }
 
 // cellReport is the part of gwf cluster's report.json the table uses.
@@ -100,10 +145,10 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	cells := map[string]*cellReport{}
 	for _, d := range o.datasets {
 		for _, s := range o.solvers {
-			dir := filepath.Join(o.out, d+"-"+s)
+			dir := o.cellDir(d, s)
 			rep, err := readCell(dir)
 			if err != nil {
-				args := append([]string{"cluster", "--dataset", d, "--solver", s, "--runs", fmt.Sprint(o.runs),
+				args := append([]string{"cluster", "--dataset", d, "--solver", s, "--features", o.featuresOf(d), "--runs", fmt.Sprint(o.runs),
 					"--epochs", fmt.Sprint(o.epochs), "--subset", fmt.Sprint(o.subset), "--output-dir", dir, "--json"}, o.extra...)
 				fmt.Fprintf(log, "table1: %s %s\n", gwf, strings.Join(args, " "))
 				cmd := exec.CommandContext(ctx, gwf, args...)
@@ -138,15 +183,22 @@ func readCell(dir string) (*cellReport, error) {
 func pct(m meanStd) string { return fmt.Sprintf("%.1f ± %.1f", 100*m.Mean, 100*m.Std) }
 
 func write(o options, cells map[string]*cellReport) error {
-	cmdline := fmt.Sprintf("go run ./notebooks/table1 --out %s --datasets %s --solvers %s --runs %d --epochs %d --subset %d",
-		o.out, strings.Join(o.datasets, ","), strings.Join(o.solvers, ","), o.runs, o.epochs, o.subset)
+	var feats []string
+	for _, d := range o.datasets {
+		feats = append(feats, d+"="+o.featuresOf(d))
+	}
+	cmdline := fmt.Sprintf("go run ./notebooks/table1 --out %s --datasets %s --solvers %s --features %s --runs %d --epochs %d --subset %d",
+		o.out, strings.Join(o.datasets, ","), strings.Join(o.solvers, ","), strings.Join(feats, ","), o.runs, o.epochs, o.subset)
 	if len(o.extra) > 0 {
 		cmdline += fmt.Sprintf(" --extra %q", strings.Join(o.extra, " "))
 	}
 	rep := nb.NewReport("Table 1: clustering accuracy (%)", cmdline)
 	rep.Printf("K-means (10 restarts) on λ = softmax(z) (the default) and on z; mean ± std over %d seeds; %d epochs; %s.\n\n",
 		o.runs, o.epochs, map[bool]string{true: "all graphs", false: fmt.Sprintf("%d graphs per dataset", o.subset)}[o.subset == 0])
-	header := append([]string{""}, o.datasets...)
+	header := []string{""}
+	for _, d := range o.datasets {
+		header = append(header, d+" ("+o.featuresOf(d)+")")
+	}
 	var rows [][]string
 	for _, s := range o.solvers {
 		row := []string{"paper GWF-" + strings.ToUpper(s)}

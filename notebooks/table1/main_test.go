@@ -16,7 +16,7 @@ func TestTinyTable1(t *testing.T) {
 		t.Skip("builds and runs gwf")
 	}
 	out := t.TempDir()
-	o := options{datasets: []string{"MUTAG"}, solvers: []string{"ppa", "badmm"}, runs: 2, subset: 30, epochs: 1,
+	o := options{datasets: []string{"MUTAG"}, solvers: []string{"ppa", "badmm"}, features: map[string]string{"MUTAG": "labels"}, runs: 2, subset: 30, epochs: 1,
 		extra: []string{"--atoms", "3", "--layers", "5", "-q"}, out: out}
 	if err := run(context.Background(), o, io.Discard); err != nil {
 		t.Fatal(err)
@@ -25,7 +25,7 @@ func TestTinyTable1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| gwf PPA, λ |", "| gwf BADMM, z |", "MUTAG"} {
+	for _, want := range []string{"| gwf PPA, λ |", "| gwf BADMM, z |", "MUTAG (labels)", "--features MUTAG=labels"} {
 		if !strings.Contains(string(report), want) {
 			t.Errorf("report lacks %q:\n%s", want, report)
 		}
@@ -37,8 +37,23 @@ func TestTinyTable1(t *testing.T) {
 	if n := strings.Count(string(csv), "\n"); n != 1+2*2 {
 		t.Errorf("%d CSV lines, want 5:\n%s", n, csv)
 	}
+	if _, err := os.Stat(filepath.Join(out, "MUTAG-ppa-labels", "report.json")); err != nil {
+		t.Errorf("the cell directory does not name its features: %v", err)
+	}
 	o.gwf = "/nonexistent/gwf" // the cells exist: nothing is run
 	if err := run(context.Background(), o, io.Discard); err != nil {
 		t.Errorf("rerun did not reuse the cells: %v", err)
+	}
+}
+
+func TestParseFeatures(t *testing.T) {
+	got, err := parseFeatures("AIDS=attributes, MUTAG=labels")
+	if err != nil || got["AIDS"] != "attributes" || got["MUTAG"] != "labels" || len(got) != 2 {
+		t.Errorf("got %v, %v", got, err)
+	}
+	for _, bad := range []string{"AIDS", "AIDS=rgb"} {
+		if _, err := parseFeatures(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
 	}
 }
