@@ -38,3 +38,24 @@ func BenchmarkMulAdd(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkKernelWidth compares the AVX2 and AVX-512 tilings on the same shapes.
+func BenchmarkKernelWidth(b *testing.B) {
+	if !use512 {
+		b.Skip("no AVX-512")
+	}
+	defer func() { use512 = true }()
+	for _, s := range benchShapes {
+		m, n, k := s[0], s[1], s[2]
+		x, y, z := make([]float64, m*k), make([]float64, k*n), make([]float64, m*n)
+		for _, wide := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%dx%dx%d/avx512=%v", m, n, k, wide), func(b *testing.B) {
+				use512 = wide
+				for b.Loop() {
+					MulAdd(m, n, k, 1, x, k, y, n, z, n)
+				}
+				b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}

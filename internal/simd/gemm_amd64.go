@@ -2,8 +2,11 @@ package simd
 
 import "golang.org/x/sys/cpu"
 
-// useAsm is fixed at start-up from the CPU's features (read-only afterwards).
-var useAsm = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+// useAsm and use512 are fixed at start-up from the CPU's features (read-only afterwards).
+var (
+	useAsm = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	use512 = useAsm && cpu.X86.HasAVX512F
+)
 
 // masks[r] holds the lane masks for a block of r < 8 valid columns (r = 0 is unused).
 var masks = func() (m [8][8]int64) {
@@ -34,11 +37,29 @@ func kern1x8(k int, a *float64, b *float64, ldb int, c *float64, alpha float64)
 //go:noescape
 func kern1x8m(k int, a *float64, b *float64, ldb int, c *float64, alpha float64, mask *int64)
 
-// mulAddAsm tiles C into 4×8 blocks (with 1-row and masked-column blocks at the edges).
+// kern8x8z adds alpha·A[0:8, 0:k]·B[0:k, 0:8] to C[0:8, 0:8] for the columns in the bit mask
+// (AVX-512).
+//
+//go:noescape
+func kern8x8z(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, alpha float64, mask uint64)
+
+// mulAddAsm tiles C into 8×8 blocks with AVX-512, or 4×8 blocks with AVX2 (the rows left over
+// by 8×8 blocks too), with 1-row and masked-column blocks at the edges.
 func mulAddAsm(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
 	n8 := n &^ 7
 	rest := n - n8
 	i := 0
+	if use512 {
+		for ; i+8 <= m; i += 8 {
+			ar := &a[i*lda]
+			for j := 0; j < n8; j += 8 {
+				kern8x8z(k, ar, lda, &b[j], ldb, &c[i*ldc+j], ldc, alpha, 0xff)
+			}
+			if rest > 0 {
+				kern8x8z(k, ar, lda, &b[n8], ldb, &c[i*ldc+n8], ldc, alpha, 1<<rest-1)
+			}
+		}
+	}
 	for ; i+4 <= m; i += 4 {
 		ar := &a[i*lda]
 		for j := 0; j < n8; j += 8 {

@@ -31,7 +31,7 @@ func randSlice(r *rand.Rand, n int) []float64 {
 // k = 1 and odd) with padded strides, and checks that nothing outside C's block is written.
 func TestMulAddMatchesNaive(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, m := range []int{1, 2, 3, 4, 5, 7, 8, 9, 13, 33} {
+	for _, m := range []int{1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 16, 33} {
 		for _, n := range []int{1, 3, 7, 8, 9, 15, 16, 17, 40} {
 			for _, k := range []int{1, 2, 3, 8, 21} {
 				lda, ldb, ldc := k+2, n+3, n+1
