@@ -236,20 +236,31 @@ func (p PPA) logStep(st *State) {
 		for j := range logB {
 			logB[j] += math.Log(b[j])
 		}
+		// T = diag(a)·K·diag(b) needs no exp; its logarithms are the potentials plus g.
+		for i := 0; i < ns; i++ {
+			tr, lr, gr := st.t[i*nt:(i+1)*nt], st.logT[i*nt:(i+1)*nt], g[i*nt:(i+1)*nt]
+			simd.MulScaled(tr, a[i], lr, b) // lr still holds row i of K here
+			lf := math.Log(rescale(tr, st.mus[i]))
+			for j, v := range gr {
+				lr[j] = logAlpha[i] + v + logB[j] + lf
+			}
+			st.logRow[i] = true
+			st.logA[i] = logAlpha[i] + st.rowShift[i]*invG
+		}
 	} else {
 		for s := 1; s < p.Inner; s++ {
 			logColumns(logB, logAlpha, g, st.mut, st.colw, st.colx)
 			logRows(logAlpha, logB, g, st.mus, st.colx)
 		}
-	}
-	for i := 0; i < ns; i++ {
-		lr := st.logT[i*nt : (i+1)*nt]
-		gr := g[i*nt : (i+1)*nt]
-		for j := range lr {
-			lr[j] = logAlpha[i] + gr[j] + logB[j]
+		for i := 0; i < ns; i++ {
+			lr := st.logT[i*nt : (i+1)*nt]
+			gr := g[i*nt : (i+1)*nt]
+			for j := range lr {
+				lr[j] = logAlpha[i] + gr[j] + logB[j]
+			}
+			st.setLogRow(i, st.mus[i])
+			st.logA[i] = logAlpha[i] + st.rowShift[i]*invG
 		}
-		st.setLogRow(i, st.mus[i])
-		st.logA[i] = logAlpha[i] + st.rowShift[i]*invG
 	}
 	st.LogDomainLayers++
 	st.Layer++

@@ -38,7 +38,9 @@ type filePayload struct {
 	HeadB     [][]float64     `json:"head_b"`
 	History   []EpochStats    `json:"history"`
 	Optimizer *OptimizerState `json:"optimizer,omitempty"`
-	GWF       json.RawMessage `json:"gwf"`
+	// HeadTrainedAt: see Model.HeadTrainedAt (absent in files of models never refitted).
+	HeadTrainedAt int             `json:"head_trained_at,omitempty"`
+	GWF           json.RawMessage `json:"gwf"`
 }
 
 // ErrCorrupt is wrapped by errors about unreadable, truncated or tampered files.
@@ -52,7 +54,7 @@ func (m *Model) Encode(w io.Writer) error {
 	if err := g.Encode(&gwf); err != nil {
 		return err
 	}
-	p := filePayload{Config: m.Config, HeadB: m.Head.B, History: m.History, Optimizer: m.Optimizer, GWF: bytes.TrimSpace(gwf.Bytes())}
+	p := filePayload{Config: m.Config, HeadB: m.Head.B, History: m.History, Optimizer: m.Optimizer, HeadTrainedAt: m.HeadTrainedAt, GWF: bytes.TrimSpace(gwf.Bytes())}
 	for _, w := range m.Head.W {
 		r, _ := w.Dims()
 		rows := make([][]float64, r)
@@ -150,7 +152,10 @@ func Decode(r io.Reader) (*Model, error) {
 	if head.Classes() < 2 {
 		return nil, bad("head has %d classes", head.Classes())
 	}
-	m := &Model{GWF: gwf, Head: head, Config: p.Config, History: p.History, Optimizer: p.Optimizer}
+	if p.HeadTrainedAt < 0 || p.HeadTrainedAt > len(p.History) {
+		return nil, bad("head trained after epoch %d of %d", p.HeadTrainedAt, len(p.History))
+	}
+	m := &Model{GWF: gwf, Head: head, Config: p.Config, History: p.History, Optimizer: p.Optimizer, HeadTrainedAt: p.HeadTrainedAt}
 	if len(gwf.History) != len(p.History) {
 		return nil, bad("%d joint epochs, %d in the gwf model", len(p.History), len(gwf.History))
 	}

@@ -26,6 +26,7 @@ type classifyFlags struct {
 	activation string
 	input      string
 	detach     bool
+	head       semisup.HeadTraining
 	fraction   float64
 	output     string
 	model      string
@@ -72,6 +73,9 @@ Training flags are those of 'gwf fit' (the paper's defaults).`,
 	fs.StringVar(&f.activation, "activation", d.Activation, "activation of the hidden layers: relu or tanh")
 	fs.StringVar(&f.input, "head-input", d.Input, "what the head reads: centered (z minus its mean: the identifiable part of z), lambda (softmax(z)) or z (the raw embedding, as eq. ssl)")
 	fs.BoolVar(&f.detach, "detach", false, "stop the classification gradient at the embeddings: the labels train the head only (eq. ssl lets them move z)")
+	fs.IntVar(&f.head.Steps, "head-steps", d.Head.Steps, "after the joint epochs, train the head alone on the final embeddings for this many full-batch Adam steps (0: not at all)")
+	fs.Float64Var(&f.head.LearningRate, "head-lr", d.Head.LearningRate, "learning rate of those head steps")
+	fs.Float64Var(&f.head.WeightDecay, "head-decay", d.Head.WeightDecay, "weight decay (L2 on the head's weights) of those head steps")
 	fs.Float64Var(&f.fraction, "labeled-fraction", 0, "train once with this fraction of labelled graphs and score the rest (instead of --folds)")
 	fs.StringVar(&f.output, "output", "", "with --labeled-fraction: write every graph's prediction as CSV to this file")
 	fs.StringVar(&f.model, "model", "", "with --labeled-fraction: write the model (atoms, embeddings, head) to this file after every epoch")
@@ -121,7 +125,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	sc := semisup.Config{Beta: f.beta, Hidden: hidden, Activation: f.activation, Input: f.input, Detach: f.detach}
+	sc := semisup.Config{Beta: f.beta, Hidden: hidden, Activation: f.activation, Input: f.input, Detach: f.detach, Head: f.head}
 	if err := sc.Validate(); err != nil {
 		return usagef("%v", err)
 	}
