@@ -95,12 +95,15 @@ type CVOptions struct {
 	Options
 	// FoldDone, if set, is called after every fold.
 	FoldDone func(FoldResult)
+	// Skip, if set, names folds (1-based) not to run, e.g. those a resumed run already has.
+	Skip func(fold int) bool
 }
 
 // CrossValidate runs the paper's k-fold protocol for graph classification: for each fold, a
 // model is trained (seed gwf.Seed) on all graphs, with the labels of the other folds and the
 // held-out fold's graphs unlabelled — they take part in the GWF term only (transductive) — and
-// the head's predictions on the held-out graphs are scored against their labels.
+// the head's predictions on the held-out graphs are scored against their labels. It returns
+// the results of the folds it ran (all but those opt.Skip names).
 func CrossValidate(ctx context.Context, data []*graphs.Graph, labels []int, classes int, gwf training.Config, cfg Config, opt CVOptions) ([]FoldResult, error) {
 	fold, err := Folds(labels, opt.Folds, opt.Seed)
 	if err != nil {
@@ -108,6 +111,9 @@ func CrossValidate(ctx context.Context, data []*graphs.Graph, labels []int, clas
 	}
 	var out []FoldResult
 	for f := 0; f < opt.Folds; f++ {
+		if opt.Skip != nil && opt.Skip(f+1) {
+			continue
+		}
 		train := append([]int(nil), labels...)
 		var test []int
 		for i := range train {

@@ -261,6 +261,16 @@ func TestCrossValidate(t *testing.T) {
 	if mean, _ := MeanStd(res); mean < 0.8 {
 		t.Errorf("cross-validated accuracy %.2f on a clear problem: %+v", mean, res)
 	}
+	// Skipping folds 1 and 3 runs folds 2 and 4 only, with the same results.
+	part, err := CrossValidate(context.Background(), data, labels, 2, cfg, Config{Beta: 0.1, Hidden: []int{8}, Activation: ReLU},
+		CVOptions{Folds: 4, Seed: 1, Skip: func(f int) bool { return f%2 == 1 }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := func(a, b FoldResult) bool { return a.Fold == b.Fold && a.Test == b.Test && a.Accuracy == b.Accuracy }
+	if len(part) != 2 || !same(part[0], res[1]) || !same(part[1], res[3]) {
+		t.Errorf("with folds 1 and 3 skipped: %+v, want %+v and %+v", part, res[1], res[3])
+	}
 }
 
 // TestPredictNew: unseen graphs are embedded with the atoms fixed and classified by the head.

@@ -29,7 +29,7 @@ import (
 
 type options struct {
 	datasets, solvers []string
-	features          map[string]string // dataset → gwf's --features (absent: none)
+	features          nb.Features // node features per dataset
 	runs, subset      int
 	epochs            int
 	extra             []string // more gwf cluster flags (for tiny runs)
@@ -48,8 +48,7 @@ func main() {
 	var datasets, solvers, features, extra string
 	flag.StringVar(&datasets, "datasets", "AIDS,PROTEINS,PROTEINS_full,IMDB-BINARY", "comma-separated bundled datasets")
 	flag.StringVar(&solvers, "solvers", "ppa,badmm", "comma-separated GWD modules")
-	flag.StringVar(&features, "features", "AIDS=attributes,PROTEINS=attributes,PROTEINS_full=attributes",
-		"node features per dataset, DATASET=none|labels|attributes, comma-separated (unlisted: none)")
+	flag.StringVar(&features, "features", nb.PaperFeatures, "node features per dataset, DATASET=none|labels|attributes, comma-separated (unlisted: none)")
 	flag.IntVar(&o.runs, "runs", 5, "seeds per cell (1, 2, ...)")
 	flag.IntVar(&o.subset, "subset", 0, "graphs per dataset (0: all; the paper uses all)")
 	flag.IntVar(&o.epochs, "epochs", 10, "training epochs")
@@ -59,7 +58,7 @@ func main() {
 	flag.Parse()
 	o.datasets, o.solvers, o.extra = strings.Split(datasets, ","), strings.Split(solvers, ","), strings.Fields(extra)
 	var err error
-	if o.features, err = parseFeatures(features); err != nil {
+	if o.features, err = nb.ParseFeatures(features); err != nil {
 		fmt.Fprintln(os.Stderr, "table1: --features:", err)
 		os.Exit(2)
 	}
@@ -67,39 +66,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "table1:", err)
 		os.Exit(1)
 	}
-}
-
-// parseFeatures reads "AIDS=attributes,PROTEINS=labels".
-func parseFeatures(s string) (map[string]string, error) {
-	out := map[string]string{}
-	for _, kv := range strings.Split(s, ",") {
-		if kv = strings.TrimSpace(kv); kv == "" {
-			continue
-		}
-		d, f, ok := strings.Cut(kv, "=")
-		if !ok || (f != "none" && f != "labels" && f != "attributes") {
-			return nil, fmt.Errorf("%q: want DATASET=none|labels|attributes", kv)
-		}
-		out[d] = f
-	}
-	return out, nil
-}
-
-// featuresOf is the --features of dataset d.
-func (o options) featuresOf(d string) string {
-	if f, ok := o.features[d]; ok {
-		return f
-	}
-	return "none"
-}
-
-// cellDir is where a cell's gwf cluster run writes its report.
-func (o options) cellDir(d, s string) string {
-	name := d + "-" + s
-	if f := o.featuresOf(d); f != "none" {
-		name += "-" + f
-	}
-	return filepath.Join(o.out, name)
 }
 
 // cellReport is the part of gwf cluster's report.json the table uses.
@@ -145,10 +111,10 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	cells := map[string]*cellReport{}
 	for _, d := range o.datasets {
 		for _, s := range o.solvers {
-			dir := o.cellDir(d, s)
+			dir := filepath.Join(o.out, o.features.CellName(d, s))
 			rep, err := readCell(dir)
 			if err != nil {
-				args := append([]string{"cluster", "--dataset", d, "--solver", s, "--features", o.featuresOf(d), "--runs", fmt.Sprint(o.runs),
+				args := append([]string{"cluster", "--dataset", d, "--solver", s, "--features", o.features.Of(d), "--runs", fmt.Sprint(o.runs),
 					"--epochs", fmt.Sprint(o.epochs), "--subset", fmt.Sprint(o.subset), "--output-dir", dir, "--json"}, o.extra...)
 				fmt.Fprintf(log, "table1: %s %s\n", gwf, strings.Join(args, " "))
 				cmd := exec.CommandContext(ctx, gwf, args...)
@@ -183,12 +149,8 @@ func readCell(dir string) (*cellReport, error) {
 func pct(m meanStd) string { return fmt.Sprintf("%.1f ± %.1f", 100*m.Mean, 100*m.Std) }
 
 func write(o options, cells map[string]*cellReport) error {
-	var feats []string
-	for _, d := range o.datasets {
-		feats = append(feats, d+"="+o.featuresOf(d))
-	}
 	cmdline := fmt.Sprintf("go run ./notebooks/table1 --out %s --datasets %s --solvers %s --features %s --runs %d --epochs %d --subset %d",
-		o.out, strings.Join(o.datasets, ","), strings.Join(o.solvers, ","), strings.Join(feats, ","), o.runs, o.epochs, o.subset)
+		o.out, strings.Join(o.datasets, ","), strings.Join(o.solvers, ","), o.features.Describe(o.datasets), o.runs, o.epochs, o.subset)
 	if len(o.extra) > 0 {
 		cmdline += fmt.Sprintf(" --extra %q", strings.Join(o.extra, " "))
 	}
@@ -197,7 +159,7 @@ func write(o options, cells map[string]*cellReport) error {
 		o.runs, o.epochs, map[bool]string{true: "all graphs", false: fmt.Sprintf("%d graphs per dataset", o.subset)}[o.subset == 0])
 	header := []string{""}
 	for _, d := range o.datasets {
-		header = append(header, d+" ("+o.featuresOf(d)+")")
+		header = append(header, d+" ("+o.features.Of(d)+")")
 	}
 	var rows [][]string
 	for _, s := range o.solvers {

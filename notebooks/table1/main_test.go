@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gwf/notebooks/internal/nb"
 )
 
 // TestTinyTable1: the notebook at a tiny size builds gwf, runs both solvers on a MUTAG subset,
@@ -16,7 +18,7 @@ func TestTinyTable1(t *testing.T) {
 		t.Skip("builds and runs gwf")
 	}
 	out := t.TempDir()
-	o := options{datasets: []string{"MUTAG"}, solvers: []string{"ppa", "badmm"}, features: map[string]string{"MUTAG": "labels"}, runs: 2, subset: 30, epochs: 1,
+	o := options{datasets: []string{"MUTAG"}, solvers: []string{"ppa", "badmm"}, features: nb.Features{"MUTAG": "labels"}, runs: 2, subset: 30, epochs: 1,
 		extra: []string{"--atoms", "3", "--layers", "5", "-q"}, out: out}
 	if err := run(context.Background(), o, io.Discard); err != nil {
 		t.Fatal(err)
@@ -43,17 +45,5 @@ func TestTinyTable1(t *testing.T) {
 	o.gwf = "/nonexistent/gwf" // the cells exist: nothing is run
 	if err := run(context.Background(), o, io.Discard); err != nil {
 		t.Errorf("rerun did not reuse the cells: %v", err)
-	}
-}
-
-func TestParseFeatures(t *testing.T) {
-	got, err := parseFeatures("AIDS=attributes, MUTAG=labels")
-	if err != nil || got["AIDS"] != "attributes" || got["MUTAG"] != "labels" || len(got) != 2 {
-		t.Errorf("got %v, %v", got, err)
-	}
-	for _, bad := range []string{"AIDS", "AIDS=rgb"} {
-		if _, err := parseFeatures(bad); err == nil {
-			t.Errorf("%q: no error", bad)
-		}
 	}
 }

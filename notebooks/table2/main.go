@@ -1,6 +1,9 @@
 // Command table2 reproduces Table 2 of the paper — 10-fold semi-supervised classification
 // accuracy of GWF — and shows how the accuracy moves with the fraction of labelled graphs. It
-// writes report.md, table2.csv, fractions.csv and fractions.png to --out.
+// writes report.md, table2.csv, fractions.csv and fractions.png to --out. Every finished fold is
+// kept in OUT/cells/DATASET-SOLVER[-FEATURES].json with the settings it ran under: rerun after
+// an interruption and the folds already done with the same settings are reused. Node features
+// follow the paper by default (PROTEINS with its attribute, IMDB-BINARY without; see table1).
 //
 //	go run ./notebooks/table2 --out results/table2       # PROTEINS and IMDB-BINARY, both solvers; fractions on MUTAG
 //	go run ./notebooks/table2 --out /tmp/t2 --datasets MUTAG --solvers ppa --folds 3 --subset 60 --epochs 2 --atoms 4 --layers 10 --fractions 0.2,0.6 --seeds 1
@@ -8,12 +11,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,6 +32,7 @@ import (
 
 type options struct {
 	datasets, solvers []string
+	features          nb.Features
 	folds, subset     int
 	epochs, atoms     int
 	layers            int
@@ -47,9 +53,10 @@ var paper = map[string]map[string]string{
 
 func main() {
 	var o options
-	var ds, solvers, fr string
+	var ds, solvers, features, fr string
 	flag.StringVar(&ds, "datasets", "PROTEINS,IMDB-BINARY", "comma-separated datasets for the 10-fold table (empty: skip it)")
 	flag.StringVar(&solvers, "solvers", "ppa,badmm", "comma-separated GWD modules")
+	flag.StringVar(&features, "features", nb.PaperFeatures, "node features per dataset, DATASET=none|labels|attributes, comma-separated (unlisted: none)")
 	flag.IntVar(&o.folds, "folds", 10, "cross-validation folds")
 	flag.IntVar(&o.subset, "subset", 0, "graphs per dataset (0: all)")
 	flag.IntVar(&o.epochs, "epochs", 10, "training epochs")
@@ -64,6 +71,11 @@ func main() {
 	flag.StringVar(&o.out, "out", "results/table2", "output folder")
 	flag.Parse()
 	o.datasets, o.solvers = splitList(ds), splitList(solvers)
+	var err error
+	if o.features, err = nb.ParseFeatures(features); err != nil {
+		fmt.Fprintln(os.Stderr, "table2: --features:", err)
+		os.Exit(2)
+	}
 	for _, s := range splitList(fr) {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil {
@@ -94,8 +106,12 @@ func (o options) config(solver string, seed uint64) training.Config {
 	return c
 }
 
-func load(name string, subset int) (*graphs.Dataset, []int, error) {
-	ds, err := datasets.Load(name, graphs.TUOptions{})
+func load(name string, subset int, features string) (*graphs.Dataset, []int, error) {
+	kind, err := graphs.ParseFeatureKind(features)
+	if err != nil {
+		return nil, nil, err
+	}
+	ds, err := datasets.Load(name, graphs.TUOptions{Features: kind})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -132,14 +148,17 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	}
 	sc.Detach = o.detach
 	rep := nb.NewReport("Table 2: semi-supervised classification accuracy (%)",
-		fmt.Sprintf("go run ./notebooks/table2 --out %s --datasets %q --solvers %s --folds %d --subset %d --epochs %d --atoms %d --layers %d --beta %g --head-input %s --detach=%v --fractions-dataset %q --fractions %s --seeds %d",
-			o.out, strings.Join(o.datasets, ","), strings.Join(o.solvers, ","), o.folds, o.subset, o.epochs, o.atoms, o.layers, o.beta, sc.Input, sc.Detach, o.fractionsData, joinFloats(o.fractions), o.seeds))
-	rep.Printf("GWF (K = %d, M = %d, L = 2, %d epochs) with an MLP head (hidden %v, %s, reading "+sc.Input+"), β = %g, trained jointly. Stratified %d-fold cross-validation: the held-out fold's graphs are in the GWF term without labels (transductive); accuracy on the held-out fold, mean ± std over folds.\n\n",
-		o.atoms, o.layers, o.epochs, sc.Hidden, sc.Activation, sc.Beta, o.folds)
+		fmt.Sprintf("go run ./notebooks/table2 --out %s --datasets %q --solvers %s --features %q --folds %d --subset %d --epochs %d --atoms %d --layers %d --beta %g --head-input %s --detach=%v --fractions-dataset %q --fractions %s --seeds %d",
+			o.out, strings.Join(o.datasets, ","), strings.Join(o.solvers, ","), o.features.Describe(o.datasets), o.folds, o.subset, o.epochs, o.atoms, o.layers, o.beta, sc.Input, sc.Detach, o.fractionsData, joinFloats(o.fractions), o.seeds))
+	rep.Printf("GWF (K = %d, M = %d, L = 2, %d epochs) with an MLP head (hidden %v, %s, reading "+sc.Input+"), β = %g, trained jointly; then the head alone, %d full-batch Adam steps on the final embeddings. Stratified %d-fold cross-validation: the held-out fold's graphs are in the GWF term without labels (transductive); accuracy on the held-out fold, mean ± std over folds.\n\n",
+		o.atoms, o.layers, o.epochs, sc.Hidden, sc.Activation, sc.Beta, sc.Head.Steps, o.folds)
 	var csv strings.Builder
 	csv.WriteString("dataset,solver,fold,test_graphs,accuracy,seconds\n")
 	if len(o.datasets) > 0 {
-		header := append([]string{""}, o.datasets...)
+		header := []string{""}
+		for _, d := range o.datasets {
+			header = append(header, d+" ("+o.features.Of(d)+")")
+		}
 		var rows [][]string
 		for _, s := range o.solvers {
 			row := []string{"paper GWF-" + strings.ToUpper(s)}
@@ -151,12 +170,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		for _, s := range o.solvers {
 			row := []string{"gwf " + strings.ToUpper(s)}
 			for _, d := range o.datasets {
-				ds, labels, err := load(d, o.subset)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(log, "table2: %s, %s: %d folds\n", d, s, o.folds)
-				res, err := semisup.CrossValidate(ctx, ds.Graphs, labels, len(ds.Classes), o.config(s, 1), sc, semisup.CVOptions{Folds: o.folds, Seed: 1})
+				res, err := o.crossValidate(ctx, d, s, sc, log)
 				if err != nil {
 					return fmt.Errorf("%s, %s: %w", d, s, err)
 				}
@@ -185,7 +199,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 // fractions trains with a stratified fraction of the labels (several seeds) and scores the
 // predictions on the unlabelled graphs.
 func fractions(ctx context.Context, o options, sc semisup.Config, rep *nb.Report, log io.Writer) error {
-	ds, labels, err := load(o.fractionsData, o.subset)
+	ds, labels, err := load(o.fractionsData, o.subset, o.features.Of(o.fractionsData))
 	if err != nil {
 		return err
 	}
@@ -235,6 +249,64 @@ func fractions(ctx context.Context, o options, sc semisup.Config, rep *nb.Report
 	rep.Printf("## Accuracy vs labelled fraction (%s, %d graphs, PPA, %d seeds)\n\nA stratified random fraction of the graphs keeps its labels (seeded); the others are unlabelled in training and scored.\n\n![fractions](fractions.png)\n\n", ds.Name, len(ds.Graphs), o.seeds)
 	rep.Table([]string{"labelled", "accuracy on the rest (%)"}, rows)
 	return nil
+}
+
+// cell is one (dataset, solver) cell's finished folds and the settings they ran under.
+type cell struct {
+	Settings string               `json:"settings"`
+	Folds    []semisup.FoldResult `json:"folds"`
+}
+
+// crossValidate runs the cell's folds, reusing those OUT/cells already holds for the same
+// settings and saving each new one as soon as it ends.
+func (o options) crossValidate(ctx context.Context, d, solver string, sc semisup.Config, log io.Writer) ([]semisup.FoldResult, error) {
+	ds, labels, err := load(d, o.subset, o.features.Of(d))
+	if err != nil {
+		return nil, err
+	}
+	cfg := o.config(solver, 1)
+	settings, err := json.Marshal(map[string]any{"gwf": cfg, "semisup": sc, "folds": o.folds, "subset": o.subset, "features": o.features.Of(d)})
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(o.out, "cells", o.features.CellName(d, solver)+".json")
+	var c cell
+	if b, err := os.ReadFile(path); err == nil && json.Unmarshal(b, &c) == nil && c.Settings == string(settings) {
+		fmt.Fprintf(log, "table2: %s, %s: reusing %d finished folds from %s\n", d, solver, len(c.Folds), path)
+	} else {
+		c = cell{Settings: string(settings)}
+	}
+	have := map[int]bool{}
+	for _, r := range c.Folds {
+		have[r.Fold] = true
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(log, "table2: %s, %s: %d folds\n", d, solver, o.folds)
+	var saveErr error
+	_, err = semisup.CrossValidate(ctx, ds.Graphs, labels, len(ds.Classes), cfg, sc, semisup.CVOptions{
+		Folds: o.folds, Seed: 1, Skip: func(f int) bool { return have[f] },
+		FoldDone: func(r semisup.FoldResult) {
+			fmt.Fprintf(log, "table2: %s, %s: fold %d: %.1f%%\n", d, solver, r.Fold, 100*r.Accuracy)
+			c.Folds = append(c.Folds, r)
+			b, err := json.MarshalIndent(c, "", "  ")
+			if err == nil {
+				err = nb.WriteFile(path, b)
+			}
+			if saveErr == nil {
+				saveErr = err
+			}
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	if saveErr != nil {
+		return nil, fmt.Errorf("save %s: %w", path, saveErr)
+	}
+	slices.SortFunc(c.Folds, func(a, b semisup.FoldResult) int { return a.Fold - b.Fold })
+	return c.Folds, nil
 }
 
 func joinFloats(xs []float64) string {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gwf/notebooks/internal/nb"
 )
 
 // TestTinyTable2: a tiny run writes the cross-validation table, the fraction study and its plot.
@@ -15,7 +17,7 @@ func TestTinyTable2(t *testing.T) {
 		t.Skip("trains several models")
 	}
 	out := t.TempDir()
-	o := options{datasets: []string{"MUTAG"}, solvers: []string{"ppa"}, folds: 3, subset: 30, epochs: 1, atoms: 3, layers: 5,
+	o := options{datasets: []string{"MUTAG"}, solvers: []string{"ppa"}, features: nb.Features{"MUTAG": "labels"}, folds: 3, subset: 30, epochs: 1, atoms: 3, layers: 5,
 		beta: 0.1, fractionsData: "MUTAG", fractions: []float64{0.2, 0.6}, seeds: 2, out: out}
 	if err := run(context.Background(), o, io.Discard); err != nil {
 		t.Fatal(err)
@@ -32,6 +34,17 @@ func TestTinyTable2(t *testing.T) {
 	b, _ = os.ReadFile(filepath.Join(out, "table2.csv"))
 	if n := strings.Count(string(b), "\n"); n != 1+3 {
 		t.Errorf("%d fold rows, want 4", n)
+	}
+	// The finished folds are kept and reused: a rerun with the same settings trains nothing
+	// (a cancelled context would stop any training at once).
+	if _, err := os.Stat(filepath.Join(out, "cells", "MUTAG-ppa-labels.json")); err != nil {
+		t.Fatalf("no cell file: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	o.fractionsData = ""
+	if err := run(ctx, o, io.Discard); err != nil {
+		t.Errorf("rerun did not reuse the folds: %v", err)
 	}
 	if err := run(context.Background(), options{folds: 3, epochs: 1, atoms: 3, layers: 5, seeds: 1, fractions: []float64{1.5}, out: out}, io.Discard); err == nil {
 		t.Error("fraction 1.5: no error")
