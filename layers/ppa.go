@@ -92,9 +92,8 @@ func (p PPA) Step(st *State) {
 	for i := range alpha {
 		alpha[i] = math.Exp(alpha[i] - mx)
 	}
-	for i := 0; i < ns; i++ {
-		r := st.cost[i*nt : (i+1)*nt]
-		simd.ExpScaled(st.phi[i*nt:(i+1)*nt], r, st.t[i*nt:(i+1)*nt], shift[i], invG)
+	for i := 0; i < ns; i++ { // Φ = exp(−(L − s)/γ) ⊙ T
+		simd.ExpScaled(st.phi[i*nt:(i+1)*nt], st.cost[i*nt:(i+1)*nt], st.t[i*nt:(i+1)*nt], shift[i], invG)
 	}
 	if p.forceLog || !sinkhorn(st.phi, alpha, st.colv, st.mus, st.mut, p.Inner) {
 		p.logStep(st)

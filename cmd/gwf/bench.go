@@ -47,9 +47,10 @@ warm-started atoms, L = 2):
   gemm      the machine's dense matrix product rate on one core (256×256): the solvers' own
             kernel (internal/simd) and, for comparison, gonum's pure-Go Dgemm
   gwd       one GWD between two Barabási–Albert graphs (2 edges per new node) of N = 20, 40,
-            100, 200 nodes: time, allocations, and its floating-point work as the solver does
-            it (sparse products by their non-zeros, 4·N² per Sinkhorn sweep; exps not
-            counted) as a rate and as the time it would take at the GEMM rate
+            100, 200 nodes, then between two dense weighted graphs (like barycenters) of the
+            same sizes: time, allocations, and its floating-point work as the solver does it
+            (sparse products by their non-zeros, 4·N² per Sinkhorn sweep; exps not counted)
+            as a rate and as the time it would take at the GEMM rate
   gwb       one barycenter (K = 30 atoms of 35 nodes, N = 20, L = 2) with the final GWD
   loss      the same plus the envelope loss and its gradients
   epoch     one training epoch on each --dataset (all graphs, or the first --graphs of a seeded
@@ -165,13 +166,15 @@ func runBench(cmd *cobra.Command, a *app, f *benchFlags) error {
 func benchKernels(a *app, f *benchFlags, rep *benchReport) error {
 	rep.GEMMGflops, rep.GonumGflops = gemmRates(f.minTime)
 	a.log.Infof("gemm: %.2f GFLOP/s (one core, %s), gonum %.2f", rep.GEMMGflops, rep.Kernels, rep.GonumGflops)
-	for _, n := range []int{20, 40, 100, 200} {
-		k, err := benchGWD(n, f.minTime, rep.GEMMGflops)
-		if err != nil {
-			return err
+	for _, dense := range []bool{false, true} {
+		for _, n := range []int{20, 40, 100, 200} {
+			k, err := benchGWD(n, dense, f.minTime, rep.GEMMGflops)
+			if err != nil {
+				return err
+			}
+			a.log.Infof("%s: %.3f ms", k.Name, k.Millis)
+			rep.Timings = append(rep.Timings, k)
 		}
-		a.log.Infof("%s: %.3f ms", k.Name, k.Millis)
-		rep.Timings = append(rep.Timings, k)
 	}
 	for _, withLoss := range []bool{false, true} {
 		k, err := benchGWB(withLoss, f.minTime)
@@ -240,15 +243,38 @@ func benchSpace(n int, rng *rand.Rand) (layers.Space, error) {
 	return layers.Space{C: g.C, Mu: g.Mu}, nil
 }
 
-func benchGWD(n int, minTime time.Duration, gemm float64) (kernelBench, error) {
-	rng := rand.New(rand.NewPCG(3, uint64(n)))
-	src, err := benchSpace(n, rng)
-	if err != nil {
-		return kernelBench{}, err
+// denseSpace is a symmetric matrix of uniform [0, 1) weights (a barycenter-like dense
+// structure) with uniform mu.
+func denseSpace(n int, rng *rand.Rand) layers.Space {
+	c := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < i; j++ {
+			v := rng.Float64()
+			c.Set(i, j, v)
+			c.Set(j, i, v)
+		}
 	}
-	dst, err := benchSpace(n, rng)
-	if err != nil {
-		return kernelBench{}, err
+	mu := make([]float64, n)
+	for i := range mu {
+		mu[i] = 1 / float64(n)
+	}
+	return layers.Space{C: c, Mu: mu}
+}
+
+// benchGWD times one PPA GWD between two BA graphs or, with dense, two dense weighted graphs.
+func benchGWD(n int, dense bool, minTime time.Duration, gemm float64) (kernelBench, error) {
+	rng := rand.New(rand.NewPCG(3, uint64(n)))
+	var src, dst layers.Space
+	if dense {
+		src, dst = denseSpace(n, rng), denseSpace(n, rng)
+	} else {
+		var err error
+		if src, err = benchSpace(n, rng); err != nil {
+			return kernelBench{}, err
+		}
+		if dst, err = benchSpace(n, rng); err != nil {
+			return kernelBench{}, err
+		}
 	}
 	p := layers.DefaultPPA()
 	var solver layers.Solver = p // boxed once, not per call
@@ -258,8 +284,12 @@ func benchGWD(n int, minTime time.Duration, gemm float64) (kernelBench, error) {
 		return kernelBench{}, err
 	}
 	flop := gwdFlop(p, src, dst)
+	name := fmt.Sprintf("gwd ppa N=%d", n)
+	if dense {
+		name = fmt.Sprintf("gwd ppa dense N=%d", n)
+	}
 	return kernelBench{
-		Name: fmt.Sprintf("gwd ppa N=%d", n), Millis: ms(d), AllocsPerOp: allocs,
+		Name: name, Millis: ms(d), AllocsPerOp: allocs,
 		MFlop: flop / 1e6, Gflops: flop / d.Seconds() / 1e9, AtGEMMRate: flop / (gemm * 1e9) * 1e3,
 	}, nil
 }

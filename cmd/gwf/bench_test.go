@@ -20,8 +20,8 @@ func TestBenchJSON(t *testing.T) {
 		t.Errorf("gonum_gemm_gflops = %v", rep["gonum_gemm_gflops"])
 	}
 	kernels, _ := rep["kernel_timings"].([]any)
-	if len(kernels) != 6 {
-		t.Fatalf("%d kernels, want 6 (4 GWD sizes, GWB, loss)", len(kernels))
+	if len(kernels) != 10 {
+		t.Fatalf("%d kernels, want 10 (4 sparse and 4 dense GWD sizes, GWB, loss)", len(kernels))
 	}
 	for _, k := range kernels {
 		k := k.(map[string]any)
