@@ -16,7 +16,7 @@ import (
 
 // twoStructures: graphs of two block structures (two communities vs core-periphery), 10–13
 // nodes, with their classes 0 and 1.
-func twoStructures(t *testing.T, n int, seed uint64) ([]*graphs.Graph, []int) {
+func twoStructures(t testing.TB, n int, seed uint64) ([]*graphs.Graph, []int) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 1))
 	var data []*graphs.Graph
