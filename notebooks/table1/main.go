@@ -4,9 +4,8 @@
 // report.json exists is reused, so an interrupted notebook continues where it stopped. It
 // writes report.md and table1.csv (one row per run) to --out.
 //
-// Node features follow the paper: "the graphs in AIDS, PROTEIN, and PROTEIN-F ... are with node
-// attributes" (4, 1 and 29 dimensions), IMDB-B "merely contain[s] topological information"; so
-// by default the first three are learned with their attributes (FGW) and IMDB-BINARY without.
+// Node features follow the paper (see nb.DefaultFeatures): AIDS, PROTEINS and PROTEINS_full are
+// learned with their node attributes (FGW), standardized; IMDB-BINARY from its structure only.
 //
 //	go run ./notebooks/table1 --out results/table1                       # the paper's protocol
 //	go run ./notebooks/table1 --out /tmp/t1 --datasets MUTAG --subset 40 --epochs 2 --runs 2
@@ -48,7 +47,7 @@ func main() {
 	var datasets, solvers, features, extra string
 	flag.StringVar(&datasets, "datasets", "AIDS,PROTEINS,PROTEINS_full,IMDB-BINARY", "comma-separated bundled datasets")
 	flag.StringVar(&solvers, "solvers", "ppa,badmm", "comma-separated GWD modules")
-	flag.StringVar(&features, "features", nb.PaperFeatures, "node features per dataset, DATASET=none|labels|attributes, comma-separated (unlisted: none)")
+	flag.StringVar(&features, "features", nb.DefaultFeatures, "node features per dataset, DATASET=none|labels|attributes, comma-separated (unlisted: none)")
 	flag.IntVar(&o.runs, "runs", 5, "seeds per cell (1, 2, ...)")
 	flag.IntVar(&o.subset, "subset", 0, "graphs per dataset (0: all; the paper uses all)")
 	flag.IntVar(&o.epochs, "epochs", 10, "training epochs")
@@ -114,8 +113,9 @@ func run(ctx context.Context, o options, log io.Writer) error {
 			dir := filepath.Join(o.out, o.features.CellName(d, s))
 			rep, err := readCell(dir)
 			if err != nil {
-				args := append([]string{"cluster", "--dataset", d, "--solver", s, "--features", o.features.Of(d), "--runs", fmt.Sprint(o.runs),
+				args := append([]string{"cluster", "--dataset", d, "--solver", s, "--runs", fmt.Sprint(o.runs),
 					"--epochs", fmt.Sprint(o.epochs), "--subset", fmt.Sprint(o.subset), "--output-dir", dir, "--json"}, o.extra...)
+				args = append(args, o.features.Flags(d)...)
 				fmt.Fprintf(log, "table1: %s %s\n", gwf, strings.Join(args, " "))
 				cmd := exec.CommandContext(ctx, gwf, args...)
 				cmd.Stdout, cmd.Stderr = io.Discard, log

@@ -3,7 +3,7 @@
 // writes report.md, table2.csv, fractions.csv and fractions.png to --out. Every finished fold is
 // kept in OUT/cells/DATASET-SOLVER[-FEATURES].json with the settings it ran under: rerun after
 // an interruption and the folds already done with the same settings are reused. Node features
-// follow the paper by default (PROTEINS with its attribute, IMDB-BINARY without; see table1).
+// follow nb.DefaultFeatures (PROTEINS with its attribute standardized, IMDB-BINARY without).
 //
 //	go run ./notebooks/table2 --out results/table2       # PROTEINS and IMDB-BINARY, both solvers; fractions on MUTAG
 //	go run ./notebooks/table2 --out /tmp/t2 --datasets MUTAG --solvers ppa --folds 3 --subset 60 --epochs 2 --atoms 4 --layers 10 --fractions 0.2,0.6 --seeds 1
@@ -56,7 +56,7 @@ func main() {
 	var ds, solvers, features, fr string
 	flag.StringVar(&ds, "datasets", "PROTEINS,IMDB-BINARY", "comma-separated datasets for the 10-fold table (empty: skip it)")
 	flag.StringVar(&solvers, "solvers", "ppa,badmm", "comma-separated GWD modules")
-	flag.StringVar(&features, "features", nb.PaperFeatures, "node features per dataset, DATASET=none|labels|attributes, comma-separated (unlisted: none)")
+	flag.StringVar(&features, "features", nb.DefaultFeatures, "node features per dataset, DATASET=none|labels|attributes, comma-separated (unlisted: none)")
 	flag.IntVar(&o.folds, "folds", 10, "cross-validation folds")
 	flag.IntVar(&o.subset, "subset", 0, "graphs per dataset (0: all)")
 	flag.IntVar(&o.epochs, "epochs", 10, "training epochs")
@@ -106,14 +106,18 @@ func (o options) config(solver string, seed uint64) training.Config {
 	return c
 }
 
-func load(name string, subset int, features string) (*graphs.Dataset, []int, error) {
-	kind, err := graphs.ParseFeatureKind(features)
+func load(name string, subset int, features nb.Features) (*graphs.Dataset, []int, error) {
+	k, standardize := features.Kind(name)
+	kind, err := graphs.ParseFeatureKind(k)
 	if err != nil {
 		return nil, nil, err
 	}
 	ds, err := datasets.Load(name, graphs.TUOptions{Features: kind})
 	if err != nil {
 		return nil, nil, err
+	}
+	if standardize {
+		graphs.StandardizeFeatures(ds.Graphs)
 	}
 	if subset > 0 && subset < len(ds.Graphs) {
 		sub := make([]*graphs.Graph, subset)
@@ -199,7 +203,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 // fractions trains with a stratified fraction of the labels (several seeds) and scores the
 // predictions on the unlabelled graphs.
 func fractions(ctx context.Context, o options, sc semisup.Config, rep *nb.Report, log io.Writer) error {
-	ds, labels, err := load(o.fractionsData, o.subset, o.features.Of(o.fractionsData))
+	ds, labels, err := load(o.fractionsData, o.subset, o.features)
 	if err != nil {
 		return err
 	}
@@ -260,7 +264,7 @@ type cell struct {
 // crossValidate runs the cell's folds, reusing those OUT/cells already holds for the same
 // settings and saving each new one as soon as it ends.
 func (o options) crossValidate(ctx context.Context, d, solver string, sc semisup.Config, log io.Writer) ([]semisup.FoldResult, error) {
-	ds, labels, err := load(d, o.subset, o.features.Of(d))
+	ds, labels, err := load(d, o.subset, o.features)
 	if err != nil {
 		return nil, err
 	}

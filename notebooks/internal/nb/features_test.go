@@ -21,7 +21,17 @@ func TestParseFeatures(t *testing.T) {
 			t.Errorf("%q: no error", bad)
 		}
 	}
-	if _, err := ParseFeatures(PaperFeatures); err != nil {
-		t.Error(err)
+	def, err := ParseFeatures(DefaultFeatures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fl := def.Flags("AIDS"); len(fl) != 3 || fl[1] != "attributes" || fl[2] != "--standardize" {
+		t.Errorf("AIDS flags %v", fl)
+	}
+	if k, std := def.Kind("PROTEINS"); k != "attributes" || !std {
+		t.Errorf("PROTEINS kind %q, %v", k, std)
+	}
+	if k, std := def.Kind("IMDB-BINARY"); k != "none" || std {
+		t.Errorf("IMDB-BINARY kind %q, %v", k, std)
 	}
 }
