@@ -120,7 +120,7 @@ func (b BADMM) columnNormalise(st *State) (inLog bool) {
 			row := st.s[i*nt : (i+1)*nt]
 			r := 0.0
 			for j := range row {
-				row[j] *= sum[j]
+				row[j] = flushSubnormal(row[j] * sum[j])
 				r += row[j]
 			}
 			ok = r >= tiny
@@ -165,7 +165,7 @@ func (b BADMM) rowNormalise(st *State, inLog bool) {
 		if sum >= tiny {
 			scale := st.mus[i] / sum
 			for j := range tr {
-				tr[j] *= scale
+				tr[j] = flushSubnormal(tr[j] * scale)
 			}
 			st.logRow[i] = false
 			continue

@@ -163,7 +163,7 @@ func (st *GWBState) update(atoms []Atom, lambda []float64, mu []float64) {
 	}
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {
-			st.next[i*n+j] /= mu[i] * mu[j]
+			st.next[i*n+j] = flushSubnormal(st.next[i*n+j] / (mu[i] * mu[j]))
 		}
 	}
 	st.b, st.next = st.next, st.b

@@ -61,6 +61,9 @@ func checkTransport(t *testing.T, tr *mat.Dense, mus, mut []float64, rowTol floa
 			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
 				t.Fatalf("T[%d][%d] = %v", i, j, v)
 			}
+			if v != 0 && v < 0x1p-1022 {
+				t.Fatalf("T[%d][%d] = %v is subnormal (slow in every later product)", i, j, v)
+			}
 			row += v
 			col[j] += v
 		}

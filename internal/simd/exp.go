@@ -3,9 +3,10 @@ package simd
 import "math"
 
 // ExpScaled writes dst[j] = exp((shift − c[j])·scale)·t[j] for j < len(dst): the PPA kernel
-// row Φ = exp(−(L − s)/γ) ⊙ T. An exponent below −708 gives 0 (instead of a subnormal: the
-// solvers treat sums below 1e-200 as underflow anyway), one above 709 gives +Inf, and NaN
-// stays NaN. The assembly's error is below 2 ulp of math.Exp.
+// row Φ = exp(−(L − s)/γ) ⊙ T. An exponent below −708 gives 0, one above 709 gives +Inf, NaN
+// stays NaN, and a subnormal result is flushed to 0 (the solvers treat sums below 1e-200 as
+// underflow anyway, and subnormals would slow every later product). The assembly's error is
+// below 2 ulp of math.Exp.
 func ExpScaled(dst, c, t []float64, shift, scale float64) {
 	n := len(dst)
 	if len(c) < n || len(t) < n {
@@ -23,8 +24,16 @@ func ExpScaled(dst, c, t []float64, shift, scale float64) {
 
 func expScaledGo(dst, c, t []float64, shift, scale float64) {
 	for j := range dst {
-		dst[j] = expClamped((shift-c[j])*scale) * t[j]
+		dst[j] = flush(expClamped((shift-c[j])*scale) * t[j])
 	}
+}
+
+// flush maps subnormal x to 0.
+func flush(x float64) float64 {
+	if math.Abs(x) < minNormal {
+		return 0
+	}
+	return x
 }
 
 // ExpAdd writes dst[j] = exp(a + x[j] + y[j]) for j < len(dst), with y = nil read as zeros:
@@ -71,13 +80,17 @@ const (
 	expHi = 709.0
 	// Adding 1.5·2⁵² rounds to an integer and leaves it in the low bits of the mantissa.
 	expShift = 0x1.8p52
+	// minNormal is the smallest normal float64: results below it are flushed to 0, because
+	// arithmetic on subnormals is two orders of magnitude slower on x86 and they carry no
+	// weight in a transport whose rows sum to 1/N.
+	minNormal = 0x1p-1022
 	// ln 2 split as in fdlibm: a high part with 32 trailing zero bits (k·hi is exact) and the rest.
 	ln2Hi = 6.93147180369123816490e-01
 	ln2Lo = 1.90821492927058770002e-10
 )
 
 // expConsts are the assembly's constants, each repeated on the four lanes of a YMM register.
-var expConsts = func() (c [22][4]float64) {
+var expConsts = func() (c [24][4]float64) {
 	set := func(i int, v float64) {
 		for l := range c[i] {
 			c[i][l] = v
@@ -102,5 +115,7 @@ var expConsts = func() (c [22][4]float64) {
 	}
 	set(20, expLo)
 	set(21, expShift)
+	set(22, minNormal)
+	set(23, math.Float64frombits(1<<63-1)) // clears the sign bit
 	return c
 }()

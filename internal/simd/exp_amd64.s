@@ -10,6 +10,8 @@
 #define C13 192
 #define LO 640
 #define SHIFT 672
+#define MINNORMAL 704
+#define ABSMASK 736
 
 // EXPCORE sets Y5 = exp(Y0) on four lanes, with Y10 = −708, Y11 = 1.5·2⁵², Y12 = 709 and
 // AX = &expConsts (Y2–Y4, Y6 scratch): x = k·ln2 + r with k = round(x·log2 e); e^r by a
@@ -52,6 +54,13 @@
 	VMULPD Y9, Y0, Y0 \
 	EXPCORE
 
+// FLUSH zeroes the lanes of Y5 whose magnitude is below the smallest normal number (Y6, Y7
+// scratch). NaN compares false and stays.
+#define FLUSH \
+	VANDPD ABSMASK(AX), Y5, Y7 \
+	VCMPPD $1, MINNORMAL(AX), Y7, Y6 \
+	VANDNPD Y5, Y6, Y5
+
 // func expScaledAsm(n int, dst, c, t *float64, shift, scale float64, consts *float64, mask *int64)
 TEXT ·expScaledAsm(SB), NOSPLIT, $0-64
 	MOVQ         n+0(FP), CX
@@ -75,6 +84,7 @@ eloop:
 	VMOVUPD (SI), Y1
 	EXPBODY
 	VMULPD  (DX), Y5, Y5
+	FLUSH
 	VMOVUPD Y5, (DI)
 	ADDQ    $32, SI
 	ADDQ    $32, DX
@@ -90,6 +100,7 @@ etail:
 	EXPBODY
 	VMASKMOVPD (DX), Y13, Y7
 	VMULPD     Y7, Y5, Y5
+	FLUSH
 	VMASKMOVPD Y5, Y13, (DI)
 
 edone:

@@ -126,10 +126,10 @@ func expScaledAsm(n int, dst, c, t *float64, shift, scale float64, consts *float
 //go:noescape
 func costRowAsm(n int, row *float64, fi float64, ft, d *float64, mask *int64) float64
 
-// mulScaledAsm is MulScaled on n ≥ 1 entries.
+// mulScaledAsm is MulScaled on n ≥ 1 entries; consts points at expConsts.
 //
 //go:noescape
-func mulScaledAsm(n int, dst *float64, a float64, x, y *float64, mask *int64)
+func mulScaledAsm(n int, dst *float64, a float64, x, y *float64, mask *int64, consts *float64)
 
 // expAddAsm is ExpAdd on n ≥ 1 entries; y may be nil.
 //

@@ -20,7 +20,9 @@ func costRowAsm(n int, row *float64, fi float64, ft, d *float64, mask *int64) fl
 	panic("unreachable")
 }
 
-func mulScaledAsm(n int, dst *float64, a float64, x, y *float64, mask *int64) { panic("unreachable") }
+func mulScaledAsm(n int, dst *float64, a float64, x, y *float64, mask *int64, consts *float64) {
+	panic("unreachable")
+}
 
 func expAddAsm(n int, dst, x, y *float64, a float64, consts *float64, mask *int64) {
 	panic("unreachable")

@@ -38,7 +38,7 @@ func costRowGo(row []float64, fi float64, ft, d []float64) float64 {
 	return mn
 }
 
-// MulScaled writes dst[j] = a·(x[j]·y[j]).
+// MulScaled writes dst[j] = a·(x[j]·y[j]), flushing subnormal results to 0 (see ExpScaled).
 func MulScaled(dst []float64, a float64, x, y []float64) {
 	n := len(dst)
 	if len(x) < n || len(y) < n {
@@ -48,7 +48,7 @@ func MulScaled(dst []float64, a float64, x, y []float64) {
 		return
 	}
 	if useAsm {
-		mulScaledAsm(n, &dst[0], a, &x[0], &y[0], tailMask(n))
+		mulScaledAsm(n, &dst[0], a, &x[0], &y[0], tailMask(n), &expConsts[0][0])
 		return
 	}
 	mulScaledGo(dst, a, x, y)
@@ -56,6 +56,6 @@ func MulScaled(dst []float64, a float64, x, y []float64) {
 
 func mulScaledGo(dst []float64, a float64, x, y []float64) {
 	for j := range dst {
-		dst[j] = a * (x[j] * y[j])
+		dst[j] = flush(a * (x[j] * y[j]))
 	}
 }

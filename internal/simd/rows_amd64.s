@@ -89,15 +89,25 @@ reduce:
 	VZEROUPPER
 	RET
 
-// func mulScaledAsm(n int, dst *float64, a float64, x, y *float64, mask *int64)
-// dst[j] = a·(x[j]·y[j]).
-TEXT ·mulScaledAsm(SB), NOSPLIT, $0-48
+// MFLUSH zeroes the lanes of Y0 whose magnitude is below the smallest normal number (Y10 =
+// minimum, Y11 = sign-clearing mask; Y2, Y3 scratch).
+#define MFLUSH \
+	VANDPD Y11, Y0, Y2 \
+	VCMPPD $1, Y10, Y2, Y3 \
+	VANDNPD Y0, Y3, Y0
+
+// func mulScaledAsm(n int, dst *float64, a float64, x, y *float64, mask *int64, consts *float64)
+// dst[j] = a·(x[j]·y[j]), subnormal results flushed to 0.
+TEXT ·mulScaledAsm(SB), NOSPLIT, $0-56
 	MOVQ         n+0(FP), CX
 	MOVQ         dst+8(FP), DI
 	VBROADCASTSD a+16(FP), Y5
 	MOVQ         x+24(FP), SI
 	MOVQ         y+32(FP), DX
 	MOVQ         mask+40(FP), AX
+	MOVQ         consts+48(FP), R8
+	VMOVUPD      704(R8), Y10 // minNormal (expConsts[22])
+	VMOVUPD      736(R8), Y11 // sign-clearing mask (expConsts[23])
 	MOVQ         CX, BX
 	SHRQ         $2, CX
 	ANDQ         $3, BX
@@ -108,6 +118,7 @@ mloop:
 	VMOVUPD (SI), Y0
 	VMULPD  (DX), Y0, Y0
 	VMULPD  Y5, Y0, Y0
+	MFLUSH
 	VMOVUPD Y0, (DI)
 	ADDQ    $32, SI
 	ADDQ    $32, DX
@@ -123,6 +134,7 @@ mtail:
 	VMASKMOVPD (DX), Y9, Y1
 	VMULPD     Y1, Y0, Y0
 	VMULPD     Y5, Y0, Y0
+	MFLUSH
 	VMASKMOVPD Y0, Y9, (DI)
 
 mdone:

@@ -40,6 +40,8 @@ func TestMulScaledMatchesGo(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for n := 1; n <= 13; n++ {
 		x, y := randSlice(r, n), randSlice(r, n)
+		x[n/2] = 1e-300 // x·y·0.3 is subnormal or 0 for |y| < 7e-9: flushed either way
+		y[n/2] = -1e-10
 		got, want := make([]float64, n+1), make([]float64, n+1)
 		got[n], want[n] = 5, 5
 		MulScaled(got[:n], 0.3, x, y)
@@ -48,6 +50,9 @@ func TestMulScaledMatchesGo(t *testing.T) {
 			if got[j] != want[j] {
 				t.Fatalf("n=%d: entry %d = %v, want %v", n, j, got[j], want[j])
 			}
+		}
+		if got[n/2] != 0 {
+			t.Fatalf("n=%d: subnormal %v not flushed", n, got[n/2])
 		}
 	}
 }
