@@ -33,6 +33,7 @@ import (
 
 type options struct {
 	datasets      []string
+	features      nb.Features
 	subset        int
 	epochs, atoms int
 	layers        int
@@ -41,13 +42,11 @@ type options struct {
 	out           string
 }
 
-// attributed lists the datasets the paper runs with node attributes (FGW).
-var attributed = map[string]bool{"PROTEINS_full": true}
-
 func main() {
 	var o options
-	var ds string
+	var ds, features string
 	flag.StringVar(&ds, "datasets", "AIDS,PROTEINS,PROTEINS_full,IMDB-BINARY", "comma-separated bundled datasets")
+	flag.StringVar(&features, "features", nb.DefaultFeatures, "node features per dataset, DATASET=none|labels|attributes|attributes-std, comma-separated (unlisted: none)")
 	flag.IntVar(&o.subset, "subset", 0, "graphs per dataset (0: all)")
 	flag.IntVar(&o.epochs, "epochs", 10, "training epochs")
 	flag.IntVar(&o.atoms, "atoms", 30, "atoms K")
@@ -57,6 +56,11 @@ func main() {
 	flag.StringVar(&o.out, "out", "results/fig4", "output folder")
 	flag.Parse()
 	o.datasets = strings.Split(ds, ",")
+	var err error
+	if o.features, err = nb.ParseFeatures(features); err != nil {
+		fmt.Fprintln(os.Stderr, "fig4: --features:", err)
+		os.Exit(2)
+	}
 	if err := run(context.Background(), o, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "fig4:", err)
 		os.Exit(1)
@@ -71,10 +75,10 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		return err
 	}
 	rep := nb.NewReport("Figure 4: embeddings, training curves and atoms",
-		fmt.Sprintf("go run ./notebooks/fig4 --out %s --datasets %s --subset %d --epochs %d --atoms %d --layers %d --seed %d",
-			o.out, strings.Join(o.datasets, ","), o.subset, o.epochs, o.atoms, o.layers, o.seed))
-	rep.Printf("GWF with PPA (γ = 0.01, M = %d), K = %d warm-started atoms, L = 2, Adam lr 0.05, batch 32, %d epochs, seed %d; node attributes (FGW) for %s.\n\n",
-		o.layers, o.atoms, o.epochs, o.seed, "PROTEINS_full")
+		fmt.Sprintf("go run ./notebooks/fig4 --out %s --datasets %s --features %q --subset %d --epochs %d --atoms %d --layers %d --seed %d",
+			o.out, strings.Join(o.datasets, ","), o.features.Describe(o.datasets), o.subset, o.epochs, o.atoms, o.layers, o.seed))
+	rep.Printf("GWF with PPA (γ = 0.01, M = %d), K = %d warm-started atoms, L = 2, Adam lr 0.05, batch 32, %d epochs, seed %d; node features %s.\n\n",
+		o.layers, o.atoms, o.epochs, o.seed, o.features.Describe(o.datasets))
 	var csv strings.Builder
 	csv.WriteString("dataset,epoch,loss,seconds\n")
 	for _, name := range o.datasets {
@@ -90,13 +94,17 @@ func run(ctx context.Context, o options, log io.Writer) error {
 
 // dataset trains one model and draws its pictures.
 func dataset(ctx context.Context, o options, name string, rep *nb.Report, csv *strings.Builder, log io.Writer) error {
-	opt := graphs.TUOptions{}
-	if attributed[name] {
-		opt.Features = graphs.FeaturesAttributes
-	}
-	ds, err := datasets.Load(name, opt)
+	k, standardize := o.features.Kind(name)
+	kind, err := graphs.ParseFeatureKind(k)
 	if err != nil {
 		return err
+	}
+	ds, err := datasets.Load(name, graphs.TUOptions{Features: kind})
+	if err != nil {
+		return err
+	}
+	if standardize {
+		graphs.StandardizeFeatures(ds.Graphs)
 	}
 	data := ds.Graphs
 	if o.subset > 0 && o.subset < len(data) {
