@@ -43,7 +43,9 @@ func newClassifyCmd(a *app) *cobra.Command {
 		Short: "Semi-supervised GWF: classify graphs with an MLP head trained jointly with the model",
 		Long: `classify trains GWF models with a classifier head on the embeddings (the paper's eq. ssl:
 the GWF loss plus beta times the head's cross-entropy on the labelled graphs, one Gorgonia graph
-and one backward pass per mini-batch) and scores its predictions.
+and one backward pass per mini-batch) and scores its predictions. After the joint epochs the head
+alone is trained to convergence on the final embeddings (--head-steps full-batch Adam steps; 0
+turns this off): during them it gets only one step per mini-batch.
 
 By default it runs stratified --folds cross-validation (the paper's Table 2 protocol): for each
 fold, a model is trained on all graphs with the labels of the other folds, the held-out graphs
