@@ -24,10 +24,12 @@ const (
 type structure struct {
 	g      blas64.General
 	sparse bool
-	rowPtr []int32
-	col    []int32
-	val    []float64
-	xt, yt []float64 // scratch of mulRight
+	// symmetric (known for sparse matrices only) lets X·C take the vectorised X·Cᵀ path.
+	symmetric bool
+	rowPtr    []int32
+	col       []int32
+	val       []float64
+	xt, yt    []float64 // scratch of mulRight
 	// tr is Cᵀ with row stride trStride: g's own data when C is symmetric, else a copy. A layer
 	// multiplies by C or Cᵀ tens of times per Init, so one transposition per problem lets every
 	// product run as a plain row-major C += A·B.
@@ -70,6 +72,7 @@ func (s *structure) set(c blas64.General, maxDensity float64) {
 		}
 	}
 	s.rowPtr[n] = int32(len(s.col))
+	s.symmetric = symmetric(c)
 }
 
 // setTranspose points tr at Cᵀ.
@@ -135,7 +138,7 @@ func (s *structure) mulRight(dst, x []float64, rows int, trans bool) {
 		}
 		return
 	}
-	if trans {
+	if trans || s.symmetric {
 		// X·Cᵀ = (C·Xᵀ)ᵀ: with Xᵀ contiguous, row j of C·Xᵀ is a sum of whole rows of Xᵀ,
 		// added with the assembly axpy; two transposes cost less than gathering entry by entry.
 		s.xt = grow(s.xt, rows*n)
