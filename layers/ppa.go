@@ -144,11 +144,7 @@ func logColumns(logB, logAlpha, g, mut, mx, tmp []float64) {
 		mx[j] = math.Inf(-1)
 	}
 	for i, la := range logAlpha {
-		for j, v := range g[i*nt : (i+1)*nt] {
-			if la+v > mx[j] { // not math.Max: no NaN here, and this loop is hot
-				mx[j] = la + v
-			}
-		}
+		simd.MaxInto(mx, la, g[i*nt:(i+1)*nt])
 	}
 	for j := range mx {
 		mx[j] = -mx[j]
@@ -170,12 +166,7 @@ func logRows(logAlpha, logB, g, mus, tmp []float64) {
 	nt := len(logB)
 	for i := range logAlpha {
 		gr := g[i*nt : (i+1)*nt]
-		mx := math.Inf(-1)
-		for j, v := range gr {
-			if v+logB[j] > mx {
-				mx = v + logB[j]
-			}
-		}
+		mx := simd.MaxAdd(gr, logB)
 		simd.ExpAdd(tmp, -mx, gr, logB)
 		s := 0.0
 		for _, e := range tmp {

@@ -135,22 +135,23 @@ func featureCost(d []float64, fs, ft *mat.Dense, w float64) {
 	}
 }
 
-// logTransport returns log T_ij, exact for rows computed in the log domain.
-func (st *State) logTransport(i, j int) float64 {
-	if st.logRow[i] {
-		return st.logT[i*st.nt+j]
-	}
-	return math.Log(st.t[i*st.nt+j])
-}
 
-// logKernel writes out_ij = e_ij + log T_ij. A column whose transport has underflowed
+// logKernel writes out_ij = e_ij + log T_ij, with log T exact for the rows last computed in the
+// log domain (st.logRow). A column whose transport has underflowed
 // entirely (every log T_ij = −∞) has lost its relative weights; it is filled with e alone, as
 // if that column of T were uniform, so that the update stays finite.
 func (st *State) logKernel(out, e []float64) {
 	ns, nt := st.ns, st.nt
 	for i := 0; i < ns; i++ {
-		for j := 0; j < nt; j++ {
-			out[i*nt+j] = e[i*nt+j] + st.logTransport(i, j)
+		or, er := out[i*nt:(i+1)*nt], e[i*nt:(i+1)*nt]
+		if st.logRow[i] {
+			for j, v := range st.logT[i*nt : (i+1)*nt] {
+				or[j] = er[j] + v
+			}
+			continue
+		}
+		for j, v := range st.t[i*nt : (i+1)*nt] {
+			or[j] = er[j] + math.Log(v)
 		}
 	}
 	for j := 0; j < nt; j++ {

@@ -135,3 +135,14 @@ func mulScaledAsm(n int, dst *float64, a float64, x, y *float64, mask *int64, co
 //
 //go:noescape
 func expAddAsm(n int, dst, x, y *float64, a float64, consts *float64, mask *int64)
+
+// maxAddAsm is MaxAdd on n ≥ 1 entries (the third argument is unused, for alignment of the
+// signature with the other row kernels).
+//
+//go:noescape
+func maxAddAsm(n int, x, y *float64, _ float64, mask *int64) float64
+
+// maxIntoAsm is MaxInto on n ≥ 1 entries.
+//
+//go:noescape
+func maxIntoAsm(n int, mx *float64, a float64, x *float64, mask *int64)

@@ -27,3 +27,7 @@ func mulScaledAsm(n int, dst *float64, a float64, x, y *float64, mask *int64, co
 func expAddAsm(n int, dst, x, y *float64, a float64, consts *float64, mask *int64) {
 	panic("unreachable")
 }
+
+func maxAddAsm(n int, x, y *float64, _ float64, mask *int64) float64 { panic("unreachable") }
+
+func maxIntoAsm(n int, mx *float64, a float64, x *float64, mask *int64) { panic("unreachable") }

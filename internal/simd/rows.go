@@ -59,3 +59,52 @@ func mulScaledGo(dst []float64, a float64, x, y []float64) {
 		dst[j] = flush(a * (x[j] * y[j]))
 	}
 }
+
+// MaxAdd returns max_j (x[j] + y[j]) over j < len(x), or −Inf for none (NaN sums are skipped).
+func MaxAdd(x, y []float64) float64 {
+	n := len(x)
+	if len(y) < n {
+		panic("simd: MaxAdd: short input")
+	}
+	if n == 0 {
+		return math.Inf(-1)
+	}
+	if useAsm {
+		return maxAddAsm(n, &x[0], &y[0], 0, tailMask(n))
+	}
+	return maxAddGo(x, y, 0)
+}
+
+// MaxInto sets mx[j] = max(mx[j], a + x[j]) for j < len(mx) (NaN sums leave mx[j] as it is).
+func MaxInto(mx []float64, a float64, x []float64) {
+	n := len(mx)
+	if len(x) < n {
+		panic("simd: MaxInto: short input")
+	}
+	if n == 0 {
+		return
+	}
+	if useAsm {
+		maxIntoAsm(n, &mx[0], a, &x[0], tailMask(n))
+		return
+	}
+	maxIntoGo(mx, a, x)
+}
+
+func maxAddGo(x, y []float64, _ float64) float64 {
+	mx := math.Inf(-1)
+	for j, v := range x {
+		if s := v + y[j]; s > mx {
+			mx = s
+		}
+	}
+	return mx
+}
+
+func maxIntoGo(mx []float64, a float64, x []float64) {
+	for j, v := range x[:len(mx)] {
+		if s := a + v; s > mx[j] {
+			mx[j] = s
+		}
+	}
+}

@@ -140,3 +140,89 @@ mtail:
 mdone:
 	VZEROUPPER
 	RET
+
+// NEGINF loads −Inf into all lanes of reg (BX scratch).
+#define NEGINF(reg, xreg) \
+	MOVQ $0xFFF0000000000000, BX \
+	VMOVQ BX, xreg \
+	VBROADCASTSD xreg, reg
+
+// func maxAddAsm(n int, x, y *float64, _ float64, mask *int64) float64
+// max_j (x[j] + y[j]); Y7 holds the running maximum. VMAXPD returns its second source when
+// either is NaN, and that source is the running maximum: NaN sums are skipped.
+TEXT ·maxAddAsm(SB), NOSPLIT, $0-48
+	MOVQ  n+0(FP), CX
+	MOVQ  x+8(FP), SI
+	MOVQ  y+16(FP), DX
+	MOVQ  mask+32(FP), AX
+	NEGINF(Y7, X7)
+	MOVQ  CX, R8
+	SHRQ  $2, CX
+	ANDQ  $3, R8
+	TESTQ CX, CX
+	JE    xtail
+
+xloop:
+	VMOVUPD (SI), Y0
+	VADDPD  (DX), Y0, Y0
+	VMAXPD  Y7, Y0, Y7
+	ADDQ    $32, SI
+	ADDQ    $32, DX
+	DECQ    CX
+	JNE     xloop
+
+xtail:
+	TESTQ      R8, R8
+	JE         xreduce
+	VMOVDQU    (AX), Y9
+	VMASKMOVPD (SI), Y9, Y0
+	VMASKMOVPD (DX), Y9, Y1
+	VADDPD     Y1, Y0, Y0
+	VBLENDVPD  Y9, Y0, Y7, Y0 // masked-out lanes: the running maximum
+	VMAXPD     Y7, Y0, Y7
+
+xreduce:
+	VEXTRACTF128 $1, Y7, X1
+	VMAXPD       X7, X1, X7
+	VPERMILPD    $1, X7, X1
+	VMAXSD       X7, X1, X7
+	VMOVSD       X7, ret+40(FP)
+	VZEROUPPER
+	RET
+
+// func maxIntoAsm(n int, mx *float64, a float64, x *float64, mask *int64)
+// mx[j] = max(mx[j], a + x[j]); NaN sums leave mx[j] (VMAXPD's second source).
+TEXT ·maxIntoAsm(SB), NOSPLIT, $0-40
+	MOVQ         n+0(FP), CX
+	MOVQ         mx+8(FP), DI
+	VBROADCASTSD a+16(FP), Y5
+	MOVQ         x+24(FP), SI
+	MOVQ         mask+32(FP), AX
+	MOVQ         CX, R8
+	SHRQ         $2, CX
+	ANDQ         $3, R8
+	TESTQ        CX, CX
+	JE           itail
+
+iloop:
+	VADDPD  (SI), Y5, Y0
+	VMAXPD  (DI), Y0, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	DECQ    CX
+	JNE     iloop
+
+itail:
+	TESTQ      R8, R8
+	JE         idone
+	VMOVDQU    (AX), Y9
+	VMASKMOVPD (SI), Y9, Y0
+	VMASKMOVPD (DI), Y9, Y1
+	VADDPD     Y0, Y5, Y0
+	VMAXPD     Y1, Y0, Y0
+	VMASKMOVPD Y0, Y9, (DI)
+
+idone:
+	VZEROUPPER
+	RET

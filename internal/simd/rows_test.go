@@ -56,3 +56,31 @@ func TestMulScaledMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxKernels: MaxAdd and MaxInto match the Go loops for every tail length, skip NaN
+// sums, and handle −Inf.
+func TestMaxKernels(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	for n := 1; n <= 13; n++ {
+		x, y := randSlice(r, n), randSlice(r, n)
+		x[n/2] = math.NaN()
+		if n > 2 {
+			y[0] = math.Inf(-1)
+		}
+		if got, want := MaxAdd(x, y), maxAddGo(x, y, 0); got != want {
+			t.Fatalf("n=%d: MaxAdd = %v, want %v", n, got, want)
+		}
+		mx, mxGo := randSlice(r, n+1), make([]float64, n+1)
+		copy(mxGo, mx)
+		MaxInto(mx[:n], 0.25, x)
+		maxIntoGo(mxGo[:n], 0.25, x)
+		for j := range mx {
+			if mx[j] != mxGo[j] {
+				t.Fatalf("n=%d: MaxInto entry %d = %v, want %v", n, j, mx[j], mxGo[j])
+			}
+		}
+	}
+	if got := MaxAdd([]float64{math.NaN()}, []float64{1}); !math.IsInf(got, -1) {
+		t.Errorf("MaxAdd of a NaN sum = %v, want −Inf", got)
+	}
+}
