@@ -135,7 +135,6 @@ func featureCost(d []float64, fs, ft *mat.Dense, w float64) {
 	}
 }
 
-
 // logKernel writes out_ij = e_ij + log T_ij, with log T exact for the rows last computed in the
 // log domain (st.logRow). A column whose transport has underflowed
 // entirely (every log T_ij = −∞) has lost its relative weights; it is filled with e alone, as
