@@ -5,9 +5,6 @@ import (
 	"hash"
 	"hash/fnv"
 	"math"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/chewxy/hm"
 	"gonum.org/v1/gonum/mat"
@@ -151,7 +148,7 @@ func (op *batchLossOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 		return nil, fmt.Errorf("gwf batch loss: Z: %w", err)
 	}
 	results := make([]perGraph, B)
-	op.run(B, func(st *ForwardState, b int) {
+	RunBatch(&op.states, op.loss.Workers, B, func(b int) int { return op.obs[b].N() }, func(st *ForwardState, b int) {
 		r := &results[b]
 		r.lambda = make([]float64, K)
 		r.gLambda = make([]float64, K)
@@ -193,30 +190,6 @@ func (op *batchLossOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 		ReLUBackward(mat.NewDense(nk, nk, op.grads[k]), atoms[k].U)
 	}
 	return gorgonia.NewF64(total), nil
-}
-
-// run calls work(state, b) for b = 0..n-1 on the workers, each with its own state.
-func (op *batchLossOp) run(n int, work func(*ForwardState, int)) {
-	workers := op.loss.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, n)
-	for len(op.states) < workers {
-		op.states = append(op.states, new(ForwardState))
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(st *ForwardState) {
-			defer wg.Done()
-			for b := int(next.Add(1)) - 1; b < n; b = int(next.Add(1)) - 1 {
-				work(st, b)
-			}
-		}(op.states[w])
-	}
-	wg.Wait()
 }
 
 func addInto(dst, src []float64) {

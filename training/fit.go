@@ -7,8 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -199,7 +197,7 @@ func (tr *trainer) step(batch []int) (float64, error) {
 		tr.slots = append(tr.slots, tr.newSlot())
 	}
 	atoms := m.Atoms()
-	tr.run(len(batch), func(ws *layers.ForwardState, s int) {
+	layers.RunBatch(&tr.states, tr.workers, len(batch), func(s int) int { return tr.data[batch[s]].N() }, func(ws *layers.ForwardState, s int) {
 		tr.slots[s].compute(ws, tr.fwd, atoms, m, tr.data[batch[s]], batch[s])
 	})
 	// Reduce in batch order.
@@ -312,29 +310,6 @@ func finite(xs []float64) bool {
 		}
 	}
 	return true
-}
-
-// run calls work(state, s) for s = 0..n-1 on the worker goroutines, each with its own state.
-func (tr *trainer) run(n int, work func(*layers.ForwardState, int)) {
-	for len(tr.states) < tr.workers {
-		tr.states = append(tr.states, new(layers.ForwardState))
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < min(tr.workers, n); w++ {
-		wg.Add(1)
-		go func(ws *layers.ForwardState) {
-			defer wg.Done()
-			for {
-				s := int(next.Add(1)) - 1
-				if s >= n {
-					return
-				}
-				work(ws, s)
-			}
-		}(tr.states[w])
-	}
-	wg.Wait()
 }
 
 func addTo(dst, src []float64) {
