@@ -261,6 +261,15 @@ func TestCrossValidate(t *testing.T) {
 	if mean, _ := MeanStd(res); mean < 0.8 {
 		t.Errorf("cross-validated accuracy %.2f on a clear problem: %+v", mean, res)
 	}
+	for _, r := range res {
+		n := 0
+		for _, c := range r.Predicted {
+			n += c
+		}
+		if len(r.Predicted) != 2 || n != r.Test || r.TrainAccuracy < 0.8 || r.TrainAccuracy > 1 {
+			t.Errorf("fold %d: predicted per class %v for %d graphs, accuracy on the labelled graphs %.2f", r.Fold, r.Predicted, r.Test, r.TrainAccuracy)
+		}
+	}
 	// Skipping folds 1 and 3 runs folds 2 and 4 only, with the same results.
 	part, err := CrossValidate(context.Background(), data, labels, 2, cfg, Config{Beta: 0.1, Hidden: []int{8}, Activation: ReLU},
 		CVOptions{Folds: 4, Seed: 1, Skip: func(f int) bool { return f%2 == 1 }})

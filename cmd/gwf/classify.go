@@ -176,7 +176,8 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	res, err := semisup.CrossValidate(ctx, data, labels, classesN, cfg, sc, semisup.CVOptions{
 		Folds: f.folds, Seed: f.foldSeed, Options: opt,
 		FoldDone: func(r semisup.FoldResult) {
-			a.log.Infof("fold %d/%d: accuracy %.2f%% on %d graphs (%.0f s)", r.Fold, f.folds, 100*r.Accuracy, r.Test, r.Seconds)
+			a.log.Infof("fold %d/%d: accuracy %.2f%% on %d graphs (labelled graphs: %.2f%%; predicted per class %v; %.0f s)",
+				r.Fold, f.folds, 100*r.Accuracy, r.Test, 100*r.TrainAccuracy, r.Predicted, r.Seconds)
 		},
 	})
 	if err != nil {
@@ -269,9 +270,9 @@ func writeClassify(w io.Writer, asJSON bool, rep *classifyReport) error {
 		rep.Semisup.Beta, rep.Semisup.Hidden, rep.Semisup.Activation, describeConfig(rep.Config))
 	if len(rep.Folds) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "fold\ttest graphs\taccuracy %\tseconds\t")
+		fmt.Fprintln(tw, "fold\ttest graphs\taccuracy %\ton labelled graphs %\tseconds\t")
 		for _, r := range rep.Folds {
-			fmt.Fprintf(tw, "%d\t%d\t%.2f\t%.1f\t\n", r.Fold, r.Test, 100*r.Accuracy, r.Seconds)
+			fmt.Fprintf(tw, "%d\t%d\t%.2f\t%.2f\t%.1f\t\n", r.Fold, r.Test, 100*r.Accuracy, 100*r.TrainAccuracy, r.Seconds)
 		}
 		if err := tw.Flush(); err != nil {
 			return err

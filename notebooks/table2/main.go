@@ -157,7 +157,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	rep.Printf("GWF (K = %d, M = %d, L = 2, %d epochs) with an MLP head (hidden %v, %s, reading "+sc.Input+"), β = %g, trained jointly; then the head alone, %d full-batch Adam steps on the final embeddings. Stratified %d-fold cross-validation: the held-out fold's graphs are in the GWF term without labels (transductive); accuracy on the held-out fold, mean ± std over folds.\n\n",
 		o.atoms, o.layers, o.epochs, sc.Hidden, sc.Activation, sc.Beta, sc.Head.Steps, o.folds)
 	var csv strings.Builder
-	csv.WriteString("dataset,solver,fold,test_graphs,accuracy,seconds\n")
+	csv.WriteString("dataset,solver,fold,test_graphs,accuracy,train_accuracy,seconds\n")
 	if len(o.datasets) > 0 {
 		header := []string{""}
 		for _, d := range o.datasets {
@@ -173,19 +173,31 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		}
 		for _, s := range o.solvers {
 			row := []string{"gwf " + strings.ToUpper(s)}
+			fit := []string{"gwf " + strings.ToUpper(s) + ", on the labelled graphs"}
 			for _, d := range o.datasets {
 				res, err := o.crossValidate(ctx, d, s, sc, log)
 				if err != nil {
 					return fmt.Errorf("%s, %s: %w", d, s, err)
 				}
 				xs := make([]float64, len(res))
+				var train []float64 // folds saved before the field existed lack it
 				for i, r := range res {
 					xs[i] = r.Accuracy
-					fmt.Fprintf(&csv, "%s,%s,%d,%d,%.6f,%.1f\n", d, s, r.Fold, r.Test, r.Accuracy, r.Seconds)
+					trainCSV := "" // unknown
+					if r.Predicted != nil {
+						train = append(train, r.TrainAccuracy)
+						trainCSV = fmt.Sprintf("%.6f", r.TrainAccuracy)
+					}
+					fmt.Fprintf(&csv, "%s,%s,%d,%d,%.6f,%s,%.1f\n", d, s, r.Fold, r.Test, r.Accuracy, trainCSV, r.Seconds)
 				}
 				row = append(row, cluster.FormatMeanStd(xs, 100))
+				if len(train) == 0 {
+					fit = append(fit, "–")
+				} else {
+					fit = append(fit, fmt.Sprintf("%s (%d folds)", cluster.FormatMeanStd(train, 100), len(train)))
+				}
 			}
-			rows = append(rows, row)
+			rows = append(rows, row, fit)
 		}
 		rep.Table(header, rows)
 	}
