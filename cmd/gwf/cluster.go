@@ -109,7 +109,9 @@ is always scored too.
 
 The table shows each run and the mean ± std over runs (scores in %%); --json prints the report
 as JSON instead (scores as fractions). --output-dir also writes, per run, the embeddings with
-their clusters (embeddings-run<r>.csv) and the report (report.json).
+their clusters (embeddings-run<r>.csv), its scores and settings (run<r>.json) and the report
+(report.json). A run whose run<r>.json is there with the same data and settings is reused, not
+trained again, so a killed multi-run experiment continues where it stopped when rerun.
 
 Training flags are those of 'gwf fit' and default to the paper's settings. --subset N picks N
 graphs at random (seeded by --subset-seed, the same for all runs) for quick tries.
@@ -199,10 +201,26 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	}
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
+	var fingerprint string
+	if f.outputDir != "" {
+		fingerprint = training.Fingerprint(data)
+	}
 	for r := 0; r < f.runs; r++ {
 		c := cfg
 		c.Seed = cfg.Seed + uint64(r)
 		fields := logrus.Fields{"run": fmt.Sprintf("%d/%d", r+1, f.runs)}
+		record := runRecord{Data: fingerprint, Embedding: string(emb), KMeansRestarts: kmeansRestarts, Config: c}
+		if f.outputDir != "" {
+			run, ok, reason := savedRun(f.outputDir, r, record)
+			if ok {
+				a.log.WithFields(fields).Infof("reusing %s: accuracy %.2f%%", runRecordPath(f.outputDir, r), 100*run.Accuracy)
+				rep.Runs = append(rep.Runs, run)
+				continue
+			}
+			if reason != "" {
+				a.log.WithFields(fields).Warnf("not reusing the saved run: %s", reason)
+			}
+		}
 		m, err := training.NewModel(data, c)
 		if err != nil {
 			return fmt.Errorf("run %d: new model: %w", r, err)
@@ -230,6 +248,10 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 				return writeEmbeddingsCSV(w, ds, data, emb, run.rows, run.assign)
 			})
 			if err != nil {
+				return err
+			}
+			record.Run = run
+			if err := saveRun(f.outputDir, record); err != nil {
 				return err
 			}
 		}
