@@ -7,7 +7,10 @@
 //	go run ./notebooks/fig4 --out /tmp/fig4 --datasets MUTAG --subset 60 --epochs 2 --atoms 4 --layers 10
 //
 // The t-SNE layout comes from github.com/danaugrs/go-tsne, which draws its initial layout from
-// math/rand's global source: pictures differ from run to run (the learned model does not).
+// math/rand's global source; tsneLayout seeds that source with --seed (rand.Seed is a no-op since
+// Go 1.24 unless randseednop=0, set below), so the pictures are reproducible too.
+//
+//go:debug randseednop=0
 package main
 
 import (
@@ -16,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
@@ -146,7 +150,7 @@ func dataset(ctx context.Context, o options, name string, rep *nb.Report, csv *s
 	}
 	// t-SNE of λ, coloured by class.
 	lambda := training.Lambda(m.Z)
-	y := tsne.NewTSNE(2, min(30, float64(len(data)-1)/3), 200, o.tsneIter, false).EmbedData(lambda, nil)
+	y := tsneLayout(lambda, o.seed, o.tsneIter)
 	xs, ys, class := make([]float64, len(data)), make([]float64, len(data)), make([]int, len(data))
 	for i, g := range data {
 		xs[i], ys[i], class[i] = y.At(i, 0), y.At(i, 1), g.Label
@@ -214,4 +218,13 @@ func contains(xs []int, x int) bool {
 		}
 	}
 	return false
+}
+
+// tsneLayout is the 2-D t-SNE layout of the rows of x (perplexity 30 at most, learning rate 200),
+// its random start seeded by seed.
+func tsneLayout(x mat.Matrix, seed uint64, iterations int) mat.Matrix {
+	n, _ := x.Dims()
+	//lint:ignore SA1019 go-tsne draws from the global source only; seeding it makes the picture reproducible.
+	rand.Seed(int64(seed))
+	return tsne.NewTSNE(2, min(30, float64(n-1)/3), 200, iterations, false).EmbedData(x, nil)
 }
