@@ -156,6 +156,9 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := f.train.resolveFeatureWeight(&cfg, data, a.log); err != nil {
+		return err
+	}
 	if f.fraction == 0 && (f.folds < 2 || f.folds > len(data)) {
 		return usagef("--folds = %d must be between 2 and the number of graphs (%d)", f.folds, len(data))
 	}

@@ -181,6 +181,9 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := f.train.resolveFeatureWeight(&cfg, data, a.log); err != nil {
+		return err
+	}
 	if f.outputDir != "" {
 		if err := os.MkdirAll(f.outputDir, 0o755); err != nil {
 			return fmt.Errorf("output dir: %w", err)

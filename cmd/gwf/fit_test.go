@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"gwf/graphs"
 	"gwf/training"
 )
 
@@ -210,5 +211,37 @@ func TestFitTUWithFeatures(t *testing.T) {
 	}
 	if _, stderr, code := runCLI(t, "fit", "--tu", t.TempDir(), "--output", model, "--force", "-q"); code != exitError {
 		t.Errorf("empty TU folder: exit %d: %s", code, stderr)
+	}
+}
+
+// --feature-weight auto trains with training.BalanceFeatures's weight for the data read, stores
+// it in the model, and keeps the stored weight when training resumes.
+func TestFitFeatureWeightAuto(t *testing.T) {
+	tu := writeTU(t)
+	model := filepath.Join(t.TempDir(), "auto.model")
+	args := []string{"fit", "--tu", tu, "--features", "labels", "--output", model, "--atoms", "2", "--layers", "5",
+		"--batch", "4", "--feature-weight", "auto"}
+	_, stderr := mustRun(t, append(args, "--epochs", "1")...)
+	if !strings.Contains(stderr, "--feature-weight auto: ") {
+		t.Errorf("the weight found is not logged:\n%s", stderr)
+	}
+	ds, err := graphs.ReadTUDir(tu, graphs.TUOptions{Features: graphs.FeaturesLabels})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := training.BalanceFeatures(ds.Graphs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := training.Load(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want.Weight == 1 || m.Config.FeatureWeight != want.Weight {
+		t.Fatalf("model's feature weight %v, want the balanced %v (≠ 1 on this data)", m.Config.FeatureWeight, want.Weight)
+	}
+	_, stderr = mustRun(t, append(args, "--epochs", "2", "--resume")...)
+	if m, err = training.Load(model); err != nil || m.Config.FeatureWeight != want.Weight || strings.Contains(stderr, "ignored") {
+		t.Errorf("resumed with --feature-weight auto: weight %v (want %v), %v\n%s", m.Config.FeatureWeight, want.Weight, err, stderr)
 	}
 }

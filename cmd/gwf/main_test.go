@@ -66,6 +66,8 @@ func TestUsageErrors(t *testing.T) {
 		{"fit", "--dataset", "MUTAG", "--output", model, "--layers", "0"},
 		{"fit", "--dataset", "MUTAG", "--output", model, "--solver", "sgd"},
 		{"fit", "--dataset", "MUTAG", "--output", model, "--gamma", "-1"},
+		{"fit", "--dataset", "MUTAG", "--output", model, "--feature-weight", "heavy"},
+		{"fit", "--dataset", "MUTAG", "--output", model, "--feature-weight", "-1"},
 		{"fit", "--dataset", "MUTAG", "--output", model, "--atom-size", "big"},
 		{"fit", "--dataset", "MUTAG", "--output", model, "--features", "colours"},
 		{"fit", "--dataset", "MUTAG", "--output", model, "--subset", "-3"},

@@ -5,8 +5,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sirupsen/logrus"
 	"github.com/spf13/pflag"
 
+	"gwf/graphs"
 	"gwf/training"
 )
 
@@ -19,7 +21,7 @@ type trainFlags struct {
 	gamma         float64
 	layers        int
 	inner         int
-	featureWeight float64
+	featureWeight featureWeightFlag
 	gwbLayers     int
 	lr            float64
 	epochs        int
@@ -38,7 +40,8 @@ func (t *trainFlags) register(fs *pflag.FlagSet) {
 	fs.Lookup("gamma").DefValue = "0" // hides "(default 0.01)": it depends on --solver, as the usage says
 	fs.IntVar(&t.layers, "layers", d.Layers, "GWD layers M")
 	fs.IntVar(&t.inner, "inner", d.Inner, "Sinkhorn sweeps per PPA layer (ppa only)")
-	fs.Float64Var(&t.featureWeight, "feature-weight", d.FeatureWeight, "weight of the node-feature cost in the fused GW cost")
+	t.featureWeight.w = d.FeatureWeight
+	fs.Var(&t.featureWeight, "feature-weight", `weight of the node-feature cost in the fused GW cost (1 in the paper), or "auto": the weight that gives the feature and structure terms the same mean over the data, measured without labels (see 'gwf fit --help')`)
 	fs.IntVar(&t.gwbLayers, "gwb-layers", d.GWBLayers, "barycenter (GWB) layers L")
 	fs.Float64Var(&t.lr, "lr", d.LearningRate, "Adam learning rate")
 	fs.IntVar(&t.epochs, "epochs", d.Epochs, "training epochs (with fit --resume: the total, counting those already done)")
@@ -66,7 +69,7 @@ func (t *trainFlags) fields(atomSize int) []trainField {
 		{"gamma", func(c *training.Config) { c.Gamma = t.gamma }, func(c training.Config) string { return g(c.Gamma) }},
 		{"layers", func(c *training.Config) { c.Layers = t.layers }, func(c training.Config) string { return strconv.Itoa(c.Layers) }},
 		{"inner", func(c *training.Config) { c.Inner = t.inner }, func(c training.Config) string { return strconv.Itoa(c.Inner) }},
-		{"feature-weight", func(c *training.Config) { c.FeatureWeight = t.featureWeight }, func(c training.Config) string { return g(c.FeatureWeight) }},
+		{"feature-weight", func(c *training.Config) { t.featureWeight.apply(c) }, func(c training.Config) string { return g(c.FeatureWeight) }},
 		{"gwb-layers", func(c *training.Config) { c.GWBLayers = t.gwbLayers }, func(c training.Config) string { return strconv.Itoa(c.GWBLayers) }},
 		{"lr", func(c *training.Config) { c.LearningRate = t.lr }, func(c training.Config) string { return g(c.LearningRate) }},
 		{"epochs", func(c *training.Config) { c.Epochs = t.epochs }, func(c training.Config) string { return strconv.Itoa(c.Epochs) }},
@@ -158,11 +161,70 @@ func (t *trainFlags) resumeConfig(fs *pflag.FlagSet, file training.Config) (trai
 	return cfg, warnings, nil
 }
 
+// featureWeightFlag is --feature-weight: a non-negative number, or "auto" for the weight of
+// training.BalanceFeatures, which needs the data and is resolved once it is read
+// (trainFlags.resolveFeatureWeight).
+type featureWeightFlag struct {
+	auto bool
+	w    float64
+}
+
+func (f *featureWeightFlag) String() string {
+	if f.auto {
+		return "auto"
+	}
+	return strconv.FormatFloat(f.w, 'g', -1, 64)
+}
+
+func (f *featureWeightFlag) Set(s string) error {
+	if strings.EqualFold(strings.TrimSpace(s), "auto") {
+		f.auto = true
+		return nil
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return fmt.Errorf(`want a number or "auto"`)
+	}
+	f.auto, f.w = false, v
+	return nil
+}
+
+func (f *featureWeightFlag) Type() string { return "weight|auto" }
+
+// apply sets a numeric weight; "auto" leaves c alone until the data is read.
+func (f *featureWeightFlag) apply(c *training.Config) {
+	if !f.auto {
+		c.FeatureWeight = f.w
+	}
+}
+
+// resolveFeatureWeight sets cfg.FeatureWeight from the data when --feature-weight is "auto",
+// and says what it measured.
+func (t *trainFlags) resolveFeatureWeight(cfg *training.Config, data []*graphs.Graph, log logrus.FieldLogger) error {
+	if !t.featureWeight.auto {
+		return nil
+	}
+	b, err := training.BalanceFeatures(data)
+	if err != nil {
+		return err
+	}
+	cfg.FeatureWeight = b.Weight
+	if b.Features == 0 {
+		log.Infof("--feature-weight auto: the data has no varying node features; weight 1")
+		return nil
+	}
+	log.Infof("--feature-weight auto: %.6g (mean structure cost %.4g, mean feature cost %.4g under independent couplings)", b.Weight, b.Structure, b.Features)
+	return nil
+}
+
 // describeConfig is a one-line summary of a configuration for logs.
 func describeConfig(c training.Config) string {
 	s := fmt.Sprintf("K=%d atoms (%s), %s γ=%g M=%d", c.Atoms, atomSizeText(c.AtomSize), c.Solver, c.Gamma, c.Layers)
 	if c.Solver == "ppa" {
 		s += fmt.Sprintf(" inner=%d", c.Inner)
+	}
+	if c.FeatureWeight != 1 {
+		s += fmt.Sprintf(", feature weight %.4g", c.FeatureWeight)
 	}
 	return s + fmt.Sprintf(", L=%d, lr=%g, %d epochs, batch %d, seed %d", c.GWBLayers, c.LearningRate, c.Epochs, c.Batch, c.Seed)
 }

@@ -28,8 +28,6 @@ import (
 	"github.com/danaugrs/go-tsne/tsne"
 	"gonum.org/v1/gonum/mat"
 
-	"gwf/graphs"
-	"gwf/graphs/datasets"
 	"gwf/layers"
 	"gwf/notebooks/internal/nb"
 	"gwf/training"
@@ -98,27 +96,14 @@ func run(ctx context.Context, o options, log io.Writer) error {
 
 // dataset trains one model and draws its pictures.
 func dataset(ctx context.Context, o options, name string, rep *nb.Report, csv *strings.Builder, log io.Writer) error {
-	k, standardize := o.features.Kind(name)
-	kind, err := graphs.ParseFeatureKind(k)
+	ds, weight, err := o.features.Load(name, o.subset)
 	if err != nil {
 		return err
-	}
-	ds, err := datasets.Load(name, graphs.TUOptions{Features: kind})
-	if err != nil {
-		return err
-	}
-	if standardize {
-		graphs.StandardizeFeatures(ds.Graphs)
 	}
 	data := ds.Graphs
-	if o.subset > 0 && o.subset < len(data) {
-		data = data[:0:0]
-		for i := 0; i < o.subset; i++ { // evenly spread over the file, which is sorted by class in some datasets
-			data = append(data, ds.Graphs[i*len(ds.Graphs)/o.subset])
-		}
-	}
 	cfg := training.DefaultConfig()
 	cfg.Epochs, cfg.Atoms, cfg.Layers, cfg.Seed = o.epochs, min(o.atoms, len(data)), o.layers, o.seed
+	cfg.FeatureWeight = weight
 	m, err := training.NewModel(data, cfg)
 	if err != nil {
 		return err

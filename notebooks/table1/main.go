@@ -47,7 +47,7 @@ func main() {
 	var datasets, solvers, features, extra string
 	flag.StringVar(&datasets, "datasets", "AIDS,PROTEINS,PROTEINS_full,IMDB-BINARY", "comma-separated bundled datasets")
 	flag.StringVar(&solvers, "solvers", "ppa,badmm", "comma-separated GWD modules")
-	flag.StringVar(&features, "features", nb.DefaultFeatures, "node features per dataset, DATASET=none|labels|attributes, comma-separated (unlisted: none)")
+	flag.StringVar(&features, "features", nb.DefaultFeatures, "node features per dataset, DATASET=none|labels|attributes|attributes-std|attributes-bal, comma-separated (unlisted: none)")
 	flag.IntVar(&o.runs, "runs", 5, "seeds per cell (1, 2, ...)")
 	flag.IntVar(&o.subset, "subset", 0, "graphs per dataset (0: all; the paper uses all)")
 	flag.IntVar(&o.epochs, "epochs", 10, "training epochs")

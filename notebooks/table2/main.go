@@ -23,7 +23,6 @@ import (
 	"strings"
 
 	"gwf/graphs"
-	"gwf/graphs/datasets"
 	"gwf/notebooks/internal/nb"
 	"gwf/semisup"
 	"gwf/training"
@@ -56,7 +55,7 @@ func main() {
 	var ds, solvers, features, fr string
 	flag.StringVar(&ds, "datasets", "PROTEINS,IMDB-BINARY", "comma-separated datasets for the 10-fold table (empty: skip it)")
 	flag.StringVar(&solvers, "solvers", "ppa,badmm", "comma-separated GWD modules")
-	flag.StringVar(&features, "features", nb.DefaultFeatures, "node features per dataset, DATASET=none|labels|attributes, comma-separated (unlisted: none)")
+	flag.StringVar(&features, "features", nb.DefaultFeatures, "node features per dataset, DATASET=none|labels|attributes|attributes-std|attributes-bal, comma-separated (unlisted: none)")
 	flag.IntVar(&o.folds, "folds", 10, "cross-validation folds")
 	flag.IntVar(&o.subset, "subset", 0, "graphs per dataset (0: all)")
 	flag.IntVar(&o.epochs, "epochs", 10, "training epochs")
@@ -100,37 +99,23 @@ func splitList(s string) []string {
 	return out
 }
 
-func (o options) config(solver string, seed uint64) training.Config {
+func (o options) config(solver string, seed uint64, featureWeight float64) training.Config {
 	c := training.DefaultConfig().WithSolverDefaults(solver)
-	c.Epochs, c.Atoms, c.Layers, c.Seed = o.epochs, o.atoms, o.layers, seed
+	c.Epochs, c.Atoms, c.Layers, c.Seed, c.FeatureWeight = o.epochs, o.atoms, o.layers, seed, featureWeight
 	return c
 }
 
-func load(name string, subset int, features nb.Features) (*graphs.Dataset, []int, error) {
-	k, standardize := features.Kind(name)
-	kind, err := graphs.ParseFeatureKind(k)
+// load reads dataset name as features say, with its labels and the feature weight to train with.
+func load(name string, subset int, features nb.Features) (*graphs.Dataset, []int, float64, error) {
+	ds, weight, err := features.Load(name, subset)
 	if err != nil {
-		return nil, nil, err
-	}
-	ds, err := datasets.Load(name, graphs.TUOptions{Features: kind})
-	if err != nil {
-		return nil, nil, err
-	}
-	if standardize {
-		graphs.StandardizeFeatures(ds.Graphs)
-	}
-	if subset > 0 && subset < len(ds.Graphs) {
-		sub := make([]*graphs.Graph, subset)
-		for i := range sub { // evenly spread: some files are sorted by class
-			sub[i] = ds.Graphs[i*len(ds.Graphs)/subset]
-		}
-		ds.Graphs = sub
+		return nil, nil, 0, err
 	}
 	labels := make([]int, len(ds.Graphs))
 	for i, g := range ds.Graphs {
 		labels[i] = g.Label
 	}
-	return ds, labels, nil
+	return ds, labels, weight, nil
 }
 
 func run(ctx context.Context, o options, log io.Writer) error {
@@ -215,7 +200,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 // fractions trains with a stratified fraction of the labels (several seeds) and scores the
 // predictions on the unlabelled graphs.
 func fractions(ctx context.Context, o options, sc semisup.Config, rep *nb.Report, log io.Writer) error {
-	ds, labels, err := load(o.fractionsData, o.subset, o.features)
+	ds, labels, weight, err := load(o.fractionsData, o.subset, o.features)
 	if err != nil {
 		return err
 	}
@@ -227,7 +212,7 @@ func fractions(ctx context.Context, o options, sc semisup.Config, rep *nb.Report
 		var accs []float64
 		for s := 1; s <= o.seeds; s++ {
 			train := semisup.KeepLabels(labels, f, uint64(s))
-			m, err := semisup.NewModel(ds.Graphs, len(ds.Classes), o.config("ppa", uint64(s)), sc)
+			m, err := semisup.NewModel(ds.Graphs, len(ds.Classes), o.config("ppa", uint64(s), weight), sc)
 			if err != nil {
 				return err
 			}
@@ -276,11 +261,11 @@ type cell struct {
 // crossValidate runs the cell's folds, reusing those OUT/cells already holds for the same
 // settings and saving each new one as soon as it ends.
 func (o options) crossValidate(ctx context.Context, d, solver string, sc semisup.Config, log io.Writer) ([]semisup.FoldResult, error) {
-	ds, labels, err := load(d, o.subset, o.features)
+	ds, labels, weight, err := load(d, o.subset, o.features)
 	if err != nil {
 		return nil, err
 	}
-	cfg := o.config(solver, 1)
+	cfg := o.config(solver, 1, weight)
 	settings, err := json.Marshal(map[string]any{"gwf": cfg, "semisup": sc, "folds": o.folds, "subset": o.subset, "features": o.features.Of(d)})
 	if err != nil {
 		return nil, err

@@ -2,7 +2,12 @@ package nb
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"gwf/graphs"
+	"gwf/graphs/datasets"
+	"gwf/training"
 )
 
 // DefaultFeatures follows the paper's choice of node features per dataset — "the graphs in
@@ -14,9 +19,13 @@ import (
 // 400) would make the model depend on those units.
 const DefaultFeatures = "AIDS=attributes-std,PROTEINS=attributes-std,PROTEINS_full=attributes-std"
 
-// Features maps dataset names to node-feature kinds: none, labels, attributes, or
-// attributes-std (attributes standardized).
+// Features maps dataset names to node-feature kinds: none, labels, attributes,
+// attributes-std (attributes standardized) or attributes-bal (standardized, and weighed against
+// the structure by training.BalanceFeatures: gwf's --feature-weight auto).
 type Features map[string]string
+
+// kinds are the feature kinds Features accepts.
+var kinds = []string{"none", "labels", "attributes", "attributes-std", "attributes-bal"}
 
 // ParseFeatures reads "AIDS=attributes-std,PROTEINS=labels" (empty entries are skipped).
 func ParseFeatures(s string) (Features, error) {
@@ -26,8 +35,8 @@ func ParseFeatures(s string) (Features, error) {
 			continue
 		}
 		d, f, ok := strings.Cut(kv, "=")
-		if !ok || (f != "none" && f != "labels" && f != "attributes" && f != "attributes-std") {
-			return nil, fmt.Errorf("%q: want DATASET=none|labels|attributes|attributes-std", kv)
+		if !ok || !slices.Contains(kinds, f) {
+			return nil, fmt.Errorf("%q: want DATASET=%s", kv, strings.Join(kinds, "|"))
 		}
 		out[d] = f
 	}
@@ -44,19 +53,67 @@ func (f Features) Of(d string) string {
 
 // Flags are gwf's flags for dataset d's features.
 func (f Features) Flags(d string) []string {
-	k, standardize := f.Kind(d)
-	if standardize {
-		return []string{"--features", k, "--standardize"}
+	p := f.Prep(d)
+	flags := []string{"--features", p.Kind}
+	if p.Standardize {
+		flags = append(flags, "--standardize")
 	}
-	return []string{"--features", k}
+	if p.Balance {
+		flags = append(flags, "--feature-weight", "auto")
+	}
+	return flags
 }
 
-// Kind is the graphs feature kind of dataset d and whether to standardize it.
-func (f Features) Kind(d string) (kind string, standardize bool) {
-	if k := f.Of(d); k != "attributes-std" {
-		return k, false
+// Prep says how dataset d's node features are prepared.
+type Prep struct {
+	Kind        string // graphs feature kind: none, labels or attributes
+	Standardize bool   // mean 0 and std 1 per dimension over the dataset
+	Balance     bool   // feature weight from training.BalanceFeatures, not 1
+}
+
+// Prep is the preparation of dataset d's features.
+func (f Features) Prep(d string) Prep {
+	switch k := f.Of(d); k {
+	case "attributes-std":
+		return Prep{Kind: "attributes", Standardize: true}
+	case "attributes-bal":
+		return Prep{Kind: "attributes", Standardize: true, Balance: true}
+	default:
+		return Prep{Kind: k}
 	}
-	return "attributes", true
+}
+
+// Load reads the bundled dataset d with its features prepared, keeps subset graphs evenly
+// spread over the file (some files are sorted by class; 0: all), and returns the feature
+// weight to train with: 1, or the balanced weight of the graphs kept.
+func (f Features) Load(d string, subset int) (*graphs.Dataset, float64, error) {
+	p := f.Prep(d)
+	kind, err := graphs.ParseFeatureKind(p.Kind)
+	if err != nil {
+		return nil, 0, err
+	}
+	ds, err := datasets.Load(d, graphs.TUOptions{Features: kind})
+	if err != nil {
+		return nil, 0, err
+	}
+	if p.Standardize {
+		graphs.StandardizeFeatures(ds.Graphs)
+	}
+	if subset > 0 && subset < len(ds.Graphs) {
+		sub := make([]*graphs.Graph, subset)
+		for i := range sub {
+			sub[i] = ds.Graphs[i*len(ds.Graphs)/subset]
+		}
+		ds.Graphs = sub
+	}
+	if !p.Balance {
+		return ds, 1, nil
+	}
+	b, err := training.BalanceFeatures(ds.Graphs)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", d, err)
+	}
+	return ds, b.Weight, nil
 }
 
 // Describe lists the kinds of the given datasets as a --features value.

@@ -1,6 +1,11 @@
 package nb
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"gwf/training"
+)
 
 func TestParseFeatures(t *testing.T) {
 	got, err := ParseFeatures("AIDS=attributes, MUTAG=labels,")
@@ -28,10 +33,40 @@ func TestParseFeatures(t *testing.T) {
 	if fl := def.Flags("AIDS"); len(fl) != 3 || fl[1] != "attributes" || fl[2] != "--standardize" {
 		t.Errorf("AIDS flags %v", fl)
 	}
-	if k, std := def.Kind("PROTEINS"); k != "attributes" || !std {
-		t.Errorf("PROTEINS kind %q, %v", k, std)
+	if p := def.Prep("PROTEINS"); p != (Prep{Kind: "attributes", Standardize: true}) {
+		t.Errorf("PROTEINS: %+v", p)
 	}
-	if k, std := def.Kind("IMDB-BINARY"); k != "none" || std {
-		t.Errorf("IMDB-BINARY kind %q, %v", k, std)
+	if p := def.Prep("IMDB-BINARY"); p != (Prep{Kind: "none"}) {
+		t.Errorf("IMDB-BINARY: %+v", p)
+	}
+	bal, err := ParseFeatures("PROTEINS_full=attributes-bal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fl := strings.Join(bal.Flags("PROTEINS_full"), " "); fl != "--features attributes --standardize --feature-weight auto" {
+		t.Errorf("PROTEINS_full flags %q", fl)
+	}
+}
+
+// Load prepares the features as asked and returns the balanced weight only for attributes-bal.
+func TestLoad(t *testing.T) {
+	f, err := ParseFeatures("AIDS=attributes-std,PROTEINS=attributes-bal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, w, err := f.Load("AIDS", 50)
+	if err != nil || len(ds.Graphs) != 50 || ds.Graphs[0].Dim() != 4 || w != 1 {
+		t.Fatalf("AIDS: %v graphs, weight %v, %v", ds, w, err)
+	}
+	ds, w, err = f.Load("PROTEINS", 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := training.BalanceFeatures(ds.Graphs)
+	if err != nil || w != want.Weight || w == 1 {
+		t.Errorf("PROTEINS: weight %v, want the balanced %v (%v)", w, want.Weight, err)
+	}
+	if _, _, err := f.Load("NOSUCH", 0); err == nil {
+		t.Error("unknown dataset: no error")
 	}
 }
