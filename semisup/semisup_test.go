@@ -269,6 +269,15 @@ func TestCrossValidate(t *testing.T) {
 		if len(r.Predicted) != 2 || n != r.Test || r.TrainAccuracy < 0.8 || r.TrainAccuracy > 1 {
 			t.Errorf("fold %d: predicted per class %v for %d graphs, accuracy on the labelled graphs %.2f", r.Fold, r.Predicted, r.Test, r.TrainAccuracy)
 		}
+		// One held-out accuracy per joint epoch, each a fraction of the fold's graphs.
+		if len(r.EpochAccuracy) != cfg.Epochs {
+			t.Errorf("fold %d: %d per-epoch accuracies for %d epochs", r.Fold, len(r.EpochAccuracy), cfg.Epochs)
+		}
+		for _, a := range r.EpochAccuracy {
+			if k := a * float64(r.Test); a < 0 || a > 1 || math.Abs(k-math.Round(k)) > 1e-9 {
+				t.Errorf("fold %d: per-epoch accuracy %v is not a fraction of %d graphs", r.Fold, a, r.Test)
+			}
+		}
 	}
 	// Skipping folds 1 and 3 runs folds 2 and 4 only, with the same results.
 	part, err := CrossValidate(context.Background(), data, labels, 2, cfg, Config{Beta: 0.1, Hidden: []int{8}, Activation: ReLU},
@@ -456,5 +465,31 @@ func TestDetach(t *testing.T) {
 	}
 	if !differs {
 		t.Error("without Detach the cross-entropy should reach z")
+	}
+}
+
+// accuracy is the fraction of equal entries (the classes are the labels: no matching).
+func accuracy(truth, pred []int) float64 {
+	ok := 0
+	for i := range truth {
+		if truth[i] == pred[i] {
+			ok++
+		}
+	}
+	return float64(ok) / float64(len(truth))
+}
+
+func TestBestEpoch(t *testing.T) {
+	rs := []FoldResult{
+		{Accuracy: 0.5, EpochAccuracy: []float64{0.4, 0.7, 0.6}},
+		{Accuracy: 0.6, EpochAccuracy: []float64{0.5, 0.5}},
+		{Accuracy: 0.9}, // saved before the field existed: left out
+	}
+	mean, std, n := BestEpoch(rs)
+	if n != 2 || math.Abs(mean-0.6) > 1e-12 || !(std > 0) {
+		t.Errorf("BestEpoch = %v ± %v over %d folds, want 0.6 over 2", mean, std, n)
+	}
+	if _, _, n := BestEpoch(nil); n != 0 {
+		t.Errorf("no folds: n = %d", n)
 	}
 }

@@ -159,6 +159,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		for _, s := range o.solvers {
 			row := []string{"gwf " + strings.ToUpper(s)}
 			fit := []string{"gwf " + strings.ToUpper(s) + ", on the labelled graphs"}
+			best := []string{"gwf " + strings.ToUpper(s) + ", best epoch chosen on the held-out fold (the authors' rule; a diagnostic, optimistic)"}
 			for _, d := range o.datasets {
 				res, err := o.crossValidate(ctx, d, s, sc, log)
 				if err != nil {
@@ -181,8 +182,13 @@ func run(ctx context.Context, o options, log io.Writer) error {
 				} else {
 					fit = append(fit, fmt.Sprintf("%s (%d folds)", cluster.FormatMeanStd(train, 100), len(train)))
 				}
+				if m, sd, n := semisup.BestEpoch(res); n > 0 {
+					best = append(best, fmt.Sprintf("%.1f ± %.1f (%d folds)", 100*m, 100*sd, n))
+				} else {
+					best = append(best, "–")
+				}
 			}
-			rows = append(rows, row, fit)
+			rows = append(rows, row, fit, best)
 		}
 		rep.Table(header, rows)
 	}
