@@ -50,7 +50,9 @@ turns this off): during them it gets only one step per mini-batch.
 By default it runs stratified --folds cross-validation (the paper's Table 2 protocol): for each
 fold, a model is trained on all graphs with the labels of the other folds, the held-out graphs
 taking part in the GWF term unlabelled, and the head's predictions on the held-out fold are
-scored. It prints the accuracy per fold and the mean ± std.
+scored. It prints the accuracy per fold and the mean ± std, and, as a diagnostic only, the mean
+of each fold's best held-out accuracy over the epochs: the authors' code reports that number,
+which is chosen on the held-out labels and so overstates the accuracy on new graphs.
 
 With --labeled-fraction p it instead keeps the labels of a stratified random fraction p of the
 graphs (seeded by --fold-seed), trains once and scores the predictions on the other graphs;

@@ -38,22 +38,24 @@ type baselineRun struct {
 
 // baselineReport is what "gwf cluster --method fgwk|gwb-km" prints.
 type baselineReport struct {
-	Method      string        `json:"method"`
-	Dataset     string        `json:"dataset"`
-	Graphs      int           `json:"graphs"`
-	Classes     int           `json:"classes"`
-	Features    string        `json:"features"`
-	Solver      string        `json:"solver"`
-	Gamma       float64       `json:"gamma"`
-	Layers      int           `json:"layers"`
-	Runs        []baselineRun `json:"runs"`
-	Accuracy    meanStd       `json:"accuracy"`
-	NMI         meanStd       `json:"nmi"`
-	ARI         meanStd       `json:"ari"`
-	RandIndex   meanStd       `json:"rand_index"`
-	Seconds     meanStd       `json:"seconds"`
-	GWDs        int           `json:"gwds"` // per run (FGWK: computed once, shared by the runs)
-	Interrupted bool          `json:"interrupted,omitempty"`
+	Method   string  `json:"method"`
+	Dataset  string  `json:"dataset"`
+	Graphs   int     `json:"graphs"`
+	Classes  int     `json:"classes"`
+	Features string  `json:"features"`
+	Solver   string  `json:"solver"`
+	Gamma    float64 `json:"gamma"`
+	Layers   int     `json:"layers"`
+	// FeatureWeight weighs the node-feature cost in the fused GW discrepancies.
+	FeatureWeight float64       `json:"feature_weight"`
+	Runs          []baselineRun `json:"runs"`
+	Accuracy      meanStd       `json:"accuracy"`
+	NMI           meanStd       `json:"nmi"`
+	ARI           meanStd       `json:"ari"`
+	RandIndex     meanStd       `json:"rand_index"`
+	Seconds       meanStd       `json:"seconds"`
+	GWDs          int           `json:"gwds"` // per run (FGWK: computed once, shared by the runs)
+	Interrupted   bool          `json:"interrupted,omitempty"`
 }
 
 // runBaselines clusters data with FGWK or GWB-KM, --runs times, and reports like runCluster.
@@ -63,7 +65,7 @@ func runBaselines(ctx context.Context, a *app, f *clusterFlags, cfg training.Con
 		return usagef("%v", err)
 	}
 	rep := &baselineReport{Method: f.method, Dataset: ds.Name, Graphs: len(data), Classes: k, Features: f.data.features,
-		Solver: cfg.Solver, Gamma: cfg.Gamma, Layers: cfg.Layers}
+		Solver: cfg.Solver, Gamma: cfg.Gamma, Layers: cfg.Layers, FeatureWeight: cfg.FeatureWeight}
 	a.log.Infof("clustering %s (%d graphs, %d classes) with %s, %d run(s), %s γ=%g M=%d", ds.Name, len(data), k, f.method, f.runs, cfg.Solver, cfg.Gamma, cfg.Layers)
 	// FGWK's discrepancies do not depend on the seed (only its K-means does): computed once.
 	var kernel *mat.SymDense
@@ -168,8 +170,8 @@ func gwdProgress(a *app, fields logrus.Fields, quiet bool) func(done, total int)
 }
 
 func (rep *baselineReport) writeTable(w io.Writer) error {
-	fmt.Fprintf(w, "%s: %d graphs, %d classes, node features: %s; %s with %s (γ = %g, M = %d)\n\n",
-		rep.Dataset, rep.Graphs, rep.Classes, rep.Features, rep.Method, rep.Solver, rep.Gamma, rep.Layers)
+	fmt.Fprintf(w, "%s: %d graphs, %d classes, node features: %s (weight %.4g); %s with %s (γ = %g, M = %d)\n\n",
+		rep.Dataset, rep.Graphs, rep.Classes, rep.Features, rep.FeatureWeight, rep.Method, rep.Solver, rep.Gamma, rep.Layers)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "run\tseed\tacc %\tNMI %\tARI %\tRI %\tGWDs\tseconds\t")
 	for _, r := range rep.Runs {

@@ -48,7 +48,7 @@ func main() {
 	var o options
 	var ds, features string
 	flag.StringVar(&ds, "datasets", "AIDS,PROTEINS,PROTEINS_full,IMDB-BINARY", "comma-separated bundled datasets")
-	flag.StringVar(&features, "features", nb.DefaultFeatures, "node features per dataset, DATASET=none|labels|attributes|attributes-std, comma-separated (unlisted: none)")
+	flag.StringVar(&features, "features", nb.DefaultFeatures, "node features per dataset, DATASET=none|labels|attributes|attributes-std|attributes-bal, comma-separated (unlisted: none)")
 	flag.IntVar(&o.subset, "subset", 0, "graphs per dataset (0: all)")
 	flag.IntVar(&o.epochs, "epochs", 10, "training epochs")
 	flag.IntVar(&o.atoms, "atoms", 30, "atoms K")

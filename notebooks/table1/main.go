@@ -5,7 +5,8 @@
 // writes report.md and table1.csv (one row per run) to --out.
 //
 // Node features follow the paper (see nb.DefaultFeatures): AIDS, PROTEINS and PROTEINS_full are
-// learned with their node attributes (FGW), standardized; IMDB-BINARY from its structure only.
+// learned with their node attributes (FGW), standardized and weighed against the structure
+// (--feature-weight auto); IMDB-BINARY from its structure only.
 //
 //	go run ./notebooks/table1 --out results/table1                       # the paper's protocol
 //	go run ./notebooks/table1 --out /tmp/t1 --datasets MUTAG --subset 40 --epochs 2 --runs 2

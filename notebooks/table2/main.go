@@ -3,7 +3,7 @@
 // writes report.md, table2.csv, fractions.csv and fractions.png to --out. Every finished fold is
 // kept in OUT/cells/DATASET-SOLVER[-FEATURES].json with the settings it ran under: rerun after
 // an interruption and the folds already done with the same settings are reused. Node features
-// follow nb.DefaultFeatures (PROTEINS with its attribute standardized, IMDB-BINARY without).
+// follow nb.DefaultFeatures (PROTEINS with its attribute standardized and balanced, IMDB-BINARY without).
 //
 //	go run ./notebooks/table2 --out results/table2       # PROTEINS and IMDB-BINARY, both solvers; fractions on MUTAG
 //	go run ./notebooks/table2 --out /tmp/t2 --datasets MUTAG --solvers ppa --folds 3 --subset 60 --epochs 2 --atoms 4 --layers 10 --fractions 0.2,0.6 --seeds 1

@@ -13,11 +13,12 @@ import (
 // DefaultFeatures follows the paper's choice of node features per dataset — "the graphs in
 // AIDS, PROTEIN, and PROTEIN-F ... are with node attributes" (4, 1 and 29 dimensions), IMDB-B
 // "merely contain[s] topological information" — with the attributes standardized (mean 0,
-// std 1 per dimension over the dataset). The paper does not say how it scaled them; the FGW
-// cost adds squared feature distances to the structure term unweighted, so raw attributes in
-// arbitrary units (AIDS's atom codes and 2-D drawing coordinates, PROTEINS_full's values up to
-// 400) would make the model depend on those units.
-const DefaultFeatures = "AIDS=attributes-std,PROTEINS=attributes-std,PROTEINS_full=attributes-std"
+// std 1 per dimension over the dataset) and weighed by training.BalanceFeatures. The paper does
+// not say how it scaled them; the FGW cost adds squared feature distances to the structure term
+// unweighted, so raw attributes in arbitrary units (AIDS's atom codes and 2-D drawing
+// coordinates, PROTEINS_full's values up to 400) would make the model depend on those units,
+// and even standardized, PROTEINS_full's 29 dimensions cost 140 times the structure.
+const DefaultFeatures = "AIDS=attributes-bal,PROTEINS=attributes-bal,PROTEINS_full=attributes-bal"
 
 // Features maps dataset names to node-feature kinds: none, labels, attributes,
 // attributes-std (attributes standardized) or attributes-bal (standardized, and weighed against

@@ -30,20 +30,20 @@ func TestParseFeatures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fl := def.Flags("AIDS"); len(fl) != 3 || fl[1] != "attributes" || fl[2] != "--standardize" {
-		t.Errorf("AIDS flags %v", fl)
+	if fl := strings.Join(def.Flags("AIDS"), " "); fl != "--features attributes --standardize --feature-weight auto" {
+		t.Errorf("AIDS flags %q", fl)
 	}
-	if p := def.Prep("PROTEINS"); p != (Prep{Kind: "attributes", Standardize: true}) {
+	if p := def.Prep("PROTEINS"); p != (Prep{Kind: "attributes", Standardize: true, Balance: true}) {
 		t.Errorf("PROTEINS: %+v", p)
 	}
 	if p := def.Prep("IMDB-BINARY"); p != (Prep{Kind: "none"}) {
 		t.Errorf("IMDB-BINARY: %+v", p)
 	}
-	bal, err := ParseFeatures("PROTEINS_full=attributes-bal")
+	std, err := ParseFeatures("PROTEINS_full=attributes-std")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fl := strings.Join(bal.Flags("PROTEINS_full"), " "); fl != "--features attributes --standardize --feature-weight auto" {
+	if fl := strings.Join(std.Flags("PROTEINS_full"), " "); fl != "--features attributes --standardize" {
 		t.Errorf("PROTEINS_full flags %q", fl)
 	}
 }
