@@ -26,7 +26,9 @@ const DefaultFeatures = "AIDS=attributes-bal,PROTEINS=attributes-bal,PROTEINS_fu
 type Features map[string]string
 
 // kinds are the feature kinds Features accepts.
-var kinds = []string{"none", "labels", "attributes", "attributes-std", "attributes-bal"}
+func kinds() []string {
+	return []string{"none", "labels", "attributes", "attributes-std", "attributes-bal"}
+}
 
 // ParseFeatures reads "AIDS=attributes-std,PROTEINS=labels" (empty entries are skipped).
 func ParseFeatures(s string) (Features, error) {
@@ -36,8 +38,8 @@ func ParseFeatures(s string) (Features, error) {
 			continue
 		}
 		d, f, ok := strings.Cut(kv, "=")
-		if !ok || !slices.Contains(kinds, f) {
-			return nil, fmt.Errorf("%q: want DATASET=%s", kv, strings.Join(kinds, "|"))
+		if !ok || !slices.Contains(kinds(), f) {
+			return nil, fmt.Errorf("%q: want DATASET=%s", kv, strings.Join(kinds(), "|"))
 		}
 		out[d] = f
 	}
