@@ -202,10 +202,21 @@ func MeanStd(rs []FoldResult) (mean, std float64) {
 // held-out labels and so overstates what the model scores on new graphs — as mean ± std over
 // the n folds that have it.
 func BestEpoch(rs []FoldResult) (mean, std float64, n int) {
+	return epochSummary(rs, slices.Max[[]float64])
+}
+
+// LastEpoch is the held-out accuracy of the jointly trained head after the last epoch, mean ±
+// std over the n folds that have it: what Config.Head.Steps = 0 would score, chosen on nothing.
+func LastEpoch(rs []FoldResult) (mean, std float64, n int) {
+	return epochSummary(rs, func(xs []float64) float64 { return xs[len(xs)-1] })
+}
+
+// epochSummary is mean ± std over the folds with per-epoch accuracies of pick(those accuracies).
+func epochSummary(rs []FoldResult, pick func([]float64) float64) (mean, std float64, n int) {
 	var xs []float64
 	for _, r := range rs {
 		if len(r.EpochAccuracy) > 0 {
-			xs = append(xs, slices.Max(r.EpochAccuracy))
+			xs = append(xs, pick(r.EpochAccuracy))
 		}
 	}
 	if len(xs) == 0 {

@@ -492,4 +492,7 @@ func TestBestEpoch(t *testing.T) {
 	if _, _, n := BestEpoch(nil); n != 0 {
 		t.Errorf("no folds: n = %d", n)
 	}
+	if mean, _, n := LastEpoch(rs); n != 2 || math.Abs(mean-0.55) > 1e-12 {
+		t.Errorf("LastEpoch = %v over %d folds, want 0.55 over 2", mean, n)
+	}
 }

@@ -289,6 +289,9 @@ func writeClassify(w io.Writer, asJSON bool, rep *classifyReport) error {
 		if _, err := fmt.Fprintf(w, "\naccuracy: %s %% (mean ± std over %d folds)\n", cluster.FormatMeanStd(xs, 100), len(rep.Folds)); err != nil {
 			return err
 		}
+		if m, s, n := semisup.LastEpoch(rep.Folds); n > 0 {
+			fmt.Fprintf(w, "the joint head after the last epoch, before it is trained alone (--head-steps 0): %.1f ± %.1f %%\n", 100*m, 100*s)
+		}
 		if m, s, n := semisup.BestEpoch(rep.Folds); n > 0 {
 			_, err := fmt.Fprintf(w, "diagnostic, not a result: the best epoch's held-out accuracy, chosen on the held-out labels as the authors' code does: %.1f ± %.1f %%\n", 100*m, 100*s)
 			return err
