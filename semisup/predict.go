@@ -197,31 +197,27 @@ func MeanStd(rs []FoldResult) (mean, std float64) {
 	return cluster.MeanStd(xs)
 }
 
-// BestEpoch summarises the diagnostic FoldResult.EpochAccuracy: per fold, the best held-out
+// BestEpoch reads the diagnostic FoldResult.EpochAccuracy: per fold, the best held-out
 // accuracy over the epochs — the selection rule of the authors' code, which looks at the
-// held-out labels and so overstates what the model scores on new graphs — as mean ± std over
-// the n folds that have it.
-func BestEpoch(rs []FoldResult) (mean, std float64, n int) {
-	return epochSummary(rs, slices.Max[[]float64])
+// held-out labels and so overstates what the model scores on new graphs — for the folds that
+// have it (those saved before the field existed do not). Summarise with cluster.MeanStd.
+func BestEpoch(rs []FoldResult) []float64 {
+	return perEpoch(rs, slices.Max[[]float64])
 }
 
-// LastEpoch is the held-out accuracy of the jointly trained head after the last epoch, mean ±
-// std over the n folds that have it: what Config.Head.Steps = 0 would score, chosen on nothing.
-func LastEpoch(rs []FoldResult) (mean, std float64, n int) {
-	return epochSummary(rs, func(xs []float64) float64 { return xs[len(xs)-1] })
+// LastEpoch is, per fold that has it, the held-out accuracy of the jointly trained head after
+// the last epoch: what Config.Head.Steps = 0 would score, chosen on nothing.
+func LastEpoch(rs []FoldResult) []float64 {
+	return perEpoch(rs, func(xs []float64) float64 { return xs[len(xs)-1] })
 }
 
-// epochSummary is mean ± std over the folds with per-epoch accuracies of pick(those accuracies).
-func epochSummary(rs []FoldResult, pick func([]float64) float64) (mean, std float64, n int) {
+// perEpoch is pick(EpochAccuracy) for each fold with per-epoch accuracies.
+func perEpoch(rs []FoldResult, pick func([]float64) float64) []float64 {
 	var xs []float64
 	for _, r := range rs {
 		if len(r.EpochAccuracy) > 0 {
 			xs = append(xs, pick(r.EpochAccuracy))
 		}
 	}
-	if len(xs) == 0 {
-		return 0, 0, 0
-	}
-	mean, std = cluster.MeanStd(xs)
-	return mean, std, len(xs)
+	return xs
 }

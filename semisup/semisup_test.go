@@ -12,6 +12,7 @@ import (
 
 	"gwf/graphs"
 	"gwf/training"
+	"gwf/training/cluster"
 )
 
 // twoStructures: graphs of two block structures (two communities vs core-periphery), 10–13
@@ -485,14 +486,16 @@ func TestBestEpoch(t *testing.T) {
 		{Accuracy: 0.6, EpochAccuracy: []float64{0.5, 0.5}},
 		{Accuracy: 0.9}, // saved before the field existed: left out
 	}
-	mean, std, n := BestEpoch(rs)
-	if n != 2 || math.Abs(mean-0.6) > 1e-12 || !(std > 0) {
+	best := BestEpoch(rs)
+	mean, std := cluster.MeanStd(best)
+	if n := len(best); n != 2 || math.Abs(mean-0.6) > 1e-12 || !(std > 0) {
 		t.Errorf("BestEpoch = %v ± %v over %d folds, want 0.6 over 2", mean, std, n)
 	}
-	if _, _, n := BestEpoch(nil); n != 0 {
+	if n := len(BestEpoch(nil)); n != 0 {
 		t.Errorf("no folds: n = %d", n)
 	}
-	if mean, _, n := LastEpoch(rs); n != 2 || math.Abs(mean-0.55) > 1e-12 {
-		t.Errorf("LastEpoch = %v over %d folds, want 0.55 over 2", mean, n)
+	last := LastEpoch(rs)
+	if mean, _ := cluster.MeanStd(last); len(last) != 2 || math.Abs(mean-0.55) > 1e-12 {
+		t.Errorf("LastEpoch = %v over %d folds, want 0.55 over 2", mean, len(last))
 	}
 }

@@ -289,11 +289,11 @@ func writeClassify(w io.Writer, asJSON bool, rep *classifyReport) error {
 		if _, err := fmt.Fprintf(w, "\naccuracy: %s %% (mean ± std over %d folds)\n", cluster.FormatMeanStd(xs, 100), len(rep.Folds)); err != nil {
 			return err
 		}
-		if m, s, n := semisup.LastEpoch(rep.Folds); n > 0 {
-			fmt.Fprintf(w, "the joint head after the last epoch, before it is trained alone (--head-steps 0): %.1f ± %.1f %%\n", 100*m, 100*s)
+		if last := semisup.LastEpoch(rep.Folds); len(last) > 0 {
+			fmt.Fprintf(w, "the joint head after the last epoch, before it is trained alone (--head-steps 0): %s %%\n", cluster.FormatMeanStd(last, 100))
 		}
-		if m, s, n := semisup.BestEpoch(rep.Folds); n > 0 {
-			_, err := fmt.Fprintf(w, "diagnostic, not a result: the best epoch's held-out accuracy, chosen on the held-out labels as the authors' code does: %.1f ± %.1f %%\n", 100*m, 100*s)
+		if best := semisup.BestEpoch(rep.Folds); len(best) > 0 {
+			_, err := fmt.Fprintf(w, "diagnostic, not a result: the best epoch's held-out accuracy, chosen on the held-out labels as the authors' code does: %s %%\n", cluster.FormatMeanStd(best, 100))
 			return err
 		}
 		return nil

@@ -178,13 +178,9 @@ func run(ctx context.Context, o options, log io.Writer) error {
 					fmt.Fprintf(&csv, "%s,%s,%d,%d,%.6f,%s,%.1f\n", d, s, r.Fold, r.Test, r.Accuracy, trainCSV, r.Seconds)
 				}
 				row = append(row, cluster.FormatMeanStd(xs, 100))
-				if len(train) == 0 {
-					fit = append(fit, "–")
-				} else {
-					fit = append(fit, fmt.Sprintf("%s (%d folds)", cluster.FormatMeanStd(train, 100), len(train)))
-				}
-				last = append(last, epochCell(semisup.LastEpoch(res)))
-				best = append(best, epochCell(semisup.BestEpoch(res)))
+				fit = append(fit, foldsCell(train))
+				last = append(last, foldsCell(semisup.LastEpoch(res)))
+				best = append(best, foldsCell(semisup.BestEpoch(res)))
 			}
 			rows = append(rows, row, fit, last, best)
 		}
@@ -201,12 +197,13 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	return rep.Save(o.out)
 }
 
-// epochCell shows a per-epoch summary over n folds, "–" when no fold has one.
-func epochCell(mean, std float64, n int) string {
-	if n == 0 {
+// foldsCell shows per-fold accuracies that only some folds have as mean ± std (in %) with their
+// count, "–" when none has one.
+func foldsCell(xs []float64) string {
+	if len(xs) == 0 {
 		return "–"
 	}
-	return fmt.Sprintf("%.1f ± %.1f (%d folds)", 100*mean, 100*std, n)
+	return fmt.Sprintf("%s (%d folds)", cluster.FormatMeanStd(xs, 100), len(xs))
 }
 
 // fractions trains with a stratified fraction of the labels (several seeds) and scores the
