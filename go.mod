@@ -1,4 +1,4 @@
-module gwf
+module github.com/gwf-graphs/gwf
 
 go 1.26
 

@@ -3,7 +3,7 @@ package layers
 import (
 	"math"
 
-	"gwf/internal/simd"
+	"github.com/gwf-graphs/gwf/internal/simd"
 )
 
 // BADMM is the Bregman ADMM GWD module (Algorithm 2), in the paper's update order:

@@ -7,7 +7,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"gwf/layers"
+	"github.com/gwf-graphs/gwf/layers"
 )
 
 // ring returns the adjacency matrix of a cycle on n nodes and the uniform distribution.

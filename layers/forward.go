@@ -6,7 +6,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
-	"gwf/internal/simd"
+	"github.com/gwf-graphs/gwf/internal/simd"
 )
 
 // Forward is the GWF forward pass for one observed graph (Algorithm 4, lines 5–7): the

@@ -7,7 +7,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
-	"gwf/internal/simd"
+	"github.com/gwf-graphs/gwf/internal/simd"
 )
 
 // Atom is one atom of a GWF model as the modules see it: a non-negative structure U (the

@@ -3,7 +3,7 @@ package layers
 import (
 	"math"
 
-	"gwf/internal/simd"
+	"github.com/gwf-graphs/gwf/internal/simd"
 )
 
 // PPA is the proximal point GWD module (Algorithm 1): each layer solves

@@ -4,7 +4,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 
-	"gwf/internal/simd"
+	"github.com/gwf-graphs/gwf/internal/simd"
 )
 
 // sparseLeft and sparseRight are the fractions of non-zeros below which Cs (multiplied from

@@ -6,7 +6,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
-	"gwf/internal/simd"
+	"github.com/gwf-graphs/gwf/internal/simd"
 )
 
 // State is the per-problem state of an unrolled GWD module and its reusable workspace.

@@ -7,7 +7,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"gwf/training"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 // param exposes a float64 buffer of the model and a gradient of the same size to Gorgonia's

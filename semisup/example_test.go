@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"gwf/graphs"
-	"gwf/graphs/datasets"
-	"gwf/semisup"
-	"gwf/training"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/datasets"
+	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 // Train a GWF model with a classifier head on MUTAG with half of the labels, and label the rest.

@@ -12,9 +12,9 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"gwf/graphs"
-	"gwf/layers"
-	"gwf/training"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 // Config is the semi-supervised part of a model's configuration.

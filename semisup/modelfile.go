@@ -13,7 +13,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"gwf/training"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 // FormatVersion is the version of the semi-supervised model file.

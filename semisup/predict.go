@@ -6,9 +6,9 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"gwf/graphs"
-	"gwf/training"
-	"gwf/training/cluster"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
 // Predict returns the head's class for every training graph (from its z_i).

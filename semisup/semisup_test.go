@@ -10,9 +10,9 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"gwf/graphs"
-	"gwf/training"
-	"gwf/training/cluster"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
 // twoStructures: graphs of two block structures (two communities vs core-periphery), 10–13

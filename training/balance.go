@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs"
 )
 
 // CostBalance compares the two terms of the fused GW cost over a dataset: their means under

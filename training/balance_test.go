@@ -7,7 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs"
 )
 
 // randomFeatureGraphs are small weighted graphs with a non-uniform mu and d-dimensional features.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"gwf/layers"
+	"github.com/gwf-graphs/gwf/layers"
 )
 
 // Config holds the hyperparameters of a GWF model and of Algorithm 4. DefaultConfig gives the

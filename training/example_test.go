@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"log"
 
-	"gwf/graphs"
-	"gwf/graphs/datasets"
-	"gwf/training"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/datasets"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 // Learn a small GWF model of 40 MUTAG graphs and read their atom weights λ = softmax(z).

@@ -12,8 +12,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gorgonia.org/gorgonia"
 
-	"gwf/graphs"
-	"gwf/layers"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers"
 )
 
 // Options control how Fit runs, not what it computes: results for a given model and data are

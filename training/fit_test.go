@@ -7,8 +7,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"gwf/graphs"
-	"gwf/graphs/datasets"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/datasets"
 )
 
 func mutag(t testing.TB, n int) []*graphs.Graph {

@@ -10,7 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs"
 )
 
 // checkData verifies that the graphs can be factorised together: at least one graph, and all

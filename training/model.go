@@ -5,7 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"gwf/layers"
+	"github.com/gwf-graphs/gwf/layers"
 )
 
 // Model is a GWF model (eq. gwf): K atoms U_k = ReLU(V_k) with node distributions and, for

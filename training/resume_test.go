@@ -7,7 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs"
 )
 
 // resumed trains data for `first` epochs, round-trips the model through its file format (as a

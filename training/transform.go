@@ -11,8 +11,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gorgonia.org/gorgonia"
 
-	"gwf/graphs"
-	"gwf/layers"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers"
 )
 
 // Transform embeds graphs with the model's atoms held fixed (the model is not changed): each

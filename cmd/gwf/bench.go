@@ -16,11 +16,11 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
-	"gwf/graphs"
-	"gwf/graphs/datasets"
-	"gwf/internal/simd"
-	"gwf/layers"
-	"gwf/training"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/datasets"
+	"github.com/gwf-graphs/gwf/internal/simd"
+	"github.com/gwf-graphs/gwf/layers"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 type benchFlags struct {

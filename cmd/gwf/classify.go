@@ -10,10 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"gwf/graphs"
-	"gwf/semisup"
-	"gwf/training"
-	"gwf/training/cluster"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
 type classifyFlags struct {

@@ -13,9 +13,9 @@ import (
 	"github.com/sirupsen/logrus"
 	"github.com/spf13/cobra"
 
-	"gwf/graphs"
-	"gwf/training"
-	"gwf/training/cluster"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
 // defaultEmbedding is what "gwf cluster" clusters and "gwf embed" writes unless --embedding

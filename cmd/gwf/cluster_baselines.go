@@ -11,10 +11,10 @@ import (
 	"github.com/sirupsen/logrus"
 	"gonum.org/v1/gonum/mat"
 
-	"gwf/graphs"
-	"gwf/training"
-	"gwf/training/baselines"
-	"gwf/training/cluster"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/baselines"
+	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
 // Clustering methods of "gwf cluster --method".

@@ -10,7 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"gwf/training"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 // runRecord is OUTDIR/run<r>.json: one finished run of "gwf cluster" with what it was computed

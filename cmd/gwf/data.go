@@ -12,8 +12,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"gwf/graphs"
-	"gwf/graphs/datasets"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/datasets"
 )
 
 // dataFlags are the flags that choose a graph dataset: a bundled one or a TU folder, the node

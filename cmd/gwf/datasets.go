@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"gwf/graphs/datasets"
+	"github.com/gwf-graphs/gwf/graphs/datasets"
 )
 
 // datasetInfo is one entry of "gwf datasets --json".

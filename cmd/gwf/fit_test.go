@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"gwf/graphs"
-	"gwf/training"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 // fitArgs is a fit on MUTAG with tiny settings (well under a second), plus extra flags.

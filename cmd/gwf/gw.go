@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
-	"gwf/graphs"
-	"gwf/layers"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers"
 )
 
 // gwFlags are the flags of "gwf gw".

@@ -14,7 +14,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"gwf/training"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 // TestMain lets a test re-run this binary as the gwf command (GWF_AS_COMMAND=1, arguments in

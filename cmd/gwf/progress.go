@@ -6,7 +6,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"gwf/training"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 // progressEvery is how often progress is logged during an epoch.

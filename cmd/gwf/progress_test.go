@@ -8,7 +8,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"gwf/training"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 func TestProgressThrottled(t *testing.T) {

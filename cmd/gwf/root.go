@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"gwf/internal/simd"
+	"github.com/gwf-graphs/gwf/internal/simd"
 )
 
 // Exit statuses.

@@ -11,7 +11,7 @@ import (
 	"path"
 	"strings"
 
-	"gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs"
 )
 
 // data holds one folder per dataset under tu/, plus tu/README.md. It is read-only.

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"gwf/graphs"
-	"gwf/graphs/datasets"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/datasets"
 )
 
 func TestNames(t *testing.T) {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"log"
 
-	"gwf/graphs"
-	"gwf/graphs/datasets"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/datasets"
 )
 
 func ExampleLoad() {

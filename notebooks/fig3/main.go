@@ -22,9 +22,9 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"gwf/graphs"
-	"gwf/layers"
-	"gwf/notebooks/internal/nb"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers"
+	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
 )
 
 // options of one run.

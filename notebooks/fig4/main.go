@@ -28,9 +28,9 @@ import (
 	"github.com/danaugrs/go-tsne/tsne"
 	"gonum.org/v1/gonum/mat"
 
-	"gwf/layers"
-	"gwf/notebooks/internal/nb"
-	"gwf/training"
+	"github.com/gwf-graphs/gwf/layers"
+	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 type options struct {

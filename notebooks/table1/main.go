@@ -24,7 +24,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"gwf/notebooks/internal/nb"
+	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
 )
 
 type options struct {
@@ -102,7 +102,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	if gwf == "" {
 		gwf = filepath.Join(o.out, "gwf")
 		fmt.Fprintln(log, "table1: building ./cmd/gwf")
-		build := exec.CommandContext(ctx, "go", "build", "-o", gwf, "gwf/cmd/gwf")
+		build := exec.CommandContext(ctx, "go", "build", "-o", gwf, "github.com/gwf-graphs/gwf/cmd/gwf")
 		build.Stdout, build.Stderr = log, log
 		if err := build.Run(); err != nil {
 			return fmt.Errorf("build gwf: %w", err)

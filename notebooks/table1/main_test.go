@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"gwf/notebooks/internal/nb"
+	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
 )
 
 // TestTinyTable1: the notebook at a tiny size builds gwf, runs both solvers on a MUTAG subset,

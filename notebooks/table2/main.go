@@ -22,11 +22,11 @@ import (
 	"strconv"
 	"strings"
 
-	"gwf/graphs"
-	"gwf/notebooks/internal/nb"
-	"gwf/semisup"
-	"gwf/training"
-	"gwf/training/cluster"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
+	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
 type options struct {

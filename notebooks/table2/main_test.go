@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"gwf/notebooks/internal/nb"
+	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
 )
 
 // TestTinyTable2: a tiny run writes the cross-validation table, the fraction study and its plot.

@@ -15,12 +15,12 @@ import (
 	"os"
 	"path/filepath"
 
-	"gwf/graphs"
-	"gwf/graphs/datasets"
-	"gwf/layers"
-	"gwf/notebooks/internal/nb"
-	"gwf/training"
-	"gwf/training/cluster"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/datasets"
+	"github.com/gwf-graphs/gwf/layers"
+	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
+	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
 type options struct {

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"testing"
 
-	"gwf/graphs"
-	"gwf/layers"
-	"gwf/training/cluster"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers"
+	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
 // twoClasses: graphs of two block structures (two communities vs a star-like core-periphery),

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 
-	"gwf/graphs"
-	"gwf/graphs/datasets"
-	"gwf/layers"
-	"gwf/training/baselines"
-	"gwf/training/cluster"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/datasets"
+	"github.com/gwf-graphs/gwf/layers"
+	"github.com/gwf-graphs/gwf/training/baselines"
+	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
 // Cluster 30 MUTAG graphs with the FGWK baseline and score the clusters.

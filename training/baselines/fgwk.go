@@ -8,8 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"gwf/graphs"
-	"gwf/training/cluster"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
 // FGWK clusters data into k groups: pairwise (F)GW discrepancies d, the kernel

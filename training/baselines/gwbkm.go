@@ -9,8 +9,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"gwf/graphs"
-	"gwf/layers"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers"
 )
 
 // GWBKMOptions configure GWBKMeans.

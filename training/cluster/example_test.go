@@ -3,7 +3,7 @@ package cluster_test
 import (
 	"fmt"
 
-	"gwf/training/cluster"
+	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
 func ExampleKMeans() {

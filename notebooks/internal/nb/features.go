@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"gwf/graphs"
-	"gwf/graphs/datasets"
-	"gwf/training"
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/datasets"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 // DefaultFeatures follows the paper's choice of node features per dataset — "the graphs in

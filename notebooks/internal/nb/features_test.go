@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"gwf/training"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 func TestParseFeatures(t *testing.T) {
