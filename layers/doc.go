@@ -8,10 +8,13 @@
 //   - the GWB module (Algorithm 3): L layers of K GWDs and the barycenter update, returning
 //     B⁽ᴸ⁾, F_b⁽ᴸ⁾ and the atom transports;
 //   - Forward: GWB from the observed graph plus the final GWD (Algorithm 4, lines 5–7);
-//   - the envelope-theorem loss of eq. (approx), in two forms that are tested against each
-//     other and against independent fixtures: ForwardState.Envelope (fused, analytic gradients:
-//     the training hot path) and Loss.Build (a Gorgonia expression whose transports are computed
-//     inside the graph and detached, so it composes with any Gorgonia model as a regulariser).
+//   - the envelope-theorem loss of eq. (approx) with its analytic gradients
+//     (ForwardState.Envelope), the one place where the chain λ = softmax(z), U = ReLU(V) →
+//     loss → gradients is written (SoftmaxBackward and ReLUBackward finish it).
+//
+// The package imports no autodiff library: computing a GWD needs no Gorgonia. The Gorgonia
+// building blocks (GWD and GWB as nodes with detached transports, the GWF loss of a batch as
+// one node) are in the sub-package nodes, which calls these kernels inside its ops.
 //
 // # Numerics
 //
@@ -32,10 +35,4 @@
 // matrices are multiplied as such, sparse observed graphs and atoms in compressed-row form.
 // Parallelism is left to the caller (one State per goroutine; RunBatch runs a batch of graphs
 // largest first on a pool of workers).
-//
-// # Gorgonia
-//
-// Run graphs containing Loss.Build with a TapeMachine (the LispMachine mis-differentiates nodes
-// with two consumers), give parameter nodes distinct names (Gorgonia merges input nodes of equal
-// name, type and shape), and call Reset between runs.
 package layers

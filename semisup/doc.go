@@ -8,7 +8,7 @@
 // part of the embedding; "z" gives the equation as printed.
 //
 // Both terms live in one Gorgonia graph per mini-batch — the GWF loss of the batch as a single
-// op (layers.BatchLoss) and the MLP with its cross-entropy — so one backward pass gives the
+// op (nodes.BatchLoss) and the MLP with its cross-entropy — so one backward pass gives the
 // gradients of the atoms V_k (and features H_k), of the batch's z_i and of the MLP weights, and
 // Gorgonia's Adam updates them all. Graphs without a label still shape the atoms and their own
 // embedding through the GWF term. Predict labels the training graphs; PredictNew embeds unseen

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/layers"
+	"github.com/gwf-graphs/gwf/layers/nodes"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -357,10 +358,10 @@ func (m *Model) gradients(fwd layers.Forward, data []*graphs.Graph, labels []int
 	gm := m.GWF
 	K := gm.K()
 	g := gorgonia.NewGraph()
-	atoms := make([]layers.AtomNodes, K)
+	atoms := make([]nodes.AtomNodes, K)
 	var atomNodes gorgonia.Nodes
 	for k, v := range gm.V {
-		atoms[k] = layers.AtomNodes{V: sharedNode(g, fmt.Sprintf("V%d", k), v), Mu: gm.AtomMu[k]}
+		atoms[k] = nodes.AtomNodes{V: sharedNode(g, fmt.Sprintf("V%d", k), v), Mu: gm.AtomMu[k]}
 		atomNodes = append(atomNodes, atoms[k].V)
 	}
 	for k, h := range gm.H {
@@ -380,7 +381,7 @@ func (m *Model) gradients(fwd layers.Forward, data []*graphs.Graph, labels []int
 		}
 	}
 	zNode := sharedNode(g, "Z", zb)
-	gwfNode, err := layers.BatchLoss{Forward: fwd, Workers: workers}.Build(g, atoms, zNode, obs)
+	gwfNode, err := nodes.BatchLoss{Forward: fwd, Workers: workers}.Build(g, atoms, zNode, obs)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package layers
+package nodes
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"gorgonia.org/gorgonia"
+
+	"github.com/gwf-graphs/gwf/layers"
 )
 
 // TestBatchLossMatchesExpression: the batch op's loss and the gradients Gorgonia propagates
@@ -18,14 +20,14 @@ func TestBatchLossMatchesExpression(t *testing.T) {
 		rng := rand.New(rand.NewPCG(41, uint64(d)))
 		sizes := []int{5, 3, 6}
 		v, h, mus, _ := randomModel(rng, sizes, d)
-		obs := []Space{randomSpace(rng, 6, 0.5, 2, true, d), randomSpace(rng, 4, 0.6, 1, false, d), randomSpace(rng, 7, 0.4, 3, true, d)}
+		obs := []layers.Space{randomSpace(rng, 6, 0.5, 2, true, d), randomSpace(rng, 4, 0.6, 1, false, d), randomSpace(rng, 7, 0.4, 3, true, d)}
 		zm := mat.NewDense(len(obs), len(sizes), nil)
 		for i := range obs {
 			for k := range sizes {
 				zm.Set(i, k, rng.NormFloat64())
 			}
 		}
-		fwd := Forward{GWB: GWB{Solver: DefaultPPA(), Layers: 2}}
+		fwd := layers.Forward{GWB: layers.GWB{Solver: layers.DefaultPPA(), Layers: 2}}
 		run := func(batch bool, workers int) (float64, []*mat.Dense) {
 			g := gorgonia.NewGraph()
 			atoms := make([]AtomNodes, len(sizes))
@@ -97,8 +99,8 @@ func TestBatchLossErrors(t *testing.T) {
 	g := gorgonia.NewGraph()
 	v, _, mus, _ := randomModel(rng, []int{4}, 0)
 	atoms := []AtomNodes{{V: denseNode(g, "V", v[0]), Mu: mus[0]}}
-	obs := []Space{randomSpace(rng, 5, 0.5, 1, false, 0)}
-	fwd := Forward{GWB: GWB{Solver: DefaultPPA(), Layers: 2}}
+	obs := []layers.Space{randomSpace(rng, 5, 0.5, 1, false, 0)}
+	fwd := layers.Forward{GWB: layers.GWB{Solver: layers.DefaultPPA(), Layers: 2}}
 	if _, err := (BatchLoss{Forward: fwd}).Build(g, atoms, denseNode(g, "Z", mat.NewDense(2, 1, nil)), obs); err == nil {
 		t.Error("Z with 2 rows for 1 graph: no error")
 	}

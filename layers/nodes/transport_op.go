@@ -1,4 +1,4 @@
-package layers
+package nodes
 
 import (
 	"fmt"
@@ -9,23 +9,25 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/gwf-graphs/gwf/layers"
 )
 
-// transportOp is a Gorgonia op that runs the forward pass (GWB and the final GWD) on the
+// transportOp is a Gorgonia op that runs the forward pass (layers.GWB and the final GWD) on the
 // current values of V_1..V_K, [H_1..H_K] and z, and returns every transport packed in one
 // vector: T_1 (n×N_1), …, T_K (n×N_K), then T (n×n), each row-major. It declares itself
 // non-differentiable in all inputs, which is how the transports are detached: no gradient
 // flows through them (the envelope theorem), only through the expression built on top.
 type transportOp struct {
-	forward  Forward
-	obs      Space
+	forward  layers.Forward
+	obs      layers.Space
 	atomMus  [][]float64
 	sizes    []int
 	features bool
 
 	// reused between runs
-	state  ForwardState
-	atoms  []Atom
+	state  layers.ForwardState
+	atoms  []layers.Atom
 	lambda []float64
 }
 
@@ -68,10 +70,10 @@ func (op *transportOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 	}
 	K := op.k()
 	if op.atoms == nil {
-		op.atoms = make([]Atom, K)
+		op.atoms = make([]layers.Atom, K)
 		op.lambda = make([]float64, K)
 		for k, nk := range op.sizes {
-			op.atoms[k] = Atom{U: mat.NewDense(nk, nk, nil), Mu: op.atomMus[k]}
+			op.atoms[k] = layers.Atom{U: mat.NewDense(nk, nk, nil), Mu: op.atomMus[k]}
 		}
 	}
 	for k, nk := range op.sizes {
@@ -79,7 +81,7 @@ func (op *transportOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 		if err != nil {
 			return nil, fmt.Errorf("gwf transports: V_%d: %w", k, err)
 		}
-		ReLU(op.atoms[k].U, mat.NewDense(nk, nk, v))
+		layers.ReLU(op.atoms[k].U, mat.NewDense(nk, nk, v))
 		if op.features {
 			_, d := op.obs.F.Dims()
 			h, err := float64s(values[K+k], nk*d)
@@ -93,7 +95,7 @@ func (op *transportOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gwf transports: z: %w", err)
 	}
-	Softmax(op.lambda, z)
+	layers.Softmax(op.lambda, z)
 	if err := op.forward.Run(&op.state, op.atoms, op.lambda, op.obs); err != nil {
 		return nil, fmt.Errorf("gwf transports: %w", err)
 	}
@@ -109,10 +111,10 @@ func (op *transportOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 func float64s(v gorgonia.Value, n int) ([]float64, error) {
 	data, ok := v.Data().([]float64)
 	if !ok {
-		return nil, fmt.Errorf("%w: value of type %T is not float64", ErrInput, v.Data())
+		return nil, fmt.Errorf("%w: value of type %T is not float64", layers.ErrInput, v.Data())
 	}
 	if len(data) != n {
-		return nil, fmt.Errorf("%w: %d entries, want %d", ErrInput, len(data), n)
+		return nil, fmt.Errorf("%w: %d entries, want %d", layers.ErrInput, len(data), n)
 	}
 	return data, nil
 }

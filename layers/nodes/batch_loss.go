@@ -1,4 +1,4 @@
-package layers
+package nodes
 
 import (
 	"fmt"
@@ -10,26 +10,28 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/gwf-graphs/gwf/layers"
 )
 
 // BatchLoss is the GWF loss of a batch of observed graphs as a single Gorgonia op: the sum over
 // the batch of eq. (approx), with graph b weighted by softmax of row b of Z. Unlike Loss, which
 // spells the loss out as a Gorgonia expression (hundreds of nodes per graph), it computes the
-// loss and its envelope-theorem gradients with the fused kernels (Forward.Run and Envelope, on
+// loss and its envelope-theorem gradients with the fused kernels (layers.Forward.Run and Envelope, on
 // Workers goroutines) and hands Gorgonia the gradients through its backward pass. Use it to put
 // the GWF loss of a whole batch in a model at the cost of one node — the semi-supervised trainer
 // adds a classifier on Z to it and runs one backward pass for everything.
 type BatchLoss struct {
-	Forward Forward
+	Forward layers.Forward
 	// Workers computes the graphs of a batch in parallel (0: GOMAXPROCS); the result does not
 	// depend on it.
 	Workers int
 }
 
 // Build returns the scalar loss node Σ_b loss(obs[b]; atoms, softmax(Z_b)) for Z, a B×K matrix
-// node (one row per observed graph). Gradients flow into every atom's V (through ReLU) and H,
+// node (one row per observed graph). Gradients flow into every atom's V (through layers.ReLU) and H,
 // and into Z; the transports are detached.
-func (l BatchLoss) Build(g *gorgonia.ExprGraph, atoms []AtomNodes, z *gorgonia.Node, obs []Space) (*gorgonia.Node, error) {
+func (l BatchLoss) Build(g *gorgonia.ExprGraph, atoms []AtomNodes, z *gorgonia.Node, obs []layers.Space) (*gorgonia.Node, error) {
 	if err := l.Forward.GWB.Check(); err != nil {
 		return nil, err
 	}
@@ -78,14 +80,14 @@ func (l BatchLoss) Build(g *gorgonia.ExprGraph, atoms []AtomNodes, z *gorgonia.N
 // pass (batchGradOp).
 type batchLossOp struct {
 	loss     BatchLoss
-	obs      []Space
+	obs      []layers.Space
 	sizes    []int
 	mus      [][]float64
 	features bool
 	dim      int
 
 	grads  [][]float64 // per input, set by Do
-	states []*ForwardState
+	states []*layers.ForwardState
 }
 
 func (op *batchLossOp) k() int { return len(op.sizes) }
@@ -124,7 +126,7 @@ func (op *batchLossOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 		return nil, fmt.Errorf("gwf batch loss: %d inputs, want %d", len(values), op.Arity())
 	}
 	K, B := op.k(), len(op.obs)
-	atoms := make([]Atom, K)
+	atoms := make([]layers.Atom, K)
 	vs := make([]*mat.Dense, K)
 	for k, nk := range op.sizes {
 		v, err := float64s(values[k], nk*nk)
@@ -133,8 +135,8 @@ func (op *batchLossOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 		}
 		vs[k] = mat.NewDense(nk, nk, v)
 		u := mat.NewDense(nk, nk, nil)
-		ReLU(u, vs[k])
-		atoms[k] = Atom{U: u, Mu: op.mus[k]}
+		layers.ReLU(u, vs[k])
+		atoms[k] = layers.Atom{U: u, Mu: op.mus[k]}
 		if op.features {
 			h, err := float64s(values[K+k], nk*op.dim)
 			if err != nil {
@@ -148,11 +150,11 @@ func (op *batchLossOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 		return nil, fmt.Errorf("gwf batch loss: Z: %w", err)
 	}
 	results := make([]perGraph, B)
-	RunBatch(&op.states, op.loss.Workers, B, func(b int) int { return op.obs[b].N() }, func(st *ForwardState, b int) {
+	layers.RunBatch(&op.states, op.loss.Workers, B, func(b int) int { return op.obs[b].N() }, func(st *layers.ForwardState, b int) {
 		r := &results[b]
 		r.lambda = make([]float64, K)
 		r.gLambda = make([]float64, K)
-		Softmax(r.lambda, z[b*K:(b+1)*K])
+		layers.Softmax(r.lambda, z[b*K:(b+1)*K])
 		if r.err = op.loss.Forward.Run(st, atoms, r.lambda, op.obs[b]); r.err != nil {
 			return
 		}
@@ -175,7 +177,7 @@ func (op *batchLossOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 			return nil, fmt.Errorf("gwf batch loss: graph %d: %w", b, r.err)
 		}
 		if math.IsNaN(r.loss) || math.IsInf(r.loss, 0) {
-			return nil, fmt.Errorf("gwf batch loss: graph %d: %w: the loss is %v", b, ErrNumerical, r.loss)
+			return nil, fmt.Errorf("gwf batch loss: graph %d: %w: the loss is %v", b, layers.ErrNumerical, r.loss)
 		}
 		total += r.loss
 		for k := range op.sizes {
@@ -184,10 +186,10 @@ func (op *batchLossOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 				addInto(op.grads[K+k], r.gH[k].RawMatrix().Data)
 			}
 		}
-		SoftmaxBackward(op.grads[len(op.grads)-1][b*K:(b+1)*K], r.lambda, r.gLambda)
+		layers.SoftmaxBackward(op.grads[len(op.grads)-1][b*K:(b+1)*K], r.lambda, r.gLambda)
 	}
 	for k, nk := range op.sizes { // dV = dU ⊙ [V > 0]
-		ReLUBackward(mat.NewDense(nk, nk, op.grads[k]), atoms[k].U)
+		layers.ReLUBackward(mat.NewDense(nk, nk, op.grads[k]), atoms[k].U)
 	}
 	return gorgonia.NewF64(total), nil
 }

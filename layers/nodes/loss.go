@@ -1,14 +1,16 @@
-package layers
+package nodes
 
 import (
 	"fmt"
 
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/gwf-graphs/gwf/layers"
 )
 
 // AtomNodes are one atom's parameters as nodes of a Gorgonia graph: V (N_k×N_k; the atom is
-// U = ReLU(V)), optional features H (N_k×D), and the atom's fixed node distribution.
+// U = layers.ReLU(V)), optional features H (N_k×D), and the atom's fixed node distribution.
 type AtomNodes struct {
 	V  *gorgonia.Node
 	H  *gorgonia.Node
@@ -17,19 +19,19 @@ type AtomNodes struct {
 
 // Loss builds the GWF loss of eq. (approx) — and its FGW form — as a Gorgonia expression.
 type Loss struct {
-	Forward Forward
+	Forward layers.Forward
 }
 
 // Build returns the loss node for one observed graph obs:
 //
-//	<Cst − 2·B·T·Cᵀ + w·D, T>,  B = (Σ_k λ_k·T_k·ReLU(V_k)·T_kᵀ) ⊘ (μ·μᵀ),  λ = softmax(z)
+//	<Cst − 2·B·T·Cᵀ + w·D, T>,  B = (Σ_k λ_k·T_k·layers.ReLU(V_k)·T_kᵀ) ⊘ (μ·μᵀ),  λ = softmax(z)
 //	                            F_b = (Σ_k λ_k·T_k·H_k) ⊘ (μ·1ᵀ),  D_ij = ‖F_b,i − F_j‖²
 //
 // The transports T_k and T are computed inside the graph, when the machine runs, by an op that
-// runs GWB and the final GWD on the current values of V, H and z, and are detached: gradients
+// runs layers.GWB and the final GWD on the current values of V, H and z, and are detached: gradients
 // flow only through B (and F_b), into V, H and z — and from there into whatever network produced
 // them, so the loss composes as a regulariser. Run it with a TapeMachine (see the package doc).
-func (l Loss) Build(g *gorgonia.ExprGraph, atoms []AtomNodes, z *gorgonia.Node, obs Space) (*gorgonia.Node, error) {
+func (l Loss) Build(g *gorgonia.ExprGraph, atoms []AtomNodes, z *gorgonia.Node, obs layers.Space) (*gorgonia.Node, error) {
 	if err := l.Forward.GWB.Check(); err != nil {
 		return nil, err
 	}
@@ -90,7 +92,7 @@ func (l Loss) Build(g *gorgonia.ExprGraph, atoms []AtomNodes, z *gorgonia.Node, 
 	zero := gorgonia.NewConstant(0.0, gorgonia.In(g))
 	var bSum, fSum *gorgonia.Node
 	for k, a := range atoms {
-		// ReLU with subgradient 0 at 0: V ⊙ [V > 0].
+		// layers.ReLU with subgradient 0 at 0: V ⊙ [V > 0].
 		mask := e.do(gorgonia.Gt(a.V, zero, true))
 		u := e.do(gorgonia.HadamardProd(a.V, mask))
 		lk := e.do(gorgonia.Slice(lambda, gorgonia.S(k)))

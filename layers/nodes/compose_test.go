@@ -1,4 +1,4 @@
-package layers
+package nodes
 
 import (
 	"fmt"
@@ -9,6 +9,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/gwf-graphs/gwf/layers"
 )
 
 func denseNode(g *gorgonia.ExprGraph, name string, m *mat.Dense) *gorgonia.Node {
@@ -34,7 +36,7 @@ func TestOuterModelGradients(t *testing.T) {
 				wm.Set(i, j, rng.NormFloat64())
 			}
 		}
-		fwd := Forward{GWB: GWB{Solver: DefaultBADMM(), Layers: 2}}
+		fwd := layers.Forward{GWB: layers.GWB{Solver: layers.DefaultBADMM(), Layers: 2}}
 
 		g := gorgonia.NewGraph()
 		wn := denseNode(g, "W", wm)
@@ -69,9 +71,9 @@ func TestOuterModelGradients(t *testing.T) {
 			zv[k] = mat.Dot(wm.RowView(k), mat.NewVecDense(len(x), x))
 		}
 		lambda := make([]float64, len(sizes))
-		Softmax(lambda, zv)
+		layers.Softmax(lambda, zv)
 		at := atomsOf(v, h, mus)
-		var st ForwardState
+		var st layers.ForwardState
 		if err := fwd.Run(&st, at, lambda, obs); err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +88,7 @@ func TestOuterModelGradients(t *testing.T) {
 		gl := make([]float64, len(sizes))
 		want := st.Envelope(at, lambda, obs, fwd.GWB.Solver.FeatureWeight(), gU, gH, gl)
 		gz := make([]float64, len(sizes))
-		SoftmaxBackward(gz, lambda, gl)
+		layers.SoftmaxBackward(gz, lambda, gl)
 
 		close := func(what string, got, want []float64) {
 			t.Helper()
@@ -106,7 +108,7 @@ func TestOuterModelGradients(t *testing.T) {
 		}
 		close("dW", gw.Data().([]float64), dW)
 		for k, a := range atoms {
-			ReLUBackward(gU[k], at[k].U)
+			layers.ReLUBackward(gU[k], at[k].U)
 			gv, _ := a.V.Grad()
 			close("dV", gv.Data().([]float64), gU[k].RawMatrix().Data)
 			if d > 0 {
@@ -123,8 +125,8 @@ func TestOuterModelTrains(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	sizes := []int{6, 6, 6}
 	v, _, mus, _ := randomModel(rng, sizes, 0)
-	obs := Space{C: mat.DenseCopyOf(v[1]), Mu: mus[1]}
-	ReLU(obs.C, obs.C) // the observed graph is atom 1 itself
+	obs := layers.Space{C: mat.DenseCopyOf(v[1]), Mu: mus[1]}
+	layers.ReLU(obs.C, obs.C) // the observed graph is atom 1 itself
 	g := gorgonia.NewGraph()
 	wn := denseNode(g, "W", mat.NewDense(3, 2, nil))
 	xn := gorgonia.NewVector(g, tensor.Float64, gorgonia.WithShape(2), gorgonia.WithName("x"),
@@ -134,7 +136,7 @@ func TestOuterModelTrains(t *testing.T) {
 	for k := range sizes {
 		atoms[k] = AtomNodes{V: denseNode(g, fmt.Sprintf("V%d", k), v[k]), Mu: mus[k]}
 	}
-	loss, err := Loss{Forward: Forward{GWB: GWB{Solver: DefaultPPA(), Layers: 2}}}.Build(g, atoms, z, obs)
+	loss, err := Loss{Forward: layers.Forward{GWB: layers.GWB{Solver: layers.DefaultPPA(), Layers: 2}}}.Build(g, atoms, z, obs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +158,7 @@ func TestOuterModelTrains(t *testing.T) {
 		}
 	}
 	lambda := make([]float64, 3)
-	Softmax(lambda, z.Value().Data().([]float64))
+	layers.Softmax(lambda, z.Value().Data().([]float64))
 	if !(losses[len(losses)-1] < 0.5*losses[0]) || !(lambda[1] > lambda[0] && lambda[1] > lambda[2]) {
 		t.Errorf("loss %v → %v, lambda %v: the outer model did not learn to pick atom 1", losses[0], losses[len(losses)-1], lambda)
 	}
