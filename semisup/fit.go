@@ -6,15 +6,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/layers"
-	"github.com/gwf-graphs/gwf/layers/nodes"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -122,6 +119,7 @@ type Model struct {
 // the head's (W_l then b_l) and each z_i's.
 type OptimizerState struct {
 	Epoch int                  `json:"epoch"`
+	Done  int                  `json:"done,omitempty"` // graphs of the next epoch trained (a stop mid-epoch)
 	Atoms training.AdamState   `json:"atoms"`
 	Head  training.AdamState   `json:"head"`
 	Z     []training.AdamState `json:"z"`
@@ -184,9 +182,10 @@ type Options struct {
 }
 
 // Fit trains m on data jointly (eq. ssl) from the epoch after its last one up to
-// m.GWF.Config.Epochs: shuffled mini-batches (seeded by the GWF seed and the epoch), one
-// Gorgonia graph per batch holding the batch's GWF loss and the head's cross-entropy on its
-// labelled graphs, one backward pass, and one Adam step each for the atoms, the head and every
+// m.GWF.Config.Epochs, through the trainer of package training (training.Fit): shuffled
+// mini-batches (seeded by the GWF seed and the epoch), one Gorgonia graph per batch holding the
+// batch's GWF loss and β times the head's cross-entropy on its labelled graphs (a
+// training.Term), one backward pass, and one Adam step each for the atoms, the head and every
 // z_i of the batch.
 //
 // Then, with m.Config.Head.Steps > 0 and some labelled graph, the head alone is trained on the
@@ -208,56 +207,38 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, labels []int, opt 
 	if r, _ := gm.Z.Dims(); r != len(data) {
 		return fmt.Errorf("semisup: the model has %d embeddings for %d graphs", r, len(data))
 	}
-	fwd, err := gm.Config.Forward()
-	if err != nil {
+	if len(gm.History) != len(m.History) {
+		return fmt.Errorf("semisup: the GWF model has %d epochs, the classifier %d", len(gm.History), len(m.History))
+	}
+	if err := m.checkOptimizer(); err != nil {
 		return err
 	}
-	o, err := newOptimizers(m)
+	gm.Optimizer = nil
+	if st := m.Optimizer; st != nil {
+		gm.Optimizer = &training.OptimizerState{Epoch: st.Epoch, Done: st.Done, Atoms: st.Atoms, Z: st.Z, Terms: []training.AdamState{st.Head}}
+	}
+	head := &headTerm{m: m, labels: labels}
+	err = training.Fit(ctx, gm, data, training.Options{
+		Workers: opt.Workers, Progress: opt.Progress, Terms: []training.Term{head},
+		EpochDone: func(gm *training.Model) error {
+			h := gm.History[len(gm.History)-1]
+			st := EpochStats{Epoch: h.Epoch, GWF: h.Loss, Seconds: h.Seconds}
+			if labelled > 0 && m.Config.Beta > 0 {
+				st.CE = h.Terms[0] / m.Config.Beta / float64(labelled)
+			}
+			m.History = append(m.History, st)
+			m.Optimizer = m.stateOf(gm.Optimizer)
+			if opt.EpochDone != nil {
+				return opt.EpochDone(m)
+			}
+			return nil
+		},
+	})
+	if gm.Optimizer != nil && gm.Optimizer.Done > 0 { // stopped mid-epoch: keep the position
+		m.Optimizer = m.stateOf(gm.Optimizer)
+	}
 	if err != nil {
 		return err
-	}
-	cfg := gm.Config
-	start := time.Now()
-	first := len(m.History)
-	for epoch := first + 1; epoch <= cfg.Epochs; epoch++ {
-		t0 := time.Now()
-		order := rand.New(rand.NewPCG(cfg.Seed, uint64(epoch))).Perm(len(data))
-		var gwfSum, ceSum float64
-		for b := 0; b < len(order); b += cfg.Batch {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			batch := order[b:min(b+cfg.Batch, len(order))]
-			g, ce, err := m.step(o, fwd, data, labels, batch, opt.Workers)
-			if err != nil {
-				return fmt.Errorf("epoch %d, batch %d: %w", epoch, b/cfg.Batch+1, err)
-			}
-			gwfSum += g
-			ceSum += ce
-			if opt.Progress != nil {
-				done := b + len(batch)
-				processed := (epoch-first-1)*len(data) + done
-				rate := float64(processed) / time.Since(start).Seconds()
-				remaining := (cfg.Epochs-first)*len(data) - processed
-				opt.Progress(training.Progress{Epoch: epoch, Epochs: cfg.Epochs, Done: done, Total: len(data),
-					Loss: gwfSum / float64(done), GraphsPerSec: rate, Elapsed: time.Since(start),
-					ETA: time.Duration(float64(remaining) / rate * float64(time.Second))})
-			}
-		}
-		st := EpochStats{Epoch: epoch, GWF: gwfSum / float64(len(data)), Seconds: time.Since(t0).Seconds()}
-		if labelled > 0 {
-			st.CE = ceSum / float64(labelled)
-		}
-		m.History = append(m.History, st)
-		gm.History = append(gm.History, training.EpochStats{Epoch: epoch, Loss: st.GWF, Seconds: st.Seconds})
-		if m.Optimizer, err = o.snapshot(len(m.History)); err != nil {
-			return fmt.Errorf("after epoch %d: %w", epoch, err)
-		}
-		if opt.EpochDone != nil {
-			if err := opt.EpochDone(m); err != nil {
-				return fmt.Errorf("after epoch %d: %w", epoch, err)
-			}
-		}
 	}
 	if m.Config.Head.Steps == 0 || labelled == 0 || m.HeadTrainedAt == len(m.History) {
 		return nil
@@ -272,6 +253,15 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, labels []int, opt 
 		}
 	}
 	return nil
+}
+
+// stateOf is the classifier's view of the trainer's Adam state (the head is its one term).
+func (m *Model) stateOf(st *training.OptimizerState) *OptimizerState {
+	out := &OptimizerState{Epoch: st.Epoch, Done: st.Done, Atoms: st.Atoms, Z: st.Z}
+	if len(st.Terms) == 1 {
+		out.Head = st.Terms[0]
+	}
+	return out
 }
 
 // checkOptimizer checks that the Adam state, if any, fits the model's parameters.
@@ -314,145 +304,85 @@ func (m *Model) checkOptimizer() error {
 	return nil
 }
 
-// batchGradients are the results of one batch's backward pass.
-type batchGradients struct {
-	gwf, ce float64     // the batch's GWF loss and cross-entropy sums
-	atoms   [][]float64 // per atom parameter (V_k, then H_k)
-	z       []float64   // B×K, row r for batch[r]
-	head    [][]float64 // per head parameter (W_l, then b_l); nil without a labelled graph or with β = 0
+// headTerm is the classification part of eq. (ssl) as a term of the trainer: β times the
+// cross-entropy of the head on the batch's labelled graphs.
+type headTerm struct {
+	m      *Model
+	labels []int
 }
 
-// step computes the batch's gradients and applies one Adam step to everything.
-func (m *Model) step(o *optimizers, fwd layers.Forward, data []*graphs.Graph, labels []int, batch []int, workers int) (gwfLoss, ce float64, err error) {
-	gr, err := m.gradients(fwd, data, labels, batch, workers)
-	if err != nil {
-		return 0, 0, err
+// Params are the head's weights W_l then its biases b_l (as 1×c matrices).
+func (h *headTerm) Params() []*tensor.Dense {
+	var ps []*tensor.Dense
+	for _, w := range h.m.Head.W {
+		r, c := w.Dims()
+		ps = append(ps, tensor.New(tensor.WithShape(r, c), tensor.WithBacking(w.RawMatrix().Data)))
 	}
-	K := m.GWF.K()
-	for k, d := range gr.atoms {
-		copy(o.atomParams[k].gradData(), d)
+	for _, b := range h.m.Head.B {
+		ps = append(ps, tensor.New(tensor.WithShape(1, len(b)), tensor.WithBacking(b)))
 	}
-	if err := o.atoms.Step(o.atomValueGrads); err != nil {
-		return 0, 0, fmt.Errorf("adam step on the atoms: %w", err)
-	}
-	for r, i := range batch {
-		copy(o.z[i].param.gradData(), gr.z[r*K:(r+1)*K])
-		if err := o.stepZ(i, m.GWF.Config.LearningRate); err != nil {
-			return 0, 0, fmt.Errorf("adam step on z of graph %q: %w", data[i].Name, err)
-		}
-	}
-	if gr.head != nil {
-		for j, d := range gr.head {
-			copy(o.headParams[j].gradData(), d)
-		}
-		if err := o.head.Step(o.headValueGrads); err != nil {
-			return 0, 0, fmt.Errorf("adam step on the head: %w", err)
-		}
-	}
-	return gr.gwf, gr.ce, nil
+	return ps
 }
 
-// gradients builds the batch's Gorgonia graph — the GWF loss of the batch (one op) plus β times
-// the head's cross-entropy on the batch's labelled graphs — and runs one backward pass.
-func (m *Model) gradients(fwd layers.Forward, data []*graphs.Graph, labels []int, batch []int, workers int) (*batchGradients, error) {
-	gm := m.GWF
-	K := gm.K()
-	g := gorgonia.NewGraph()
-	atoms := make([]nodes.AtomNodes, K)
-	var atomNodes gorgonia.Nodes
-	for k, v := range gm.V {
-		atoms[k] = nodes.AtomNodes{V: sharedNode(g, fmt.Sprintf("V%d", k), v), Mu: gm.AtomMu[k]}
-		atomNodes = append(atomNodes, atoms[k].V)
+// Build adds β·Σ_labelled −log softmax(head(x_i))_label for the batch, or nothing when the batch
+// has no labelled graph or β = 0.
+func (h *headTerm) Build(g *gorgonia.ExprGraph, z *gorgonia.Node, params gorgonia.Nodes, batch []int) (*gorgonia.Node, error) {
+	m := h.m
+	if m.Config.Beta == 0 {
+		return nil, nil
 	}
-	for k, h := range gm.H {
-		atoms[k].H = sharedNode(g, fmt.Sprintf("H%d", k), h)
-		atomNodes = append(atomNodes, atoms[k].H)
-	}
-	zb := mat.NewDense(len(batch), K, nil)
-	obs := make([]layers.Space, len(batch))
-	onehot := mat.NewDense(len(batch), m.Head.Classes(), nil)
-	nLabelled := 0
+	classes := m.Head.Classes()
+	onehot := make([]float64, len(batch)*classes)
+	labelled := 0
 	for r, i := range batch {
-		zb.SetRow(r, gm.Z.RawRowView(i))
-		obs[r] = layers.Space{C: data[i].C, Mu: data[i].Mu, F: data[i].F}
-		if l := labels[i]; l != Unlabeled {
-			onehot.Set(r, l, 1)
-			nLabelled++
+		if l := h.labels[i]; l != Unlabeled {
+			onehot[r*classes+l] = 1
+			labelled++
 		}
 	}
-	zNode := sharedNode(g, "Z", zb)
-	gwfNode, err := nodes.BatchLoss{Forward: fwd, Workers: workers}.Build(g, atoms, zNode, obs)
+	if labelled == 0 {
+		return nil, nil
+	}
+	zIn := z
+	if m.Config.Detach {
+		// The head reads a copy of Z: its cross-entropy trains the head only.
+		v := z.Value().Data().([]float64)
+		zIn = gorgonia.NodeFromAny(g, tensor.New(tensor.WithShape(z.Shape().Clone()...), tensor.WithBacking(append([]float64(nil), v...))), gorgonia.WithName("Z_head"))
+	}
+	x := zIn
+	var err error
+	switch m.Config.Input {
+	case InputLambda:
+		x, err = gorgonia.SoftMax(zIn)
+	case InputCentered:
+		k := m.GWF.K()
+		p := gorgonia.NodeFromAny(g, tensor.New(tensor.WithShape(k, k), tensor.WithBacking(centering(k).RawMatrix().Data)), gorgonia.WithName("centering"))
+		x, err = gorgonia.Mul(zIn, p)
+	}
 	if err != nil {
 		return nil, err
 	}
-	total := gwfNode
-	params := append(append(gorgonia.Nodes{}, atomNodes...), zNode)
-	var ceNode *gorgonia.Node
-	if nLabelled > 0 && m.Config.Beta > 0 {
-		head := m.Head.nodes(g)
-		zIn := zNode
-		if m.Config.Detach {
-			// The head reads a copy of Z: its cross-entropy trains the head only.
-			zIn = sharedNode(g, "Z_head", mat.DenseCopyOf(zb))
-		}
-		x := zIn
-		switch m.Config.Input {
-		case InputLambda:
-			x, err = gorgonia.SoftMax(zIn)
-		case InputCentered:
-			k := gm.K()
-			p := gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(k, k), gorgonia.WithName("centering"),
-				gorgonia.WithValue(tensor.New(tensor.WithShape(k, k), tensor.WithBacking(centering(k).RawMatrix().Data))))
-			x, err = gorgonia.Mul(zIn, p)
-		}
-		if err != nil {
-			return nil, err
-		}
-		logits, err := m.Head.logits(x, head)
-		if err != nil {
-			return nil, err
-		}
-		mask := gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(len(batch), m.Head.Classes()), gorgonia.WithName("labels"),
-			gorgonia.WithValue(tensor.New(tensor.WithShape(len(batch), m.Head.Classes()), tensor.WithBacking(onehot.RawMatrix().Data))))
-		// Σ_labelled −log softmax(logits)_label (the mask's rows are zero for unlabelled graphs).
-		ceNode = gorgonia.Must(gorgonia.Neg(gorgonia.Must(gorgonia.Sum(gorgonia.Must(gorgonia.HadamardProd(gorgonia.Must(gorgonia.LogSoftMax(logits)), mask))))))
-		total = gorgonia.Must(gorgonia.Add(gwfNode, gorgonia.Must(gorgonia.Mul(gorgonia.NewConstant(m.Config.Beta), ceNode))))
-		params = append(params, head.w...)
-		params = append(params, head.b...)
-	}
-	grads, err := gorgonia.Grad(total, params...)
+	nl := len(m.Head.W)
+	logits, err := m.Head.logits(x, mlpNodes{w: params[:nl], b: params[nl:]})
 	if err != nil {
-		return nil, fmt.Errorf("gradients: %w", err)
-	}
-	machine := gorgonia.NewTapeMachine(g)
-	defer machine.Close()
-	if err := machine.RunAll(); err != nil {
 		return nil, err
 	}
-	data64 := make([][]float64, len(grads))
-	for i, gn := range grads {
-		d, ok := gn.Value().Data().([]float64)
-		if !ok {
-			return nil, fmt.Errorf("the gradient of %s is not a float64 tensor", params[i].Name())
-		}
-		for _, v := range d {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("the gradient of %s is not finite", params[i].Name())
-			}
-		}
-		data64[i] = append([]float64(nil), d...)
+	mask := gorgonia.NodeFromAny(g, tensor.New(tensor.WithShape(len(batch), classes), tensor.WithBacking(onehot)), gorgonia.WithName("labels"))
+	ls, err := gorgonia.LogSoftMax(logits)
+	if err != nil {
+		return nil, err
 	}
-	gr := &batchGradients{gwf: gwfNode.Value().Data().(float64), atoms: data64[:len(atomNodes)], z: data64[len(atomNodes)]}
-	if ceNode != nil {
-		gr.ce = ceNode.Value().Data().(float64)
-		gr.head = data64[len(atomNodes)+1:]
+	picked, err := gorgonia.HadamardProd(ls, mask)
+	if err != nil {
+		return nil, err
 	}
-	return gr, nil
-}
-
-// sharedNode is a matrix node whose value shares m's storage.
-func sharedNode(g *gorgonia.ExprGraph, name string, m *mat.Dense) *gorgonia.Node {
-	r, c := m.Dims()
-	return gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(r, c), gorgonia.WithName(name),
-		gorgonia.WithValue(tensor.New(tensor.WithShape(r, c), tensor.WithBacking(m.RawMatrix().Data))))
+	sum, err := gorgonia.Sum(picked)
+	if err != nil {
+		return nil, err
+	}
+	ce, err := gorgonia.Neg(sum)
+	if err != nil {
+		return nil, err
+	}
+	return gorgonia.Mul(gorgonia.NewConstant(m.Config.Beta), ce)
 }

@@ -6,11 +6,13 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/gwf-graphs/gwf/internal/adamstate"
 )
 
-// param exposes a float64 buffer (an atom's V or H, or one z_i) and its gradient to Gorgonia's
-// solvers. The tensors share storage with the model's matrices, so a solver step updates the
-// model in place.
+// param exposes a float64 tensor (an atom's V or H, one z_i, a term's weight) and its gradient
+// to Gorgonia's solvers. The value shares storage with the model's matrices, so a solver step
+// updates the model in place.
 type param struct {
 	value, grad *tensor.Dense
 }
@@ -18,55 +20,102 @@ type param struct {
 func (p *param) Value() gorgonia.Value         { return p.value }
 func (p *param) Grad() (gorgonia.Value, error) { return p.grad, nil }
 
-// newParam wraps data (with the given shape) and a zeroed gradient of the same shape.
-func newParam(data []float64, shape ...int) *param {
-	return &param{
-		value: tensor.New(tensor.WithShape(shape...), tensor.WithBacking(data)),
-		grad:  tensor.New(tensor.WithShape(shape...), tensor.WithBacking(make([]float64, len(data)))),
-	}
-}
-
 // gradData is the gradient's storage.
 func (p *param) gradData() []float64 { return p.grad.Data().([]float64) }
+
+// paramOf wraps a tensor and a zeroed gradient of the same shape.
+func paramOf(t *tensor.Dense) *param {
+	n := t.Shape().TotalSize()
+	return &param{value: t, grad: tensor.New(tensor.WithShape(t.Shape().Clone()...), tensor.WithBacking(make([]float64, n)))}
+}
 
 // matrixParam wraps a contiguous matrix.
 func matrixParam(m *mat.Dense) *param {
 	r, c := m.Dims()
-	return newParam(m.RawMatrix().Data, r, c)
+	return paramOf(tensor.New(tensor.WithShape(r, c), tensor.WithBacking(m.RawMatrix().Data)))
 }
 
-// optimizer holds Gorgonia Adam solvers: one for the atoms (V_k and H_k, always passed in the
-// same order, as Gorgonia's AdamSolver requires) and one per embedding z_i — a z_i is stepped
-// only when its graph is in the batch, so each keeps its own moments and step count (the
-// "lazy" Adam of sparse embeddings).
+// group is one Adam solver and the parameters it steps, always in the same order (Gorgonia's
+// AdamSolver keeps its moments by position).
+type group struct {
+	solver *gorgonia.AdamSolver // nil until the first step
+	params []*param
+	vgs    []gorgonia.ValueGrad
+}
+
+func newGroup(ps []*param) *group {
+	g := &group{params: ps}
+	for _, p := range ps {
+		g.vgs = append(g.vgs, p)
+	}
+	return g
+}
+
+func (g *group) step(lr float64) error {
+	if g.solver == nil {
+		g.solver = gorgonia.NewAdamSolver(gorgonia.WithLearnRate(lr))
+	}
+	return g.solver.Step(g.vgs)
+}
+
+func (g *group) snapshot() (AdamState, error) { return adamstate.Snapshot(g.solver) }
+
+func (g *group) restore(st AdamState, lr float64) error {
+	sizes := make([]int, len(g.params))
+	grads := make([][]float64, len(g.params))
+	for i, p := range g.params {
+		sizes[i], grads[i] = p.value.Shape().TotalSize(), p.gradData()
+	}
+	if err := st.Check(sizes); err != nil {
+		return err
+	}
+	s, err := adamstate.Restore(st, lr, g.vgs, grads)
+	if err != nil {
+		return err
+	}
+	g.solver = s
+	return nil
+}
+
+// optimizer holds the Gorgonia Adam solvers of a training run: one for the atoms (V_k then
+// H_k), one per embedding z_i — a z_i is stepped only when its graph is in the batch, so each
+// keeps its own moments and step count (the "lazy" Adam of sparse embeddings) — and one per
+// extra term (its parameters, stepped on the batches where the term is present).
 type optimizer struct {
-	atoms      *gorgonia.AdamSolver
-	atomParams []gorgonia.ValueGrad
-	v, h       []*param
-	z          []*gorgonia.AdamSolver
-	zParams    []*param
+	lr    float64
+	atoms *group
+	v, h  []*param
+	z     []*group
+	terms []*group
 }
 
-// newOptimizer builds the solvers for m, restored from m.Optimizer when it holds the state
-// after m's last epoch.
-func newOptimizer(m *Model) (*optimizer, error) {
-	lr := m.Config.LearningRate
-	o := &optimizer{atoms: gorgonia.NewAdamSolver(gorgonia.WithLearnRate(lr))}
+// newOptimizer builds the solvers for m and the terms, restored from m.Optimizer when it holds
+// the state at m's position (the end of its last epoch, plus any partial one).
+func newOptimizer(m *Model, terms []Term) (*optimizer, error) {
+	o := &optimizer{lr: m.Config.LearningRate}
+	var atomParams []*param
 	for _, v := range m.V {
 		p := matrixParam(v)
 		o.v = append(o.v, p)
-		o.atomParams = append(o.atomParams, p)
+		atomParams = append(atomParams, p)
 	}
 	for _, h := range m.H {
 		p := matrixParam(h)
 		o.h = append(o.h, p)
-		o.atomParams = append(o.atomParams, p)
+		atomParams = append(atomParams, p)
 	}
+	o.atoms = newGroup(atomParams)
 	rows, k := m.Z.Dims()
-	o.z = make([]*gorgonia.AdamSolver, rows)
-	o.zParams = make([]*param, rows)
-	for i := 0; i < rows; i++ {
-		o.zParams[i] = newParam(m.Z.RawRowView(i), k)
+	o.z = make([]*group, rows)
+	for i := range o.z {
+		o.z[i] = newGroup([]*param{paramOf(tensor.New(tensor.WithShape(k), tensor.WithBacking(m.Z.RawRowView(i))))})
+	}
+	for _, t := range terms {
+		var ps []*param
+		for _, v := range t.Params() {
+			ps = append(ps, paramOf(v))
+		}
+		o.terms = append(o.terms, newGroup(ps))
 	}
 	st := m.Optimizer
 	if st == nil || st.Epoch != len(m.History) || st.Done != m.partialDone() {
@@ -75,21 +124,20 @@ func newOptimizer(m *Model) (*optimizer, error) {
 	if len(st.Z) != rows {
 		return nil, fmt.Errorf("optimizer state for %d embeddings, the model has %d", len(st.Z), rows)
 	}
-	var grads [][]float64
-	for _, p := range o.atomParams {
-		grads = append(grads, p.(*param).gradData())
+	if len(st.Terms) != 0 && len(st.Terms) != len(terms) {
+		return nil, fmt.Errorf("optimizer state for %d extra terms, training has %d", len(st.Terms), len(terms))
 	}
-	atoms, err := RestoreAdam(st.Atoms, lr, o.atomParams, grads)
-	if err != nil {
+	if err := o.atoms.restore(st.Atoms, o.lr); err != nil {
 		return nil, fmt.Errorf("atoms: %w", err)
 	}
-	if atoms != nil {
-		o.atoms = atoms
-	}
 	for i, zs := range st.Z {
-		p := o.zParams[i]
-		if o.z[i], err = RestoreAdam(zs, lr, []gorgonia.ValueGrad{p}, [][]float64{p.gradData()}); err != nil {
+		if err := o.z[i].restore(zs, o.lr); err != nil {
 			return nil, fmt.Errorf("embedding %d: %w", i, err)
+		}
+	}
+	for j, ts := range st.Terms {
+		if err := o.terms[j].restore(ts, o.lr); err != nil {
+			return nil, fmt.Errorf("term %d: %w", j, err)
 		}
 	}
 	return o, nil
@@ -99,21 +147,20 @@ func newOptimizer(m *Model) (*optimizer, error) {
 func (o *optimizer) snapshot(epoch, done int) (*OptimizerState, error) {
 	st := &OptimizerState{Epoch: epoch, Done: done, Z: make([]AdamState, len(o.z))}
 	var err error
-	if st.Atoms, err = SnapshotAdam(o.atoms); err != nil {
+	if st.Atoms, err = o.atoms.snapshot(); err != nil {
 		return nil, err
 	}
-	for i, s := range o.z {
-		if st.Z[i], err = SnapshotAdam(s); err != nil {
+	for i, g := range o.z {
+		if st.Z[i], err = g.snapshot(); err != nil {
 			return nil, err
 		}
 	}
-	return st, nil
-}
-
-// stepZ applies one Adam step to z_i with the gradient already in its param.
-func (o *optimizer) stepZ(i int, lr float64) error {
-	if o.z[i] == nil {
-		o.z[i] = gorgonia.NewAdamSolver(gorgonia.WithLearnRate(lr))
+	for _, g := range o.terms {
+		s, err := g.snapshot()
+		if err != nil {
+			return nil, err
+		}
+		st.Terms = append(st.Terms, s)
 	}
-	return o.z[i].Step([]gorgonia.ValueGrad{o.zParams[i]})
+	return st, nil
 }

@@ -2,53 +2,60 @@ package training
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
 	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/layers"
+	"github.com/gwf-graphs/gwf/layers/nodes"
 )
 
-// Options control how Fit runs, not what it computes: results for a given model and data are
-// the same whatever the options.
+// Options control how Fit runs and what it adds to the GWF loss. Apart from Terms, they do not
+// change what Fit computes: results for a given model and data are the same whatever the
+// workers, callbacks or interruptions.
 type Options struct {
 	// Workers is the number of goroutines that process a batch's graphs (0: GOMAXPROCS).
 	Workers int
+	// Terms are added to the GWF loss of every mini-batch (see Term); their Adam state is kept
+	// in Model.Optimizer.Terms, in order. None: Algorithm 4, unsupervised.
+	Terms []Term
 	// Progress, if set, is called after every batch.
 	Progress func(Progress)
 	// EpochDone, if set, is called after every completed epoch (to write a checkpoint); an
 	// error stops training.
 	EpochDone func(*Model) error
-	// SkipNonFinite leaves out of its batch a graph whose loss or gradients are NaN or
-	// infinite, reporting it to Warn, instead of stopping with an error (the default).
+	// SkipNonFinite leaves out of its batch a graph whose forward pass fails numerically or
+	// whose loss or gradients are NaN or infinite, reporting it to Warn, instead of stopping
+	// with an error (the default).
 	SkipNonFinite bool
 	// Warn, if set, receives the warnings of SkipNonFinite.
 	Warn func(string)
 
-	fault func(i int, s *slot) // test hook: runs on each graph's result before the checks
+	frozen bool // Transform: the atoms are not stepped
 }
 
 // Progress describes the state of training after a batch.
 type Progress struct {
 	Epoch, Epochs int
 	Done, Total   int     // graphs processed in this epoch, and per epoch
-	Loss          float64 // mean loss of this epoch's graphs so far
+	Loss          float64 // mean GWF loss of this epoch's graphs so far
 	GraphsPerSec  float64
 	Elapsed, ETA  time.Duration // for the whole run (all remaining epochs)
 }
 
-// Fit trains m on data (Algorithm 4) from the epoch after the last one in m.History up to
-// m.Config.Epochs. Each epoch shuffles the graphs with an RNG derived from the seed and the
-// epoch number, cuts them into batches, computes every graph's loss and envelope gradients in
-// parallel, sums them in a fixed order and takes one Adam step for the atoms and one for each
-// z_i of the batch. It stops with ctx's error at the next batch boundary when ctx is cancelled.
+// Fit trains m on data (Algorithm 4, plus Options.Terms) from the epoch after the last one in
+// m.History up to m.Config.Epochs. It is the one training loop of the module: each epoch
+// shuffles the graphs with an RNG derived from the seed and the epoch number and cuts them
+// into batches; each batch is one Gorgonia expression graph — the batch's GWF loss as one node
+// (nodes.BatchLoss: the forward passes on the fast kernels in parallel, transports detached)
+// plus the extra terms — differentiated by Gorgonia, and Gorgonia's Adam takes one step for
+// the atoms, one for each z_i of the batch and one per term. It stops with ctx's error at the
+// next batch boundary when ctx is cancelled.
 //
 // After every epoch m.Optimizer holds the Adam state, so that a model saved then (a checkpoint)
 // resumes exactly: the same result as an uninterrupted run, whatever the number of workers.
@@ -58,77 +65,11 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, opt Options) error
 	if err := m.check(data); err != nil {
 		return err
 	}
-	cfg := m.Config
-	fwd, err := cfg.Forward()
+	tr, err := newTrainer(m, data, opt)
 	if err != nil {
 		return err
 	}
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	o, err := newOptimizer(m)
-	if err != nil {
-		return fmt.Errorf("restore the optimizer: %w", err)
-	}
-	tr := &trainer{m: m, data: data, fwd: fwd, opt: o, workers: workers, skipNonFinite: opt.SkipNonFinite, warn: opt.Warn, fault: opt.fault}
-	start := time.Now()
-	first := len(m.History)
-	// A model stopped mid-epoch resumes at the batch where it stopped.
-	var resume PartialEpoch
-	if p := m.Partial; p != nil && p.Epoch == first+1 {
-		resume = *p
-	}
-	m.Partial = nil
-	runTotal := (cfg.Epochs-first)*len(data) - resume.Done
-	for epoch := first + 1; epoch <= cfg.Epochs; epoch++ {
-		t0 := time.Now()
-		order := rand.New(rand.NewPCG(cfg.Seed, uint64(epoch))).Perm(len(data))
-		var lossSum, prior float64
-		b0 := 0
-		if epoch == first+1 {
-			b0, lossSum, prior = resume.Done, resume.LossSum, resume.Seconds
-		}
-		for b := b0; b < len(order); b += cfg.Batch {
-			if err := ctx.Err(); err != nil {
-				// A safe point: record where the epoch stands, so a checkpoint resumes here.
-				if b > 0 {
-					m.Partial = &PartialEpoch{Epoch: epoch, Done: b, LossSum: lossSum, Seconds: prior + time.Since(t0).Seconds()}
-					if m.Optimizer, err = tr.opt.snapshot(len(m.History), b); err != nil {
-						return fmt.Errorf("epoch %d: %w", epoch, err)
-					}
-				}
-				return ctx.Err()
-			}
-			batch := order[b:min(b+cfg.Batch, len(order))]
-			l, err := tr.step(batch)
-			if err != nil {
-				return fmt.Errorf("epoch %d, batch %d: %w", epoch, b/cfg.Batch+1, err)
-			}
-			lossSum += l
-			if opt.Progress != nil {
-				done := b + len(batch)
-				elapsed := time.Since(start)
-				processed := (epoch-first-1)*len(data) + done - resume.Done
-				rate := float64(processed) / elapsed.Seconds()
-				opt.Progress(Progress{
-					Epoch: epoch, Epochs: cfg.Epochs, Done: done, Total: len(data),
-					Loss: lossSum / float64(done), GraphsPerSec: rate, Elapsed: elapsed,
-					ETA: time.Duration(float64(runTotal-processed) / rate * float64(time.Second)),
-				})
-			}
-		}
-		m.History = append(m.History, EpochStats{Epoch: epoch, Loss: lossSum / float64(len(data)), Seconds: prior + time.Since(t0).Seconds()})
-		if m.Optimizer, err = tr.opt.snapshot(len(m.History), 0); err != nil {
-			return fmt.Errorf("after epoch %d: %w", epoch, err)
-		}
-		if opt.EpochDone != nil {
-			if err := opt.EpochDone(m); err != nil {
-				return fmt.Errorf("after epoch %d: %w", epoch, err)
-			}
-		}
-	}
-	return nil
+	return tr.run(ctx)
 }
 
 // check verifies that the model fits the data.
@@ -154,154 +95,280 @@ func (m *Model) check(data []*graphs.Graph) error {
 
 // trainer holds what one Fit needs between batches.
 type trainer struct {
-	skipNonFinite bool
-	warn          func(string)
-	fault         func(i int, s *slot)
-	m             *Model
-	data          []*graphs.Graph
-	fwd           layers.Forward
-	opt           *optimizer
-	workers       int
-	slots         []*slot
-	states        []*layers.ForwardState
+	m    *Model
+	data []*graphs.Graph
+	opt  Options
+	loss nodes.BatchLoss
+	adam *optimizer
 }
 
-// slot receives one graph's loss and gradients; one per position in a batch, so the reduction
-// order does not depend on which worker computed what.
-type slot struct {
-	skipped bool // left out of the batch (SkipNonFinite)
-	loss    float64
-	gU, gH  []*mat.Dense
-	gLambda []float64
-	lambda  []float64
-	err     error
+func newTrainer(m *Model, data []*graphs.Graph, opt Options) (*trainer, error) {
+	fwd, err := m.Config.Forward()
+	if err != nil {
+		return nil, err
+	}
+	o, err := newOptimizer(m, opt.Terms)
+	if err != nil {
+		return nil, fmt.Errorf("restore the optimizer: %w", err)
+	}
+	return &trainer{
+		m: m, data: data, opt: opt, adam: o,
+		loss: nodes.BatchLoss{Forward: fwd, Workers: opt.Workers, SkipNonFinite: opt.SkipNonFinite, Workspace: new(nodes.Workspace)},
+	}, nil
 }
 
-func (tr *trainer) newSlot() *slot {
-	m := tr.m
-	s := &slot{gLambda: make([]float64, m.K()), lambda: make([]float64, m.K())}
-	for _, v := range m.V {
-		r, _ := v.Dims()
-		s.gU = append(s.gU, mat.NewDense(r, r, nil))
-		if m.Dim() > 0 {
-			s.gH = append(s.gH, mat.NewDense(r, m.Dim(), nil))
-		}
+// run is the epoch loop.
+func (tr *trainer) run(ctx context.Context) error {
+	m, cfg, opt := tr.m, tr.m.Config, tr.opt
+	start := time.Now()
+	first := len(m.History)
+	// A model stopped mid-epoch resumes at the batch where it stopped.
+	var resume PartialEpoch
+	if p := m.Partial; p != nil && p.Epoch == first+1 {
+		resume = *p
 	}
-	return s
-}
-
-// step processes one batch and returns the sum of its losses.
-func (tr *trainer) step(batch []int) (float64, error) {
-	m := tr.m
-	for len(tr.slots) < len(batch) {
-		tr.slots = append(tr.slots, tr.newSlot())
-	}
-	atoms := m.Atoms()
-	layers.RunBatch(&tr.states, tr.workers, len(batch), func(s int) int { return tr.data[batch[s]].N() }, func(ws *layers.ForwardState, s int) {
-		tr.slots[s].compute(ws, tr.fwd, atoms, m, tr.data[batch[s]], batch[s])
-	})
-	// Reduce in batch order.
-	for _, p := range tr.opt.atomParams {
-		clear(p.(*param).gradData())
-	}
-	total := 0.0
-	for s, i := range batch {
-		sl := tr.slots[s]
-		if tr.fault != nil {
-			tr.fault(i, sl)
+	m.Partial = nil
+	runTotal := (cfg.Epochs-first)*len(tr.data) - resume.Done
+	for epoch := first + 1; epoch <= cfg.Epochs; epoch++ {
+		t0 := time.Now()
+		order := rand.New(rand.NewPCG(cfg.Seed, uint64(epoch))).Perm(len(tr.data))
+		var lossSum, prior float64
+		termSums := make([]float64, len(opt.Terms))
+		b0 := 0
+		if epoch == first+1 {
+			b0, lossSum, prior = resume.Done, resume.LossSum, resume.Seconds
+			copy(termSums, resume.TermSums)
 		}
-		if sl.err == nil {
-			sl.err = sl.checkFinite(tr.data[i].Name)
-		}
-		if sl.err != nil {
-			if !tr.skipNonFinite || !errors.Is(sl.err, errNonFinite) {
-				return 0, sl.err
+		for b := b0; b < len(order); b += cfg.Batch {
+			if err := ctx.Err(); err != nil {
+				// A safe point: record where the epoch stands, so a checkpoint resumes here.
+				if b > 0 {
+					m.Partial = &PartialEpoch{Epoch: epoch, Done: b, LossSum: lossSum, Seconds: prior + time.Since(t0).Seconds(), TermSums: termSums}
+					if m.Optimizer, err = tr.adam.snapshot(len(m.History), b); err != nil {
+						return fmt.Errorf("epoch %d: %w", epoch, err)
+					}
+				}
+				return ctx.Err()
 			}
-			if tr.warn != nil {
-				tr.warn(fmt.Sprintf("skipped: %v", sl.err))
+			batch := order[b:min(b+cfg.Batch, len(order))]
+			l, terms, err := tr.step(batch)
+			if err != nil {
+				return fmt.Errorf("epoch %d, batch %d: %w", epoch, b/cfg.Batch+1, err)
 			}
-			sl.skipped = true
-			continue
-		}
-		sl.skipped = false
-		total += sl.loss
-		for k := range m.V {
-			addTo(tr.opt.v[k].gradData(), sl.gU[k].RawMatrix().Data)
-			if m.Dim() > 0 {
-				addTo(tr.opt.h[k].gradData(), sl.gH[k].RawMatrix().Data)
+			lossSum += l
+			for j, v := range terms {
+				termSums[j] += v
+			}
+			if opt.Progress != nil {
+				done := b + len(batch)
+				elapsed := time.Since(start)
+				processed := (epoch-first-1)*len(tr.data) + done - resume.Done
+				rate := float64(processed) / elapsed.Seconds()
+				opt.Progress(Progress{
+					Epoch: epoch, Epochs: cfg.Epochs, Done: done, Total: len(tr.data),
+					Loss: lossSum / float64(done), GraphsPerSec: rate, Elapsed: elapsed,
+					ETA: time.Duration(float64(runTotal-processed) / rate * float64(time.Second)),
+				})
 			}
 		}
-		gz := tr.opt.zParams[i].gradData()
-		clear(gz)
-		layers.SoftmaxBackward(gz, sl.lambda, sl.gLambda)
-	}
-	for k, a := range atoms {
-		// dV = dU ⊙ [V > 0]
-		layers.ReLUBackward(mat.NewDense(a.U.RawMatrix().Rows, a.U.RawMatrix().Cols, tr.opt.v[k].gradData()), a.U)
-	}
-	if err := checkFinite(tr.opt.atomParams); err != nil {
-		return 0, err
-	}
-	if err := tr.opt.atoms.Step(tr.opt.atomParams); err != nil {
-		return 0, fmt.Errorf("adam step on the atoms: %w", err)
-	}
-	for s, i := range batch {
-		if tr.slots[s].skipped {
-			continue
+		st := EpochStats{Epoch: epoch, Loss: lossSum / float64(len(tr.data)), Seconds: prior + time.Since(t0).Seconds()}
+		if len(termSums) > 0 {
+			st.Terms = termSums
 		}
-		if err := tr.opt.stepZ(i, m.Config.LearningRate); err != nil {
-			return 0, fmt.Errorf("adam step on z of graph %q: %w", tr.data[i].Name, err)
+		m.History = append(m.History, st)
+		var err error
+		if m.Optimizer, err = tr.adam.snapshot(len(m.History), 0); err != nil {
+			return fmt.Errorf("after epoch %d: %w", epoch, err)
 		}
-	}
-	return total, nil
-}
-
-// compute runs the forward pass and the envelope loss for graph i into the slot.
-func (s *slot) compute(ws *layers.ForwardState, fwd layers.Forward, atoms []layers.Atom, m *Model, g *graphs.Graph, i int) {
-	s.err = nil
-	layers.Softmax(s.lambda, m.Z.RawRowView(i))
-	obs := layers.Space{C: g.C, Mu: g.Mu, F: g.F}
-	if err := fwd.Run(ws, atoms, s.lambda, obs); err != nil {
-		s.err = fmt.Errorf("graph %q: %w", g.Name, err)
-		return
-	}
-	for k := range s.gU {
-		s.gU[k].Zero()
-		if s.gH != nil {
-			s.gH[k].Zero()
+		if opt.EpochDone != nil {
+			if err := opt.EpochDone(m); err != nil {
+				return fmt.Errorf("after epoch %d: %w", epoch, err)
+			}
 		}
-	}
-	clear(s.gLambda)
-	var gH []*mat.Dense
-	if m.Dim() > 0 {
-		gH = s.gH
-	}
-	s.loss = ws.Envelope(atoms, s.lambda, obs, fwd.GWB.Solver.FeatureWeight(), s.gU, gH, s.gLambda)
-}
-
-// errNonFinite is wrapped by the errors of graphs whose loss or gradients are NaN or infinite.
-var errNonFinite = errors.New("not finite")
-
-// checkFinite reports a NaN or infinite loss or gradient of graph name.
-func (s *slot) checkFinite(name string) error {
-	if math.IsNaN(s.loss) || math.IsInf(s.loss, 0) {
-		return fmt.Errorf("graph %q: the loss is %v: %w", name, s.loss, errNonFinite)
-	}
-	for k, g := range s.gU {
-		if !finite(g.RawMatrix().Data) {
-			return fmt.Errorf("graph %q: the gradient of atom %d is %w", name, k, errNonFinite)
-		}
-	}
-	for k, g := range s.gH {
-		if !finite(g.RawMatrix().Data) {
-			return fmt.Errorf("graph %q: the gradient of atom %d's features is %w", name, k, errNonFinite)
-		}
-	}
-	if !finite(s.gLambda) {
-		return fmt.Errorf("graph %q: the gradient of its embedding is %w", name, errNonFinite)
 	}
 	return nil
 }
+
+// Gradients are the losses and gradients of one mini-batch, before any step.
+type Gradients struct {
+	Loss  float64     // the batch's GWF loss (sum over its graphs)
+	Terms []float64   // each extra term's value (0 where it added nothing)
+	Atoms [][]float64 // w.r.t. V_k, then H_k
+	Z     []float64   // w.r.t. the batch's embeddings, B×K, row r for batch[r]
+	// TermParams holds, per term, the gradients w.r.t. its Params (nil where it added nothing).
+	TermParams [][][]float64
+	// Skipped are the positions in the batch of graphs left out (Options.SkipNonFinite).
+	Skipped []int
+}
+
+// BatchGradients computes the losses and gradients of one mini-batch (indices into data) as a
+// training step of Fit would — the same expression graph — without changing the model.
+func BatchGradients(m *Model, data []*graphs.Graph, batch []int, opt Options) (*Gradients, error) {
+	if err := m.check(data); err != nil {
+		return nil, err
+	}
+	for _, i := range batch {
+		if i < 0 || i >= len(data) {
+			return nil, fmt.Errorf("batch index %d out of range [0, %d)", i, len(data))
+		}
+	}
+	if len(batch) == 0 {
+		return nil, fmt.Errorf("empty batch")
+	}
+	tr, err := newTrainer(m, data, opt)
+	if err != nil {
+		return nil, err
+	}
+	return tr.gradients(batch)
+}
+
+// gradients builds the batch's expression graph and runs it forward and backward. Every
+// gradient is checked to be finite.
+func (tr *trainer) gradients(batch []int) (*Gradients, error) {
+	m, o := tr.m, tr.adam
+	K := m.K()
+	g := gorgonia.NewGraph()
+	atoms := make([]nodes.AtomNodes, K)
+	var wrt gorgonia.Nodes
+	for k, p := range o.v {
+		atoms[k] = nodes.AtomNodes{V: paramNode(g, fmt.Sprintf("V%d", k), p.value), Mu: m.AtomMu[k]}
+		wrt = append(wrt, atoms[k].V)
+	}
+	for k, p := range o.h {
+		atoms[k].H = paramNode(g, fmt.Sprintf("H%d", k), p.value)
+		wrt = append(wrt, atoms[k].H)
+	}
+	zb := make([]float64, len(batch)*K)
+	obs := make([]layers.Space, len(batch))
+	for r, i := range batch {
+		copy(zb[r*K:(r+1)*K], m.Z.RawRowView(i))
+		d := tr.data[i]
+		obs[r] = layers.Space{C: d.C, Mu: d.Mu, F: d.F}
+	}
+	zNode := paramNode(g, "Z", tensor.New(tensor.WithShape(len(batch), K), tensor.WithBacking(zb)))
+	wrt = append(wrt, zNode)
+	bl, err := tr.loss.BuildBatch(g, atoms, zNode, obs)
+	if err != nil {
+		return nil, err
+	}
+	total := bl.Loss
+	termNodes := make([]*gorgonia.Node, len(tr.opt.Terms))
+	termWrt := make([]int, len(tr.opt.Terms)) // where each present term's params start in wrt
+	for j, t := range tr.opt.Terms {
+		var pn gorgonia.Nodes
+		for q, p := range o.terms[j].params {
+			pn = append(pn, paramNode(g, fmt.Sprintf("term%d_%d", j, q), p.value))
+		}
+		tn, err := t.Build(g, zNode, pn, batch)
+		if err != nil {
+			return nil, fmt.Errorf("term %d: %w", j, err)
+		}
+		if tn == nil {
+			continue
+		}
+		termNodes[j], termWrt[j] = tn, len(wrt)
+		wrt = append(wrt, pn...)
+		if total, err = gorgonia.Add(total, tn); err != nil {
+			return nil, fmt.Errorf("term %d: %w", j, err)
+		}
+	}
+	grads, err := gorgonia.Grad(total, wrt...)
+	if err != nil {
+		return nil, fmt.Errorf("gradients: %w", err)
+	}
+	machine := gorgonia.NewTapeMachine(g)
+	defer machine.Close()
+	if err := machine.RunAll(); err != nil {
+		if ge := bl.Failure(); ge != nil {
+			return nil, fmt.Errorf("graph %q: %w", tr.data[batch[ge.Index]].Name, ge.Err)
+		}
+		return nil, err
+	}
+	out := &Gradients{Loss: bl.Loss.Value().Data().(float64), Terms: make([]float64, len(termNodes)), TermParams: make([][][]float64, len(termNodes))}
+	for _, ge := range bl.Skipped() {
+		out.Skipped = append(out.Skipped, ge.Index)
+		if tr.opt.Warn != nil {
+			tr.opt.Warn(fmt.Sprintf("skipped: graph %q: %v", tr.data[batch[ge.Index]].Name, ge.Err))
+		}
+	}
+	gd := make([][]float64, len(grads))
+	for q, gn := range grads {
+		d, ok := gn.Value().Data().([]float64)
+		if !ok {
+			return nil, fmt.Errorf("the gradient of %s is not a float64 tensor", wrt[q].Name())
+		}
+		if !finite(d) {
+			return nil, fmt.Errorf("the gradient of %s is %w", wrt[q].Name(), errNonFinite)
+		}
+		gd[q] = d
+	}
+	na := len(o.atoms.params)
+	out.Atoms, out.Z = gd[:na], gd[na]
+	for j, tn := range termNodes {
+		if tn == nil {
+			continue
+		}
+		v, ok := tn.Value().Data().(float64)
+		if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("term %d is %v: %w", j, tn.Value(), errNonFinite)
+		}
+		out.Terms[j] = v
+		out.TermParams[j] = gd[termWrt[j] : termWrt[j]+len(o.terms[j].params)]
+	}
+	return out, nil
+}
+
+// step computes the batch's gradients and takes the Adam steps: the atoms (unless frozen), each
+// z_i of the batch that was not skipped, and each term present in the batch. It returns the
+// batch's GWF loss and the terms' values.
+func (tr *trainer) step(batch []int) (gwfLoss float64, terms []float64, err error) {
+	o := tr.adam
+	gr, err := tr.gradients(batch)
+	if err != nil {
+		return 0, nil, err
+	}
+	for q, p := range o.atoms.params {
+		copy(p.gradData(), gr.Atoms[q])
+	}
+	if !tr.opt.frozen {
+		if err := o.atoms.step(o.lr); err != nil {
+			return 0, nil, fmt.Errorf("adam step on the atoms: %w", err)
+		}
+	}
+	K := tr.m.K()
+	skipped := 0
+	for r, i := range batch {
+		if skipped < len(gr.Skipped) && gr.Skipped[skipped] == r {
+			skipped++
+			continue
+		}
+		copy(o.z[i].params[0].gradData(), gr.Z[r*K:(r+1)*K])
+		if err := o.z[i].step(o.lr); err != nil {
+			return 0, nil, fmt.Errorf("adam step on z of graph %q: %w", tr.data[i].Name, err)
+		}
+	}
+	for j, tg := range gr.TermParams {
+		if tg == nil {
+			continue
+		}
+		for q, p := range o.terms[j].params {
+			copy(p.gradData(), tg[q])
+		}
+		if err := o.terms[j].step(o.lr); err != nil {
+			return 0, nil, fmt.Errorf("adam step on term %d: %w", j, err)
+		}
+	}
+	return gr.Loss, gr.Terms, nil
+}
+
+// paramNode is a node of g whose value is t (shared, not copied): Adam's in-place updates of t
+// are what the next batch's graph reads.
+func paramNode(g *gorgonia.ExprGraph, name string, t *tensor.Dense) *gorgonia.Node {
+	return gorgonia.NodeFromAny(g, t, gorgonia.WithName(name))
+}
+
+// errNonFinite is wrapped by the errors of NaN or infinite losses and gradients.
+var errNonFinite = fmt.Errorf("%w: not finite", layers.ErrNumerical)
 
 func finite(xs []float64) bool {
 	for _, v := range xs {
@@ -310,22 +377,4 @@ func finite(xs []float64) bool {
 		}
 	}
 	return true
-}
-
-func addTo(dst, src []float64) {
-	for i, v := range src {
-		dst[i] += v
-	}
-}
-
-// checkFinite refuses to take a step with a NaN or infinite atom gradient.
-func checkFinite(ps []gorgonia.ValueGrad) error {
-	for k, p := range ps {
-		for _, v := range p.(*param).gradData() {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("the gradient of atom parameter %d is not finite", k)
-			}
-		}
-	}
-	return nil
 }

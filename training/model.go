@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gwf-graphs/gwf/internal/adamstate"
 	"github.com/gwf-graphs/gwf/layers"
 )
 
@@ -40,16 +41,24 @@ type PartialEpoch struct {
 	Done    int     `json:"done"`
 	LossSum float64 `json:"loss_sum"`
 	Seconds float64 `json:"seconds"`
+	// TermSums are the extra terms' sums so far (Options.Terms).
+	TermSums []float64 `json:"term_sums,omitempty"`
 }
 
 // OptimizerState is the state of the Adam solvers after epoch Epoch and Done graphs of the
-// next: one solver for the atoms (V_k then H_k) and one per embedding z_i.
+// next: one solver for the atoms (V_k then H_k), one per embedding z_i and one per extra term
+// of the trainer (Options.Terms), in order.
 type OptimizerState struct {
 	Epoch int         `json:"epoch"`
 	Done  int         `json:"done,omitempty"`
 	Atoms AdamState   `json:"atoms"`
 	Z     []AdamState `json:"z"`
+	Terms []AdamState `json:"terms,omitempty"`
 }
+
+// AdamState is a snapshot of one Adam solver: its step count and, per parameter in the order
+// the solver is stepped with, the first and second moment estimates.
+type AdamState = adamstate.State
 
 // partialDone is the number of graphs of the next epoch already trained.
 func (m *Model) partialDone() int {
@@ -62,8 +71,10 @@ func (m *Model) partialDone() int {
 // EpochStats records one epoch of training.
 type EpochStats struct {
 	Epoch   int     `json:"epoch"`
-	Loss    float64 `json:"loss"` // mean loss over the epoch's graphs
+	Loss    float64 `json:"loss"` // mean GWF loss over the epoch's graphs
 	Seconds float64 `json:"seconds"`
+	// Terms are the sums over the epoch's batches of each extra term (Options.Terms).
+	Terms []float64 `json:"terms,omitempty"`
 }
 
 // K is the number of atoms.

@@ -8,25 +8,22 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers"
 )
 
-// poison makes graph bad's results non-finite in epoch 1 (its first appearance).
-func poison(bad int, what string) func(int, *slot) {
-	done := false
-	return func(i int, s *slot) {
-		if i != bad || done {
-			return
-		}
-		done = true
-		switch what {
-		case "loss":
-			s.loss = math.NaN()
-		case "atom":
-			s.gU[0].Set(0, 0, math.Inf(1))
-		case "lambda":
-			s.gLambda[1] = math.NaN()
-		}
-	}
+// poisoned returns n MUTAG graphs where graph bad has edge weights of 1e200: finite, so the data
+// checks accept it, but its squared weights overflow and its loss is not finite.
+func poisoned(t *testing.T, n, bad int) []*graphs.Graph {
+	data := mutag(t, n)
+	g := *data[bad]
+	g.C = mat.DenseCopyOf(g.C)
+	g.C.Scale(1e200, g.C)
+	data[bad] = &g
+	return data
 }
 
 func finiteModel(m *Model) bool {
@@ -37,52 +34,82 @@ func finiteModel(m *Model) bool {
 	return ok
 }
 
-// TestNonFiniteStops: a NaN/Inf loss or gradient stops training with an error naming the
-// graph, the epoch and the batch, before any step uses it.
+// TestNonFiniteStops: a graph whose loss or gradients are not finite (or whose solver fails
+// numerically) stops training with an error naming the graph, the epoch and the batch, before
+// any step uses it.
 func TestNonFiniteStops(t *testing.T) {
-	data := mutag(t, 12)
-	for _, what := range []string{"loss", "atom", "lambda"} {
-		m, err := NewModel(data, smallConfig())
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = Fit(context.Background(), m, data, Options{fault: poison(4, what)})
-		if err == nil || !errors.Is(err, errNonFinite) || !strings.Contains(err.Error(), data[4].Name) || !strings.Contains(err.Error(), "epoch 1, batch") {
-			t.Errorf("%s: error %v, want one naming graph %q, the epoch and the batch", what, err, data[4].Name)
-		}
-		if !finiteModel(m) {
-			t.Errorf("%s: the model holds non-finite values", what)
-		}
+	data := poisoned(t, 12, 4)
+	cfg := smallConfig()
+	cfg.AtomSize = 5 // random atoms: a warm start could copy the poisoned graph into an atom
+	m, err := NewModel(data, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = Fit(context.Background(), m, data, Options{})
+	if err == nil || !errors.Is(err, layers.ErrNumerical) || !strings.Contains(err.Error(), data[4].Name) || !strings.Contains(err.Error(), "epoch 1, batch") {
+		t.Errorf("error %v, want a numerical one naming graph %q, the epoch and the batch", err, data[4].Name)
+	}
+	if !finiteModel(m) {
+		t.Errorf("the model holds non-finite values")
 	}
 }
 
 // TestNonFiniteSkipped: with SkipNonFinite the graph is left out of its batch with a warning,
 // its embedding is not stepped, and training completes with a finite model.
 func TestNonFiniteSkipped(t *testing.T) {
-	data := mutag(t, 12)
-	m, err := NewModel(data, smallConfig())
+	data := poisoned(t, 12, 4)
+	cfg := smallConfig()
+	cfg.AtomSize = 5
+	m, err := NewModel(data, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	z0 := mat.DenseCopyOf(m.Z)
 	var warnings []string
-	epochs := 0
 	err = Fit(context.Background(), m, data, Options{
-		SkipNonFinite: true, Warn: func(s string) { warnings = append(warnings, s) }, fault: poison(4, "atom"),
-		EpochDone: func(m *Model) error {
-			if epochs++; epochs == 1 && !mat.Equal(m.Z.RowView(4), z0.RowView(4)) {
-				t.Error("the skipped graph's embedding was stepped")
-			}
-			return nil
-		},
+		SkipNonFinite: true, Warn: func(s string) { warnings = append(warnings, s) },
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(warnings) != 1 || !strings.Contains(warnings[0], data[4].Name) {
-		t.Errorf("warnings %q, want one naming %q", warnings, data[4].Name)
+	if !mat.Equal(m.Z.RowView(4), z0.RowView(4)) {
+		t.Error("the skipped graph's embedding was stepped")
+	}
+	if len(warnings) != cfg.Epochs || !strings.Contains(warnings[0], data[4].Name) {
+		t.Errorf("warnings %q, want one per epoch naming %q", warnings, data[4].Name)
 	}
 	if !finiteModel(m) || len(m.History) != m.Config.Epochs {
 		t.Error("training did not complete with a finite model")
+	}
+}
+
+// nanTerm is a term whose value is NaN on every batch.
+type nanTerm struct{ w *tensor.Dense }
+
+func (n nanTerm) Params() []*tensor.Dense { return []*tensor.Dense{n.w} }
+func (n nanTerm) Build(g *gorgonia.ExprGraph, z *gorgonia.Node, p gorgonia.Nodes, _ []int) (*gorgonia.Node, error) {
+	s, err := gorgonia.Sum(gorgonia.Must(gorgonia.HadamardProd(z, z)))
+	if err != nil {
+		return nil, err
+	}
+	return gorgonia.Mul(s, gorgonia.Must(gorgonia.Sum(p[0])))
+}
+
+// TestNonFiniteTermStops: an extra term whose value is not finite stops training before any
+// step, with an error naming the epoch and batch.
+func TestNonFiniteTermStops(t *testing.T) {
+	data := mutag(t, 12)
+	m, err := NewModel(data, smallConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	v0 := mat.DenseCopyOf(m.V[0])
+	w := tensor.New(tensor.WithShape(2), tensor.WithBacking([]float64{math.NaN(), 1}))
+	err = Fit(context.Background(), m, data, Options{Terms: []Term{nanTerm{w}}})
+	if err == nil || !errors.Is(err, layers.ErrNumerical) || !strings.Contains(err.Error(), "epoch 1, batch 1") {
+		t.Errorf("error %v, want a numerical one in epoch 1, batch 1", err)
+	}
+	if !mat.Equal(m.V[0], v0) {
+		t.Error("an atom was stepped")
 	}
 }
