@@ -19,11 +19,13 @@ import (
 // non-differentiable in all inputs, which is how the transports are detached: no gradient
 // flows through them (the envelope theorem), only through the expression built on top.
 type transportOp struct {
-	forward  layers.Forward
-	obs      layers.Space
-	atomMus  [][]float64
-	sizes    []int
-	features bool
+	forward     layers.Forward
+	obs         layers.Space
+	weights     bool // the last input is λ itself, not z (λ = softmax(z))
+	barycentric bool // GWB only: no final GWD, T_1..T_K only
+	atomMus     [][]float64
+	sizes       []int
+	features    bool
 
 	// reused between runs
 	state  layers.ForwardState
@@ -36,6 +38,9 @@ func (op *transportOp) k() int { return len(op.sizes) }
 func (op *transportOp) outLen() int {
 	n := op.obs.N()
 	total := n * n
+	if op.barycentric {
+		total = 0
+	}
 	for _, nk := range op.sizes {
 		total += n * nk
 	}
@@ -93,13 +98,26 @@ func (op *transportOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 	}
 	z, err := float64s(values[len(values)-1], K)
 	if err != nil {
-		return nil, fmt.Errorf("gwf transports: z: %w", err)
+		return nil, fmt.Errorf("gwf transports: weights: %w", err)
 	}
-	layers.Softmax(op.lambda, z)
+	if op.weights {
+		copy(op.lambda, z)
+	} else {
+		layers.Softmax(op.lambda, z)
+	}
+	out := make([]float64, 0, op.outLen())
+	if op.barycentric {
+		if err := op.forward.GWB.Compute(&op.state.GWB, op.atoms, op.lambda, op.obs); err != nil {
+			return nil, fmt.Errorf("gwf transports: %w", err)
+		}
+		for k := range op.sizes {
+			out = append(out, op.state.GWB.RawTransport(k)...)
+		}
+		return tensor.New(tensor.WithShape(len(out)), tensor.WithBacking(out)), nil
+	}
 	if err := op.forward.Run(&op.state, op.atoms, op.lambda, op.obs); err != nil {
 		return nil, fmt.Errorf("gwf transports: %w", err)
 	}
-	out := make([]float64, 0, op.outLen())
 	for k := range op.sizes {
 		out = append(out, op.state.GWB.RawTransport(k)...)
 	}
