@@ -1,8 +1,16 @@
 // Package training learns GWF models (Algorithm 4 of Xu, AAAI 2020): K atoms and one embedding
-// per graph, trained with Gorgonia's Adam on the envelope-theorem loss of package layers, in
-// mini-batches whose graphs are processed in parallel with results independent of the number
-// of workers. It also embeds unseen graphs with the atoms fixed (transform mode), saves and
-// loads models and checkpoints atomically, and resumes training.
+// per graph.
+//
+// Fit is the one training loop of the module. Each mini-batch is a Gorgonia expression graph:
+// the batch's GWF loss as one node (layers/nodes.BatchLoss: forward passes on the fast kernels,
+// in parallel, transports detached by the envelope theorem) plus any extra Terms a model adds —
+// package semisup adds a classifier head and its cross-entropy — differentiated by Gorgonia and
+// stepped by Gorgonia's Adam (one solver for the atoms, one per embedding, one per term).
+// Results do not depend on the number of workers; checkpoints resume bit-identically, also
+// mid-epoch. Transform embeds unseen graphs with the same loop and the atoms frozen.
+//
+// Model.Term puts the GWF term of a mini-batch of a trained (or training) model into a user's
+// own Gorgonia graph, for embeddings the user's model produces: GWF as a regulariser.
 //
 // Clustering and its metrics live in the sub-package cluster.
 package training
