@@ -26,6 +26,16 @@ type Config struct {
 	// Detach stops the cross-entropy's gradient at the embeddings: the head learns from the GWF
 	// embeddings, which the labels do not move (a departure from eq. (ssl), where they do).
 	Detach bool `json:"detach,omitempty"`
+	// Encoder is "none" (or ""): one free embedding z_i per graph, as in the paper; or "gcn" or
+	// "gin": z_i = GNN(G_i), a graph encoder trained jointly through the GWF term and the
+	// cross-entropy (GWF as the regulariser of a larger model), which embeds unseen graphs with
+	// one forward pass.
+	Encoder string `json:"encoder,omitempty"`
+	// EncoderHidden are the encoder's hidden widths (default 32, 32).
+	EncoderHidden []int `json:"encoder_hidden,omitempty"`
+	// NoGWF trains without the GWF term (the head's cross-entropy alone, with the encoder or
+	// free embeddings): the baseline that shows what the GWF term adds.
+	NoGWF bool `json:"no_gwf,omitempty"`
 	// Head, when Head.Steps > 0, finishes training: after the joint epochs the head alone is
 	// trained to convergence on the labelled graphs' final embeddings (see Fit).
 	Head HeadTraining `json:"head_training"`
@@ -94,6 +104,19 @@ func (c Config) Validate() error {
 	if c.Activation != ReLU && c.Activation != Tanh {
 		return fmt.Errorf("semisup: activation %q, want relu or tanh", c.Activation)
 	}
+	switch c.Encoder {
+	case "", EncoderNone, EncoderGCN, EncoderGIN:
+	default:
+		return fmt.Errorf("semisup: encoder %q, want none, gcn or gin", c.Encoder)
+	}
+	for _, h := range c.EncoderHidden {
+		if h < 1 || h > maxWidth {
+			return fmt.Errorf("semisup: encoder layer of %d units (1 to %d)", h, maxWidth)
+		}
+	}
+	if c.NoGWF && c.Beta == 0 {
+		return fmt.Errorf("semisup: without the GWF term (no_gwf) β must be positive: nothing would be trained")
+	}
 	if c.Input != "" && c.Input != InputZ && c.Input != InputLambda && c.Input != InputCentered {
 		return fmt.Errorf("semisup: head input %q, want z, centered or lambda", c.Input)
 	}
@@ -102,8 +125,10 @@ func (c Config) Validate() error {
 
 // Model is a GWF model with a classifier head on its embeddings.
 type Model struct {
-	GWF     *training.Model
-	Head    *MLP
+	GWF  *training.Model
+	Head *MLP
+	// Encoder computes the embeddings (Config.Encoder gcn or gin); nil for free embeddings.
+	Encoder *GNN
 	Config  Config
 	History []EpochStats
 	// Optimizer is the Adam state after the last epoch of History (nil before training): with
@@ -123,6 +148,8 @@ type OptimizerState struct {
 	Atoms training.AdamState   `json:"atoms"`
 	Head  training.AdamState   `json:"head"`
 	Z     []training.AdamState `json:"z"`
+	// Encoder is the encoder's solver (Config.Encoder gcn or gin).
+	Encoder *training.AdamState `json:"encoder,omitempty"`
 }
 
 // EpochStats records one epoch: the mean GWF loss per graph and the mean cross-entropy per
@@ -147,7 +174,20 @@ func NewModel(data []*graphs.Graph, classes int, gwf training.Config, cfg Config
 	if err != nil {
 		return nil, fmt.Errorf("semisup: %w", err)
 	}
-	return &Model{GWF: m, Head: head, Config: cfg}, nil
+	out := &Model{GWF: m, Head: head, Config: cfg}
+	if cfg.usesEncoder() {
+		hidden := cfg.EncoderHidden
+		if len(hidden) == 0 {
+			hidden = []int{32, 32}
+		}
+		if out.Encoder, err = NewGNN(cfg.Encoder, InputDim(m.Dim()), hidden, gwf.Atoms, rand.New(rand.NewPCG(gwf.Seed, 0x676e6e))); err != nil {
+			return nil, fmt.Errorf("semisup: %w", err)
+		}
+		if out.GWF.Z, err = out.Encoder.Embed(data); err != nil {
+			return nil, fmt.Errorf("semisup: %w", err)
+		}
+	}
+	return out, nil
 }
 
 // Unlabeled marks a graph without a label in the labels given to Fit.
@@ -215,11 +255,17 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, labels []int, opt 
 	}
 	gm.Optimizer = nil
 	if st := m.Optimizer; st != nil {
-		gm.Optimizer = &training.OptimizerState{Epoch: st.Epoch, Done: st.Done, Atoms: st.Atoms, Z: st.Z, Terms: []training.AdamState{st.Head}}
+		gm.Optimizer = &training.OptimizerState{Epoch: st.Epoch, Done: st.Done, Atoms: st.Atoms, Z: st.Z, Terms: []training.AdamState{st.Head}, Encoder: st.Encoder}
 	}
 	head := &headTerm{m: m, labels: labels}
+	var enc training.Encoder
+	if m.Encoder != nil {
+		if enc, err = m.Encoder.Bind(data); err != nil {
+			return fmt.Errorf("semisup: %w", err)
+		}
+	}
 	err = training.Fit(ctx, gm, data, training.Options{
-		Workers: opt.Workers, Progress: opt.Progress, Terms: []training.Term{head},
+		Workers: opt.Workers, Progress: opt.Progress, Terms: []training.Term{head}, Encoder: enc, WithoutGWF: m.Config.NoGWF,
 		EpochDone: func(gm *training.Model) error {
 			h := gm.History[len(gm.History)-1]
 			st := EpochStats{Epoch: h.Epoch, GWF: h.Loss, Seconds: h.Seconds}
@@ -240,6 +286,11 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, labels []int, opt 
 	if err != nil {
 		return err
 	}
+	if m.Encoder != nil { // Z held each graph's embedding from its last batch: refresh them all
+		if gm.Z, err = m.Encoder.Embed(data); err != nil {
+			return fmt.Errorf("semisup: %w", err)
+		}
+	}
 	if m.Config.Head.Steps == 0 || labelled == 0 || m.HeadTrainedAt == len(m.History) {
 		return nil
 	}
@@ -255,9 +306,12 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, labels []int, opt 
 	return nil
 }
 
+// usesEncoder reports whether the embeddings come from a graph encoder.
+func (c Config) usesEncoder() bool { return c.Encoder == EncoderGCN || c.Encoder == EncoderGIN }
+
 // stateOf is the classifier's view of the trainer's Adam state (the head is its one term).
 func (m *Model) stateOf(st *training.OptimizerState) *OptimizerState {
-	out := &OptimizerState{Epoch: st.Epoch, Done: st.Done, Atoms: st.Atoms, Z: st.Z}
+	out := &OptimizerState{Epoch: st.Epoch, Done: st.Done, Atoms: st.Atoms, Z: st.Z, Encoder: st.Encoder}
 	if len(st.Terms) == 1 {
 		out.Head = st.Terms[0]
 	}

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/cluster"
@@ -14,14 +16,32 @@ import (
 // Predict returns the head's class for every training graph (from its z_i).
 func (m *Model) Predict() []int { return m.Head.Predict(m.Config.headInput(m.GWF.Z)) }
 
-// PredictNew classifies unseen graphs: their embeddings are learned with the atoms fixed
-// (training.Transform, steps Adam steps) and the head is applied.
+// PredictNew classifies unseen graphs: their embeddings are computed by the encoder (one
+// forward pass) or, for free embeddings, learned with the atoms fixed (training.Transform,
+// steps Adam steps), and the head is applied.
 func (m *Model) PredictNew(ctx context.Context, data []*graphs.Graph, steps int, opt training.Options) ([]int, error) {
+	z, err := m.EmbedNew(ctx, data, steps, opt)
+	if err != nil {
+		return nil, err
+	}
+	return m.Head.Predict(m.Config.headInput(z)), nil
+}
+
+// EmbedNew computes the embeddings of unseen graphs: the encoder's forward pass, or
+// training.Transform for free embeddings.
+func (m *Model) EmbedNew(ctx context.Context, data []*graphs.Graph, steps int, opt training.Options) (*mat.Dense, error) {
+	if m.Encoder != nil {
+		z, err := m.Encoder.Embed(data)
+		if err != nil {
+			return nil, fmt.Errorf("semisup: embed the new graphs: %w", err)
+		}
+		return z, nil
+	}
 	z, err := training.Transform(ctx, m.GWF, data, steps, opt)
 	if err != nil {
 		return nil, fmt.Errorf("semisup: embed the new graphs: %w", err)
 	}
-	return m.Head.Predict(m.Config.headInput(z)), nil
+	return z, nil
 }
 
 // Folds splits the graphs into k stratified folds (seeded): the graphs of each class are

@@ -82,16 +82,17 @@ func (g *group) restore(st AdamState, lr float64) error {
 // keeps its own moments and step count (the "lazy" Adam of sparse embeddings) — and one per
 // extra term (its parameters, stepped on the batches where the term is present).
 type optimizer struct {
-	lr    float64
-	atoms *group
-	v, h  []*param
-	z     []*group
-	terms []*group
+	lr      float64
+	atoms   *group
+	v, h    []*param
+	z       []*group
+	terms   []*group
+	encoder *group // nil without an encoder
 }
 
 // newOptimizer builds the solvers for m and the terms, restored from m.Optimizer when it holds
 // the state at m's position (the end of its last epoch, plus any partial one).
-func newOptimizer(m *Model, terms []Term) (*optimizer, error) {
+func newOptimizer(m *Model, terms []Term, enc Encoder) (*optimizer, error) {
 	o := &optimizer{lr: m.Config.LearningRate}
 	var atomParams []*param
 	for _, v := range m.V {
@@ -117,6 +118,13 @@ func newOptimizer(m *Model, terms []Term) (*optimizer, error) {
 		}
 		o.terms = append(o.terms, newGroup(ps))
 	}
+	if enc != nil {
+		var ps []*param
+		for _, v := range enc.Params() {
+			ps = append(ps, paramOf(v))
+		}
+		o.encoder = newGroup(ps)
+	}
 	st := m.Optimizer
 	if st == nil || st.Epoch != len(m.History) || st.Done != m.partialDone() {
 		return o, nil
@@ -133,6 +141,14 @@ func newOptimizer(m *Model, terms []Term) (*optimizer, error) {
 	for i, zs := range st.Z {
 		if err := o.z[i].restore(zs, o.lr); err != nil {
 			return nil, fmt.Errorf("embedding %d: %w", i, err)
+		}
+	}
+	if (st.Encoder != nil) != (o.encoder != nil) {
+		return nil, fmt.Errorf("optimizer state with an encoder: %v, training with one: %v", st.Encoder != nil, o.encoder != nil)
+	}
+	if st.Encoder != nil {
+		if err := o.encoder.restore(*st.Encoder, o.lr); err != nil {
+			return nil, fmt.Errorf("encoder: %w", err)
 		}
 	}
 	for j, ts := range st.Terms {
@@ -154,6 +170,13 @@ func (o *optimizer) snapshot(epoch, done int) (*OptimizerState, error) {
 		if st.Z[i], err = g.snapshot(); err != nil {
 			return nil, err
 		}
+	}
+	if o.encoder != nil {
+		s, err := o.encoder.snapshot()
+		if err != nil {
+			return nil, err
+		}
+		st.Encoder = &s
 	}
 	for _, g := range o.terms {
 		s, err := g.snapshot()

@@ -24,6 +24,12 @@ type Options struct {
 	// Terms are added to the GWF loss of every mini-batch (see Term); their Adam state is kept
 	// in Model.Optimizer.Terms, in order. None: Algorithm 4, unsupervised.
 	Terms []Term
+	// WithoutGWF leaves the GWF term out: the objective is the Terms alone and the atoms are
+	// not stepped (a baseline for what the GWF term adds; the reported GWF loss is 0).
+	WithoutGWF bool
+	// Encoder, if set, computes the embeddings from the graphs instead of the free rows of
+	// Model.Z (see Encoder); its Adam state is Model.Optimizer.Encoder.
+	Encoder Encoder
 	// Progress, if set, is called after every batch.
 	Progress func(Progress)
 	// EpochDone, if set, is called after every completed epoch (to write a checkpoint); an
@@ -107,7 +113,7 @@ func newTrainer(m *Model, data []*graphs.Graph, opt Options) (*trainer, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, err := newOptimizer(m, opt.Terms)
+	o, err := newOptimizer(m, opt.Terms, opt.Encoder)
 	if err != nil {
 		return nil, fmt.Errorf("restore the optimizer: %w", err)
 	}
@@ -194,7 +200,11 @@ type Gradients struct {
 	Loss  float64     // the batch's GWF loss (sum over its graphs)
 	Terms []float64   // each extra term's value (0 where it added nothing)
 	Atoms [][]float64 // w.r.t. V_k, then H_k
-	Z     []float64   // w.r.t. the batch's embeddings, B×K, row r for batch[r]
+	Z     []float64   // w.r.t. the batch's embeddings, B×K, row r for batch[r] (free embeddings)
+	// Encoder holds the gradients w.r.t. the encoder's Params (with Options.Encoder).
+	Encoder [][]float64
+	// Embeddings are the batch's embeddings, B×K (the encoder's outputs, or Z's rows).
+	Embeddings []float64
 	// TermParams holds, per term, the gradients w.r.t. its Params (nil where it added nothing).
 	TermParams [][][]float64
 	// Skipped are the positions in the batch of graphs left out (Options.SkipNonFinite).
@@ -228,15 +238,20 @@ func (tr *trainer) gradients(batch []int) (*Gradients, error) {
 	m, o := tr.m, tr.adam
 	K := m.K()
 	g := gorgonia.NewGraph()
+	gwf := !tr.opt.WithoutGWF
 	atoms := make([]nodes.AtomNodes, K)
-	var wrt gorgonia.Nodes
+	var wrt gorgonia.Nodes // the atoms (with the GWF term), then Z or the encoder, then the terms
 	for k, p := range o.v {
 		atoms[k] = nodes.AtomNodes{V: paramNode(g, fmt.Sprintf("V%d", k), p.value), Mu: m.AtomMu[k]}
-		wrt = append(wrt, atoms[k].V)
+		if gwf {
+			wrt = append(wrt, atoms[k].V)
+		}
 	}
 	for k, p := range o.h {
 		atoms[k].H = paramNode(g, fmt.Sprintf("H%d", k), p.value)
-		wrt = append(wrt, atoms[k].H)
+		if gwf {
+			wrt = append(wrt, atoms[k].H)
+		}
 	}
 	zb := make([]float64, len(batch)*K)
 	obs := make([]layers.Space, len(batch))
@@ -245,13 +260,34 @@ func (tr *trainer) gradients(batch []int) (*Gradients, error) {
 		d := tr.data[i]
 		obs[r] = layers.Space{C: d.C, Mu: d.Mu, F: d.F}
 	}
-	zNode := paramNode(g, "Z", tensor.New(tensor.WithShape(len(batch), K), tensor.WithBacking(zb)))
-	wrt = append(wrt, zNode)
-	bl, err := tr.loss.BuildBatch(g, atoms, zNode, obs)
-	if err != nil {
-		return nil, err
+	var zNode *gorgonia.Node
+	encAt := len(wrt)
+	if enc := tr.opt.Encoder; enc != nil {
+		var pn gorgonia.Nodes
+		for q, p := range o.encoder.params {
+			pn = append(pn, paramNode(g, fmt.Sprintf("enc_%d", q), p.value))
+		}
+		var err error
+		if zNode, err = enc.Encode(g, pn, batch); err != nil {
+			return nil, fmt.Errorf("encoder: %w", err)
+		}
+		if s := zNode.Shape(); zNode.Dims() != 2 || s[0] != len(batch) || s[1] != K {
+			return nil, fmt.Errorf("encoder: embeddings of shape %v, want (%d, %d)", zNode.Shape(), len(batch), K)
+		}
+		wrt = append(wrt, pn...)
+	} else {
+		zNode = paramNode(g, "Z", tensor.New(tensor.WithShape(len(batch), K), tensor.WithBacking(zb)))
+		wrt = append(wrt, zNode)
 	}
-	total := bl.Loss
+	var bl *nodes.Batch
+	var total *gorgonia.Node
+	if gwf {
+		var err error
+		if bl, err = tr.loss.BuildBatch(g, atoms, zNode, obs); err != nil {
+			return nil, err
+		}
+		total = bl.Loss
+	}
 	termNodes := make([]*gorgonia.Node, len(tr.opt.Terms))
 	termWrt := make([]int, len(tr.opt.Terms)) // where each present term's params start in wrt
 	for j, t := range tr.opt.Terms {
@@ -268,9 +304,14 @@ func (tr *trainer) gradients(batch []int) (*Gradients, error) {
 		}
 		termNodes[j], termWrt[j] = tn, len(wrt)
 		wrt = append(wrt, pn...)
-		if total, err = gorgonia.Add(total, tn); err != nil {
+		if total == nil {
+			total = tn
+		} else if total, err = gorgonia.Add(total, tn); err != nil {
 			return nil, fmt.Errorf("term %d: %w", j, err)
 		}
+	}
+	if total == nil { // no GWF term and no term in this batch: nothing to learn from
+		return &Gradients{Terms: make([]float64, len(termNodes)), TermParams: make([][][]float64, len(termNodes))}, nil
 	}
 	grads, err := gorgonia.Grad(total, wrt...)
 	if err != nil {
@@ -279,13 +320,18 @@ func (tr *trainer) gradients(batch []int) (*Gradients, error) {
 	machine := gorgonia.NewTapeMachine(g)
 	defer machine.Close()
 	if err := machine.RunAll(); err != nil {
-		if ge := bl.Failure(); ge != nil {
+		if bl != nil && bl.Failure() != nil {
+			ge := bl.Failure()
 			return nil, fmt.Errorf("graph %q: %w", tr.data[batch[ge.Index]].Name, ge.Err)
 		}
 		return nil, err
 	}
-	out := &Gradients{Loss: bl.Loss.Value().Data().(float64), Terms: make([]float64, len(termNodes)), TermParams: make([][][]float64, len(termNodes))}
-	for _, ge := range bl.Skipped() {
+	out := &Gradients{Terms: make([]float64, len(termNodes)), TermParams: make([][][]float64, len(termNodes))}
+	var skipped []*nodes.GraphError
+	if bl != nil {
+		out.Loss, skipped = bl.Loss.Value().Data().(float64), bl.Skipped()
+	}
+	for _, ge := range skipped {
 		out.Skipped = append(out.Skipped, ge.Index)
 		if tr.opt.Warn != nil {
 			tr.opt.Warn(fmt.Sprintf("skipped: graph %q: %v", tr.data[batch[ge.Index]].Name, ge.Err))
@@ -302,8 +348,16 @@ func (tr *trainer) gradients(batch []int) (*Gradients, error) {
 		}
 		gd[q] = d
 	}
-	na := len(o.atoms.params)
-	out.Atoms, out.Z = gd[:na], gd[na]
+	out.Atoms = gd[:encAt]
+	if tr.opt.Encoder != nil {
+		out.Encoder = gd[encAt : encAt+len(o.encoder.params)]
+		out.Embeddings = append([]float64(nil), zNode.Value().Data().([]float64)...)
+		if !finite(out.Embeddings) {
+			return nil, fmt.Errorf("the encoder's embeddings are %w", errNonFinite)
+		}
+	} else {
+		out.Z, out.Embeddings = gd[encAt], zb
+	}
 	for j, tn := range termNodes {
 		if tn == nil {
 			continue
@@ -327,17 +381,36 @@ func (tr *trainer) step(batch []int) (gwfLoss float64, terms []float64, err erro
 	if err != nil {
 		return 0, nil, err
 	}
-	for q, p := range o.atoms.params {
-		copy(p.gradData(), gr.Atoms[q])
+	if gr.Atoms == nil && gr.Z == nil && gr.Encoder == nil {
+		return gr.Loss, gr.Terms, nil // nothing in this batch to learn from
 	}
-	if !tr.opt.frozen {
+	for q, p := range o.atoms.params {
+		if len(gr.Atoms) > 0 {
+			copy(p.gradData(), gr.Atoms[q])
+		}
+	}
+	if !tr.opt.frozen && !tr.opt.WithoutGWF {
 		if err := o.atoms.step(o.lr); err != nil {
 			return 0, nil, fmt.Errorf("adam step on the atoms: %w", err)
 		}
 	}
 	K := tr.m.K()
+	if tr.opt.Encoder != nil {
+		for q, p := range o.encoder.params {
+			copy(p.gradData(), gr.Encoder[q])
+		}
+		if err := o.encoder.step(o.lr); err != nil {
+			return 0, nil, fmt.Errorf("adam step on the encoder: %w", err)
+		}
+		for r, i := range batch { // Z holds the embeddings the batch was computed with
+			copy(tr.m.Z.RawRowView(i), gr.Embeddings[r*K:(r+1)*K])
+		}
+	}
 	skipped := 0
 	for r, i := range batch {
+		if tr.opt.Encoder != nil {
+			break
+		}
 		if skipped < len(gr.Skipped) && gr.Skipped[skipped] == r {
 			skipped++
 			continue

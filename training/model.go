@@ -54,6 +54,8 @@ type OptimizerState struct {
 	Atoms AdamState   `json:"atoms"`
 	Z     []AdamState `json:"z"`
 	Terms []AdamState `json:"terms,omitempty"`
+	// Encoder is the encoder's solver (training with Options.Encoder).
+	Encoder *AdamState `json:"encoder,omitempty"`
 }
 
 // AdamState is a snapshot of one Adam solver: its step count and, per parameter in the order

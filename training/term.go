@@ -19,3 +19,16 @@ type Term interface {
 	// when it adds nothing to this batch (its parameters are then not stepped).
 	Build(g *gorgonia.ExprGraph, z *gorgonia.Node, params gorgonia.Nodes, batch []int) (*gorgonia.Node, error)
 }
+
+// Encoder computes the embeddings of a mini-batch from the graphs themselves — z_i = f(G_i), a
+// graph neural network for instance — in place of the model's free embeddings (the rows of
+// Model.Z, which the trainer then overwrites with the encoder's outputs after each batch, so
+// that Z always holds the latest embeddings).
+type Encoder interface {
+	// Params are the encoder's trainable parameters in a fixed order, sharing storage with its
+	// weights (the trainer's Adam updates them in place).
+	Params() []*tensor.Dense
+	// Encode adds the batch's embeddings to g: a B×K node, row r for graph batch[r] (indices
+	// into the training data), computed from params (Params as nodes of g, in order).
+	Encode(g *gorgonia.ExprGraph, params gorgonia.Nodes, batch []int) (*gorgonia.Node, error)
+}

@@ -1,0 +1,265 @@
+package semisup
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gwf-graphs/gwf/graphs"
+)
+
+// Encoder kinds: free embeddings (one learned z_i per graph, the paper's model), or a
+// message-passing graph encoder z_i = f(G_i).
+const (
+	EncoderNone = "none"
+	EncoderGCN  = "gcn"
+	EncoderGIN  = "gin"
+)
+
+// degreeBins is the width of the degree features of graphs without node features: one-hot
+// degree, the last bin holding every larger degree.
+const degreeBins = 16
+
+// GNN is a message-passing graph encoder: hidden layers H_l = ReLU(P·H_{l−1}·W_l + 1·b_lᵀ) from
+// the node features H_0 = X, a permutation-invariant readout r = mean (GCN) or sum (GIN) of the
+// last layer's rows, and z = r·W_out + b_out. P is the propagation matrix: D^{−1/2}(A+I)D^{−1/2}
+// with D the degrees of A+I (GCN, Kipf and Welling 2017), or A + I (GIN with ε = 0 and a
+// one-layer MLP per layer, Xu et al. 2019). X is the graph's node features (one-hot labels or
+// attributes) or, for graphs without, one-hot degrees (16 bins). The last entry of W and B is
+// the output layer.
+type GNN struct {
+	Kind string
+	W    []*mat.Dense
+	B    [][]float64
+}
+
+// NewGNN makes an encoder from in node features through the hidden widths to k outputs, with
+// Glorot-uniform weights (seeded) and zero biases.
+func NewGNN(kind string, in int, hidden []int, k int, rng *rand.Rand) (*GNN, error) {
+	if kind != EncoderGCN && kind != EncoderGIN {
+		return nil, fmt.Errorf("gnn: kind %q, want gcn or gin", kind)
+	}
+	if in < 1 || k < 1 || len(hidden) == 0 {
+		return nil, fmt.Errorf("gnn: %d inputs, %d outputs and %d hidden layers (need ≥ 1 each)", in, k, len(hidden))
+	}
+	e := &GNN{Kind: kind}
+	sizes := append(append([]int{in}, hidden...), k)
+	for l := 0; l+1 < len(sizes); l++ {
+		a, b := sizes[l], sizes[l+1]
+		if b < 1 || b > maxWidth {
+			return nil, fmt.Errorf("gnn: layer %d has %d units (1 to %d)", l+1, b, maxWidth)
+		}
+		limit := math.Sqrt(6 / float64(a+b))
+		w := mat.NewDense(a, b, nil)
+		for i := 0; i < a; i++ {
+			for j := 0; j < b; j++ {
+				w.Set(i, j, (2*rng.Float64()-1)*limit)
+			}
+		}
+		e.W = append(e.W, w)
+		e.B = append(e.B, make([]float64, b))
+	}
+	return e, nil
+}
+
+// maxWidth bounds a layer's width (a model file or flag asking for more is refused).
+const maxWidth = 4096
+
+// InputDim is the width of the node features the encoder reads for graphs with dim-dimensional
+// features (0: degree features).
+func InputDim(dim int) int {
+	if dim == 0 {
+		return degreeBins
+	}
+	return dim
+}
+
+// Outputs is the embedding width K.
+func (e *GNN) Outputs() int { _, c := e.W[len(e.W)-1].Dims(); return c }
+
+// Inputs is the node-feature width.
+func (e *GNN) Inputs() int { r, _ := e.W[0].Dims(); return r }
+
+// Params are W_l then b_l (as 1×c matrices), sharing the encoder's storage.
+func (e *GNN) Params() []*tensor.Dense {
+	var ps []*tensor.Dense
+	for _, w := range e.W {
+		r, c := w.Dims()
+		ps = append(ps, tensor.New(tensor.WithShape(r, c), tensor.WithBacking(w.RawMatrix().Data)))
+	}
+	for _, b := range e.B {
+		ps = append(ps, tensor.New(tensor.WithShape(1, len(b)), tensor.WithBacking(b)))
+	}
+	return ps
+}
+
+// prepared is one graph's propagation matrix and node features, computed once.
+type prepared struct {
+	p, x *tensor.Dense
+	n    int
+}
+
+// prepare computes P and X of a graph for this encoder.
+func (e *GNN) prepare(g *graphs.Graph) (prepared, error) {
+	n := g.N()
+	if want := e.Inputs(); InputDim(g.Dim()) != want {
+		return prepared{}, fmt.Errorf("gnn: graph %q has %d node features, the encoder reads %d", g.Name, InputDim(g.Dim()), want)
+	}
+	p := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		for j, v := range g.C.RawRowView(i) {
+			p[i*n+j] = v
+		}
+		p[i*n+i]++
+	}
+	if e.Kind == EncoderGCN {
+		deg := make([]float64, n)
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				deg[i] += p[i*n+j]
+			}
+		}
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				p[i*n+j] /= math.Sqrt(deg[i] * deg[j])
+			}
+		}
+	}
+	var x []float64
+	d := InputDim(g.Dim())
+	if g.Dim() > 0 {
+		x = append([]float64(nil), mat.DenseCopyOf(g.F).RawMatrix().Data...)
+	} else {
+		x = make([]float64, n*d)
+		for i := 0; i < n; i++ {
+			deg := 0
+			for j, v := range g.C.RawRowView(i) {
+				if v != 0 && j != i {
+					deg++
+				}
+			}
+			x[i*d+min(deg, d-1)] = 1
+		}
+	}
+	return prepared{p: tensor.New(tensor.WithShape(n, n), tensor.WithBacking(p)), x: tensor.New(tensor.WithShape(n, d), tensor.WithBacking(x)), n: n}, nil
+}
+
+// Bind returns the encoder of data as the trainer takes it (training.Encoder): it computes
+// every graph's P and X once.
+func (e *GNN) Bind(data []*graphs.Graph) (*BoundGNN, error) {
+	b := &BoundGNN{gnn: e, graphs: make([]prepared, len(data))}
+	for i, g := range data {
+		var err error
+		if b.graphs[i], err = e.prepare(g); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// BoundGNN is a GNN bound to a dataset; it implements training.Encoder.
+type BoundGNN struct {
+	gnn    *GNN
+	graphs []prepared
+}
+
+// Params implements training.Encoder.
+func (b *BoundGNN) Params() []*tensor.Dense { return b.gnn.Params() }
+
+// Encode implements training.Encoder: the embeddings of the graphs batch (B×K).
+func (b *BoundGNN) Encode(g *gorgonia.ExprGraph, params gorgonia.Nodes, batch []int) (*gorgonia.Node, error) {
+	e := b.gnn
+	nl := len(e.W)
+	w, bias := params[:nl], params[nl:]
+	rows := make(gorgonia.Nodes, len(batch))
+	for r, i := range batch {
+		if i < 0 || i >= len(b.graphs) {
+			return nil, fmt.Errorf("gnn: graph %d of %d", i, len(b.graphs))
+		}
+		pg := b.graphs[i]
+		p := gorgonia.NodeFromAny(g, pg.p, gorgonia.WithName(fmt.Sprintf("gnn_P%d_%d", r, i)))
+		h := gorgonia.NodeFromAny(g, pg.x, gorgonia.WithName(fmt.Sprintf("gnn_X%d_%d", r, i)))
+		for l := 0; l < nl-1; l++ {
+			ph, err := gorgonia.Mul(p, h)
+			if err != nil {
+				return nil, err
+			}
+			lin, err := gorgonia.Mul(ph, w[l])
+			if err != nil {
+				return nil, err
+			}
+			if lin, err = gorgonia.BroadcastAdd(lin, bias[l], nil, []byte{0}); err != nil {
+				return nil, err
+			}
+			if h, err = gorgonia.Rectify(lin); err != nil {
+				return nil, err
+			}
+		}
+		// readout: 1×hidden
+		var err error
+		if e.Kind == EncoderGCN {
+			rows[r], err = gorgonia.Mean(h, 0)
+		} else {
+			rows[r], err = gorgonia.Sum(h, 0)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if rows[r], err = gorgonia.Reshape(rows[r], tensor.Shape{1, h.Shape()[1]}); err != nil {
+			return nil, err
+		}
+	}
+	readout := rows[0]
+	if len(rows) > 1 {
+		var err error
+		if readout, err = gorgonia.Concat(0, rows...); err != nil {
+			return nil, err
+		}
+	}
+	z, err := gorgonia.Mul(readout, w[nl-1])
+	if err != nil {
+		return nil, err
+	}
+	return gorgonia.BroadcastAdd(z, bias[nl-1], nil, []byte{0})
+}
+
+// Embed computes the embeddings of data (one row per graph) with a forward pass — how an
+// encoder model embeds graphs it has never seen.
+func (e *GNN) Embed(data []*graphs.Graph) (*mat.Dense, error) {
+	b, err := e.Bind(data)
+	if err != nil {
+		return nil, err
+	}
+	out := mat.NewDense(len(data), e.Outputs(), nil)
+	const chunk = 256
+	for s := 0; s < len(data); s += chunk {
+		batch := make([]int, 0, chunk)
+		for i := s; i < min(s+chunk, len(data)); i++ {
+			batch = append(batch, i)
+		}
+		g := gorgonia.NewGraph()
+		var pn gorgonia.Nodes
+		for q, p := range e.Params() {
+			pn = append(pn, gorgonia.NodeFromAny(g, p, gorgonia.WithName(fmt.Sprintf("enc_%d", q))))
+		}
+		z, err := b.Encode(g, pn, batch)
+		if err != nil {
+			return nil, err
+		}
+		vm := gorgonia.NewTapeMachine(g)
+		err = vm.RunAll()
+		vm.Close()
+		if err != nil {
+			return nil, fmt.Errorf("gnn: %w", err)
+		}
+		vals := z.Value().Data().([]float64)
+		for r, i := range batch {
+			out.SetRow(i, vals[r*e.Outputs():(r+1)*e.Outputs()])
+		}
+	}
+	return out, nil
+}

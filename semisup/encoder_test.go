@@ -1,0 +1,130 @@
+package semisup
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/training"
+)
+
+// permute returns g with its nodes in the order perm (node i of the result is perm[i] of g).
+func permute(g *graphs.Graph, perm []int) *graphs.Graph {
+	n := g.N()
+	c := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			c.Set(i, j, g.C.At(perm[i], perm[j]))
+		}
+	}
+	out := &graphs.Graph{Name: g.Name + "-perm", C: c, Mu: graphs.UniformMu(n)}
+	if g.F != nil {
+		_, d := g.F.Dims()
+		out.F = mat.NewDense(n, d, nil)
+		for i := 0; i < n; i++ {
+			out.F.SetRow(i, g.F.RawRowView(perm[i]))
+		}
+	}
+	return out
+}
+
+// TestGNNPermutationInvariant: both encoders embed a graph and any relabelling of its nodes
+// identically, with and without node features.
+func TestGNNPermutationInvariant(t *testing.T) {
+	data, _ := twoStructures(t, 4, 3)
+	rng := rand.New(rand.NewPCG(4, 5))
+	withF := permute(data[1], rng.Perm(data[1].N()))
+	withF.F = mat.NewDense(withF.N(), 2, nil)
+	withF.F.Apply(func(i, j int, _ float64) float64 { return float64(i*j%3) - 1 }, withF.F)
+	for _, kind := range []string{EncoderGCN, EncoderGIN} {
+		for _, g := range []*graphs.Graph{data[0], withF} {
+			e, err := NewGNN(kind, InputDim(g.Dim()), []int{5, 4}, 3, rand.New(rand.NewPCG(1, 2)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := permute(g, rng.Perm(g.N()))
+			z, err := e.Embed([]*graphs.Graph{g, p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !mat.EqualApprox(z.RowView(0), z.RowView(1), 1e-12) {
+				t.Errorf("%s, %d features: %v vs permuted %v", kind, g.Dim(), mat.Formatted(z.RowView(0).T()), mat.Formatted(z.RowView(1).T()))
+			}
+		}
+	}
+}
+
+// TestEncoderGradientsByFiniteDifferences: without the GWF term the objective is β·CE of the
+// head on the encoder's embeddings, and its backward pass gives the encoder's gradients.
+func TestEncoderGradientsByFiniteDifferences(t *testing.T) {
+	data, labels := twoStructures(t, 6, 7)
+	labels[2] = Unlabeled
+	for _, kind := range []string{EncoderGCN, EncoderGIN} {
+		m, err := NewModel(data, 2, smallGWF(), Config{Beta: 0.5, Hidden: []int{4}, Activation: Tanh, Input: InputZ, Encoder: kind, EncoderHidden: []int{5}, NoGWF: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		enc, err := m.Encoder.Bind(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		batch := []int{0, 1, 2, 3, 4, 5}
+		opt := training.Options{Encoder: enc, WithoutGWF: true, Terms: []training.Term{&headTerm{m: m, labels: labels}}}
+		gr, err := training.BatchGradients(m.GWF, data, batch, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total := func() float64 {
+			g, err := training.BatchGradients(m.GWF, data, batch, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return g.Terms[0]
+		}
+		const h = 1e-6
+		params := append(rawOf(m.Encoder.W), m.Encoder.B...)
+		for j, p := range params {
+			for _, e := range []int{0, len(p) / 2, len(p) - 1} {
+				old := p[e]
+				p[e] = old + h
+				up := total()
+				p[e] = old - h
+				down := total()
+				p[e] = old
+				fd := (up - down) / (2 * h)
+				if got := gr.Encoder[j][e]; math.Abs(fd-got) > 1e-6*(1+math.Abs(fd)) {
+					t.Errorf("%s: encoder parameter %d[%d]: backward %v, finite differences %v", kind, j, e, got, fd)
+				}
+			}
+		}
+	}
+}
+
+// TestEncoderClassifiesUnseenGraphs: a GCN encoder trained with the GWF term and the labels
+// classifies graphs it has never seen with one forward pass, and the GWF term moves the atoms.
+func TestEncoderClassifiesUnseenGraphs(t *testing.T) {
+	data, labels := twoStructures(t, 40, 21)
+	m, err := NewModel(data, 2, smallGWF(), Config{Beta: 0.1, Hidden: []int{8}, Activation: ReLU, Input: InputCentered, Encoder: EncoderGCN, Head: DefaultHeadTraining()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v0 := mat.DenseCopyOf(m.GWF.V[0])
+	if err := Fit(context.Background(), m, data, labels, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if mat.Equal(v0, m.GWF.V[0]) {
+		t.Error("the atoms did not move")
+	}
+	fresh, truth := twoStructures(t, 20, 22)
+	pred, err := m.PredictNew(context.Background(), fresh, 0, training.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acc := accuracy(truth, pred); acc < 0.8 {
+		t.Errorf("accuracy on unseen graphs %.2f", acc)
+	}
+}
