@@ -1,6 +1,7 @@
 package semisup
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"math/rand/v2"
@@ -126,5 +127,58 @@ func TestEncoderClassifiesUnseenGraphs(t *testing.T) {
 	}
 	if acc := accuracy(truth, pred); acc < 0.8 {
 		t.Errorf("accuracy on unseen graphs %.2f", acc)
+	}
+}
+
+// TestEncoderModelSaveLoadResume: an encoder model round-trips through its file (weights,
+// optimizer state), resumes exactly, and a damaged encoder layer is refused.
+func TestEncoderModelSaveLoadResume(t *testing.T) {
+	data, labels := twoStructures(t, 16, 31)
+	cfg := Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Encoder: EncoderGIN, EncoderHidden: []int{6}}
+	gwf := smallGWF()
+	gwf.Epochs = 4
+	full := func() *Model {
+		m, err := NewModel(data, 2, gwf, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	a := full()
+	if err := Fit(context.Background(), a, data, labels, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	b := full()
+	b.GWF.Config.Epochs = 2
+	if err := Fit(context.Background(), b, data, labels, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := b.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	saved := buf.Bytes()
+	c, err := Decode(bytes.NewReader(saved))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Encoder == nil || !mat.Equal(c.Encoder.W[0], b.Encoder.W[0]) {
+		t.Fatal("the encoder did not round-trip")
+	}
+	c.GWF.Config.Epochs = 4
+	if err := Fit(context.Background(), c, data, labels, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for l := range a.Encoder.W {
+		if !mat.Equal(a.Encoder.W[l], c.Encoder.W[l]) {
+			t.Errorf("encoder layer %d differs after resume", l)
+		}
+	}
+	c.Encoder.W[0].Set(0, 0, math.NaN())
+	buf.Reset()
+	if err := c.Encode(&buf); err == nil {
+		if _, err := Decode(&buf); err == nil {
+			t.Error("a non-finite encoder weight was accepted")
+		}
 	}
 }

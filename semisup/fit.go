@@ -344,6 +344,18 @@ func (m *Model) checkOptimizer() error {
 	for _, b := range m.Head.B {
 		head = append(head, len(b))
 	}
+	if (st.Encoder != nil) != (m.Encoder != nil) {
+		return fmt.Errorf("optimizer state with an encoder: %v, model with one: %v", st.Encoder != nil, m.Encoder != nil)
+	}
+	if st.Encoder != nil {
+		var enc []int
+		for _, p := range m.Encoder.Params() {
+			enc = append(enc, p.Shape().TotalSize())
+		}
+		if err := st.Encoder.Check(enc); err != nil {
+			return fmt.Errorf("optimizer state of the encoder: %w", err)
+		}
+	}
 	if err := st.Atoms.Check(atoms); err != nil {
 		return fmt.Errorf("optimizer state of the atoms: %w", err)
 	}

@@ -41,6 +41,8 @@ type filePayload struct {
 	// HeadTrainedAt: see Model.HeadTrainedAt (absent in files of models never refitted).
 	HeadTrainedAt int             `json:"head_trained_at,omitempty"`
 	GWF           json.RawMessage `json:"gwf"`
+	// Encoder holds the graph encoder's weights (Config.Encoder gcn or gin).
+	Encoder *gnnPayload `json:"encoder,omitempty"`
 }
 
 // ErrCorrupt is wrapped by errors about unreadable, truncated or tampered files.
@@ -54,7 +56,7 @@ func (m *Model) Encode(w io.Writer) error {
 	if err := g.Encode(&gwf); err != nil {
 		return err
 	}
-	p := filePayload{Config: m.Config, HeadB: m.Head.B, History: m.History, Optimizer: m.Optimizer, HeadTrainedAt: m.HeadTrainedAt, GWF: bytes.TrimSpace(gwf.Bytes())}
+	p := filePayload{Config: m.Config, HeadB: m.Head.B, History: m.History, Optimizer: m.Optimizer, HeadTrainedAt: m.HeadTrainedAt, GWF: bytes.TrimSpace(gwf.Bytes()), Encoder: gnnPayloadOf(m.Encoder)}
 	for _, w := range m.Head.W {
 		r, _ := w.Dims()
 		rows := make([][]float64, r)
@@ -156,6 +158,9 @@ func Decode(r io.Reader) (*Model, error) {
 		return nil, bad("head trained after epoch %d of %d", p.HeadTrainedAt, len(p.History))
 	}
 	m := &Model{GWF: gwf, Head: head, Config: p.Config, History: p.History, Optimizer: p.Optimizer, HeadTrainedAt: p.HeadTrainedAt}
+	if m.Encoder, err = p.Encoder.gnn(p.Config, InputDim(gwf.Dim()), gwf.K()); err != nil {
+		return nil, bad("%v", err)
+	}
 	if len(gwf.History) != len(p.History) {
 		return nil, bad("%d joint epochs, %d in the gwf model", len(p.History), len(gwf.History))
 	}
