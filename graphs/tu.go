@@ -6,7 +6,7 @@ package graphs
 //
 //	NAME_A.txt               m lines "row, col": entries of the block-diagonal adjacency, 1-based global node ids
 //	NAME_graph_indicator.txt n lines: graph id (1..N, sorted) of node i
-//	NAME_graph_labels.txt    N lines: class label of graph i
+//	NAME_graph_labels.txt    N lines, optional: class label of graph i
 //	NAME_node_labels.txt     n lines, optional: integer label of node i
 //	NAME_node_attributes.txt n lines, optional: comma-separated real attributes of node i
 //
@@ -78,18 +78,28 @@ type TUOptions struct {
 	DegreeMu bool
 	// Limits bounds the dense matrices ReadTU may allocate; zero fields mean DefaultLimits.
 	Limits Limits
+	// Select, when set, is called once the number of graphs is known (before anything big is
+	// allocated) and returns the 0-based indices of the graphs to keep, sorted and distinct.
+	// Only those are checked against Limits, built and returned, so a subset of a dataset too
+	// large for the limits can be read. Node-label one-hot columns still count the values of
+	// the whole dataset, so the encoding does not depend on the subset.
+	Select func(graphs int) []int
 }
 
-// Dataset is a labelled collection of graphs read by ReadTU.
+// Dataset is a collection of graphs, labelled or not, as read by ReadTU or ReadFolder.
 type Dataset struct {
-	// Name is the dataset name, the NAME prefix of its files.
+	// Name is the dataset name, the NAME prefix of its files (or the folder's name).
 	Name string
-	// Graphs are in file order, named "NAME#id" with the 1-based graph id of the files. Every
-	// graph has HasLabel set and Label is an index into Classes.
+	// Graphs are in file order; ReadTU names them "NAME#id" with the 1-based graph id of the
+	// files. When the dataset has class labels, every graph has HasLabel set and Label is an
+	// index into Classes; otherwise no graph has HasLabel and Classes is nil.
 	Graphs []*Graph
 	// Classes are the distinct original class labels, sorted: Graph.Label = k means the files
 	// said Classes[k]. (TU labels are not 0-based everywhere, e.g. MUTAG uses -1 and 1.)
 	Classes []int
+	// ClassNames, when not nil, are the class labels as text (from a labels.csv whose labels
+	// are not all integers): Graph.Label = k means ClassNames[k]. Classes is nil then.
+	ClassNames []string
 	// NodeLabels are the distinct node-label values, sorted, when the features are
 	// FeaturesLabels: one-hot column k stands for NodeLabels[k]. Nil otherwise.
 	NodeLabels []int
@@ -101,8 +111,9 @@ const tuMaxLine = 1 << 20
 
 // ReadTU reads the TU dataset name from the folder dir of fsys (use "." for its root). Each
 // file may be plain (NAME_A.txt) or gzip-compressed (NAME_A.txt.gz); the plain one wins when
-// both exist. Errors name the file and the 1-based line. The sizes of all graphs are checked
-// against opt.Limits before any matrix is allocated.
+// both exist. The graph labels file is optional: without it the graphs are unlabelled. Errors
+// name the file and the 1-based line. The sizes of all graphs (of those opt.Select keeps) are
+// checked against opt.Limits before any matrix is allocated.
 func ReadTU(fsys fs.FS, dir, name string, opt TUOptions) (*Dataset, error) {
 	r := &tuReader{fsys: fsys, dir: dir, name: name, opt: opt}
 	ds, err := r.read()
@@ -162,6 +173,12 @@ type tuReader struct {
 
 	// starts[g] is the 0-based index of the first node of graph g (0-based); starts[N] = n.
 	starts []int
+	// keep are the 0-based graphs to read, sorted; pos[g] is graph g's index in keep, or -1.
+	keep, pos []int
+	// rowStart[g] is the first feature row of kept graph g; rowStart[N] is the number of rows.
+	rowStart []int
+	// zip is the archive fsys stands for, when reading a .zip (see label).
+	zip string
 }
 
 // tuFile is one resolved file of the dataset.
@@ -172,6 +189,9 @@ type tuFile struct {
 
 // label names the file at p of fsys in messages: p itself, or the OS path for ReadTUDir.
 func (r *tuReader) label(p string) string {
+	if r.zip != "" {
+		return r.zip + ":" + p
+	}
 	if r.shown == "" {
 		return p
 	}
@@ -314,7 +334,7 @@ func (r *tuReader) read() (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	fGL, err := r.need("_graph_labels")
+	fGL, hasGL, err := r.find("_graph_labels")
 	if err != nil {
 		return nil, err
 	}
@@ -359,18 +379,26 @@ func (r *tuReader) read() (*Dataset, error) {
 	}
 
 	// Graph sizes come first: they are all the limits need, and nothing big is allocated yet.
-	if err := r.readIndicator(fInd, lim); err != nil {
+	if err := r.readIndicator(fInd); err != nil {
 		return nil, err
 	}
 	ngraphs := len(r.starts) - 1
 	n := r.starts[ngraphs]
-
-	labels, classes, err := r.readGraphLabels(fGL, ngraphs)
-	if err != nil {
+	if err := r.selectGraphs(opt.Select); err != nil {
+		return nil, err
+	}
+	if err := r.checkLimits(fInd, lim); err != nil {
 		return nil, err
 	}
 
-	ds := &Dataset{Name: r.name, Classes: classes, Graphs: make([]*Graph, ngraphs)}
+	var labels, classes []int
+	if hasGL {
+		if labels, classes, err = r.readGraphLabels(fGL, ngraphs); err != nil {
+			return nil, err
+		}
+	}
+
+	ds := &Dataset{Name: r.name, Classes: classes, Graphs: make([]*Graph, len(r.keep))}
 
 	// feat holds the features of all nodes, n×d row-major; each graph's F is a window on it.
 	var feat []float64
@@ -386,17 +414,18 @@ func (r *tuReader) read() (*Dataset, error) {
 		return nil, err
 	}
 
-	cs := make([]*mat.Dense, ngraphs)
-	for g := range cs {
+	cs := make([]*mat.Dense, len(r.keep))
+	for k, g := range r.keep {
 		ng := r.starts[g+1] - r.starts[g]
-		cs[g] = mat.NewDense(ng, ng, nil)
+		cs[k] = mat.NewDense(ng, ng, nil)
 	}
 	if err := r.readEdges(fA, cs); err != nil {
 		return nil, err
 	}
 
-	for g, c := range cs {
-		lo, hi := r.starts[g], r.starts[g+1]
+	for k, c := range cs {
+		g := r.keep[k]
+		lo, hi := r.rowStart[g], r.rowStart[g]+r.starts[g+1]-r.starts[g]
 		var f *mat.Dense
 		if d > 0 {
 			f = mat.NewDense(hi-lo, d, feat[lo*d:hi*d:hi*d])
@@ -409,16 +438,70 @@ func (r *tuReader) read() (*Dataset, error) {
 		if err != nil {
 			return nil, err
 		}
-		gr.Label, gr.HasLabel = labels[g], true
-		ds.Graphs[g] = gr
+		if hasGL {
+			gr.Label, gr.HasLabel = labels[g], true
+		}
+		ds.Graphs[k] = gr
 	}
 	return ds, nil
 }
 
-// readIndicator fills r.starts from the graph indicator, then checks every graph against the
-// limits, counting the adjacency matrices only (readNodeLabels and readAttributes check again
-// once the feature width is known). Only the sizes are kept, so nothing big is allocated yet.
-func (r *tuReader) readIndicator(f tuFile, lim Limits) error {
+// selectGraphs sets r.keep, r.pos and r.rowStart from the caller's selection (nil: all graphs).
+func (r *tuReader) selectGraphs(sel func(int) []int) error {
+	ngraphs := len(r.starts) - 1
+	if sel == nil {
+		r.keep = make([]int, ngraphs)
+		for g := range r.keep {
+			r.keep[g] = g
+		}
+	} else {
+		r.keep = sel(ngraphs)
+		for k, g := range r.keep {
+			if g < 0 || g >= ngraphs || (k > 0 && g <= r.keep[k-1]) {
+				return fmt.Errorf("TUOptions.Select returned %d at position %d: want sorted, distinct graph indices in 0..%d", g, k, ngraphs-1)
+			}
+		}
+	}
+	r.pos = make([]int, ngraphs)
+	for g := range r.pos {
+		r.pos[g] = -1
+	}
+	r.rowStart = make([]int, ngraphs+1)
+	for k, g := range r.keep {
+		r.pos[g] = k
+	}
+	rows := 0
+	for g := 0; g < ngraphs; g++ {
+		r.rowStart[g] = rows
+		if r.pos[g] >= 0 {
+			rows += r.starts[g+1] - r.starts[g]
+		}
+	}
+	r.rowStart[ngraphs] = rows
+	return nil
+}
+
+// rows is the number of feature rows: the nodes of the kept graphs.
+func (r *tuReader) rows() int { return r.rowStart[len(r.rowStart)-1] }
+
+// rowOf returns a function from 0-based nodes, visited in increasing order, to their feature
+// row (-1 for a node of a graph that is not kept).
+func (r *tuReader) rowOf() func(i int) int {
+	g := 0
+	return func(i int) int {
+		for i >= r.starts[g+1] {
+			g++
+		}
+		if r.pos[g] < 0 {
+			return -1
+		}
+		return r.rowStart[g] + i - r.starts[g]
+	}
+}
+
+// readIndicator fills r.starts from the graph indicator. Only the sizes are kept, so nothing
+// big is allocated yet.
+func (r *tuReader) readIndicator(f tuFile) error {
 	r.starts = []int{0}
 	cur := 0 // 1-based id of the graph being counted, 0 before the first line
 	lines, err := r.eachLine(f, func(line int, text string) error {
@@ -449,8 +532,14 @@ func (r *tuReader) readIndicator(f tuFile, lim Limits) error {
 	if lines == 0 {
 		return tuLineError(f, 1, "no nodes: the file is empty")
 	}
+	return nil
+}
+
+// checkLimits checks every kept graph against the limits, counting the adjacency matrices only
+// (readNodeLabels and readAttributes check again once the feature width is known).
+func (r *tuReader) checkLimits(f tuFile, lim Limits) error {
 	var dense int64
-	for g := 0; g+1 < len(r.starts); g++ {
+	for _, g := range r.keep {
 		lo, hi := r.starts[g], r.starts[g+1]
 		// Node i is on line i+1: blank lines are refused before the end of the file.
 		what := fmt.Sprintf("%s:%d: graph %s#%d (lines %d-%d)", f.label, lo+1, r.name, g+1, lo+1, hi)
@@ -461,7 +550,7 @@ func (r *tuReader) readIndicator(f tuFile, lim Limits) error {
 	}
 	if dense > lim.MaxDenseBytes {
 		return fmt.Errorf("%s: the adjacency matrices of the %d graphs need %s, over the limit of %s (raise Limits.MaxDenseBytes, or --max-memory on the command line)",
-			f.label, len(r.starts)-1, tuBytes(dense), tuBytes(lim.MaxDenseBytes))
+			f.label, len(r.keep), tuBytes(dense), tuBytes(lim.MaxDenseBytes))
 	}
 	return nil
 }
@@ -505,7 +594,7 @@ func (r *tuReader) readGraphLabels(f tuFile, ngraphs int) (labels, classes []int
 // checkDense refuses the dataset when its adjacency plus n×d feature matrices exceed the limit.
 func (r *tuReader) checkDense(d int, lim Limits) error {
 	var total int64
-	for g := 0; g+1 < len(r.starts); g++ {
+	for _, g := range r.keep {
 		total += denseBytes(r.starts[g+1]-r.starts[g], d)
 	}
 	if total > lim.MaxDenseBytes {
@@ -543,10 +632,13 @@ func (r *tuReader) readNodeLabels(f tuFile, n int, lim Limits) (feat []float64, 
 	if err := r.checkDense(d, lim); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", f.label, err)
 	}
-	feat = make([]float64, n*d)
+	feat = make([]float64, r.rows()*d)
+	row := r.rowOf()
 	for i, v := range raw {
-		k, _ := slices.BinarySearch(values, v)
-		feat[i*d+k] = 1
+		if j := row(i); j >= 0 {
+			k, _ := slices.BinarySearch(values, v)
+			feat[j*d+k] = 1
+		}
 	}
 	return feat, values, nil
 }
@@ -555,6 +647,7 @@ func (r *tuReader) readNodeLabels(f tuFile, n int, lim Limits) (feat []float64, 
 // line and every line must have it.
 func (r *tuReader) readAttributes(f tuFile, n int, lim Limits) (feat []float64, d int, err error) {
 	i := 0 // 0-based node of the current line
+	rowOf := r.rowOf()
 	lines, err := r.eachLine(f, func(line int, text string) error {
 		if i == n {
 			return fmt.Errorf("more attribute lines than the %d nodes of the graph indicator", n)
@@ -566,12 +659,15 @@ func (r *tuReader) readAttributes(f tuFile, n int, lim Limits) (feat []float64, 
 				return err
 			}
 			d = k
-			feat = make([]float64, n*d)
+			feat = make([]float64, r.rows()*d)
 		} else if k != d {
 			return fmt.Errorf("%d attributes, but line 1 has %d", k, d)
 		}
-		row := feat[i*d : (i+1)*d]
-		for j := range row {
+		var row []float64
+		if j := rowOf(i); j >= 0 {
+			row = feat[j*d : (j+1)*d]
+		}
+		for j := 0; j < d; j++ {
 			field := text
 			if c := strings.IndexByte(text, ','); c >= 0 {
 				field, text = text[:c], text[c+1:]
@@ -584,7 +680,9 @@ func (r *tuReader) readAttributes(f tuFile, n int, lim Limits) (feat []float64, 
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return fmt.Errorf("attribute %d is %v, want a finite number", j+1, v)
 			}
-			row[j] = v
+			if row != nil {
+				row[j] = v
+			}
 		}
 		i++
 		return nil
@@ -636,8 +734,10 @@ func (r *tuReader) readEdges(f tuFile, cs []*mat.Dense) error {
 		if gu != gv {
 			return fmt.Errorf("edge %d, %d crosses graphs: node %d is in graph %d, node %d in graph %d", u, v, u, gu+1, v, gv+1)
 		}
-		lo := r.starts[gu]
-		cs[gu].Set(u-1-lo, v-1-lo, 1)
+		if k := r.pos[gu]; k >= 0 {
+			lo := r.starts[gu]
+			cs[k].Set(u-1-lo, v-1-lo, 1)
+		}
 		return nil
 	})
 	return err

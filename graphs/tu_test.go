@@ -246,7 +246,7 @@ func TestReadTUErrors(t *testing.T) {
 		{"graph labels too few", fGL, "2\n-1\n", FeaturesNone, []string{fGL + ":3:", "2 graph labels for the 3 graphs"}},
 		{"graph labels too many", fGL, "2\n-1\n2\n1\n", FeaturesNone, []string{fGL + ":4:", "more graph labels than the 3 graphs"}},
 		{"graph labels two columns", fGL, "2\n-1, 1\n2\n", FeaturesNone, []string{fGL + ":2:", "2 comma-separated fields, want 1"}},
-		{"graph labels missing", fGL, "-", FeaturesNone, []string{"missing file " + fGL}},
+		{"indicator missing", fInd, "-", FeaturesNone, []string{"missing file " + fInd}},
 		{"node labels too few", fNL, "1\n2\n", FeaturesLabels, []string{fNL + ":3:", "2 node labels for the 9 nodes"}},
 		{"node labels too many", fNL, strings.Repeat("1\n", 10), FeaturesLabels, []string{fNL + ":10:", "more node labels"}},
 		{"node labels non-numeric", fNL, "1\nC\n", FeaturesLabels, []string{fNL + ":2:", `("C") is not an integer`}},
@@ -261,7 +261,7 @@ func TestReadTUErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fsys := tuTinyFS(t)
-			if tc.file != fInd {
+			if tc.file != fInd || tc.data == "-" {
 				fsys[fInd] = &fstest.MapFile{Data: []byte(indicator)}
 			}
 			if tc.data == "-" {

@@ -1,0 +1,82 @@
+package graphs
+
+import (
+	"archive/zip"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"strings"
+)
+
+// ReadTUPath reads the TU dataset at p: a folder (as ReadTUDir) or a .zip archive as the TU
+// site distributes them (as ReadTUZip).
+func ReadTUPath(p string, opt TUOptions) (*Dataset, error) {
+	info, err := os.Stat(p)
+	if err != nil {
+		return nil, fmt.Errorf("graphs: read TU dataset: %w", err)
+	}
+	if info.IsDir() {
+		return ReadTUDir(p, opt)
+	}
+	return ReadTUZip(p, opt)
+}
+
+// ReadTUZip reads the TU dataset held in the zip archive at p, in any folder of it (the TU
+// site's archives hold NAME/NAME_A.txt, ...). When the archive holds several datasets, the one
+// named like the archive is read; otherwise it is an error. Errors name the archive and the
+// member, "p:NAME/NAME_A.txt:12: ...".
+func ReadTUZip(p string, opt TUOptions) (*Dataset, error) {
+	zr, err := zip.OpenReader(p)
+	if err != nil {
+		return nil, fmt.Errorf("graphs: read TU archive %s: %w", p, err)
+	}
+	defer zr.Close()
+	type found struct{ dir, name string }
+	var sets []found
+	err = fs.WalkDir(zr, ".", func(q string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		for _, suffix := range []string{"_A.txt", "_A.txt.gz"} {
+			if n, ok := strings.CutSuffix(path.Base(q), suffix); ok && n != "" {
+				f := found{path.Dir(q), n}
+				if !slices.Contains(sets, f) {
+					sets = append(sets, f)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("graphs: read TU archive %s: %w", p, err)
+	}
+	base := strings.TrimSuffix(path.Base(strings.ReplaceAll(p, `\`, "/")), ".zip")
+	var pick []found
+	for _, f := range sets {
+		if f.name == base {
+			pick = append(pick, f)
+		}
+	}
+	if len(sets) == 1 {
+		pick = sets
+	}
+	switch {
+	case len(sets) == 0:
+		return nil, fmt.Errorf("graphs: read TU archive %s: no NAME_A.txt or NAME_A.txt.gz in it", p)
+	case len(pick) != 1:
+		var names []string
+		for _, f := range sets {
+			names = append(names, path.Join(f.dir, f.name))
+		}
+		return nil, fmt.Errorf("graphs: read TU archive %s: it holds several datasets (%s); extract it and use ReadTU to pick one",
+			p, strings.Join(names, ", "))
+	}
+	r := &tuReader{fsys: zr, dir: pick[0].dir, name: pick[0].name, opt: opt, zip: p}
+	ds, err := r.read()
+	if err != nil {
+		return nil, fmt.Errorf("graphs: read TU dataset %s: %w", pick[0].name, err)
+	}
+	return ds, nil
+}
