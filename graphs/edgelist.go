@@ -1,7 +1,7 @@
 package graphs
 
 // Edge-list text format: one edge a line, "u v" or "u v w", fields separated by spaces or tabs,
-// 0-based node ids, weight 1 when absent. "#" starts a comment, on its own line or after an
+// node ids 0-based by default (see EdgeIDs), weight 1 when absent. "#" starts a comment, on its own line or after an
 // edge; blank lines are ignored. Example:
 //
 //	# a triangle with one heavy edge
@@ -16,19 +16,38 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
 
+// EdgeIDs says what the node ids of an edge list are.
+type EdgeIDs int
+
+const (
+	// ZeroBased ids are 0, 1, ..., N−1: node i is row i of C. A file whose smallest id is above
+	// 0 is refused unless EdgeListOptions.Nodes is given, since it is most likely 1-based and
+	// would otherwise gain isolated nodes.
+	ZeroBased EdgeIDs = iota
+	// OneBased ids are 1, ..., N: node i is row i−1 of C.
+	OneBased
+	// NodeNames are any tokens without spaces ("alice", "42"): the nodes are the names that
+	// appear, ordered by number when every name is an integer and by first appearance
+	// otherwise. EdgeListOptions.Nodes must be 0 (a node in no edge cannot be named).
+	NodeNames
+)
+
 // EdgeListOptions tells ReadEdgeList how to read the edges.
 type EdgeListOptions struct {
+	// IDs says how node ids map to rows of C; the zero value is ZeroBased.
+	IDs EdgeIDs
 	// Directed makes "u v w" set only C[u][v]; by default the graph is undirected and both
 	// C[u][v] and C[v][u] are set.
 	Directed bool
-	// Nodes is the number of nodes; 0 means one more than the largest id in the input. Give it
-	// to keep isolated nodes at the end, or to have ids checked against it.
+	// Nodes is the number of nodes; 0 means the largest id in the input (plus one when ids are
+	// ZeroBased). Give it to keep isolated nodes at the end, or to have ids checked against it.
 	Nodes int
 	// Limits bounds the node count and memory; the zero value means DefaultLimits.
 	Limits Limits
@@ -56,19 +75,32 @@ func ReadEdgeList(r io.Reader, name string, opt EdgeListOptions) (*Graph, error)
 	if label == "" {
 		label = "<edge list>"
 	}
-	if opt.Nodes < 0 {
+	switch {
+	case opt.Nodes < 0:
 		return nil, fmt.Errorf("%s: EdgeListOptions.Nodes = %d is negative", label, opt.Nodes)
+	case opt.IDs < ZeroBased || opt.IDs > NodeNames:
+		return nil, fmt.Errorf("%s: EdgeListOptions.IDs = %d is not one of ZeroBased, OneBased, NodeNames", label, int(opt.IDs))
+	case opt.IDs == NodeNames && opt.Nodes != 0:
+		return nil, fmt.Errorf("%s: EdgeListOptions.Nodes must be 0 with NodeNames ids (a node in no edge has no name)", label)
 	}
 	if opt.Nodes > 0 {
 		if err := checkDenseSize(label, opt.Nodes, 0, lim); err != nil {
 			return nil, err
 		}
 	}
+	base := 0
+	if opt.IDs == OneBased {
+		base = 1
+	}
+	var names *nodeNames
+	if opt.IDs == NodeNames {
+		names = &nodeNames{index: map[string]int{}, lim: lim}
+	}
 	er := &edgeListReader{r: r}
 	sc := bufio.NewScanner(er)
 	sc.Buffer(make([]byte, 0, 64<<10), edgeListMaxLine)
 	var edges []edgeListEdge
-	maxID, line := -1, 0
+	minID, maxID, line := math.MaxInt, -1, 0
 	for sc.Scan() {
 		line++
 		text := sc.Text()
@@ -79,7 +111,7 @@ func ReadEdgeList(r io.Reader, name string, opt EdgeListOptions) (*Graph, error)
 		if len(fields) == 0 {
 			continue
 		}
-		e, err := parseEdge(fields, opt.Nodes, lim)
+		e, err := parseEdge(fields, opt.Nodes, base, names, lim)
 		if err != nil {
 			if er.err != nil {
 				// The scanner hands out what it had before a read error as a last line, which
@@ -88,7 +120,7 @@ func ReadEdgeList(r io.Reader, name string, opt EdgeListOptions) (*Graph, error)
 			}
 			return nil, fmt.Errorf("%s:%d: %w", label, line, err)
 		}
-		maxID = max(maxID, e.u, e.v)
+		minID, maxID = min(minID, e.u, e.v), max(maxID, e.u, e.v)
 		edges = append(edges, e)
 	}
 	if err := sc.Err(); err != nil {
@@ -105,10 +137,19 @@ func ReadEdgeList(r io.Reader, name string, opt EdgeListOptions) (*Graph, error)
 		if maxID < 0 {
 			return nil, fmt.Errorf("%s: %w: no edges and no node count (EdgeListOptions.Nodes): the graph would be empty", label, ErrInvalid)
 		}
+		if opt.IDs == ZeroBased && minID > 0 {
+			// Hand-written files and many tools number nodes from 1; reading such a file as
+			// 0-based would add an isolated node 0 that changes every GW distance.
+			return nil, fmt.Errorf("%s: no edge has node 0 (the smallest id is %d): the ids look %d-based; read them as OneBased or NodeNames ids (gwf: --graphs reads names), or give EdgeListOptions.Nodes to keep isolated nodes",
+				label, minID, minID)
+		}
 		n = maxID + 1
 		if err := checkDenseSize(label, n, 0, lim); err != nil {
 			return nil, err
 		}
+	}
+	if names != nil {
+		names.renumber(edges)
 	}
 	c := mat.NewDense(n, n, nil)
 	for _, e := range edges {
@@ -125,6 +166,51 @@ func ReadEdgeList(r io.Reader, name string, opt EdgeListOptions) (*Graph, error)
 	return g, nil
 }
 
+// nodeNames numbers the node names of an edge list in order of first appearance.
+type nodeNames struct {
+	index map[string]int
+	names []string
+	lim   Limits
+}
+
+// id is the number of name, a new one for a name not seen before.
+func (nn *nodeNames) id(name string) (int, error) {
+	if k, ok := nn.index[name]; ok {
+		return k, nil
+	}
+	if err := nn.lim.checkNodes(fmt.Sprintf("node %q", name), len(nn.names)+1); err != nil {
+		return 0, err
+	}
+	nn.index[name] = len(nn.names)
+	nn.names = append(nn.names, name)
+	return len(nn.names) - 1, nil
+}
+
+// renumber puts the nodes in numeric order when every name is an integer, so that "3 1" and
+// "1 3" give the same matrix and integer ids keep their order.
+func (nn *nodeNames) renumber(edges []edgeListEdge) {
+	vals := make([]int, len(nn.names))
+	for i, s := range nn.names {
+		v, err := strconv.Atoi(s)
+		if err != nil {
+			return
+		}
+		vals[i] = v
+	}
+	order := make([]int, len(vals))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return vals[a] - vals[b] })
+	rank := make([]int, len(vals))
+	for r, i := range order {
+		rank[i] = r
+	}
+	for k := range edges {
+		edges[k].u, edges[k].v = rank[edges[k].u], rank[edges[k].v]
+	}
+}
+
 // ReadEdgeListFile reads the edge-list file at path; the path names the graph.
 func ReadEdgeListFile(path string, opt EdgeListOptions) (*Graph, error) {
 	f, err := os.Open(path)
@@ -135,19 +221,26 @@ func ReadEdgeListFile(path string, opt EdgeListOptions) (*Graph, error) {
 	return ReadEdgeList(f, path, opt)
 }
 
-// parseEdge parses the fields of one non-blank line.
-func parseEdge(fields []string, nodes int, lim Limits) (edgeListEdge, error) {
+// parseEdge parses the fields of one non-blank line: ids minus base, or numbered by names
+// when it is not nil.
+func parseEdge(fields []string, nodes, base int, names *nodeNames, lim Limits) (edgeListEdge, error) {
 	if len(fields) != 2 && len(fields) != 3 {
 		return edgeListEdge{}, fmt.Errorf("%d fields, want 2 or 3 (u v [weight])", len(fields))
 	}
-	u, err := parseNodeID(fields[0], nodes, lim)
-	if err != nil {
-		return edgeListEdge{}, err
+	var ids [2]int
+	for i := range ids {
+		var err error
+		if names != nil {
+			ids[i], err = names.id(fields[i])
+		} else {
+			ids[i], err = parseNodeID(fields[i], nodes, base, lim)
+		}
+		if err != nil {
+			return edgeListEdge{}, err
+		}
 	}
-	v, err := parseNodeID(fields[1], nodes, lim)
-	if err != nil {
-		return edgeListEdge{}, err
-	}
+	u, v := ids[0], ids[1]
+	var err error
 	e := edgeListEdge{u: u, v: v, w: 1}
 	if len(fields) == 3 {
 		e.w, err = strconv.ParseFloat(fields[2], 64)
@@ -162,8 +255,9 @@ func parseEdge(fields []string, nodes int, lim Limits) (edgeListEdge, error) {
 	return e, nil
 }
 
-// parseNodeID parses a 0-based node id and checks it against the node count and the limits.
-func parseNodeID(s string, nodes int, lim Limits) (int, error) {
+// parseNodeID parses a node id numbered from base (0 or 1), checks it against the node count
+// and the limits, and returns it 0-based.
+func parseNodeID(s string, nodes, base int, lim Limits) (int, error) {
 	id, err := strconv.Atoi(s)
 	if err != nil {
 		if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(s, "-") {
@@ -175,16 +269,20 @@ func parseNodeID(s string, nodes int, lim Limits) (int, error) {
 		id = -1 // a negative number out of range
 	}
 	if id < 0 {
-		return 0, fmt.Errorf("node id %s is negative (ids are 0-based)", s)
+		return 0, fmt.Errorf("node id %s is negative (ids are %d-based)", s, base)
 	}
-	if nodes > 0 && id >= nodes {
-		return 0, fmt.Errorf("node id %d is out of range for %d nodes (EdgeListOptions.Nodes; ids are 0-based)", id, nodes)
+	if id < base {
+		return 0, fmt.Errorf("node id %d is below %d (ids are %d-based)", id, base, base)
 	}
-	need := id
+	row := id - base
+	if nodes > 0 && row >= nodes {
+		return 0, fmt.Errorf("node id %d is out of range for %d nodes (EdgeListOptions.Nodes; ids are %d-based)", id, nodes, base)
+	}
+	need := row
 	if need < math.MaxInt {
 		need++
 	}
-	return id, lim.checkNodes(fmt.Sprintf("node id %d", id), need)
+	return row, lim.checkNodes(fmt.Sprintf("node id %d", id), need)
 }
 
 // edgeListReader keeps the first read error other than io.EOF.

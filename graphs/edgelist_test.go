@@ -178,3 +178,71 @@ func TestReadEdgeListHugeIDNoAllocation(t *testing.T) {
 		t.Errorf("refusing Nodes allocated %d bytes", d)
 	}
 }
+
+// TestReadEdgeListOneBased: a 1-based file read as 0-based would gain an isolated node 0; it
+// is refused with a message saying so, and reads as intended with OneBased or NodeNames ids.
+func TestReadEdgeListOneBased(t *testing.T) {
+	const in = "1 2\n2 3\n"
+	_, err := ReadEdgeList(strings.NewReader(in), "one.txt", EdgeListOptions{})
+	if err == nil || !strings.Contains(err.Error(), "one.txt: no edge has node 0") || !strings.Contains(err.Error(), "1-based") {
+		t.Fatalf("0-based read of a 1-based file: error %v", err)
+	}
+	// An explicit node count keeps the isolated node 0, as asked.
+	g, err := ReadEdgeList(strings.NewReader(in), "one.txt", EdgeListOptions{Nodes: 4})
+	if err != nil || g.N() != 4 {
+		t.Fatalf("with Nodes 4: %v", err)
+	}
+	path := mat.NewDense(3, 3, []float64{0, 1, 0, 1, 0, 1, 0, 1, 0})
+	for _, ids := range []EdgeIDs{OneBased, NodeNames} {
+		g, err := ReadEdgeList(strings.NewReader(in), "one.txt", EdgeListOptions{IDs: ids})
+		if err != nil {
+			t.Fatalf("IDs %d: %v", ids, err)
+		}
+		if !mat.Equal(g.C, path) {
+			t.Errorf("IDs %d: C =\n%v", ids, mat.Formatted(g.C))
+		}
+	}
+	for _, tc := range []struct {
+		in, want string
+		opt      EdgeListOptions
+	}{
+		{"0 1\n", "node id 0 is below 1 (ids are 1-based)", EdgeListOptions{IDs: OneBased}},
+		{"1 4\n", "node id 4 is out of range for 3 nodes", EdgeListOptions{IDs: OneBased, Nodes: 3}},
+		{"a b\n", "Nodes must be 0 with NodeNames", EdgeListOptions{IDs: NodeNames, Nodes: 2}},
+		{"a b\nc d\n", `node "c": 3 nodes exceed the limit of 2`, EdgeListOptions{IDs: NodeNames, Limits: Limits{MaxNodes: 2}}},
+		{"a b\n", "EdgeListOptions.IDs = 7", EdgeListOptions{IDs: 7}},
+	} {
+		if _, err := ReadEdgeList(strings.NewReader(tc.in), "bad.txt", tc.opt); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q %+v: error %v, want %q", tc.in, tc.opt, err, tc.want)
+		}
+	}
+}
+
+func TestReadEdgeListNames(t *testing.T) {
+	// String names in order of first appearance; the weight of the later line wins.
+	g, err := ReadEdgeList(strings.NewReader("bob alice 2\nalice carol\n# x y\ncarol bob 0.5\n"), "n.txt", EdgeListOptions{IDs: NodeNames})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mat.NewDense(3, 3, []float64{
+		0, 2, 0.5, // bob
+		2, 0, 1, // alice
+		0.5, 1, 0, // carol
+	})
+	if !mat.Equal(g.C, want) {
+		t.Errorf("C =\n%v", mat.Formatted(g.C))
+	}
+	// Integer names are ordered by value, whatever order they appear in, with gaps closed.
+	g, err = ReadEdgeList(strings.NewReader("30 10\n10 20\n"), "n.txt", EdgeListOptions{IDs: NodeNames, Directed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = mat.NewDense(3, 3, []float64{
+		0, 1, 0, // 10
+		0, 0, 0, // 20
+		1, 0, 0, // 30
+	})
+	if !mat.Equal(g.C, want) {
+		t.Errorf("integer names: C =\n%v", mat.Formatted(g.C))
+	}
+}

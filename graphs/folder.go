@@ -1,0 +1,300 @@
+package graphs
+
+// A graph folder holds one graph per file, in any mix of the formats this package reads:
+//
+//	*.json                               the JSON form of ReadJSON ({"adjacency": ...}) or
+//	                                     networkx node-link JSON ({"nodes": ..., "links": ...})
+//	*.txt, *.edges, *.edgelist, *.el     edge lists, node ids read as names (NodeNames)
+//	labels.csv                           optional: "file,label" lines giving each graph's class
+//
+// Hidden files and README/LICENSE files are ignored; any other file is an error, so that a
+// graph in an unknown format is not silently left out.
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// FolderOptions controls ReadFolder. The zero value reads structure only, undirected edge
+// lists, all files, under DefaultLimits.
+type FolderOptions struct {
+	// Features is FeaturesNone or FeaturesAttributes: the "features" of JSON files and the
+	// numeric node attributes of node-link files. With FeaturesAttributes every graph must have
+	// features of one width. FeaturesLabels is not supported for folders.
+	Features FeatureKind
+	// Directed reads edge lists as directed (JSON files say it themselves).
+	Directed bool
+	// DegreeMu sets each graph's Mu to DegreeMu(C) instead of the uniform distribution (JSON
+	// files that give "mu" keep theirs).
+	DegreeMu bool
+	// Limits bounds each graph and the dense matrices of the whole read.
+	Limits Limits
+	// Select, when set, is called with the number of graph files and returns the 0-based
+	// indices (in file-name order) of those to read, sorted and distinct.
+	Select func(graphs int) []int
+}
+
+// folderIgnored reports whether a file of a graph folder is not a graph.
+func folderIgnored(name string) bool {
+	upper := strings.ToUpper(name)
+	return strings.HasPrefix(name, ".") || name == folderLabels ||
+		strings.HasPrefix(upper, "README") || strings.HasPrefix(upper, "LICENSE")
+}
+
+// folderLabels is the name of the optional labels file of a graph folder.
+const folderLabels = "labels.csv"
+
+// folderFormat is the reader of a file, by extension: "json", "edges" or "" (unknown).
+func folderFormat(name string) string {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".json":
+		return "json"
+	case ".txt", ".edges", ".edgelist", ".el":
+		return "edges"
+	}
+	return ""
+}
+
+// ReadFolder reads every graph file of the folder dir (see the formats above), in file-name
+// order, into a Dataset named after the folder. Graphs are named by their file names. Class
+// labels come from labels.csv when it exists (every graph must be listed), else from the
+// files ("label" of the JSON form, "graph" "label" of node-link); either all graphs have one
+// or none. Integer labels are mapped like TU labels (Dataset.Classes); other labels are kept
+// as text (Dataset.ClassNames).
+func ReadFolder(dir string, opt FolderOptions) (*Dataset, error) {
+	ds, err := readFolder(dir, opt)
+	if err != nil {
+		return nil, fmt.Errorf("graphs: read graph folder %s: %w", dir, err)
+	}
+	return ds, nil
+}
+
+func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
+	lim := opt.Limits.orDefault()
+	if opt.Features == FeaturesLabels {
+		return nil, errors.New(`node features "labels" are not supported for graph folders (use attributes: JSON "features" or numeric node-link attributes)`)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	hasLabels := false
+	for _, e := range entries { // sorted by name
+		name := e.Name()
+		if name == folderLabels {
+			hasLabels = true
+		}
+		if e.IsDir() || folderIgnored(name) {
+			continue
+		}
+		if folderFormat(name) == "" {
+			return nil, fmt.Errorf("%s: unknown graph format (want .json for JSON or node-link JSON, .txt/.edges/.edgelist/.el for edge lists)", filepath.Join(dir, name))
+		}
+		files = append(files, name)
+	}
+	if len(files) == 0 {
+		return nil, errors.New("no graph files (.json, .txt, .edges, .edgelist, .el) there")
+	}
+	keep := files
+	if opt.Select != nil {
+		idx := opt.Select(len(files))
+		keep = make([]string, len(idx))
+		for k, i := range idx {
+			if i < 0 || i >= len(files) || (k > 0 && i <= idx[k-1]) {
+				return nil, fmt.Errorf("FolderOptions.Select returned %d at position %d: want sorted, distinct indices in 0..%d", i, k, len(files)-1)
+			}
+			keep[k] = files[i]
+		}
+	}
+	ds := &Dataset{Name: filepath.Base(filepath.Clean(dir))}
+	var total int64
+	for _, name := range keep {
+		p := filepath.Join(dir, name)
+		g, err := readGraphFile(p, opt, lim)
+		if err != nil {
+			return nil, err
+		}
+		g.Name = name
+		if opt.Features == FeaturesAttributes {
+			if g.F == nil {
+				return nil, fmt.Errorf("%s: no node features, but features %q asked for (edge lists have none; JSON files need \"features\", node-link files numeric node attributes)", p, opt.Features)
+			}
+			if d0 := ds.dim(); d0 > 0 && g.Dim() != d0 {
+				return nil, fmt.Errorf("%s: %d node features, but %s has %d", p, g.Dim(), ds.Graphs[0].Name, d0)
+			}
+		} else {
+			g.F = nil
+		}
+		if opt.DegreeMu {
+			g.Mu = DegreeMu(g.C)
+		}
+		total += denseBytes(g.N(), g.Dim())
+		if total > lim.MaxDenseBytes {
+			return nil, fmt.Errorf("%s: the graphs read so far need %s of dense matrices, over the limit of %s (raise Limits.MaxDenseBytes, or --max-memory on the command line)",
+				p, tuBytes(total), tuBytes(lim.MaxDenseBytes))
+		}
+		ds.Graphs = append(ds.Graphs, g)
+	}
+	if hasLabels {
+		err = ds.labelFromCSV(filepath.Join(dir, folderLabels), files)
+	} else {
+		err = ds.labelFromFiles()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ds, nil
+}
+
+// dim is the feature width of the first graph, 0 when there is none.
+func (ds *Dataset) dim() int {
+	if len(ds.Graphs) == 0 {
+		return 0
+	}
+	return ds.Graphs[0].Dim()
+}
+
+// readGraphFile reads one graph file by its extension; a .json file is told apart by its
+// top-level fields.
+func readGraphFile(p string, opt FolderOptions, lim Limits) (*Graph, error) {
+	if folderFormat(p) == "edges" {
+		return ReadEdgeListFile(p, EdgeListOptions{IDs: NodeNames, Directed: opt.Directed, Limits: lim})
+	}
+	b, err := readBounded(p, jsonMaxBytes(lim))
+	if err != nil {
+		return nil, err
+	}
+	var probe struct {
+		Nodes json.RawMessage `json:"nodes"`
+	}
+	if json.Unmarshal(b, &probe) == nil && probe.Nodes != nil {
+		return ReadNodeLink(bytes.NewReader(b), p, NodeLinkOptions{Attributes: opt.Features == FeaturesAttributes, Limits: lim})
+	}
+	return ReadJSON(bytes.NewReader(b), p, lim)
+}
+
+// readBounded reads the file at p, refusing one larger than maxBytes.
+func readBounded(p string, maxBytes int64) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	if int64(len(b)) > maxBytes {
+		return nil, fmt.Errorf("%s: larger than %d bytes, more than a graph within the limits needs (raise --max-nodes or --max-memory)", p, maxBytes)
+	}
+	return b, nil
+}
+
+// labelFromFiles maps the labels the files gave to class indices: all graphs have one, or
+// none does.
+func (ds *Dataset) labelFromFiles() error {
+	var with, without *Graph
+	raw := make([]int, len(ds.Graphs))
+	for i, g := range ds.Graphs {
+		if g.HasLabel {
+			with = g
+		} else {
+			without = g
+		}
+		raw[i] = g.Label
+	}
+	switch {
+	case with == nil:
+		for _, g := range ds.Graphs {
+			g.Label = 0
+		}
+		return nil
+	case without != nil:
+		return fmt.Errorf("%s has a class label and %s none: label every graph, or give them all in %s", with.Name, without.Name, folderLabels)
+	}
+	ds.setIntLabels(raw)
+	return nil
+}
+
+// setIntLabels sets Classes to the sorted distinct raw labels and each graph's Label to the
+// index of its own.
+func (ds *Dataset) setIntLabels(raw []int) {
+	ds.Classes = slices.Compact(slices.Sorted(slices.Values(raw)))
+	for i, g := range ds.Graphs {
+		g.Label, _ = slices.BinarySearch(ds.Classes, raw[i])
+		g.HasLabel = true
+	}
+}
+
+// labelFromCSV reads "file,label" rows (an optional header "file,label" first) and labels
+// every graph read. files are all graph files of the folder: a row may name one that a subset
+// left out, but not one that does not exist.
+func (ds *Dataset) labelFromCSV(p string, files []string) error {
+	f, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = 2
+	r.TrimLeadingSpace = true
+	r.Comment = '#'
+	byFile := map[string]string{}
+	for row := 1; ; row++ {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w (want rows \"file,label\")", p, err)
+		}
+		file, label := strings.TrimSpace(rec[0]), strings.TrimSpace(rec[1])
+		if row == 1 && strings.EqualFold(label, "label") {
+			continue // header
+		}
+		line, _ := r.FieldPos(0)
+		if !slices.Contains(files, file) {
+			return fmt.Errorf("%s:%d: %q is not a graph file of the folder", p, line, file)
+		}
+		if _, dup := byFile[file]; dup {
+			return fmt.Errorf("%s:%d: %q is labelled twice", p, line, file)
+		}
+		if label == "" {
+			return fmt.Errorf("%s:%d: empty label for %q", p, line, file)
+		}
+		byFile[file] = label
+	}
+	text := make([]string, len(ds.Graphs))
+	allInts := true
+	raw := make([]int, len(ds.Graphs))
+	for i, g := range ds.Graphs {
+		label, ok := byFile[g.Name]
+		if !ok {
+			return fmt.Errorf("%s: no label for %s (every graph needs one)", p, g.Name)
+		}
+		text[i] = label
+		v, err := strconv.Atoi(label)
+		allInts = allInts && err == nil
+		raw[i] = v
+	}
+	if allInts {
+		ds.setIntLabels(raw)
+		return nil
+	}
+	ds.ClassNames = slices.Compact(slices.Sorted(slices.Values(text)))
+	for i, g := range ds.Graphs {
+		g.Label, _ = slices.BinarySearch(ds.ClassNames, text[i])
+		g.HasLabel = true
+	}
+	return nil
+}

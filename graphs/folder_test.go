@@ -1,0 +1,156 @@
+package graphs
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// mixedDir is a folder mixing the JSON form, node-link JSON and edge lists, with labels.csv.
+var mixedDir = filepath.Join("testdata", "mixed")
+
+func TestReadFolderMixed(t *testing.T) {
+	ds, err := ReadFolder(mixedDir, FolderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	nodes := map[string]int{}
+	for _, g := range ds.Graphs {
+		names = append(names, g.Name)
+		nodes[g.Name] = g.N()
+		if g.F != nil {
+			t.Errorf("%s: features without asking", g.Name)
+		}
+	}
+	wantNames := []string{"friends.edges", "path.nodelink.json", "pentagon.txt", "square.json", "star.nodelink.json", "triangle.json"}
+	if ds.Name != "mixed" || !slices.Equal(names, wantNames) {
+		t.Fatalf("dataset %q with graphs %v, want mixed with %v", ds.Name, names, wantNames)
+	}
+	// The 1-based pentagon has 5 nodes, not an isolated sixth.
+	for name, n := range map[string]int{"friends.edges": 4, "path.nodelink.json": 4, "pentagon.txt": 5, "square.json": 4, "star.nodelink.json": 4, "triangle.json": 3} {
+		if nodes[name] != n {
+			t.Errorf("%s: %d nodes, want %d", name, nodes[name], n)
+		}
+	}
+	if !slices.Equal(ds.ClassNames, []string{"cycle", "tree"}) || ds.Classes != nil {
+		t.Fatalf("classes %v / names %v", ds.Classes, ds.ClassNames)
+	}
+	for _, g := range ds.Graphs {
+		want := 1
+		if strings.HasSuffix(g.Name, "square.json") || g.Name == "triangle.json" || g.Name == "pentagon.txt" {
+			want = 0
+		}
+		if !g.HasLabel || g.Label != want {
+			t.Errorf("%s: label %d (%v), want %d", g.Name, g.Label, g.HasLabel, want)
+		}
+	}
+	star := ds.Graphs[4]
+	if star.C.At(0, 3) != 2 || star.C.At(3, 0) != 2 || star.C.At(1, 2) != 0 {
+		t.Errorf("star: C =\n%v", mat.Formatted(star.C))
+	}
+}
+
+// mixedCopy copies the named files of the mixed folder into a temporary one.
+func mixedCopy(t *testing.T, files ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(mixedDir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestReadFolderFeaturesAndSelect(t *testing.T) {
+	// Edge lists have no features: asking for them names the file.
+	if _, err := ReadFolder(mixedDir, FolderOptions{Features: FeaturesAttributes}); err == nil || !strings.Contains(err.Error(), "friends.edges: no node features") {
+		t.Errorf("attributes with an edge list: error %v", err)
+	}
+	dir := mixedCopy(t, "triangle.json", "square.json", "star.nodelink.json", "path.nodelink.json")
+	ds, err := ReadFolder(dir, FolderOptions{Features: FeaturesAttributes, Select: func(n int) []int {
+		if n != 4 {
+			t.Errorf("Select(%d), want 4 files", n)
+		}
+		return []int{1, 3}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds.Graphs) != 2 || ds.Graphs[0].Name != "square.json" || ds.Graphs[1].Name != "triangle.json" {
+		t.Fatalf("selected %d graphs", len(ds.Graphs))
+	}
+	for _, g := range ds.Graphs {
+		if g.Dim() != 1 || g.HasLabel {
+			t.Errorf("%s: dim %d, label %v", g.Name, g.Dim(), g.HasLabel)
+		}
+	}
+	// A subset is read before the memory check counts it: the four graphs need 8·(9+3+16+4+16+4+16+4)
+	// bytes, the two selected 8·(16+4+9+3).
+	lim := Limits{MaxDenseBytes: 8 * 32}
+	if _, err := ReadFolder(dir, FolderOptions{Features: FeaturesAttributes, Limits: lim}); err == nil || !strings.Contains(err.Error(), "over the limit") {
+		t.Errorf("whole folder under a small limit: error %v", err)
+	}
+	if _, err := ReadFolder(dir, FolderOptions{Features: FeaturesAttributes, Limits: lim, Select: func(int) []int { return []int{1, 3} }}); err != nil {
+		t.Errorf("subset under the limit: %v", err)
+	}
+}
+
+func TestReadFolderErrors(t *testing.T) {
+	write := func(dir, name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"empty", map[string]string{"README.md": "x"}, "no graph files"},
+		{"unknown format", map[string]string{"a.json": `{"adjacency": [[0]]}`, "b.graphml": "<graphml/>"}, "b.graphml: unknown graph format"},
+		{"bad graph", map[string]string{"a.json": `{"adjacency": [[0, 1]]}`}, "a.json"},
+		{"label for no file", map[string]string{"a.txt": "x y\n", "labels.csv": "b.txt,1\n"}, `labels.csv:1: "b.txt" is not a graph file`},
+		{"label missing", map[string]string{"a.txt": "x y\n", "b.txt": "x y\n", "labels.csv": "file,label\na.txt,1\n"}, "no label for b.txt"},
+		{"label twice", map[string]string{"a.txt": "x y\n", "labels.csv": "a.txt,1\na.txt,2\n"}, `labels.csv:2: "a.txt" is labelled twice`},
+		{"labels three columns", map[string]string{"a.txt": "x y\n", "labels.csv": "a.txt,1,2\n"}, "labels.csv"},
+		{"some files labelled", map[string]string{"a.json": `{"adjacency": [[0]], "label": 1}`, "b.json": `{"adjacency": [[0]]}`}, "a.json has a class label and b.json none"},
+		{"feature widths", map[string]string{"a.json": `{"adjacency": [[0]], "features": [[1]]}`, "b.json": `{"adjacency": [[0]], "features": [[1, 2]]}`}, "b.json: 2 node features, but a.json has 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, text := range tc.files {
+				write(dir, name, text)
+			}
+			features := FeaturesNone
+			if tc.name == "feature widths" {
+				features = FeaturesAttributes
+			}
+			_, err := ReadFolder(dir, FolderOptions{Features: features})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+	// Integer labels in labels.csv map to sorted classes, as TU labels do.
+	dir := t.TempDir()
+	write(dir, "a.txt", "x y\n")
+	write(dir, "b.txt", "x y\n")
+	write(dir, "labels.csv", "b.txt, -1\na.txt, 2\n")
+	ds, err := ReadFolder(dir, FolderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ds.Classes, []int{-1, 2}) || ds.Graphs[0].Label != 1 || ds.Graphs[1].Label != 0 {
+		t.Errorf("classes %v, labels %d %d", ds.Classes, ds.Graphs[0].Label, ds.Graphs[1].Label)
+	}
+}

@@ -1,0 +1,242 @@
+package graphs
+
+// Reader for networkx's node-link JSON (networkx.node_link_data / json_graph):
+//
+//	{"directed": false, "multigraph": false, "graph": {"label": 1},
+//	 "nodes": [{"id": "a", "charge": 0.5}, {"id": "b", "charge": -1}],
+//	 "links": [{"source": "a", "target": "b", "weight": 2}]}
+//
+// Node ids are any JSON value (strings, numbers); the nodes are rows of C in the order of
+// "nodes". "edges" is accepted for "links" (networkx ≥ 3.4 can write either). A link's
+// "weight" is its entry of C (1 when absent); in a multigraph the weights of parallel links
+// add up. Other fields are ignored: node-link files carry arbitrary attributes.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// NodeLinkOptions tells ReadNodeLink what to read besides the structure.
+type NodeLinkOptions struct {
+	// Attributes makes the numeric node attributes (numbers and arrays of numbers, by attribute
+	// name in sorted order, "id" excluded) the node features F. Every node must have the same
+	// numeric attributes. Without it, or when the nodes have none, F is nil.
+	Attributes bool
+	// Limits bounds the node count and memory; the zero value means DefaultLimits.
+	Limits Limits
+}
+
+// nodeLink is the JSON form; attributes stay raw until they are needed.
+type nodeLink struct {
+	Directed   bool                         `json:"directed"`
+	Multigraph bool                         `json:"multigraph"`
+	Graph      map[string]json.RawMessage   `json:"graph"`
+	Nodes      []map[string]json.RawMessage `json:"nodes"`
+	Links      []nodeLinkLink               `json:"links"`
+	Edges      []nodeLinkLink               `json:"edges"`
+}
+
+type nodeLinkLink struct {
+	Source json.RawMessage `json:"source"`
+	Target json.RawMessage `json:"target"`
+	Weight *float64        `json:"weight"`
+}
+
+// ReadNodeLink reads one graph in networkx's node-link JSON; name identifies the input in
+// errors and becomes Graph.Name. An integer "label" in the "graph" object becomes the graph's
+// class label. The input is bounded like ReadJSON's, and the node count is checked against
+// the limits before any matrix is built.
+func ReadNodeLink(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
+	lim := opt.Limits.orDefault()
+	label := name
+	if label == "" {
+		label = "<node-link json>"
+	}
+	maxBytes := jsonMaxBytes(lim)
+	src := &jsonSource{r: io.LimitReader(r, maxBytes+1)}
+	dec := json.NewDecoder(src)
+	var nl nodeLink
+	err := dec.Decode(&nl)
+	if src.n > maxBytes {
+		return nil, fmt.Errorf("%s: input is larger than %d bytes, more than a graph of at most %d nodes needs (raise Limits.MaxNodes or Limits.MaxDenseBytes, or --max-nodes or --max-memory on the command line)",
+			label, maxBytes, lim.MaxNodes)
+	}
+	if src.err != nil {
+		return nil, fmt.Errorf("%s: reading: %w", label, src.err)
+	}
+	if err != nil {
+		return nil, jsonDecodeError(label, src, err)
+	}
+	return nl.graph(name, label, opt.Attributes, lim)
+}
+
+// ReadNodeLinkFile reads the node-link JSON file at path; the path names the graph.
+func ReadNodeLinkFile(path string, opt NodeLinkOptions) (*Graph, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err // *fs.PathError names the file already
+	}
+	defer f.Close()
+	return ReadNodeLink(f, path, opt)
+}
+
+// nodeLinkKey is the canonical text of a JSON value, so that "a" and "a" with other spacing
+// are one id while "1" and 1 stay two (as in networkx).
+func nodeLinkKey(raw json.RawMessage) (string, bool) {
+	var b bytes.Buffer
+	if len(raw) == 0 || json.Compact(&b, raw) != nil || b.String() == "null" {
+		return "", false
+	}
+	return b.String(), true
+}
+
+func (nl *nodeLink) graph(name, label string, attributes bool, lim Limits) (*Graph, error) {
+	if nl.Nodes == nil {
+		return nil, invalidf(label, `no "nodes" array; want networkx node-link JSON such as {"nodes": [{"id": 0}, {"id": 1}], "links": [{"source": 0, "target": 1}]}`)
+	}
+	n := len(nl.Nodes)
+	if n == 0 {
+		return nil, invalidf(label, `"nodes" is empty: a graph needs at least one node`)
+	}
+	if err := lim.checkNodes(label, n); err != nil {
+		return nil, err
+	}
+	index := make(map[string]int, n)
+	for i, node := range nl.Nodes {
+		key, ok := nodeLinkKey(node["id"])
+		if !ok {
+			return nil, invalidf(label, `node %d has no "id"`, i)
+		}
+		if j, dup := index[key]; dup {
+			return nil, invalidf(label, "nodes %d and %d have the same id %s", j, i, key)
+		}
+		index[key] = i
+	}
+	var f *mat.Dense
+	if attributes {
+		var err error
+		if f, err = nodeLinkFeatures(nl.Nodes, label, lim); err != nil {
+			return nil, err
+		}
+	}
+	if f == nil {
+		if err := checkDenseSize(label, n, 0, lim); err != nil {
+			return nil, err
+		}
+	}
+	links, key := nl.Links, "links"
+	if links == nil {
+		links, key = nl.Edges, "edges"
+	}
+	c := mat.NewDense(n, n, nil)
+	for k, l := range links {
+		var end [2]int
+		for e, raw := range []json.RawMessage{l.Source, l.Target} {
+			id, ok := nodeLinkKey(raw)
+			if !ok {
+				return nil, invalidf(label, `%s[%d] has no "%s"`, key, k, []string{"source", "target"}[e])
+			}
+			i, ok := index[id]
+			if !ok {
+				return nil, invalidf(label, `%s[%d]: %s %s is not the id of a node`, key, k, []string{"source", "target"}[e], id)
+			}
+			end[e] = i
+		}
+		w := 1.0
+		if l.Weight != nil {
+			w = *l.Weight
+		}
+		if math.IsNaN(w) || math.IsInf(w, 0) || w < 0 {
+			return nil, invalidf(label, "%s[%d]: weight %v is not a finite non-negative number", key, k, w)
+		}
+		u, v := end[0], end[1]
+		if nl.Multigraph {
+			w += c.At(u, v)
+		}
+		c.Set(u, v, w)
+		if !nl.Directed {
+			c.Set(v, u, w)
+		}
+	}
+	g, err := New(label, c, nil, f)
+	if err != nil {
+		return nil, err
+	}
+	g.Name = name
+	if raw, ok := nl.Graph["label"]; ok {
+		var y int
+		if err := json.Unmarshal(raw, &y); err != nil {
+			return nil, invalidf(label, `"graph" "label" is %s, want an integer (or give labels in a labels.csv)`, raw)
+		}
+		g.Label, g.HasLabel = y, true
+	}
+	return g, nil
+}
+
+// nodeLinkFeatures builds F from the numeric attributes of the nodes, or returns nil when the
+// nodes have none.
+func nodeLinkFeatures(nodes []map[string]json.RawMessage, label string, lim Limits) (*mat.Dense, error) {
+	type attr struct {
+		name string
+		dim  int
+	}
+	// numeric parses a number or an array of numbers; ok is false for other values.
+	numeric := func(raw json.RawMessage) ([]float64, bool) {
+		if string(bytes.TrimSpace(raw)) == "null" {
+			return nil, false // Unmarshal accepts null as any type
+		}
+		var x float64
+		if json.Unmarshal(raw, &x) == nil {
+			return []float64{x}, true
+		}
+		var xs []float64
+		if json.Unmarshal(raw, &xs) == nil && len(xs) > 0 {
+			return xs, true
+		}
+		return nil, false
+	}
+	layout := func(node map[string]json.RawMessage) []attr {
+		var out []attr
+		for k, raw := range node {
+			if k == "id" {
+				continue
+			}
+			if xs, ok := numeric(raw); ok {
+				out = append(out, attr{k, len(xs)})
+			}
+		}
+		slices.SortFunc(out, func(a, b attr) int { return strings.Compare(a.name, b.name) })
+		return out
+	}
+	first := layout(nodes[0])
+	d := 0
+	for _, a := range first {
+		d += a.dim
+	}
+	if d == 0 {
+		return nil, nil
+	}
+	if err := checkDenseSize(label, len(nodes), d, lim); err != nil {
+		return nil, err
+	}
+	f := mat.NewDense(len(nodes), d, nil)
+	for i, node := range nodes {
+		if got := layout(node); !slices.Equal(got, first) {
+			return nil, invalidf(label, "node %d has the numeric attributes %v, node 0 has %v: every node needs the same ones to make features", i, got, first)
+		}
+		row := f.RawRowView(i)[:0]
+		for _, a := range first {
+			xs, _ := numeric(node[a.name])
+			row = append(row, xs...)
+		}
+	}
+	return f, nil
+}
