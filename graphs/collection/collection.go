@@ -1,0 +1,122 @@
+package collection
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/datasets"
+)
+
+// Spec says which graph collection to load and how to prepare it. Exactly one of Dataset, TU
+// and Folder is set.
+type Spec struct {
+	// Dataset is the name of a bundled dataset (datasets.Names; case-insensitive).
+	Dataset string
+	// TU is a folder or .zip archive in the TU Dortmund format (graph labels optional).
+	TU string
+	// Folder is a folder of graph files in the formats of graphs.ReadFolder.
+	Folder string
+
+	// Features are the node features to read (graphs.FeaturesLabels is for TU data only).
+	Features graphs.FeatureKind
+	// Standardize rescales every feature dimension to mean 0 and standard deviation 1 over the
+	// graphs kept (graphs.StandardizeFeatures).
+	Standardize bool
+	// Directed reads the edge lists of a Folder as directed.
+	Directed bool
+
+	// Subset, when positive and smaller than the collection, keeps only that many graphs, in
+	// file order: a random choice seeded by SubsetSeed, or evenly spread over the files with
+	// SubsetSpread (which suits files sorted by class).
+	Subset       int
+	SubsetSeed   uint64
+	SubsetSpread bool
+
+	// Limits bound each graph and the dense matrices of the graphs kept; zero fields mean
+	// graphs.DefaultLimits.
+	Limits graphs.Limits
+}
+
+// Validate checks the spec without reading anything.
+func (s Spec) Validate() error {
+	n := 0
+	for _, v := range []string{s.Dataset, s.TU, s.Folder} {
+		if v != "" {
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		return errors.New("collection: no data: set one of Dataset, TU and Folder")
+	case n > 1:
+		return errors.New("collection: set only one of Dataset, TU and Folder")
+	case s.Subset < 0:
+		return fmt.Errorf("collection: Subset = %d is negative", s.Subset)
+	case s.Features < graphs.FeaturesNone || s.Features > graphs.FeaturesAttributes:
+		return fmt.Errorf("collection: unknown feature kind %d", int(s.Features))
+	case s.Folder != "" && s.Features == graphs.FeaturesLabels:
+		return errors.New(`collection: node features "labels" are for TU data; a graph folder has attributes or none`)
+	}
+	if s.Dataset != "" && !slices.ContainsFunc(datasets.Names(), func(n string) bool { return strings.EqualFold(n, s.Dataset) }) {
+		return fmt.Errorf("collection: unknown bundled dataset %q (bundled: %v)", s.Dataset, datasets.Names())
+	}
+	return nil
+}
+
+// Pick returns the indices of the graphs Subset keeps out of n, sorted; all of them when
+// Subset is 0 or at least n. The random choice is the first Subset entries of a permutation
+// seeded by SubsetSeed, so it is the same on every machine and for every caller.
+func (s Spec) Pick(n int) []int {
+	k := s.Subset
+	if k <= 0 || k >= n {
+		k = n
+	}
+	pick := make([]int, k)
+	switch {
+	case k == n:
+		for i := range pick {
+			pick[i] = i
+		}
+	case s.SubsetSpread:
+		for i := range pick {
+			pick[i] = i * n / k
+		}
+	default:
+		copy(pick, rand.New(rand.NewPCG(s.SubsetSeed, 0x5eb5e7)).Perm(n)[:k])
+		slices.Sort(pick)
+	}
+	return pick
+}
+
+// Load reads the collection of the spec: the subset chosen before the graphs are read (and
+// checked against the limits), then the features standardized when asked.
+func Load(s Spec) (*graphs.Dataset, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	tu := graphs.TUOptions{Features: s.Features, Limits: s.Limits, Select: s.Pick}
+	var ds *graphs.Dataset
+	var err error
+	switch {
+	case s.Dataset != "":
+		ds, err = datasets.Load(s.Dataset, tu)
+	case s.TU != "":
+		ds, err = graphs.ReadTUPath(s.TU, tu)
+	default:
+		ds, err = graphs.ReadFolder(s.Folder, graphs.FolderOptions{Features: s.Features, Directed: s.Directed, Limits: s.Limits, Select: s.Pick})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("collection: %w", err)
+	}
+	if len(ds.Graphs) == 0 {
+		return nil, fmt.Errorf("collection: %s has no graphs", ds.Name)
+	}
+	if s.Standardize {
+		graphs.StandardizeFeatures(ds.Graphs)
+	}
+	return ds, nil
+}

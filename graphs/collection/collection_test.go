@@ -1,0 +1,106 @@
+package collection
+
+import (
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/datasets"
+)
+
+func TestPick(t *testing.T) {
+	for _, s := range []Spec{{Subset: 7, SubsetSeed: 3}, {Subset: 7, SubsetSpread: true}} {
+		p := s.Pick(20)
+		if len(p) != 7 || !slices.IsSorted(p) || len(slices.Compact(slices.Clone(p))) != 7 || p[0] < 0 || p[6] >= 20 {
+			t.Errorf("%+v: pick %v is not 7 sorted distinct indices of 20", s, p)
+		}
+		if !slices.Equal(p, s.Pick(20)) {
+			t.Errorf("%+v: two picks differ", s)
+		}
+	}
+	if p := (Spec{Subset: 4, SubsetSpread: true}).Pick(8); !slices.Equal(p, []int{0, 2, 4, 6}) {
+		t.Errorf("spread pick %v", p)
+	}
+	if a, b := (Spec{Subset: 5, SubsetSeed: 1}).Pick(50), (Spec{Subset: 5, SubsetSeed: 2}).Pick(50); slices.Equal(a, b) {
+		t.Errorf("seeds 1 and 2 pick the same %v", a)
+	}
+	for _, s := range []Spec{{}, {Subset: 30}} {
+		if p := s.Pick(30); len(p) != 30 || p[29] != 29 {
+			t.Errorf("%+v: pick of all is %v", s, p)
+		}
+	}
+}
+
+// TestLoadSubsetBeforeLimit: a subset small enough for the memory limit loads although the
+// whole dataset does not, and it holds the graphs Pick names.
+func TestLoadSubsetBeforeLimit(t *testing.T) {
+	full, err := datasets.Load("MUTAG", graphs.TUOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := graphs.Limits{MaxDenseBytes: 64 << 10} // MUTAG needs about 500 KiB
+	spec := Spec{Dataset: "mutag", Subset: 20, SubsetSeed: 9, Limits: lim}
+	if _, err := Load(Spec{Dataset: "MUTAG", Limits: lim}); err == nil || !strings.Contains(err.Error(), "over the limit") {
+		t.Fatalf("whole MUTAG under %d bytes: error %v", lim.MaxDenseBytes, err)
+	}
+	ds, err := Load(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pick := spec.Pick(len(full.Graphs))
+	if len(ds.Graphs) != 20 {
+		t.Fatalf("%d graphs, want 20", len(ds.Graphs))
+	}
+	for k, i := range pick {
+		if ds.Graphs[k].Name != full.Graphs[i].Name || ds.Graphs[k].Label != full.Graphs[i].Label {
+			t.Errorf("graph %d is %s, want %s", k, ds.Graphs[k].Name, full.Graphs[i].Name)
+		}
+	}
+}
+
+// TestLoadStandardize: standardized features have mean 0 and std 1 over the graphs kept.
+func TestLoadStandardize(t *testing.T) {
+	ds, err := Load(Spec{Dataset: "PROTEINS", Features: graphs.FeaturesAttributes, Standardize: true, Subset: 50, SubsetSpread: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum, sq, n float64
+	for _, g := range ds.Graphs {
+		for i := 0; i < g.N(); i++ {
+			v := g.F.At(i, 0)
+			sum, sq, n = sum+v, sq+v*v, n+1
+		}
+	}
+	if mean, std := sum/n, math.Sqrt(sq/n-(sum/n)*(sum/n)); math.Abs(mean) > 1e-9 || math.Abs(std-1) > 1e-9 {
+		t.Errorf("mean %g, std %g over the subset; want 0 and 1", mean, std)
+	}
+}
+
+func TestLoadSources(t *testing.T) {
+	tu, err := Load(Spec{TU: filepath.Join("..", "testdata", "tu", "TINY"), Features: graphs.FeaturesLabels})
+	if err != nil || len(tu.Graphs) != 3 || tu.Graphs[0].Dim() == 0 {
+		t.Fatalf("TU folder: %v", err)
+	}
+	folder, err := Load(Spec{Folder: filepath.Join("..", "testdata", "mixed"), Subset: 3, SubsetSeed: 1})
+	if err != nil || len(folder.Graphs) != 3 || folder.NumClasses() != 2 {
+		t.Fatalf("graph folder: %v", err)
+	}
+	for _, s := range []struct {
+		spec Spec
+		want string
+	}{
+		{Spec{}, "set one of"},
+		{Spec{Dataset: "MUTAG", TU: "x"}, "only one"},
+		{Spec{Dataset: "nope"}, `unknown bundled dataset "nope"`},
+		{Spec{Dataset: "MUTAG", Subset: -1}, "negative"},
+		{Spec{Folder: "x", Features: graphs.FeaturesLabels}, "for TU data"},
+		{Spec{TU: filepath.Join("..", "testdata", "nowhere")}, "nowhere"},
+	} {
+		if _, err := Load(s.spec); err == nil || !strings.Contains(err.Error(), s.want) {
+			t.Errorf("%+v: error %v, want %q", s.spec, err, s.want)
+		}
+	}
+}
