@@ -17,6 +17,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/collection"
 	"github.com/gwf-graphs/gwf/graphs/datasets"
 	"github.com/gwf-graphs/gwf/internal/simd"
 	"github.com/gwf-graphs/gwf/layers"
@@ -376,8 +377,13 @@ func benchEpoch(ctx context.Context, a *app, name string, f *benchFlags) (epochB
 		return epochBench{}, err
 	}
 	total := len(ds.Graphs)
-	df.subset, df.subsetSeed = f.graphs, 1
-	df.applySubset(ds)
+	if pick := (collection.Spec{Subset: f.graphs, SubsetSeed: 1}).Pick(total); len(pick) < total {
+		sub := make([]*graphs.Graph, len(pick))
+		for k, i := range pick {
+			sub[k] = ds.Graphs[i]
+		}
+		ds.Graphs = sub
+	}
 	cfg := training.DefaultConfig().WithSolverDefaults(f.solver)
 	cfg.Epochs = 1
 	m, err := training.NewModel(ds.Graphs, cfg)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -40,6 +41,7 @@ type clusterFlags struct {
 	quiet      bool
 	method     string
 	iterations int
+	clusters   int
 }
 
 // clusterRun is one run of "gwf cluster": training, then K-means on both embeddings. The
@@ -78,6 +80,8 @@ type clusterReport struct {
 	Dataset        string          `json:"dataset"`
 	Graphs         int             `json:"graphs"`
 	Classes        int             `json:"classes"`
+	Clusters       int             `json:"clusters"`
+	Unlabelled     bool            `json:"unlabelled,omitempty"` // no scores: the data have no class labels
 	Features       string          `json:"features"`
 	Embedding      string          `json:"embedding"`
 	KMeansRestarts int             `json:"kmeans_restarts"`
@@ -98,12 +102,14 @@ type clusterReport struct {
 func newClusterCmd(a *app) *cobra.Command {
 	var f clusterFlags
 	cmd := &cobra.Command{
-		Use:   "cluster (--dataset NAME | --tu DIR)",
+		Use:   "cluster (--dataset NAME | --tu DIR|FILE.zip | --graphs DIR) [--clusters K]",
 		Short: "Fit GWF models and cluster their embeddings with K-means (the paper's experiment)",
 		Long: fmt.Sprintf(`cluster runs the paper's clustering experiment --runs times: run r (r = 0, 1, ...) fits a GWF
-model with seed --seed + r, clusters the graphs' embeddings with K-means (K = the number of
-classes, %d restarts, seeded) and scores the clusters against the class labels: accuracy (best
-matching of clusters to classes), NMI, ARI and Rand index. The chosen --embedding (z: raw
+model with seed --seed + r, clusters the graphs' embeddings with K-means (K = --clusters, by
+default the number of classes; %d restarts, seeded) and, when the data have class labels,
+scores the clusters against them: accuracy (best matching of clusters to classes), NMI, ARI
+and Rand index. Unlabelled data (a TU folder without graph labels, a --graphs folder without
+labels.csv) need --clusters; the clusters are written (--output-dir) but not scored. The chosen --embedding (z: raw
 embeddings, lambda: atom weights softmax(z); default %s) gives the main scores; the other one
 is always scored too.
 
@@ -125,6 +131,7 @@ median discrepancy, and spectral clustering; GWB-KM runs K-means with GW barycen
   gwf cluster --dataset PROTEINS --features labels --embedding lambda --json > proteins.json
   gwf cluster --dataset MUTAG --subset 40 --atoms 3 --layers 5 --epochs 2 --runs 2
   gwf cluster --tu ./data/MYDATA --output-dir results/
+  gwf cluster --graphs ./my-graphs --clusters 3 --output-dir results/
   gwf cluster --dataset AIDS --method fgwk --subset 500 --runs 5`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -141,6 +148,7 @@ median discrepancy, and spectral clustering; GWB-KM runs K-means with GW barycen
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
 	fs.StringVar(&f.method, "method", methodGWF, "clustering method: gwf (the model), fgwk (pairwise GW kernel + spectral clustering) or gwb-km (K-means with GW barycenter centers)")
 	fs.IntVar(&f.iterations, "iterations", 10, "assign/update rounds of gwb-km")
+	fs.IntVar(&f.clusters, "clusters", 0, "number of clusters K (0: the number of classes; required when the data have no class labels)")
 	return cmd
 }
 
@@ -165,6 +173,9 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	if f.iterations < 1 {
 		return usagef("--iterations = %d must be at least 1", f.iterations)
 	}
+	if f.clusters < 0 {
+		return usagef("--clusters = %d must not be negative", f.clusters)
+	}
 	cfg, warnings, err := f.train.config(flags)
 	if err != nil {
 		return err
@@ -177,9 +188,22 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 		return err
 	}
 	data := ds.Graphs
-	truth, k, err := classes(data)
+	truth, nClasses, err := classes(data)
 	if err != nil {
 		return err
+	}
+	k := nClasses
+	switch {
+	case f.clusters > 0:
+		k = f.clusters
+	case truth == nil:
+		return usagef("the data have no class labels: give the number of clusters with --clusters K")
+	}
+	if k > len(data) {
+		return usagef("--clusters = %d is more than the %d graphs", k, len(data))
+	}
+	if truth == nil && f.method != methodGWF {
+		return usagef("--method %s scores against class labels, and the data have none", f.method)
 	}
 	if err := f.train.resolveFeatureWeight(&cfg, data, a.log); err != nil {
 		return err
@@ -195,7 +219,7 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 		return runBaselines(ctx, a, f, cfg, ds, data, truth, k, cmd.OutOrStdout())
 	}
 	rep := &clusterReport{
-		Dataset: ds.Name, Graphs: len(data), Classes: k, Features: f.data.features,
+		Dataset: ds.Name, Graphs: len(data), Classes: nClasses, Clusters: k, Unlabelled: truth == nil, Features: f.data.features,
 		Embedding: string(emb), KMeansRestarts: kmeansRestarts, Config: cfg, Epochs: cfg.Epochs,
 	}
 	a.log.Infof("clustering %s (%d graphs, %d classes, node features: %s), %d runs: %s", ds.Name, len(data), k, f.data.features, f.runs, describeConfig(cfg))
@@ -213,6 +237,9 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 		c.Seed = cfg.Seed + uint64(r)
 		fields := logrus.Fields{"run": fmt.Sprintf("%d/%d", r+1, f.runs)}
 		record := runRecord{Data: fingerprint, Embedding: string(emb), KMeansRestarts: kmeansRestarts, Config: c}
+		if k != nClasses {
+			record.Clusters = k // recorded only when it differs, so records of class-count runs stay valid
+		}
 		if f.outputDir != "" {
 			run, ok, reason := savedRun(f.outputDir, r, record)
 			if ok {
@@ -243,8 +270,10 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 		if err := scoreRun(&run, m, emb, truth, k); err != nil {
 			return fmt.Errorf("run %d: %w", r, err)
 		}
-		a.log.WithFields(fields).Infof("accuracy %.2f%% (z %.2f%%, lambda %.2f%%), NMI %.4f, ARI %.4f",
-			100*run.Accuracy, 100*run.AccuracyZ, 100*run.AccuracyLambda, run.NMI, run.ARI)
+		if truth != nil {
+			a.log.WithFields(fields).Infof("accuracy %.2f%% (z %.2f%%, lambda %.2f%%), NMI %.4f, ARI %.4f",
+				100*run.Accuracy, 100*run.AccuracyZ, 100*run.AccuracyLambda, run.NMI, run.ARI)
+		}
 		if f.outputDir != "" {
 			p := filepath.Join(f.outputDir, fmt.Sprintf("embeddings-run%d.csv", r))
 			err := writeOutput(nil, p, func(w io.Writer) error {
@@ -287,13 +316,17 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	return nil
 }
 
-// classes returns the class of every graph and the number of distinct classes among them.
+// classes returns the class of every graph and the number of distinct classes among them;
+// nil and 0 when no graph has a label.
 func classes(data []*graphs.Graph) ([]int, int, error) {
 	truth := make([]int, len(data))
 	seen := map[int]bool{}
+	if !slices.ContainsFunc(data, func(g *graphs.Graph) bool { return g.HasLabel }) {
+		return nil, 0, nil
+	}
 	for i, g := range data {
 		if !g.HasLabel {
-			return nil, 0, fmt.Errorf("graph %q has no class label: clustering needs labelled graphs to score", g.Name)
+			return nil, 0, fmt.Errorf("graph %q has no class label, others have: label all graphs or none", g.Name)
 		}
 		truth[i] = g.Label
 		seen[g.Label] = true
@@ -301,13 +334,20 @@ func classes(data []*graphs.Graph) ([]int, int, error) {
 	return truth, len(seen), nil
 }
 
-// scoreRun clusters both embeddings of m's graphs and fills in the scores.
+// scoreRun clusters both embeddings of m's graphs and fills in the scores (none when truth is
+// nil).
 func scoreRun(run *clusterRun, m *training.Model, chosen training.Embedding, truth []int, k int) error {
 	for _, e := range []training.Embedding{training.EmbeddingZ, training.EmbeddingLambda} {
 		rows := e.Rows(m.Z)
 		res, err := cluster.KMeans(rows, cluster.KMeansOptions{K: k, Restarts: kmeansRestarts, Seed: run.Seed})
 		if err != nil {
 			return fmt.Errorf("k-means on %s: %w", e, err)
+		}
+		if e == chosen {
+			run.assign, run.rows = res.Assign, rows
+		}
+		if truth == nil {
+			continue
 		}
 		s, err := cluster.Evaluate(truth, res.Assign)
 		if err != nil {
@@ -320,7 +360,6 @@ func scoreRun(run *clusterRun, m *training.Model, chosen training.Embedding, tru
 		}
 		if e == chosen {
 			run.Accuracy, run.NMI, run.ARI, run.RandIndex = s.Accuracy, s.NMI, s.ARI, s.RandIndex
-			run.assign, run.rows = res.Assign, rows
 		}
 	}
 	return nil
@@ -355,8 +394,11 @@ func (rep *clusterReport) metric(get func(clusterRun) float64) []float64 {
 // writeTable prints one line per run and the mean ± std over runs; scores in percent.
 func (rep *clusterReport) writeTable(w io.Writer) error {
 	fmt.Fprintf(w, "%s: %d graphs, %d classes, node features: %s; clustering %s with K-means (K = %d, %d restarts)\n",
-		rep.Dataset, rep.Graphs, rep.Classes, rep.Features, rep.Embedding, rep.Classes, rep.KMeansRestarts)
+		rep.Dataset, rep.Graphs, rep.Classes, rep.Features, rep.Embedding, rep.Clusters, rep.KMeansRestarts)
 	fmt.Fprintf(w, "%s\n\n", describeConfig(rep.Config))
+	if rep.Unlabelled {
+		return rep.writeUnscored(w)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "run\tseed\tepochs\tloss\tacc %\tNMI %\tARI %\tRI %\tacc z %\tacc λ %\tseconds\t")
 	for _, r := range rep.Runs {
@@ -391,4 +433,31 @@ func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// writeUnscored is the table of runs on unlabelled data: no scores, the cluster sizes.
+func (rep *clusterReport) writeUnscored(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "run\tseed\tepochs\tloss\tcluster sizes\tseconds\t")
+	for _, r := range rep.Runs {
+		loss := "-"
+		if len(r.Loss) > 0 {
+			loss = fmt.Sprintf("%.5g", r.Loss[len(r.Loss)-1])
+		}
+		sizes := make([]int, rep.Clusters)
+		for _, c := range r.assign {
+			if c >= 0 && c < len(sizes) {
+				sizes[c]++
+			}
+		}
+		if r.assign == nil {
+			sizes = nil // a reused run: its clusters are in its embeddings CSV
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%v\t%.2f\t\n", r.Run, r.Seed, r.Epochs, loss, sizes, r.Seconds)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "\nno scores: the data have no class labels")
+	return err
 }

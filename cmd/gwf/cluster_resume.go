@@ -21,7 +21,8 @@ type runRecord struct {
 	Data           string          `json:"data"` // training.Fingerprint of the graphs
 	Embedding      string          `json:"embedding"`
 	KMeansRestarts int             `json:"kmeans_restarts"`
-	Config         training.Config `json:"config"` // with this run's seed
+	Clusters       int             `json:"clusters,omitempty"` // K when it is not the number of classes
+	Config         training.Config `json:"config"`             // with this run's seed
 	Run            clusterRun      `json:"run"`
 }
 

@@ -4,23 +4,25 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/collection"
 	"github.com/gwf-graphs/gwf/graphs/datasets"
 )
 
-// dataFlags are the flags that choose a graph dataset: a bundled one or a TU folder, the node
-// features, the size limit and an optional subset.
+// dataFlags are the flags that choose a graph collection — a bundled dataset, a TU folder or
+// .zip, or a folder of graph files — and how to prepare it: node features, size limits, an
+// optional subset. The same flags serve every command that reads data; the loading itself is
+// graphs/collection's.
 type dataFlags struct {
 	dataset     string
 	tuDir       string
+	graphsDir   string
 	features    string
 	maxNodes    int
 	maxMemory   float64 // GiB of dense matrices
@@ -31,22 +33,29 @@ type dataFlags struct {
 
 func (d *dataFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&d.dataset, "dataset", "", "bundled dataset to use (see 'gwf datasets'; case-insensitive)")
-	fs.StringVar(&d.tuDir, "tu", "", "folder holding a dataset in TU format (NAME_A.txt[.gz], NAME_graph_indicator.txt[.gz], ...)")
-	fs.StringVar(&d.features, "features", "none", "node features: none (structure only, the paper's setting), labels (one-hot node labels) or attributes")
+	fs.StringVar(&d.tuDir, "tu", "", "dataset in TU format: a folder (NAME_A.txt[.gz], NAME_graph_indicator.txt[.gz], ...; graph labels optional) or the .zip the TU site distributes")
+	fs.StringVar(&d.graphsDir, "graphs", "", "folder of graph files, one graph a file: .json (the JSON of 'gwf gw' or networkx node-link JSON) and edge lists (.txt, .edges, .edgelist, .el; node ids are names); optional labels.csv of \"file,label\" rows")
+	fs.StringVar(&d.features, "features", "none", "node features: none (structure only, the paper's setting), labels (one-hot node labels; TU data) or attributes")
 	fs.IntVar(&d.maxNodes, "max-nodes", graphs.DefaultLimits.MaxNodes, "refuse graphs with more nodes than this")
 	fs.BoolVar(&d.standardize, "standardize", false, "rescale each node-feature dimension to mean 0 and std 1 over the data read (recommended with --features attributes: raw attributes such as PROTEINS_full's reach 400 and drown the structure term)")
-	fs.Float64Var(&d.maxMemory, "max-memory", float64(graphs.DefaultLimits.MaxDenseBytes)/(1<<30), "refuse datasets whose dense adjacency and feature matrices need more GiB than this")
-	fs.IntVar(&d.subset, "subset", 0, "use only N graphs, the first N after a shuffle seeded by --subset-seed, kept in file order (0: all); for quick tries")
+	fs.Float64Var(&d.maxMemory, "max-memory", float64(graphs.DefaultLimits.MaxDenseBytes)/(1<<30), "refuse datasets whose dense adjacency and feature matrices need more GiB than this (counting the --subset kept)")
+	fs.IntVar(&d.subset, "subset", 0, "use only N graphs, the first N after a shuffle seeded by --subset-seed, kept in file order (0: all); chosen before reading, so only they count for --max-memory")
 	fs.Uint64Var(&d.subsetSeed, "subset-seed", 1, "seed of the --subset shuffle")
 }
 
 // check validates the flags without reading anything; its errors are usage errors.
 func (d *dataFlags) check() error {
+	given := 0
+	for _, v := range []string{d.dataset, d.tuDir, d.graphsDir} {
+		if v != "" {
+			given++
+		}
+	}
 	switch {
-	case d.dataset == "" && d.tuDir == "":
-		return usagef("give the data with --dataset NAME or --tu DIR")
-	case d.dataset != "" && d.tuDir != "":
-		return usagef("give either --dataset or --tu, not both")
+	case given == 0:
+		return usagef("give the data with --dataset NAME, --tu DIR|FILE.zip or --graphs DIR")
+	case given > 1:
+		return usagef("give only one of --dataset, --tu and --graphs")
 	case d.maxNodes < 1:
 		return usagef("--max-nodes = %d must be at least 1", d.maxNodes)
 	case !(d.maxMemory > 0) || d.maxMemory > 1<<20:
@@ -54,11 +63,15 @@ func (d *dataFlags) check() error {
 	case d.subset < 0:
 		return usagef("--subset = %d must not be negative", d.subset)
 	}
-	if _, err := graphs.ParseFeatureKind(d.features); err != nil {
+	kind, err := graphs.ParseFeatureKind(d.features)
+	if err != nil {
 		return usagef("--features: %w", err)
 	}
 	if d.dataset != "" && !isBundled(d.dataset) {
-		return usagef("unknown dataset %q (bundled: %s; use --tu for a folder)", d.dataset, strings.Join(datasets.Names(), ", "))
+		return usagef("unknown dataset %q (bundled: %s; use --tu or --graphs for your own data)", d.dataset, strings.Join(datasets.Names(), ", "))
+	}
+	if d.graphsDir != "" && kind == graphs.FeaturesLabels {
+		return usagef("--features labels is for TU data; with --graphs use attributes (JSON \"features\", numeric node-link attributes) or none")
 	}
 	return nil
 }
@@ -78,57 +91,33 @@ func isBundled(name string) bool {
 	return false
 }
 
-// load reads the dataset and applies --subset. The result's Graphs are in the order used for
+// spec is the collection the flags describe; check must have passed.
+func (d *dataFlags) spec() collection.Spec {
+	kind, _ := graphs.ParseFeatureKind(d.features) // checked
+	return collection.Spec{
+		Dataset: d.dataset, TU: d.tuDir, Folder: d.graphsDir,
+		Features: kind, Standardize: d.standardize,
+		Subset: d.subset, SubsetSeed: d.subsetSeed,
+		Limits: d.limits(),
+	}
+}
+
+// load reads the collection, --subset applied. The result's Graphs are in the order used for
 // training and output.
 func (d *dataFlags) load() (*graphs.Dataset, error) {
 	if err := d.check(); err != nil {
 		return nil, err
 	}
-	kind, _ := graphs.ParseFeatureKind(d.features) // checked above
-	opt := graphs.TUOptions{Features: kind, Limits: d.limits()}
-	var ds *graphs.Dataset
-	var err error
-	if d.dataset != "" {
-		ds, err = datasets.Load(d.dataset, opt)
-	} else {
-		ds, err = graphs.ReadTUDir(d.tuDir, opt)
-	}
+	ds, err := collection.Load(d.spec())
 	if err != nil {
 		return nil, fmt.Errorf("load data: %w", err)
-	}
-	if len(ds.Graphs) == 0 {
-		return nil, fmt.Errorf("load data: dataset %s has no graphs", ds.Name)
-	}
-	d.applySubset(ds)
-	if d.standardize {
-		graphs.StandardizeFeatures(ds.Graphs)
 	}
 	return ds, nil
 }
 
-// applySubset keeps --subset graphs of ds: a seeded random choice, kept in file order.
-func (d *dataFlags) applySubset(ds *graphs.Dataset) {
-	if d.subset <= 0 || d.subset >= len(ds.Graphs) {
-		return
-	}
-	pick := rand.New(rand.NewPCG(d.subsetSeed, 0x5eb5e7)).Perm(len(ds.Graphs))[:d.subset]
-	slices.Sort(pick)
-	sub := make([]*graphs.Graph, d.subset)
-	for i, p := range pick {
-		sub[i] = ds.Graphs[p]
-	}
-	ds.Graphs = sub
-}
-
 // classLabel is the original class label of g as text ("" when it has none).
 func classLabel(ds *graphs.Dataset, g *graphs.Graph) string {
-	if !g.HasLabel {
-		return ""
-	}
-	if g.Label >= 0 && g.Label < len(ds.Classes) {
-		return fmt.Sprint(ds.Classes[g.Label])
-	}
-	return fmt.Sprint(g.Label)
+	return ds.ClassName(g)
 }
 
 // featureHint explains a feature-dimension mismatch between a model and the data.

@@ -31,7 +31,7 @@ type embedFlags struct {
 func newEmbedCmd(a *app) *cobra.Command {
 	var f embedFlags
 	cmd := &cobra.Command{
-		Use:   "embed --model FILE (--dataset NAME | --tu DIR)",
+		Use:   "embed --model FILE (--dataset NAME | --tu DIR|FILE.zip | --graphs DIR)",
 		Short: "Write the embeddings of a dataset under a trained model",
 		Long: `embed writes one embedding per graph: the trained z_i when the data are the model's training
 data (same graphs in the same order, checked by fingerprint), otherwise embeddings computed

@@ -29,7 +29,7 @@ type fitFlags struct {
 func newFitCmd(a *app) *cobra.Command {
 	var f fitFlags
 	cmd := &cobra.Command{
-		Use:   "fit (--dataset NAME | --tu DIR) --output FILE",
+		Use:   "fit (--dataset NAME | --tu DIR|FILE.zip | --graphs DIR) --output FILE",
 		Short: "Learn a GWF model (atoms and graph embeddings) of a dataset",
 		Long: `fit learns a Gromov-Wasserstein factorization model of a graph dataset (Algorithm 4 of the
 paper): K atoms and one embedding z_i per graph, with λ_i = softmax(z_i) weighing the atoms of

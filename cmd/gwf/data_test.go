@@ -1,0 +1,153 @@
+package main
+
+import (
+	"archive/zip"
+	"encoding/csv"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gwf-graphs/gwf/graphs/datasets"
+)
+
+// mixedGraphs is a folder mixing JSON, node-link JSON and edge lists (1-based and string ids),
+// with labels.csv.
+var mixedGraphs = filepath.Join("..", "..", "graphs", "testdata", "mixed")
+
+// unlabelledTU writes MUTAG's structure files (no graph labels) into dir/MYDATA and also as
+// dir/MYDATA.zip, and returns both paths.
+func unlabelledTU(t *testing.T) (folder, archive string) {
+	t.Helper()
+	dir := t.TempDir()
+	folder = filepath.Join(dir, "MYDATA")
+	if err := os.Mkdir(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	archive = filepath.Join(dir, "MYDATA.zip")
+	zf, err := os.Create(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(zf)
+	for _, suffix := range []string{"_A.txt.gz", "_graph_indicator.txt.gz"} {
+		b, err := fs.ReadFile(datasets.FS(), "MUTAG/MUTAG"+suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, folder, "MYDATA"+suffix, string(b))
+		w, err := zw.Create("MYDATA/MYDATA" + suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zf.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return folder, archive
+}
+
+// readCSV reads a whole CSV file.
+func readCSV(t *testing.T, p string) [][]string {
+	t.Helper()
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil && err != io.EOF {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// TestClusterUnlabelledTU: a TU folder (or .zip) without graph labels clusters into --clusters
+// groups, without scores; without --clusters it is a usage error that says so.
+func TestClusterUnlabelledTU(t *testing.T) {
+	folder, archive := unlabelledTU(t)
+	train := []string{"--subset", "30", "--atoms", "3", "--layers", "5", "--epochs", "1", "--quiet"}
+	outDir := filepath.Join(t.TempDir(), "out")
+	out, _ := mustRun(t, append([]string{"cluster", "--tu", folder, "--clusters", "3", "--output-dir", outDir}, train...)...)
+	if !strings.Contains(out, "K = 3") || !strings.Contains(out, "no scores") || strings.Contains(out, "accuracy") {
+		t.Errorf("table of an unlabelled run:\n%s", out)
+	}
+	rows := readCSV(t, filepath.Join(outDir, "embeddings-run0.csv"))
+	if len(rows) != 31 || rows[0][2] != "cluster" {
+		t.Fatalf("embeddings CSV: %d rows, header %v", len(rows), rows[0])
+	}
+	seen := map[string]bool{}
+	for _, r := range rows[1:] {
+		if r[1] != "" || !slices.Contains([]string{"0", "1", "2"}, r[2]) {
+			t.Errorf("row %v: want no label and a cluster in 0..2", r)
+		}
+		seen[r[2]] = true
+	}
+	if len(seen) < 2 {
+		t.Errorf("all 30 graphs in one cluster")
+	}
+	out, _ = mustRun(t, append([]string{"cluster", "--tu", archive, "--clusters", "2", "--json"}, train...)...)
+	rep := decodeJSON(t, out)
+	if rep["clusters"] != 2.0 || rep["unlabelled"] != true || rep["dataset"] != "MYDATA" {
+		t.Errorf("JSON report of the .zip: clusters %v, unlabelled %v, dataset %v", rep["clusters"], rep["unlabelled"], rep["dataset"])
+	}
+	_, stderr, code := runCLI(t, append([]string{"cluster", "--tu", folder}, train...)...)
+	if code != exitUsage || !strings.Contains(stderr, "--clusters") {
+		t.Errorf("no --clusters on unlabelled data: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestGraphsFolder: fit and embed read a folder mixing the three graph formats, and the
+// embeddings CSV carries the labels of labels.csv.
+func TestGraphsFolder(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.gwf")
+	mustRun(t, "fit", "--graphs", mixedGraphs, "--atoms", "2", "--atom-size", "3", "--layers", "5", "--epochs", "2", "--quiet", "--output", model)
+	emb := filepath.Join(dir, "e.csv")
+	mustRun(t, "embed", "--model", model, "--graphs", mixedGraphs, "--output", emb, "--quiet")
+	rows := readCSV(t, emb)
+	if len(rows) != 7 {
+		t.Fatalf("%d rows, want a header and 6 graphs", len(rows))
+	}
+	labels := map[string]string{}
+	for _, r := range rows[1:] {
+		labels[r[0]] = r[1]
+	}
+	if labels["pentagon.txt"] != "cycle" || labels["star.nodelink.json"] != "tree" || labels["friends.edges"] != "tree" {
+		t.Errorf("labels %v", labels)
+	}
+	// Labelled by labels.csv, the folder clusters with scores by default.
+	out, _ := mustRun(t, "cluster", "--graphs", mixedGraphs, "--atoms", "2", "--atom-size", "3", "--layers", "5", "--epochs", "1", "--quiet", "--json")
+	if rep := decodeJSON(t, out); rep["clusters"] != 2.0 || rep["unlabelled"] != nil {
+		t.Errorf("labelled folder: clusters %v, unlabelled %v", rep["clusters"], rep["unlabelled"])
+	}
+	for _, args := range [][]string{
+		{"fit", "--graphs", mixedGraphs, "--dataset", "MUTAG", "--output", model},
+		{"fit", "--graphs", mixedGraphs, "--features", "labels", "--output", model},
+		{"cluster", "--graphs", mixedGraphs, "--clusters", "7"},
+		{"cluster", "--graphs", mixedGraphs, "--clusters", "-1"},
+	} {
+		if _, stderr, code := runCLI(t, args...); code != exitUsage {
+			t.Errorf("gwf %v: exit %d (%s), want a usage error", args, code, stderr)
+		}
+	}
+}
+
+// TestSubsetBeforeMemoryLimit: --subset is applied before --max-memory is checked (issue 19).
+func TestSubsetBeforeMemoryLimit(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "m")
+	args := []string{"fit", "--dataset", "MUTAG", "--output", model, "--max-memory", "0.0001", "--atoms", "2", "--layers", "5", "--epochs", "1", "--quiet"}
+	if _, stderr, code := runCLI(t, args...); code != exitError || !strings.Contains(stderr, "--max-memory") {
+		t.Fatalf("all of MUTAG under 0.0001 GiB: exit %d, stderr %q", code, stderr)
+	}
+	mustRun(t, append(args, "--subset", "10")...)
+}
