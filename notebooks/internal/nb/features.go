@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/graphs/datasets"
+	"github.com/gwf-graphs/gwf/graphs/collection"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -86,30 +86,30 @@ func (f Features) Prep(d string) Prep {
 	}
 }
 
-// Load reads the bundled dataset d with its features prepared, keeps subset graphs evenly
-// spread over the file (some files are sorted by class; 0: all), and returns the feature
-// weight to train with: 1, or the balanced weight of the graphs kept.
-func (f Features) Load(d string, subset int) (*graphs.Dataset, float64, error) {
+// Spec is the collection.Spec of bundled dataset d with its features prepared and subset
+// graphs kept, evenly spread over the file (some files are sorted by class; 0: all). The
+// command line reads the same collection with --dataset d plus the flags of Flags.
+func (f Features) Spec(d string, subset int) (collection.Spec, error) {
 	p := f.Prep(d)
 	kind, err := graphs.ParseFeatureKind(p.Kind)
 	if err != nil {
-		return nil, 0, err
+		return collection.Spec{}, err
 	}
-	ds, err := datasets.Load(d, graphs.TUOptions{Features: kind})
+	return collection.Spec{Dataset: d, Features: kind, Standardize: p.Standardize, Subset: subset, SubsetSpread: true}, nil
+}
+
+// Load reads the bundled dataset d as Spec describes it and returns the feature weight to
+// train with: 1, or the balanced weight of the graphs kept.
+func (f Features) Load(d string, subset int) (*graphs.Dataset, float64, error) {
+	spec, err := f.Spec(d, subset)
 	if err != nil {
 		return nil, 0, err
 	}
-	if p.Standardize {
-		graphs.StandardizeFeatures(ds.Graphs)
+	ds, err := collection.Load(spec)
+	if err != nil {
+		return nil, 0, err
 	}
-	if subset > 0 && subset < len(ds.Graphs) {
-		sub := make([]*graphs.Graph, subset)
-		for i := range sub {
-			sub[i] = ds.Graphs[i*len(ds.Graphs)/subset]
-		}
-		ds.Graphs = sub
-	}
-	if !p.Balance {
+	if !f.Prep(d).Balance {
 		return ds, 1, nil
 	}
 	b, err := training.BalanceFeatures(ds.Graphs)
