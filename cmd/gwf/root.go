@@ -99,9 +99,9 @@ interrupted (SIGINT/SIGTERM).`,
 	root.PersistentFlags().StringVar(&a.logLevel, "log-level", a.logLevel, "log level: error, warn, info, debug or trace (progress is logged at info)")
 	root.PersistentFlags().StringVar(&a.cpuProfile, "cpuprofile", "", "write a CPU profile (for 'go tool pprof') to this file")
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return usageError{err}
+		return usageError{suggestFlag(cmd, err)}
 	})
-	root.AddCommand(newGWCmd(a), newDatasetsCmd(), newFitCmd(a), newEmbedCmd(a), newClusterCmd(a), newClassifyCmd(a), newBenchCmd(a))
+	root.AddCommand(newGWCmd(a), newDatasetsCmd(), newFitCmd(a), newEmbedCmd(a), newClusterCmd(a), newClassifyCmd(a), newBenchCmd(a), newVersionCmd())
 	return root, a
 }
 
@@ -226,6 +226,75 @@ func versionString() string {
 		}
 	}
 	return v + " " + bi.GoVersion + " kernels=" + simd.Kernels()
+}
+
+// newVersionCmd is "gwf version": the version of the build, as --version prints it.
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version of gwf (module version, VCS revision, Go version, kernels)",
+		Long: `version prints the module version from the build information ("(devel)" for a build from
+a source tree; the tag for 'go install github.com/gwf-graphs/gwf/cmd/gwf@vX.Y.Z'), the VCS
+revision when known, the Go version and the matrix kernels in use.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := fmt.Fprintln(cmd.OutOrStdout(), "gwf", versionString())
+			return err
+		},
+	}
+}
+
+// suggestFlag adds "did you mean --x?" to an unknown-flag error when a flag of cmd is close
+// to the one given. pflag and cobra suggest commands but not flags.
+func suggestFlag(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	name, ok := strings.CutPrefix(msg, "unknown flag: --")
+	if !ok {
+		return err
+	}
+	var best []string
+	bestDist := 3 // suggest only names within edit distance 2, or that start with the given one
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		d := editDistance(name, f.Name)
+		if strings.HasPrefix(f.Name, name) && len(name) >= 3 {
+			d = min(d, 1)
+		}
+		switch {
+		case d < bestDist:
+			best, bestDist = []string{"--" + f.Name}, d
+		case d == bestDist:
+			best = append(best, "--"+f.Name)
+		}
+	})
+	if len(best) == 0 {
+		return err
+	}
+	return fmt.Errorf("%w; did you mean %s?", err, strings.Join(best, " or "))
+}
+
+// editDistance is the Levenshtein distance of a and b (bytes; flag names are ASCII). Written
+// here: a dozen lines do not justify a dependency.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			sub := prev[j-1]
+			if a[i-1] != b[j-1] {
+				sub++
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, sub)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // changed reports whether the flag name was set on the command line.

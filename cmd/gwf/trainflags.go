@@ -105,6 +105,9 @@ func (t *trainFlags) config(fs *pflag.FlagSet) (training.Config, []string, error
 	if t.workers < 0 {
 		return training.Config{}, nil, usagef("--workers = %d must not be negative", t.workers)
 	}
+	if err := t.checkEpochs(); err != nil {
+		return training.Config{}, nil, err
+	}
 	atomSize, err := t.parseAtomSize()
 	if err != nil {
 		return training.Config{}, nil, err
@@ -135,6 +138,9 @@ func (t *trainFlags) config(fs *pflag.FlagSet) (training.Config, []string, error
 // applied when given. Every other flag that asks for a different value is reported in the
 // warnings and ignored. Its errors are usage errors.
 func (t *trainFlags) resumeConfig(fs *pflag.FlagSet, file training.Config) (training.Config, []string, error) {
+	if err := t.checkEpochs(); err != nil {
+		return training.Config{}, nil, err
+	}
 	atomSize, err := t.parseAtomSize()
 	if err != nil {
 		return training.Config{}, nil, err
@@ -159,6 +165,16 @@ func (t *trainFlags) resumeConfig(fs *pflag.FlagSet, file training.Config) (trai
 		return training.Config{}, nil, usageError{err}
 	}
 	return cfg, warnings, nil
+}
+
+// checkEpochs refuses --epochs below 1: with none, the commands would write and score the
+// random initialisation as if it were a trained model. (training.Config allows 0 for library
+// users who want an untrained model.)
+func (t *trainFlags) checkEpochs() error {
+	if t.epochs < 1 {
+		return usagef("--epochs = %d must be at least 1", t.epochs)
+	}
+	return nil
 }
 
 // featureWeightFlag is --feature-weight: a non-negative number, or "auto" for the weight of

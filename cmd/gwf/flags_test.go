@@ -1,0 +1,49 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFlagSuggestions: a mistyped flag gets "did you mean", a far one does not.
+func TestFlagSuggestions(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fit", "--epoch", "3"}, "did you mean --epochs?"},
+		{[]string{"cluster", "--cluster", "3"}, "did you mean --clusters?"},
+		{[]string{"embed", "--dataet", "MUTAG"}, "did you mean --dataset?"},
+		{[]string{"fit", "--stand"}, "did you mean --standardize?"},
+		{[]string{"fit", "--zzzzzz"}, ""},
+	} {
+		_, stderr, code := runCLI(t, tc.args...)
+		if code != exitUsage || !strings.Contains(stderr, "unknown flag") {
+			t.Errorf("gwf %v: exit %d, stderr %q", tc.args, code, stderr)
+			continue
+		}
+		if got := strings.Contains(stderr, "did you mean"); got != (tc.want != "") || !strings.Contains(stderr, tc.want) {
+			t.Errorf("gwf %v: stderr %q, want %q", tc.args, stderr, tc.want)
+		}
+	}
+	if d := editDistance("kitten", "sitting"); d != 3 {
+		t.Errorf("editDistance(kitten, sitting) = %d, want 3", d)
+	}
+}
+
+// TestEpochsAtLeastOne: --epochs 0 would score the random initialisation.
+func TestEpochsAtLeastOne(t *testing.T) {
+	for _, cmd := range [][]string{{"fit", "--output", "x"}, {"cluster"}} {
+		args := append(cmd, "--dataset", "MUTAG", "--epochs", "0")
+		if _, stderr, code := runCLI(t, args...); code != exitUsage || !strings.Contains(stderr, "--epochs = 0 must be at least 1") {
+			t.Errorf("gwf %v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+}
+
+func TestVersionCommand(t *testing.T) {
+	out, _ := mustRun(t, "version")
+	if !strings.HasPrefix(out, "gwf ") || !strings.Contains(out, versionString()) {
+		t.Errorf("gwf version printed %q", out)
+	}
+}
