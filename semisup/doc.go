@@ -4,8 +4,10 @@
 //
 //	Σ_i GWF loss(graph i; atoms, softmax(z_i)) + β·Σ_{i labelled} CrossEntropy(MLP(z_i), l_i).
 //
-// By default the head reads λ_i = softmax(z_i) instead of z_i (Config.Input), the identifiable
-// part of the embedding; "z" gives the equation as printed.
+// By default (DefaultConfig) the head reads the centred embedding z_i − mean(z_i)·1 instead of
+// z_i (Config.Input "centered"): the loss sees z_i only through softmax, so its component along
+// 1 is unidentified, and centring removes exactly that. "lambda" reads λ_i = softmax(z_i);
+// "z" gives the equation as printed.
 //
 // Both terms live in one Gorgonia graph per mini-batch — the GWF loss of the batch as a single
 // op (nodes.BatchLoss) and the MLP with its cross-entropy — so one backward pass gives the

@@ -46,8 +46,8 @@ func ExampleBalanceFeatures() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("structure %.3f, features %.3f: weight %.3f\n", b.Structure, b.Features, b.Weight)
 	// Then train with Config.FeatureWeight = b.Weight.
+	fmt.Printf("structure %.3f, features %.3f: weight %.3f\n", b.Structure, b.Features, b.Weight)
 	// Output:
 	// structure 0.226, features 0.932: weight 0.242
 }
