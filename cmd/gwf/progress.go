@@ -2,6 +2,10 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -9,11 +13,18 @@ import (
 	"github.com/gwf-graphs/gwf/training"
 )
 
-// progressEvery is how often progress is logged during an epoch.
-const progressEvery = 5 * time.Second
+// progressEvery is how often progress is logged during an epoch; barEvery how often the bar is
+// redrawn on a terminal.
+const (
+	progressEvery = 5 * time.Second
+	barEvery      = 200 * time.Millisecond
+	barWidth      = 24
+)
 
-// progress logs training.Progress reports at most every interval, and always when an epoch
-// (or a transform) completes.
+// progress reports training.Progress: on a terminal as a bar redrawn on one line (a line per
+// epoch is kept), otherwise as log lines at most every interval and always when an epoch (or a
+// transform) completes. The ETA covers the whole command: with a "run" field "r/R" (cluster's
+// runs), the runs still to come are counted at the projected length of the current one.
 type progress struct {
 	log      *logrus.Logger
 	msg      string
@@ -22,11 +33,27 @@ type progress struct {
 	start    time.Time
 	last     time.Time
 	now      func() time.Time
+	// bar is the terminal the bar is drawn on, nil for log lines.
+	bar io.Writer
 }
 
 // newProgress returns a reporter logging msg with the given extra fields (nil for none).
 func newProgress(log *logrus.Logger, msg string, fields logrus.Fields) *progress {
-	return &progress{log: log, msg: msg, fields: fields, interval: progressEvery, now: time.Now}
+	p := &progress{log: log, msg: msg, fields: fields, interval: progressEvery, now: time.Now}
+	if isTerminal(log.Out) && log.IsLevelEnabled(logrus.InfoLevel) {
+		p.bar, p.interval = log.Out, barEvery
+	}
+	return p
+}
+
+// isTerminal reports whether w is a terminal that can redraw a line.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // report is a training.Options.Progress callback.
@@ -50,6 +77,13 @@ func (p *progress) report(pr training.Progress) {
 			eta = time.Duration(float64(pr.Total-pr.Done) / rate * float64(time.Second))
 		}
 	}
+	if fitting {
+		eta = p.commandETA(pr)
+	}
+	if p.bar != nil {
+		p.drawBar(pr, fitting, rate, eta)
+		return
+	}
 	f := logrus.Fields{
 		"graphs":   fmt.Sprintf("%d/%d", pr.Done, pr.Total),
 		"graphs/s": fmt.Sprintf("%.1f", rate),
@@ -63,6 +97,50 @@ func (p *progress) report(pr training.Progress) {
 		f[k] = v
 	}
 	p.log.WithFields(f).Info(p.msg)
+}
+
+// commandETA extends the run's ETA by the runs still to come after this one (fields "run"
+// = "r/R"), each as long as this run's elapsed time plus its ETA.
+func (p *progress) commandETA(pr training.Progress) time.Duration {
+	run, ok := p.fields["run"].(string)
+	if !ok {
+		return pr.ETA
+	}
+	r, total, ok := strings.Cut(run, "/")
+	ri, err1 := strconv.Atoi(r)
+	ti, err2 := strconv.Atoi(total)
+	if !ok || err1 != nil || err2 != nil || ti <= ri {
+		return pr.ETA
+	}
+	return pr.ETA + time.Duration(ti-ri)*(pr.Elapsed+pr.ETA)
+}
+
+// drawBar redraws the progress line; an epoch's (or the transform's) last report ends it, so
+// the epoch stays on screen.
+func (p *progress) drawBar(pr training.Progress, fitting bool, rate float64, eta time.Duration) {
+	frac := 0.0
+	if pr.Total > 0 {
+		frac = float64(pr.Done) / float64(pr.Total)
+	}
+	fill := int(frac * barWidth)
+	var b strings.Builder
+	b.WriteString("\r\033[K")
+	b.WriteString(p.msg)
+	if run, ok := p.fields["run"]; ok {
+		fmt.Fprintf(&b, " run %v", run)
+	}
+	if fitting {
+		fmt.Fprintf(&b, " epoch %d/%d", pr.Epoch, pr.Epochs)
+	}
+	fmt.Fprintf(&b, " [%s%s] %d/%d  %.1f graphs/s", strings.Repeat("=", fill), strings.Repeat(" ", barWidth-fill), pr.Done, pr.Total, rate)
+	if fitting {
+		fmt.Fprintf(&b, "  loss %.6g", pr.Loss)
+	}
+	fmt.Fprintf(&b, "  eta %s", eta.Round(time.Second))
+	if pr.Done >= pr.Total {
+		b.WriteByte('\n')
+	}
+	io.WriteString(p.bar, b.String()) // a failed terminal write is not worth stopping training for
 }
 
 // callback returns p.report, or nil when quiet, for training.Options.Progress.

@@ -31,12 +31,47 @@ func TestProgressThrottled(t *testing.T) {
 	if len(lines) != 3 {
 		t.Fatalf("%d lines, want 3:\n%s", len(lines), buf.String())
 	}
-	for _, want := range []string{"epoch=1/2", "graphs=100/100", "graphs/s=10.0", "loss=0.25", "eta=15s", "run=1/2"} {
+	// Run 1 of 2: 15 s left of this run, and a second run as long as this one (0 s elapsed + 15 s).
+	for _, want := range []string{"epoch=1/2", "graphs=100/100", "graphs/s=10.0", "loss=0.25", "eta=30s", "run=1/2"} {
 		if !strings.Contains(lines[2], want) {
 			t.Errorf("%q lacks %s", lines[2], want)
 		}
 	}
 	if p.callback(true) != nil {
 		t.Error("quiet progress has a callback")
+	}
+}
+
+// TestProgressCommandETA: with a run field "r/R", the ETA counts the runs still to come.
+func TestProgressCommandETA(t *testing.T) {
+	var buf bytes.Buffer
+	log := logrus.New()
+	log.SetOutput(&buf)
+	p := newProgress(log, "training", logrus.Fields{"run": "1/3"})
+	// 10 s into run 1 of 3 with 30 s to go: this run takes 40 s, two more follow: 30 + 80 s.
+	p.report(training.Progress{Epoch: 1, Epochs: 4, Done: 5, Total: 10, GraphsPerSec: 1, Elapsed: 10 * time.Second, ETA: 30 * time.Second})
+	if !strings.Contains(buf.String(), "eta=1m50s") {
+		t.Errorf("log %q lacks eta=1m50s", buf.String())
+	}
+}
+
+// TestProgressBar: on a terminal the bar redraws one line, and an epoch's end keeps it.
+func TestProgressBar(t *testing.T) {
+	var buf bytes.Buffer
+	p := newProgress(logrus.New(), "training", logrus.Fields{"run": "2/2"})
+	p.bar = &buf
+	p.report(training.Progress{Epoch: 1, Epochs: 2, Done: 50, Total: 100, Loss: 0.5, GraphsPerSec: 10, ETA: 15 * time.Second})
+	p.report(training.Progress{Epoch: 1, Epochs: 2, Done: 100, Total: 100, Loss: 0.25, GraphsPerSec: 10, ETA: 10 * time.Second})
+	out := buf.String()
+	if strings.Count(out, "\r\033[K") != 2 || strings.Count(out, "\n") != 1 || !strings.HasSuffix(out, "\n") {
+		t.Errorf("bar output %q: want two redraws and one line end", out)
+	}
+	for _, want := range []string{"run 2/2 epoch 1/2 [============            ] 50/100", "[========================] 100/100", "loss 0.25", "eta 10s"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("bar output %q lacks %q", out, want)
+		}
+	}
+	if isTerminal(&buf) {
+		t.Error("a buffer counted as a terminal")
 	}
 }
