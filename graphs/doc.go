@@ -1,6 +1,8 @@
 // Package graphs holds the graph type of the project and the ways to obtain graphs: readers
-// (JSON, edge lists, TU Dortmund datasets) and seeded generators (Barabási–Albert, stochastic
-// block model).
+// (JSON, networkx node-link JSON, edge lists, TU Dortmund datasets as folders or .zip archives,
+// folders mixing one-graph files with a labels.csv) and seeded generators (Barabási–Albert,
+// stochastic block model). The sub-package collection loads any of these sources from one
+// description; datasets bundles five TU benchmarks.
 //
 // A Graph is a dense adjacency matrix C, a node distribution Mu and optional node features F,
 // validated on construction (New, Validate). Readers check sizes against Limits before they
