@@ -7,7 +7,7 @@ package graphs
 //	*.txt, *.edges, *.edgelist, *.el     edge lists, node ids read as names (NodeNames)
 //	labels.csv                           optional: "file,label" lines giving each graph's class
 //
-// Hidden files and README/LICENSE files are ignored; any other file is an error, so that a
+// Sub-folders, hidden files and README/LICENSE files are ignored; any other file is an error, so that a
 // graph in an unknown format is not silently left out.
 
 import (
@@ -258,7 +258,7 @@ func (ds *Dataset) labelFromCSV(p string, files []string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w (want rows \"file,label\")", p, err)
 		}
-		file, label := strings.TrimSpace(rec[0]), strings.TrimSpace(rec[1])
+		file, label := strings.TrimSpace(strings.TrimPrefix(rec[0], "\ufeff")), strings.TrimSpace(rec[1]) // a spreadsheet's byte-order mark
 		if row == 1 && strings.EqualFold(label, "label") {
 			continue // header
 		}

@@ -1,0 +1,44 @@
+package graphs_test
+
+import (
+	"fmt"
+	"log"
+	"path/filepath"
+	"strings"
+
+	"github.com/gwf-graphs/gwf/graphs"
+)
+
+// A graph in networkx's node-link JSON, as json.dumps(nx.node_link_data(G)) writes it: string
+// ids, a weighted link, a numeric node attribute that becomes the node feature.
+func ExampleReadNodeLink() {
+	in := `{"directed": false, "multigraph": false, "graph": {},
+	  "nodes": [{"id": "hub", "charge": 1}, {"id": "a", "charge": 0}, {"id": "b", "charge": -1}],
+	  "links": [{"source": "hub", "target": "a"}, {"source": "hub", "target": "b", "weight": 2}]}`
+	g, err := graphs.ReadNodeLink(strings.NewReader(in), "star.json", graphs.NodeLinkOptions{Attributes: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(g.N(), "nodes, row of hub:", g.C.RawRowView(0), "features:", g.F.RawMatrix().Data)
+	// Output:
+	// 3 nodes, row of hub: [0 1 2] features: [1 0 -1]
+}
+
+// A folder mixing the JSON form, node-link JSON and edge lists (one with 1-based ids, one with
+// names), labelled by its labels.csv.
+func ExampleReadFolder() {
+	ds, err := graphs.ReadFolder(filepath.Join("testdata", "mixed"), graphs.FolderOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, g := range ds.Graphs {
+		fmt.Printf("%-19s %d nodes, class %s\n", g.Name, g.N(), ds.ClassName(g))
+	}
+	// Output:
+	// friends.edges       4 nodes, class tree
+	// path.nodelink.json  4 nodes, class tree
+	// pentagon.txt        5 nodes, class cycle
+	// square.json         4 nodes, class cycle
+	// star.nodelink.json  4 nodes, class tree
+	// triangle.json       3 nodes, class cycle
+}
