@@ -461,3 +461,27 @@ func (rep *clusterReport) writeUnscored(w io.Writer) error {
 	_, err := fmt.Fprintln(w, "\nno scores: the data have no class labels")
 	return err
 }
+
+// scoreKeys are the JSON fields of clusterReport and clusterRun that hold scores.
+var scoreKeys = []string{"accuracy", "nmi", "ari", "rand_index", "accuracy_z", "nmi_z", "ari_z", "rand_index_z",
+	"accuracy_lambda", "nmi_lambda", "ari_lambda", "rand_index_lambda"}
+
+// MarshalJSON leaves the scores out of the report of unlabelled data, which has none.
+func (rep clusterReport) MarshalJSON() ([]byte, error) {
+	type plain clusterReport // without this method
+	b, err := json.Marshal(plain(rep))
+	if err != nil || !rep.Unlabelled {
+		return b, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	runs, _ := m["runs"].([]any)
+	for _, obj := range append([]any{m}, runs...) {
+		for _, k := range scoreKeys {
+			delete(obj.(map[string]any), k)
+		}
+	}
+	return json.Marshal(m)
+}

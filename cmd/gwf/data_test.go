@@ -100,6 +100,12 @@ func TestClusterUnlabelledTU(t *testing.T) {
 	if rep["clusters"] != 2.0 || rep["unlabelled"] != true || rep["dataset"] != "MYDATA" {
 		t.Errorf("JSON report of the .zip: clusters %v, unlabelled %v, dataset %v", rep["clusters"], rep["unlabelled"], rep["dataset"])
 	}
+	if _, ok := rep["accuracy"]; ok {
+		t.Error("the report of unlabelled data has scores")
+	}
+	if runs, _ := rep["runs"].([]any); len(runs) != 1 || runs[0].(map[string]any)["nmi"] != nil || runs[0].(map[string]any)["seed"] != 1.0 {
+		t.Errorf("runs of the unlabelled report: %v", rep["runs"])
+	}
 	_, stderr, code := runCLI(t, append([]string{"cluster", "--tu", folder}, train...)...)
 	if code != exitUsage || !strings.Contains(stderr, "--clusters") {
 		t.Errorf("no --clusters on unlabelled data: exit %d, stderr %q", code, stderr)
