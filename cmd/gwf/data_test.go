@@ -3,6 +3,7 @@ package main
 import (
 	"archive/zip"
 	"encoding/csv"
+	"encoding/json"
 	"io"
 	"io/fs"
 	"os"
@@ -156,4 +157,20 @@ func TestSubsetBeforeMemoryLimit(t *testing.T) {
 		t.Fatalf("all of MUTAG under 0.0001 GiB: exit %d, stderr %q", code, stderr)
 	}
 	mustRun(t, append(args, "--subset", "10")...)
+}
+
+// TestDatasetsDescribesData: gwf datasets with a data flag describes that collection.
+func TestDatasetsDescribesData(t *testing.T) {
+	out, _ := mustRun(t, "datasets", "--graphs", mixedGraphs, "--json")
+	var infos []datasetInfo
+	if err := json.Unmarshal([]byte(out), &infos); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(infos) != 1 || infos[0].Name != "mixed" || infos[0].Graphs != 6 || infos[0].Classes != 2 || infos[0].MaxNodes != 5 {
+		t.Errorf("datasets --graphs: %+v", infos)
+	}
+	out, _ = mustRun(t, "datasets", "--dataset", "mutag", "--features", "Labels", "--subset", "20")
+	if !strings.Contains(out, "MUTAG") || !strings.Contains(out, " 20 ") || strings.Contains(out, "AIDS") {
+		t.Errorf("datasets --dataset mutag --subset 20:\n%s", out)
+	}
 }

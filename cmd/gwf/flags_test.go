@@ -43,7 +43,7 @@ func TestEpochsAtLeastOne(t *testing.T) {
 
 func TestVersionCommand(t *testing.T) {
 	out, _ := mustRun(t, "version")
-	if !strings.HasPrefix(out, "gwf ") || !strings.Contains(out, versionString()) {
+	if !strings.HasPrefix(out, "gwf version ") || !strings.Contains(out, versionString()) {
 		t.Errorf("gwf version printed %q", out)
 	}
 }

@@ -238,7 +238,7 @@ a source tree; the tag for 'go install github.com/gwf-graphs/gwf/cmd/gwf@vX.Y.Z'
 revision when known, the Go version and the matrix kernels in use.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := fmt.Fprintln(cmd.OutOrStdout(), "gwf", versionString())
+			_, err := fmt.Fprintln(cmd.OutOrStdout(), "gwf version", versionString()) // as --version prints it
 			return err
 		},
 	}

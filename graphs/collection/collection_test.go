@@ -104,3 +104,28 @@ func TestLoadSources(t *testing.T) {
 		}
 	}
 }
+
+// TestSummarize agrees with the bundled statistics of MUTAG and counts a folder's graphs.
+func TestSummarize(t *testing.T) {
+	ds, err := Load(Spec{Dataset: "MUTAG", Features: graphs.FeaturesLabels})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := datasets.Info("MUTAG")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Summarize(ds)
+	if s.Graphs != want.Graphs || s.Classes != want.Classes || s.Nodes != want.Nodes || s.Edges != want.Edges ||
+		s.MinNodes != want.MinNodes || s.MaxNodes != want.MaxNodes || s.FeatureDim != want.NodeLabels {
+		t.Errorf("summary %+v, bundled statistics %+v", s, want)
+	}
+	folder, err := Load(Spec{Folder: filepath.Join("..", "testdata", "mixed")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// friends 4 nodes 4 edges, path 4/3, pentagon 5/5, square 4/4, star 4/3, triangle 3/3.
+	if s := Summarize(folder); s.Graphs != 6 || s.Classes != 2 || s.Nodes != 24 || s.Edges != 22 || s.MinNodes != 3 || s.MaxNodes != 5 {
+		t.Errorf("mixed folder: %+v", s)
+	}
+}
