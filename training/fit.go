@@ -41,6 +41,8 @@ type Options struct {
 	SkipNonFinite bool
 	// Warn, if set, receives the warnings of SkipNonFinite.
 	Warn func(string)
+	// Offset (Transform only) is the position of the first graph in a larger corpus.
+	Offset int
 
 	frozen bool // Transform: the atoms are not stepped
 }

@@ -166,3 +166,28 @@ func TestFitWithFeatures(t *testing.T) {
 		t.Errorf("loss did not fall: %+v", m.History)
 	}
 }
+
+// TestTransformShardsMatchWhole: embedding a corpus in slices (with Options.Offset) gives
+// exactly the rows of embedding it whole.
+func TestTransformShardsMatchWhole(t *testing.T) {
+	data := mutag(t, 30)
+	m, err := NewModel(data[:20], smallConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := Transform(context.Background(), m, data[20:], 2, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cut := range [][2]int{{0, 4}, {4, 10}} {
+		part, err := Transform(context.Background(), m, data[20+cut[0]:20+cut[1]], 2, Options{Offset: cut[0]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for r := 0; r < cut[1]-cut[0]; r++ {
+			if !mat.Equal(part.RowView(r), whole.RowView(cut[0]+r)) {
+				t.Fatalf("slice %v row %d differs from the whole run", cut, r)
+			}
+		}
+	}
+}

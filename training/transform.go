@@ -16,8 +16,13 @@ import (
 // number of epochs, which is how many steps each z gets in training. It runs the trainer of Fit
 // with the atoms frozen: with fixed atoms each z_i follows its own gradient, so the result does
 // not depend on the batches, their order or Options.Workers. Options.Progress is called after
-// every batch (Epoch counts the steps); Terms are not used.
+// every batch (Epoch counts the steps); Terms are not used. Options.Offset is the position of
+// data[0] in a larger corpus: graph i is seeded as the corpus's graph Offset+i, so that slices
+// of a corpus embedded separately (shards) give exactly the rows of one embedding of it all.
 func Transform(ctx context.Context, m *Model, data []*graphs.Graph, steps int, opt Options) (*mat.Dense, error) {
+	if opt.Offset < 0 {
+		return nil, fmt.Errorf("negative offset %d", opt.Offset)
+	}
 	dim, err := checkData(data)
 	if err != nil {
 		return nil, err
@@ -38,7 +43,7 @@ func Transform(ctx context.Context, m *Model, data []*graphs.Graph, steps int, o
 		return nil, err
 	}
 	for i := range data {
-		rng := rand.New(rand.NewPCG(cfg.Seed, 0x51ed+uint64(i)))
+		rng := rand.New(rand.NewPCG(cfg.Seed, 0x51ed+uint64(opt.Offset+i)))
 		for k, z := 0, frozen.Z.RawRowView(i); k < len(z); k++ {
 			z[k] = cfg.ZInitStd * rng.NormFloat64()
 		}
