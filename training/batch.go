@@ -1,0 +1,258 @@
+package training
+
+import (
+	"fmt"
+	"math"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers"
+	"github.com/gwf-graphs/gwf/layers/nodes"
+)
+
+// Gradients are the losses and gradients of one mini-batch, before any step.
+type Gradients struct {
+	Loss  float64     // the batch's GWF loss (sum over its graphs)
+	Terms []float64   // each extra term's value (0 where it added nothing)
+	Atoms [][]float64 // w.r.t. V_k, then H_k
+	Z     []float64   // w.r.t. the batch's embeddings, B×K, row r for batch[r] (free embeddings)
+	// Encoder holds the gradients w.r.t. the encoder's Params (with Options.Encoder).
+	Encoder [][]float64
+	// Embeddings are the batch's embeddings, B×K (the encoder's outputs, or Z's rows).
+	Embeddings []float64
+	// TermParams holds, per term, the gradients w.r.t. its Params (nil where it added nothing).
+	TermParams [][][]float64
+	// Skipped are the positions in the batch of graphs left out (Options.SkipNonFinite).
+	Skipped []int
+}
+
+// BatchGradients computes the losses and gradients of one mini-batch (indices into data) as a
+// training step of Fit would — the same expression graph — without changing the model.
+func BatchGradients(m *Model, data []*graphs.Graph, batch []int, opt Options) (*Gradients, error) {
+	if err := m.check(data); err != nil {
+		return nil, err
+	}
+	for _, i := range batch {
+		if i < 0 || i >= len(data) {
+			return nil, fmt.Errorf("batch index %d out of range [0, %d)", i, len(data))
+		}
+	}
+	if len(batch) == 0 {
+		return nil, fmt.Errorf("empty batch")
+	}
+	tr, err := newTrainer(m, data, opt)
+	if err != nil {
+		return nil, err
+	}
+	return tr.gradients(batch)
+}
+
+// gradients builds the batch's expression graph and runs it forward and backward. Every
+// gradient is checked to be finite.
+func (tr *trainer) gradients(batch []int) (*Gradients, error) {
+	m, o := tr.m, tr.adam
+	K := m.K()
+	g := gorgonia.NewGraph()
+	gwf := !tr.opt.WithoutGWF
+	atoms := make([]nodes.AtomNodes, K)
+	var wrt gorgonia.Nodes // the atoms (with the GWF term), then Z or the encoder, then the terms
+	for k, p := range o.v {
+		atoms[k] = nodes.AtomNodes{V: paramNode(g, fmt.Sprintf("V%d", k), p.value), Mu: m.AtomMu[k]}
+		if gwf {
+			wrt = append(wrt, atoms[k].V)
+		}
+	}
+	for k, p := range o.h {
+		atoms[k].H = paramNode(g, fmt.Sprintf("H%d", k), p.value)
+		if gwf {
+			wrt = append(wrt, atoms[k].H)
+		}
+	}
+	zb := make([]float64, len(batch)*K)
+	obs := make([]layers.Space, len(batch))
+	for r, i := range batch {
+		copy(zb[r*K:(r+1)*K], m.Z.RawRowView(i))
+		d := tr.data[i]
+		obs[r] = layers.Space{C: d.C, Mu: d.Mu, F: d.F}
+	}
+	var zNode *gorgonia.Node
+	encAt := len(wrt)
+	if enc := tr.opt.Encoder; enc != nil {
+		var pn gorgonia.Nodes
+		for q, p := range o.encoder.params {
+			pn = append(pn, paramNode(g, fmt.Sprintf("enc_%d", q), p.value))
+		}
+		var err error
+		if zNode, err = enc.Encode(g, pn, batch); err != nil {
+			return nil, fmt.Errorf("encoder: %w", err)
+		}
+		if s := zNode.Shape(); zNode.Dims() != 2 || s[0] != len(batch) || s[1] != K {
+			return nil, fmt.Errorf("encoder: embeddings of shape %v, want (%d, %d)", zNode.Shape(), len(batch), K)
+		}
+		wrt = append(wrt, pn...)
+	} else {
+		zNode = paramNode(g, "Z", tensor.New(tensor.WithShape(len(batch), K), tensor.WithBacking(zb)))
+		wrt = append(wrt, zNode)
+	}
+	var bl *nodes.Batch
+	var total *gorgonia.Node
+	if gwf {
+		var err error
+		if bl, err = tr.loss.BuildBatch(g, atoms, zNode, obs); err != nil {
+			return nil, err
+		}
+		total = bl.Loss
+	}
+	termNodes := make([]*gorgonia.Node, len(tr.opt.Terms))
+	termWrt := make([]int, len(tr.opt.Terms)) // where each present term's params start in wrt
+	for j, t := range tr.opt.Terms {
+		var pn gorgonia.Nodes
+		for q, p := range o.terms[j].params {
+			pn = append(pn, paramNode(g, fmt.Sprintf("term%d_%d", j, q), p.value))
+		}
+		tn, err := t.Build(g, zNode, pn, batch)
+		if err != nil {
+			return nil, fmt.Errorf("term %d: %w", j, err)
+		}
+		if tn == nil {
+			continue
+		}
+		termNodes[j], termWrt[j] = tn, len(wrt)
+		wrt = append(wrt, pn...)
+		if total == nil {
+			total = tn
+		} else if total, err = gorgonia.Add(total, tn); err != nil {
+			return nil, fmt.Errorf("term %d: %w", j, err)
+		}
+	}
+	if total == nil { // no GWF term and no term in this batch: nothing to learn from
+		return &Gradients{Terms: make([]float64, len(termNodes)), TermParams: make([][][]float64, len(termNodes))}, nil
+	}
+	grads, err := gorgonia.Grad(total, wrt...)
+	if err != nil {
+		return nil, fmt.Errorf("gradients: %w", err)
+	}
+	machine := gorgonia.NewTapeMachine(g)
+	defer machine.Close()
+	if err := machine.RunAll(); err != nil {
+		if bl != nil && bl.Failure() != nil {
+			ge := bl.Failure()
+			return nil, fmt.Errorf("graph %q: %w", tr.data[batch[ge.Index]].Name, ge.Err)
+		}
+		return nil, err
+	}
+	out := &Gradients{Terms: make([]float64, len(termNodes)), TermParams: make([][][]float64, len(termNodes))}
+	var skipped []*nodes.GraphError
+	if bl != nil {
+		out.Loss, skipped = bl.Loss.Value().Data().(float64), bl.Skipped()
+	}
+	for _, ge := range skipped {
+		out.Skipped = append(out.Skipped, ge.Index)
+		if tr.opt.Warn != nil {
+			tr.opt.Warn(fmt.Sprintf("skipped: graph %q: %v", tr.data[batch[ge.Index]].Name, ge.Err))
+		}
+	}
+	gd := make([][]float64, len(grads))
+	for q, gn := range grads {
+		d, ok := gn.Value().Data().([]float64)
+		if !ok {
+			return nil, fmt.Errorf("the gradient of %s is not a float64 tensor", wrt[q].Name())
+		}
+		if !finite(d) {
+			return nil, fmt.Errorf("the gradient of %s is %w", wrt[q].Name(), errNonFinite)
+		}
+		gd[q] = d
+	}
+	out.Atoms = gd[:encAt]
+	if tr.opt.Encoder != nil {
+		out.Encoder = gd[encAt : encAt+len(o.encoder.params)]
+		out.Embeddings = append([]float64(nil), zNode.Value().Data().([]float64)...)
+		if !finite(out.Embeddings) {
+			return nil, fmt.Errorf("the encoder's embeddings are %w", errNonFinite)
+		}
+	} else {
+		out.Z, out.Embeddings = gd[encAt], zb
+	}
+	for j, tn := range termNodes {
+		if tn == nil {
+			continue
+		}
+		v, ok := tn.Value().Data().(float64)
+		if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("term %d is %v: %w", j, tn.Value(), errNonFinite)
+		}
+		out.Terms[j] = v
+		out.TermParams[j] = gd[termWrt[j] : termWrt[j]+len(o.terms[j].params)]
+	}
+	return out, nil
+}
+
+// step computes the batch's gradients and takes the Adam steps: the atoms (unless frozen), each
+// z_i of the batch that was not skipped, and each term present in the batch. It returns the
+// batch's GWF loss and the terms' values.
+func (tr *trainer) step(batch []int) (gwfLoss float64, terms []float64, err error) {
+	o := tr.adam
+	gr, err := tr.gradients(batch)
+	if err != nil {
+		return 0, nil, err
+	}
+	if gr.Atoms == nil && gr.Z == nil && gr.Encoder == nil {
+		return gr.Loss, gr.Terms, nil // nothing in this batch to learn from
+	}
+	for q, p := range o.atoms.params {
+		if len(gr.Atoms) > 0 {
+			copy(p.gradData(), gr.Atoms[q])
+		}
+	}
+	if !tr.opt.frozen && !tr.opt.WithoutGWF {
+		if err := o.atoms.step(o.lr); err != nil {
+			return 0, nil, fmt.Errorf("adam step on the atoms: %w", err)
+		}
+	}
+	K := tr.m.K()
+	if tr.opt.Encoder != nil {
+		for q, p := range o.encoder.params {
+			copy(p.gradData(), gr.Encoder[q])
+		}
+		if err := o.encoder.step(o.lr); err != nil {
+			return 0, nil, fmt.Errorf("adam step on the encoder: %w", err)
+		}
+		for r, i := range batch { // Z holds the embeddings the batch was computed with
+			copy(tr.m.Z.RawRowView(i), gr.Embeddings[r*K:(r+1)*K])
+		}
+	}
+	skipped := 0
+	for r, i := range batch {
+		if tr.opt.Encoder != nil {
+			break
+		}
+		if skipped < len(gr.Skipped) && gr.Skipped[skipped] == r {
+			skipped++
+			continue
+		}
+		copy(o.z[i].params[0].gradData(), gr.Z[r*K:(r+1)*K])
+		if err := o.z[i].step(o.lr); err != nil {
+			return 0, nil, fmt.Errorf("adam step on z of graph %q: %w", tr.data[i].Name, err)
+		}
+	}
+	for j, tg := range gr.TermParams {
+		if tg == nil {
+			continue
+		}
+		for q, p := range o.terms[j].params {
+			copy(p.gradData(), tg[q])
+		}
+		if err := o.terms[j].step(o.lr); err != nil {
+			return 0, nil, fmt.Errorf("adam step on term %d: %w", j, err)
+		}
+	}
+	return gr.Loss, gr.Terms, nil
+}
+
+// paramNode is a node of g whose value is t (shared, not copied): Adam's in-place updates of t
+// are what the next batch's graph reads.
+func paramNode(g *gorgonia.ExprGraph, name string, t *tensor.Dense) *gorgonia.Node {
+	return gorgonia.NodeFromAny(g, t, gorgonia.WithName(name))
+}
