@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"time"
 
-
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/layers/nodes"
