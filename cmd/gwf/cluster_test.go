@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
 func TestClusterJSON(t *testing.T) {
@@ -20,7 +22,7 @@ func TestClusterJSON(t *testing.T) {
 			t.Errorf("report lacks %q", key)
 		}
 	}
-	if rep["dataset"] != "MUTAG" || rep["embedding"] != string(defaultEmbedding) || rep["epochs"] != 2.0 || rep["graphs"] != 40.0 {
+	if rep["dataset"] != "MUTAG" || rep["embedding"] != string(cluster.DefaultEmbedding) || rep["epochs"] != 2.0 || rep["graphs"] != 40.0 {
 		t.Errorf("report header: dataset %v, embedding %v, epochs %v, graphs %v", rep["dataset"], rep["embedding"], rep["epochs"], rep["graphs"])
 	}
 	if loss, _ := rep["loss"].([]any); len(loss) != 2 {
@@ -41,8 +43,8 @@ func TestClusterJSON(t *testing.T) {
 				t.Errorf("run %d: %s = %v", i, key, run[key])
 			}
 		}
-		if run["accuracy"] != run["accuracy_z"] {
-			t.Errorf("run %d: accuracy %v is not that of z, %v", i, run["accuracy"], run["accuracy_z"])
+		if run["accuracy"] != run["accuracy_lambda"] {
+			t.Errorf("run %d: accuracy %v is not that of lambda, %v", i, run["accuracy"], run["accuracy_lambda"])
 		}
 		if acc := run["accuracy"].(float64); acc < 0.5 {
 			t.Errorf("run %d: accuracy %v below 0.5 with 2 classes (the best matching)", i, acc)

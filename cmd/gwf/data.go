@@ -115,11 +115,6 @@ func (d *dataFlags) load() (*graphs.Dataset, error) {
 	return ds, nil
 }
 
-// classLabel is the original class label of g as text ("" when it has none).
-func classLabel(ds *graphs.Dataset, g *graphs.Graph) string {
-	return ds.ClassName(g)
-}
-
 // featureHint explains a feature-dimension mismatch between a model and the data.
 func featureHint(modelDim, dataDim int) string {
 	switch {

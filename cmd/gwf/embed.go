@@ -1,18 +1,17 @@
 package main
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/cluster"
+	"github.com/gwf-graphs/gwf/training/experiment"
 )
 
 // embedFlags are the flags of "gwf embed".
@@ -59,7 +58,7 @@ embeddings back.`,
 	f.data.register(fs)
 	fs.StringVarP(&f.model, "model", "m", "", "model file written by 'gwf fit' (required)")
 	fs.StringVar(&f.format, "format", "", "output format: csv or npy (default: from the --output extension, else csv)")
-	fs.StringVar(&f.embedding, "embedding", string(defaultEmbedding), "what to write: z (raw embeddings) or lambda (atom weights softmax(z))")
+	fs.StringVar(&f.embedding, "embedding", string(cluster.DefaultEmbedding), "what to write: z (raw embeddings) or lambda (atom weights softmax(z))")
 	fs.StringVarP(&f.output, "output", "o", "-", "output file (- for stdout)")
 	fs.IntVar(&f.steps, "steps", 0, "transform mode: Adam steps per graph (0: the model's number of epochs)")
 	fs.BoolVar(&f.transform, "transform", false, "use transform mode even on the model's training data")
@@ -128,7 +127,7 @@ func runEmbed(cmd *cobra.Command, a *app, f *embedFlags) error {
 		if format == "npy" {
 			return writeNPY(w, mat.NewDense(len(rows), m.K(), flatten(rows)))
 		}
-		return writeEmbeddingsCSV(w, ds, data, emb, rows, nil)
+		return experiment.NewEmbeddings(ds, emb, rows).WriteCSV(w)
 	})
 }
 
@@ -144,39 +143,6 @@ func outputFormat(format, output string) (string, error) {
 		return "csv", nil
 	}
 	return "", usagef("--format: unknown format %q (want csv or npy)", format)
-}
-
-// writeEmbeddingsCSV writes the header "graph,label[,cluster],<emb>0,..." and one row per graph.
-// assign, when not nil, adds each graph's cluster.
-func writeEmbeddingsCSV(w io.Writer, ds *graphs.Dataset, data []*graphs.Graph, emb training.Embedding, rows [][]float64, assign []int) error {
-	cw := csv.NewWriter(w)
-	k := 0
-	if len(rows) > 0 {
-		k = len(rows[0])
-	}
-	header := []string{"graph", "label"}
-	if assign != nil {
-		header = append(header, "cluster")
-	}
-	for j := 0; j < k; j++ {
-		header = append(header, string(emb)+strconv.Itoa(j))
-	}
-	cw.Write(header)
-	for i, g := range data {
-		rec := []string{g.Name, classLabel(ds, g)}
-		if assign != nil {
-			rec = append(rec, strconv.Itoa(assign[i]))
-		}
-		for _, v := range rows[i] {
-			rec = append(rec, strconv.FormatFloat(v, 'g', -1, 64))
-		}
-		cw.Write(rec)
-	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return fmt.Errorf("write CSV: %w", err)
-	}
-	return nil
 }
 
 // flatten concatenates equal-length rows.

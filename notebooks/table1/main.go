@@ -1,8 +1,9 @@
 // Command table1 reproduces Table 1 of the paper: clustering accuracy of GWF (PPA and BADMM)
 // on the benchmark datasets, mean ± std over seeds, beside the paper's numbers. Each cell is one
-// `gwf cluster --runs R --output-dir OUT/DATASET-SOLVER[-FEATURES]` run; a cell whose
-// report.json exists is reused, so an interrupted notebook continues where it stopped. It
-// writes report.md and table1.csv (one row per run) to --out.
+// experiment.Run (the library behind `gwf cluster`) with its runs saved under
+// OUT/DATASET-SOLVER[-FEATURES]; a run saved there with the same data and settings is reused, so
+// an interrupted notebook continues where it stopped. It writes report.md and table1.csv (one
+// row per run) to --out.
 //
 // Node features follow the paper (see nb.DefaultFeatures): AIDS, PROTEINS and PROTEINS_full are
 // learned with their node attributes (FGW), standardized and weighed against the structure
@@ -14,17 +15,18 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
+	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/experiment"
 )
 
 type options struct {
@@ -32,8 +34,8 @@ type options struct {
 	features          nb.Features // node features per dataset
 	runs, subset      int
 	epochs            int
-	extra             []string // more gwf cluster flags (for tiny runs)
-	gwf               string   // the gwf binary; "" builds one
+	atoms, layers     int // 0: the paper's
+	workers           int
 	out               string
 }
 
@@ -45,18 +47,19 @@ var paper = map[string]map[string]string{
 
 func main() {
 	var o options
-	var datasets, solvers, features, extra string
-	flag.StringVar(&datasets, "datasets", "AIDS,PROTEINS,PROTEINS_full,IMDB-BINARY", "comma-separated bundled datasets")
-	flag.StringVar(&solvers, "solvers", "ppa,badmm", "comma-separated GWD modules")
-	flag.StringVar(&features, "features", nb.DefaultFeatures, "node features per dataset, DATASET=none|labels|attributes|attributes-std|attributes-bal, comma-separated (unlisted: none)")
-	flag.IntVar(&o.runs, "runs", 5, "seeds per cell (1, 2, ...)")
-	flag.IntVar(&o.subset, "subset", 0, "graphs per dataset (0: all; the paper uses all)")
-	flag.IntVar(&o.epochs, "epochs", 10, "training epochs")
-	flag.StringVar(&extra, "extra", "", "more 'gwf cluster' flags, space-separated (e.g. \"--atoms 5\")")
-	flag.StringVar(&o.gwf, "gwf", "", "gwf binary to run (default: build ./cmd/gwf)")
-	flag.StringVar(&o.out, "out", "results/table1", "output folder")
-	flag.Parse()
-	o.datasets, o.solvers, o.extra = strings.Split(datasets, ","), strings.Split(solvers, ","), strings.Fields(extra)
+	var features string
+	fs := pflag.NewFlagSet("table1", pflag.ExitOnError)
+	fs.StringSliceVar(&o.datasets, "datasets", []string{"AIDS", "PROTEINS", "PROTEINS_full", "IMDB-BINARY"}, "bundled datasets")
+	fs.StringSliceVar(&o.solvers, "solvers", []string{"ppa", "badmm"}, "GWD modules")
+	fs.StringVar(&features, "features", nb.DefaultFeatures, "node features per dataset, DATASET=none|labels|attributes|attributes-std|attributes-bal, comma-separated (unlisted: none)")
+	fs.IntVar(&o.runs, "runs", 5, "seeds per cell (1, 2, ...)")
+	fs.IntVar(&o.subset, "subset", 0, "graphs per dataset (0: all; the paper uses all)")
+	fs.IntVar(&o.epochs, "epochs", 10, "training epochs")
+	fs.IntVar(&o.atoms, "atoms", 0, "atoms K (0: the paper's 30)")
+	fs.IntVar(&o.layers, "layers", 0, "GWD layers M (0: the paper's 50)")
+	fs.IntVar(&o.workers, "workers", 0, "goroutines per batch (0: one per CPU); results do not depend on it")
+	fs.StringVar(&o.out, "out", "results/table1", "output folder")
+	fs.Parse(os.Args[1:])
 	var err error
 	if o.features, err = nb.ParseFeatures(features); err != nil {
 		fmt.Fprintln(os.Stderr, "table1: --features:", err)
@@ -68,66 +71,36 @@ func main() {
 	}
 }
 
-// cellReport is the part of gwf cluster's report.json the table uses.
-type cellReport struct {
-	Dataset        string   `json:"dataset"`
-	Graphs         int      `json:"graphs"`
-	Accuracy       meanStd  `json:"accuracy"`
-	AccuracyZ      meanStd  `json:"accuracy_z"`
-	AccuracyLambda meanStd  `json:"accuracy_lambda"`
-	NMI            meanStd  `json:"nmi"`
-	Seconds        meanStd  `json:"seconds"`
-	Epochs         int      `json:"epochs"`
-	Runs           []runRow `json:"runs"`
-}
-
-type meanStd struct{ Mean, Std float64 }
-
-type runRow struct {
-	Seed           uint64  `json:"seed"`
-	AccuracyZ      float64 `json:"accuracy_z"`
-	AccuracyLambda float64 `json:"accuracy_lambda"`
-	NMI            float64 `json:"nmi"`
-	Seconds        float64 `json:"seconds"`
-}
-
 func run(ctx context.Context, o options, log io.Writer) error {
-	if o.runs < 1 || o.epochs < 1 || o.subset < 0 || len(o.datasets) == 0 || len(o.solvers) == 0 {
-		return errors.New("need --runs ≥ 1, --epochs ≥ 1, --subset ≥ 0 and some datasets and solvers")
+	if o.runs < 1 || o.epochs < 1 || o.subset < 0 || o.atoms < 0 || o.layers < 0 || len(o.datasets) == 0 || len(o.solvers) == 0 {
+		return errors.New("need --runs ≥ 1, --epochs ≥ 1, --subset, --atoms, --layers ≥ 0 and some datasets and solvers")
 	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
-	gwf := o.gwf
-	if gwf == "" {
-		gwf = filepath.Join(o.out, "gwf")
-		fmt.Fprintln(log, "table1: building ./cmd/gwf")
-		build := exec.CommandContext(ctx, "go", "build", "-o", gwf, "github.com/gwf-graphs/gwf/cmd/gwf")
-		build.Stdout, build.Stderr = log, log
-		if err := build.Run(); err != nil {
-			return fmt.Errorf("build gwf: %w", err)
-		}
-	}
-	cells := map[string]*cellReport{}
+	cells := map[string]*experiment.Report{}
 	for _, d := range o.datasets {
+		ds, weight, err := o.features.Load(d, o.subset)
+		if err != nil {
+			return err
+		}
 		for _, s := range o.solvers {
 			dir := filepath.Join(o.out, o.features.CellName(d, s))
-			rep, err := readCell(dir)
+			cfg := training.DefaultConfig().WithSolverDefaults(s)
+			cfg.Epochs, cfg.FeatureWeight = o.epochs, weight
+			if o.atoms > 0 {
+				cfg.Atoms = o.atoms
+			}
+			if o.layers > 0 {
+				cfg.Layers = o.layers
+			}
+			fmt.Fprintf(log, "table1: %s, %s: %d run(s) in %s\n", d, s, o.runs, dir)
+			rep, err := experiment.Run(ctx, ds, experiment.Options{
+				Config: cfg, Runs: o.runs, Workers: o.workers, Features: o.features.Of(d), Dir: dir,
+				Log: func(e experiment.Event) { fmt.Fprintf(log, "table1: %s, %s, run %d: %s\n", d, s, e.Run, e.Message) },
+			})
 			if err != nil {
-				args := append([]string{"cluster", "--dataset", d, "--solver", s, "--runs", fmt.Sprint(o.runs),
-					"--epochs", fmt.Sprint(o.epochs), "--subset", fmt.Sprint(o.subset), "--output-dir", dir, "--json"}, o.extra...)
-				args = append(args, o.features.Flags(d)...)
-				fmt.Fprintf(log, "table1: %s %s\n", gwf, strings.Join(args, " "))
-				cmd := exec.CommandContext(ctx, gwf, args...)
-				cmd.Stdout, cmd.Stderr = io.Discard, log
-				if err := cmd.Run(); err != nil {
-					return fmt.Errorf("%s, %s: %w", d, s, err)
-				}
-				if rep, err = readCell(dir); err != nil {
-					return err
-				}
-			} else {
-				fmt.Fprintf(log, "table1: reusing %s\n", dir)
+				return fmt.Errorf("%s, %s: %w", d, s, err)
 			}
 			cells[d+"/"+s] = rep
 		}
@@ -135,25 +108,13 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	return write(o, cells)
 }
 
-func readCell(dir string) (*cellReport, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
-	if err != nil {
-		return nil, err
-	}
-	var rep cellReport
-	if err := json.Unmarshal(b, &rep); err != nil {
-		return nil, fmt.Errorf("%s/report.json: %w", dir, err)
-	}
-	return &rep, nil
-}
+func pct(m experiment.MeanStd) string { return fmt.Sprintf("%.1f ± %.1f", 100*m.Mean, 100*m.Std) }
 
-func pct(m meanStd) string { return fmt.Sprintf("%.1f ± %.1f", 100*m.Mean, 100*m.Std) }
-
-func write(o options, cells map[string]*cellReport) error {
+func write(o options, cells map[string]*experiment.Report) error {
 	cmdline := fmt.Sprintf("go run ./notebooks/table1 --out %s --datasets %s --solvers %s --features %s --runs %d --epochs %d --subset %d",
 		o.out, strings.Join(o.datasets, ","), strings.Join(o.solvers, ","), o.features.Describe(o.datasets), o.runs, o.epochs, o.subset)
-	if len(o.extra) > 0 {
-		cmdline += fmt.Sprintf(" --extra %q", strings.Join(o.extra, " "))
+	if o.atoms > 0 || o.layers > 0 {
+		cmdline += fmt.Sprintf(" --atoms %d --layers %d", o.atoms, o.layers)
 	}
 	rep := nb.NewReport("Table 1: clustering accuracy (%)", cmdline)
 	rep.Printf("K-means (10 restarts) on λ = softmax(z) (the default) and on z; mean ± std over %d seeds; %d epochs; %s.\n\n",

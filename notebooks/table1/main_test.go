@@ -1,8 +1,8 @@
 package main
 
 import (
+	"bytes"
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,23 +11,21 @@ import (
 	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
 )
 
-// TestTinyTable1: the notebook at a tiny size builds gwf, runs both solvers on a MUTAG subset,
-// and writes the table and one CSV row per run; a second call reuses the cells.
+// TestTinyTable1: the notebook at a tiny size runs both solvers on a MUTAG subset through the
+// library, and writes the table and one CSV row per run; a second call reuses every run.
 func TestTinyTable1(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs gwf")
-	}
 	out := t.TempDir()
 	o := options{datasets: []string{"MUTAG"}, solvers: []string{"ppa", "badmm"}, features: nb.Features{"MUTAG": "labels"}, runs: 2, subset: 30, epochs: 1,
-		extra: []string{"--atoms", "3", "--layers", "5", "-q"}, out: out}
-	if err := run(context.Background(), o, io.Discard); err != nil {
+		atoms: 3, layers: 5, out: out}
+	var log bytes.Buffer
+	if err := run(context.Background(), o, &log); err != nil {
 		t.Fatal(err)
 	}
 	report, err := os.ReadFile(filepath.Join(out, "report.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| gwf PPA, λ |", "| gwf BADMM, z |", "MUTAG (labels)", "--features MUTAG=labels"} {
+	for _, want := range []string{"| gwf PPA, λ |", "| gwf BADMM, z |", "MUTAG (labels)", "--features MUTAG=labels", "--atoms 3 --layers 5"} {
 		if !strings.Contains(string(report), want) {
 			t.Errorf("report lacks %q:\n%s", want, report)
 		}
@@ -39,11 +37,23 @@ func TestTinyTable1(t *testing.T) {
 	if n := strings.Count(string(csv), "\n"); n != 1+2*2 {
 		t.Errorf("%d CSV lines, want 5:\n%s", n, csv)
 	}
-	if _, err := os.Stat(filepath.Join(out, "MUTAG-ppa-labels", "report.json")); err != nil {
-		t.Errorf("the cell directory does not name its features: %v", err)
+	for _, name := range []string{"report.json", "run1.json", "embeddings-run1.csv"} {
+		if _, err := os.Stat(filepath.Join(out, "MUTAG-ppa-labels", name)); err != nil {
+			t.Errorf("the cell directory (named by its features) lacks %s: %v", name, err)
+		}
 	}
-	o.gwf = "/nonexistent/gwf" // the cells exist: nothing is run
-	if err := run(context.Background(), o, io.Discard); err != nil {
-		t.Errorf("rerun did not reuse the cells: %v", err)
+	if strings.Contains(log.String(), "reusing") {
+		t.Errorf("first call reused runs:\n%s", log.String())
+	}
+	log.Reset()
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(log.String(), "reusing"); n != 4 {
+		t.Errorf("rerun reused %d of 4 runs:\n%s", n, log.String())
+	}
+	again, err := os.ReadFile(filepath.Join(out, "table1.csv"))
+	if err != nil || !bytes.Equal(again, csv) {
+		t.Errorf("rerun changed table1.csv (%v):\n%s\nvs\n%s", err, again, csv)
 	}
 }

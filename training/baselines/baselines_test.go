@@ -5,10 +5,11 @@ import (
 	"errors"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/layers"
+	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
@@ -37,12 +38,17 @@ func twoClasses(t *testing.T, perClass int) ([]*graphs.Graph, []int) {
 	return data, truth
 }
 
-func fast() layers.Solver { return layers.PPA{Gamma: 0.05, Layers: 20, Inner: 5, Weight: 1} }
+// fast is a quick PPA configuration (γ = 0.05, M = 20).
+func fast() training.Config {
+	c := training.DefaultConfig()
+	c.Gamma, c.Layers = 0.05, 20
+	return c
+}
 
 func TestBaselinesSeparateTwoStructures(t *testing.T) {
 	data, truth := twoClasses(t, 12)
 	ctx := context.Background()
-	fgwk, st, err := FGWK(ctx, data, 2, Options{Solver: fast(), Seed: 1})
+	fgwk, st, err := FGWK(ctx, data, 2, Options{Config: fast(), Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +58,7 @@ func TestBaselinesSeparateTwoStructures(t *testing.T) {
 	if acc, _ := cluster.Accuracy(truth, fgwk); acc < 0.9 {
 		t.Errorf("fgwk accuracy %.2f on a clear two-structure problem", acc)
 	}
-	km, st, err := GWBKMeans(ctx, data, 2, GWBKMOptions{Options: Options{Solver: fast(), Seed: 1}, Iterations: 5})
+	km, st, err := GWBKMeans(ctx, data, 2, GWBKMOptions{Options: Options{Config: fast(), Seed: 1}, Iterations: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,11 +75,11 @@ func TestBaselinesIndependentOfWorkers(t *testing.T) {
 	ctx := context.Background()
 	var prevF, prevK []int
 	for _, w := range []int{1, 3} {
-		f, _, err := FGWK(ctx, data, 2, Options{Solver: fast(), Seed: 4, Workers: w})
+		f, _, err := FGWK(ctx, data, 2, Options{Config: fast(), Seed: 4, Workers: w})
 		if err != nil {
 			t.Fatal(err)
 		}
-		k, _, err := GWBKMeans(ctx, data, 2, GWBKMOptions{Options: Options{Solver: fast(), Seed: 4, Workers: w}, Iterations: 3})
+		k, _, err := GWBKMeans(ctx, data, 2, GWBKMOptions{Options: Options{Config: fast(), Seed: 4, Workers: w}, Iterations: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,12 +99,22 @@ func TestBaselinesErrors(t *testing.T) {
 	if _, _, err := GWBKMeans(ctx, data, len(data)+1, GWBKMOptions{}); err == nil {
 		t.Error("gwb-km with more clusters than graphs")
 	}
+	bad := fast()
+	bad.Solver = "sinkhorn"
+	if _, _, err := PairwiseGWD(ctx, data, Options{Config: bad}); err == nil || !strings.Contains(err.Error(), "sinkhorn") {
+		t.Errorf("unknown solver: error %v", err)
+	}
+	bad = fast()
+	bad.GWBLayers = -1
+	if _, _, err := GWBKMeans(ctx, data, 2, GWBKMOptions{Options: Options{Config: bad}}); err == nil {
+		t.Error("gwb-km with -1 barycenter layers: no error")
+	}
 	if _, _, err := PairwiseGWD(ctx, data[:1], Options{}); err == nil {
 		t.Error("pairwise gwd of one graph")
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, _, err := FGWK(cancelled, data, 2, Options{Solver: fast()}); !errors.Is(err, context.Canceled) {
+	if _, _, err := FGWK(cancelled, data, 2, Options{Config: fast()}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled fgwk: %v", err)
 	}
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/datasets"
-	"github.com/gwf-graphs/gwf/layers"
+	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/baselines"
 	"github.com/gwf-graphs/gwf/training/cluster"
 )
@@ -18,7 +18,9 @@ func ExampleFGWK() {
 		panic(err)
 	}
 	data := ds.Graphs[:30]
-	opt := baselines.Options{Solver: layers.PPA{Gamma: 0.01, Layers: 20, Inner: 5, Weight: 1}, Seed: 1}
+	cfg := training.DefaultConfig() // the GWD module GWF trains with: PPA, γ = 0.01
+	cfg.Layers = 20                 // fewer layers than the paper's 50, for a quick example
+	opt := baselines.Options{Config: cfg, Seed: 1}
 	assign, stats, err := baselines.FGWK(context.Background(), data, 2, opt)
 	if err != nil {
 		panic(err)

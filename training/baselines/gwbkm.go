@@ -19,8 +19,6 @@ type GWBKMOptions struct {
 	// Iterations bounds the assign/update rounds (default 10); it stops earlier when no graph
 	// changes cluster.
 	Iterations int
-	// GWBLayers is L of each barycenter (default 2, the paper's).
-	GWBLayers int
 }
 
 // GWBKMeans clusters data into k groups with GW barycenters as centers. The initial centers
@@ -32,14 +30,17 @@ func GWBKMeans(ctx context.Context, data []*graphs.Graph, k int, opt GWBKMOption
 	if k < 1 || k > len(data) {
 		return nil, Stats{}, fmt.Errorf("gwb-km: %d clusters for %d graphs", k, len(data))
 	}
-	iters, layersL := opt.Iterations, opt.GWBLayers
+	iters, layersL := opt.Iterations, opt.config().GWBLayers
 	if iters <= 0 {
 		iters = 10
 	}
-	if layersL <= 0 {
-		layersL = 2
+	if layersL < 1 {
+		return nil, Stats{}, fmt.Errorf("gwb-km: %d barycenter layers, need at least 1", layersL)
 	}
-	s := opt.solver()
+	s, err := opt.solver()
+	if err != nil {
+		return nil, Stats{}, err
+	}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x6b6d))
 	centers := make([]layers.Space, k)
 	for c, i := range rng.Perm(len(data))[:k] {

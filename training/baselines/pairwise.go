@@ -13,12 +13,16 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/layers"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 // Options control the baselines' GWD computations.
 type Options struct {
-	// Solver computes every GW discrepancy (default: layers.DefaultPPA()).
-	Solver layers.Solver
+	// Config is the GWF training configuration the baselines share with GWF: its GWD module
+	// (Solver, Gamma, Layers, Inner, FeatureWeight) computes every discrepancy and its GWBLayers
+	// is L of GWB-KM's barycenters, so that Table 1 compares like with like and the defaults
+	// live in one place. The zero Config means training.DefaultConfig() (the paper's PPA).
+	Config training.Config
 	// Workers is the number of goroutines (0: GOMAXPROCS).
 	Workers int
 	// Progress, if set, is called now and then with the GWDs done and the total.
@@ -27,11 +31,21 @@ type Options struct {
 	Seed uint64
 }
 
-func (o Options) solver() layers.Solver {
-	if o.Solver == nil {
-		return layers.DefaultPPA()
+// config is o.Config, or the paper's settings for the zero Config.
+func (o Options) config() training.Config {
+	if o.Config == (training.Config{}) {
+		return training.DefaultConfig()
 	}
-	return o.Solver
+	return o.Config
+}
+
+// solver is the configured GWD module.
+func (o Options) solver() (layers.Solver, error) {
+	s, err := o.config().GWDSolver()
+	if err != nil {
+		return nil, fmt.Errorf("baselines: %w", err)
+	}
+	return s, nil
 }
 
 func (o Options) workers() int {
@@ -108,8 +122,11 @@ func PairwiseGWD(ctx context.Context, data []*graphs.Graph, opt Options) (*mat.S
 	}
 	d := mat.NewSymDense(n, nil)
 	pairs := n * (n - 1) / 2
-	s := opt.solver()
-	err := parallel(ctx, pairs, opt, func(st *layers.State, t int) error {
+	s, err := opt.solver()
+	if err != nil {
+		return nil, Stats{}, err
+	}
+	err = parallel(ctx, pairs, opt, func(st *layers.State, t int) error {
 		i, j := pairOf(t, n)
 		if err := layers.Solve(s, st, space(data[i]), space(data[j])); err != nil {
 			return fmt.Errorf("gwd of graphs %q and %q: %w", data[i].Name, data[j].Name, err)

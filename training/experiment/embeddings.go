@@ -1,0 +1,95 @@
+package experiment
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/training"
+)
+
+// Embeddings are one embedding per graph with what identifies the graph, ready to export.
+type Embeddings struct {
+	Kind   training.Embedding // z or lambda: names the columns z0, z1, ... or lambda0, ...
+	Names  []string           // graph names
+	Labels []string           // the dataset's own class labels as text ("" for none)
+	Rows   [][]float64        // one embedding per graph
+	Assign []int              // the cluster of every graph, or nil
+}
+
+// NewEmbeddings pairs rows (one per graph of ds, in order) with the graphs' names and class
+// labels as the dataset's files write them (MUTAG's -1 and 1, not the 0-based indices).
+func NewEmbeddings(ds *graphs.Dataset, kind training.Embedding, rows [][]float64) Embeddings {
+	e := Embeddings{Kind: kind, Rows: rows}
+	for _, g := range ds.Graphs {
+		e.Names = append(e.Names, g.Name)
+		e.Labels = append(e.Labels, LabelText(ds, g))
+	}
+	return e
+}
+
+// LabelText is g's class label as the dataset's files write it, "" when it has none.
+func LabelText(ds *graphs.Dataset, g *graphs.Graph) string {
+	if !g.HasLabel {
+		return ""
+	}
+	if g.Label >= 0 && g.Label < len(ds.Classes) {
+		return fmt.Sprint(ds.Classes[g.Label])
+	}
+	return fmt.Sprint(g.Label)
+}
+
+// Dim is the length of the embeddings (0 when there are none).
+func (e Embeddings) Dim() int {
+	if len(e.Rows) == 0 {
+		return 0
+	}
+	return len(e.Rows[0])
+}
+
+// check reports inconsistent lengths.
+func (e Embeddings) check() error {
+	n := len(e.Rows)
+	if len(e.Names) != n || len(e.Labels) != n || (e.Assign != nil && len(e.Assign) != n) {
+		return fmt.Errorf("embeddings: %d rows, %d names, %d labels, %d clusters", n, len(e.Names), len(e.Labels), len(e.Assign))
+	}
+	for i, r := range e.Rows {
+		if len(r) != e.Dim() {
+			return fmt.Errorf("embeddings: row %d has %d values, row 0 %d", i, len(r), e.Dim())
+		}
+	}
+	return nil
+}
+
+// WriteCSV writes the header "graph,label[,cluster],<kind>0,..." and one row per graph.
+func (e Embeddings) WriteCSV(w io.Writer) error {
+	if err := e.check(); err != nil {
+		return err
+	}
+	cw := csv.NewWriter(w)
+	header := []string{"graph", "label"}
+	if e.Assign != nil {
+		header = append(header, "cluster")
+	}
+	for j := 0; j < e.Dim(); j++ {
+		header = append(header, string(e.Kind)+strconv.Itoa(j))
+	}
+	cw.Write(header)
+	for i, row := range e.Rows {
+		rec := []string{e.Names[i], e.Labels[i]}
+		if e.Assign != nil {
+			rec = append(rec, strconv.Itoa(e.Assign[i]))
+		}
+		for _, v := range row {
+			rec = append(rec, strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		cw.Write(rec)
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("write CSV: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,122 @@
+package experiment
+
+import (
+	"fmt"
+
+	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/cluster"
+)
+
+// Method is a clustering method of the experiment.
+type Method string
+
+// The methods of Table 1.
+const (
+	GWF   Method = "gwf"    // a GWF model, then K-means on its embeddings
+	FGWK  Method = "fgwk"   // pairwise (F)GW kernel and spectral clustering
+	GWBKM Method = "gwb-km" // K-means with GW barycenters as centers
+)
+
+// ParseMethod checks a method name.
+func ParseMethod(s string) (Method, error) {
+	switch m := Method(s); m {
+	case GWF, FGWK, GWBKM:
+		return m, nil
+	}
+	return "", fmt.Errorf("unknown method %q (want gwf, fgwk or gwb-km)", s)
+}
+
+// Options configure Run. Zero fields select the defaults given.
+type Options struct {
+	// Method is GWF (default), FGWK or GWBKM.
+	Method Method
+	// Config configures GWF training; run r trains with seed Config.Seed + r. The baselines
+	// take their GWD module and barycenter layers from it. Zero: training.DefaultConfig().
+	Config training.Config
+	// Runs is the number of seeds (default 1).
+	Runs int
+	// Clusters is K of K-means (default: the number of classes of the labels).
+	Clusters int
+	// Embedding is what the main scores of GWF cluster (default cluster.DefaultEmbedding); the
+	// other embedding is scored too.
+	Embedding training.Embedding
+	// Restarts is the number of K-means restarts (default cluster.DefaultRestarts).
+	Restarts int
+	// Iterations bounds GWB-KM's assign/update rounds (default 10).
+	Iterations int
+	// Workers is the number of goroutines (0: one per CPU); results do not depend on it.
+	Workers int
+	// SkipNonFinite leaves out of training, with a warning, a graph whose loss or gradients are
+	// not finite, instead of stopping.
+	SkipNonFinite bool
+	// Features describes the node features for the report (e.g. "attributes").
+	Features string
+	// Dir, if set, is the folder of the saved runs, their embeddings and report.json.
+	Dir string
+	// Progress receives the training progress of run r (GWF; nil: none).
+	Progress func(run int, p training.Progress)
+	// GWDProgress receives the GWDs done and the total of run r (baselines; nil: none).
+	GWDProgress func(run int, done, total int)
+	// Log receives one message per event worth telling: a run finished, reused or not reused,
+	// a training warning (nil: none).
+	Log func(Event)
+}
+
+// Event is a message of Run for its caller's log.
+type Event struct {
+	Run     int // 0-based run index
+	Warning bool
+	Message string
+}
+
+// withDefaults fills in the zero fields.
+func (o Options) withDefaults() Options {
+	if o.Method == "" {
+		o.Method = GWF
+	}
+	if o.Config == (training.Config{}) {
+		o.Config = training.DefaultConfig()
+	}
+	if o.Runs == 0 {
+		o.Runs = 1
+	}
+	if o.Embedding == "" {
+		o.Embedding = cluster.DefaultEmbedding
+	}
+	if o.Restarts == 0 {
+		o.Restarts = cluster.DefaultRestarts
+	}
+	if o.Iterations == 0 {
+		o.Iterations = 10
+	}
+	return o
+}
+
+// check reports the first invalid option.
+func (o Options) check() error {
+	if _, err := ParseMethod(string(o.Method)); err != nil {
+		return err
+	}
+	if _, err := training.ParseEmbedding(string(o.Embedding)); err != nil {
+		return err
+	}
+	switch {
+	case o.Runs < 1:
+		return fmt.Errorf("runs = %d must be at least 1", o.Runs)
+	case o.Clusters < 0:
+		return fmt.Errorf("clusters = %d must not be negative", o.Clusters)
+	case o.Restarts < 1:
+		return fmt.Errorf("k-means restarts = %d must be at least 1", o.Restarts)
+	case o.Iterations < 1:
+		return fmt.Errorf("iterations = %d must be at least 1", o.Iterations)
+	case o.Workers < 0:
+		return fmt.Errorf("workers = %d must not be negative", o.Workers)
+	}
+	return o.Config.Validate()
+}
+
+func (o Options) log(run int, warning bool, format string, args ...any) {
+	if o.Log != nil {
+		o.Log(Event{Run: run, Warning: warning, Message: fmt.Sprintf(format, args...)})
+	}
+}
