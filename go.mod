@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/chewxy/hm v1.0.0
 	github.com/danaugrs/go-tsne v0.0.0-20200708172100-6b7d1d577fd3
+	github.com/sbinet/npyio v0.6.0
 	github.com/sirupsen/logrus v1.10.2
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9

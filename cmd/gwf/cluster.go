@@ -28,12 +28,16 @@ type clusterFlags struct {
 	quiet      bool
 	method     string
 	iterations int
+	model      string
+	under      modelFlags
+	output     string
+	format     string
 }
 
 func newClusterCmd(a *app) *cobra.Command {
 	var f clusterFlags
 	cmd := &cobra.Command{
-		Use:   "cluster (--dataset NAME | --tu DIR|FILE.zip | --graphs DIR) [--clusters K]",
+		Use:   "cluster (--dataset NAME | --tu DIR|FILE.zip | --graphs DIR) [--clusters K] [--model FILE --output FILE]",
 		Short: "Fit GWF models and cluster their embeddings with K-means (the paper's experiment)",
 		Long: fmt.Sprintf(`cluster runs the paper's clustering experiment --runs times: run r (r = 0, 1, ...) fits a GWF
 model with seed --seed + r, clusters the graphs' embeddings with K-means (K = --clusters, by
@@ -59,6 +63,12 @@ of graphs (I(I−1)/2 GWDs: use --subset on large datasets), the kernel exp(−d
 median discrepancy, and spectral clustering; GWB-KM runs K-means with GW barycenters as centers
 (--iterations rounds at most, --gwb-layers per barycenter). Both report the GWDs computed.
 
+--model FILE clusters the graphs under a model trained by 'gwf fit' instead, without training:
+its trained embeddings when the data are its training data, else embeddings computed with its
+atoms fixed (transform mode, as 'gwf embed'). --output then writes the graphs' embeddings with
+their clusters: CSV "graph,label,cluster,<embedding>0,..." (labels as in the data files) or
+NumPy .npz (as 'gwf embed', plus "clusters"), by the file's extension or --format.
+
 The experiment is the library package training/experiment; this command adds the flags, the
 output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding),
 		Example: `  gwf cluster --dataset MUTAG --runs 5
@@ -66,7 +76,8 @@ output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding
   gwf cluster --dataset MUTAG --subset 40 --atoms 3 --layers 5 --epochs 2 --runs 2
   gwf cluster --tu ./data/MYDATA --output-dir results/
   gwf cluster --graphs ./my-graphs --clusters 3 --output-dir results/
-  gwf cluster --dataset AIDS --method fgwk --subset 500 --runs 5`,
+  gwf cluster --dataset AIDS --method fgwk --subset 500 --runs 5
+  gwf cluster --model mutag.model --dataset MUTAG --output clusters.csv`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runCluster(cmd, a, &f)
@@ -83,6 +94,10 @@ output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
 	fs.StringVar(&f.method, "method", string(experiment.GWF), "clustering method: gwf (the model), fgwk (pairwise GW kernel + spectral clustering) or gwb-km (K-means with GW barycenter centers)")
 	fs.IntVar(&f.iterations, "iterations", 10, "assign/update rounds of gwb-km")
+	fs.StringVarP(&f.model, "model", "m", "", "model file written by 'gwf fit': cluster under it, without training")
+	f.under.register(fs)
+	fs.StringVarP(&f.output, "output", "o", "", "with --model: file to write the embeddings and their clusters to (.csv or .npz; - for stdout)")
+	fs.StringVar(&f.format, "format", "", "format of --output: csv, npy or npz (default: from its extension, else csv)")
 	return cmd
 }
 
@@ -95,6 +110,14 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	opt, err := f.options()
 	if err != nil {
 		return err
+	}
+	if f.model != "" {
+		return clusterModel(cmd, a, f, opt)
+	}
+	for _, fl := range []string{"output", "format", "steps", "transform"} {
+		if changed(flags, fl) {
+			return usagef("--%s needs --model (for the runs' files use --output-dir)", fl)
+		}
 	}
 	cfg, warnings, err := f.train.config(flags)
 	if err != nil {
@@ -138,6 +161,49 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	}
 	if rep.Interrupted {
 		return interruptedError{fmt.Sprintf("interrupted: %d of %d runs completed (reported above)", len(rep.Runs), f.runs)}
+	}
+	return nil
+}
+
+// clusterModel clusters the data under the --model file and reports like a one-run experiment.
+func clusterModel(cmd *cobra.Command, a *app, f *clusterFlags, opt experiment.Options) error {
+	flags := cmd.Flags()
+	for _, fl := range []string{"runs", "method", "output-dir", "iterations", "atoms", "atom-size", "solver", "gamma", "layers", "inner",
+		"feature-weight", "gwb-layers", "lr", "epochs", "batch", "seed", "skip-nonfinite"} {
+		if changed(flags, fl) {
+			return usagef("--%s does not apply with --model: the model is clustered as trained", fl)
+		}
+	}
+	format, err := outputFormat(f.format, f.output)
+	if err != nil {
+		return err
+	}
+	f.under.workers = f.train.workers
+	m, ds, z, err := f.under.embed(cmd, a, f.model, &f.data, f.quiet)
+	if err != nil {
+		return err
+	}
+	rep, e, err := experiment.Cluster(m, ds, z, opt)
+	if err != nil {
+		return err
+	}
+	if f.output != "" {
+		if err := writeEmbeddings(cmd.OutOrStdout(), f.output, format, e); err != nil {
+			return err
+		}
+		if f.output == "-" {
+			return nil
+		}
+		a.log.Infof("embeddings and clusters written to %s", f.output)
+	}
+	out := cmd.OutOrStdout()
+	if f.json {
+		err = rep.WriteJSON(out)
+	} else {
+		err = rep.WriteTable(out)
+	}
+	if err != nil {
+		return fmt.Errorf("write output: %w", err)
 	}
 	return nil
 }

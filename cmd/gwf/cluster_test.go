@@ -94,3 +94,42 @@ func TestClusterInterrupted(t *testing.T) {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 }
+
+// cluster --model clusters a trained model's graphs without training: the scores equal those
+// of the one-run experiment with the same settings, and --output writes the clusters with the
+// dataset's own labels.
+func TestClusterModel(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.model")
+	mustRun(t, "fit", "--dataset", "MUTAG", "--subset", "30", "--atoms", "3", "--layers", "5", "--epochs", "2", "--output", model, "-q")
+	refit := decodeJSON(t, mustRunOut(t, "cluster", "--dataset", "MUTAG", "--subset", "30", "--atoms", "3", "--layers", "5", "--epochs", "2", "--json", "-q"))
+	csvPath := filepath.Join(dir, "clusters.csv")
+	rep := decodeJSON(t, mustRunOut(t, "cluster", "--model", model, "--dataset", "MUTAG", "--subset", "30", "--output", csvPath, "--json", "-q"))
+	if rep["accuracy"].(map[string]any)["mean"] != refit["accuracy"].(map[string]any)["mean"] {
+		t.Errorf("--model accuracy %v, the refit's %v", rep["accuracy"], refit["accuracy"])
+	}
+	b, err := os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(strings.NewReader(string(b))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 31 || strings.Join(recs[0], ",") != "graph,label,cluster,lambda0,lambda1,lambda2" {
+		t.Fatalf("CSV: %d records, header %v", len(recs), recs[0])
+	}
+	for _, r := range recs[1:] {
+		if r[1] != "-1" && r[1] != "1" {
+			t.Errorf("label %q is not one of MUTAG's own (-1, 1)", r[1])
+		}
+	}
+	for _, args := range [][]string{
+		{"cluster", "--model", model, "--dataset", "MUTAG", "--runs", "2"},
+		{"cluster", "--dataset", "MUTAG", "--output", csvPath},
+	} {
+		if _, _, code := runCLI(t, args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+	}
+}

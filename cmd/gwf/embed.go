@@ -7,8 +7,10 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/cluster"
 	"github.com/gwf-graphs/gwf/training/experiment"
@@ -21,9 +23,7 @@ type embedFlags struct {
 	format    string
 	embedding string
 	output    string
-	steps     int
-	transform bool
-	workers   int
+	under     modelFlags
 	quiet     bool
 }
 
@@ -40,14 +40,16 @@ with the model's atoms held fixed (transform mode: each z starts as in training 
 --embedding z writes the raw z_i, --embedding lambda the atom weights softmax(z_i).
 
 CSV (the default) has a header "graph,label,z0,...,z<K-1>" (lambda0,... for lambda) and one row
-per graph: its name, its class label as in the data files, and the embedding. npy writes a
-NumPy .npy file (format 1.0, float64, C order) of shape (graphs, K), graphs in the CSV's order.
-The format follows the --output extension (.npy or .csv) unless --format is given.
+per graph: its name, its class label as in the data files, and the embedding. npz writes a
+NumPy .npz archive (numpy.load) of "embeddings" (graphs × K, float64), "graphs" (the names) and
+"labels" (the class labels as in the data files, as text); npy writes the embeddings alone,
+graphs in the CSV's order. The format follows the --output extension (.csv, .npz or .npy)
+unless --format is given.
 
 Pass the same data flags (--features, --subset, ...) as to 'gwf fit' to get the trained
 embeddings back.`,
 		Example: `  gwf embed --model mutag.model --dataset MUTAG > mutag.csv
-  gwf embed --model mutag.model --dataset MUTAG --embedding lambda --output lambda.npy
+  gwf embed --model mutag.model --dataset MUTAG --embedding lambda --output lambda.npz
   gwf embed --model mutag.model --tu ./new-graphs --steps 20 --output new.csv`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -57,12 +59,10 @@ embeddings back.`,
 	fs := cmd.Flags()
 	f.data.register(fs)
 	fs.StringVarP(&f.model, "model", "m", "", "model file written by 'gwf fit' (required)")
-	fs.StringVar(&f.format, "format", "", "output format: csv or npy (default: from the --output extension, else csv)")
+	fs.StringVar(&f.format, "format", "", "output format: csv, npy or npz (default: from the --output extension, else csv)")
 	fs.StringVar(&f.embedding, "embedding", string(cluster.DefaultEmbedding), "what to write: z (raw embeddings) or lambda (atom weights softmax(z))")
 	fs.StringVarP(&f.output, "output", "o", "-", "output file (- for stdout)")
-	fs.IntVar(&f.steps, "steps", 0, "transform mode: Adam steps per graph (0: the model's number of epochs)")
-	fs.BoolVar(&f.transform, "transform", false, "use transform mode even on the model's training data")
-	fs.IntVar(&f.workers, "workers", 0, "transform mode: goroutines (0: one per CPU)")
+	f.under.register(fs)
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
 	return cmd
 }
@@ -83,73 +83,100 @@ func runEmbed(cmd *cobra.Command, a *app, f *embedFlags) error {
 	if err != nil {
 		return err
 	}
-	if f.steps < 0 || f.workers < 0 {
-		return usagef("--steps and --workers must not be negative")
-	}
-	m, err := training.Load(f.model)
+	_, ds, z, err := f.under.embed(cmd, a, f.model, &f.data, f.quiet)
 	if err != nil {
 		return err
 	}
-	ds, err := f.data.load()
-	if err != nil {
-		return err
-	}
-	data := ds.Graphs
-	if dim := data[0].Dim(); dim != m.Dim() {
-		return fmt.Errorf("embed: %s", featureHint(m.Dim(), dim))
-	}
-	var z *mat.Dense
-	if r, _ := m.Z.Dims(); !f.transform && r == len(data) && training.Fingerprint(data) == m.Fingerprint {
-		a.log.Infof("the data are the model's training data: writing the trained embeddings (%d graphs)", len(data))
-		if changed(cmd.Flags(), "steps") {
-			a.log.Warn("--steps is ignored: the data are the model's training data (add --transform to embed them anew)")
+	return writeEmbeddings(cmd.OutOrStdout(), f.output, format, experiment.NewEmbeddings(ds, emb, emb.Rows(z)))
+}
+
+// writeEmbeddings writes e to output ("-": stdout) in format csv, npy or npz.
+func writeEmbeddings(stdout io.Writer, output, format string, e experiment.Embeddings) error {
+	return writeOutput(stdout, output, func(w io.Writer) error {
+		switch format {
+		case "npy":
+			return e.WriteNPY(w)
+		case "npz":
+			return e.WriteNPZ(w)
 		}
-		z = m.Z
-	} else {
-		steps := f.steps
-		if steps == 0 {
-			steps = m.Config.Epochs
-		}
-		a.log.Infof("transform mode: embedding %d graphs with the atoms fixed, %d steps each", len(data), steps)
-		ctx, stop := withSignals(cmd.Context(), a.log)
-		defer stop()
-		p := newProgress(a.log, "embedding", nil)
-		z, err = training.Transform(ctx, m, data, steps, training.Options{Workers: f.workers, Progress: p.callback(f.quiet)})
-		if err != nil {
-			if ctx.Err() != nil {
-				return interruptedError{"interrupted: no embeddings written"}
-			}
-			return fmt.Errorf("transform: %w", err)
-		}
-	}
-	rows := emb.Rows(z)
-	return writeOutput(cmd.OutOrStdout(), f.output, func(w io.Writer) error {
-		if format == "npy" {
-			return writeNPY(w, mat.NewDense(len(rows), m.K(), flatten(rows)))
-		}
-		return experiment.NewEmbeddings(ds, emb, rows).WriteCSV(w)
+		return e.WriteCSV(w)
 	})
 }
 
-// outputFormat resolves --format against the --output file name; its errors are usage errors.
+// modelFlags say how a command computes the embeddings of a graph collection under a trained
+// model: the trained ones for its training data, else transform mode.
+type modelFlags struct {
+	steps     int
+	transform bool
+	workers   int
+}
+
+// register adds the flags; --workers only when the command has none yet (cluster's training
+// flags have one, which the caller copies into workers).
+func (u *modelFlags) register(fs *pflag.FlagSet) {
+	fs.IntVar(&u.steps, "steps", 0, "transform mode: Adam steps per graph (0: the model's number of epochs)")
+	fs.BoolVar(&u.transform, "transform", false, "use transform mode even on the model's training data")
+	if fs.Lookup("workers") == nil {
+		fs.IntVar(&u.workers, "workers", 0, "transform mode: goroutines (0: one per CPU)")
+	}
+}
+
+// embed loads the model file and the data and returns the graphs' embeddings z under the
+// model: the trained z when the data are the model's training data (same graphs in the same
+// order, checked by fingerprint) and --transform is off, else z computed with the atoms fixed.
+func (u *modelFlags) embed(cmd *cobra.Command, a *app, model string, data *dataFlags, quiet bool) (*training.Model, *graphs.Dataset, *mat.Dense, error) {
+	if u.steps < 0 || u.workers < 0 {
+		return nil, nil, nil, usagef("--steps and --workers must not be negative")
+	}
+	m, err := training.Load(model)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ds, err := data.load()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	gs := ds.Graphs
+	if dim := gs[0].Dim(); dim != m.Dim() {
+		return nil, nil, nil, fmt.Errorf("%s: %s", cmd.Name(), featureHint(m.Dim(), dim))
+	}
+	if r, _ := m.Z.Dims(); !u.transform && r == len(gs) && training.Fingerprint(gs) == m.Fingerprint {
+		a.log.Infof("the data are the model's training data: using the trained embeddings (%d graphs)", len(gs))
+		if changed(cmd.Flags(), "steps") {
+			a.log.Warn("--steps is ignored: the data are the model's training data (add --transform to embed them anew)")
+		}
+		return m, ds, m.Z, nil
+	}
+	steps := u.steps
+	if steps == 0 {
+		steps = m.Config.Epochs
+	}
+	a.log.Infof("transform mode: embedding %d graphs with the atoms fixed, %d steps each", len(gs), steps)
+	ctx, stop := withSignals(cmd.Context(), a.log)
+	defer stop()
+	p := newProgress(a.log, "embedding", nil)
+	z, err := training.Transform(ctx, m, gs, steps, training.Options{Workers: u.workers, Progress: p.callback(quiet)})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, nil, interruptedError{"interrupted: nothing written"}
+		}
+		return nil, nil, nil, fmt.Errorf("transform: %w", err)
+	}
+	return m, ds, z, nil
+}
+
+// outputFormat resolves --format against the --output file name (.csv, .npy or .npz); its
+// errors are usage errors.
 func outputFormat(format, output string) (string, error) {
 	switch f := strings.ToLower(format); f {
-	case "csv", "npy":
+	case "csv", "npy", "npz":
 		return f, nil
 	case "":
-		if strings.EqualFold(filepath.Ext(output), ".npy") {
-			return "npy", nil
+		switch ext := strings.ToLower(filepath.Ext(output)); ext {
+		case ".npy", ".npz":
+			return ext[1:], nil
 		}
 		return "csv", nil
 	}
-	return "", usagef("--format: unknown format %q (want csv or npy)", format)
-}
-
-// flatten concatenates equal-length rows.
-func flatten(rows [][]float64) []float64 {
-	var out []float64
-	for _, r := range rows {
-		out = append(out, r...)
-	}
-	return out
+	return "", usagef("--format: unknown format %q (want csv, npy or npz)", format)
 }

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sbinet/npyio/npz"
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/training"
 )
@@ -59,30 +62,33 @@ func TestFitThenEmbed(t *testing.T) {
 		}
 	}
 
-	// Other data (a subset) is embedded in transform mode; lambda rows sum to 1; npy output.
-	npyPath := filepath.Join(dir, "lambda.npy")
+	// Other data (a subset) is embedded in transform mode; lambda rows sum to 1; npz output
+	// with the graphs' names and labels.
+	npzPath := filepath.Join(dir, "lambda.npz")
 	_, stderr = mustRun(t, "embed", "--model", model, "--dataset", "MUTAG", "--subset", "12",
-		"--embedding", "lambda", "--output", npyPath, "--steps", "2")
+		"--embedding", "lambda", "--output", npzPath, "--steps", "2")
 	if !strings.Contains(stderr, "transform mode") {
 		t.Errorf("embed on a subset did not use transform mode: %s", stderr)
 	}
-	f, err := os.Open(npyPath)
+	arc, err := npz.Open(npzPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	shape, data, err := readNPY(f)
-	if err != nil {
+	defer arc.Close()
+	var lambda mat.Dense
+	if err := arc.Read("embeddings.npy", &lambda); err != nil {
 		t.Fatal(err)
 	}
-	if shape != [2]int{12, 3} {
-		t.Fatalf("npy shape %v, want [12 3]", shape)
+	if r, c := lambda.Dims(); r != 12 || c != 3 {
+		t.Fatalf("npz embeddings %d×%d, want 12×3", r, c)
 	}
 	for i := 0; i < 12; i++ {
-		s := data[3*i] + data[3*i+1] + data[3*i+2]
-		if s < 1-1e-12 || s > 1+1e-12 {
+		if s := mat.Sum(lambda.RowView(i)); s < 1-1e-12 || s > 1+1e-12 {
 			t.Errorf("lambda row %d sums to %v", i, s)
 		}
+	}
+	if keys := strings.Join(arc.Keys(), ","); keys != "embeddings.npy,graphs.npy,labels.npy" {
+		t.Errorf("npz holds %s", keys)
 	}
 
 	// A model trained without features refuses featured data with a hint.

@@ -6,6 +6,10 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/sbinet/npyio/npy"
+	"github.com/sbinet/npyio/npz"
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/training"
 )
@@ -92,4 +96,59 @@ func (e Embeddings) WriteCSV(w io.Writer) error {
 		return fmt.Errorf("write CSV: %w", err)
 	}
 	return nil
+}
+
+// matrix is the rows as one (graphs × dim) matrix.
+func (e Embeddings) matrix() *mat.Dense {
+	if len(e.Rows) == 0 {
+		return &mat.Dense{}
+	}
+	m := mat.NewDense(len(e.Rows), e.Dim(), nil)
+	for i, r := range e.Rows {
+		m.SetRow(i, r)
+	}
+	return m
+}
+
+// WriteNPY writes the embeddings alone as a NumPy .npy array of shape (graphs, dim), float64,
+// graphs in order.
+func (e Embeddings) WriteNPY(w io.Writer) error {
+	if err := e.check(); err != nil {
+		return err
+	}
+	if len(e.Rows) == 0 {
+		return fmt.Errorf("npy: no embeddings to write")
+	}
+	return npy.Write(w, e.matrix())
+}
+
+// WriteNPZ writes a NumPy .npz archive (numpy.load reads it) of: "embeddings" (graphs × dim,
+// float64; the columns are z or lambda as Kind says), "graphs" (the names), "labels" (the
+// dataset's own class labels as text, "" for none) and, when clustered, "clusters" (int64).
+func (e Embeddings) WriteNPZ(w io.Writer) error {
+	if err := e.check(); err != nil {
+		return err
+	}
+	if len(e.Rows) == 0 {
+		return fmt.Errorf("npz: no embeddings to write")
+	}
+	zw := npz.NewWriter(w)
+	err := zw.Write("embeddings.npy", e.matrix())
+	if err == nil {
+		err = zw.Write("graphs.npy", e.Names)
+	}
+	if err == nil {
+		err = zw.Write("labels.npy", e.Labels)
+	}
+	if err == nil && e.Assign != nil {
+		clusters := make([]int64, len(e.Assign))
+		for i, c := range e.Assign {
+			clusters[i] = int64(c)
+		}
+		err = zw.Write("clusters.npy", clusters)
+	}
+	if cerr := zw.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

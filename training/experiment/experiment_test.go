@@ -3,12 +3,17 @@ package experiment
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sbinet/npyio/npy"
+	"github.com/sbinet/npyio/npz"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/datasets"
@@ -290,5 +295,95 @@ func TestEmbeddingsCSV(t *testing.T) {
 	e.Assign = e.Assign[:2]
 	if err := e.WriteCSV(&b); err == nil {
 		t.Error("2 clusters for 4 rows: no error")
+	}
+}
+
+// The .npz archive holds what the CSV holds, in arrays numpy reads (read back here with the
+// same library's reader).
+func TestEmbeddingsNPZ(t *testing.T) {
+	ds := mutag(t, 3)
+	e := NewEmbeddings(ds, training.EmbeddingZ, [][]float64{{1, -2}, {0.5, 3}, {-1, 0}})
+	e.Assign = []int{2, 0, 1}
+	var b bytes.Buffer
+	if err := e.WriteNPZ(&b); err != nil {
+		t.Fatal(err)
+	}
+	r, err := npz.NewReader(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m mat.Dense
+	if err := r.Read("embeddings.npy", &m); err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(&m, mat.NewDense(3, 2, []float64{1, -2, 0.5, 3, -1, 0})) {
+		t.Errorf("embeddings %v", mat.Formatted(&m))
+	}
+	var names, labels []string
+	var clusters []int64
+	for name, ptr := range map[string]any{"graphs.npy": &names, "labels.npy": &labels, "clusters.npy": &clusters} {
+		if err := r.Read(name, ptr); err != nil {
+			t.Fatal(name, err)
+		}
+	}
+	for i, g := range ds.Graphs {
+		names[i], labels[i] = fromUTF32(names[i]), fromUTF32(labels[i])
+		if names[i] != g.Name || labels[i] != LabelText(ds, g) || clusters[i] != int64(e.Assign[i]) {
+			t.Errorf("graph %d: %q %q %d, want %q %q %d", i, names[i], labels[i], clusters[i], g.Name, LabelText(ds, g), e.Assign[i])
+		}
+	}
+	var one bytes.Buffer
+	if err := e.WriteNPY(&one); err != nil {
+		t.Fatal(err)
+	}
+	var back mat.Dense
+	if err := npy.Read(&one, &back); err != nil || !mat.Equal(&back, &m) {
+		t.Errorf("npy: %v, %v", err, mat.Formatted(&back))
+	}
+	if err := (Embeddings{}).WriteNPZ(&b); err == nil {
+		t.Error("no embeddings: no error")
+	}
+}
+
+// fromUTF32 decodes a NumPy <U string as npyio v0.6.0's reader returns it: the raw
+// little-endian UTF-32 code units, zero-padded (its writer encodes them as numpy does).
+func fromUTF32(s string) string {
+	var out []rune
+	for i := 0; i+4 <= len(s); i += 4 {
+		if r := rune(binary.LittleEndian.Uint32([]byte(s[i : i+4]))); r != 0 {
+			out = append(out, r)
+		}
+	}
+	return string(out)
+}
+
+// Clustering a trained model gives the scores Run gives for the same seed (Run is training
+// followed by exactly this), and refuses embeddings of the wrong shape.
+func TestClusterModelMatchesRun(t *testing.T) {
+	ds := mutag(t, 20)
+	rep, err := Run(context.Background(), ds, Options{Config: tiny()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := training.NewModel(ds.Graphs, tiny())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := training.Fit(context.Background(), m, ds.Graphs, training.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	got, e, err := Cluster(m, ds, m.Z, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := rep.Runs[0]
+	if r := got.Runs[0]; r.Accuracy != want.Accuracy || r.AccuracyZ != want.AccuracyZ || r.NMI != want.NMI || r.Loss[0] != want.Loss[0] {
+		t.Errorf("Cluster: %+v\nRun: %+v", r, want)
+	}
+	if len(e.Rows) != 20 || e.Dim() != 2 || len(e.Assign) != 20 || e.Kind != training.EmbeddingLambda {
+		t.Errorf("embeddings: %d rows of %d, %d clusters, %s", len(e.Rows), e.Dim(), len(e.Assign), e.Kind)
+	}
+	if _, _, err := Cluster(m, ds, mat.NewDense(3, 2, nil), Options{}); err == nil {
+		t.Error("3 embeddings for 20 graphs: no error")
 	}
 }
