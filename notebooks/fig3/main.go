@@ -25,6 +25,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
+	"github.com/gwf-graphs/gwf/training/plot"
 )
 
 // options of one run.
@@ -178,7 +179,7 @@ func write(o options, curves []curve) error {
 	rep.Printf("%d pairs of Barabási–Albert graphs of %d nodes (%d edges per new node); directed graphs orient each new edge, the undirected ones are A + Aᵀ. PPA: γ = 0.01, 5 Sinkhorn sweeps per layer; BADMM: γ = 1. Uniform node distributions. Mean ± std of <L(T),T> over the pairs after each layer.\n\n", o.pairs, o.nodes, o.edges)
 	marks := []int{1, 5, 10, 20, 50, 100, 200}
 	for _, setting := range []string{"undirected", "directed"} {
-		var series []nb.Series
+		var series []plot.Series
 		header := []string{"solver"}
 		var rows [][]string
 		for _, c := range curves {
@@ -189,7 +190,7 @@ func write(o options, curves []curve) error {
 			for m := range x {
 				x[m] = float64(m + 1)
 			}
-			series = append(series, nb.Series{Name: strings.ToUpper(c.solver), X: x, Y: c.mean, Err: c.std})
+			series = append(series, plot.Series{Name: strings.ToUpper(c.solver), X: x, Y: c.mean, Err: c.std})
 			row := []string{strings.ToUpper(c.solver)}
 			header = header[:1]
 			for _, m := range marks {
@@ -203,7 +204,9 @@ func write(o options, curves []curve) error {
 			rows = append(rows, row)
 		}
 		png := fmt.Sprintf("fig3-%s.png", setting)
-		if err := nb.LinePlot(o.out+"/"+png, setting+" graphs", "layer", "GW discrepancy", false, series); err != nil {
+		if err := nb.SavePNG(o.out+"/"+png, func(w io.Writer) error {
+			return plot.Lines(w, setting+" graphs", "layer", "GW discrepancy", false, series)
+		}); err != nil {
 			return err
 		}
 		rep.Printf("## %s graphs\n\n![%s](%s)\n\n", setting, setting, png)

@@ -6,9 +6,10 @@
 //	go run ./notebooks/fig4 --out results/fig4                  # the paper's data and settings
 //	go run ./notebooks/fig4 --out /tmp/fig4 --datasets MUTAG --subset 60 --epochs 2 --atoms 4 --layers 10
 //
-// The t-SNE layout comes from github.com/danaugrs/go-tsne, which draws its initial layout from
-// math/rand's global source; tsneLayout seeds that source with --seed (rand.Seed is a no-op since
-// Go 1.24 unless randseednop=0, set below), so the pictures are reproducible too.
+// The pictures are drawn by training/plot, as by `gwf plot`. Its t-SNE layout comes from
+// github.com/danaugrs/go-tsne, which draws its initial layout from math/rand's global source;
+// plot.TSNELayout seeds that source with --seed (rand.Seed is a no-op since Go 1.24 unless
+// randseednop=0, set below), so the pictures are reproducible too.
 //
 //go:debug randseednop=0
 package main
@@ -19,18 +20,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/danaugrs/go-tsne/tsne"
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
 	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/plot"
 )
 
 type options struct {
@@ -119,43 +116,45 @@ func dataset(ctx context.Context, o options, name string, rep *nb.Report, csv *s
 	if err != nil {
 		return err
 	}
-	epochs, loss := make([]float64, len(m.History)), make([]float64, len(m.History))
+	epochs := make([]float64, len(m.History))
 	for i, h := range m.History {
-		epochs[i], loss[i] = float64(h.Epoch), h.Loss
+		epochs[i] = float64(h.Epoch)
 		fmt.Fprintf(csv, "%s,%d,%.8g,%.2f\n", ds.Name, h.Epoch, h.Loss, secs[i])
 	}
 	base := strings.ToLower(ds.Name)
-	if err := nb.LinePlot(filepath.Join(o.out, base+"-loss.png"), ds.Name+": loss per epoch", "epoch", "mean GWF loss", false,
-		[]nb.Series{{Name: "loss", X: epochs, Y: loss}}); err != nil {
+	if err := nb.SavePNG(filepath.Join(o.out, base+"-loss.png"), func(w io.Writer) error {
+		return plot.Loss(w, ds.Name+": loss per epoch", m)
+	}); err != nil {
 		return err
 	}
-	if err := nb.LinePlot(filepath.Join(o.out, base+"-time.png"), ds.Name+": cumulative training time", "epoch", "seconds", false,
-		[]nb.Series{{Name: "time", X: epochs, Y: secs}}); err != nil {
+	if err := nb.SavePNG(filepath.Join(o.out, base+"-time.png"), func(w io.Writer) error {
+		return plot.Lines(w, ds.Name+": cumulative training time", "epoch", "seconds", false, []plot.Series{{Name: "time", X: epochs, Y: secs}})
+	}); err != nil {
 		return err
 	}
 	// t-SNE of λ, coloured by class.
 	lambda := training.Lambda(m.Z)
-	y := tsneLayout(lambda, o.seed, o.tsneIter)
-	xs, ys, class := make([]float64, len(data)), make([]float64, len(data)), make([]int, len(data))
+	class := make([]int, len(data))
 	for i, g := range data {
-		xs[i], ys[i], class[i] = y.At(i, 0), y.At(i, 1), g.Label
+		class[i] = g.Label
 	}
 	names := make([]string, len(ds.Classes))
 	for c, v := range ds.Classes {
 		names[c] = fmt.Sprintf("class %v", v)
 	}
-	if err := nb.ScatterPlot(filepath.Join(o.out, base+"-tsne.png"), ds.Name+": t-SNE of λ = softmax(z)", xs, ys, class, names); err != nil {
+	if err := nb.SavePNG(filepath.Join(o.out, base+"-tsne.png"), func(w io.Writer) error {
+		return plot.TSNE(w, ds.Name+": t-SNE of λ = softmax(z)", lambda, class, names, o.seed, o.tsneIter)
+	}); err != nil {
 		return err
 	}
 	// The atoms most used by the data (largest mean λ), as heat maps of U = ReLU(V).
-	top := topAtoms(lambda, 4)
 	var atomPics []string
-	for r, k := range top {
-		var u mat.Dense
-		u.CloneFrom(m.V[k])
-		layers.ReLU(&u, m.V[k])
+	for r, k := range plot.TopAtoms(lambda, 4) {
+		u := plot.Atom(m, k)
 		p := fmt.Sprintf("%s-atom%d.png", base, r+1)
-		if err := nb.HeatMap(filepath.Join(o.out, p), fmt.Sprintf("atom %d (%d nodes)", k, u.RawMatrix().Rows), &u); err != nil {
+		if err := nb.SavePNG(filepath.Join(o.out, p), func(w io.Writer) error {
+			return plot.HeatMap(w, fmt.Sprintf("atom %d (%d nodes)", k, u.RawMatrix().Rows), u)
+		}); err != nil {
 			return err
 		}
 		atomPics = append(atomPics, fmt.Sprintf("![atom %d](%s)", k, p))
@@ -172,44 +171,4 @@ func rowsOf(h []training.EpochStats, secs []float64) [][]string {
 		rows = append(rows, []string{fmt.Sprint(e.Epoch), fmt.Sprintf("%.5g", e.Loss), fmt.Sprintf("%.1f", secs[i])})
 	}
 	return rows
-}
-
-// topAtoms returns the indices of the n atoms with the largest mean weight.
-func topAtoms(lambda *mat.Dense, n int) []int {
-	rows, k := lambda.Dims()
-	mean := make([]float64, k)
-	for i := 0; i < rows; i++ {
-		for j := 0; j < k; j++ {
-			mean[j] += lambda.At(i, j)
-		}
-	}
-	var top []int
-	for len(top) < min(n, k) {
-		best := -1
-		for j := range mean {
-			if (best < 0 || mean[j] > mean[best]) && !contains(top, j) {
-				best = j
-			}
-		}
-		top = append(top, best)
-	}
-	return top
-}
-
-func contains(xs []int, x int) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
-}
-
-// tsneLayout is the 2-D t-SNE layout of the rows of x (perplexity 30 at most, learning rate 200),
-// its random start seeded by seed.
-func tsneLayout(x mat.Matrix, seed uint64, iterations int) mat.Matrix {
-	n, _ := x.Dims()
-	//lint:ignore SA1019 go-tsne draws from the global source only; seeding it makes the picture reproducible.
-	rand.Seed(int64(seed))
-	return tsne.NewTSNE(2, min(30, float64(n-1)/3), 200, iterations, false).EmbedData(x, nil)
 }

@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // TestTinyFig4: a tiny run writes the t-SNE picture, the curves, the atoms, the CSV and the report.
@@ -35,22 +33,5 @@ func TestTinyFig4(t *testing.T) {
 	}
 	if err := run(context.Background(), options{datasets: []string{"MUTAG"}, epochs: 0, out: out}, io.Discard); err == nil {
 		t.Error("0 epochs: no error")
-	}
-}
-
-// The t-SNE layout is reproducible for a seed.
-func TestTSNELayoutIsSeeded(t *testing.T) {
-	x := mat.NewDense(12, 3, nil)
-	for i := 0; i < 12; i++ {
-		for j := 0; j < 3; j++ {
-			x.Set(i, j, float64((i*7+j*3)%5)+0.1*float64(i%2))
-		}
-	}
-	a, b := tsneLayout(x, 3, 50), tsneLayout(x, 3, 50)
-	if !mat.Equal(a, b) {
-		t.Error("two layouts with the same seed differ")
-	}
-	if c := tsneLayout(x, 4, 50); mat.Equal(a, c) {
-		t.Error("layouts with seeds 3 and 4 are equal: the seed is not used")
 	}
 }

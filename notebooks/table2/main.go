@@ -27,6 +27,7 @@ import (
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/cluster"
+	"github.com/gwf-graphs/gwf/training/plot"
 )
 
 type options struct {
@@ -252,8 +253,10 @@ func fractions(ctx context.Context, o options, sc semisup.Config, rep *nb.Report
 	if err := nb.WriteFile(filepath.Join(o.out, "fractions.csv"), []byte(csv.String())); err != nil {
 		return err
 	}
-	if err := nb.LinePlot(filepath.Join(o.out, "fractions.png"), ds.Name+": accuracy vs labelled fraction", "labelled graphs (%)", "accuracy on the unlabelled graphs (%)", false,
-		[]nb.Series{{Name: "GWF-PPA + MLP", X: xs, Y: mean, Err: std}}); err != nil {
+	if err := nb.SavePNG(filepath.Join(o.out, "fractions.png"), func(w io.Writer) error {
+		return plot.Lines(w, ds.Name+": accuracy vs labelled fraction", "labelled graphs (%)", "accuracy on the unlabelled graphs (%)", false,
+			[]plot.Series{{Name: "GWF-PPA + MLP", X: xs, Y: mean, Err: std}})
+	}); err != nil {
 		return err
 	}
 	rep.Printf("## Accuracy vs labelled fraction (%s, %d graphs, PPA, %d seeds)\n\nA stratified random fraction of the graphs keeps its labels (seeded); the others are unlabelled in training and scored.\n\n![fractions](fractions.png)\n\n", ds.Name, len(ds.Graphs), o.seeds)

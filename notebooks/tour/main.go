@@ -21,6 +21,7 @@ import (
 	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/cluster"
+	"github.com/gwf-graphs/gwf/training/plot"
 )
 
 type options struct {
@@ -68,7 +69,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 
 	// 2. One GW discrepancy, layer by layer.
 	a, b := data[0], data[1]
-	var series []nb.Series
+	var series []plot.Series
 	var rows [][]string
 	for _, s := range []layers.Solver{layers.PPA{Gamma: 0.01, Layers: o.layers, Inner: 5, Weight: 1}, layers.BADMM{Gamma: 1, Layers: o.layers, Weight: 1}} {
 		st := layers.State{Trace: []float64{}}
@@ -79,10 +80,12 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		for i := range x {
 			x[i] = float64(i + 1)
 		}
-		series = append(series, nb.Series{Name: s.Name(), X: x, Y: st.Trace})
+		series = append(series, plot.Series{Name: s.Name(), X: x, Y: st.Trace})
 		rows = append(rows, []string{s.Name(), fmt.Sprintf("%.5g", st.Trace[len(st.Trace)-1]), fmt.Sprint(st.LogDomainLayers)})
 	}
-	if err := nb.LinePlot(filepath.Join(o.out, "trace.png"), fmt.Sprintf("GW discrepancy of %s and %s", a.Name, b.Name), "layer", "<L(T),T>", false, series); err != nil {
+	if err := nb.SavePNG(filepath.Join(o.out, "trace.png"), func(w io.Writer) error {
+		return plot.Lines(w, fmt.Sprintf("GW discrepancy of %s and %s", a.Name, b.Name), "layer", "<L(T),T>", false, series)
+	}); err != nil {
 		return err
 	}
 	rep.Printf("## 2. A GW discrepancy\n\n`layers.Solve(solver, &state, src, dst)` with `state.Trace` set records the objective after every layer.\n\n![trace](trace.png)\n\n")
@@ -103,7 +106,9 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	for i, h := range m.History {
 		ep[i], loss[i] = float64(h.Epoch), h.Loss
 	}
-	if err := nb.LinePlot(filepath.Join(o.out, "loss.png"), "GWF loss per epoch", "epoch", "mean loss", false, []nb.Series{{Name: "loss", X: ep, Y: loss}}); err != nil {
+	if err := nb.SavePNG(filepath.Join(o.out, "loss.png"), func(w io.Writer) error {
+		return plot.Lines(w, "GWF loss per epoch", "epoch", "mean loss", false, []plot.Series{{Name: "loss", X: ep, Y: loss}})
+	}); err != nil {
 		return err
 	}
 	rep.Printf("## 3. A GWF model\n\n`training.NewModel(data, cfg)` then `training.Fit(ctx, m, data, training.Options{})`: K = %d atoms, %d epochs.\n\n![loss](loss.png)\n\n", cfg.Atoms, cfg.Epochs)
