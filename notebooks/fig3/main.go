@@ -1,16 +1,15 @@
 // Command fig3 reproduces Figure 3 of the paper: the GW discrepancy layer by layer of the PPA
 // and BADMM modules on pairs of Barabási–Albert graphs, directed and undirected (A + Aᵀ of the
 // directed ones), as mean ± std over the pairs. It writes fig3-undirected.png,
-// fig3-directed.png, fig3.csv and report.md to --out.
+// fig3-directed.png, fig3.csv and report.md to --output-dir.
 //
-//	go run ./notebooks/fig3 --out results/fig3              # the paper's size: 100 pairs, 100 nodes
-//	go run ./notebooks/fig3 --out /tmp/fig3 --pairs 4 --nodes 20 --layers 10   # a quick look
+//	go run ./notebooks/fig3 --output-dir results/fig3              # the paper's size: 100 pairs, 100 nodes
+//	go run ./notebooks/fig3 --output-dir /tmp/fig3 --pairs 4 --nodes 20 --layers 10   # a quick look
 package main
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -37,13 +36,14 @@ type options struct {
 
 func main() {
 	var o options
-	flag.IntVar(&o.pairs, "pairs", 100, "graph pairs per setting")
-	flag.IntVar(&o.nodes, "nodes", 100, "nodes per graph")
-	flag.IntVar(&o.edges, "edges", 2, "edges added with each new node (Barabási–Albert m)")
-	flag.IntVar(&o.layers, "layers", 100, "solver layers to trace")
-	flag.Uint64Var(&o.seed, "seed", 1, "seed of the graphs")
-	flag.StringVar(&o.out, "out", "results/fig3", "folder for the figures and the report")
-	flag.Parse()
+	fs := nb.NewFlagSet("fig3")
+	fs.IntVar(&o.pairs, "pairs", 100, "graph pairs per setting")
+	fs.IntVar(&o.nodes, "nodes", 100, "nodes per graph")
+	fs.IntVar(&o.edges, "edges", 2, "edges added with each new node (Barabási–Albert m)")
+	fs.IntVar(&o.layers, "layers", 100, "solver layers to trace")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the graphs")
+	nb.OutputDir(fs, &o.out, "results/fig3")
+	fs.Parse(os.Args[1:])
 	if err := run(context.Background(), o, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "fig3:", err)
 		os.Exit(1)
@@ -175,7 +175,7 @@ func write(o options, curves []curve) error {
 		return err
 	}
 	rep := nb.NewReport("Figure 3: PPA vs BADMM, GW discrepancy per layer",
-		fmt.Sprintf("go run ./notebooks/fig3 --out %s --pairs %d --nodes %d --edges %d --layers %d --seed %d", o.out, o.pairs, o.nodes, o.edges, o.layers, o.seed))
+		fmt.Sprintf("go run ./notebooks/fig3 --output-dir %s --pairs %d --nodes %d --edges %d --layers %d --seed %d", o.out, o.pairs, o.nodes, o.edges, o.layers, o.seed))
 	rep.Printf("%d pairs of Barabási–Albert graphs of %d nodes (%d edges per new node); directed graphs orient each new edge, the undirected ones are A + Aᵀ. PPA: γ = 0.01, 5 Sinkhorn sweeps per layer; BADMM: γ = 1. Uniform node distributions. Mean ± std of <L(T),T> over the pairs after each layer.\n\n", o.pairs, o.nodes, o.edges)
 	marks := []int{1, 5, 10, 20, 50, 100, 200}
 	for _, setting := range []string{"undirected", "directed"} {

@@ -1,10 +1,10 @@
 // Command fig4 reproduces Figure 4 of the paper: t-SNE pictures of the learned embeddings
 // λ = softmax(z) of each dataset (colour = class), the loss and the cumulative training time per
 // epoch, and pictures of the learned atoms (heat maps of U_k = ReLU(V_k)). It writes PNGs, a
-// CSV of the per-epoch loss and time, and report.md to --out.
+// CSV of the per-epoch loss and time, and report.md to --output-dir.
 //
-//	go run ./notebooks/fig4 --out results/fig4                  # the paper's data and settings
-//	go run ./notebooks/fig4 --out /tmp/fig4 --datasets MUTAG --subset 60 --epochs 2 --atoms 4 --layers 10
+//	go run ./notebooks/fig4 --output-dir results/fig4                  # the paper's data and settings
+//	go run ./notebooks/fig4 --output-dir /tmp/fig4 --datasets MUTAG --subset 60 --epochs 2 --atoms 4 --layers 10
 //
 // The pictures are drawn by training/plot, as by `gwf plot`. Its t-SNE layout comes from
 // github.com/danaugrs/go-tsne, which draws its initial layout from math/rand's global source;
@@ -17,7 +17,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -44,16 +43,17 @@ type options struct {
 func main() {
 	var o options
 	var ds, features string
-	flag.StringVar(&ds, "datasets", "AIDS,PROTEINS,PROTEINS_full,IMDB-BINARY", "comma-separated bundled datasets")
-	flag.StringVar(&features, "features", nb.DefaultFeatures, "node features per dataset, DATASET=none|labels|attributes|attributes-std|attributes-bal, comma-separated (unlisted: none)")
-	flag.IntVar(&o.subset, "subset", 0, "graphs per dataset (0: all)")
-	flag.IntVar(&o.epochs, "epochs", 10, "training epochs")
-	flag.IntVar(&o.atoms, "atoms", 30, "atoms K")
-	flag.IntVar(&o.layers, "layers", 50, "GWD layers M")
-	flag.Uint64Var(&o.seed, "seed", 1, "training seed")
-	flag.IntVar(&o.tsneIter, "tsne-iter", 500, "t-SNE iterations")
-	flag.StringVar(&o.out, "out", "results/fig4", "output folder")
-	flag.Parse()
+	fs := nb.NewFlagSet("fig4")
+	fs.StringVar(&ds, "datasets", "AIDS,PROTEINS,PROTEINS_full,IMDB-BINARY", "comma-separated bundled datasets")
+	fs.StringVar(&features, "features", nb.DefaultFeatures, "node features per dataset, DATASET=none|labels|attributes|attributes-std|attributes-bal, comma-separated (unlisted: none)")
+	fs.IntVar(&o.subset, "subset", 0, "graphs per dataset (0: all)")
+	fs.IntVar(&o.epochs, "epochs", 10, "training epochs")
+	fs.IntVar(&o.atoms, "atoms", 30, "atoms K")
+	fs.IntVar(&o.layers, "layers", 50, "GWD layers M")
+	fs.Uint64Var(&o.seed, "seed", 1, "training seed")
+	fs.IntVar(&o.tsneIter, "tsne-iter", 500, "t-SNE iterations")
+	nb.OutputDir(fs, &o.out, "results/fig4")
+	fs.Parse(os.Args[1:])
 	o.datasets = strings.Split(ds, ",")
 	var err error
 	if o.features, err = nb.ParseFeatures(features); err != nil {
@@ -74,7 +74,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		return err
 	}
 	rep := nb.NewReport("Figure 4: embeddings, training curves and atoms",
-		fmt.Sprintf("go run ./notebooks/fig4 --out %s --datasets %s --features %q --subset %d --epochs %d --atoms %d --layers %d --seed %d",
+		fmt.Sprintf("go run ./notebooks/fig4 --output-dir %s --datasets %s --features %q --subset %d --epochs %d --atoms %d --layers %d --seed %d",
 			o.out, strings.Join(o.datasets, ","), o.features.Describe(o.datasets), o.subset, o.epochs, o.atoms, o.layers, o.seed))
 	rep.Printf("GWF with PPA (γ = 0.01, M = %d), K = %d warm-started atoms, L = 2, Adam lr 0.05, batch 32, %d epochs, seed %d; node features %s.\n\n",
 		o.layers, o.atoms, o.epochs, o.seed, o.features.Describe(o.datasets))

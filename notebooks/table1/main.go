@@ -3,14 +3,14 @@
 // experiment.Run (the library behind `gwf cluster`) with its runs saved under
 // OUT/DATASET-SOLVER[-FEATURES]; a run saved there with the same data and settings is reused, so
 // an interrupted notebook continues where it stopped. It writes report.md and table1.csv (one
-// row per run) to --out.
+// row per run) to --output-dir.
 //
 // Node features follow the paper (see nb.DefaultFeatures): AIDS, PROTEINS and PROTEINS_full are
 // learned with their node attributes (FGW), standardized and weighed against the structure
 // (--feature-weight auto); IMDB-BINARY from its structure only.
 //
-//	go run ./notebooks/table1 --out results/table1                       # the paper's protocol
-//	go run ./notebooks/table1 --out /tmp/t1 --datasets MUTAG --subset 40 --epochs 2 --runs 2
+//	go run ./notebooks/table1 --output-dir results/table1                       # the paper's protocol
+//	go run ./notebooks/table1 --output-dir /tmp/t1 --datasets MUTAG --subset 40 --epochs 2 --runs 2
 package main
 
 import (
@@ -21,8 +21,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/spf13/pflag"
 
 	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
 	"github.com/gwf-graphs/gwf/training"
@@ -48,7 +46,7 @@ var paper = map[string]map[string]string{
 func main() {
 	var o options
 	var features string
-	fs := pflag.NewFlagSet("table1", pflag.ExitOnError)
+	fs := nb.NewFlagSet("table1")
 	fs.StringSliceVar(&o.datasets, "datasets", []string{"AIDS", "PROTEINS", "PROTEINS_full", "IMDB-BINARY"}, "bundled datasets")
 	fs.StringSliceVar(&o.solvers, "solvers", []string{"ppa", "badmm"}, "GWD modules")
 	fs.StringVar(&features, "features", nb.DefaultFeatures, "node features per dataset, DATASET=none|labels|attributes|attributes-std|attributes-bal, comma-separated (unlisted: none)")
@@ -58,7 +56,7 @@ func main() {
 	fs.IntVar(&o.atoms, "atoms", 0, "atoms K (0: the paper's 30)")
 	fs.IntVar(&o.layers, "layers", 0, "GWD layers M (0: the paper's 50)")
 	fs.IntVar(&o.workers, "workers", 0, "goroutines per batch (0: one per CPU); results do not depend on it")
-	fs.StringVar(&o.out, "out", "results/table1", "output folder")
+	nb.OutputDir(fs, &o.out, "results/table1")
 	fs.Parse(os.Args[1:])
 	var err error
 	if o.features, err = nb.ParseFeatures(features); err != nil {
@@ -111,7 +109,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 func pct(m experiment.MeanStd) string { return fmt.Sprintf("%.1f ± %.1f", 100*m.Mean, 100*m.Std) }
 
 func write(o options, cells map[string]*experiment.Report) error {
-	cmdline := fmt.Sprintf("go run ./notebooks/table1 --out %s --datasets %s --solvers %s --features %s --runs %d --epochs %d --subset %d",
+	cmdline := fmt.Sprintf("go run ./notebooks/table1 --output-dir %s --datasets %s --solvers %s --features %s --runs %d --epochs %d --subset %d",
 		o.out, strings.Join(o.datasets, ","), strings.Join(o.solvers, ","), o.features.Describe(o.datasets), o.runs, o.epochs, o.subset)
 	if o.atoms > 0 || o.layers > 0 {
 		cmdline += fmt.Sprintf(" --atoms %d --layers %d", o.atoms, o.layers)

@@ -1,19 +1,18 @@
 // Command table2 reproduces Table 2 of the paper — 10-fold semi-supervised classification
 // accuracy of GWF — and shows how the accuracy moves with the fraction of labelled graphs. It
-// writes report.md, table2.csv, fractions.csv and fractions.png to --out. Every finished fold is
+// writes report.md, table2.csv, fractions.csv and fractions.png to --output-dir. Every finished fold is
 // kept in OUT/cells/DATASET-SOLVER[-FEATURES].json with the settings it ran under: rerun after
 // an interruption and the folds already done with the same settings are reused. Node features
 // follow nb.DefaultFeatures (PROTEINS with its attribute standardized and balanced, IMDB-BINARY without).
 //
-//	go run ./notebooks/table2 --out results/table2       # PROTEINS and IMDB-BINARY, both solvers; fractions on MUTAG
-//	go run ./notebooks/table2 --out /tmp/t2 --datasets MUTAG --solvers ppa --folds 3 --subset 60 --epochs 2 --atoms 4 --layers 10 --fractions 0.2,0.6 --seeds 1
+//	go run ./notebooks/table2 --output-dir results/table2       # PROTEINS and IMDB-BINARY, both solvers; fractions on MUTAG
+//	go run ./notebooks/table2 --output-dir /tmp/t2 --datasets MUTAG --solvers ppa --folds 3 --subset 60 --epochs 2 --atoms 4 --layers 10 --fractions 0.2,0.6 --seeds 1
 package main
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -54,22 +53,23 @@ var paper = map[string]map[string]string{
 func main() {
 	var o options
 	var ds, solvers, features, fr string
-	flag.StringVar(&ds, "datasets", "PROTEINS,IMDB-BINARY", "comma-separated datasets for the 10-fold table (empty: skip it)")
-	flag.StringVar(&solvers, "solvers", "ppa,badmm", "comma-separated GWD modules")
-	flag.StringVar(&features, "features", nb.DefaultFeatures, "node features per dataset, DATASET=none|labels|attributes|attributes-std|attributes-bal, comma-separated (unlisted: none)")
-	flag.IntVar(&o.folds, "folds", 10, "cross-validation folds")
-	flag.IntVar(&o.subset, "subset", 0, "graphs per dataset (0: all)")
-	flag.IntVar(&o.epochs, "epochs", 10, "training epochs")
-	flag.IntVar(&o.atoms, "atoms", 30, "atoms K")
-	flag.IntVar(&o.layers, "layers", 50, "GWD layers M")
-	flag.Float64Var(&o.beta, "beta", semisup.DefaultConfig().Beta, "weight of the classification loss")
-	flag.BoolVar(&o.detach, "detach", false, "stop the classification gradient at the embeddings")
-	flag.StringVar(&o.input, "head-input", semisup.DefaultConfig().Input, "what the head reads: lambda or z")
-	flag.StringVar(&o.fractionsData, "fractions-dataset", "MUTAG", "dataset of the labelled-fraction study (empty: skip it)")
-	flag.StringVar(&fr, "fractions", "0.05,0.1,0.3,0.6,0.9", "labelled fractions")
-	flag.IntVar(&o.seeds, "seeds", 3, "seeds per labelled fraction")
-	flag.StringVar(&o.out, "out", "results/table2", "output folder")
-	flag.Parse()
+	fs := nb.NewFlagSet("table2")
+	fs.StringVar(&ds, "datasets", "PROTEINS,IMDB-BINARY", "comma-separated datasets for the 10-fold table (empty: skip it)")
+	fs.StringVar(&solvers, "solvers", "ppa,badmm", "comma-separated GWD modules")
+	fs.StringVar(&features, "features", nb.DefaultFeatures, "node features per dataset, DATASET=none|labels|attributes|attributes-std|attributes-bal, comma-separated (unlisted: none)")
+	fs.IntVar(&o.folds, "folds", 10, "cross-validation folds")
+	fs.IntVar(&o.subset, "subset", 0, "graphs per dataset (0: all)")
+	fs.IntVar(&o.epochs, "epochs", 10, "training epochs")
+	fs.IntVar(&o.atoms, "atoms", 30, "atoms K")
+	fs.IntVar(&o.layers, "layers", 50, "GWD layers M")
+	fs.Float64Var(&o.beta, "beta", semisup.DefaultConfig().Beta, "weight of the classification loss")
+	fs.BoolVar(&o.detach, "detach", false, "stop the classification gradient at the embeddings")
+	fs.StringVar(&o.input, "head-input", semisup.DefaultConfig().Input, "what the head reads: lambda or z")
+	fs.StringVar(&o.fractionsData, "fractions-dataset", "MUTAG", "dataset of the labelled-fraction study (empty: skip it)")
+	fs.StringVar(&fr, "fractions", "0.05,0.1,0.3,0.6,0.9", "labelled fractions")
+	fs.IntVar(&o.seeds, "seeds", 3, "seeds per labelled fraction")
+	nb.OutputDir(fs, &o.out, "results/table2")
+	fs.Parse(os.Args[1:])
 	o.datasets, o.solvers = splitList(ds), splitList(solvers)
 	var err error
 	if o.features, err = nb.ParseFeatures(features); err != nil {
@@ -138,7 +138,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	}
 	sc.Detach = o.detach
 	rep := nb.NewReport("Table 2: semi-supervised classification accuracy (%)",
-		fmt.Sprintf("go run ./notebooks/table2 --out %s --datasets %q --solvers %s --features %q --folds %d --subset %d --epochs %d --atoms %d --layers %d --beta %g --head-input %s --detach=%v --fractions-dataset %q --fractions %s --seeds %d",
+		fmt.Sprintf("go run ./notebooks/table2 --output-dir %s --datasets %q --solvers %s --features %q --folds %d --subset %d --epochs %d --atoms %d --layers %d --beta %g --head-input %s --detach=%v --fractions-dataset %q --fractions %s --seeds %d",
 			o.out, strings.Join(o.datasets, ","), strings.Join(o.solvers, ","), o.features.Describe(o.datasets), o.folds, o.subset, o.epochs, o.atoms, o.layers, o.beta, sc.Input, sc.Detach, o.fractionsData, joinFloats(o.fractions), o.seeds))
 	rep.Printf("GWF (K = %d, M = %d, L = 2, %d epochs) with an MLP head (hidden %v, %s, reading "+sc.Input+"), β = %g, trained jointly; then the head alone, %d full-batch Adam steps on the final embeddings. Stratified %d-fold cross-validation: the held-out fold's graphs are in the GWF term without labels (transductive); accuracy on the held-out fold, mean ± std over folds.\n\n",
 		o.atoms, o.layers, o.epochs, sc.Hidden, sc.Activation, sc.Beta, sc.Head.Steps, o.folds)

@@ -1,15 +1,14 @@
 // Command tour is a short walk through the library on a small bundled dataset: load it, compute
 // a GW discrepancy (PPA and BADMM, layer by layer), learn a GWF model, cluster its embeddings and
-// score the clusters. It writes trace.png, loss.png and report.md to --out.
+// score the clusters. It writes trace.png, loss.png and report.md to --output-dir.
 //
-//	go run ./notebooks/tour --out results/tour                     # MUTAG, the paper's settings
-//	go run ./notebooks/tour --out /tmp/tour --subset 40 --epochs 2 --atoms 4 --layers 10
+//	go run ./notebooks/tour --output-dir results/tour                     # MUTAG, the paper's settings
+//	go run ./notebooks/tour --output-dir /tmp/tour --subset 40 --epochs 2 --atoms 4 --layers 10
 package main
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -33,13 +32,14 @@ type options struct {
 
 func main() {
 	var o options
-	flag.StringVar(&o.dataset, "dataset", "MUTAG", "bundled dataset")
-	flag.IntVar(&o.subset, "subset", 0, "graphs to use (0: all)")
-	flag.IntVar(&o.epochs, "epochs", 10, "training epochs")
-	flag.IntVar(&o.atoms, "atoms", 30, "atoms K")
-	flag.IntVar(&o.layers, "layers", 50, "GWD layers M")
-	flag.StringVar(&o.out, "out", "results/tour", "output folder")
-	flag.Parse()
+	fs := nb.NewFlagSet("tour")
+	fs.StringVar(&o.dataset, "dataset", "MUTAG", "bundled dataset")
+	fs.IntVar(&o.subset, "subset", 0, "graphs to use (0: all)")
+	fs.IntVar(&o.epochs, "epochs", 10, "training epochs")
+	fs.IntVar(&o.atoms, "atoms", 30, "atoms K")
+	fs.IntVar(&o.layers, "layers", 50, "GWD layers M")
+	nb.OutputDir(fs, &o.out, "results/tour")
+	fs.Parse(os.Args[1:])
 	if err := run(context.Background(), o, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "tour:", err)
 		os.Exit(1)
@@ -53,7 +53,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
-	rep := nb.NewReport("A tour of gwf", fmt.Sprintf("go run ./notebooks/tour --out %s --dataset %s --subset %d --epochs %d --atoms %d --layers %d",
+	rep := nb.NewReport("A tour of gwf", fmt.Sprintf("go run ./notebooks/tour --output-dir %s --dataset %s --subset %d --epochs %d --atoms %d --layers %d",
 		o.out, o.dataset, o.subset, o.epochs, o.atoms, o.layers))
 
 	// 1. Data: a bundled TU dataset, offline.

@@ -13,6 +13,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/spf13/pflag"
 )
 
 // Machine describes the computer a notebook ran on.
@@ -94,4 +96,18 @@ func SavePNG(path string, draw func(w io.Writer) error) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return WriteFile(path, b.Bytes())
+}
+
+// NewFlagSet returns a notebook's flag set: the flag library of gwf (pflag, GNU-style
+// --flags), exiting with a usage message on a bad command line.
+func NewFlagSet(name string) *pflag.FlagSet {
+	return pflag.NewFlagSet(name, pflag.ExitOnError)
+}
+
+// OutputDir registers --output-dir, the folder a notebook writes (as gwf cluster's), and its
+// old spelling --out, hidden and deprecated: it still works, with a warning.
+func OutputDir(fs *pflag.FlagSet, p *string, def string) {
+	fs.StringVar(p, "output-dir", def, "folder for the figures, the numbers and report.md")
+	fs.StringVar(p, "out", def, "old spelling of --output-dir")
+	fs.MarkDeprecated("out", "use --output-dir")
 }
