@@ -1,8 +1,9 @@
 // Command table1 reproduces Table 1 of the paper: clustering accuracy of GWF (PPA and BADMM)
 // on the benchmark datasets, mean ± std over seeds, beside the paper's numbers. Each cell is one
 // experiment.Run (the library behind `gwf cluster`) with its runs saved under
-// OUT/DATASET-SOLVER[-FEATURES]; a run saved there with the same data and settings is reused, so
-// an interrupted notebook continues where it stopped. It writes report.md and table1.csv (one
+// OUT/DATASET-SOLVER[-FEATURES]; a finished cell (its report.json) is reused without loading
+// anything, and in an unfinished one every run saved with the same data and settings is reused,
+// so an interrupted notebook continues where it stopped. It writes report.md and table1.csv (one
 // row per run) to --output-dir.
 //
 // Node features follow the paper (see nb.DefaultFeatures): AIDS, PROTEINS and PROTEINS_full are
@@ -22,6 +23,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/experiment"
@@ -78,12 +80,21 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	}
 	cells := map[string]*experiment.Report{}
 	for _, d := range o.datasets {
-		ds, weight, err := o.features.Load(d, o.subset)
-		if err != nil {
-			return err
-		}
+		var ds *graphs.Dataset
+		var weight float64
 		for _, s := range o.solvers {
 			dir := filepath.Join(o.out, o.features.CellName(d, s))
+			if rep, err := experiment.ReadReport(dir); err == nil && !rep.Interrupted && len(rep.Runs) == o.runs && rep.Epochs == o.epochs {
+				fmt.Fprintf(log, "table1: reusing %s\n", dir) // a finished cell: nothing to load
+				cells[d+"/"+s] = rep
+				continue
+			}
+			if ds == nil {
+				var err error
+				if ds, weight, err = o.features.Load(d, o.subset); err != nil {
+					return err
+				}
+			}
 			cfg := training.DefaultConfig().WithSolverDefaults(s)
 			cfg.Epochs, cfg.FeatureWeight = o.epochs, weight
 			if o.atoms > 0 {
