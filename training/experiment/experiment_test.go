@@ -205,6 +205,11 @@ func TestRunUnlabelled(t *testing.T) {
 	for _, g := range ds.Graphs {
 		g.HasLabel, g.Label = false, 0
 	}
+	ds.Graphs[0].HasLabel = true
+	if _, err := Run(context.Background(), ds, Options{Config: tiny(), Clusters: 2}); err == nil || !strings.Contains(err.Error(), "11 of 12") {
+		t.Errorf("one graph labelled: error %v", err)
+	}
+	ds.Graphs[0].HasLabel = false
 	if _, err := Run(context.Background(), ds, Options{Config: tiny()}); err == nil || !strings.Contains(err.Error(), "number of clusters") {
 		t.Errorf("no labels, no clusters: error %v", err)
 	}

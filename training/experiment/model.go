@@ -28,7 +28,10 @@ func Cluster(m *training.Model, ds *graphs.Dataset, z *mat.Dense, opt Options) (
 	if r, c := z.Dims(); r != len(ds.Graphs) || c != m.K() {
 		return nil, Embeddings{}, fmt.Errorf("experiment: %d×%d embeddings for %d graphs and %d atoms", r, c, len(ds.Graphs), m.K())
 	}
-	truth, classes := labels(ds.Graphs)
+	truth, classes, err := labels(ds.Graphs)
+	if err != nil {
+		return nil, Embeddings{}, fmt.Errorf("experiment: %w", err)
+	}
 	k := opt.Clusters
 	if k == 0 {
 		if truth == nil {

@@ -31,7 +31,10 @@ func Run(ctx context.Context, ds *graphs.Dataset, opt Options) (*Report, error) 
 	if ds == nil || len(ds.Graphs) == 0 {
 		return nil, errors.New("experiment: no graphs")
 	}
-	truth, classes := labels(ds.Graphs)
+	truth, classes, err := labels(ds.Graphs)
+	if err != nil {
+		return nil, fmt.Errorf("experiment: %w", err)
+	}
 	k := opt.Clusters
 	if k == 0 {
 		if truth == nil {
@@ -51,7 +54,6 @@ func Run(ctx context.Context, ds *graphs.Dataset, opt Options) (*Report, error) 
 		Method: opt.Method, Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Clusters: k,
 		Features: opt.Features, KMeansRestarts: opt.Restarts, Config: opt.Config,
 	}
-	var err error
 	if opt.Method == GWF {
 		rep.Embedding, rep.Epochs = string(opt.Embedding), opt.Config.Epochs
 		err = runGWF(ctx, ds, truth, opt, rep)
@@ -78,18 +80,26 @@ func Run(ctx context.Context, ds *graphs.Dataset, opt Options) (*Report, error) 
 }
 
 // labels returns the class of every graph and the number of distinct classes, or nil and 0
-// when some graph has no label.
-func labels(data []*graphs.Graph) ([]int, int) {
+// when no graph has a label; some graphs with labels and some without is an error.
+func labels(data []*graphs.Graph) ([]int, int, error) {
 	truth := make([]int, len(data))
 	seen := map[int]bool{}
+	unlabelled := 0
 	for i, g := range data {
 		if !g.HasLabel {
-			return nil, 0
+			unlabelled++
+			continue
 		}
 		truth[i] = g.Label
 		seen[g.Label] = true
 	}
-	return truth, len(seen)
+	switch unlabelled {
+	case 0:
+		return truth, len(seen), nil
+	case len(data):
+		return nil, 0, nil
+	}
+	return nil, 0, fmt.Errorf("%d of %d graphs have no class label: label all graphs or none", unlabelled, len(data))
 }
 
 // runGWF trains and scores the GWF runs, reusing those saved in opt.Dir.
