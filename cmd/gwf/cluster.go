@@ -130,6 +130,9 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := f.checkClusters(ds); err != nil {
+		return err
+	}
 	if err := f.train.resolveFeatureWeight(&cfg, ds.Graphs, a.log); err != nil {
 		return err
 	}
@@ -183,6 +186,9 @@ func clusterModel(cmd *cobra.Command, a *app, f *clusterFlags, opt experiment.Op
 	if err != nil {
 		return err
 	}
+	if err := f.checkClusters(ds); err != nil {
+		return err
+	}
 	rep, e, err := experiment.Cluster(m, ds, z, opt)
 	if err != nil {
 		return err
@@ -204,6 +210,17 @@ func clusterModel(cmd *cobra.Command, a *app, f *clusterFlags, opt experiment.Op
 	}
 	if err != nil {
 		return fmt.Errorf("write output: %w", err)
+	}
+	return nil
+}
+
+// checkClusters refuses, as a usage error, a number of clusters the data cannot have.
+func (f *clusterFlags) checkClusters(ds *graphs.Dataset) error {
+	switch {
+	case f.clusters > len(ds.Graphs):
+		return usagef("--clusters = %d is more than the %d graphs", f.clusters, len(ds.Graphs))
+	case f.clusters == 0 && !ds.Graphs[0].HasLabel:
+		return usagef("the data have no class labels: give the number of clusters with --clusters K")
 	}
 	return nil
 }

@@ -133,3 +133,13 @@ func TestClusterModel(t *testing.T) {
 		}
 	}
 }
+
+func TestClusterClustersFlag(t *testing.T) {
+	rep := decodeJSON(t, mustRunOut(t, "cluster", "--dataset", "MUTAG", "--subset", "20", "--atoms", "2", "--layers", "3", "--epochs", "1", "--clusters", "3", "--json", "-q"))
+	if rep["clusters"] != 3.0 || rep["classes"] != 2.0 {
+		t.Errorf("clusters %v, classes %v; want 3 and 2", rep["clusters"], rep["classes"])
+	}
+	if _, _, code := runCLI(t, "cluster", "--dataset", "MUTAG", "--subset", "20", "--clusters", "21"); code != exitUsage {
+		t.Errorf("21 clusters of 20 graphs: exit %d, want %d", code, exitUsage)
+	}
+}
