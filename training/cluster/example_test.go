@@ -1,8 +1,12 @@
 package cluster_test
 
 import (
+	"context"
 	"fmt"
 
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/datasets"
+	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
@@ -46,4 +50,37 @@ func ExampleFormatMeanStd() {
 	fmt.Println(cluster.FormatMeanStd(accuracies, 100))
 	// Output:
 	// 99.5 ± 0.5
+}
+
+// Cluster the graphs of a (here briefly) trained model by λ = softmax(z), the paper's
+// protocol, and score the clusters against the classes.
+func ExampleModel() {
+	ds, err := datasets.Load("MUTAG", graphs.TUOptions{})
+	if err != nil {
+		panic(err)
+	}
+	data := ds.Graphs[:40]
+	cfg := training.DefaultConfig()
+	cfg.Atoms, cfg.Layers, cfg.Epochs = 3, 10, 2
+	m, err := training.NewModel(data, cfg)
+	if err != nil {
+		panic(err)
+	}
+	if err := training.Fit(context.Background(), m, data, training.Options{}); err != nil {
+		panic(err)
+	}
+	res, err := cluster.Model(m, cluster.DefaultEmbedding, cluster.KMeansOptions{K: 2, Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	truth := make([]int, len(data))
+	for i, g := range data {
+		truth[i] = g.Label
+	}
+	s, err := cluster.Evaluate(truth, res.Assign)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(len(res.Assign), "graphs in", len(res.Centers), "clusters; accuracy at least chance:", s.Accuracy >= 0.5)
+	// Output: 40 graphs in 2 clusters; accuracy at least chance: true
 }
