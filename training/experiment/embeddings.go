@@ -35,15 +35,7 @@ func NewEmbeddings(ds *graphs.Dataset, kind training.Embedding, rows [][]float64
 }
 
 // LabelText is g's class label as the dataset's files write it, "" when it has none.
-func LabelText(ds *graphs.Dataset, g *graphs.Graph) string {
-	if !g.HasLabel {
-		return ""
-	}
-	if g.Label >= 0 && g.Label < len(ds.Classes) {
-		return fmt.Sprint(ds.Classes[g.Label])
-	}
-	return fmt.Sprint(g.Label)
-}
+func LabelText(ds *graphs.Dataset, g *graphs.Graph) string { return ds.ClassName(g) }
 
 // Dim is the length of the embeddings (0 when there are none).
 func (e Embeddings) Dim() int {

@@ -227,6 +227,13 @@ func TestRunUnlabelled(t *testing.T) {
 	if strings.Contains(table.String(), "accuracy") {
 		t.Errorf("unscored table shows accuracies:\n%s", table.String())
 	}
+	var js bytes.Buffer
+	if err := rep.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(js.String(), "accuracy") || strings.Contains(js.String(), "nmi") || !strings.Contains(js.String(), `"unlabelled": true`) {
+		t.Errorf("unscored JSON:\n%s", js.String())
+	}
 }
 
 func TestRunRefusesBadOptions(t *testing.T) {

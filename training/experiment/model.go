@@ -40,7 +40,7 @@ func Cluster(m *training.Model, ds *graphs.Dataset, z *mat.Dense, opt Options) (
 		k = classes
 	}
 	rep := &Report{
-		Method: GWF, Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Clusters: k, Features: opt.Features,
+		Method: GWF, Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Clusters: k, Unlabelled: truth == nil, Features: opt.Features,
 		Embedding: string(opt.Embedding), KMeansRestarts: opt.Restarts, Config: m.Config, Epochs: len(m.History),
 	}
 	under := *m // the model with these graphs' embeddings

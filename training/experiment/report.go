@@ -52,6 +52,7 @@ type Report struct {
 	Graphs         int             `json:"graphs"`
 	Classes        int             `json:"classes"` // distinct labels (0: unlabelled, no scores)
 	Clusters       int             `json:"clusters"`
+	Unlabelled     bool            `json:"unlabelled,omitempty"` // no scores: the graphs have no class labels
 	Features       string          `json:"features"`
 	Embedding      string          `json:"embedding,omitempty"` // GWF: the embedding of the main scores
 	KMeansRestarts int             `json:"kmeans_restarts"`
@@ -71,7 +72,31 @@ type Report struct {
 }
 
 // Scored reports whether the runs were scored against labels.
-func (rep *Report) Scored() bool { return rep.Classes > 0 }
+func (rep *Report) Scored() bool { return !rep.Unlabelled }
+
+// scoreKeys are the JSON fields of Report and RunResult that hold scores.
+var scoreKeys = []string{"accuracy", "nmi", "ari", "rand_index", "accuracy_z", "nmi_z", "ari_z", "rand_index_z",
+	"accuracy_lambda", "nmi_lambda", "ari_lambda", "rand_index_lambda"}
+
+// MarshalJSON leaves the scores out of the report of unlabelled graphs, which has none.
+func (rep Report) MarshalJSON() ([]byte, error) {
+	type plain Report // without this method
+	b, err := json.Marshal(plain(rep))
+	if err != nil || !rep.Unlabelled {
+		return b, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	runs, _ := m["runs"].([]any)
+	for _, obj := range append([]any{m}, runs...) {
+		for _, k := range scoreKeys {
+			delete(obj.(map[string]any), k)
+		}
+	}
+	return json.Marshal(m)
+}
 
 // metric collects one value per run.
 func (rep *Report) metric(get func(RunResult) float64) []float64 {
@@ -118,6 +143,9 @@ func (rep *Report) WriteTable(w io.Writer) error {
 			cols = append(cols, "acc z %", "acc λ %")
 		}
 	}
+	if !rep.Scored() {
+		cols = append(cols, "cluster sizes")
+	}
 	if !gwf {
 		cols = append(cols, "GWDs")
 	}
@@ -138,6 +166,9 @@ func (rep *Report) WriteTable(w io.Writer) error {
 			if gwf {
 				row = append(row, fmt.Sprintf("%.2f", 100*r.AccuracyZ), fmt.Sprintf("%.2f", 100*r.AccuracyLambda))
 			}
+		}
+		if !rep.Scored() {
+			row = append(row, rep.clusterSizes(r))
 		}
 		if !gwf {
 			row = append(row, fmt.Sprint(r.GWDs))
@@ -162,8 +193,26 @@ func (rep *Report) WriteTable(w io.Writer) error {
 		}
 	}
 	lines = append(lines, "  seconds       "+cluster.FormatMeanStd(rep.metric(func(r RunResult) float64 { return r.Seconds }), 1))
+	if !rep.Scored() {
+		lines = append(lines, "", "no scores: the data have no class labels")
+	}
 	_, err := fmt.Fprintln(w, strings.Join(lines, "\n"))
 	return err
+}
+
+// clusterSizes is the number of graphs in each cluster of run r ("-" for a reused run, whose
+// clusters are in its embeddings CSV).
+func (rep *Report) clusterSizes(r RunResult) string {
+	if r.Assign == nil {
+		return "-"
+	}
+	sizes := make([]int, rep.Clusters)
+	for _, c := range r.Assign {
+		if c >= 0 && c < len(sizes) {
+			sizes[c]++
+		}
+	}
+	return fmt.Sprint(sizes)
 }
 
 // describe says how the graphs were clustered.

@@ -51,7 +51,7 @@ func Run(ctx context.Context, ds *graphs.Dataset, opt Options) (*Report, error) 
 		}
 	}
 	rep := &Report{
-		Method: opt.Method, Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Clusters: k,
+		Method: opt.Method, Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Clusters: k, Unlabelled: truth == nil,
 		Features: opt.Features, KMeansRestarts: opt.Restarts, Config: opt.Config,
 	}
 	if opt.Method == GWF {
@@ -113,8 +113,8 @@ func runGWF(ctx context.Context, ds *graphs.Dataset, truth []int, opt Options, r
 		c := opt.Config
 		c.Seed = opt.Config.Seed + uint64(r)
 		rec := record{Data: fingerprint, Embedding: string(opt.Embedding), KMeansRestarts: opt.Restarts, Config: c}
-		if opt.Clusters != 0 {
-			rec.Clusters = opt.Clusters
+		if rep.Clusters != rep.Classes {
+			rec.Clusters = rep.Clusters // only when it differs, so records of class-count runs stay valid
 		}
 		if opt.Dir != "" {
 			run, ok, reason := savedRun(opt.Dir, r, rec)
