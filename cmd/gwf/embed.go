@@ -122,8 +122,8 @@ func (u *modelFlags) register(fs *pflag.FlagSet) {
 }
 
 // embed loads the model file and the data and returns the graphs' embeddings z under the
-// model: the trained z when the data are the model's training data (same graphs in the same
-// order, checked by fingerprint) and --transform is off, else z computed with the atoms fixed.
+// model (experiment.Embed): the trained z for its training data unless --transform, else z
+// computed with the atoms fixed.
 func (u *modelFlags) embed(cmd *cobra.Command, a *app, model string, data *dataFlags, quiet bool) (*training.Model, *graphs.Dataset, *mat.Dense, error) {
 	if u.steps < 0 || u.workers < 0 {
 		return nil, nil, nil, usagef("--steps and --workers must not be negative")
@@ -140,27 +140,27 @@ func (u *modelFlags) embed(cmd *cobra.Command, a *app, model string, data *dataF
 	if dim := gs[0].Dim(); dim != m.Dim() {
 		return nil, nil, nil, fmt.Errorf("%s: %s", cmd.Name(), featureHint(m.Dim(), dim))
 	}
-	if r, _ := m.Z.Dims(); !u.transform && r == len(gs) && training.Fingerprint(gs) == m.Fingerprint {
-		a.log.Infof("the data are the model's training data: using the trained embeddings (%d graphs)", len(gs))
-		if changed(cmd.Flags(), "steps") {
-			a.log.Warn("--steps is ignored: the data are the model's training data (add --transform to embed them anew)")
-		}
-		return m, ds, m.Z, nil
-	}
 	steps := u.steps
 	if steps == 0 {
 		steps = m.Config.Epochs
 	}
-	a.log.Infof("transform mode: embedding %d graphs with the atoms fixed, %d steps each", len(gs), steps)
+	if !u.transform && experiment.IsTrainingData(m, gs) {
+		a.log.Infof("the data are the model's training data: using the trained embeddings (%d graphs)", len(gs))
+		if changed(cmd.Flags(), "steps") {
+			a.log.Warn("--steps is ignored: the data are the model's training data (add --transform to embed them anew)")
+		}
+	} else {
+		a.log.Infof("transform mode: embedding %d graphs with the atoms fixed, %d steps each", len(gs), steps)
+	}
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
 	p := newProgress(a.log, "embedding", nil)
-	z, err := training.Transform(ctx, m, gs, steps, training.Options{Workers: u.workers, Progress: p.callback(quiet)})
+	z, _, err := experiment.Embed(ctx, m, gs, experiment.EmbedOptions{Steps: steps, Transform: u.transform, Workers: u.workers, Progress: p.callback(quiet)})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil, nil, interruptedError{"interrupted: nothing written"}
 		}
-		return nil, nil, nil, fmt.Errorf("transform: %w", err)
+		return nil, nil, nil, err
 	}
 	return m, ds, z, nil
 }

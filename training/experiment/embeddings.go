@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -143,4 +144,45 @@ func (e Embeddings) WriteNPZ(w io.Writer) error {
 		err = cerr
 	}
 	return err
+}
+
+// EmbedOptions say how Embed computes embeddings of graphs that are not the model's training
+// data.
+type EmbedOptions struct {
+	// Steps is the number of Adam steps per graph in transform mode (0: the model's epochs).
+	Steps int
+	// Transform embeds the graphs anew even when they are the model's training data.
+	Transform bool
+	// Workers and Progress are training.Options'.
+	Workers  int
+	Progress func(training.Progress)
+}
+
+// Embed returns the embeddings z of data under m, one row per graph: the trained m.Z when data
+// are the model's training data (the same graphs in the same order, by training.Fingerprint)
+// and opt.Transform is off; otherwise z computed with the atoms held fixed
+// (training.Transform), and transformed is true.
+func Embed(ctx context.Context, m *training.Model, data []*graphs.Graph, opt EmbedOptions) (z *mat.Dense, transformed bool, err error) {
+	if opt.Steps < 0 || opt.Workers < 0 {
+		return nil, false, fmt.Errorf("embed: steps = %d and workers = %d must not be negative", opt.Steps, opt.Workers)
+	}
+	if !opt.Transform && IsTrainingData(m, data) {
+		return m.Z, false, nil
+	}
+	steps := opt.Steps
+	if steps == 0 {
+		steps = m.Config.Epochs
+	}
+	z, err = training.Transform(ctx, m, data, steps, training.Options{Workers: opt.Workers, Progress: opt.Progress})
+	if err != nil {
+		return nil, true, fmt.Errorf("embed: transform: %w", err)
+	}
+	return z, true, nil
+}
+
+// IsTrainingData reports whether data are the graphs m was trained on, in the same order (by
+// training.Fingerprint), so that m.Z holds their embeddings.
+func IsTrainingData(m *training.Model, data []*graphs.Graph) bool {
+	r, _ := m.Z.Dims()
+	return r == len(data) && training.Fingerprint(data) == m.Fingerprint
 }

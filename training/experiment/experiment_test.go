@@ -399,3 +399,33 @@ func TestClusterModelMatchesRun(t *testing.T) {
 		t.Error("3 embeddings for 20 graphs: no error")
 	}
 }
+
+// Embed gives the trained embeddings for the model's own graphs and transforms others.
+func TestEmbed(t *testing.T) {
+	ds := mutag(t, 12)
+	m, err := training.NewModel(ds.Graphs, tiny())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := training.Fit(context.Background(), m, ds.Graphs, training.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	z, transformed, err := Embed(context.Background(), m, ds.Graphs, EmbedOptions{})
+	if err != nil || transformed || z != m.Z {
+		t.Errorf("training data: transformed %v, same z %v, error %v", transformed, z == m.Z, err)
+	}
+	other := ds.Graphs[:5]
+	z, transformed, err = Embed(context.Background(), m, other, EmbedOptions{Steps: 2})
+	if err != nil || !transformed {
+		t.Fatalf("other graphs: transformed %v, error %v", transformed, err)
+	}
+	if r, c := z.Dims(); r != 5 || c != 2 {
+		t.Errorf("other graphs: %d×%d embeddings", r, c)
+	}
+	if _, transformed, _ := Embed(context.Background(), m, ds.Graphs, EmbedOptions{Transform: true, Steps: 1}); !transformed {
+		t.Error("Transform: the trained embeddings")
+	}
+	if _, _, err := Embed(context.Background(), m, other, EmbedOptions{Steps: -1}); err == nil {
+		t.Error("-1 steps: no error")
+	}
+}
