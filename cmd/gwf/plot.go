@@ -66,10 +66,10 @@ func newPlotKindCmd(a *app, kind string) *cobra.Command {
 		"atoms": "Draw the atoms most used by the graphs as heat maps",
 		"loss":  "Draw the mean loss per epoch",
 	}[kind]
-	use := "tsne --model FILE (--dataset NAME | --tu DIR) --output FILE.png"
+	use := "tsne --model FILE (--dataset NAME | --tu DIR|FILE.zip | --graphs DIR) --output FILE.png"
 	switch kind {
 	case "atoms":
-		use = "atoms --model FILE [--dataset NAME | --tu DIR] --output FILE.png"
+		use = "atoms --model FILE [--dataset NAME | --tu DIR|FILE.zip | --graphs DIR] --output FILE.png"
 	case "loss":
 		use = "loss --model FILE --output FILE.png"
 	}

@@ -14,11 +14,12 @@ func TestPlot(t *testing.T) {
 	model := filepath.Join(dir, "m.model")
 	mustRun(t, fitArgs(model, "--subset", "30", "--epochs", "2")...)
 	for name, args := range map[string][]string{
-		"tsne.png":       {"tsne", "--dataset", "MUTAG", "--subset", "30", "--tsne-iter", "30"},
-		"tsne-other.png": {"tsne", "--dataset", "MUTAG", "--subset", "20", "--subset-seed", "7", "--steps", "1", "--embedding", "z", "--tsne-iter", "30"},
-		"atoms.png":      {"atoms", "--top", "2"},
-		"atoms-data.png": {"atoms", "--dataset", "MUTAG", "--subset", "30"},
-		"loss.png":       {"loss"},
+		"tsne.png":        {"tsne", "--dataset", "MUTAG", "--subset", "30", "--tsne-iter", "30"},
+		"tsne-other.png":  {"tsne", "--dataset", "MUTAG", "--subset", "20", "--subset-seed", "7", "--steps", "1", "--embedding", "z", "--tsne-iter", "30"},
+		"tsne-folder.png": {"tsne", "--graphs", mixedGraphs, "--steps", "1", "--tsne-iter", "30"},
+		"atoms.png":       {"atoms", "--top", "2"},
+		"atoms-data.png":  {"atoms", "--dataset", "MUTAG", "--subset", "30"},
+		"loss.png":        {"loss"},
 	} {
 		out := filepath.Join(dir, name)
 		mustRun(t, append(append([]string{"plot"}, args...), "--model", model, "--output", out, "-q")...)

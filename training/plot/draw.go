@@ -121,6 +121,14 @@ func Scatter(w io.Writer, title string, x, y []float64, class []int, classNames 
 			p.Legend.Add(name, s)
 		}
 	}
+	// A margin, so that points on the edge are drawn whole.
+	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
+		d := 0.05 * (ax.Max - ax.Min)
+		if d == 0 {
+			d = 1
+		}
+		ax.Min, ax.Max = ax.Min-d, ax.Max+d
+	}
 	return writePNG(w, p, 6*vg.Inch, 4*vg.Inch)
 }
 
