@@ -20,6 +20,14 @@ type BADMM struct {
 	Gamma  float64 // γ; the paper uses 1
 	Layers int     // M; the paper uses 50
 	Weight float64 // weight of the feature cost D (FGW); 1 in the paper
+	// Tol > 0 is the converged mode: after the M layers, further layers run until the
+	// transport's marginal error is at most Tol, or MaxLayers more layers (0:
+	// DefaultMaxSweeps; State.SweepCapHits is then 1). BADMM has no inner sweeps: its
+	// transport becomes feasible only as T and S meet. Tol = 0 is the paper's setting.
+	Tol       float64
+	MaxLayers int
+	// Round projects the final transport onto Π(μs, μt) (State.Round).
+	Round bool
 }
 
 // DefaultBADMM returns the paper's experimental settings: γ = 1, M = 50, weight 1.
@@ -35,7 +43,32 @@ func (b BADMM) Depth() int { return b.Layers }
 func (b BADMM) FeatureWeight() float64 { return b.Weight }
 
 // Check validates the hyperparameters.
-func (b BADMM) Check() error { return checkCommon("badmm", b.Gamma, b.Layers, b.Weight) }
+func (b BADMM) Check() error {
+	if err := checkCommon("badmm", b.Gamma, b.Layers, b.Weight); err != nil {
+		return err
+	}
+	return checkConverged("badmm", b.Tol, b.MaxLayers)
+}
+
+// finish implements finisher: the converged mode's extra layers and the optional rounding.
+func (b BADMM) finish(st *State) {
+	if b.Tol > 0 {
+		limit := b.MaxLayers
+		if limit == 0 {
+			limit = DefaultMaxSweeps
+		}
+		extra := 0
+		for ; extra < limit && st.MarginalError() > b.Tol; extra++ {
+			b.Step(st)
+		}
+		if extra == limit && st.MarginalError() > b.Tol {
+			st.SweepCapHits = 1
+		}
+	}
+	if b.Round {
+		st.Round()
+	}
+}
 
 // Init implements Solver.
 func (b BADMM) Init(st *State, src, dst Space) error {

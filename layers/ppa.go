@@ -26,6 +26,15 @@ type PPA struct {
 	Inner int
 	// Weight of the feature cost D (FGW); 1 in the paper.
 	Weight float64
+	// Tol > 0 is the converged mode: each layer runs Sinkhorn sweeps (ignoring Inner) until
+	// the transport's marginal error is at most Tol, or MaxSweeps sweeps (0:
+	// DefaultMaxSweeps); State.SweepCapHits counts the layers that stopped at the cap. Tol = 0
+	// is Algorithm 1 with Inner sweeps, the paper's setting.
+	Tol       float64
+	MaxSweeps int
+	// Round projects the final transport onto Π(μs, μt) (State.Round), so that it is feasible
+	// to rounding whatever the tolerance.
+	Round bool
 
 	forceLog bool // tests: take the log-domain path in every layer
 }
@@ -51,10 +60,25 @@ func (p PPA) Check() error {
 	if err := checkCommon("ppa", p.Gamma, p.Layers, p.Weight); err != nil {
 		return err
 	}
-	if p.Inner < 1 {
-		return errorf("ppa: inner sweeps = %d must be at least 1", p.Inner)
+	if p.Inner < 1 || p.Inner > MaxInner {
+		return errorf("ppa: inner sweeps = %d must be in [1, %d]", p.Inner, MaxInner)
 	}
-	return nil
+	return checkConverged("ppa", p.Tol, p.MaxSweeps)
+}
+
+// sweepCap is the most sweeps a converged-mode layer runs.
+func (p PPA) sweepCap() int {
+	if p.MaxSweeps > 0 {
+		return p.MaxSweeps
+	}
+	return DefaultMaxSweeps
+}
+
+// finish implements finisher: the optional rounding.
+func (p PPA) finish(st *State) {
+	if p.Round {
+		st.Round()
+	}
 }
 
 // Init implements Solver.
@@ -95,7 +119,17 @@ func (p PPA) Step(st *State) {
 	for i := 0; i < ns; i++ { // Φ = exp(−(L − s)/γ) ⊙ T
 		simd.ExpScaled(st.phi[i*nt:(i+1)*nt], st.cost[i*nt:(i+1)*nt], st.t[i*nt:(i+1)*nt], shift[i], invG)
 	}
-	if p.forceLog || !sinkhorn(st.phi, alpha, st.colv, st.mus, st.mut, p.Inner) {
+	var ok bool
+	if p.Tol > 0 {
+		var n int
+		ok, n = sinkhornTol(st.phi, alpha, st.colv, st.colw, st.mus, st.mut, p.sweepCap(), p.Tol, false)
+		if ok {
+			st.countSweeps(n, p.sweepCap())
+		}
+	} else {
+		ok = sinkhorn(st.phi, alpha, st.colv, st.mus, st.mut, p.Inner)
+	}
+	if p.forceLog || !ok {
 		p.logStep(st)
 		return
 	}
@@ -134,6 +168,52 @@ func sinkhorn(k, a, b, mus, mut []float64, sweeps int) bool {
 		}
 	}
 	return true
+}
+
+// sinkhornTol runs Sinkhorn sweeps like sinkhorn until the marginal error of diag(a)·K·diag(b)
+// is at most tol (rows are exact after each sweep, so it is the columns' error, read off the
+// next sweep's Kᵀa at no extra cost) or sweeps sweeps have run; c is scratch of len(b).
+// valid says whether the b given on entry belongs to a (then the first sweep can stop at once).
+// It returns whether every sum stayed representable and the number of sweeps run (sweeps+1
+// when the cap was hit).
+func sinkhornTol(k, a, b, c, mus, mut []float64, sweeps int, tol float64, valid bool) (bool, int) {
+	ns, nt := len(a), len(b)
+	for s := 0; s < sweeps; s++ {
+		clear(c)
+		simd.MulAdd(1, nt, ns, 1, a, ns, k, nt, c, nt)
+		if s > 0 || valid {
+			worst := 0.0
+			for j, v := range c {
+				worst = math.Max(worst, math.Abs(b[j]*v-mut[j]))
+			}
+			if worst <= tol {
+				return true, s
+			}
+		}
+		for j, v := range c {
+			if !(v >= tiny) || v > math.MaxFloat64 {
+				return false, s
+			}
+			b[j] = mut[j] / v
+		}
+		simd.MulVec(ns, nt, k, nt, b, a)
+		for i, r := range a {
+			if !(r >= tiny) || r > math.MaxFloat64 {
+				return false, s
+			}
+			a[i] = mus[i] / r
+		}
+	}
+	return true, sweeps + 1
+}
+
+// countSweeps records n sweeps of a converged-mode layer (n > cap: it hit the cap).
+func (st *State) countSweeps(n, cap int) {
+	if n > cap {
+		st.SweepCapHits++
+		n = cap
+	}
+	st.Sweeps += n
 }
 
 // logColumns sets logB_j = log μt_j − log Σ_i exp(logα_i + g_ij), reading g by rows; mx and
@@ -219,7 +299,23 @@ func (p PPA) logStep(st *State) {
 		simd.ExpAdd(k[i*nt:(i+1)*nt], logAlpha[i], g[i*nt:(i+1)*nt], logB)
 	}
 	a, b := st.roww, st.colw
-	if linearSweeps(k, a, b, st.mus, st.mut, p.Inner-1) {
+	var ok bool
+	if p.Tol > 0 {
+		for i := range a {
+			a[i] = 1
+		}
+		for j := range b {
+			b[j] = 1
+		}
+		var n int
+		ok, n = sinkhornTol(k, a, b, st.colx, st.mus, st.mut, p.sweepCap()-1, p.Tol, true)
+		if ok {
+			st.countSweeps(n+1, p.sweepCap())
+		}
+	} else {
+		ok = linearSweeps(k, a, b, st.mus, st.mut, p.Inner-1)
+	}
+	if ok {
 		for i := range logAlpha {
 			logAlpha[i] += math.Log(a[i])
 		}
@@ -238,7 +334,10 @@ func (p PPA) logStep(st *State) {
 			st.logA[i] = logAlpha[i] + st.rowShift[i]*invG
 		}
 	} else {
-		for s := 1; s < p.Inner; s++ {
+		if p.Tol > 0 {
+			p.logSweepsTol(st, logAlpha, logB, g)
+		}
+		for s := 1; s < p.Inner && p.Tol == 0; s++ {
 			logColumns(logB, logAlpha, g, st.mut, st.colw, st.colx)
 			logRows(logAlpha, logB, g, st.mus, st.colx)
 		}
@@ -254,4 +353,30 @@ func (p PPA) logStep(st *State) {
 	}
 	st.LogDomainLayers++
 	st.Layer++
+}
+
+// logSweepsTol runs the converged mode's sweeps in the log domain: the column error of the
+// current potentials is μt_j·|exp(logB_j − logB'_j) − 1|, with logB' the next column update.
+func (p PPA) logSweepsTol(st *State, logAlpha, logB, g []float64) {
+	next := st.coly
+	for s := 1; ; s++ {
+		logColumns(next, logAlpha, g, st.mut, st.colw, st.colx)
+		worst := 0.0
+		for j, v := range next {
+			worst = math.Max(worst, st.mut[j]*math.Abs(math.Exp(logB[j]-v)-1))
+		}
+		if worst <= p.Tol || s >= p.sweepCap() {
+			st.countSweeps(s+boolInt(worst > p.Tol), p.sweepCap())
+			return
+		}
+		copy(logB, next)
+		logRows(logAlpha, logB, g, st.mus, st.colx)
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

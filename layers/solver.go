@@ -9,9 +9,11 @@ import (
 
 // Solver is an unrolled GWD module: M layers that map T⁽ᵐ⁾ to T⁽ᵐ⁺¹⁾ for the (fused) GW
 // problem min_{T∈Π(μs,μt)} <Cst − 2·Cs·T·Ctᵀ + D, T>. PPA (Algorithm 1) and BADMM
-// (Algorithm 2) implement it, so barycenters, losses and experiments take a Solver value.
+// (Algorithm 2) implement it, and so does CG (conditional gradient, an exact solver whose
+// "layers" are Frank-Wolfe iterations), so barycenters, losses and experiments take a Solver
+// value. NewSolver builds one by name.
 type Solver interface {
-	// Name is "ppa" or "badmm".
+	// Name is "ppa", "badmm" or "cg".
 	Name() string
 	// Depth is the number of layers M.
 	Depth() int
@@ -31,11 +33,21 @@ func Solve(s Solver, st *State, src, dst Space) error {
 		return err
 	}
 	tracing := st.Trace != nil
+	stop, canStop := s.(stopper)
 	for m := 0; m < s.Depth(); m++ {
 		s.Step(st)
 		if tracing {
 			st.Trace = append(st.Trace, st.Objective())
 		}
+		if canStop && stop.done(st) {
+			break
+		}
+	}
+	if f, ok := s.(finisher); ok {
+		f.finish(st)
+	}
+	if st.err != nil {
+		return fmt.Errorf("%s: %w", s.Name(), st.err)
 	}
 	for _, v := range st.t {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -45,34 +57,48 @@ func Solve(s Solver, st *State, src, dst Space) error {
 	return nil
 }
 
+// stopper is implemented by solvers that may stop before Depth layers (CG, once converged).
+type stopper interface{ done(st *State) bool }
+
+// finisher is implemented by solvers with work after their last layer (the converged mode and
+// rounding of PPA and BADMM).
+type finisher interface{ finish(st *State) }
+
 // GWD validates the two spaces, solves, and returns the transport (rows = src nodes) and the
 // objective <L(T),T>. It allocates; hot loops should call Solve with a reused State.
+// Discrepancy returns the same with the transport's feasibility.
 func GWD(s Solver, src, dst Space) (*mat.Dense, float64, error) {
+	r, err := Discrepancy(s, src, dst)
+	return r.Transport, r.Objective, err
+}
+
+// Result is a solved GWD problem.
+type Result struct {
+	Transport *mat.Dense // rows = source nodes
+	Objective float64    // <L(T),T>
+	// MarginalError is the largest absolute deviation of a row sum of T from μs or of a column
+	// sum from μt: how far T is from a feasible transport (see State.MarginalError).
+	MarginalError float64
+	// Layers is the number of layers (CG: iterations) run; SweepCapHits the number of layers
+	// whose converged-mode sweeps stopped at the cap rather than at the tolerance.
+	Layers, SweepCapHits int
+}
+
+// Discrepancy validates the two spaces, solves, and returns the result. It allocates; hot
+// loops should call Solve with a reused State.
+func Discrepancy(s Solver, src, dst Space) (Result, error) {
 	if err := src.Validate("source"); err != nil {
-		return nil, 0, err
+		return Result{}, err
 	}
 	if err := dst.Validate("target"); err != nil {
-		return nil, 0, err
+		return Result{}, err
 	}
 	var st State
 	if err := Solve(s, &st, src, dst); err != nil {
-		return nil, 0, err
+		return Result{}, err
 	}
-	return st.Transport(), st.Objective(), nil
-}
-
-// checkCommon validates hyperparameters shared by both solvers.
-func checkCommon(name string, gamma float64, layers int, w float64) error {
-	if !(gamma > 0) || math.IsInf(gamma, 0) {
-		return fmt.Errorf("%s: %w: gamma = %v must be positive and finite", name, ErrInput, gamma)
-	}
-	if layers < 1 {
-		return fmt.Errorf("%s: %w: layers = %d must be at least 1", name, ErrInput, layers)
-	}
-	if !(w >= 0) || math.IsInf(w, 0) {
-		return fmt.Errorf("%s: %w: feature weight = %v must be finite and non-negative", name, ErrInput, w)
-	}
-	return nil
+	return Result{Transport: st.Transport(), Objective: st.Objective(), MarginalError: st.MarginalError(),
+		Layers: st.Layer, SweepCapHits: st.SweepCapHits}, nil
 }
 
 // tiny is the smallest marginal sum the plain (exp-domain) updates accept; below it the layer

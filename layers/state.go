@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/internal/simd"
+	"github.com/gwf-graphs/gwf/layers/emd"
 )
 
 // State is the per-problem state of an unrolled GWD module and its reusable workspace.
@@ -22,7 +23,12 @@ type State struct {
 	// LogDomainLayers counts the layers that fell back to the log-domain update because the
 	// plain kernel would have underflowed.
 	LogDomainLayers int
+	// Sweeps counts the Sinkhorn sweeps of PPA's converged mode (Tol > 0) and SweepCapHits the
+	// layers whose sweeps stopped at the cap before the tolerance (for BADMM: 1 when the extra
+	// layers stopped at the cap).
+	Sweeps, SweepCapHits int
 
+	err    error // a failure inside a layer, reported by Solve
 	ns, nt int
 	cs, ct structure // structure matrices (views, with sparse copies when sparse)
 	mus    []float64
@@ -46,7 +52,12 @@ type State struct {
 	logT   []float64
 	logRow []bool
 	// per-row / per-column scratch
-	rowv, roww, colv, colw, colx, rowShift []float64
+	rowv, roww, colv, colw, colx, coly, rowShift []float64
+	// CG: the objective before and after the last iteration, the optimal plan of the
+	// linearised problem, and the exact OT solver's workspace.
+	cgPrev, cgObj float64
+	cgX           []float64
+	emd           emd.Workspace
 }
 
 // grow returns buf resized to n, reusing its storage when large enough.
@@ -65,6 +76,8 @@ func (st *State) reset(src, dst Space, featureWeight float64) {
 	st.ns, st.nt = ns, nt
 	st.Layer = 0
 	st.LogDomainLayers = 0
+	st.Sweeps, st.SweepCapHits = 0, 0
+	st.err = nil
 	st.Trace = st.Trace[:0]
 	st.cs.set(general(src.C), sparseLeft)
 	st.ct.set(general(dst.C), sparseRight)
@@ -88,6 +101,7 @@ func (st *State) reset(src, dst Space, featureWeight float64) {
 	st.colv = grow(st.colv, nt)
 	st.colw = grow(st.colw, nt)
 	st.colx = grow(st.colx, nt)
+	st.coly = grow(st.coly, nt)
 	squaredRowMass(st.fs, st.cs.g, src.Mu)
 	squaredRowMass(st.ft, st.ct.g, dst.Mu)
 	if src.F != nil {

@@ -1,0 +1,133 @@
+package layers
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Bounds on the work a solver may be asked for: beyond them a mistyped option would run for
+// days rather than fail.
+const (
+	MaxLayers = 100000  // layers M (PPA, BADMM) or iterations (CG)
+	MaxInner  = 10000   // fixed Sinkhorn sweeps per PPA layer
+	MaxSweeps = 1000000 // sweep cap per layer in converged mode (PPA) or extra layers (BADMM)
+)
+
+// SolverNames lists the solvers NewSolver builds.
+func SolverNames() []string { return []string{"ppa", "badmm", "cg"} }
+
+// SolverOptions name a GWD solver and its settings as plain values (flags, config files); it is
+// the one place where solvers are validated and built by name. Fields a solver does not use
+// are ignored.
+type SolverOptions struct {
+	// Name is "ppa", "badmm" or "cg".
+	Name string
+	// Gamma is γ (PPA, BADMM).
+	Gamma float64
+	// Layers is M (PPA, BADMM) or the maximum number of Frank-Wolfe iterations (CG).
+	Layers int
+	// Inner is the number of Sinkhorn sweeps per PPA layer (with Tol = 0).
+	Inner int
+	// FeatureWeight weighs the node-feature cost D in the fused GW cost.
+	FeatureWeight float64
+	// Tol > 0 selects the converged mode of PPA and BADMM: the marginal error of the transport
+	// is driven below Tol (see PPA.Tol, BADMM.Tol). For CG it is the relative change of the
+	// objective at which the iterations stop (0: CG's default).
+	Tol float64
+	// MaxSweeps caps the converged mode (0: DefaultMaxSweeps).
+	MaxSweeps int
+	// Round projects the final transport onto Π(μs, μt) (PPA, BADMM; see Round).
+	Round bool
+}
+
+// DefaultMaxSweeps is the sweep cap of the converged mode when none is given.
+const DefaultMaxSweeps = 10000
+
+// DefaultSolverOptions returns the paper's settings for the named solver: PPA with γ = 0.01,
+// M = 50, 5 sweeps; BADMM with γ = 1, M = 50; CG with POT's stopping rule (relative and
+// absolute objective change 1e-9) and at most 10000 iterations. The feature weight is 1.
+func DefaultSolverOptions(name string) (SolverOptions, error) {
+	switch name {
+	case "ppa":
+		p := DefaultPPA()
+		return SolverOptions{Name: name, Gamma: p.Gamma, Layers: p.Layers, Inner: p.Inner, FeatureWeight: p.Weight}, nil
+	case "badmm":
+		b := DefaultBADMM()
+		return SolverOptions{Name: name, Gamma: b.Gamma, Layers: b.Layers, FeatureWeight: b.Weight}, nil
+	case "cg":
+		c := DefaultCG()
+		return SolverOptions{Name: name, Layers: c.MaxIter, FeatureWeight: c.Weight}, nil
+	}
+	return SolverOptions{}, unknownSolver(name)
+}
+
+func unknownSolver(name string) error {
+	return fmt.Errorf("%w: unknown solver %q (want %s)", ErrInput, name, strings.Join(SolverNames(), ", "))
+}
+
+// Validate reports the first invalid option, naming it.
+func (o SolverOptions) Validate() error {
+	_, err := NewSolver(o)
+	return err
+}
+
+// NewSolver validates the options and builds the named solver.
+func NewSolver(o SolverOptions) (Solver, error) {
+	if o.MaxSweeps < 0 || o.MaxSweeps > MaxSweeps {
+		return nil, fmt.Errorf("%s: %w: max sweeps = %d must be in [0, %d]", o.Name, ErrInput, o.MaxSweeps, MaxSweeps)
+	}
+	if !(o.Tol >= 0 && o.Tol < 1) {
+		return nil, fmt.Errorf("%s: %w: tol = %v must be in [0, 1)", o.Name, ErrInput, o.Tol)
+	}
+	var s interface {
+		Solver
+		Check() error
+	}
+	switch o.Name {
+	case "ppa":
+		s = PPA{Gamma: o.Gamma, Layers: o.Layers, Inner: o.Inner, Weight: o.FeatureWeight,
+			Tol: o.Tol, MaxSweeps: o.MaxSweeps, Round: o.Round}
+	case "badmm":
+		s = BADMM{Gamma: o.Gamma, Layers: o.Layers, Weight: o.FeatureWeight,
+			Tol: o.Tol, MaxLayers: o.MaxSweeps, Round: o.Round}
+	case "cg":
+		c := DefaultCG()
+		c.MaxIter, c.Weight = o.Layers, o.FeatureWeight
+		if o.Tol > 0 {
+			c.TolRel = o.Tol
+		}
+		s = c
+	default:
+		return nil, unknownSolver(o.Name)
+	}
+	if err := s.Check(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// checkCommon validates the hyperparameters shared by PPA and BADMM.
+func checkCommon(name string, gamma float64, layers int, w float64) error {
+	if !(gamma > 0) || math.IsInf(gamma, 0) {
+		return fmt.Errorf("%s: %w: gamma = %v must be positive and finite", name, ErrInput, gamma)
+	}
+	if layers < 1 || layers > MaxLayers {
+		return fmt.Errorf("%s: %w: layers = %d must be in [1, %d]", name, ErrInput, layers, MaxLayers)
+	}
+	if !(w >= 0) || math.IsInf(w, 0) {
+		return fmt.Errorf("%s: %w: feature weight = %v must be finite and non-negative", name, ErrInput, w)
+	}
+	return nil
+}
+
+// checkConverged validates the converged-mode options of PPA and BADMM.
+func checkConverged(name string, tol float64, maxSweeps int) error {
+	if !(tol >= 0 && tol < 1) {
+		return fmt.Errorf("%s: %w: tol = %v must be in [0, 1)", name, ErrInput, tol)
+	}
+	if maxSweeps < 0 || maxSweeps > MaxSweeps {
+		return fmt.Errorf("%s: %w: sweep cap = %d must be in [0, %d]", name, ErrInput, maxSweeps, MaxSweeps)
+	}
+	return nil
+}

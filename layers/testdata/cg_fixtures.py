@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Fixtures for layers.CG from POT's conditional gradient (an independent implementation).
+
+Writes testdata/cg_pot.json: random graph pairs (8-60 nodes; Erdos-Renyi, stochastic block
+model, weighted; undirected, as POT 0.8's gradient assumes symmetric structure matrices), some
+with node features (fused GW), each with POT's objective and running time. Edges are stored as
+[i, j, w] lists to keep the file small. Run from layers/ with POT 0.8.2 installed
+(apt-get install python3-pot):
+
+    /usr/bin/python3 testdata/cg_fixtures.py
+
+With --bench it instead prints POT's CG time for N = 20...500 (the README's speed table).
+"""
+import json
+import sys
+import time
+
+import numpy as np
+import ot
+
+
+def graph(rng, kind, n):
+    if kind == "er":
+        a = (rng.random((n, n)) < min(1.0, 4.0 / n + 0.05)).astype(float)
+    elif kind == "sbm":
+        blocks = rng.integers(0, 3, n)
+        same = blocks[:, None] == blocks[None, :]
+        a = (rng.random((n, n)) < np.where(same, 0.5, 0.05)).astype(float)
+    else:  # weighted
+        a = (rng.random((n, n)) < 0.2).astype(float) * np.round(rng.uniform(0.1, 3.0, (n, n)), 3)
+    a = np.triu(a, 1)
+    return a + a.T
+
+
+def edges(a):
+    n = a.shape[0]
+    return [[i, j, float(a[i, j])] for i in range(n) for j in range(i + 1, n) if a[i, j] != 0]
+
+
+def solve(c1, c2, f1, f2, alpha):
+    p = np.full(c1.shape[0], 1.0 / c1.shape[0])
+    q = np.full(c2.shape[0], 1.0 / c2.shape[0])
+    start = time.perf_counter()
+    if f1 is None:
+        t, log = ot.gromov.gromov_wasserstein(c1, c2, p, q, "square_loss", log=True)
+        obj = log["gw_dist"]
+    else:
+        m = ot.dist(f1, f2)  # squared Euclidean
+        t, log = ot.gromov.fused_gromov_wasserstein(m, c1, c2, p, q, "square_loss", alpha=alpha, log=True)
+        obj = log["fgw_dist"]
+    return t, float(obj), time.perf_counter() - start
+
+
+def fixtures():
+    rng = np.random.default_rng(16)
+    pairs = []
+    kinds = ["er", "sbm", "weighted"]
+    for k in range(24):
+        n1, n2 = int(rng.integers(8, 61)), int(rng.integers(8, 61))
+        kind = kinds[k % 3]
+        c1, c2 = graph(rng, kind, n1), graph(rng, kind, n2)
+        f1 = f2 = None
+        alpha = 1.0
+        if k >= 20:  # fused GW: 2-dimensional features, POT's alpha = 0.5
+            f1, f2 = rng.normal(size=(n1, 2)).round(3), rng.normal(size=(n2, 2)).round(3)
+            alpha = 0.5
+        t, obj, secs = solve(c1, c2, f1, f2, alpha)
+        pair = {"name": f"{k}_{kind}_{n1}x{n2}", "n1": n1, "n2": n2, "edges1": edges(c1), "edges2": edges(c2),
+                "alpha": alpha, "objective": obj, "seconds": secs}
+        if f1 is not None:
+            pair["f1"], pair["f2"] = f1.tolist(), f2.tolist()
+        pairs.append(pair)
+    # A graph against itself: POT's value is the bar for ours.
+    c = graph(rng, "sbm", 30)
+    t, obj, secs = solve(c, c, None, None, 1.0)
+    pairs.append({"name": "self_sbm_30", "n1": 30, "n2": 30, "edges1": edges(c), "edges2": edges(c),
+                  "alpha": 1.0, "objective": obj, "seconds": secs})
+    meta = {"generator": "layers/testdata/cg_fixtures.py", "pot": ot.__version__,
+            "note": "objective: POT's gw_dist, or fgw_dist = (1-alpha)<M,T> + alpha*GW with M squared Euclidean"}
+    with open("testdata/cg_pot.json", "w") as f:
+        json.dump({"meta": meta, "pairs": pairs}, f, separators=(",", ":"))
+
+
+def bench():
+    rng = np.random.default_rng(7)
+    for n in [20, 50, 100, 200, 500]:
+        c1, c2 = graph(rng, "er", n), graph(rng, "er", n)
+        reps = 20 if n <= 100 else 3
+        best = min(solve(c1, c2, None, None, 1.0)[2] for _ in range(reps))
+        print(f"POT {ot.__version__} CG N={n}: {best * 1e3:.2f} ms (best of {reps})")
+
+
+if __name__ == "__main__":
+    bench() if "--bench" in sys.argv else fixtures()
