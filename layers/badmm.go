@@ -20,12 +20,13 @@ type BADMM struct {
 	Gamma  float64 // γ; the paper uses 1
 	Layers int     // M; the paper uses 50
 	Weight float64 // weight of the feature cost D (FGW); 1 in the paper
-	// Tol > 0 is the converged mode: after the M layers, further layers run until the
-	// transport's marginal error is at most Tol, or MaxLayers more layers (0:
-	// DefaultMaxSweeps; State.SweepCapHits is then 1). BADMM has no inner sweeps: its
-	// transport becomes feasible only as T and S meet. Tol = 0 is the paper's setting.
+	// Tol > 0 is the converged mode: after the M layers, Sinkhorn sweeps scale the rows and
+	// columns of T until its marginal error is at most Tol (the KL projection of T onto
+	// Π(μs, μt)), or MaxSweeps sweeps (0: DefaultMaxSweeps; State.SweepCapHits is then 1).
+	// BADMM has no inner sweeps to run longer, and more layers do not help: on random pairs
+	// its columns stayed 1e-2 off after 100000 extra layers. Tol = 0 is the paper's setting.
 	Tol       float64
-	MaxLayers int
+	MaxSweeps int
 	// Round projects the final transport onto Π(μs, μt) (State.Round).
 	Round bool
 }
@@ -47,23 +48,13 @@ func (b BADMM) Check() error {
 	if err := checkCommon("badmm", b.Gamma, b.Layers, b.Weight); err != nil {
 		return err
 	}
-	return checkConverged("badmm", b.Tol, b.MaxLayers)
+	return checkConverged("badmm", b.Tol, b.MaxSweeps)
 }
 
-// finish implements finisher: the converged mode's extra layers and the optional rounding.
+// finish implements finisher: the converged mode's projection and the optional rounding.
 func (b BADMM) finish(st *State) {
 	if b.Tol > 0 {
-		limit := b.MaxLayers
-		if limit == 0 {
-			limit = DefaultMaxSweeps
-		}
-		extra := 0
-		for ; extra < limit && st.MarginalError() > b.Tol; extra++ {
-			b.Step(st)
-		}
-		if extra == limit && st.MarginalError() > b.Tol {
-			st.SweepCapHits = 1
-		}
+		st.project(b.Tol, b.MaxSweeps)
 	}
 	if b.Round {
 		st.Round()

@@ -92,3 +92,36 @@ func (st *State) Round() {
 	// The rows' logarithms kept for the next layer no longer describe T.
 	clear(st.logRow)
 }
+
+// project scales the rows and columns of T by Sinkhorn sweeps until its marginal error is at
+// most tol or maxSweeps sweeps have run (0: DefaultMaxSweeps), recording a cap hit. Should a
+// sum underflow (T with empty rows or columns), T is left as it was and the hit recorded.
+func (st *State) project(tol float64, maxSweeps int) {
+	if maxSweeps == 0 {
+		maxSweeps = DefaultMaxSweeps
+	}
+	ns, nt := st.ns, st.nt
+	k, a, b := st.phi, st.rowv, st.colv
+	copy(k, st.t)
+	for i := range a {
+		a[i] = 1
+	}
+	for j := range b {
+		b[j] = 1
+	}
+	ok, n := sinkhornTol(k, a, b, st.colw, st.mus, st.mut, maxSweeps, tol, true)
+	if !ok || n > maxSweeps {
+		st.SweepCapHits++
+	}
+	st.Sweeps += min(n, maxSweeps)
+	if !ok {
+		return
+	}
+	for i := 0; i < ns; i++ {
+		row := st.t[i*nt : (i+1)*nt]
+		for j, v := range k[i*nt : (i+1)*nt] {
+			row[j] = flushSubnormal(a[i] * v * b[j])
+		}
+	}
+	clear(st.logRow)
+}

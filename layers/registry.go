@@ -11,7 +11,7 @@ import (
 const (
 	MaxLayers = 100000  // layers M (PPA, BADMM) or iterations (CG)
 	MaxInner  = 10000   // fixed Sinkhorn sweeps per PPA layer
-	MaxSweeps = 1000000 // sweep cap per layer in converged mode (PPA) or extra layers (BADMM)
+	MaxSweeps = 1000000 // sweep cap of the converged mode (per PPA layer; BADMM's projection)
 )
 
 // SolverNames lists the solvers NewSolver builds.
@@ -90,7 +90,7 @@ func NewSolver(o SolverOptions) (Solver, error) {
 			Tol: o.Tol, MaxSweeps: o.MaxSweeps, Round: o.Round}
 	case "badmm":
 		s = BADMM{Gamma: o.Gamma, Layers: o.Layers, Weight: o.FeatureWeight,
-			Tol: o.Tol, MaxLayers: o.MaxSweeps, Round: o.Round}
+			Tol: o.Tol, MaxSweeps: o.MaxSweeps, Round: o.Round}
 	case "cg":
 		c := DefaultCG()
 		c.MaxIter, c.Weight = o.Layers, o.FeatureWeight
