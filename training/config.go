@@ -16,11 +16,15 @@ type Config struct {
 	// warm start: each atom is a random observed graph (its size, structure and features), as in
 	// the paper's experiments.
 	AtomSize int `json:"atom_size"`
-	// Solver is "ppa" or "badmm"; Gamma, Layers and Inner configure it (Inner: PPA only).
+	// Solver is "ppa", "badmm" or "cg" (see layers.NewSolver); Gamma, Layers and Inner
+	// configure it (Inner: PPA only; for CG, Layers is the iteration limit).
 	Solver string  `json:"solver"`
 	Gamma  float64 `json:"gamma"`
 	Layers int     `json:"layers"`
 	Inner  int     `json:"inner"`
+	// Tol > 0 runs PPA and BADMM in their converged mode (layers.SolverOptions.Tol); 0, the
+	// paper's setting, leaves model files as they were.
+	Tol float64 `json:"tol,omitempty"`
 	// FeatureWeight weighs the node-feature cost in the fused GW cost (FGW).
 	FeatureWeight float64 `json:"feature_weight"`
 	// GWBLayers is L, the number of barycenter layers.
@@ -50,18 +54,25 @@ func DefaultConfig() Config {
 	}
 }
 
-// WithSolverDefaults sets Gamma (and Inner) to the paper's values for the named solver:
-// γ = 0.01 for PPA, γ = 1 for BADMM.
+// WithSolverDefaults selects the named solver with the paper's settings for it
+// (layers.DefaultSolverOptions): γ = 0.01 and 5 sweeps for PPA, γ = 1 for BADMM; Layers is
+// M = 50 for both and CG's iteration limit for CG. Inner is kept for solvers without sweeps,
+// and an unknown name is left for Validate to report.
 func (c Config) WithSolverDefaults(solver string) Config {
 	c.Solver = solver
-	switch solver {
-	case "ppa":
-		p := layers.DefaultPPA()
-		c.Gamma, c.Inner = p.Gamma, p.Inner
-	case "badmm":
-		c.Gamma = layers.DefaultBADMM().Gamma
+	if o, err := layers.DefaultSolverOptions(solver); err == nil {
+		c.Gamma, c.Layers = o.Gamma, o.Layers
+		if o.Inner > 0 {
+			c.Inner = o.Inner
+		}
 	}
 	return c
+}
+
+// SolverOptions are the configured solver's settings.
+func (c Config) SolverOptions() layers.SolverOptions {
+	return layers.SolverOptions{Name: c.Solver, Gamma: c.Gamma, Layers: c.Layers, Inner: c.Inner,
+		FeatureWeight: c.FeatureWeight, Tol: c.Tol}
 }
 
 // Validate reports the first invalid hyperparameter.
@@ -85,28 +96,17 @@ func (c Config) Validate() error {
 	case !(c.ZInitStd >= 0) || math.IsInf(c.ZInitStd, 0):
 		return bad("z init std = %v must be finite and non-negative", c.ZInitStd)
 	}
-	s, err := c.GWDSolver()
-	if err != nil {
-		return err
-	}
-	switch v := s.(type) {
-	case layers.PPA:
-		return v.Check()
-	case layers.BADMM:
-		return v.Check()
-	}
-	return nil
+	_, err := c.GWDSolver()
+	return err
 }
 
-// GWDSolver returns the configured GWD module.
+// GWDSolver validates the solver's settings and returns the configured GWD module.
 func (c Config) GWDSolver() (layers.Solver, error) {
-	switch c.Solver {
-	case "ppa":
-		return layers.PPA{Gamma: c.Gamma, Layers: c.Layers, Inner: c.Inner, Weight: c.FeatureWeight}, nil
-	case "badmm":
-		return layers.BADMM{Gamma: c.Gamma, Layers: c.Layers, Weight: c.FeatureWeight}, nil
+	s, err := layers.NewSolver(c.SolverOptions())
+	if err != nil {
+		return nil, fmt.Errorf("training config: %w", err)
 	}
-	return nil, fmt.Errorf("training config: unknown solver %q (want ppa or badmm)", c.Solver)
+	return s, nil
 }
 
 // Forward returns the forward pass (GWB with L layers, then the final GWD).

@@ -125,3 +125,86 @@ func TestGWBadInput(t *testing.T) {
 		t.Errorf("graph over --max-nodes: exit %d: %s", code, stderr)
 	}
 }
+
+// TestGWSolversAndFeasibility: every result reports its marginal error; cg and --tol return
+// feasible transports; a graph against itself is at 0 with cg.
+func TestGWSolversAndFeasibility(t *testing.T) {
+	dir := t.TempDir()
+	a := writeFile(t, dir, "a.json", `{"adjacency": [[0,1,1,0,0],[1,0,1,0,0],[1,1,0,1,0],[0,0,1,0,1],[0,0,0,1,0]]}`)
+	b := writeFile(t, dir, "b.json", `{"adjacency": [[0,2,0,0],[2,0,1,0],[0,1,0,1],[0,0,1,0]], "mu": [0.1, 0.2, 0.3, 0.4]}`)
+	type result struct {
+		Objective     float64     `json:"objective"`
+		Transport     [][]float64 `json:"transport"`
+		MarginalError *float64    `json:"marginal_error"`
+		Gamma         *float64    `json:"gamma"`
+		Iterations    int         `json:"iterations"`
+		Rounded       bool        `json:"rounded"`
+		SweepCapHits  int         `json:"sweep_cap_hits"`
+	}
+	run := func(args ...string) result {
+		out, _ := mustRun(t, append([]string{"gw", "--json"}, args...)...)
+		var r result
+		if err := json.Unmarshal([]byte(out), &r); err != nil || r.MarginalError == nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		return r
+	}
+	feasible := func(name string, r result, mus, mut []float64, tol float64) {
+		t.Helper()
+		cols := make([]float64, len(mut))
+		worst := 0.0
+		for i, row := range r.Transport {
+			s := 0.0
+			for j, v := range row {
+				s += v
+				cols[j] += v
+			}
+			worst = math.Max(worst, math.Abs(s-mus[i]))
+		}
+		for j, c := range cols {
+			worst = math.Max(worst, math.Abs(c-mut[j]))
+		}
+		if worst > tol || math.Abs(worst-*r.MarginalError) > 1e-12 {
+			t.Errorf("%s: transport off the marginals by %v, reported %v (want ≤ %v)", name, worst, *r.MarginalError, tol)
+		}
+	}
+	mus, mut := []float64{0.2, 0.2, 0.2, 0.2, 0.2}, []float64{0.1, 0.2, 0.3, 0.4}
+	paper := run(a, b)
+	feasible("paper", paper, mus, mut, 1)
+	cg := run(a, b, "--solver", "cg")
+	if cg.Gamma != nil || cg.Iterations < 1 {
+		t.Errorf("cg: gamma %v, %d iterations", cg.Gamma, cg.Iterations)
+	}
+	feasible("cg", cg, mus, mut, 1e-9)
+	for _, solver := range []string{"ppa", "badmm"} {
+		r := run(a, b, "--solver", solver, "--tol", "1e-9")
+		if !r.Rounded {
+			t.Errorf("%s --tol: not rounded", solver)
+		}
+		feasible(solver+" --tol", r, mus, mut, 1e-12)
+		// Without rounding, the tolerance is met unless the sweep cap says otherwise (BADMM's
+		// transport here has entries of 1e-30 that Sinkhorn scales slowly).
+		r = run(a, b, "--solver", solver, "--tol", "1e-9", "--round=false")
+		if r.SweepCapHits == 0 {
+			feasible(solver+" --tol --round=false", r, mus, mut, 1e-9)
+		} else {
+			feasible(solver+" --tol --round=false", r, mus, mut, 1e-3)
+		}
+	}
+	if self := run(a, a, "--solver", "cg"); self.Objective > 1e-12 {
+		t.Errorf("cg: GW(A,A) = %v", self.Objective)
+	}
+	out, _ := mustRun(t, "gw", a, b, "--solver", "cg")
+	if !strings.Contains(out, "marginal error: ") || !strings.Contains(out, "(cg, ") {
+		t.Errorf("plain cg output:\n%s", out)
+	}
+	for _, args := range [][]string{
+		{"--solver", "sinkhorn"}, {"--layers", "1000000000"}, {"--inner", "100000"},
+		{"--tol", "-1"}, {"--max-sweeps", "-3"}, {"--solver", "cg", "--layers", "0"},
+	} {
+		_, stderr, code := runCLI(t, append([]string{"gw", a, b}, args...)...)
+		if code != exitUsage || stderr == "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+}
