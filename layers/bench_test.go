@@ -17,7 +17,7 @@ func baSpace(rng *rand.Rand, n int) Space {
 }
 
 func BenchmarkGWD(b *testing.B) {
-	for _, s := range []Solver{DefaultPPA(), DefaultBADMM()} {
+	for _, s := range []Solver{DefaultPPA(), DefaultBADMM(), DefaultCG()} {
 		for _, n := range []int{20, 40, 100, 200} {
 			b.Run(fmt.Sprintf("%s/N=%d", s.Name(), n), func(b *testing.B) {
 				rng := rand.New(rand.NewPCG(1, uint64(n)))
@@ -68,7 +68,9 @@ func BenchmarkGWB(b *testing.B) {
 func TestNoAllocationInSteadyState(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 5))
 	src, dst := baSpace(rng, 15), baSpace(rng, 12)
-	for _, s := range []Solver{DefaultPPA(), DefaultBADMM()} {
+	tol := PPA{Gamma: 0.01, Layers: 50, Inner: 5, Weight: 1, Tol: 1e-9, MaxSweeps: 100, Round: true}
+	badmmTol := BADMM{Gamma: 1, Layers: 50, Weight: 1, Tol: 1e-9, MaxSweeps: 100, Round: true}
+	for _, s := range []Solver{DefaultPPA(), DefaultBADMM(), DefaultCG(), tol, badmmTol} {
 		var st State
 		if n := testing.AllocsPerRun(5, func() { _ = Solve(s, &st, src, dst) }); n > 0 {
 			t.Errorf("%s: %v allocations per solve", s.Name(), n)

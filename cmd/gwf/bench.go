@@ -32,6 +32,8 @@ type benchFlags struct {
 	graphs      int
 	minTime     time.Duration
 	kernels     bool
+	curve       bool
+	curveMax    int
 	workers     int
 	json        bool
 	quiet       bool
@@ -54,6 +56,9 @@ warm-started atoms, L = 2):
             as a rate and as the time it would take at the GEMM rate
   gwb       one barycenter (K = 30 atoms of 35 nodes, N = 20, L = 2) with the final GWD
   loss      the same plus the envelope loss and its gradients
+  curve     with --curve: one GWD between two BA graphs of N = 20, 50, 100, 200, 500 nodes
+            with PPA (the paper's settings) and with CG (exact, run to convergence), and
+            CG's mean number of iterations
   epoch     one training epoch on each --dataset (all graphs, or the first --graphs of a seeded
             shuffle, extrapolated to the whole dataset), on --workers goroutines
 
@@ -62,7 +67,8 @@ run for a per-dataset figure).`,
 		Example: `  gwf bench
   gwf bench --dataset AIDS --dataset PROTEINS --json
   gwf bench --dataset PROTEINS_full --graphs 200
-  gwf bench --kernels=false --dataset IMDB-BINARY --solver badmm`,
+  gwf bench --kernels=false --dataset IMDB-BINARY --solver badmm
+  gwf bench --kernels=false --curve`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runBench(cmd, a, f)
@@ -70,12 +76,14 @@ run for a per-dataset figure).`,
 	}
 	fs := cmd.Flags()
 	fs.StringArrayVar(&f.datasets, "dataset", nil, "bundled dataset to time an epoch on (repeatable; none: kernels only)")
-	fs.StringVar(&f.solver, "solver", "ppa", "GWD module for the epochs: ppa (γ = 0.01) or badmm (γ = 1)")
+	fs.StringVar(&f.solver, "solver", "ppa", "GWD solver for the epochs: ppa (γ = 0.01), badmm (γ = 1) or cg")
 	fs.StringVar(&f.features, "features", "none", "node features for the epochs: none, labels or attributes (PROTEINS_full's, for its FGW setting)")
 	fs.BoolVar(&f.standardize, "standardize", false, "standardize the node features (see 'gwf fit --help')")
 	fs.IntVar(&f.graphs, "graphs", 0, "time the epoch on this many graphs (0: all) and extrapolate")
 	fs.DurationVar(&f.minTime, "min-time", time.Second, "run each kernel benchmark at least this long")
 	fs.BoolVar(&f.kernels, "kernels", true, "time the kernels (--kernels=false: only the epochs)")
+	fs.BoolVar(&f.curve, "curve", false, "time PPA and CG for N = 20 to --curve-max")
+	fs.IntVar(&f.curveMax, "curve-max", 500, "largest N of --curve")
 	fs.IntVar(&f.workers, "workers", 0, "goroutines for the epochs (0: one per CPU)")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
@@ -101,7 +109,9 @@ type kernelBench struct {
 	Millis      float64 `json:"ms"`
 	AllocsPerOp float64 `json:"allocs_per_op"`
 	// Floating-point work and what it means at the measured GEMM rate (GWD only).
-	MFlop      float64 `json:"mflop,omitempty"`
+	MFlop float64 `json:"mflop,omitempty"`
+	// Iterations is CG's mean number of iterations per solve (curve only).
+	Iterations float64 `json:"iterations,omitempty"`
 	Gflops     float64 `json:"gflops,omitempty"`
 	AtGEMMRate float64 `json:"ms_at_gemm_rate,omitempty"`
 }
@@ -127,8 +137,8 @@ func runBench(cmd *cobra.Command, a *app, f *benchFlags) error {
 	case f.workers < 0:
 		return usagef("--workers = %d must not be negative", f.workers)
 	}
-	if f.solver != "ppa" && f.solver != "badmm" {
-		return usagef("--solver %q: want ppa or badmm", f.solver)
+	if _, err := layers.DefaultSolverOptions(f.solver); err != nil {
+		return usagef("--solver: %w", err)
 	}
 	if _, err := graphs.ParseFeatureKind(f.features); err != nil {
 		return usagef("--features: %w", err)
@@ -147,6 +157,21 @@ func runBench(cmd *cobra.Command, a *app, f *benchFlags) error {
 	if f.kernels {
 		if err := benchKernels(a, f, &rep); err != nil {
 			return err
+		}
+	}
+	if f.curve {
+		for _, n := range []int{20, 50, 100, 200, 500} {
+			if n > f.curveMax {
+				break
+			}
+			for _, solver := range []string{"ppa", "cg"} {
+				k, err := benchCurve(n, solver, f.minTime)
+				if err != nil {
+					return err
+				}
+				a.log.Infof("%s: %.3f ms", k.Name, k.Millis)
+				rep.Timings = append(rep.Timings, k)
+			}
 		}
 	}
 	for _, d := range f.datasets {
@@ -295,6 +320,43 @@ func benchGWD(n int, dense bool, minTime time.Duration, gemm float64) (kernelBen
 	}, nil
 }
 
+// benchCurve times one GWD with the named solver at its defaults between two BA graphs of n
+// nodes.
+func benchCurve(n int, name string, minTime time.Duration) (kernelBench, error) {
+	rng := rand.New(rand.NewPCG(5, uint64(n)))
+	src, err := benchSpace(n, rng)
+	if err != nil {
+		return kernelBench{}, err
+	}
+	dst, err := benchSpace(n, rng)
+	if err != nil {
+		return kernelBench{}, err
+	}
+	o, err := layers.DefaultSolverOptions(name)
+	if err != nil {
+		return kernelBench{}, err
+	}
+	solver, err := layers.NewSolver(o)
+	if err != nil {
+		return kernelBench{}, err
+	}
+	var st layers.State
+	calls, layersRun := 0, 0
+	d, allocs, err := repeat(minTime, func() error {
+		calls++
+		layersRun += st.Layer
+		return layers.Solve(solver, &st, src, dst)
+	})
+	if err != nil {
+		return kernelBench{}, err
+	}
+	k := kernelBench{Name: fmt.Sprintf("curve %s N=%d", name, n), Millis: ms(d), AllocsPerOp: allocs}
+	if name == "cg" && calls > 1 {
+		k.Iterations = float64(layersRun+st.Layer) / float64(calls) // st.Layer: the last call's
+	}
+	return k, nil
+}
+
 // gwdFlop is the floating-point work of one PPA GWD as the solver does it: per layer the cost
 // products Cs·T·Ctᵀ (a sparse structure matrix costs 2 flops per non-zero and column, a dense
 // one 2·n per entry of the result) and 4·ns·nt per Sinkhorn sweep; the exps are not counted.
@@ -419,12 +481,18 @@ func (rep *benchReport) writeTable(w io.Writer) error {
 	fmt.Fprintf(w, "settings: %s\n", rep.Description)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	if len(rep.Timings) > 0 {
-		fmt.Fprintf(w, "GEMM: %.2f GFLOP/s per core (gonum's Dgemm: %.2f)\n\n", rep.GEMMGflops, rep.GonumGflops)
+		if rep.GEMMGflops > 0 {
+			fmt.Fprintf(w, "GEMM: %.2f GFLOP/s per core (gonum's Dgemm: %.2f)\n", rep.GEMMGflops, rep.GonumGflops)
+		}
+		fmt.Fprintln(w)
 		fmt.Fprintln(tw, "kernel\tms\tallocs/op\tMFLOP\tGFLOP/s\tms at GEMM rate\t")
 		for _, k := range rep.Timings {
-			if k.MFlop > 0 {
+			switch {
+			case k.Iterations > 0:
+				fmt.Fprintf(tw, "%s (%.0f iterations)\t%.3f\t%.1f\t\t\t\t\n", k.Name, k.Iterations, k.Millis, k.AllocsPerOp)
+			case k.MFlop > 0:
 				fmt.Fprintf(tw, "%s\t%.3f\t%.1f\t%.1f\t%.2f\t%.3f\t\n", k.Name, k.Millis, k.AllocsPerOp, k.MFlop, k.Gflops, k.AtGEMMRate)
-			} else {
+			default:
 				fmt.Fprintf(tw, "%s\t%.3f\t%.1f\t\t\t\t\n", k.Name, k.Millis, k.AllocsPerOp)
 			}
 		}

@@ -55,3 +55,21 @@ func TestBenchUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestBenchCurve(t *testing.T) {
+	out, _ := mustRun(t, "bench", "--kernels=false", "--curve", "--curve-max", "50", "--min-time", "1ms", "--json", "-q")
+	kernels, _ := decodeJSON(t, out)["kernel_timings"].([]any)
+	want := []string{"curve ppa N=20", "curve cg N=20", "curve ppa N=50", "curve cg N=50"}
+	if len(kernels) != len(want) {
+		t.Fatalf("%d timings, want %v", len(kernels), want)
+	}
+	for i, k := range kernels {
+		k := k.(map[string]any)
+		if k["name"] != want[i] || !(k["ms"].(float64) > 0) {
+			t.Errorf("timing %d: %v", i, k)
+		}
+		if it, _ := k["iterations"].(float64); (i%2 == 1) != (it >= 1) {
+			t.Errorf("%v: iterations %v", k["name"], k["iterations"])
+		}
+	}
+}

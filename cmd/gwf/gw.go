@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
@@ -47,11 +48,13 @@ type gwResult struct {
 	SweepCapHits  int     `json:"sweep_cap_hits"`
 	Rounded       bool    `json:"rounded"`
 	FeatureWeight float64 `json:"feature_weight"`
-	Rows          string  `json:"rows"`
-	Cols          string  `json:"cols"`
-	NodesA        int     `json:"nodes_a"`
-	NodesB        int     `json:"nodes_b"`
-	FeatureDim    int     `json:"feature_dim"`
+	// Seconds is the solve's wall time (reading the graphs excluded).
+	Seconds    float64 `json:"seconds"`
+	Rows       string  `json:"rows"`
+	Cols       string  `json:"cols"`
+	NodesA     int     `json:"nodes_a"`
+	NodesB     int     `json:"nodes_b"`
+	FeatureDim int     `json:"feature_dim"`
 }
 
 func newGWCmd(a *app) *cobra.Command {
@@ -190,10 +193,12 @@ func runGW(cmd *cobra.Command, a *app, f *gwFlags, pathA, pathB string) error {
 	if f.directed && strings.EqualFold(f.format, "json") {
 		a.log.Warn("--directed has no effect on JSON graphs (their adjacency is used as given)")
 	}
+	start := time.Now()
 	r, err := layers.Discrepancy(s, layers.Space{C: ga.C, Mu: ga.Mu, F: ga.F}, layers.Space{C: gb.C, Mu: gb.Mu, F: gb.F})
 	if err != nil {
 		return fmt.Errorf("gw: %w", err)
 	}
+	elapsed := time.Since(start)
 	obj := r.Objective
 	if math.IsNaN(obj) || math.IsInf(obj, 0) {
 		return fmt.Errorf("gw: %w: the objective is %v", layers.ErrNumerical, obj)
@@ -205,7 +210,7 @@ func runGW(cmd *cobra.Command, a *app, f *gwFlags, pathA, pathB string) error {
 	res := gwResult{
 		Objective: obj, Transport: rowsOf(r.Transport), MarginalError: r.MarginalError, Solver: o.Name,
 		Layers: o.Layers, Iterations: r.Layers, Tol: o.Tol, SweepCapHits: r.SweepCapHits, Rounded: o.Round,
-		FeatureWeight: o.FeatureWeight, Rows: "nodes of A", Cols: "nodes of B",
+		FeatureWeight: o.FeatureWeight, Seconds: elapsed.Seconds(), Rows: "nodes of A", Cols: "nodes of B",
 		NodesA: ga.N(), NodesB: gb.N(), FeatureDim: ga.Dim(),
 	}
 	if o.Name != "cg" {

@@ -9,7 +9,8 @@ with node features (fused GW), each with POT's objective and running time. Edges
 
     /usr/bin/python3 testdata/cg_fixtures.py
 
-With --bench it instead prints POT's CG time for N = 20...500 (the README's speed table).
+With --bench GWF (the path of a gwf binary) it instead times POT's CG and gwf's on the same
+pairs for N = 20...500 (the README's speed table).
 """
 import json
 import sys
@@ -81,14 +82,45 @@ def fixtures():
         json.dump({"meta": meta, "pairs": pairs}, f, separators=(",", ":"))
 
 
-def bench():
+def bench(gwf):
+    """POT's CG and gwf gw --solver cg on the same Erdos-Renyi pairs, each timed twice,
+    interleaved, best of the two; the median over the pairs of each size (the number of
+    iterations, and so the time, depends on which of many tied optimal vertices each OT step
+    returns). gwf's time is the solve time it reports, without process start and reading."""
+    import os
+    import statistics
+    import subprocess
+    import tempfile
     rng = np.random.default_rng(7)
-    for n in [20, 50, 100, 200, 500]:
-        c1, c2 = graph(rng, "er", n), graph(rng, "er", n)
-        reps = 20 if n <= 100 else 3
-        best = min(solve(c1, c2, None, None, 1.0)[2] for _ in range(reps))
-        print(f"POT {ot.__version__} CG N={n}: {best * 1e3:.2f} ms (best of {reps})")
+    tmp = tempfile.mkdtemp()
+    for n, pairs in [(20, 7), (50, 7), (100, 7), (200, 3), (500, 1)]:
+        pot, ours, ratio, its = [], [], [], []
+        for k in range(pairs):
+            c1, c2 = graph(rng, "er", n), graph(rng, "er", n)
+            paths = []
+            for side, c in enumerate((c1, c2)):
+                paths.append(os.path.join(tmp, f"{n}_{k}_{side}.json"))
+                with open(paths[-1], "w") as f:
+                    json.dump({"adjacency": c.tolist()}, f)
+            tp, to = [], []
+            for _ in range(2):
+                _, obj, secs = solve(c1, c2, None, None, 1.0)
+                tp.append(secs)
+                out = json.loads(subprocess.run([gwf, "gw", *paths, "--solver", "cg", "--json"], check=True,
+                                                capture_output=True, text=True).stdout)
+                to.append(out["seconds"])
+            pot.append(min(tp))
+            ours.append(min(to))
+            ratio.append(out["objective"] / obj)
+            its.append(out["iterations"])
+        print(f"N={n} ({pairs} pairs): POT {ot.__version__} CG median {statistics.median(pot) * 1e3:.1f} ms, "
+              f"gwf cg {statistics.median(ours) * 1e3:.1f} ms; gwf/POT time median "
+              f"{statistics.median([o / p for o, p in zip(ours, pot)]):.2f}; objective ratio median "
+              f"{statistics.median(ratio):.4f}; gwf iterations median {statistics.median(its)}", flush=True)
 
 
 if __name__ == "__main__":
-    bench() if "--bench" in sys.argv else fixtures()
+    if len(sys.argv) == 3 and sys.argv[1] == "--bench":
+        bench(sys.argv[2])
+    else:
+        fixtures()
