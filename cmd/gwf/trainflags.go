@@ -35,7 +35,7 @@ func (t *trainFlags) register(fs *pflag.FlagSet) {
 	d := training.DefaultConfig()
 	fs.IntVar(&t.atoms, "atoms", d.Atoms, "number of atoms K")
 	fs.StringVar(&t.atomSize, "atom-size", "warm", `nodes per atom, or "warm": each atom starts as a random observed graph (the paper's setting)`)
-	fs.StringVar(&t.solver, "solver", d.Solver, "GWD module: ppa (proximal point, Algorithm 1) or badmm (Bregman ADMM, Algorithm 2)")
+	fs.StringVar(&t.solver, "solver", d.Solver, "GWD module: ppa (proximal point, Algorithm 1), badmm (Bregman ADMM, Algorithm 2) or cg (conditional gradient, exact; --layers is its iteration limit)")
 	fs.Float64Var(&t.gamma, "gamma", d.Gamma, "solver weight γ (default 0.01 with ppa, 1 with badmm)")
 	fs.Lookup("gamma").DefValue = "0" // hides "(default 0.01)": it depends on --solver, as the usage says
 	fs.IntVar(&t.layers, "layers", d.Layers, "GWD layers M")
@@ -114,10 +114,7 @@ func (t *trainFlags) config(fs *pflag.FlagSet) (training.Config, []string, error
 	}
 	cfg := training.DefaultConfig()
 	if changed(fs, "solver") {
-		if t.solver != "ppa" && t.solver != "badmm" {
-			return training.Config{}, nil, usagef("--solver: unknown solver %q (want ppa or badmm)", t.solver)
-		}
-		cfg = cfg.WithSolverDefaults(t.solver)
+		cfg = cfg.WithSolverDefaults(t.solver) // Validate below reports an unknown name
 	}
 	for _, f := range t.fields(atomSize) {
 		if changed(fs, f.flag) {
@@ -128,8 +125,8 @@ func (t *trainFlags) config(fs *pflag.FlagSet) (training.Config, []string, error
 		return training.Config{}, nil, usageError{err}
 	}
 	var warnings []string
-	if cfg.Solver == "badmm" && changed(fs, "inner") {
-		warnings = append(warnings, "--inner has no effect with --solver badmm")
+	if cfg.Solver != "ppa" && changed(fs, "inner") {
+		warnings = append(warnings, "--inner has no effect with --solver "+cfg.Solver)
 	}
 	return cfg, warnings, nil
 }
