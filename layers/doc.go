@@ -4,7 +4,10 @@
 //   - the (fused) GW cost L(T) = Cst − 2·Cs·T·Ctᵀ + w·D, with Cst from eq. (5);
 //   - two unrolled GWD modules sharing the Solver interface: PPA (Algorithm 1) and BADMM
 //     (Algorithm 2); each is M explicit layers (Init, then Step per layer) over a reusable State,
-//     with an optional per-layer trace of the objective;
+//     with an optional per-layer trace of the objective, and a converged mode (Tol) whose
+//     transports meet both marginals; CG, conditional gradient with exact OT steps
+//     (sub-package emd), behind the same interface; NewSolver builds any of them by name, and
+//     every result reports its marginal error;
 //   - the GWB module (Algorithm 3): L layers of K GWDs and the barycenter update, returning
 //     B⁽ᴸ⁾, F_b⁽ᴸ⁾ and the atom transports;
 //   - Forward: GWB from the observed graph plus the final GWD (Algorithm 4, lines 5–7);
