@@ -60,6 +60,7 @@ func (c CG) Init(st *State, src, dst Space) error {
 	}
 	st.reset(src, dst, c.Weight)
 	st.cgX = grow(st.cgX, st.ns*st.nt)
+	st.cgSym = symmetric(st.cs.g) && symmetric(st.ct.g)
 	st.emd.Warm = false // a new problem: its marginals may differ from the last basis's
 	st.cgObj = st.Objective()
 	st.cgPrev = math.NaN()
@@ -68,13 +69,10 @@ func (c CG) Init(st *State, src, dst Space) error {
 
 // Step implements Solver: one Frank-Wolfe iteration.
 func (c CG) Step(st *State) {
-	ns, nt := st.ns, st.nt
-	// G = L(T) − 2·Csᵀ·T·Ct, into st.cost.
-	st.costOf(st.t)
-	st.cs.mul(st.p, st.t, nt, true)
-	st.ct.mulRight(st.phi, st.p, ns, false)
-	for k, v := range st.phi {
-		st.cost[k] -= 2 * v
+	if st.cgSym {
+		c.symmetricGradient(st)
+	} else {
+		c.gradient(st)
 	}
 	if _, err := st.emd.Solve(st.cgX, st.cost, st.mus, st.mut); err != nil {
 		st.err = fmt.Errorf("linearised problem at iteration %d: %w", st.Layer+1, err)
@@ -83,25 +81,94 @@ func (c CG) Step(st *State) {
 	st.emd.Warm = true
 	// Along Δ = X − T: f(T + τΔ) = f(T) + τ·<G,Δ> − 2τ²·<Cs·Δ·Ctᵀ, Δ> (the Cst term is
 	// constant on Π).
-	delta := st.logT // scratch: CG keeps no logarithms
-	b := 0.0
-	for k, x := range st.cgX {
-		delta[k] = x - st.t[k]
-		b += st.cost[k] * delta[k]
-	}
-	st.cs.mul(st.p, delta, nt, false)
-	st.ct.mulRight(st.phi, st.p, ns, true)
-	a := 0.0
-	for k, v := range st.phi {
-		a -= 2 * v * delta[k]
+	var a, b float64
+	if st.cgSym {
+		a, b = c.symmetricLine(st)
+	} else {
+		a, b = c.line(st)
 	}
 	tau := lineSearch(a, b)
-	for k, d := range delta {
-		st.t[k] += tau * d
+	for k, x := range st.cgX {
+		st.t[k] += tau * (x - st.t[k])
 	}
 	st.cgPrev = st.cgObj
 	st.cgObj += tau*b + tau*tau*a
 	st.Layer++
+}
+
+// gradient writes G = L(T) − 2·Csᵀ·T·Ct into st.cost.
+func (c CG) gradient(st *State) {
+	st.costOf(st.t)
+	st.cs.mul(st.p, st.t, st.nt, true)
+	st.ct.mulRight(st.phi, st.p, st.ns, false)
+	for k, v := range st.phi {
+		st.cost[k] -= 2 * v
+	}
+}
+
+// symmetricGradient writes G = Cst + D − 4·A into st.cost and A = Cs·T·Ctᵀ into st.phi, for
+// symmetric Cs and Ct (then Csᵀ·T·Ct = A): one product pair per iteration instead of two.
+func (c CG) symmetricGradient(st *State) {
+	st.costOf(st.t) // Cst + D − 2·A
+	nt := st.nt
+	for i := 0; i < st.ns; i++ {
+		row, arow := st.cost[i*nt:(i+1)*nt], st.phi[i*nt:(i+1)*nt]
+		for j, v := range row {
+			base := st.fs[i] + st.ft[j]
+			if st.d != nil {
+				base += st.d[i*nt+j]
+			}
+			arow[j] = (base - v) / 2
+			row[j] = v - 2*arow[j]
+		}
+	}
+}
+
+// line returns the coefficients a (of τ²) and b (of τ) of f along Δ = X − T.
+func (c CG) line(st *State) (a, b float64) {
+	delta := st.logT // scratch: CG keeps no logarithms
+	for k, x := range st.cgX {
+		delta[k] = x - st.t[k]
+		b += st.cost[k] * delta[k]
+	}
+	st.cs.mul(st.p, delta, st.nt, false)
+	st.ct.mulRight(st.phi, st.p, st.ns, true)
+	for k, v := range st.phi {
+		a -= 2 * v * delta[k]
+	}
+	return a, b
+}
+
+// symmetricLine is line without products: with A(·) = Cs·(·)·Ctᵀ symmetric in its two
+// arguments, <A(Δ),Δ> = <A(X),X> − 2·<A(T),X> + <A(T),T>, where X has at most ns+nt−1
+// non-zeros (the OT basis), so <A(X),X> is a double sum over them, and A(T) is in st.phi.
+func (c CG) symmetricLine(st *State) (a, b float64) {
+	nt := st.nt
+	rows, cols, flows := st.emd.Basis()
+	cs, ct := st.cs.g, st.ct.g
+	axx, atx := 0.0, 0.0
+	for p, f := range flows {
+		if f == 0 {
+			continue
+		}
+		i, j := int(rows[p]), int(cols[p])
+		atx += f * st.phi[i*nt+j]
+		b += f * st.cost[i*nt+j]
+		csRow, ctRow := cs.Data[i*cs.Stride:], ct.Data[j*ct.Stride:]
+		s := 0.0
+		for q, g := range flows {
+			if g != 0 {
+				s += g * csRow[rows[q]] * ctRow[cols[q]]
+			}
+		}
+		axx += f * s
+	}
+	att := 0.0
+	for k, t := range st.t {
+		att += st.phi[k] * t
+		b -= st.cost[k] * t
+	}
+	return -2 * (axx - 2*atx + att), b
 }
 
 // lineSearch minimises a·τ² + b·τ over [0, 1].

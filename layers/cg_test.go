@@ -191,3 +191,39 @@ func TestCGStopsEarly(t *testing.T) {
 		t.Errorf("one iteration: %d layers, objective %v vs converged %v", r1.Layers, r1.Objective, r.Objective)
 	}
 }
+
+// TestCGSymmetricShortcut: for symmetric structures the gradient and the line-search
+// coefficients computed without products equal the general ones.
+func TestCGSymmetricShortcut(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 7))
+	for trial := 0; trial < 4; trial++ {
+		dim := 2 * (trial % 2)
+		a, b := randomSpace(rng, 7+rng.IntN(15), 0.4, 2, false, dim), randomSpace(rng, 7+rng.IntN(15), 0.4, 1, false, dim)
+		var st State
+		c := DefaultCG()
+		if err := c.Init(&st, a, b); err != nil {
+			t.Fatal(err)
+		}
+		if !st.cgSym {
+			t.Fatal("symmetric structures not detected")
+		}
+		c.Step(&st) // move away from the product start
+		c.symmetricGradient(&st)
+		g := append([]float64(nil), st.cost...)
+		c.gradient(&st)
+		for k := range g {
+			if math.Abs(g[k]-st.cost[k]) > 1e-12*(1+math.Abs(g[k])) {
+				t.Fatalf("trial %d: gradient %v vs %v", trial, g[k], st.cost[k])
+			}
+		}
+		c.symmetricGradient(&st)
+		if _, err := st.emd.Solve(st.cgX, st.cost, st.mus, st.mut); err != nil {
+			t.Fatal(err)
+		}
+		sa, sb := c.symmetricLine(&st)
+		ga, gb := c.line(&st)
+		if math.Abs(sa-ga) > 1e-12*(1+math.Abs(ga)) || math.Abs(sb-gb) > 1e-12*(1+math.Abs(gb)) {
+			t.Errorf("trial %d: line coefficients (%v, %v), general (%v, %v)", trial, sa, sb, ga, gb)
+		}
+	}
+}

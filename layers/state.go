@@ -56,6 +56,7 @@ type State struct {
 	// CG: the objective before and after the last iteration, the optimal plan of the
 	// linearised problem, and the exact OT solver's workspace.
 	cgPrev, cgObj float64
+	cgSym         bool // both structure matrices symmetric: the cheaper gradient and line search
 	cgX           []float64
 	emd           emd.Workspace
 }

@@ -72,11 +72,21 @@ func (w *Workspace) Solve(x, c, a, b []float64) (float64, error) {
 		return 0, fmt.Errorf("%w: masses differ: %v and %v", ErrInput, sa, sb)
 	}
 	scale := 0.0
-	for k, v := range c {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("%w: cost[%d][%d] = %v", ErrInput, k/nt, k%nt, v)
+	finite := 0.0         // v − v is NaN exactly for NaN and ±Inf
+	for _, v := range c { // plain comparisons: math.Max is slow in this loop over ns·nt costs
+		finite += v - v
+		if v > scale {
+			scale = v
+		} else if -v > scale {
+			scale = -v
 		}
-		scale = math.Max(scale, math.Abs(v))
+	}
+	if finite != 0 {
+		for k, v := range c {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return 0, fmt.Errorf("%w: cost[%d][%d] = %v", ErrInput, k/nt, k%nt, v)
+			}
+		}
 	}
 	if !w.Warm || !w.solved || ns != w.ns || nt != w.nt {
 		w.resize(ns, nt)
@@ -116,6 +126,10 @@ func (w *Workspace) Solve(x, c, a, b []float64) (float64, error) {
 	}
 	return obj, err
 }
+
+// Basis returns the cells of the last solution's basis — rows, columns and flows, ns+nt−1 of
+// them, some with flow 0 — which hold every non-zero of the plan. Valid until the next Solve.
+func (w *Workspace) Basis() (rows, cols []int32, flows []float64) { return w.ci, w.cj, w.cx }
 
 func (w *Workspace) resize(ns, nt int) {
 	w.ns, w.nt = ns, nt
@@ -241,26 +255,29 @@ func (w *Workspace) price(c []float64, eps float64) int {
 	best, bestRC := -1, -eps
 	k := w.next
 	for scanned := 0; scanned < m; {
-		i := k / nt
-		ui := w.pot[i]
-		row := c[i*nt : (i+1)*nt]
-		vs := w.pot[ns : ns+nt]
-		for j := k % nt; j < nt && scanned < m; j++ {
-			if rc := row[j] - ui - vs[j]; rc < bestRC {
-				best, bestRC = i*nt+j, rc
+		end := min(k+block, m)
+		scanned += end - k
+		for k < end { // the block, row segment by row segment
+			i := k / nt
+			j0 := k - i*nt
+			j1 := min(nt, j0+end-k)
+			ui := w.pot[i]
+			vs := w.pot[ns+j0 : ns+j1]
+			for j, cv := range c[i*nt+j0 : i*nt+j1] {
+				if rc := cv - ui - vs[j]; rc < bestRC {
+					best, bestRC = k+j, rc
+				}
 			}
-			scanned++
-			k++
-			if scanned%block == 0 && best >= 0 {
-				w.next = k % m
-				return best
-			}
+			k += j1 - j0
 		}
 		if k == m {
 			k = 0
 		}
+		if best >= 0 {
+			break
+		}
 	}
-	w.next = k % m
+	w.next = k
 	return best
 }
 
