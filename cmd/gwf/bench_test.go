@@ -49,6 +49,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"bench", "--min-time", "0s"},
 		{"bench", "--workers", "-2"},
 		{"bench", "--solver", "sinkhorn"},
+		{"bench", "--tol", "-1"},
 	} {
 		if _, _, code := runCLI(t, args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
