@@ -227,3 +227,20 @@ func TestCGSymmetricShortcut(t *testing.T) {
 		}
 	}
 }
+
+// TestCGInForward: CG works wherever a solver is taken, here the barycenter and the final GWD
+// of the forward pass, without allocating in steady state.
+func TestCGInForward(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 8))
+	atoms := []Atom{{U: baSpace(rng, 9).C, Mu: baSpace(rng, 9).Mu}, {U: baSpace(rng, 7).C, Mu: baSpace(rng, 7).Mu}}
+	obs := baSpace(rng, 12)
+	fwd := Forward{GWB: GWB{Solver: DefaultCG(), Layers: 2}}
+	var st ForwardState
+	lambda := []float64{0.3, 0.7}
+	if err := fwd.Run(&st, atoms, lambda, obs); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(5, func() { _ = fwd.Run(&st, atoms, lambda, obs) }); n > 0 {
+		t.Errorf("%v allocations per forward pass", n)
+	}
+}
