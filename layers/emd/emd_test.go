@@ -262,3 +262,42 @@ func itoa(n int) string {
 	}
 	return itoa(n/10) + string(rune('0'+n%10))
 }
+
+// TestZeroMass: sources or sinks without mass (degenerate bases) still give the LP optimum,
+// also when warm-started from the previous basis with new costs.
+func TestZeroMass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	var w Workspace
+	for trial := 0; trial < 30; trial++ {
+		ns, nt := 2+rng.IntN(6), 2+rng.IntN(6)
+		c, a, b := randomProblem(rng, ns, nt, trial%2 == 0)
+		a[rng.IntN(ns)] = 0
+		b[rng.IntN(nt)] = 0
+		sa, sb := 0.0, 0.0
+		for _, v := range a {
+			sa += v
+		}
+		for _, v := range b {
+			sb += v
+		}
+		for j := range b {
+			b[j] *= sa / sb
+		}
+		x := make([]float64, ns*nt)
+		w.Warm = false
+		for round := 0; round < 2; round++ {
+			got, err := w.Solve(x, c, a, b)
+			if err != nil {
+				t.Fatalf("trial %d: %v", trial, err)
+			}
+			checkFeasible(t, x, a, b, 1e-12)
+			if want := lpOptimum(t, c, a, b); math.Abs(got-want) > 1e-9 {
+				t.Errorf("trial %d round %d: %v, LP %v", trial, round, got, want)
+			}
+			w.Warm = true // the next round: same marginals, new costs
+			for k := range c {
+				c[k] = rng.Float64()
+			}
+		}
+	}
+}
