@@ -67,14 +67,25 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	if err != nil {
 		return err
 	}
-	solvers := []layers.Solver{layers.DefaultPPA(), layers.DefaultBADMM()}
+	var solvers []layers.Solver
+	for _, name := range []string{"ppa", "badmm"} {
+		so, err := layers.DefaultSolverOptions(name)
+		if err != nil {
+			return err
+		}
+		so.Layers = o.layers
+		s, err := layers.NewSolver(so)
+		if err != nil {
+			return err
+		}
+		solvers = append(solvers, s)
+	}
 	var curves []curve
 	for _, set := range []struct {
 		name  string
 		pairs [][2]*graphs.Graph
 	}{{"undirected", undirected}, {"directed", directed}} {
 		for _, s := range solvers {
-			s = withLayers(s, o.layers)
 			fmt.Fprintf(log, "fig3: %s graphs, %s: %d pairs\n", set.name, s.Name(), len(set.pairs))
 			traces, err := traceAll(ctx, s, set.pairs)
 			if err != nil {
@@ -101,18 +112,6 @@ func pairsOf(o options) (directed, undirected [][2]*graphs.Graph, err error) {
 		undirected = append(undirected, sym)
 	}
 	return directed, undirected, nil
-}
-
-func withLayers(s layers.Solver, m int) layers.Solver {
-	switch v := s.(type) {
-	case layers.PPA:
-		v.Layers = m
-		return v
-	case layers.BADMM:
-		v.Layers = m
-		return v
-	}
-	return s
 }
 
 // traceAll solves every pair (on all cores) and returns the per-layer objectives.
