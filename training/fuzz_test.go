@@ -2,12 +2,12 @@ package training
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/gwf-graphs/gwf/internal/envelope"
 )
 
 // seedModel is a small valid model file for the fuzz corpora.
@@ -74,7 +74,7 @@ func FuzzDecodeModel(f *testing.F) {
 // FuzzDecodeModelPayload fuzzes the payload under a valid checksum, to reach the consistency
 // checks behind it.
 func FuzzDecodeModelPayload(f *testing.F) {
-	var env fileEnvelope
+	var env struct{ Payload json.RawMessage }
 	if err := json.Unmarshal(seedModel(f), &env); err != nil {
 		f.Fatal(err)
 	}
@@ -84,8 +84,7 @@ func FuzzDecodeModelPayload(f *testing.F) {
 		if !json.Valid(payload) {
 			return // the envelope could not carry it
 		}
-		sum := sha256.Sum256(payload)
-		file, err := json.Marshal(fileEnvelope{Format: "gwf-model", Version: FormatVersion, SHA256: hex.EncodeToString(sum[:]), Payload: payload})
+		file, err := envelope.Seal("gwf-model", FormatVersion, payload)
 		if err != nil {
 			t.Fatal(err)
 		}
