@@ -2,6 +2,7 @@ package training
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"math"
@@ -54,6 +55,40 @@ func checkDecoded(t *testing.T, m *Model, err error) {
 			t.Fatal("non-finite embedding")
 		}
 	}
+	// A resume continues exactly where the file says it stopped.
+	if m.Partial != nil && m.Optimizer == nil {
+		t.Fatal("a partial epoch without optimizer state")
+	}
+	if st := m.Optimizer; st != nil && (st.Epoch != len(m.History) || st.Done != m.partialDone()) {
+		t.Fatalf("optimizer state after epoch %d and %d graphs, model after %d and %d", st.Epoch, st.Done, len(m.History), m.partialDone())
+	}
+	if m.Config.Epochs > MaxEpochs || m.Config.GWBLayers > MaxGWBLayers || m.Config.Batch > MaxBatch {
+		t.Fatalf("unbounded work accepted: %+v", m.Config)
+	}
+}
+
+// seedTrainedPayload is the payload of a model trained for one epoch (with optimizer state).
+func seedTrainedPayload(f *testing.F) []byte {
+	f.Helper()
+	cfg := smallConfig()
+	cfg.Epochs = 1
+	data := mutag(f, 4)
+	m, err := NewModel(data, cfg)
+	if err != nil {
+		f.Fatal(err)
+	}
+	if err := Fit(context.Background(), m, data, Options{Workers: 1}); err != nil {
+		f.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := m.Encode(&buf); err != nil {
+		f.Fatal(err)
+	}
+	var env struct{ Payload json.RawMessage }
+	if err := json.Unmarshal(buf.Bytes(), &env); err != nil {
+		f.Fatal(err)
+	}
+	return env.Payload
 }
 
 // FuzzDecodeModel feeds arbitrary bytes (mostly refused by the checksum).
@@ -80,6 +115,7 @@ func FuzzDecodeModelPayload(f *testing.F) {
 	}
 	f.Add([]byte(env.Payload))
 	f.Add([]byte(`{"config":{},"atoms_v":[],"atoms_mu":[],"z":[]}`))
+	f.Add(seedTrainedPayload(f))
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		if !json.Valid(payload) {
 			return // the envelope could not carry it
