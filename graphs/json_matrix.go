@@ -1,6 +1,7 @@
 package graphs
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -235,4 +236,69 @@ func kindOf(c byte) string {
 		return "null"
 	}
 	return "number"
+}
+
+// limitedList decodes a JSON array of T after counting its elements in the text, refusing
+// more than max of them before any is decoded (encoding/json would build them all first).
+// null leaves the list nil.
+type limitedList[T any] struct {
+	field string // the JSON field, for messages
+	nodes bool   // the elements are nodes: their limit is Limits.MaxNodes
+	max   int
+	list  []T
+}
+
+// UnmarshalJSON decodes data, which encoding/json has already checked to be valid JSON.
+func (l *limitedList[T]) UnmarshalJSON(data []byte) error {
+	n, ok := jsonArrayLen(data)
+	if ok && n > l.max && l.nodes {
+		return fmt.Errorf("%q: %d nodes exceed the limit of %d (raise Limits.MaxNodes, or --max-nodes on the command line)", l.field, n, l.max)
+	}
+	if ok && n > l.max {
+		return fmt.Errorf("%q has %d entries, more than the limit of %d (raise Limits.MaxNodes or Limits.MaxDenseBytes, or --max-nodes or --max-memory on the command line)", l.field, n, l.max)
+	}
+	l.list = nil
+	return json.Unmarshal(data, &l.list)
+}
+
+// jsonArrayLen counts the elements of the JSON array data (valid JSON), without decoding
+// them; ok is false when data is not an array.
+func jsonArrayLen(data []byte) (n int, ok bool) {
+	s := jsonScanner{data: data}
+	s.space()
+	if s.peek() != '[' {
+		return 0, false
+	}
+	depth, inString, empty := 0, false, true
+	for i := s.i; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+			if depth == 1 {
+				empty = false
+			}
+		case c == '[' || c == '{':
+			if depth == 1 {
+				empty = false
+			}
+			depth++
+		case c == ']' || c == '}':
+			depth--
+		case c == ',' && depth == 1:
+			n++
+		case depth == 1 && c != ' ' && c != '\t' && c != '\n' && c != '\r':
+			empty = false
+		}
+	}
+	if empty {
+		return 0, true
+	}
+	return n + 1, true
 }

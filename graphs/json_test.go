@@ -215,3 +215,32 @@ func TestReadJSONLimitsBeforeAllocating(t *testing.T) {
 		}
 	}
 }
+
+func TestJSONArrayLen(t *testing.T) {
+	for in, want := range map[string]int{`[]`: 0, ` [ ] `: 0, `[1]`: 1, `[1, 2]`: 2, `[[1,2],[3]]`: 2,
+		`["a,b", {"x": [1, 2]}]`: 2, `["\"", 1]`: 2, `["\\", 1, null]`: 3, `[{}]`: 1} {
+		if n, ok := jsonArrayLen([]byte(in)); !ok || n != want {
+			t.Errorf("jsonArrayLen(%s) = %d, %v; want %d", in, n, ok, want)
+		}
+	}
+	if _, ok := jsonArrayLen([]byte(`{"a": 1}`)); ok {
+		t.Error("an object counted as an array")
+	}
+}
+
+// TestReadNodeLinkCountsBeforeDecoding: two million empty nodes (6 MB of text) are refused by
+// their count before any node map is built (they took 20 times the text's size).
+func TestReadNodeLinkCountsBeforeDecoding(t *testing.T) {
+	text := `{"nodes": [` + strings.Repeat("{},", 2_000_000-1) + `{}], "links": []}`
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := ReadNodeLink(strings.NewReader(text), "many.json", NodeLinkOptions{})
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "2000000 nodes exceed the limit of 5000") {
+		t.Fatalf("two million nodes: %v", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(4*len(text))+1<<20 {
+		t.Errorf("reading %d bytes allocated %d", len(text), alloc)
+	}
+}

@@ -41,6 +41,17 @@ type filePayload struct {
 	GWF           json.RawMessage `json:"gwf"`
 	// Encoder holds the graph encoder's weights (Config.Encoder gcn or gin).
 	Encoder *gnnPayload `json:"encoder,omitempty"`
+	// Partial is the position of an epoch stopped mid-way (the GWF model's Partial, kept here
+	// beside the joint optimizer state that resumes it).
+	Partial *filePartial `json:"partial,omitempty"`
+}
+
+// filePartial is training.PartialEpoch without its wall-clock seconds.
+type filePartial struct {
+	Epoch    int       `json:"epoch"`
+	Done     int       `json:"done"`
+	LossSum  float64   `json:"loss_sum"`
+	TermSums []float64 `json:"term_sums,omitempty"`
 }
 
 // fileEpoch is EpochStats without its wall-clock seconds.
@@ -64,6 +75,9 @@ func (m *Model) Encode(w io.Writer) error {
 	p := filePayload{Config: m.Config, HeadB: m.Head.B, Optimizer: m.Optimizer, HeadTrainedAt: m.HeadTrainedAt, GWF: bytes.TrimSpace(gwf.Bytes()), Encoder: gnnPayloadOf(m.Encoder)}
 	for _, h := range m.History {
 		p.History = append(p.History, fileEpoch{Epoch: h.Epoch, GWF: h.GWF, CE: h.CE})
+	}
+	if q := m.GWF.Partial; q != nil {
+		p.Partial = &filePartial{Epoch: q.Epoch, Done: q.Done, LossSum: q.LossSum, TermSums: q.TermSums}
 	}
 	for _, w := range m.Head.W {
 		r, _ := w.Dims()
@@ -178,11 +192,20 @@ func Decode(r io.Reader) (*Model, error) {
 	}
 	// Fit restores the joint state only when it follows the last epoch, and starts afresh
 	// without it: anything else would resume into another model than an uninterrupted run.
+	done := 0
+	if q := p.Partial; q != nil {
+		rows, _ := gwf.Z.Dims()
+		if q.Epoch != len(p.History)+1 || q.Epoch > gwf.Config.Epochs || q.Done <= 0 || q.Done >= rows || !(q.LossSum >= 0) || math.IsInf(q.LossSum, 0) || !finite(q.TermSums) {
+			return nil, bad("partial epoch %d with %d of %d graphs done (loss sum %v, terms %v) after %d of %d epochs", q.Epoch, q.Done, rows, q.LossSum, q.TermSums, len(p.History), gwf.Config.Epochs)
+		}
+		gwf.Partial = &training.PartialEpoch{Epoch: q.Epoch, Done: q.Done, LossSum: q.LossSum, TermSums: q.TermSums}
+		done = q.Done
+	}
 	switch st := m.Optimizer; {
-	case st == nil && len(m.History) > 0:
-		return nil, bad("%d epochs trained but no optimizer state to resume from", len(m.History))
-	case st != nil && st.Epoch != len(m.History):
-		return nil, bad("optimizer state after epoch %d, the model stopped after epoch %d", st.Epoch, len(m.History))
+	case st == nil && (len(m.History) > 0 || done > 0):
+		return nil, bad("%d epochs and %d graphs trained but no optimizer state to resume from", len(m.History), done)
+	case st != nil && (st.Epoch != len(m.History) || st.Done != done):
+		return nil, bad("optimizer state after epoch %d and %d graphs, the model stopped after epoch %d and %d graphs", st.Epoch, st.Done, len(m.History), done)
 	}
 	if err := m.checkOptimizer(); err != nil {
 		return nil, bad("%v", err)

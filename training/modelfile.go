@@ -48,15 +48,17 @@ type filePayload struct {
 
 // fileEpoch is EpochStats without its wall-clock seconds.
 type fileEpoch struct {
-	Epoch int     `json:"epoch"`
-	Loss  float64 `json:"loss"`
+	Epoch int       `json:"epoch"`
+	Loss  float64   `json:"loss"`
+	Terms []float64 `json:"terms,omitempty"`
 }
 
 // filePartial is PartialEpoch without its wall-clock seconds.
 type filePartial struct {
-	Epoch   int     `json:"epoch"`
-	Done    int     `json:"done"`
-	LossSum float64 `json:"loss_sum"`
+	Epoch    int       `json:"epoch"`
+	Done     int       `json:"done"`
+	LossSum  float64   `json:"loss_sum"`
+	TermSums []float64 `json:"term_sums,omitempty"`
 }
 
 func rowsOf(m *mat.Dense) [][]float64 {
@@ -101,10 +103,10 @@ func denseOf(rows [][]float64, what string) (*mat.Dense, error) {
 func (m *Model) Encode(w io.Writer) error {
 	p := filePayload{Config: m.Config, AtomMu: m.AtomMu, Z: rowsOf(m.Z), Fingerprint: m.Fingerprint, Optimizer: m.Optimizer}
 	for _, h := range m.History {
-		p.History = append(p.History, fileEpoch{Epoch: h.Epoch, Loss: h.Loss})
+		p.History = append(p.History, fileEpoch{Epoch: h.Epoch, Loss: h.Loss, Terms: h.Terms})
 	}
 	if q := m.Partial; q != nil {
-		p.Partial = &filePartial{Epoch: q.Epoch, Done: q.Done, LossSum: q.LossSum}
+		p.Partial = &filePartial{Epoch: q.Epoch, Done: q.Done, LossSum: q.LossSum, TermSums: q.TermSums}
 	}
 	for k, v := range m.V {
 		p.V = append(p.V, rowsOf(v))
@@ -198,13 +200,16 @@ func (p *filePayload) model() (*Model, error) {
 	}
 	m.Z = z
 	for i, h := range p.History {
-		if h.Epoch != i+1 || math.IsNaN(h.Loss) || math.IsInf(h.Loss, 0) {
-			return nil, bad("history entry %d is epoch %d with loss %v", i, h.Epoch, h.Loss)
+		if h.Epoch != i+1 || !allFinite(append([]float64{h.Loss}, h.Terms...)) {
+			return nil, bad("history entry %d is epoch %d with loss %v and terms %v", i, h.Epoch, h.Loss, h.Terms)
 		}
-		m.History = append(m.History, EpochStats{Epoch: h.Epoch, Loss: h.Loss})
+		m.History = append(m.History, EpochStats{Epoch: h.Epoch, Loss: h.Loss, Terms: h.Terms})
 	}
 	if q := p.Partial; q != nil {
-		m.Partial = &PartialEpoch{Epoch: q.Epoch, Done: q.Done, LossSum: q.LossSum}
+		if !allFinite(q.TermSums) {
+			return nil, bad("partial epoch %d: term sums %v", q.Epoch, q.TermSums)
+		}
+		m.Partial = &PartialEpoch{Epoch: q.Epoch, Done: q.Done, LossSum: q.LossSum, TermSums: q.TermSums}
 	}
 	if err := m.checkPartial(); err != nil {
 		return nil, bad("%v", err)
@@ -302,37 +307,12 @@ func (m *Model) checkOptimizer() error {
 		r, c := h.Dims()
 		sizes = append(sizes, r*c)
 	}
-	if err := checkAdam(st.Atoms, sizes); err != nil {
+	if err := st.Atoms.Check(sizes); err != nil {
 		return fmt.Errorf("optimizer state of the atoms: %w", err)
 	}
 	for i, z := range st.Z {
-		if err := checkAdam(z, []int{k}); err != nil {
+		if err := z.Check([]int{k}); err != nil {
 			return fmt.Errorf("optimizer state of embedding %d: %w", i, err)
-		}
-	}
-	return nil
-}
-
-// checkAdam checks a snapshot against the parameter sizes: no steps and no moments, or a
-// positive step count with finite moments (variances ≥ 0) of the parameters' sizes.
-func checkAdam(st AdamState, sizes []int) error {
-	if st.Iter == 0 {
-		if len(st.M) != 0 || len(st.V) != 0 {
-			return fmt.Errorf("no steps but %d/%d moments", len(st.M), len(st.V))
-		}
-		return nil
-	}
-	if st.Iter < 0 || len(st.M) != len(sizes) || len(st.V) != len(sizes) {
-		return fmt.Errorf("step %d with %d/%d moments for %d parameters", st.Iter, len(st.M), len(st.V), len(sizes))
-	}
-	for i, n := range sizes {
-		if len(st.M[i]) != n || len(st.V[i]) != n {
-			return fmt.Errorf("parameter %d: %d/%d moments for %d values", i, len(st.M[i]), len(st.V[i]), n)
-		}
-		for j := range n {
-			if math.IsNaN(st.M[i][j]) || math.IsInf(st.M[i][j], 0) || !(st.V[i][j] >= 0) || math.IsInf(st.V[i][j], 0) {
-				return fmt.Errorf("parameter %d: moment %d is not finite or negative", i, j)
-			}
 		}
 	}
 	return nil
@@ -375,4 +355,14 @@ func (m *Model) Resumable() error {
 		return fmt.Errorf("%w: the model has %d trained epochs but not the Adam state after them, so training it further would not continue the same run", ErrNoOptimizerState, len(m.History))
 	}
 	return nil
+}
+
+// allFinite reports whether no value of xs is NaN or infinite.
+func allFinite(xs []float64) bool {
+	for _, v := range xs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
 }

@@ -129,7 +129,7 @@ func TestDecodeChecksOptimizerConsistency(t *testing.T) {
 			m[0] = m[0].([]any)[1:]
 		}, "moments for"},
 		"moments missing":       {func(q map[string]any) { atoms(q)["v"] = []any{} }, "moments for"},
-		"moments without steps": {func(q map[string]any) { atoms(q)["iter"] = 0 }, "no steps but"},
+		"moments without steps": {func(q map[string]any) { atoms(q)["iter"] = 0 }, "step 0 with"},
 		"negative steps":        {func(q map[string]any) { atoms(q)["iter"] = -1 }, "step -1"},
 		"negative variance": {func(q map[string]any) {
 			v := atoms(q)["v"].([]any)
