@@ -201,7 +201,7 @@ func (p *filePayload) model() (*Model, error) {
 	m.Z = z
 	for i, h := range p.History {
 		if h.Epoch != i+1 || !allFinite(append([]float64{h.Loss}, h.Terms...)) {
-			return nil, bad("history entry %d is epoch %d with loss %v and terms %v", i, h.Epoch, h.Loss, h.Terms)
+			return nil, bad("history entry %d is epoch %d with loss %v (terms %v)", i, h.Epoch, h.Loss, h.Terms)
 		}
 		m.History = append(m.History, EpochStats{Epoch: h.Epoch, Loss: h.Loss, Terms: h.Terms})
 	}
