@@ -11,6 +11,7 @@ package graphs
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -56,6 +57,9 @@ type EdgeListOptions struct {
 // edgeListMaxLine bounds one line; it only stops a corrupt file from growing the buffer.
 const edgeListMaxLine = 1 << 20
 
+// edgeListCompactMin is the number of held edges at which repeated pairs are first merged.
+const edgeListCompactMin = 1 << 16
+
 // edgeListEdge is one parsed line.
 type edgeListEdge struct {
 	u, v int
@@ -67,8 +71,10 @@ type edgeListEdge struct {
 // are no features. Self-loops are kept. When an edge appears more than once, the last line
 // wins: its weight replaces the earlier one (in an undirected graph "1 0 w" replaces "0 1"
 // too). Ids are checked against opt.Limits as they are read, so a huge id is refused at its
-// line, before any matrix is allocated; the edges are held in memory until the end (24 bytes
-// each) because the node count is known only then.
+// line, before any matrix is allocated. The edges are held in memory until the end (24 bytes
+// each) because the node count is known only then; repeated pairs are merged whenever the held
+// edges double, so that a file repeating one edge for ever holds no more than the distinct
+// pairs, at most (largest id + 1)², whose dense matrix the limits allow.
 func ReadEdgeList(r io.Reader, name string, opt EdgeListOptions) (*Graph, error) {
 	lim := opt.Limits.orDefault()
 	label := name
@@ -101,6 +107,7 @@ func ReadEdgeList(r io.Reader, name string, opt EdgeListOptions) (*Graph, error)
 	sc.Buffer(make([]byte, 0, 64<<10), edgeListMaxLine)
 	var edges []edgeListEdge
 	minID, maxID, line := math.MaxInt, -1, 0
+	compactAt := edgeListCompactMin
 	for sc.Scan() {
 		line++
 		text := sc.Text()
@@ -120,8 +127,20 @@ func ReadEdgeList(r io.Reader, name string, opt EdgeListOptions) (*Graph, error)
 			}
 			return nil, fmt.Errorf("%s:%d: %w", label, line, err)
 		}
-		minID, maxID = min(minID, e.u, e.v), max(maxID, e.u, e.v)
+		minID = min(minID, e.u, e.v)
+		if id := max(e.u, e.v); id > maxID {
+			maxID = id
+			if opt.Nodes == 0 {
+				if err := checkDenseSize(fmt.Sprintf("%s:%d", label, line), maxID+1, 0, lim); err != nil {
+					return nil, err
+				}
+			}
+		}
 		edges = append(edges, e)
+		if len(edges) >= compactAt {
+			edges = compactEdges(edges, opt.Directed)
+			compactAt = max(2*len(edges), edgeListCompactMin)
+		}
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
@@ -297,4 +316,34 @@ func (e *edgeListReader) Read(p []byte) (int, error) {
 		e.err = err
 	}
 	return n, err
+}
+
+// compactEdges keeps, for each pair of nodes (unordered in an undirected graph), the last of
+// its lines: the one whose weight the matrix ends up with. It reorders the edges, which
+// matters only between lines of the same pair.
+func compactEdges(edges []edgeListEdge, directed bool) []edgeListEdge {
+	key := func(e edgeListEdge) (int, int) {
+		if !directed && e.v < e.u {
+			return e.v, e.u
+		}
+		return e.u, e.v
+	}
+	// A stable sort keeps the lines of one pair in file order, so the last of a run is the
+	// last line.
+	slices.SortStableFunc(edges, func(a, b edgeListEdge) int {
+		au, av := key(a)
+		bu, bv := key(b)
+		return cmp.Or(cmp.Compare(au, bu), cmp.Compare(av, bv))
+	})
+	out := edges[:0]
+	for i, e := range edges {
+		if i+1 < len(edges) {
+			u, v := key(e)
+			if nu, nv := key(edges[i+1]); u == nu && v == nv {
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	return out
 }

@@ -2,10 +2,12 @@ package graphs
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -116,7 +118,7 @@ func TestReadEdgeListErrors(t *testing.T) {
 		{"id over the node limit", "0 1\n0 1000000000000\n", EdgeListOptions{}, ":2: node id 1000000000000: 1000000000001 nodes exceed the limit of 5000"},
 		{"id over int64", "0 99999999999999999999999\n", EdgeListOptions{}, ":1: node id 99999999999999999999999 is far beyond the limit of 5000 nodes"},
 		{"id over a small limit", "0 1\n1 2\n", EdgeListOptions{Limits: Limits{MaxNodes: 2}}, ":2: node id 2: 3 nodes exceed the limit of 2"},
-		{"dense bytes", "0 3\n", EdgeListOptions{Limits: Limits{MaxDenseBytes: 100}}, ": a graph of 4 nodes and 0 features needs 128 bytes"},
+		{"dense bytes", "0 3\n", EdgeListOptions{Limits: Limits{MaxDenseBytes: 100}}, ":1: a graph of 4 nodes and 0 features needs 128 bytes"},
 		{"Nodes over the limit", "0 1\n", EdgeListOptions{Nodes: 1 << 40}, ": 1099511627776 nodes exceed the limit of 5000"},
 		{"negative Nodes", "0 1\n", EdgeListOptions{Nodes: -1}, ": EdgeListOptions.Nodes = -1 is negative"},
 		{"line too long", "0 1\n" + strings.Repeat(" ", edgeListMaxLine+1) + "\n", EdgeListOptions{}, ":2: line longer than"},
@@ -244,5 +246,44 @@ func TestReadEdgeListNames(t *testing.T) {
 	})
 	if !mat.Equal(g.C, want) {
 		t.Errorf("integer names: C =\n%v", mat.Formatted(g.C))
+	}
+}
+
+// TestReadEdgeListRepeatedEdges: repeated pairs are merged as the file is read (the last
+// line of each pair wins, as without merging), so a file that repeats a few edges a million
+// times holds a few edges, not a million.
+func TestReadEdgeListRepeatedEdges(t *testing.T) {
+	const reps = 200_000
+	var b strings.Builder
+	for i := range reps {
+		fmt.Fprintf(&b, "0 1 %d\n1 0 2\n2 %d\n", i%7, i%3)
+	}
+	b.WriteString("0 1 5\n")
+	text := b.String()
+	g, err := ReadEdgeList(strings.NewReader(text), "rep.edges", EdgeListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mat.NewDense(3, 3, []float64{0, 5, 1, 5, 0, 1, 1, 1, 1})
+	if !mat.Equal(g.C, want) {
+		t.Errorf("undirected: %v", mat.Formatted(g.C))
+	}
+	d, err := ReadEdgeList(strings.NewReader(text), "rep.edges", EdgeListOptions{Directed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = mat.NewDense(3, 3, []float64{0, 5, 0, 2, 0, 0, 1, 1, 1})
+	if !mat.Equal(d.C, want) {
+		t.Errorf("directed: %v", mat.Formatted(d.C))
+	}
+	// The merge itself: one edge per pair, the last line's.
+	edges := []edgeListEdge{{0, 1, 1}, {1, 0, 2}, {2, 2, 3}, {0, 1, 4}, {2, 2, 5}}
+	got := compactEdges(slices.Clone(edges), false)
+	if len(got) != 2 || got[0] != (edgeListEdge{0, 1, 4}) || got[1] != (edgeListEdge{2, 2, 5}) {
+		t.Errorf("undirected merge: %v", got)
+	}
+	got = compactEdges(slices.Clone(edges), true)
+	if len(got) != 3 || got[0] != (edgeListEdge{0, 1, 4}) || got[1] != (edgeListEdge{1, 0, 2}) {
+		t.Errorf("directed merge: %v", got)
 	}
 }

@@ -156,35 +156,44 @@ func DegreeMu(c *mat.Dense) []float64 {
 // has mean 0 and standard deviation 1 over all nodes of all graphs (a constant dimension is
 // only centred), and returns the means and scales used. Raw attributes on large scales (PROTEINS_full's
 // reach 400) otherwise dominate the fused GW cost and drown the structure term.
-func StandardizeFeatures(gs []*Graph) (mean, scale []float64) {
+//
+// A non-finite feature is an error naming the graph, node and dimension, and nothing is
+// changed. Finite features whose sums overflow (attributes near 1e308) are standardized
+// through a copy divided by the dimension's largest magnitude, so the results stay finite.
+func StandardizeFeatures(gs []*Graph) (mean, scale []float64, err error) {
 	if len(gs) == 0 || gs[0].F == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	_, d := gs[0].F.Dims()
+	for gi, g := range gs {
+		if g.F == nil {
+			return nil, nil, fmt.Errorf("standardize: graph %d has no node features, graph 0 has %d", gi, d)
+		}
+		r, c := g.F.Dims()
+		if c != d {
+			return nil, nil, fmt.Errorf("standardize: graph %d has %d feature dimensions, graph 0 has %d", gi, c, d)
+		}
+		for i := 0; i < r; i++ {
+			for j, v := range g.F.RawRowView(i) {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return nil, nil, fmt.Errorf("standardize: graph %d, node %d: feature dimension %d is %v", gi, i, j, v)
+				}
+			}
+		}
+	}
 	mean, scale = make([]float64, d), make([]float64, d)
-	n := 0.0
-	for _, g := range gs {
-		r, _ := g.F.Dims()
-		for i := 0; i < r; i++ {
-			for j, v := range g.F.RawRowView(i) {
-				mean[j] += v
+	for j := range d {
+		mean[j], scale[j] = meanStd(gs, j, 1)
+		if math.IsInf(mean[j], 0) || math.IsInf(scale[j], 0) || math.IsNaN(scale[j]) {
+			// The sums overflowed: redo this dimension on values divided by its largest
+			// magnitude (a rare path, so that ordinary data keep their exact results).
+			big := maxAbs(gs, j)
+			m, s := meanStd(gs, j, big)
+			mean[j], scale[j] = m*big, s*big
+			if math.IsInf(mean[j], 0) || math.IsInf(scale[j], 0) {
+				return nil, nil, fmt.Errorf("standardize: feature dimension %d: mean %v and standard deviation %v are not finite", j, mean[j], scale[j])
 			}
 		}
-		n += float64(r)
-	}
-	for j := range mean {
-		mean[j] /= n
-	}
-	for _, g := range gs {
-		r, _ := g.F.Dims()
-		for i := 0; i < r; i++ {
-			for j, v := range g.F.RawRowView(i) {
-				scale[j] += (v - mean[j]) * (v - mean[j])
-			}
-		}
-	}
-	for j := range scale {
-		scale[j] = math.Sqrt(scale[j] / n)
 		if !(scale[j] > 0) {
 			scale[j] = 1
 		}
@@ -194,9 +203,50 @@ func StandardizeFeatures(gs []*Graph) (mean, scale []float64) {
 		for i := 0; i < r; i++ {
 			row := g.F.RawRowView(i)
 			for j, v := range row {
-				row[j] = (v - mean[j]) / scale[j]
+				if v-mean[j] == v-mean[j] && !math.IsInf(v-mean[j], 0) {
+					row[j] = (v - mean[j]) / scale[j]
+				} else {
+					row[j] = v/scale[j] - mean[j]/scale[j] // v − mean overflows: divide first
+				}
 			}
 		}
 	}
-	return mean, scale
+	return mean, scale, nil
+}
+
+// meanStd is the mean and standard deviation of feature dimension j over all nodes of gs,
+// computed on the values divided by div.
+func meanStd(gs []*Graph, j int, div float64) (mean, std float64) {
+	n := 0.0
+	for _, g := range gs {
+		r, _ := g.F.Dims()
+		for i := 0; i < r; i++ {
+			mean += g.F.At(i, j) / div
+		}
+		n += float64(r)
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	mean /= n
+	for _, g := range gs {
+		r, _ := g.F.Dims()
+		for i := 0; i < r; i++ {
+			x := g.F.At(i, j)/div - mean
+			std += x * x
+		}
+	}
+	return mean, math.Sqrt(std / n)
+}
+
+// maxAbs is the largest magnitude of feature dimension j over all nodes of gs.
+func maxAbs(gs []*Graph, j int) float64 {
+	m := 0.0
+	for _, g := range gs {
+		r, _ := g.F.Dims()
+		for i := 0; i < r; i++ {
+			m = math.Max(m, math.Abs(g.F.At(i, j)))
+		}
+	}
+	return m
 }

@@ -112,7 +112,10 @@ func TestStandardizeFeatures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mean, scale := StandardizeFeatures([]*Graph{a, b})
+	mean, scale, err := StandardizeFeatures([]*Graph{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if mean[0] != 3 || mean[1] != 5 || scale[1] != 1 {
 		t.Errorf("mean %v, scale %v", mean, scale)
 	}
@@ -133,7 +136,61 @@ func TestStandardizeFeatures(t *testing.T) {
 	if math.Abs(s/3-1) > 1e-12 || math.Abs(col[0]+col[1]+col[2]) > 1e-12 {
 		t.Errorf("standardised column %v", col)
 	}
-	if m, s := StandardizeFeatures([]*Graph{{C: mat.NewDense(1, 1, nil)}}); m != nil || s != nil {
+	if m, s, err := StandardizeFeatures([]*Graph{{C: mat.NewDense(1, 1, nil)}}); m != nil || s != nil || err != nil {
 		t.Error("graphs without features: want nil")
+	}
+}
+
+// TestStandardizeHugeAndNonFinite: attributes near the largest float64 (whose sums overflow)
+// standardize to finite values with mean 0 and std 1; a non-finite attribute is an error that
+// names graph, node and dimension, and changes nothing.
+func TestStandardizeHugeAndNonFinite(t *testing.T) {
+	huge := func(vals ...float64) *Graph {
+		n := len(vals)
+		g, err := New("g", mat.NewDense(n, n, nil), nil, mat.NewDense(n, 1, vals))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	for _, vals := range [][]float64{{1e308, 1e308, 1.5e308}, {1e308, -1e308, 0}, {math.MaxFloat64, 0, 0}} {
+		g := huge(vals...)
+		mean, scale, err := StandardizeFeatures([]*Graph{g})
+		if err != nil {
+			t.Fatalf("%v: %v", vals, err)
+		}
+		sum, sq := 0.0, 0.0
+		for _, v := range g.F.RawMatrix().Data {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("%v: standardized to %v (mean %v, scale %v)", vals, g.F.RawMatrix().Data, mean, scale)
+			}
+			sum += v
+			sq += v * v
+		}
+		if math.Abs(sum) > 1e-9 || math.Abs(sq/3-1) > 1e-9 {
+			t.Errorf("%v: standardized to %v", vals, g.F.RawMatrix().Data)
+		}
+	}
+	g := huge(1, 2)
+	g.F.Set(1, 0, math.Inf(1)) // as a careless caller could, after New's checks
+	_, _, err := StandardizeFeatures([]*Graph{huge(3, 4), g})
+	if err == nil || !strings.Contains(err.Error(), "graph 1, node 1: feature dimension 0 is +Inf") {
+		t.Errorf("an infinite feature: %v", err)
+	}
+	if g.F.At(0, 0) != 1 {
+		t.Error("a refused standardization changed the features")
+	}
+}
+
+// TestBytesOfGiB: any positive limit stays a limit (1e-10 GiB is one byte, not the default).
+func TestBytesOfGiB(t *testing.T) {
+	for gib, want := range map[float64]int64{1e-10: 1, 1e-300: 1, 1: 1 << 30, 0.5: 1 << 29, 0: 0, -1: 0, math.NaN(): 0, math.Inf(1): math.MaxInt64, 1e300: math.MaxInt64} {
+		if got := BytesOfGiB(gib); got != want {
+			t.Errorf("BytesOfGiB(%v) = %d, want %d", gib, got, want)
+		}
+	}
+	_, err := ReadJSON(strings.NewReader(`{"adjacency": [[0]]}`), "one.json", Limits{MaxDenseBytes: BytesOfGiB(1e-10)})
+	if err == nil || !strings.Contains(err.Error(), "limit of 1") {
+		t.Errorf("a one-node graph under a 1e-10 GiB limit: %v", err)
 	}
 }

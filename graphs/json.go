@@ -24,12 +24,44 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// jsonGraph is the JSON form; pointers and nil slices tell absent fields from empty ones.
+// jsonGraph is the JSON form; the matrices decode under the limits (see jsonMatrix), and
+// absent or null fields stay nil (or not present).
 type jsonGraph struct {
-	Adjacency [][]float64 `json:"adjacency"`
-	Features  [][]float64 `json:"features"`
-	Mu        []float64   `json:"mu"`
+	Adjacency *jsonMatrix `json:"adjacency"`
+	Features  *jsonMatrix `json:"features"`
+	Mu        *jsonMatrix `json:"mu"`
 	Label     *int        `json:"label"`
+}
+
+// newJSONGraph prepares the fields' decoders: the adjacency holds at most MaxNodes rows of
+// MaxNodes entries, the features MaxNodes rows, mu MaxNodes entries, and the adjacency and
+// features together at most MaxDenseBytes.
+func newJSONGraph(lim Limits) *jsonGraph {
+	budget := &jsonBudget{max: lim.MaxDenseBytes}
+	return &jsonGraph{
+		Adjacency: &jsonMatrix{field: "adjacency", maxRows: lim.MaxNodes, maxCols: lim.MaxNodes, budget: budget},
+		Features:  &jsonMatrix{field: "features", maxRows: lim.MaxNodes, budget: budget},
+		Mu:        &jsonMatrix{field: "mu", vector: true, maxRows: lim.MaxNodes},
+	}
+}
+
+// matrix is the rows of a decoded field, nil when it was absent or null.
+func (m *jsonMatrix) matrix() [][]float64 {
+	if m == nil || !m.present {
+		return nil
+	}
+	if m.rows == nil {
+		return [][]float64{}
+	}
+	return m.rows
+}
+
+// vector is the entries of a decoded vector field, nil when it was absent or null.
+func (m *jsonMatrix) values() []float64 {
+	if m == nil || !m.present {
+		return nil
+	}
+	return m.vec
 }
 
 const (
@@ -78,8 +110,8 @@ func ReadJSON(r io.Reader, name string, lim Limits) (*Graph, error) {
 	src := &jsonSource{r: io.LimitReader(r, maxBytes+1)}
 	dec := json.NewDecoder(src)
 	dec.DisallowUnknownFields()
-	var jg jsonGraph
-	err := dec.Decode(&jg)
+	jg := newJSONGraph(lim)
+	err := dec.Decode(jg)
 	if err == nil {
 		// A second value after the object is a concatenation or editing accident, not a graph.
 		end := dec.InputOffset()
@@ -143,7 +175,7 @@ func jsonDecodeError(label string, src *jsonSource, err error) error {
 
 // graph checks the shapes and sizes of jg and builds the validated Graph.
 func (jg *jsonGraph) graph(name, label string, lim Limits) (*Graph, error) {
-	adj := jg.Adjacency
+	adj, features := jg.Adjacency.matrix(), jg.Features.matrix()
 	if adj == nil {
 		return nil, invalidf(label, `no "adjacency" field (or it is null); want an N×N array of arrays`)
 	}
@@ -167,15 +199,15 @@ func (jg *jsonGraph) graph(name, label string, lim Limits) (*Graph, error) {
 		}
 	}
 	d := 0
-	if jg.Features != nil {
-		if len(jg.Features) != n {
-			return nil, invalidf(label, `"features" has %d rows for %d nodes`, len(jg.Features), n)
+	if features != nil {
+		if len(features) != n {
+			return nil, invalidf(label, `"features" has %d rows for %d nodes`, len(features), n)
 		}
-		d = len(jg.Features[0])
+		d = len(features[0])
 		if d == 0 {
 			return nil, invalidf(label, `"features" row 0 is empty`)
 		}
-		for i, row := range jg.Features {
+		for i, row := range features {
 			if len(row) != d {
 				return nil, invalidf(label, `"features" row %d has %d entries, want %d (as row 0)`, i, len(row), d)
 			}
@@ -191,11 +223,11 @@ func (jg *jsonGraph) graph(name, label string, lim Limits) (*Graph, error) {
 	var f *mat.Dense
 	if d > 0 {
 		f = mat.NewDense(n, d, nil)
-		for i, row := range jg.Features {
+		for i, row := range features {
 			copy(f.RawRowView(i), row)
 		}
 	}
-	g, err := New(label, c, jg.Mu, f)
+	g, err := New(label, c, jg.Mu.values(), f)
 	if err != nil {
 		return nil, err
 	}

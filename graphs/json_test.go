@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -173,5 +174,73 @@ func TestWriteJSONInvalid(t *testing.T) {
 	}
 	if err := WriteJSON(&bytes.Buffer{}, nil); err == nil {
 		t.Error("WriteJSON(nil) succeeded")
+	}
+}
+
+// TestReadJSONLimitsBeforeAllocating: a one-row adjacency of two million entries (4 MB of
+// text) is refused by its width, allocating little more than the decoder's copy of the text
+// (encoding/json alone built the 16 MB row, growing it, before any limit was checked); the
+// features count towards MaxDenseBytes whichever field comes first.
+func TestReadJSONLimitsBeforeAllocating(t *testing.T) {
+	const n = 2_000_000
+	text := `{"adjacency": [[` + strings.Repeat("0,", n-1) + `0]]}`
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := ReadJSON(strings.NewReader(text), "wide.json", Limits{})
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "row 0 has 2000000 entries") {
+		t.Fatalf("a 2 000 000-wide row: %v", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(4*len(text))+1<<20 {
+		t.Errorf("reading %d bytes allocated %d", len(text), alloc)
+	}
+	_, err = ReadJSON(strings.NewReader(`{"features": [[1, 2, 3], [4, 5, 6]], "adjacency": [[0, 0], [0, 0]]}`), "f.json", Limits{MaxDenseBytes: 64})
+	if err == nil || !strings.Contains(err.Error(), "80 bytes, over the limit of 64") {
+		t.Errorf("features before the adjacency: %v", err)
+	}
+	_, err = ReadJSON(strings.NewReader(`{"adjacency": [[0]], "mu": [`+strings.Repeat("1,", 20)+`1]}`), "mu.json", Limits{MaxNodes: 10})
+	if err == nil || !strings.Contains(err.Error(), `"mu" has 21 entries`) {
+		t.Errorf("a long mu: %v", err)
+	}
+	for in, want := range map[string]string{
+		`{"adjacency": [0, 1]}`:               `"adjacency" row 0 holds a JSON number where an array of numbers is wanted`,
+		`{"adjacency": {"a": 1}}`:             `"adjacency" holds a JSON object where an array is wanted`,
+		`{"adjacency": [[0, [1]]]}`:           `"adjacency" row 0, entry 1 holds a JSON array where a number is wanted`,
+		`{"adjacency": [[0]], "mu": true}`:    `"mu" holds a JSON boolean`,
+		`{"adjacency": [[0]], "mu": [1e999]}`: `"mu" entry 0: 1e999 is out of the range of float64`,
+	} {
+		if _, err := ReadJSON(strings.NewReader(in), "t.json", Limits{}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", in, err, want)
+		}
+	}
+}
+
+func TestJSONArrayLen(t *testing.T) {
+	for in, want := range map[string]int{`[]`: 0, ` [ ] `: 0, `[1]`: 1, `[1, 2]`: 2, `[[1,2],[3]]`: 2,
+		`["a,b", {"x": [1, 2]}]`: 2, `["\"", 1]`: 2, `["\\", 1, null]`: 3, `[{}]`: 1} {
+		if n, ok := jsonArrayLen([]byte(in)); !ok || n != want {
+			t.Errorf("jsonArrayLen(%s) = %d, %v; want %d", in, n, ok, want)
+		}
+	}
+	if _, ok := jsonArrayLen([]byte(`{"a": 1}`)); ok {
+		t.Error("an object counted as an array")
+	}
+}
+
+// TestReadNodeLinkCountsBeforeDecoding: two million empty nodes (6 MB of text) are refused by
+// their count before any node map is built (they took 20 times the text's size).
+func TestReadNodeLinkCountsBeforeDecoding(t *testing.T) {
+	text := `{"nodes": [` + strings.Repeat("{},", 2_000_000-1) + `{}], "links": []}`
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := ReadNodeLink(strings.NewReader(text), "many.json", NodeLinkOptions{})
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "2000000 nodes exceed the limit of 5000") {
+		t.Fatalf("two million nodes: %v", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(4*len(text))+1<<20 {
+		t.Errorf("reading %d bytes allocated %d", len(text), alloc)
 	}
 }

@@ -1,6 +1,9 @@
 package graphs
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Limits bounds what a reader will allocate, so that a corrupt or hostile file is refused
 // with a clear message before any N×N matrix is made. The zero value means DefaultLimits.
@@ -38,4 +41,19 @@ func (l Limits) checkNodes(what string, n int) error {
 // denseBytes is the memory of an n×n adjacency plus an n×d feature matrix.
 func denseBytes(n, d int) int64 {
 	return 8 * (int64(n)*int64(n) + int64(n)*int64(d))
+}
+
+// BytesOfGiB converts a memory limit given in GiB (the unit of the --max-memory flag) to the
+// bytes of Limits.MaxDenseBytes. It rounds up, so that any positive limit, however small,
+// stays a limit of at least one byte: a zero field means DefaultLimits. It saturates at
+// math.MaxInt64 and gives 0 (the default) for values that are not positive.
+func BytesOfGiB(gib float64) int64 {
+	b := math.Ceil(gib * (1 << 30))
+	switch {
+	case !(b > 0):
+		return 0
+	case b >= math.MaxInt64:
+		return math.MaxInt64
+	}
+	return int64(b)
 }

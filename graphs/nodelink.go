@@ -36,12 +36,12 @@ type NodeLinkOptions struct {
 
 // nodeLink is the JSON form; attributes stay raw until they are needed.
 type nodeLink struct {
-	Directed   bool                         `json:"directed"`
-	Multigraph bool                         `json:"multigraph"`
-	Graph      map[string]json.RawMessage   `json:"graph"`
-	Nodes      []map[string]json.RawMessage `json:"nodes"`
-	Links      []nodeLinkLink               `json:"links"`
-	Edges      []nodeLinkLink               `json:"edges"`
+	Directed   bool                                    `json:"directed"`
+	Multigraph bool                                    `json:"multigraph"`
+	Graph      map[string]json.RawMessage              `json:"graph"`
+	Nodes      limitedList[map[string]json.RawMessage] `json:"nodes"`
+	Links      limitedList[nodeLinkLink]               `json:"links"`
+	Edges      limitedList[nodeLinkLink]               `json:"edges"`
 }
 
 type nodeLinkLink struct {
@@ -63,7 +63,16 @@ func ReadNodeLink(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error)
 	maxBytes := jsonMaxBytes(lim)
 	src := &jsonSource{r: io.LimitReader(r, maxBytes+1)}
 	dec := json.NewDecoder(src)
-	var nl nodeLink
+	// Lists are counted in the text before they are decoded (see limitedList): a node is a map
+	// of a few hundred bytes, so 30 MB of "{}," would otherwise take 600 MB before the node
+	// limit is checked. A graph within the limits has at most MaxNodes² distinct links, whose
+	// decoded form (about 64 bytes each) must also fit in MaxDenseBytes.
+	maxLinks := int(min(int64(lim.MaxNodes)*int64(lim.MaxNodes), lim.MaxDenseBytes/64, math.MaxInt32))
+	nl := nodeLink{
+		Nodes: limitedList[map[string]json.RawMessage]{field: "nodes", nodes: true, max: lim.MaxNodes},
+		Links: limitedList[nodeLinkLink]{field: "links", max: maxLinks},
+		Edges: limitedList[nodeLinkLink]{field: "edges", max: maxLinks},
+	}
 	err := dec.Decode(&nl)
 	if src.n > maxBytes {
 		return nil, fmt.Errorf("%s: input is larger than %d bytes, more than a graph of at most %d nodes needs (raise Limits.MaxNodes or Limits.MaxDenseBytes, or --max-nodes or --max-memory on the command line)",
@@ -99,10 +108,10 @@ func nodeLinkKey(raw json.RawMessage) (string, bool) {
 }
 
 func (nl *nodeLink) graph(name, label string, attributes bool, lim Limits) (*Graph, error) {
-	if nl.Nodes == nil {
+	if nl.Nodes.list == nil {
 		return nil, invalidf(label, `no "nodes" array; want networkx node-link JSON such as {"nodes": [{"id": 0}, {"id": 1}], "links": [{"source": 0, "target": 1}]}`)
 	}
-	n := len(nl.Nodes)
+	n := len(nl.Nodes.list)
 	if n == 0 {
 		return nil, invalidf(label, `"nodes" is empty: a graph needs at least one node`)
 	}
@@ -110,7 +119,7 @@ func (nl *nodeLink) graph(name, label string, attributes bool, lim Limits) (*Gra
 		return nil, err
 	}
 	index := make(map[string]int, n)
-	for i, node := range nl.Nodes {
+	for i, node := range nl.Nodes.list {
 		key, ok := nodeLinkKey(node["id"])
 		if !ok {
 			return nil, invalidf(label, `node %d has no "id"`, i)
@@ -123,7 +132,7 @@ func (nl *nodeLink) graph(name, label string, attributes bool, lim Limits) (*Gra
 	var f *mat.Dense
 	if attributes {
 		var err error
-		if f, err = nodeLinkFeatures(nl.Nodes, label, lim); err != nil {
+		if f, err = nodeLinkFeatures(nl.Nodes.list, label, lim); err != nil {
 			return nil, err
 		}
 	}
@@ -132,9 +141,9 @@ func (nl *nodeLink) graph(name, label string, attributes bool, lim Limits) (*Gra
 			return nil, err
 		}
 	}
-	links, key := nl.Links, "links"
+	links, key := nl.Links.list, "links"
 	if links == nil {
-		links, key = nl.Edges, "edges"
+		links, key = nl.Edges.list, "edges"
 	}
 	c := mat.NewDense(n, n, nil)
 	for k, l := range links {

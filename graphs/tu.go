@@ -109,6 +109,12 @@ type Dataset struct {
 // attributes, are about 330 bytes); the bound only stops a corrupt file from growing the buffer.
 const tuMaxLine = 1 << 20
 
+// tuMaxBlank bounds a run of empty lines (allowed only at the end of a file).
+const tuMaxBlank = 1 << 16
+
+// tuBytesPerGraph is what the reader keeps per graph of the indicator before any matrix.
+const tuBytesPerGraph = 24
+
 // ReadTU reads the TU dataset name from the folder dir of fsys (use "." for its root). Each
 // file may be plain (NAME_A.txt) or gzip-compressed (NAME_A.txt.gz); the plain one wins when
 // both exist. The graph labels file is optional: without it the graphs are unlabelled. Errors
@@ -265,6 +271,11 @@ func (r *tuReader) eachLine(f tuFile, fn func(line int, text string) error) (int
 			if blank == 0 {
 				blank = line
 			}
+			if line-blank >= tuMaxBlank {
+				// Only trailing empty lines are allowed; this many is a broken (or hostile,
+				// decompressing) file, which would otherwise be read to its end.
+				return lines, tuLineError(f, blank, "more than %d empty lines", tuMaxBlank)
+			}
 			continue
 		}
 		if blank != 0 {
@@ -379,7 +390,7 @@ func (r *tuReader) read() (*Dataset, error) {
 	}
 
 	// Graph sizes come first: they are all the limits need, and nothing big is allocated yet.
-	if err := r.readIndicator(fInd); err != nil {
+	if err := r.readIndicator(fInd, lim); err != nil {
 		return nil, err
 	}
 	ngraphs := len(r.starts) - 1
@@ -501,9 +512,13 @@ func (r *tuReader) rowOf() func(i int) int {
 
 // readIndicator fills r.starts from the graph indicator. Only the sizes are kept, so nothing
 // big is allocated yet.
-func (r *tuReader) readIndicator(f tuFile) error {
+func (r *tuReader) readIndicator(f tuFile, lim Limits) error {
 	r.starts = []int{0}
 	cur := 0 // 1-based id of the graph being counted, 0 before the first line
+	// The per-graph bookkeeping (starts, then the selection's positions and rows: 24 bytes a
+	// graph) counts against MaxDenseBytes as the lines come, so that an endless (or
+	// decompressing) file of new graph ids is refused at the line that crosses the limit.
+	maxGraphs := int(min(lim.MaxDenseBytes/tuBytesPerGraph, math.MaxInt32))
 	lines, err := r.eachLine(f, func(line int, text string) error {
 		id, err := tuOneInt(text)
 		if err != nil {
@@ -521,6 +536,9 @@ func (r *tuReader) readIndicator(f tuFile) error {
 			return fmt.Errorf("the first graph id is %d, so graph 1 has no nodes", id)
 		case id > cur+1:
 			return fmt.Errorf("graph ids not contiguous: %d after %d, so graph %d has no nodes", id, cur, cur+1)
+		}
+		if id > maxGraphs {
+			return fmt.Errorf("more than %d graphs, whose sizes alone need more than the limit of %s (raise Limits.MaxDenseBytes, or --max-memory on the command line)", maxGraphs, tuBytes(lim.MaxDenseBytes))
 		}
 		cur = id
 		r.starts = append(r.starts, r.starts[len(r.starts)-1]+1)

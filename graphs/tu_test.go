@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -401,5 +402,65 @@ func TestParseFeatureKind(t *testing.T) {
 	}
 	if s := FeatureKind(7).String(); s != "FeatureKind(7)" {
 		t.Errorf("String of an unknown kind: %q", s)
+	}
+}
+
+// tuBombFS is TINY with one file replaced by a gzip stream that decompresses to size bytes of
+// the repeated line (about 1000 times smaller compressed).
+func tuBombFS(t *testing.T, suffix, line string, size int) fstest.MapFS {
+	t.Helper()
+	fsys := tuTinyFS(t)
+	delete(fsys, "TINY/TINY"+suffix+".txt")
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	chunk := []byte(strings.Repeat(line, 1<<16/len(line)))
+	for written := 0; written < size; written += len(chunk) {
+		if _, err := zw.Write(chunk); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	fsys["TINY/TINY"+suffix+".txt.gz"] = &fstest.MapFile{Data: buf.Bytes()}
+	return fsys
+}
+
+// TestReadTUGzipBombs: compressed files that expand to a graph over the limits, to more graphs
+// than the limits allow or to endless empty lines are refused (the last two at the line that
+// crosses the limit, long before their end; each
+// decompresses to 16 MB, read only up to that line).
+func TestReadTUGzipBombs(t *testing.T) {
+	const size = 16 << 20
+	for name, c := range map[string]struct {
+		suffix, line string
+		lim          Limits
+		want         string
+	}{
+		"one huge graph":      {"_graph_indicator", "1\n", Limits{}, "nodes exceed the limit of 5000"},
+		"many graphs":         {"_graph_indicator", "", Limits{MaxDenseBytes: 1 << 20}, "TINY_graph_indicator.txt.gz:43691: more than 43690 graphs"},
+		"endless empty lines": {"_graph_labels", "\n", Limits{}, "more than 65536 empty lines"},
+	} {
+		start := time.Now()
+		var fsys fstest.MapFS
+		if c.line == "" {
+			// Graph ids 1, 2, 3, …: one node each, so the adjacency bytes grow by 8 a line.
+			var b strings.Builder
+			for i := 1; i <= 1<<18; i++ {
+				fmt.Fprintf(&b, "%d\n", i)
+			}
+			fsys = tuTinyFS(t)
+			delete(fsys, "TINY/TINY_graph_indicator.txt")
+			fsys["TINY/TINY_graph_indicator.txt.gz"] = &fstest.MapFile{Data: tuGzip(t, []byte(b.String()))}
+		} else {
+			fsys = tuBombFS(t, c.suffix, c.line, size)
+		}
+		_, err := ReadTU(fsys, "TINY", "TINY", TUOptions{Limits: c.lim})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", name, err, c.want)
+		}
+		if d := time.Since(start); d > 20*time.Second {
+			t.Errorf("%s: refused after %v", name, d)
+		}
 	}
 }

@@ -2,11 +2,11 @@ package semisup
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"math"
 	"testing"
+
+	"github.com/gwf-graphs/gwf/internal/envelope"
 )
 
 // seedFile is a small valid semi-supervised model file (untrained: training under the fuzzer's
@@ -65,7 +65,7 @@ func FuzzDecode(f *testing.F) {
 // FuzzDecodePayload fuzzes the payload under a valid checksum, to reach the consistency checks
 // behind it.
 func FuzzDecodePayload(f *testing.F) {
-	var env fileEnvelope
+	var env struct{ Payload json.RawMessage }
 	if err := json.Unmarshal(seedFile(f), &env); err != nil {
 		f.Fatal(err)
 	}
@@ -75,8 +75,7 @@ func FuzzDecodePayload(f *testing.F) {
 		if !json.Valid(payload) {
 			return // the envelope could not carry it
 		}
-		sum := sha256.Sum256(payload)
-		file, err := json.Marshal(fileEnvelope{Format: "gwf-semisup-model", Version: FormatVersion, SHA256: hex.EncodeToString(sum[:]), Payload: payload})
+		file, err := envelope.Seal("gwf-semisup-model", FormatVersion, payload)
 		if err != nil {
 			t.Fatal(err)
 		}

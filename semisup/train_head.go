@@ -23,10 +23,14 @@ func DefaultHeadTraining() HeadTraining {
 	return HeadTraining{Steps: 500, LearningRate: 0.01, WeightDecay: 1e-4}
 }
 
+// MaxHeadSteps bounds HeadTraining.Steps (a full-batch step each), so that a mistyped flag or
+// a hostile model file cannot ask for endless work.
+const MaxHeadSteps = 1_000_000
+
 // Validate checks the settings (Steps = 0 is valid: no training).
 func (h HeadTraining) Validate() error {
-	if h.Steps < 0 {
-		return fmt.Errorf("semisup: head training steps = %d must be ≥ 0", h.Steps)
+	if h.Steps < 0 || h.Steps > MaxHeadSteps {
+		return fmt.Errorf("semisup: head training steps = %d must be between 0 and %d", h.Steps, MaxHeadSteps)
 	}
 	if h.Steps > 0 && !(h.LearningRate > 0) {
 		return fmt.Errorf("semisup: head learning rate = %v must be positive", h.LearningRate)

@@ -2,7 +2,6 @@ package training
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/gwf-graphs/gwf/layers"
 )
@@ -81,20 +80,24 @@ func (c Config) Validate() error {
 		return fmt.Errorf("training config: %s", fmt.Sprintf(format, args...))
 	}
 	switch {
-	case c.Atoms < 1:
-		return bad("atoms = %d must be at least 1", c.Atoms)
-	case c.AtomSize < 0:
-		return bad("atom size = %d must be 0 (warm start) or positive", c.AtomSize)
-	case c.GWBLayers < 1:
-		return bad("gwb layers = %d must be at least 1", c.GWBLayers)
-	case !(c.LearningRate > 0) || math.IsInf(c.LearningRate, 0):
-		return bad("learning rate = %v must be positive and finite", c.LearningRate)
-	case c.Epochs < 0:
-		return bad("epochs = %d must not be negative", c.Epochs)
-	case c.Batch < 1:
-		return bad("batch = %d must be at least 1", c.Batch)
-	case !(c.ZInitStd >= 0) || math.IsInf(c.ZInitStd, 0):
-		return bad("z init std = %v must be finite and non-negative", c.ZInitStd)
+	case c.Atoms < 1 || c.Atoms > MaxAtoms:
+		return bad("atoms = %d must be between 1 and %d", c.Atoms, MaxAtoms)
+	case c.AtomSize < 0 || c.AtomSize > MaxAtomSize:
+		return bad("atom size = %d must be 0 (warm start) or between 1 and %d", c.AtomSize, MaxAtomSize)
+	case float64(c.Atoms)*float64(c.AtomSize)*float64(c.AtomSize) > MaxAtomCells:
+		return bad("%d atoms of %d nodes hold more than %d values", c.Atoms, c.AtomSize, MaxAtomCells)
+	case c.GWBLayers < 1 || c.GWBLayers > MaxGWBLayers:
+		return bad("gwb layers = %d must be between 1 and %d", c.GWBLayers, MaxGWBLayers)
+	case !(c.LearningRate > 0) || c.LearningRate > MaxLearningRate:
+		return bad("learning rate = %v must be positive and at most %v", c.LearningRate, float64(MaxLearningRate))
+	case c.Epochs < 0 || c.Epochs > MaxEpochs:
+		return bad("epochs = %d must be between 0 and %d", c.Epochs, MaxEpochs)
+	case c.Batch < 1 || c.Batch > MaxBatch:
+		return bad("batch = %d must be between 1 and %d", c.Batch, MaxBatch)
+	case !(c.ZInitStd >= 0) || c.ZInitStd > MaxZInitStd:
+		return bad("z init std = %v must be between 0 and %v", c.ZInitStd, float64(MaxZInitStd))
+	case !(c.FeatureWeight >= 0) || c.FeatureWeight > MaxFeatureWeight:
+		return bad("feature weight = %v must be between 0 and %v", c.FeatureWeight, MaxFeatureWeight)
 	}
 	_, err := c.GWDSolver()
 	return err

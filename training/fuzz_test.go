@@ -2,12 +2,13 @@ package training
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
+	"context"
 	"encoding/json"
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/gwf-graphs/gwf/internal/envelope"
 )
 
 // seedModel is a small valid model file for the fuzz corpora.
@@ -54,6 +55,40 @@ func checkDecoded(t *testing.T, m *Model, err error) {
 			t.Fatal("non-finite embedding")
 		}
 	}
+	// A resume continues exactly where the file says it stopped.
+	if m.Partial != nil && m.Optimizer == nil {
+		t.Fatal("a partial epoch without optimizer state")
+	}
+	if st := m.Optimizer; st != nil && (st.Epoch != len(m.History) || st.Done != m.partialDone()) {
+		t.Fatalf("optimizer state after epoch %d and %d graphs, model after %d and %d", st.Epoch, st.Done, len(m.History), m.partialDone())
+	}
+	if m.Config.Epochs > MaxEpochs || m.Config.GWBLayers > MaxGWBLayers || m.Config.Batch > MaxBatch {
+		t.Fatalf("unbounded work accepted: %+v", m.Config)
+	}
+}
+
+// seedTrainedPayload is the payload of a model trained for one epoch (with optimizer state).
+func seedTrainedPayload(f *testing.F) []byte {
+	f.Helper()
+	cfg := smallConfig()
+	cfg.Epochs = 1
+	data := mutag(f, 4)
+	m, err := NewModel(data, cfg)
+	if err != nil {
+		f.Fatal(err)
+	}
+	if err := Fit(context.Background(), m, data, Options{Workers: 1}); err != nil {
+		f.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := m.Encode(&buf); err != nil {
+		f.Fatal(err)
+	}
+	var env struct{ Payload json.RawMessage }
+	if err := json.Unmarshal(buf.Bytes(), &env); err != nil {
+		f.Fatal(err)
+	}
+	return env.Payload
 }
 
 // FuzzDecodeModel feeds arbitrary bytes (mostly refused by the checksum).
@@ -74,18 +109,18 @@ func FuzzDecodeModel(f *testing.F) {
 // FuzzDecodeModelPayload fuzzes the payload under a valid checksum, to reach the consistency
 // checks behind it.
 func FuzzDecodeModelPayload(f *testing.F) {
-	var env fileEnvelope
+	var env struct{ Payload json.RawMessage }
 	if err := json.Unmarshal(seedModel(f), &env); err != nil {
 		f.Fatal(err)
 	}
 	f.Add([]byte(env.Payload))
 	f.Add([]byte(`{"config":{},"atoms_v":[],"atoms_mu":[],"z":[]}`))
+	f.Add(seedTrainedPayload(f))
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		if !json.Valid(payload) {
 			return // the envelope could not carry it
 		}
-		sum := sha256.Sum256(payload)
-		file, err := json.Marshal(fileEnvelope{Format: "gwf-model", Version: FormatVersion, SHA256: hex.EncodeToString(sum[:]), Payload: payload})
+		file, err := envelope.Seal("gwf-model", FormatVersion, payload)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,38 +2,38 @@ package training
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/internal/atomicfile"
+	"github.com/gwf-graphs/gwf/internal/envelope"
 )
 
 // FormatVersion is the version of the model file format written by Save.
 const FormatVersion = 1
 
-// The model file is JSON:
-//
-//	{"format": "gwf-model", "version": 1, "sha256": "<hex of the payload's bytes>", "payload": {…}}
-//
-// where the payload holds the config, the atoms (V, H, atom distributions, as lists of rows),
-// the embeddings Z (one row per training graph), the data fingerprint, the epoch history and,
-// after training, the Adam state (optimizer: step counts and moment estimates of the atoms'
-// solver and of each z_i's) that makes a resumed run exact. The checksum covers the payload exactly as written, so truncation and corruption are
-// detected on load.
-type fileEnvelope struct {
-	Format  string          `json:"format"`
-	Version int             `json:"version"`
-	SHA256  string          `json:"sha256"`
-	Payload json.RawMessage `json:"payload"`
-}
+// MaxFileBytes bounds the size of a model file that Decode reads (4 GiB: the largest model
+// gwf fit allows holds 128 M parameters, about 2.5 GB of JSON).
+const MaxFileBytes = 4 << 30
 
+// maxEntries bounds the number of values of all matrices of a decoded model together (4 GiB of
+// float64), checked from the payload's declared shapes before any matrix is allocated.
+const maxEntries = MaxFileBytes / 8
+
+// The model file is an envelope (internal/envelope: format "gwf-model", version, SHA-256 of the
+// payload) around a JSON payload that holds the config, the atoms (V, H, atom distributions,
+// as lists of rows), the embeddings Z (one row per training graph), the data fingerprint, the
+// epoch history and, after training, the Adam state (optimizer: step counts and moment
+// estimates of the atoms' solver and of each z_i's) that makes a resumed run exact.
+//
+// Wall-clock times (EpochStats.Seconds, PartialEpoch.Seconds) are not written: two identical
+// runs give byte-identical files, and a loaded model's times are 0.
 type filePayload struct {
 	Config      Config          `json:"config"`
 	V           [][][]float64   `json:"atoms_v"`
@@ -41,9 +41,24 @@ type filePayload struct {
 	AtomMu      [][]float64     `json:"atoms_mu"`
 	Z           [][]float64     `json:"z"`
 	Fingerprint string          `json:"fingerprint"`
-	History     []EpochStats    `json:"history"`
-	Partial     *PartialEpoch   `json:"partial,omitempty"`
+	History     []fileEpoch     `json:"history"`
+	Partial     *filePartial    `json:"partial,omitempty"`
 	Optimizer   *OptimizerState `json:"optimizer,omitempty"`
+}
+
+// fileEpoch is EpochStats without its wall-clock seconds.
+type fileEpoch struct {
+	Epoch int       `json:"epoch"`
+	Loss  float64   `json:"loss"`
+	Terms []float64 `json:"terms,omitempty"`
+}
+
+// filePartial is PartialEpoch without its wall-clock seconds.
+type filePartial struct {
+	Epoch    int       `json:"epoch"`
+	Done     int       `json:"done"`
+	LossSum  float64   `json:"loss_sum"`
+	TermSums []float64 `json:"term_sums,omitempty"`
 }
 
 func rowsOf(m *mat.Dense) [][]float64 {
@@ -55,16 +70,25 @@ func rowsOf(m *mat.Dense) [][]float64 {
 	return out
 }
 
-// denseOf builds a matrix from rows, checking that they are non-empty, rectangular and finite.
-func denseOf(rows [][]float64, what string) (*mat.Dense, error) {
+// shapeOf checks that rows form a non-empty rectangular matrix and returns its shape, without
+// allocating: a file declares its shapes only through its rows, and each must be checked
+// before a matrix of rows × width of row 0 is made.
+func shapeOf(rows [][]float64, what string) (r, c int, err error) {
 	if len(rows) == 0 || len(rows[0]) == 0 {
-		return nil, fmt.Errorf("%s is empty", what)
+		return 0, 0, fmt.Errorf("%s is empty", what)
 	}
+	for i, row := range rows {
+		if len(row) != len(rows[0]) {
+			return 0, 0, fmt.Errorf("%s: row %d has %d entries, row 0 has %d", what, i, len(row), len(rows[0]))
+		}
+	}
+	return len(rows), len(rows[0]), nil
+}
+
+// denseOf builds a matrix from rows already checked by shapeOf, refusing non-finite entries.
+func denseOf(rows [][]float64, what string) (*mat.Dense, error) {
 	m := mat.NewDense(len(rows), len(rows[0]), nil)
 	for i, r := range rows {
-		if len(r) != len(rows[0]) {
-			return nil, fmt.Errorf("%s: row %d has %d entries, row 0 has %d", what, i, len(r), len(rows[0]))
-		}
 		for j, v := range r {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return nil, fmt.Errorf("%s: entry (%d,%d) is not finite", what, i, j)
@@ -77,7 +101,13 @@ func denseOf(rows [][]float64, what string) (*mat.Dense, error) {
 
 // Encode writes the model file to w.
 func (m *Model) Encode(w io.Writer) error {
-	p := filePayload{Config: m.Config, AtomMu: m.AtomMu, Z: rowsOf(m.Z), Fingerprint: m.Fingerprint, History: m.History, Partial: m.Partial, Optimizer: m.Optimizer}
+	p := filePayload{Config: m.Config, AtomMu: m.AtomMu, Z: rowsOf(m.Z), Fingerprint: m.Fingerprint, Optimizer: m.Optimizer}
+	for _, h := range m.History {
+		p.History = append(p.History, fileEpoch{Epoch: h.Epoch, Loss: h.Loss, Terms: h.Terms})
+	}
+	if q := m.Partial; q != nil {
+		p.Partial = &filePartial{Epoch: q.Epoch, Done: q.Done, LossSum: q.LossSum, TermSums: q.TermSums}
+	}
 	for k, v := range m.V {
 		p.V = append(p.V, rowsOf(v))
 		if m.Dim() > 0 {
@@ -88,10 +118,11 @@ func (m *Model) Encode(w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("encode model: %w", err)
 	}
-	sum := sha256.Sum256(payload)
-	env := fileEnvelope{Format: "gwf-model", Version: FormatVersion, SHA256: hex.EncodeToString(sum[:]), Payload: payload}
-	enc := json.NewEncoder(w)
-	if err := enc.Encode(env); err != nil {
+	file, err := envelope.Seal("gwf-model", FormatVersion, payload)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(file); err != nil {
 		return fmt.Errorf("write model: %w", err)
 	}
 	return nil
@@ -101,25 +132,17 @@ func (m *Model) Encode(w io.Writer) error {
 var ErrCorrupt = errors.New("corrupt model file")
 
 // Decode reads a model file written by Encode, verifying its format, version and checksum and
-// the consistency of its contents.
+// the consistency of its contents: every shape is checked before anything is allocated, and
+// the optimizer state must match the history and the partial epoch exactly.
 func Decode(r io.Reader) (*Model, error) {
-	var env fileEnvelope
-	dec := json.NewDecoder(r)
-	if err := dec.Decode(&env); err != nil {
+	payload, err := envelope.Open(r, "gwf-model", FormatVersion, "gwf model", MaxFileBytes)
+	if errors.Is(err, envelope.ErrCorrupt) {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
-	}
-	if env.Format != "gwf-model" {
-		return nil, fmt.Errorf("%w: not a gwf model file (format %q)", ErrCorrupt, env.Format)
-	}
-	if env.Version != FormatVersion {
-		return nil, fmt.Errorf("model file version %d is not supported (this gwf reads version %d)", env.Version, FormatVersion)
-	}
-	sum := sha256.Sum256(env.Payload)
-	if hex.EncodeToString(sum[:]) != env.SHA256 {
-		return nil, fmt.Errorf("%w: checksum mismatch", ErrCorrupt)
+	} else if err != nil {
+		return nil, err
 	}
 	var p filePayload
-	if err := json.Unmarshal(env.Payload, &p); err != nil {
+	if err := json.Unmarshal(payload, &p); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	return p.model()
@@ -140,7 +163,8 @@ func checkSimplex(mu []float64) error {
 	return nil
 }
 
-// model rebuilds and checks a Model from the payload.
+// model rebuilds and checks a Model from the payload: first every declared shape and the
+// total size (nothing allocated yet beyond the decoded JSON), then the values.
 func (p *filePayload) model() (*Model, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))
@@ -148,23 +172,18 @@ func (p *filePayload) model() (*Model, error) {
 	if err := p.Config.Validate(); err != nil {
 		return nil, bad("%v", err)
 	}
-	K := p.Config.Atoms
-	if len(p.V) != K || len(p.AtomMu) != K || (p.H != nil && len(p.H) != K) {
-		return nil, bad("%d atoms configured, %d V, %d mu, %d H", K, len(p.V), len(p.AtomMu), len(p.H))
+	if err := p.checkShapes(); err != nil {
+		return nil, bad("%v", err)
 	}
-	m := &Model{Config: p.Config, AtomMu: p.AtomMu, Fingerprint: p.Fingerprint, History: p.History, Partial: p.Partial, Optimizer: p.Optimizer}
-	dim := -1
+	K := p.Config.Atoms
+	m := &Model{Config: p.Config, AtomMu: p.AtomMu, Fingerprint: p.Fingerprint, Optimizer: p.Optimizer}
 	for k := 0; k < K; k++ {
+		if err := checkSimplex(p.AtomMu[k]); err != nil {
+			return nil, bad("atom %d: mu %v", k, err)
+		}
 		v, err := denseOf(p.V[k], fmt.Sprintf("atom %d V", k))
 		if err != nil {
 			return nil, bad("%v", err)
-		}
-		r, c := v.Dims()
-		if r != c || len(p.AtomMu[k]) != r {
-			return nil, bad("atom %d: V is %d×%d with %d mu entries", k, r, c, len(p.AtomMu[k]))
-		}
-		if err := checkSimplex(p.AtomMu[k]); err != nil {
-			return nil, bad("atom %d: mu %v", k, err)
 		}
 		m.V = append(m.V, v)
 		if p.H != nil {
@@ -172,11 +191,6 @@ func (p *filePayload) model() (*Model, error) {
 			if err != nil {
 				return nil, bad("%v", err)
 			}
-			hr, hc := h.Dims()
-			if hr != r || (dim >= 0 && hc != dim) {
-				return nil, bad("atom %d: H is %d×%d", k, hr, hc)
-			}
-			dim = hc
 			m.H = append(m.H, h)
 		}
 	}
@@ -184,10 +198,19 @@ func (p *filePayload) model() (*Model, error) {
 	if err != nil {
 		return nil, bad("%v", err)
 	}
-	if _, c := z.Dims(); c != K {
-		return nil, bad("embeddings have %d columns for %d atoms", c, K)
-	}
 	m.Z = z
+	for i, h := range p.History {
+		if h.Epoch != i+1 || !allFinite(append([]float64{h.Loss}, h.Terms...)) {
+			return nil, bad("history entry %d is epoch %d with loss %v (terms %v)", i, h.Epoch, h.Loss, h.Terms)
+		}
+		m.History = append(m.History, EpochStats{Epoch: h.Epoch, Loss: h.Loss, Terms: h.Terms})
+	}
+	if q := p.Partial; q != nil {
+		if !allFinite(q.TermSums) {
+			return nil, bad("partial epoch %d: term sums %v", q.Epoch, q.TermSums)
+		}
+		m.Partial = &PartialEpoch{Epoch: q.Epoch, Done: q.Done, LossSum: q.LossSum, TermSums: q.TermSums}
+	}
 	if err := m.checkPartial(); err != nil {
 		return nil, bad("%v", err)
 	}
@@ -197,6 +220,51 @@ func (p *filePayload) model() (*Model, error) {
 	return m, nil
 }
 
+// checkShapes checks the shapes the payload declares, and their total size, before any matrix
+// is allocated: K square atoms with as many mu entries as nodes, node features of one width,
+// K-wide embeddings.
+func (p *filePayload) checkShapes() error {
+	K := p.Config.Atoms
+	if len(p.V) != K || len(p.AtomMu) != K || (p.H != nil && len(p.H) != K) {
+		return fmt.Errorf("%d atoms configured, %d V, %d mu, %d H", K, len(p.V), len(p.AtomMu), len(p.H))
+	}
+	total, dim := 0, -1
+	for k := 0; k < K; k++ {
+		r, c, err := shapeOf(p.V[k], fmt.Sprintf("atom %d V", k))
+		if err != nil {
+			return err
+		}
+		if r != c || len(p.AtomMu[k]) != r {
+			return fmt.Errorf("atom %d: V is %d×%d with %d mu entries", k, r, c, len(p.AtomMu[k]))
+		}
+		total += r * c
+		if p.H != nil {
+			hr, hc, err := shapeOf(p.H[k], fmt.Sprintf("atom %d H", k))
+			if err != nil {
+				return err
+			}
+			if hr != r || (dim >= 0 && hc != dim) {
+				return fmt.Errorf("atom %d: H is %d×%d for %d nodes and %d features", k, hr, hc, r, max(dim, hc))
+			}
+			dim = hc
+			total += hr * hc
+		}
+	}
+	zr, zc, err := shapeOf(p.Z, "embeddings")
+	if err != nil {
+		return err
+	}
+	if zc != K {
+		return fmt.Errorf("embeddings have %d columns for %d atoms", zc, K)
+	}
+	// Each count is at most the number of values in the decoded JSON, so the sum cannot
+	// overflow; the bound keeps a model within what gwf fit could have written.
+	if total += zr * zc; total > maxEntries {
+		return fmt.Errorf("the matrices hold %d values, more than the %d allowed", total, maxEntries)
+	}
+	return nil
+}
+
 // checkPartial checks the position of a stopped epoch.
 func (m *Model) checkPartial() error {
 	p := m.Partial
@@ -204,9 +272,12 @@ func (m *Model) checkPartial() error {
 		return nil
 	}
 	rows, _ := m.Z.Dims()
-	if p.Epoch != len(m.History)+1 || p.Done <= 0 || p.Done >= rows || !(p.LossSum >= 0) || math.IsInf(p.LossSum, 0) || !(p.Seconds >= 0) {
-		return fmt.Errorf("partial epoch %d with %d of %d graphs done (loss sum %v, %v s) after %d epochs",
-			p.Epoch, p.Done, rows, p.LossSum, p.Seconds, len(m.History))
+	if p.Epoch != len(m.History)+1 || p.Epoch > m.Config.Epochs || p.Done <= 0 || p.Done >= rows || !(p.LossSum >= 0) || math.IsInf(p.LossSum, 0) {
+		return fmt.Errorf("partial epoch %d with %d of %d graphs done (loss sum %v) after %d of %d epochs",
+			p.Epoch, p.Done, rows, p.LossSum, len(m.History), m.Config.Epochs)
+	}
+	if m.Optimizer == nil {
+		return fmt.Errorf("partial epoch %d without the optimizer state to resume it", p.Epoch)
 	}
 	return nil
 }
@@ -218,8 +289,11 @@ func (m *Model) checkOptimizer() error {
 		return nil
 	}
 	rows, k := m.Z.Dims()
-	if st.Epoch < 0 || st.Epoch > len(m.History) || st.Done < 0 || st.Done >= rows {
-		return fmt.Errorf("optimizer state after epoch %d and %d graphs, the history has %d epochs of %d graphs", st.Epoch, st.Done, len(m.History), rows)
+	// Fit restores the state only where it stopped: after the last epoch of the history and
+	// the partial epoch's graphs. Any other state would be dropped on resume, silently giving
+	// another model than an uninterrupted run.
+	if st.Epoch != len(m.History) || st.Done != m.partialDone() {
+		return fmt.Errorf("optimizer state after epoch %d and %d graphs, the model stopped after epoch %d and %d graphs", st.Epoch, st.Done, len(m.History), m.partialDone())
 	}
 	if len(st.Z) != rows {
 		return fmt.Errorf("optimizer state for %d embeddings, the model has %d", len(st.Z), rows)
@@ -233,46 +307,26 @@ func (m *Model) checkOptimizer() error {
 		r, c := h.Dims()
 		sizes = append(sizes, r*c)
 	}
-	if err := checkAdam(st.Atoms, sizes); err != nil {
+	if err := st.Atoms.Check(sizes); err != nil {
 		return fmt.Errorf("optimizer state of the atoms: %w", err)
 	}
 	for i, z := range st.Z {
-		if err := checkAdam(z, []int{k}); err != nil {
+		if err := z.Check([]int{k}); err != nil {
 			return fmt.Errorf("optimizer state of embedding %d: %w", i, err)
 		}
 	}
 	return nil
 }
 
-// checkAdam checks a snapshot against the parameter sizes.
-func checkAdam(st AdamState, sizes []int) error {
-	if st.Iter == 0 {
-		return nil
-	}
-	if st.Iter < 0 || len(st.M) != len(sizes) || len(st.V) != len(sizes) {
-		return fmt.Errorf("step %d with %d/%d moments for %d parameters", st.Iter, len(st.M), len(st.V), len(sizes))
-	}
-	for i, n := range sizes {
-		if len(st.M[i]) != n || len(st.V[i]) != n {
-			return fmt.Errorf("parameter %d: %d/%d moments for %d values", i, len(st.M[i]), len(st.V[i]), n)
-		}
-		for j := range n {
-			if math.IsInf(st.M[i][j], 0) || !(st.V[i][j] >= 0) || math.IsInf(st.V[i][j], 0) {
-				return fmt.Errorf("parameter %d: moment %d is not finite or negative", i, j)
-			}
-		}
-	}
-	return nil
-}
-
-// Save writes the model to path atomically: to a temporary file in the same directory, synced,
-// then renamed over path, so a crash at any moment leaves either the old file or the new one.
+// Save writes the model to path atomically (internal/atomicfile): a crash at any moment leaves
+// either the old file or the new one; a symbolic link is followed, a FIFO or device written in
+// place.
 func (m *Model) Save(path string) error {
 	var buf bytes.Buffer
 	if err := m.Encode(&buf); err != nil {
 		return err
 	}
-	return WriteFileAtomic(path, buf.Bytes())
+	return atomicfile.WriteFile(path, buf.Bytes())
 }
 
 // Load reads a model file.
@@ -289,37 +343,26 @@ func Load(path string) (*Model, error) {
 	return m, nil
 }
 
-// WriteFileAtomic writes data to path through a synced temporary file and a rename.
-func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // a no-op after the rename
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	// CreateTemp makes the file private (0600); a model is an ordinary output file.
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	// Sync the directory so the rename itself survives a crash.
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
+// ErrNoOptimizerState is wrapped by Resumable's error.
+var ErrNoOptimizerState = errors.New("no optimizer state")
+
+// Resumable reports whether training m further continues it exactly: a model with trained
+// epochs but no optimizer state (a file written without it, such as the GWF part of a
+// semi-supervised model) would restart Adam from zero and give another model than an
+// uninterrupted run.
+func (m *Model) Resumable() error {
+	if len(m.History) > 0 && m.Optimizer == nil {
+		return fmt.Errorf("%w: the model has %d trained epochs but not the Adam state after them, so training it further would not continue the same run", ErrNoOptimizerState, len(m.History))
 	}
 	return nil
+}
+
+// allFinite reports whether no value of xs is NaN or infinite.
+func allFinite(xs []float64) bool {
+	for _, v := range xs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
 }

@@ -101,7 +101,13 @@ func parseHidden(s string) ([]int, error) {
 		if err != nil || n < 1 {
 			return nil, fmt.Errorf("--hidden: %q is not a list of positive layer sizes", s)
 		}
+		if n > semisup.MaxHiddenUnits {
+			return nil, fmt.Errorf("--hidden: a layer of %d units, more than %d", n, semisup.MaxHiddenUnits)
+		}
 		out = append(out, n)
+	}
+	if len(out) > semisup.MaxHiddenLayers {
+		return nil, fmt.Errorf("--hidden: %d layers, more than %d", len(out), semisup.MaxHiddenLayers)
 	}
 	return out, nil
 }

@@ -225,6 +225,14 @@ func (f *clusterFlags) checkClusters(ds *graphs.Dataset) error {
 	return nil
 }
 
+// Bounds on the work of one cluster command: far beyond any experiment (the paper's use 10
+// runs and gwb-km converges in a few rounds), they turn a typo into a usage error rather than
+// a run that never ends.
+const (
+	maxRuns       = 10_000
+	maxIterations = 100_000
+)
+
 // options checks the flags of the experiment; its errors are usage errors.
 func (f *clusterFlags) options() (experiment.Options, error) {
 	method, err := experiment.ParseMethod(f.method)
@@ -236,12 +244,12 @@ func (f *clusterFlags) options() (experiment.Options, error) {
 		return experiment.Options{}, usagef("--embedding: %w", err)
 	}
 	switch {
-	case f.runs < 1:
-		return experiment.Options{}, usagef("--runs = %d must be at least 1", f.runs)
+	case f.runs < 1 || f.runs > maxRuns:
+		return experiment.Options{}, usagef("--runs = %d must be between 1 and %d", f.runs, maxRuns)
 	case f.clusters < 0:
 		return experiment.Options{}, usagef("--clusters = %d must not be negative", f.clusters)
-	case f.iterations < 1:
-		return experiment.Options{}, usagef("--iterations = %d must be at least 1", f.iterations)
+	case f.iterations < 1 || f.iterations > maxIterations:
+		return experiment.Options{}, usagef("--iterations = %d must be between 1 and %d", f.iterations, maxIterations)
 	}
 	return experiment.Options{
 		Method: method, Runs: f.runs, Clusters: f.clusters, Embedding: emb, Iterations: f.iterations,

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -13,6 +10,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/collection"
 	"github.com/gwf-graphs/gwf/graphs/datasets"
+	"github.com/gwf-graphs/gwf/internal/atomicfile"
 )
 
 // dataFlags are the flags that choose a graph collection — a bundled dataset, a TU folder or
@@ -76,9 +74,10 @@ func (d *dataFlags) check() error {
 	return nil
 }
 
-// limits are the reader limits of the flags.
+// limits are the reader limits of the flags. The byte count is rounded up, so that any
+// positive --max-memory is a limit of at least one byte (zero would mean the default).
 func (d *dataFlags) limits() graphs.Limits {
-	return graphs.Limits{MaxNodes: d.maxNodes, MaxDenseBytes: int64(d.maxMemory * (1 << 30))}
+	return graphs.Limits{MaxNodes: d.maxNodes, MaxDenseBytes: graphs.BytesOfGiB(d.maxMemory)}
 }
 
 // isBundled reports whether name is a bundled dataset, ignoring case.
@@ -127,36 +126,13 @@ func featureHint(modelDim, dataDim int) string {
 	}
 }
 
-// writeOutput calls write with stdout when path is "-" or empty, else with a temporary file in
-// the folder of path that is renamed to path once complete, so a failed run leaves no partial
-// file behind.
+// writeOutput calls write with stdout when path is "-" or empty, else writes the file through
+// internal/atomicfile: a regular file is replaced only once complete (a failed run leaves no
+// partial file), a symbolic link is followed, a FIFO or device is written in place and a
+// folder is refused.
 func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) error {
 	if path == "" || path == "-" {
 		return write(stdout)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // a no-op after the rename
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	bw := bufio.NewWriter(tmp)
-	if err := write(bw); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := bw.Flush(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.Write(path, write)
 }

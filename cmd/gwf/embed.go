@@ -128,6 +128,9 @@ func (u *modelFlags) embed(cmd *cobra.Command, a *app, model string, data *dataF
 	if u.steps < 0 || u.workers < 0 {
 		return nil, nil, nil, usagef("--steps and --workers must not be negative")
 	}
+	if u.steps > training.MaxEpochs {
+		return nil, nil, nil, usagef("--steps = %d must be at most %d", u.steps, training.MaxEpochs)
+	}
 	m, err := training.Load(model)
 	if err != nil {
 		return nil, nil, nil, err

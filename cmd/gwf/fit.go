@@ -101,6 +101,9 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 		if m, err = training.Load(f.output); err != nil {
 			return fmt.Errorf("resume: %w", err)
 		}
+		if err := m.Resumable(); err != nil {
+			return fmt.Errorf("resume %s: %w; start anew with --force", f.output, err)
+		}
 		var warnings []string
 		if cfg, warnings, err = f.train.resumeConfig(flags, m.Config); err != nil {
 			return err
@@ -124,7 +127,9 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 		return err
 	}
 	data := ds.Graphs
+	var saved onDisk // what f.output holds
 	if resuming {
+		saved = onDiskOf(m)
 		if err := checkModelData(m, data); err != nil {
 			return fmt.Errorf("resume %s: %w", f.output, err)
 		}
@@ -151,23 +156,22 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
 	err = fitModel(ctx, a, m, data, fitRun{
-		workers: f.train.workers, skipNonFinite: f.train.skipNonFinite, quiet: f.quiet, checkpoint: f.output,
+		workers: f.train.workers, skipNonFinite: f.train.skipNonFinite, quiet: f.quiet, checkpoint: f.output, saved: &saved,
 	})
 	if err != nil {
 		if ctx.Err() != nil {
-			where := fmt.Sprintf("after %d of %d epochs", len(m.History), cfg.Epochs)
-			if p := m.Partial; p != nil {
+			if m.Partial != nil {
 				// Stopped at a batch boundary: checkpoint that position too.
 				if serr := m.Save(f.output); serr != nil {
 					a.log.Errorf("checkpoint at the interruption: %v", serr)
 				} else {
-					where += fmt.Sprintf(" and %d of %d graphs of epoch %d", p.Done, len(data), p.Epoch)
+					saved = onDiskOf(m)
 				}
 			}
 			return interruptedError{fmt.Sprintf("interrupted: %s holds the model %s; resume with:\n  %s",
-				f.output, where, resumeCommand(cmd))}
+				f.output, saved.describe(cfg.Epochs, len(data)), resumeCommand(cmd))}
 		}
-		return fmt.Errorf("training: %w (%s holds the model after %d epochs)", err, f.output, len(m.History))
+		return fmt.Errorf("training: %w (%s holds the model %s)", err, f.output, saved.describe(cfg.Epochs, len(data)))
 	}
 	msg := fmt.Sprintf("trained %d epoch(s) on %d graphs of %s", len(m.History), len(data), ds.Name)
 	if n := len(m.History); n > 0 {
@@ -209,12 +213,36 @@ func checkModelSize(cfg training.Config, data []*graphs.Graph) error {
 	return nil
 }
 
+// onDisk is how far the model in a checkpoint file got: after epochs epochs, plus done graphs
+// of the next one. Messages report it, not the model in memory, which a failed save leaves
+// ahead of the file.
+type onDisk struct{ epochs, done int }
+
+// onDiskOf is the position of m, as a successful save writes it.
+func onDiskOf(m *training.Model) onDisk {
+	d := onDisk{epochs: len(m.History)}
+	if p := m.Partial; p != nil {
+		d.done = p.Done
+	}
+	return d
+}
+
+// describe says how far the file got, for "FILE holds the model …".
+func (d onDisk) describe(epochs, graphs int) string {
+	s := fmt.Sprintf("after %d of %d epochs", d.epochs, epochs)
+	if d.done > 0 {
+		s += fmt.Sprintf(" and %d of %d graphs of epoch %d", d.done, graphs, d.epochs+1)
+	}
+	return s
+}
+
 // fitRun says how fitModel runs.
 type fitRun struct {
 	workers       int
 	skipNonFinite bool
 	quiet         bool
 	checkpoint    string        // file to save the model to after every epoch, "" for none
+	saved         *onDisk       // if set, updated after every successful checkpoint
 	fields        logrus.Fields // extra fields for the progress log
 }
 
@@ -227,6 +255,9 @@ func fitModel(ctx context.Context, a *app, m *training.Model, data []*graphs.Gra
 		opt.EpochDone = func(m *training.Model) error {
 			if err := m.Save(r.checkpoint); err != nil {
 				return fmt.Errorf("checkpoint: %w", err)
+			}
+			if r.saved != nil {
+				*r.saved = onDiskOf(m)
 			}
 			a.log.WithFields(r.fields).Debugf("epoch %d: checkpoint written to %s", len(m.History), r.checkpoint)
 			return nil

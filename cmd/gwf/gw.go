@@ -254,7 +254,7 @@ func runGW(cmd *cobra.Command, a *app, f *gwFlags, pathA, pathB string) error {
 // read loads graph which ("A" or "B") in the format of --format (or guessed from the name).
 // The readers' errors name the file.
 func (f *gwFlags) read(path, which string) (*graphs.Graph, error) {
-	lim := graphs.Limits{MaxNodes: f.maxNodes, MaxDenseBytes: int64(f.maxMemory * (1 << 30))}
+	lim := graphs.Limits{MaxNodes: f.maxNodes, MaxDenseBytes: graphs.BytesOfGiB(f.maxMemory)}
 	format := strings.ToLower(f.format)
 	if format == "" {
 		format = "edgelist"

@@ -123,29 +123,44 @@ func (a *app) quiet(flags *pflag.FlagSet, on bool) {
 	}
 }
 
-// withSignals returns a context cancelled on SIGINT or SIGTERM. After the first signal the
-// default handling is restored, so a second one ends the process at once. Call stop when done.
+// withSignals returns a context cancelled on SIGINT or SIGTERM; a second signal aborts the
+// process at once (exit status 130). Call stop when done.
 func withSignals(parent context.Context, log *logrus.Logger) (ctx context.Context, stop func()) {
-	ctx, stopNotify := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
-	finished := make(chan struct{})
+	return watchSignals(parent, log, func() { os.Exit(exitInterrupted) })
+}
+
+// watchSignals is withSignals with the abort action given. The second signal is handled here
+// rather than by restoring the default action: a process started with SIGINT ignored (a
+// background job of a non-interactive shell, nohup) would go back to ignoring it, and an
+// interrupt would never end a batch that does not end.
+func watchSignals(parent context.Context, log *logrus.Logger, abort func()) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancel(parent)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	finished, done := make(chan struct{}), make(chan struct{})
 	go func() {
-		select {
-		case <-ctx.Done():
+		defer close(done)
+		for n := 1; ; n++ {
 			select {
+			case s := <-sigs:
+				if n == 1 {
+					log.Warnf("interrupted (%v): stopping at the next mini-batch (interrupt again to abort at once)", s)
+					cancel()
+					continue
+				}
+				log.Errorf("interrupted again (%v): aborting; the output holds the last checkpoint", s)
+				abort()
+				return
 			case <-finished:
 				return
-			default:
 			}
-			if parent.Err() == nil {
-				log.Warn("interrupted: stopping at the next mini-batch (interrupt again to abort at once)")
-			}
-			stopNotify()
-		case <-finished:
 		}
 	}()
 	return ctx, func() {
+		signal.Stop(sigs)
 		close(finished)
-		stopNotify()
+		<-done
+		cancel()
 	}
 }
 

@@ -116,7 +116,9 @@ func Load(s Spec) (*graphs.Dataset, error) {
 		return nil, fmt.Errorf("collection: %s has no graphs", ds.Name)
 	}
 	if s.Standardize {
-		graphs.StandardizeFeatures(ds.Graphs)
+		if _, _, err := graphs.StandardizeFeatures(ds.Graphs); err != nil {
+			return nil, fmt.Errorf("collection %s: %w", ds.Name, err)
+		}
 	}
 	return ds, nil
 }

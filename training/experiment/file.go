@@ -1,39 +1,14 @@
 package experiment
 
 import (
-	"bufio"
-	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+
+	"github.com/gwf-graphs/gwf/internal/atomicfile"
 )
 
-// writeFile writes path, buffered, through a temporary file in its folder that is renamed to
-// path once complete, so a killed run leaves no partial file behind.
-func writeFile(path string, write func(w io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-			err = fmt.Errorf("write %s: %w", path, err)
-		}
-	}()
-	bw := bufio.NewWriter(tmp)
-	if err := write(bw); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+// writeFile writes path through internal/atomicfile: a regular file is replaced only once
+// complete (a killed run leaves no partial file), a symbolic link is followed, a FIFO or device
+// is written in place and a folder is refused.
+func writeFile(path string, write func(w io.Writer) error) error {
+	return atomicfile.Write(path, write)
 }

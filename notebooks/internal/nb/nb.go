@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/gwf-graphs/gwf/internal/atomicfile"
 )
 
 // Machine describes the computer a notebook ran on.
@@ -67,26 +69,10 @@ func (r *Report) Save(dir string) error {
 	return WriteFile(filepath.Join(dir, "report.md"), []byte(r.b.String()))
 }
 
-// WriteFile writes data to path through a temporary file and a rename, so a failed run leaves
-// no partial file.
+// WriteFile writes data to path through internal/atomicfile (a temporary file and a rename, so
+// a failed run leaves no partial file; a symbolic link is followed, a device written in place).
 func WriteFile(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.WriteFile(path, data)
 }
 
 // SavePNG writes the picture draw makes (a training/plot function) to path, atomically.

@@ -1,0 +1,74 @@
+package envelope
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// ErrCorrupt is wrapped by errors about unreadable, truncated or tampered files.
+var ErrCorrupt = errors.New("corrupt file")
+
+// ErrVersion is wrapped by the error about a file of another version of the format.
+var ErrVersion = errors.New("unsupported version")
+
+// kindError is an error of one of the kinds above whose message does not repeat the kind, so
+// that callers can wrap it in their own words ("corrupt model file: checksum mismatch").
+type kindError struct {
+	kind error
+	msg  string
+}
+
+func (e kindError) Error() string        { return e.msg }
+func (e kindError) Is(target error) bool { return target == e.kind }
+
+func errorf(kind error, format string, args ...any) error {
+	return kindError{kind, fmt.Sprintf(format, args...)}
+}
+
+type file struct {
+	Format  string          `json:"format"`
+	Version int             `json:"version"`
+	SHA256  string          `json:"sha256"`
+	Payload json.RawMessage `json:"payload"`
+}
+
+// Seal returns the file that holds payload (valid JSON) under format and version, ending in a
+// newline.
+func Seal(format string, version int, payload []byte) ([]byte, error) {
+	sum := sha256.Sum256(payload)
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(file{Format: format, Version: version, SHA256: hex.EncodeToString(sum[:]), Payload: payload}); err != nil {
+		return nil, fmt.Errorf("encode %s file: %w", format, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// Open reads one file from r, reading at most maxBytes bytes, and returns its payload once its
+// format, version and checksum are right. what names the format in messages ("gwf model").
+// Errors are ErrCorrupt or ErrVersion (errors.Is), with messages that do not repeat the kind.
+func Open(r io.Reader, format string, version int, what string, maxBytes int64) (json.RawMessage, error) {
+	lr := &io.LimitedReader{R: r, N: maxBytes + 1}
+	var f file
+	if err := json.NewDecoder(lr).Decode(&f); err != nil {
+		if lr.N <= 0 {
+			return nil, errorf(ErrCorrupt, "larger than %d bytes", maxBytes)
+		}
+		return nil, errorf(ErrCorrupt, "%v", err)
+	}
+	if f.Format != format {
+		return nil, errorf(ErrCorrupt, "not a %s file (format %q)", what, f.Format)
+	}
+	if f.Version != version {
+		return nil, errorf(ErrVersion, "%s file version %d is not supported (this gwf reads version %d)", what, f.Version, version)
+	}
+	sum := sha256.Sum256(f.Payload)
+	if hex.EncodeToString(sum[:]) != f.SHA256 {
+		return nil, errorf(ErrCorrupt, "checksum mismatch (truncated or altered)")
+	}
+	return f.Payload, nil
+}
