@@ -120,6 +120,9 @@ func (c Config) Validate() error {
 	if c.Input != "" && c.Input != InputZ && c.Input != InputLambda && c.Input != InputCentered {
 		return fmt.Errorf("semisup: head input %q, want z, centered or lambda", c.Input)
 	}
+	if err := c.checkBounds(); err != nil {
+		return err
+	}
 	return c.Head.Validate()
 }
 

@@ -40,6 +40,10 @@ type Options struct {
 	Warn func(string)
 	// Offset (Transform only) is the position of the first graph in a larger corpus.
 	Offset int
+	// FreshOptimizer lets Fit continue a model that has trained epochs but no Adam state
+	// (Model.Resumable fails) with fresh moments: a different run than an uninterrupted one.
+	// Without it Fit refuses such a model.
+	FreshOptimizer bool
 
 	frozen bool // Transform: the atoms are not stepped
 }
@@ -68,6 +72,9 @@ type Progress struct {
 // at that batch boundary: saved, the model resumes exactly from there.
 func Fit(ctx context.Context, m *Model, data []*graphs.Graph, opt Options) error {
 	if err := m.check(data); err != nil {
+		return err
+	}
+	if err := m.Resumable(); err != nil && !opt.FreshOptimizer && len(m.History) < m.Config.Epochs {
 		return err
 	}
 	tr, err := newTrainer(m, data, opt)

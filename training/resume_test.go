@@ -35,7 +35,7 @@ func resumed(t *testing.T, cfg Config, data []*graphs.Graph, first, workers int,
 		m.Optimizer = nil
 	}
 	m.Config.Epochs = cfg.Epochs
-	if err := Fit(context.Background(), m, data, Options{Workers: workers}); err != nil {
+	if err := Fit(context.Background(), m, data, Options{Workers: workers, FreshOptimizer: dropOptimizer}); err != nil {
 		t.Fatal(err)
 	}
 	return m
