@@ -19,6 +19,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/collection"
 	"github.com/gwf-graphs/gwf/graphs/datasets"
+	"github.com/gwf-graphs/gwf/internal/dataflags"
 	"github.com/gwf-graphs/gwf/internal/simd"
 	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/training"
@@ -150,7 +151,7 @@ func runBench(cmd *cobra.Command, a *app, f *benchFlags) error {
 		return usagef("--features: %w", err)
 	}
 	for _, d := range f.datasets {
-		if !isBundled(d) {
+		if !dataflags.IsBundled(d) {
 			return usagef("unknown dataset %q (bundled: %s)", d, strings.Join(datasets.Names(), ", "))
 		}
 	}
@@ -439,7 +440,7 @@ func benchGWB(withLoss bool, minTime time.Duration) (kernelBench, error) {
 
 // benchEpoch times one training epoch with the paper's settings.
 func benchEpoch(ctx context.Context, a *app, name string, f *benchFlags) (epochBench, error) {
-	df := dataFlags{dataset: name, features: f.features, standardize: f.standardize, maxNodes: graphs.DefaultLimits.MaxNodes, maxMemory: float64(graphs.DefaultLimits.MaxDenseBytes) / (1 << 30)}
+	df := dataFlags{dataflags.Flags{Dataset: name, Features: f.features, Standardize: f.standardize, MaxNodes: graphs.DefaultLimits.MaxNodes, MaxMemory: float64(graphs.DefaultLimits.MaxDenseBytes) / (1 << 30)}}
 	ds, err := df.load()
 	if err != nil {
 		return epochBench{}, err

@@ -143,7 +143,7 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	}
 	opt.Config = cfg
 	opt.Progress, opt.GWDProgress, opt.Log = f.progress(a, opt)
-	a.log.Infof("clustering %s (%d graphs, node features: %s) with %s, %d run(s): %s", ds.Name, len(ds.Graphs), f.data.features, opt.Method, opt.Runs, describeConfig(cfg))
+	a.log.Infof("clustering %s (%d graphs, node features: %s) with %s, %d run(s): %s", ds.Name, len(ds.Graphs), f.data.Features, opt.Method, opt.Runs, describeConfig(cfg))
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
 	rep, err := experiment.Run(ctx, ds, opt)
@@ -253,7 +253,7 @@ func (f *clusterFlags) options() (experiment.Options, error) {
 	}
 	return experiment.Options{
 		Method: method, Runs: f.runs, Clusters: f.clusters, Embedding: emb, Iterations: f.iterations,
-		Workers: f.train.workers, SkipNonFinite: f.train.skipNonFinite, Features: f.data.features, Dir: f.outputDir,
+		Workers: f.train.workers, SkipNonFinite: f.train.skipNonFinite, Features: f.data.Features, Dir: f.outputDir,
 	}, nil
 }
 

@@ -47,7 +47,7 @@ width of the --features read.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var infos []datasetInfo
-			if data.dataset != "" || data.tuDir != "" || data.graphsDir != "" {
+			if data.Dataset != "" || data.TU != "" || data.Graphs != "" {
 				info, err := describeData(&data)
 				if err != nil {
 					return err
@@ -103,7 +103,7 @@ func describeData(data *dataFlags) (datasetInfo, error) {
 		Name: s.Name, Graphs: s.Graphs, Classes: s.Classes, AvgNodes: s.AvgNodes, AvgEdges: s.AvgEdges,
 		MinNodes: s.MinNodes, MaxNodes: s.MaxNodes,
 	}
-	switch kind, _ := graphs.ParseFeatureKind(data.features); kind { // checked by load
+	switch kind, _ := graphs.ParseFeatureKind(data.Features); kind { // checked by load
 	case graphs.FeaturesLabels:
 		info.NodeLabels = s.FeatureDim
 	case graphs.FeaturesAttributes:

@@ -151,7 +151,7 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 		if err := m.Save(f.output); err != nil { // fail early when the output is not writable
 			return fmt.Errorf("write model: %w", err)
 		}
-		a.log.Infof("training on %s (%d graphs, node features: %s): %s", ds.Name, len(data), f.data.features, describeConfig(cfg))
+		a.log.Infof("training on %s (%d graphs, node features: %s): %s", ds.Name, len(data), f.data.Features, describeConfig(cfg))
 	}
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()

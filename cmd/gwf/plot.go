@@ -117,7 +117,7 @@ func runPlot(cmd *cobra.Command, a *app, kind string, f *plotFlags) error {
 		if f.top < 1 {
 			return usagef("--top = %d must be at least 1", f.top)
 		}
-		if f.data.dataset == "" && f.data.tuDir == "" {
+		if f.data.Dataset == "" && f.data.TU == "" {
 			m, err := training.Load(f.model)
 			if err != nil {
 				return err

@@ -24,13 +24,18 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/dataflags"
 	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/plot"
 )
 
 type options struct {
-	datasets      []string
+	datasets []string
+	// collection, when its --dataset, --tu or --graphs is given, is drawn instead of datasets
+	// (structure only, --subset applied).
+	collection    dataflags.Flags
 	features      nb.Features
 	subset        int
 	epochs, atoms int
@@ -45,6 +50,7 @@ func main() {
 	var ds, features string
 	fs := nb.NewFlagSet("fig4")
 	fs.StringVar(&ds, "datasets", "AIDS,PROTEINS,PROTEINS_full,IMDB-BINARY", "comma-separated bundled datasets")
+	o.collection.RegisterSources(fs)
 	fs.StringVar(&features, "features", nb.DefaultFeatures, "node features per dataset, DATASET=none|labels|attributes|attributes-std|attributes-bal, comma-separated (unlisted: none)")
 	fs.IntVar(&o.subset, "subset", 0, "graphs per dataset (0: all)")
 	fs.IntVar(&o.epochs, "epochs", 10, "training epochs")
@@ -55,6 +61,15 @@ func main() {
 	nb.OutputDir(fs, &o.out, "results/fig4")
 	fs.Parse(os.Args[1:])
 	o.datasets = strings.Split(ds, ",")
+	if o.collection.Given() {
+		o.collection.Features, o.collection.Subset, o.collection.SubsetSeed = "none", o.subset, 1
+		o.collection.MaxNodes, o.collection.MaxMemory = graphs.DefaultLimits.MaxNodes, float64(graphs.DefaultLimits.MaxDenseBytes)/(1<<30)
+		if err := o.collection.Check(); err != nil {
+			fmt.Fprintln(os.Stderr, "fig4:", err)
+			os.Exit(2)
+		}
+		o.datasets = []string{""}
+	}
 	var err error
 	if o.features, err = nb.ParseFeatures(features); err != nil {
 		fmt.Fprintln(os.Stderr, "fig4: --features:", err)
@@ -73,11 +88,15 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
+	source, feats := fmt.Sprintf("--datasets %s --features %q", strings.Join(o.datasets, ","), o.features.Describe(o.datasets)), o.features.Describe(o.datasets)
+	if o.collection.Given() {
+		source, feats = o.collection.String(), "none"
+	}
 	rep := nb.NewReport("Figure 4: embeddings, training curves and atoms",
-		fmt.Sprintf("go run ./notebooks/fig4 --output-dir %s --datasets %s --features %q --subset %d --epochs %d --atoms %d --layers %d --seed %d",
-			o.out, strings.Join(o.datasets, ","), o.features.Describe(o.datasets), o.subset, o.epochs, o.atoms, o.layers, o.seed))
+		fmt.Sprintf("go run ./notebooks/fig4 --output-dir %s %s --subset %d --epochs %d --atoms %d --layers %d --seed %d",
+			o.out, source, o.subset, o.epochs, o.atoms, o.layers, o.seed))
 	rep.Printf("GWF with PPA (γ = 0.01, M = %d), K = %d warm-started atoms, L = 2, Adam lr 0.05, batch 32, %d epochs, seed %d; node features %s.\n\n",
-		o.layers, o.atoms, o.epochs, o.seed, o.features.Describe(o.datasets))
+		o.layers, o.atoms, o.epochs, o.seed, feats)
 	var csv strings.Builder
 	csv.WriteString("dataset,epoch,loss,seconds\n")
 	for _, name := range o.datasets {
@@ -91,9 +110,19 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	return rep.Save(o.out)
 }
 
+// load reads a bundled dataset with its feature preparation, or the collection of the data
+// flags (name "").
+func (o options) load(name string) (*graphs.Dataset, float64, error) {
+	if name == "" {
+		ds, err := o.collection.Load()
+		return ds, 1, err
+	}
+	return o.features.Load(name, o.subset)
+}
+
 // dataset trains one model and draws its pictures.
 func dataset(ctx context.Context, o options, name string, rep *nb.Report, csv *strings.Builder, log io.Writer) error {
-	ds, weight, err := o.features.Load(name, o.subset)
+	ds, weight, err := o.load(name)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gwf-graphs/gwf/internal/dataflags"
 )
 
 // TestTinyFig4: a tiny run writes the t-SNE picture, the curves, the atoms, the CSV and the report.
@@ -33,5 +35,19 @@ func TestTinyFig4(t *testing.T) {
 	}
 	if err := run(context.Background(), options{datasets: []string{"MUTAG"}, epochs: 0, out: out}, io.Discard); err == nil {
 		t.Error("0 epochs: no error")
+	}
+}
+
+// TestFig4OnAGraphFolder: with the CLI's --graphs (or --tu, --dataset) the notebook draws that
+// collection instead of its datasets.
+func TestFig4OnAGraphFolder(t *testing.T) {
+	out := t.TempDir()
+	o := options{datasets: []string{""}, epochs: 1, atoms: 2, layers: 5, seed: 1, tsneIter: 20, out: out}
+	o.collection = dataflags.Flags{Graphs: filepath.Join("..", "..", "graphs", "testdata", "mixed"), Features: "none", MaxNodes: 100, MaxMemory: 1}
+	if err := run(context.Background(), o, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "report.md")); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -14,8 +14,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/graphs/datasets"
+	"github.com/gwf-graphs/gwf/internal/dataflags"
 	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
 	"github.com/gwf-graphs/gwf/training"
@@ -24,22 +23,28 @@ import (
 )
 
 type options struct {
-	dataset               string
-	subset, epochs, atoms int
-	layers                int
-	out                   string
+	data          dataflags.Flags
+	epochs, atoms int
+	layers        int
+	out           string
 }
 
 func main() {
 	var o options
 	fs := nb.NewFlagSet("tour")
-	fs.StringVar(&o.dataset, "dataset", "MUTAG", "bundled dataset")
-	fs.IntVar(&o.subset, "subset", 0, "graphs to use (0: all)")
+	o.data.Register(fs) // the CLI's data flags; MUTAG when none is given
 	fs.IntVar(&o.epochs, "epochs", 10, "training epochs")
 	fs.IntVar(&o.atoms, "atoms", 30, "atoms K")
 	fs.IntVar(&o.layers, "layers", 50, "GWD layers M")
 	nb.OutputDir(fs, &o.out, "results/tour")
 	fs.Parse(os.Args[1:])
+	if !o.data.Given() {
+		o.data.Dataset = "MUTAG"
+	}
+	if err := o.data.Check(); err != nil {
+		fmt.Fprintln(os.Stderr, "tour:", err)
+		os.Exit(2)
+	}
 	if err := run(context.Background(), o, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "tour:", err)
 		os.Exit(1)
@@ -47,25 +52,25 @@ func main() {
 }
 
 func run(ctx context.Context, o options, log io.Writer) error {
-	if o.epochs < 1 || o.atoms < 1 || o.layers < 1 || o.subset < 0 {
-		return errors.New("need --epochs, --atoms, --layers ≥ 1 and --subset ≥ 0")
+	if o.epochs < 1 || o.atoms < 1 || o.layers < 1 {
+		return errors.New("need --epochs, --atoms, --layers ≥ 1")
 	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
-	rep := nb.NewReport("A tour of gwf", fmt.Sprintf("go run ./notebooks/tour --output-dir %s --dataset %s --subset %d --epochs %d --atoms %d --layers %d",
-		o.out, o.dataset, o.subset, o.epochs, o.atoms, o.layers))
+	rep := nb.NewReport("A tour of gwf", fmt.Sprintf("go run ./notebooks/tour --output-dir %s %s --epochs %d --atoms %d --layers %d",
+		o.out, o.data.String(), o.epochs, o.atoms, o.layers))
 
-	// 1. Data: a bundled TU dataset, offline.
-	ds, err := datasets.Load(o.dataset, graphs.TUOptions{})
+	// 1. Data: a bundled TU dataset (offline), or any collection the data flags name.
+	ds, err := o.data.Load()
 	if err != nil {
 		return err
 	}
 	data := ds.Graphs
-	if o.subset > 0 && o.subset < len(data) {
-		data = data[:o.subset]
+	if len(data) < 2 {
+		return fmt.Errorf("%s has %d graphs; the tour needs at least 2", ds.Name, len(data))
 	}
-	rep.Printf("## 1. Data\n\n`datasets.Load(%q, graphs.TUOptions{})`: %d graphs (using %d), %d classes.\n\n", o.dataset, len(ds.Graphs), len(data), len(ds.Classes))
+	rep.Printf("## 1. Data\n\n`collection.Load` (%s): %d graphs, %d classes.\n\n", o.data.String(), len(data), ds.NumClasses())
 
 	// 2. One GW discrepancy, layer by layer.
 	a, b := data[0], data[1]
@@ -112,13 +117,18 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		return err
 	}
 	rep.Printf("## 3. A GWF model\n\n`training.NewModel(data, cfg)` then `training.Fit(ctx, m, data, training.Options{})`: K = %d atoms, %d epochs.\n\n![loss](loss.png)\n\n", cfg.Atoms, cfg.Epochs)
+	classes := ds.NumClasses()
+	if classes < 2 {
+		rep.Printf("## 4. Clusters\n\nThe data has no class labels to score clusters against.\n")
+		return rep.Save(o.out)
+	}
 	truth := make([]int, len(data))
 	for i, g := range data {
 		truth[i] = g.Label
 	}
 	var crow [][]string
 	for _, e := range []training.Embedding{training.EmbeddingLambda, training.EmbeddingZ} {
-		res, err := cluster.KMeans(e.Rows(m.Z), cluster.KMeansOptions{K: len(ds.Classes), Seed: 1})
+		res, err := cluster.KMeans(e.Rows(m.Z), cluster.KMeansOptions{K: classes, Seed: 1})
 		if err != nil {
 			return err
 		}

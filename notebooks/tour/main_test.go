@@ -7,11 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gwf-graphs/gwf/internal/dataflags"
 )
 
 func TestTinyTour(t *testing.T) {
 	out := t.TempDir()
-	if err := run(context.Background(), options{dataset: "MUTAG", subset: 20, epochs: 1, atoms: 3, layers: 5, out: out}, io.Discard); err != nil {
+	data := dataflags.Flags{Dataset: "MUTAG", Features: "none", Subset: 20, SubsetSeed: 1, MaxNodes: 100, MaxMemory: 1}
+	if err := run(context.Background(), options{data: data, epochs: 1, atoms: 3, layers: 5, out: out}, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(out, "report.md"))
@@ -27,5 +30,14 @@ func TestTinyTour(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestTourOnAGraphFolder: the notebook takes the CLI's data flags, so it runs on a folder of
+// graph files as well.
+func TestTourOnAGraphFolder(t *testing.T) {
+	data := dataflags.Flags{Graphs: filepath.Join("..", "..", "graphs", "testdata", "mixed"), Features: "none", MaxNodes: 100, MaxMemory: 1}
+	if err := run(context.Background(), options{data: data, epochs: 1, atoms: 2, layers: 5, out: t.TempDir()}, io.Discard); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,0 +1,144 @@
+// Package dataflags holds the command-line flags that choose and prepare a graph collection —
+// --dataset, --tu, --graphs, --features, --standardize, --subset, --max-nodes, --max-memory —
+// shared by every data-taking command of gwf and by the notebooks, so both take the same data
+// the same way (the loading itself is graphs/collection's).
+package dataflags
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/collection"
+	"github.com/gwf-graphs/gwf/graphs/datasets"
+)
+
+// Flags are the flags that choose a graph collection — a bundled dataset, a TU folder or
+// .zip, or a folder of graph files — and how to prepare it: node features, size limits, an
+// optional subset. The same flags serve every command that reads data; the loading itself is
+// graphs/collection's.
+type Flags struct {
+	Dataset     string
+	TU          string
+	Graphs      string
+	Features    string
+	MaxNodes    int
+	MaxMemory   float64 // GiB of dense matrices
+	Standardize bool
+	Subset      int
+	SubsetSeed  uint64
+}
+
+// Register adds all the flags to fs.
+func (d *Flags) Register(fs *pflag.FlagSet) {
+	d.RegisterSources(fs)
+	fs.StringVar(&d.Features, "features", "none", "node features: none (structure only, the paper's setting), labels (one-hot node labels; TU data) or attributes")
+	fs.IntVar(&d.MaxNodes, "max-nodes", graphs.DefaultLimits.MaxNodes, "refuse graphs with more nodes than this")
+	fs.BoolVar(&d.Standardize, "standardize", false, "rescale each node-feature dimension to mean 0 and std 1 over the data read (recommended with --features attributes: raw attributes such as PROTEINS_full's reach 400 and drown the structure term)")
+	fs.Float64Var(&d.MaxMemory, "max-memory", float64(graphs.DefaultLimits.MaxDenseBytes)/(1<<30), "refuse datasets whose dense adjacency and feature matrices need more GiB than this (counting the --subset kept)")
+	fs.IntVar(&d.Subset, "subset", 0, "use only N graphs, the first N after a shuffle seeded by --subset-seed, kept in file order (0: all); chosen before reading, so only they count for --max-memory")
+	fs.Uint64Var(&d.SubsetSeed, "subset-seed", 1, "seed of the --subset shuffle")
+}
+
+// String renders the flags that choose the data, as a command line would give them.
+func (d *Flags) String() string {
+	var parts []string
+	for _, f := range []struct{ name, v string }{{"dataset", d.Dataset}, {"tu", d.TU}, {"graphs", d.Graphs}} {
+		if f.v != "" {
+			parts = append(parts, fmt.Sprintf("--%s %s", f.name, f.v))
+		}
+	}
+	if d.Features != "" && d.Features != "none" {
+		parts = append(parts, "--features "+d.Features)
+	}
+	if d.Standardize {
+		parts = append(parts, "--standardize")
+	}
+	if d.Subset > 0 {
+		parts = append(parts, fmt.Sprintf("--subset %d --subset-seed %d", d.Subset, d.SubsetSeed))
+	}
+	return strings.Join(parts, " ")
+}
+
+// RegisterSources adds only --dataset, --tu and --graphs to fs: for programs (the notebooks)
+// that prepare the data their own way but take it from the same places.
+func (d *Flags) RegisterSources(fs *pflag.FlagSet) {
+	fs.StringVar(&d.Dataset, "dataset", "", "bundled dataset to use (see 'gwf datasets'; case-insensitive)")
+	fs.StringVar(&d.TU, "tu", "", "dataset in TU format: a folder (NAME_A.txt[.gz], NAME_graph_indicator.txt[.gz], ...; graph labels optional) or the .zip the TU site distributes")
+	fs.StringVar(&d.Graphs, "graphs", "", "folder of graph files, one graph a file: .json (the JSON of 'gwf gw' or networkx node-link JSON) and edge lists (.txt, .edges, .edgelist, .el; node ids are names); optional labels.csv of \"file,label\" rows")
+}
+
+// Given reports whether any of --dataset, --tu and --graphs was given.
+func (d *Flags) Given() bool { return d.Dataset != "" || d.TU != "" || d.Graphs != "" }
+
+// Check validates the flags without reading anything; its errors are the user's (usage) errors.
+func (d *Flags) Check() error {
+	given := 0
+	for _, v := range []string{d.Dataset, d.TU, d.Graphs} {
+		if v != "" {
+			given++
+		}
+	}
+	switch {
+	case given == 0:
+		return fmt.Errorf("give the data with --dataset NAME, --tu DIR|FILE.zip or --graphs DIR")
+	case given > 1:
+		return fmt.Errorf("give only one of --dataset, --tu and --graphs")
+	case d.MaxNodes < 1:
+		return fmt.Errorf("--max-nodes = %d must be at least 1", d.MaxNodes)
+	case !(d.MaxMemory > 0) || d.MaxMemory > 1<<20:
+		return fmt.Errorf("--max-memory = %v GiB must be positive (and at most 2^20)", d.MaxMemory)
+	case d.Subset < 0:
+		return fmt.Errorf("--subset = %d must not be negative", d.Subset)
+	}
+	kind, err := graphs.ParseFeatureKind(d.Features)
+	if err != nil {
+		return fmt.Errorf("--features: %w", err)
+	}
+	if d.Dataset != "" && !IsBundled(d.Dataset) {
+		return fmt.Errorf("unknown dataset %q (bundled: %s; use --tu or --graphs for your own data)", d.Dataset, strings.Join(datasets.Names(), ", "))
+	}
+	if d.Graphs != "" && kind == graphs.FeaturesLabels {
+		return fmt.Errorf("--features labels is for TU data; with --graphs use attributes (JSON \"features\", numeric node-link attributes) or none")
+	}
+	return nil
+}
+
+// Limits are the reader limits of the flags. The byte count is rounded up, so that any
+// positive --max-memory is a limit of at least one byte (zero would mean the default).
+func (d *Flags) Limits() graphs.Limits {
+	return graphs.Limits{MaxNodes: d.MaxNodes, MaxDenseBytes: graphs.BytesOfGiB(d.MaxMemory)}
+}
+
+// IsBundled reports whether name is a bundled dataset, ignoring case.
+func IsBundled(name string) bool {
+	for _, n := range datasets.Names() {
+		if strings.EqualFold(n, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// Spec is the collection the flags describe; Check must have passed.
+func (d *Flags) Spec() collection.Spec {
+	kind, _ := graphs.ParseFeatureKind(d.Features) // checked
+	return collection.Spec{
+		Dataset: d.Dataset, TU: d.TU, Folder: d.Graphs,
+		Features: kind, Standardize: d.Standardize,
+		Subset: d.Subset, SubsetSeed: d.SubsetSeed,
+		Limits: d.Limits(),
+	}
+}
+
+// Load reads the collection, --subset applied (Check first). The result's Graphs are in the
+// order used for training and output.
+func (d *Flags) Load() (*graphs.Dataset, error) {
+	ds, err := collection.Load(d.Spec())
+	if err != nil {
+		return nil, fmt.Errorf("load data: %w", err)
+	}
+	return ds, nil
+}
