@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -25,6 +26,7 @@ type embedFlags struct {
 	output    string
 	under     modelFlags
 	quiet     bool
+	shard     shardFlags
 }
 
 func newEmbedCmd(a *app) *cobra.Command {
@@ -64,6 +66,7 @@ embeddings back.`,
 	fs.StringVarP(&f.output, "output", "o", "-", "output file (- for stdout)")
 	f.under.register(fs)
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
+	f.shard.register(fs)
 	return cmd
 }
 
@@ -74,6 +77,12 @@ func runEmbed(cmd *cobra.Command, a *app, f *embedFlags) error {
 	}
 	if err := f.data.check(); err != nil {
 		return err
+	}
+	if sh, from, on, err := f.shard.resolve(os.Getenv); err != nil || on {
+		if err != nil {
+			return err
+		}
+		return runEmbedShard(cmd, a, f, sh, from)
 	}
 	emb, err := training.ParseEmbedding(f.embedding)
 	if err != nil {

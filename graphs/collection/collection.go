@@ -36,6 +36,13 @@ type Spec struct {
 	SubsetSeed   uint64
 	SubsetSpread bool
 
+	// Window, when not nil, narrows the graphs kept (after Subset) to kept[lo:hi] for
+	// (lo, hi) = Window(len(kept)), chosen before anything is read: a contiguous part of the
+	// collection, such as a shard of it or a chunk of a shard. An empty window gives a Dataset
+	// without graphs rather than an error. It cannot be combined with Standardize, which would
+	// then standardize over the window alone.
+	Window func(kept int) (lo, hi int)
+
 	// Limits bound each graph and the dense matrices of the graphs kept; zero fields mean
 	// graphs.DefaultLimits.
 	Limits graphs.Limits
@@ -58,6 +65,8 @@ func (s Spec) Validate() error {
 		return fmt.Errorf("collection: Subset = %d is negative", s.Subset)
 	case s.Features < graphs.FeaturesNone || s.Features > graphs.FeaturesAttributes:
 		return fmt.Errorf("collection: unknown feature kind %d", int(s.Features))
+	case s.Window != nil && s.Standardize:
+		return errors.New("collection: Standardize with a Window would standardize the features over the window alone")
 	case s.Folder != "" && s.Features == graphs.FeaturesLabels:
 		return errors.New(`collection: node features "labels" are for TU data; a graph folder has attributes or none`)
 	}
@@ -98,7 +107,20 @@ func Load(s Spec) (*graphs.Dataset, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	tu := graphs.TUOptions{Features: s.Features, Limits: s.Limits, Select: s.Pick}
+	var windowErr error
+	pick := func(n int) []int {
+		kept := s.Pick(n)
+		if s.Window == nil {
+			return kept
+		}
+		lo, hi := s.Window(len(kept))
+		if lo < 0 || hi < lo || hi > len(kept) {
+			windowErr = fmt.Errorf("collection: Window(%d) = [%d, %d) is not a slice of the %d graphs kept", len(kept), lo, hi, len(kept))
+			return nil
+		}
+		return kept[lo:hi]
+	}
+	tu := graphs.TUOptions{Features: s.Features, Limits: s.Limits, Select: pick}
 	var ds *graphs.Dataset
 	var err error
 	switch {
@@ -107,12 +129,15 @@ func Load(s Spec) (*graphs.Dataset, error) {
 	case s.TU != "":
 		ds, err = graphs.ReadTUPath(s.TU, tu)
 	default:
-		ds, err = graphs.ReadFolder(s.Folder, graphs.FolderOptions{Features: s.Features, Directed: s.Directed, Limits: s.Limits, Select: s.Pick})
+		ds, err = graphs.ReadFolder(s.Folder, graphs.FolderOptions{Features: s.Features, Directed: s.Directed, Limits: s.Limits, Select: pick})
+	}
+	if windowErr != nil {
+		return nil, windowErr
 	}
 	if err != nil {
 		return nil, fmt.Errorf("collection: %w", err)
 	}
-	if len(ds.Graphs) == 0 {
+	if len(ds.Graphs) == 0 && s.Window == nil {
 		return nil, fmt.Errorf("collection: %s has no graphs", ds.Name)
 	}
 	if s.Standardize {

@@ -129,3 +129,49 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("mixed folder: %+v", s)
 	}
 }
+
+// TestLoadWindow: windows of the subset, read separately, are the slices of the whole; an empty
+// window loads no graphs; a window out of range and Standardize with a window are refused.
+func TestLoadWindow(t *testing.T) {
+	base := Spec{Dataset: "MUTAG", Subset: 40, SubsetSeed: 5}
+	whole, err := Load(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, w := range [][2]int{{0, 13}, {13, 13}, {13, 40}} {
+		s := base
+		s.Window = func(kept int) (int, int) {
+			if kept != 40 {
+				t.Errorf("Window got %d kept graphs, want 40", kept)
+			}
+			return w[0], w[1]
+		}
+		ds, err := Load(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ds.Graphs) != w[1]-w[0] {
+			t.Errorf("window %v: %d graphs", w, len(ds.Graphs))
+		}
+		for _, g := range ds.Graphs {
+			names = append(names, g.Name)
+		}
+	}
+	var want []string
+	for _, g := range whole.Graphs {
+		want = append(want, g.Name)
+	}
+	if !slices.Equal(names, want) {
+		t.Errorf("the windows hold %v, the whole %v", names, want)
+	}
+	s := base
+	s.Window = func(kept int) (int, int) { return 30, kept + 1 }
+	if _, err := Load(s); err == nil || !strings.Contains(err.Error(), "Window") {
+		t.Errorf("window out of range: err = %v", err)
+	}
+	s.Standardize = true
+	if err := s.Validate(); err == nil {
+		t.Error("Standardize with a Window was accepted")
+	}
+}

@@ -1,0 +1,103 @@
+package shard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/collection"
+	"github.com/gwf-graphs/gwf/training"
+)
+
+// DefaultChunk is the number of graphs Embed reads and embeds at a time when Options.Chunk is 0.
+const DefaultChunk = 1024
+
+// Options controls Embed.
+type Options struct {
+	// Steps are the Adam steps per graph (training.Transform; ≤ 0: the model's epochs).
+	Steps int
+	// Chunk is the number of graphs read and embedded at a time (0: DefaultChunk): memory
+	// holds one chunk's graphs and embeddings, whatever the size of the corpus or the shard.
+	Chunk int
+	// Training is passed to training.Transform (Workers, SkipNonFinite, Warn, Progress);
+	// Offset is set by Embed.
+	Training training.Options
+}
+
+// Chunk is one slice of embedded graphs.
+type Chunk struct {
+	// Offset is the position of the chunk's first graph in the corpus (after Subset).
+	Offset int
+	// Total is the number of graphs in the corpus; the shard holds [First, End).
+	Total, First, End int
+	// Data are the chunk's graphs, read with the spec (Data.Graphs[i] is graph Offset+i).
+	Data *graphs.Dataset
+	// Z are their embeddings, one row per graph.
+	Z *mat.Dense
+}
+
+// Embed embeds the shard s of the collection spec under the model m: the graphs of s.Range, read
+// Options.Chunk at a time, each chunk's embeddings computed by training.Transform with the
+// chunk's offset, so they are the very rows a single Transform of the whole corpus gives. sink
+// gets the chunks in order; Embed returns the corpus size and the shard's range (sink is never
+// called for an empty shard). The spec must not set Window (Embed does) or Standardize
+// (standardizing a chunk is not standardizing the corpus).
+func Embed(ctx context.Context, m *training.Model, spec collection.Spec, s Shard, opt Options, sink func(Chunk) error) (total, lo, hi int, err error) {
+	if err := s.Validate(); err != nil {
+		return 0, 0, 0, err
+	}
+	switch {
+	case spec.Window != nil:
+		return 0, 0, 0, errors.New("shard: the spec sets Window; Embed chooses the window")
+	case spec.Standardize:
+		return 0, 0, 0, errors.New("shard: Standardize standardizes over the graphs read, a chunk here, so the embeddings would depend on the sharding: standardize the data files instead")
+	case opt.Chunk < 0:
+		return 0, 0, 0, fmt.Errorf("shard: negative chunk size %d", opt.Chunk)
+	}
+	chunk := opt.Chunk
+	if chunk == 0 {
+		chunk = DefaultChunk
+	}
+	total = -1
+	for next := 0; total < 0 || next < hi; {
+		// The corpus size is known once the first read has counted it; each chunk's window
+		// is fixed then.
+		start := next
+		spec.Window = func(kept int) (int, int) {
+			if total < 0 {
+				total = kept
+				lo, hi = s.Range(total)
+				start = lo
+			}
+			if kept != total {
+				return 0, 0 // the files changed under us: caught below
+			}
+			return start, min(start+chunk, hi)
+		}
+		ds, err := collection.Load(spec)
+		if err != nil {
+			return total, lo, hi, fmt.Errorf("shard %s: read graphs %d..: %w", s, start, err)
+		}
+		end := start + len(ds.Graphs)
+		if end != min(start+chunk, hi) {
+			return total, lo, hi, fmt.Errorf("shard %s: the collection changed while it was read (%d graphs at first)", s, total)
+		}
+		if end == start {
+			break // an empty shard
+		}
+		topt := opt.Training
+		topt.Offset = start
+		z, err := training.Transform(ctx, m, ds.Graphs, opt.Steps, topt)
+		if err != nil {
+			return total, lo, hi, fmt.Errorf("shard %s: graphs %d..%d: %w", s, start, end-1, err)
+		}
+		if err := sink(Chunk{Offset: start, Total: total, First: lo, End: hi, Data: ds, Z: z}); err != nil {
+			return total, lo, hi, err
+		}
+		next = end
+	}
+	return total, lo, hi, nil
+}
