@@ -41,7 +41,12 @@ ba: Barabási–Albert graphs; a graph of class c attaches each new node to c+1 
 Graph i (0-based) has class i mod --classes and a node count uniform in --nodes MIN:MAX.`,
 		Example: `  gwf generate sbm --graphs 100000 --output /tmp/SBM100K
   gwf generate ba --graphs 5000 --classes 3 --nodes 20:60 --seed 7 --gzip --output ./BA`,
-		Args:      cobra.ExactArgs(1),
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usagef("give one model: gwf generate sbm|ba --graphs N --output DIR")
+			}
+			return nil
+		},
 		ValidArgs: []string{string(synthetic.SBM), string(synthetic.BA)},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runGenerate(cmd, a, &f, args[0])

@@ -12,6 +12,7 @@ import (
 
 func newMergeCmd(a *app) *cobra.Command {
 	var output string
+	var quiet bool
 	cmd := &cobra.Command{
 		Use:   "merge --output FILE PART...",
 		Short: "Join the CSV parts of a sharded 'gwf embed' into one file",
@@ -22,8 +23,14 @@ of every part in shard order.
 Parts named NAME.shard-i-of-n.csv, as embed names them, are put in shard order whatever the
 order given, and all n must be there; parts named otherwise are joined in the order given.`,
 		Example: `  gwf merge --output emb.csv emb.shard-*-of-4.csv`,
-		Args:    cobra.MinimumNArgs(1),
+		Args: func(_ *cobra.Command, parts []string) error {
+			if len(parts) == 0 {
+				return usagef("give the parts to merge: gwf merge --output FILE PART...")
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, parts []string) error {
+			a.quiet(cmd.Flags(), quiet)
 			if ext := strings.ToLower(filepath.Ext(output)); ext == ".npy" || ext == ".npz" {
 				return usagef("--output %s: merge writes CSV (the format of sharded embeddings)", output)
 			}
@@ -39,5 +46,6 @@ order given, and all n must be there; parts named otherwise are joined in the or
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "-", "merged CSV file (- for stdout)")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "do not log")
 	return cmd
 }
