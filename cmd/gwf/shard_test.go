@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -163,5 +164,28 @@ func TestShardUsageErrors(t *testing.T) {
 	}
 	if _, stderr, code := runCLI(t, "generate", "sbm", "--graphs", "3", "--output", dir); code != exitError || !strings.Contains(stderr, "already exists") {
 		t.Errorf("generate into an existing folder: exit %d, %s", code, stderr)
+	}
+}
+
+// TestShardGraphFolder: shards of a graph folder with text class labels (labels.csv) merge to
+// one run's output too.
+func TestShardGraphFolder(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join("..", "..", "graphs", "testdata", "mixed")
+	model := filepath.Join(dir, "m.gwf")
+	mustRun(t, "fit", "--graphs", data, "--atoms", "2", "--atom-size", "3", "--layers", "8", "--epochs", "1", "--output", model, "-q")
+	one := filepath.Join(dir, "one.csv")
+	mustRun(t, "embed", "--model", model, "--graphs", data, "--transform", "--steps", "2", "--output", one, "-q")
+	out := filepath.Join(dir, "e.csv")
+	for i := range 4 {
+		mustRun(t, "embed", "--model", model, "--graphs", data, "--steps", "2", "--shard", strconv.Itoa(i)+"/4", "--chunk", "1", "--output", out, "-q")
+	}
+	parts, _ := filepath.Glob(filepath.Join(dir, "e.shard-*-of-4.csv"))
+	merged := filepath.Join(dir, "merged.csv")
+	mustRun(t, append([]string{"merge", "--output", merged, "-q"}, parts...)...)
+	want, _ := os.ReadFile(one)
+	got, _ := os.ReadFile(merged)
+	if !bytes.Equal(got, want) || !bytes.Contains(want, []byte(",cycle,")) {
+		t.Fatalf("merged shards of a graph folder differ from one run:\n%s\nwant\n%s", got, want)
 	}
 }

@@ -14,7 +14,8 @@ import (
 	"github.com/gwf-graphs/gwf/training"
 )
 
-// CSVWriter writes embeddings in the CSV of "gwf embed", chunk by chunk: a header
+// CSVWriter writes embeddings in the CSV of "gwf embed" (experiment.Embeddings.WriteCSV), chunk
+// by chunk, which that writer cannot do (tests compare the two byte for byte): a header
 // "graph,label,<kind>0,...,<kind>K-1" and one row per graph with its name, its class label as
 // the data files write it ("" for none) and the embedding.
 type CSVWriter struct {
