@@ -2,27 +2,29 @@ package main
 
 import (
 	"io"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/gwf-graphs/gwf/training/experiment"
 	"github.com/gwf-graphs/gwf/training/shard"
 )
 
 func newMergeCmd(a *app) *cobra.Command {
-	var output string
+	var output, format string
 	var quiet bool
 	cmd := &cobra.Command{
 		Use:   "merge --output FILE PART...",
-		Short: "Join the CSV parts of a sharded 'gwf embed' into one file",
+		Short: "Join the CSV parts of a sharded 'gwf embed' into one file (CSV, .npz or .npy)",
 		Long: `merge joins the outputs of 'gwf embed --shard i/n' (or of a job array, see the README) into the
 file one 'gwf embed' of the whole corpus writes, byte for byte: the header once, then the rows
-of every part in shard order.
+of every part in shard order. With --output FILE.npz or FILE.npy (or --format) it writes instead
+the .npz or .npy that 'gwf embed --output FILE.npz' writes, also byte for byte; that holds every
+embedding in memory (K numbers per graph), the CSV merge only a buffer.
 
 Parts named NAME.shard-i-of-n.csv, as embed names them, are put in shard order whatever the
 order given, and all n must be there; parts named otherwise are joined in the order given.`,
-		Example: `  gwf merge --output emb.csv emb.shard-*-of-4.csv`,
+		Example: `  gwf merge --output emb.csv emb.shard-*-of-4.csv
+  gwf merge --output emb.npz emb.shard-*-of-4.csv`,
 		Args: func(_ *cobra.Command, parts []string) error {
 			if len(parts) == 0 {
 				return usagef("give the parts to merge: gwf merge --output FILE PART...")
@@ -31,21 +33,31 @@ order given, and all n must be there; parts named otherwise are joined in the or
 		},
 		RunE: func(cmd *cobra.Command, parts []string) error {
 			a.quiet(cmd.Flags(), quiet)
-			if ext := strings.ToLower(filepath.Ext(output)); ext == ".npy" || ext == ".npz" {
-				return usagef("--output %s: merge writes CSV (the format of sharded embeddings)", output)
+			format, err := outputFormat(format, output)
+			if err != nil {
+				return err
 			}
 			ordered, err := shard.Order(parts)
 			if err != nil {
 				return usageError{err}
 			}
-			if err := writeOutput(cmd.OutOrStdout(), output, func(w io.Writer) error { return shard.MergeCSV(w, ordered) }); err != nil {
+			if format == "csv" {
+				err = writeOutput(cmd.OutOrStdout(), output, func(w io.Writer) error { return shard.MergeCSV(w, ordered) })
+			} else {
+				var e experiment.Embeddings
+				if e, err = shard.ReadCSV(ordered); err == nil {
+					err = writeEmbeddings(cmd.OutOrStdout(), output, format, e)
+				}
+			}
+			if err != nil {
 				return err
 			}
 			a.log.Infof("merged %d parts into %s", len(ordered), output)
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "-", "merged CSV file (- for stdout)")
+	cmd.Flags().StringVarP(&output, "output", "o", "-", "merged file (- for stdout)")
+	cmd.Flags().StringVar(&format, "format", "", "output format: csv, npy or npz (default: from the --output extension, else csv)")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "do not log")
 	return cmd
 }

@@ -84,6 +84,22 @@ func TestShardProcessesMergeToOneRun(t *testing.T) {
 	if n := bytes.Count(want, []byte("\n")); n != 38 {
 		t.Errorf("one run wrote %d lines, want a header and 37 rows", n)
 	}
+	// The same parts as .npz and .npy: the bytes of one run writing those formats.
+	parts, _ := filepath.Glob(filepath.Join(dir, "emb.shard-*-of-4.csv"))
+	for _, ext := range []string{".npz", ".npy"} {
+		oneX := filepath.Join(dir, "one"+ext)
+		mustRun(t, append([]string{"embed", "--output", oneX}, common...)...)
+		mergedX := filepath.Join(dir, "merged"+ext)
+		mustRun(t, append([]string{"merge", "--output", mergedX, "-q"}, parts...)...)
+		a, _ := os.ReadFile(oneX)
+		b, _ := os.ReadFile(mergedX)
+		if !bytes.Equal(a, b) || len(a) == 0 {
+			t.Errorf("%s: merged shards (%d bytes) differ from one run (%d bytes)", ext, len(b), len(a))
+		}
+	}
+	if _, stderr, code := runCLI(t, append([]string{"merge", "--output", filepath.Join(dir, "x.npz"), one}, writeFile(t, dir, "bad.csv", "graph,label,lambda0,lambda1,lambda2\na,1,0.5,zero,0.5\n"))...); code != exitError || !strings.Contains(stderr, "bad.csv:2") {
+		t.Errorf("merge to .npz of a part with a bad number: exit %d, %s", code, stderr)
+	}
 	stream := filepath.Join(dir, "stream.csv")
 	mustRun(t, append([]string{"embed", "--output", stream, "--chunk", "5"}, common...)...)
 	if got, _ := os.ReadFile(stream); !bytes.Equal(got, want) {
@@ -144,7 +160,7 @@ func TestShardUsageErrors(t *testing.T) {
 		"negative chunk":        {"embed", "--model", model, "--dataset", "MUTAG", "--chunk", "-1"},
 		"merge a missing part":  {"merge", "--output", filepath.Join(dir, "m.csv"), part},
 		"merge no parts":        {"merge", "--output", filepath.Join(dir, "m.csv")},
-		"merge to npz":          {"merge", "--output", filepath.Join(dir, "m.npz"), other},
+		"merge bad format":      {"merge", "--output", filepath.Join(dir, "m.csv"), "--format", "xls", other},
 		"generate no output":    {"generate", "sbm", "--graphs", "3"},
 		"generate bad model":    {"generate", "er", "--graphs", "3", "--output", filepath.Join(dir, "x")},
 		"generate bad nodes":    {"generate", "ba", "--nodes", "9-3", "--output", filepath.Join(dir, "x")},

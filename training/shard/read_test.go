@@ -1,0 +1,84 @@
+package shard
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/training"
+)
+
+// TestReadCSVExact: rows written by CSVWriter in two parts come back as the same float64s, with
+// names and labels, in order.
+func TestReadCSVExact(t *testing.T) {
+	dir := t.TempDir()
+	c := mat.NewDense(1, 1, nil)
+	ds := &graphs.Dataset{Classes: []int{-1, 1}}
+	rows := [][]float64{{math.Pi, -1e-300}, {1.0 / 3, math.MaxFloat64}, {0, 5e-324}}
+	var parts []string
+	for p, span := range [][2]int{{0, 2}, {2, 3}} {
+		part := &graphs.Dataset{Classes: ds.Classes}
+		for i := span[0]; i < span[1]; i++ {
+			part.Graphs = append(part.Graphs, &graphs.Graph{Name: "g,\"" + string(rune('a'+i)), C: c, Label: i % 2, HasLabel: true})
+		}
+		f, err := os.Create(filepath.Join(dir, PartName("e.csv", Shard{p, 2})))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := NewCSVWriter(f, training.EmbeddingZ, 2)
+		if err := w.Write(part, rows[span[0]:span[1]]); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		parts = append(parts, f.Name())
+	}
+	e, err := ReadCSV(parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Kind != training.EmbeddingZ || !slices.Equal(e.Labels, []string{"-1", "1", "-1"}) || e.Names[2] != "g,\"c" {
+		t.Errorf("read kind %q, labels %v, names %q", e.Kind, e.Labels, e.Names)
+	}
+	for i, r := range rows {
+		if !slices.Equal(e.Rows[i], r) {
+			t.Errorf("row %d: read %v, wrote %v", i, e.Rows[i], r)
+		}
+	}
+}
+
+func TestReadCSVErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("good.csv", "graph,label,z0\na,,1\n")
+	cases := map[string][]string{
+		"no parts":       nil,
+		"empty":          {write("empty.csv", "")},
+		"not a header":   {write("h.csv", "name,class,x\n")},
+		"no columns":     {write("n.csv", "graph,label\n")},
+		"gap in columns": {write("g.csv", "graph,label,z0,z2\n")},
+		"other header":   {good, write("o.csv", "graph,label,z0,z1\n")},
+		"bad number":     {write("b.csv", "graph,label,z0\na,,x\n")},
+		"short row":      {write("s.csv", "graph,label,z0\na,\n")},
+		"missing file":   {filepath.Join(dir, "none.csv")},
+	}
+	for name, parts := range cases {
+		if _, err := ReadCSV(parts); err == nil || !strings.HasPrefix(err.Error(), "shard: ") {
+			t.Errorf("%s: err = %v", name, err)
+		}
+	}
+}
