@@ -1,0 +1,422 @@
+package graphs
+
+// A sequential reader of TU datasets: the graphs one at a time, in file order, every file read
+// once, so that a corpus far larger than memory can be processed in chunks in linear time
+// (ReadTU with TUOptions.Select reads every file again for every chunk).
+
+import (
+	"bufio"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TUScanner reads the graphs of a TU dataset in file order, one Next (or Skip) at a time: memory
+// holds the graph sizes and class labels of the whole dataset (a few integers per graph) and one
+// graph. Graphs, names, labels and features are those ReadTU gives. It needs the adjacency file
+// grouped by graph, graph 1's lines first (every TU file and TUWriter's are: lines sorted by
+// node), and reports a line out of that order as an error naming it.
+type TUScanner struct {
+	r      *tuReader
+	ds     *Dataset // Name, Classes, NodeLabels; no graphs
+	labels []int    // class index of every graph, nil when unlabelled
+	next   int      // 0-based graph Next returns
+	lim    Limits
+
+	a, nl, attr *tuLines
+	values      []int // the distinct node labels (FeaturesLabels)
+	dim         int   // feature width
+	edge        [2]int
+	hasEdge     bool // edge holds a line read but not used yet
+}
+
+// NewTUScanner opens the TU dataset in the folder dir (as ReadTUDir: the name is that of its
+// NAME_A.txt[.gz] file). opt.Select is not used: skip graphs with Skip. The graph indicator,
+// graph labels and node labels (for FeaturesLabels) are read through first; Close releases
+// the files.
+func NewTUScanner(dir string, opt TUOptions) (*TUScanner, error) {
+	name, err := scanDirName(dir)
+	if err != nil {
+		return nil, err
+	}
+	s := &TUScanner{r: &tuReader{fsys: os.DirFS(dir), dir: ".", name: name, opt: opt, shown: dir}, lim: opt.Limits.orDefault()}
+	if err := s.open(); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("graphs: scan TU dataset %s: %w", name, err)
+	}
+	return s, nil
+}
+
+func (s *TUScanner) open() error {
+	r := s.r
+	fA, err := r.need("_A")
+	if err != nil {
+		return err
+	}
+	fInd, err := r.need("_graph_indicator")
+	if err != nil {
+		return err
+	}
+	fGL, hasGL, err := r.find("_graph_labels")
+	if err != nil {
+		return err
+	}
+	if err := r.readIndicator(fInd, s.lim); err != nil {
+		return err
+	}
+	n := len(r.starts) - 1
+	s.ds = &Dataset{Name: r.name}
+	if hasGL {
+		if s.labels, s.ds.Classes, err = r.readGraphLabels(fGL, n); err != nil {
+			return err
+		}
+	}
+	switch r.opt.Features {
+	case FeaturesNone:
+	case FeaturesLabels:
+		f, err := r.need("_node_labels")
+		if err != nil {
+			return err
+		}
+		if s.values, err = s.nodeLabelValues(f); err != nil {
+			return err
+		}
+		s.ds.NodeLabels, s.dim = s.values, len(s.values)
+		if s.nl, err = r.openLines(f); err != nil {
+			return err
+		}
+	case FeaturesAttributes:
+		f, err := r.need("_node_attributes")
+		if err != nil {
+			return err
+		}
+		if s.attr, err = r.openLines(f); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("unknown feature kind %d", int(r.opt.Features))
+	}
+	s.a, err = r.openLines(fA)
+	return err
+}
+
+// nodeLabelValues reads the distinct node-label values, sorted.
+func (s *TUScanner) nodeLabelValues(f tuFile) ([]int, error) {
+	n := s.r.starts[len(s.r.starts)-1]
+	seen := map[int]bool{}
+	lines, err := s.r.eachLine(f, func(line int, text string) error {
+		v, err := tuOneInt(text)
+		seen[v] = true
+		return err
+	})
+	if err == nil && lines != n {
+		err = tuLineError(f, lines+1, "%d node labels for the %d nodes of the graph indicator", lines, n)
+	}
+	if err != nil {
+		return nil, err
+	}
+	values := make([]int, 0, len(seen))
+	for v := range seen {
+		values = append(values, v)
+	}
+	slices.Sort(values)
+	return values, nil
+}
+
+// Dataset describes the dataset: its Name, Classes and NodeLabels (as ReadTU sets them); its
+// Graphs are nil.
+func (s *TUScanner) Dataset() *Dataset { return s.ds }
+
+// Len is the number of graphs in the dataset.
+func (s *TUScanner) Len() int { return len(s.r.starts) - 1 }
+
+// Next returns the next graph, or io.EOF after the last.
+func (s *TUScanner) Next() (*Graph, error) { return s.step(true) }
+
+// Skip reads past the next graph without building it; io.EOF after the last.
+func (s *TUScanner) Skip() error {
+	_, err := s.step(false)
+	return err
+}
+
+func (s *TUScanner) step(build bool) (*Graph, error) {
+	g := s.next
+	if g >= s.Len() {
+		return nil, io.EOF
+	}
+	lo, hi := s.r.starts[g], s.r.starts[g+1]
+	n := hi - lo
+	var c, f *mat.Dense
+	if build {
+		what := fmt.Sprintf("graph %s#%d", s.r.name, g+1)
+		if err := s.lim.checkNodes(what, n); err != nil {
+			return nil, err
+		}
+		if b := denseBytes(n, s.dim); b > s.lim.MaxDenseBytes {
+			return nil, fmt.Errorf("%s: its dense matrices need %s, over the limit of %s", what, tuBytes(b), tuBytes(s.lim.MaxDenseBytes))
+		}
+		c = mat.NewDense(n, n, nil)
+	}
+	if err := s.edges(g, lo, hi, c); err != nil {
+		return nil, err
+	}
+	var err error
+	switch {
+	case s.nl != nil:
+		f, err = s.nodeLabels(n, build)
+	case s.attr != nil:
+		f, err = s.attributes(n, build)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.next++
+	if !build {
+		return nil, nil
+	}
+	var mu []float64
+	if s.r.opt.DegreeMu {
+		mu = DegreeMu(c)
+	}
+	gr, err := New(fmt.Sprintf("%s#%d", s.r.name, g+1), c, mu, f)
+	if err != nil {
+		return nil, err
+	}
+	if s.labels != nil {
+		gr.Label, gr.HasLabel = s.labels[g], true
+	}
+	return gr, nil
+}
+
+// edges reads the adjacency lines of graph g (nodes lo..hi-1, 0-based) into c (nil: skip them).
+func (s *TUScanner) edges(g, lo, hi int, c *mat.Dense) error {
+	total := s.r.starts[len(s.r.starts)-1]
+	for {
+		if !s.hasEdge {
+			text, ok, err := s.a.next()
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return nil
+			}
+			a, b, cut := strings.Cut(text, ",")
+			if !cut || strings.Contains(b, ",") {
+				return s.a.fail("%d comma-separated fields, want 2 (\"row, col\")", strings.Count(text, ",")+1)
+			}
+			u, err := tuInt(a, 1)
+			if err != nil {
+				return s.a.fail("%v", err)
+			}
+			v, err := tuInt(b, 2)
+			if err != nil {
+				return s.a.fail("%v", err)
+			}
+			for _, x := range []int{u, v} {
+				if x < 1 || x > total {
+					return s.a.fail("node id %d out of range 1..%d", x, total)
+				}
+			}
+			s.edge, s.hasEdge = [2]int{u - 1, v - 1}, true
+		}
+		u, v := s.edge[0], s.edge[1]
+		switch {
+		case u >= hi && v >= hi:
+			return nil // a later graph's line
+		case u >= hi:
+			return s.a.fail("edge %d, %d crosses graphs", u+1, v+1)
+		case u < lo:
+			return s.a.fail("node %d is in an earlier graph than the lines before it: the file is not grouped by graph (read it with ReadTU)", u+1)
+		case v < lo || v >= hi:
+			return s.a.fail("edge %d, %d crosses graphs", u+1, v+1)
+		}
+		if c != nil {
+			c.Set(u-lo, v-lo, 1)
+		}
+		s.hasEdge = false
+	}
+}
+
+// nodeLabels reads n node labels and one-hot encodes them when build.
+func (s *TUScanner) nodeLabels(n int, build bool) (*mat.Dense, error) {
+	var f *mat.Dense
+	if build {
+		f = mat.NewDense(n, s.dim, nil)
+	}
+	for i := range n {
+		text, ok, err := s.nl.next()
+		if err == nil && !ok {
+			err = s.nl.fail("missing: fewer node labels than the nodes of the graph indicator")
+		}
+		if err != nil {
+			return nil, err
+		}
+		v, err := tuOneInt(text)
+		if err != nil {
+			return nil, s.nl.fail("%v", err)
+		}
+		if f != nil {
+			k, _ := slices.BinarySearch(s.values, v)
+			f.Set(i, k, 1)
+		}
+	}
+	return f, nil
+}
+
+// attributes reads n attribute lines, all as wide as the dataset's first.
+func (s *TUScanner) attributes(n int, build bool) (*mat.Dense, error) {
+	var data []float64
+	for range n {
+		text, ok, err := s.attr.next()
+		if err == nil && !ok {
+			err = s.attr.fail("missing: fewer attribute lines than the nodes of the graph indicator")
+		}
+		if err != nil {
+			return nil, err
+		}
+		fields := strings.Split(text, ",")
+		if s.dim == 0 {
+			s.dim = len(fields)
+		} else if len(fields) != s.dim {
+			return nil, s.attr.fail("%d attributes, but line 1 has %d", len(fields), s.dim)
+		}
+		for j, field := range fields {
+			v, err := strconv.ParseFloat(strings.TrimSpace(field), 64)
+			if err != nil || v != v || v > maxFinite || v < -maxFinite {
+				return nil, s.attr.fail("attribute %d (%q) is not a finite number", j+1, strings.TrimSpace(field))
+			}
+			if build {
+				data = append(data, v)
+			}
+		}
+	}
+	if !build {
+		return nil, nil
+	}
+	return mat.NewDense(n, s.dim, data), nil
+}
+
+// maxFinite is the largest float64.
+const maxFinite = 1.7976931348623157e308
+
+// Close releases the files.
+func (s *TUScanner) Close() error {
+	var errs []error
+	for _, l := range []*tuLines{s.a, s.nl, s.attr} {
+		if l != nil {
+			errs = append(errs, l.close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// tuLines pulls the non-empty lines of one file, with their numbers for messages.
+type tuLines struct {
+	f     tuFile
+	file  fs.File
+	zr    *gzip.Reader
+	sc    *bufio.Scanner
+	er    *tuErrReader
+	line  int
+	blank int // first empty line not yet followed by text
+}
+
+// openLines opens f for pulling lines.
+func (r *tuReader) openLines(f tuFile) (*tuLines, error) {
+	file, err := r.fsys.Open(f.path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.label, err)
+	}
+	l := &tuLines{f: f, file: file}
+	var src io.Reader = file
+	if strings.HasSuffix(f.path, ".gz") {
+		if l.zr, err = gzip.NewReader(file); err != nil {
+			file.Close()
+			return nil, tuLineError(f, 1, "not a readable gzip file: %w", err)
+		}
+		src = l.zr
+	}
+	l.er = &tuErrReader{r: src}
+	l.sc = bufio.NewScanner(l.er)
+	l.sc.Buffer(make([]byte, 0, 64<<10), tuMaxLine)
+	return l, nil
+}
+
+// next returns the next non-empty line, trimmed; ok is false at the end of the file. An empty
+// line followed by text is an error, as in ReadTU.
+func (l *tuLines) next() (text string, ok bool, err error) {
+	for l.sc.Scan() {
+		if l.er.err != nil {
+			break
+		}
+		l.line++
+		text = strings.TrimSpace(l.sc.Text())
+		if text == "" {
+			if l.blank == 0 {
+				l.blank = l.line
+			}
+			continue
+		}
+		if l.blank != 0 {
+			return "", false, tuLineError(l.f, l.blank, "empty line")
+		}
+		return text, true, nil
+	}
+	err = l.sc.Err()
+	if err == nil {
+		err = l.er.err
+	}
+	if err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return "", false, tuLineError(l.f, l.line+1, "line longer than %d bytes", tuMaxLine)
+		}
+		return "", false, tuLineError(l.f, l.line+1, "read error (truncated or corrupt file?): %w", err)
+	}
+	return "", false, nil
+}
+
+// fail is an error at the current line.
+func (l *tuLines) fail(format string, args ...any) error {
+	return tuLineError(l.f, l.line, format, args...)
+}
+
+func (l *tuLines) close() error {
+	if l.zr != nil {
+		l.zr.Close()
+	}
+	return l.file.Close()
+}
+
+// scanDirName is the dataset name of a TU folder, chosen as ReadTUDir chooses it.
+func scanDirName(dir string) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", fmt.Errorf("graphs: scan TU folder: %w", err)
+	}
+	var names []string
+	for _, e := range entries {
+		for _, suffix := range []string{"_A.txt", "_A.txt.gz"} {
+			if n, ok := strings.CutSuffix(e.Name(), suffix); ok && !e.IsDir() && n != "" && !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	switch base := filepath.Base(filepath.Clean(dir)); {
+	case len(names) == 1:
+		return names[0], nil
+	case len(names) == 0:
+		return "", fmt.Errorf("graphs: scan TU folder %s: no NAME_A.txt or NAME_A.txt.gz file there", dir)
+	case slices.Contains(names, base):
+		return base, nil
+	}
+	return "", fmt.Errorf("graphs: scan TU folder %s: it holds several datasets (%s)", dir, strings.Join(names, ", "))
+}
