@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -24,7 +25,8 @@ import (
 // holds the graph sizes and class labels of the whole dataset (a few integers per graph) and one
 // graph. Graphs, names, labels and features are those ReadTU gives. It needs the adjacency file
 // grouped by graph, graph 1's lines first (every TU file and TUWriter's are: lines sorted by
-// node), and reports a line out of that order as an error naming it.
+// node); NewTUScanner reads it through once to check that, and reports a line out of that order
+// as an error naming it, so no graph is handed out short of its edges.
 type TUScanner struct {
 	r      *tuReader
 	ds     *Dataset // Name, Classes, NodeLabels; no graphs
@@ -105,7 +107,38 @@ func (s *TUScanner) open() error {
 	default:
 		return fmt.Errorf("unknown feature kind %d", int(r.opt.Features))
 	}
+	if err := s.checkGrouped(fA); err != nil {
+		return err
+	}
 	s.a, err = r.openLines(fA)
+	return err
+}
+
+// checkGrouped reads the adjacency file through once, checking that its lines come graph by
+// graph, so that no graph is handed out short of edges that a later line would have given it.
+func (s *TUScanner) checkGrouped(f tuFile) error {
+	starts := s.r.starts
+	total, last := starts[len(starts)-1], 0
+	_, err := s.r.eachLine(f, func(line int, text string) error {
+		a, _, _ := strings.Cut(text, ",")
+		u, err := tuInt(a, 1)
+		if err != nil {
+			return err
+		}
+		if u < 1 || u > total {
+			return fmt.Errorf("node id %d out of range 1..%d", u, total)
+		}
+		g := last
+		for u-1 >= starts[g+1] {
+			g++
+		}
+		if u-1 < starts[g] {
+			of := sort.Search(len(starts)-1, func(h int) bool { return starts[h+1] > u-1 })
+			return fmt.Errorf("node %d is in graph %d, but an earlier line was in graph %d: the file is not grouped by graph (read it with ReadTU)", u, of+1, last+1)
+		}
+		last = g
+		return nil
+	})
 	return err
 }
 

@@ -128,16 +128,17 @@ func TestTUScannerErrors(t *testing.T) {
 		"crossing":     "1, 3\n",
 		"out of range": "1, 9\n",
 	} {
+		// The order is checked on opening; the ranges when the graphs are read.
 		s, err := NewTUScanner(write(a), TUOptions{})
-		if err != nil {
-			t.Fatal(err)
+		if err == nil {
+			_, err1 := s.Next()
+			_, err2 := s.Next()
+			err = errors.Join(err1, err2)
+			s.Close()
 		}
-		_, err1 := s.Next()
-		_, err2 := s.Next()
-		if err := errors.Join(err1, err2); err == nil || !strings.Contains(err.Error(), "X_A.txt:") {
+		if err == nil || !strings.Contains(err.Error(), "X_A.txt:") {
 			t.Errorf("%s: err = %v, want one naming X_A.txt and the line", what, err)
 		}
-		s.Close()
 	}
 	s, err := NewTUScanner(write("1, 2\n"), TUOptions{Limits: Limits{MaxNodes: 1}})
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -43,7 +44,8 @@ type Chunk struct {
 // Options.Chunk at a time, each chunk's embeddings computed by training.Transform with the
 // chunk's offset, so they are the very rows a single Transform of the whole corpus gives. sink
 // gets the chunks in order; Embed returns the corpus size and the shard's range (sink is never
-// called for an empty shard). The spec must not set Window (Embed does) or Standardize
+// called for an empty shard). A TU folder is read once, graph after graph (graphs.TUScanner);
+// other collections are read again for each chunk (collection.Spec.Window). The spec must not set Window (Embed does) or Standardize
 // (standardizing a chunk is not standardizing the corpus).
 func Embed(ctx context.Context, m *training.Model, spec collection.Spec, s Shard, opt Options, sink func(Chunk) error) (total, lo, hi int, err error) {
 	if err := s.Validate(); err != nil {
@@ -61,6 +63,11 @@ func Embed(ctx context.Context, m *training.Model, spec collection.Spec, s Shard
 	if chunk == 0 {
 		chunk = DefaultChunk
 	}
+	if info, err := os.Stat(spec.TU); spec.TU != "" && err == nil && info.IsDir() {
+		return embedScan(ctx, m, spec, s, chunk, opt, sink)
+	}
+	// Other collections (zip archives, bundled datasets, graph folders) are read again for
+	// every chunk, keeping only its graphs.
 	total = -1
 	for next := 0; total < 0 || next < hi; {
 		// The corpus size is known once the first read has counted it; each chunk's window
@@ -98,6 +105,61 @@ func Embed(ctx context.Context, m *training.Model, spec collection.Spec, s Shard
 			return total, lo, hi, err
 		}
 		next = end
+	}
+	return total, lo, hi, nil
+}
+
+// embedScan is Embed for a TU folder: one pass of a graphs.TUScanner, skipping the graphs before
+// the shard and those --subset leaves out.
+func embedScan(ctx context.Context, m *training.Model, spec collection.Spec, s Shard, chunk int, opt Options, sink func(Chunk) error) (total, lo, hi int, err error) {
+	if err := spec.Validate(); err != nil {
+		return 0, 0, 0, err
+	}
+	sc, err := graphs.NewTUScanner(spec.TU, graphs.TUOptions{Features: spec.Features, Limits: spec.Limits})
+	if err != nil {
+		return 0, 0, 0, fmt.Errorf("shard %s: %w", s, err)
+	}
+	defer sc.Close()
+	kept := spec.Pick(sc.Len())
+	total = len(kept)
+	lo, hi = s.Range(total)
+	maxBytes := spec.Limits.MaxDenseBytes
+	if maxBytes <= 0 {
+		maxBytes = graphs.DefaultLimits.MaxDenseBytes
+	}
+	meta := sc.Dataset()
+	next := 0 // the file's next graph
+	for start := lo; start < hi; {
+		end := min(start+chunk, hi)
+		ds := &graphs.Dataset{Name: meta.Name, Classes: meta.Classes, NodeLabels: meta.NodeLabels}
+		var bytes int64
+		for k := start; k < end; k++ {
+			for ; next < kept[k]; next++ {
+				if err := sc.Skip(); err != nil {
+					return total, lo, hi, fmt.Errorf("shard %s: %w", s, err)
+				}
+			}
+			g, err := sc.Next()
+			if err != nil {
+				return total, lo, hi, fmt.Errorf("shard %s: %w", s, err)
+			}
+			next++
+			n, d := int64(g.N()), int64(g.Dim())
+			if bytes += 8 * (n*n + n*d); bytes > maxBytes {
+				return total, lo, hi, fmt.Errorf("shard %s: the %d graphs of a chunk from %d need more than the %d bytes of dense matrices allowed: use a smaller chunk (or raise the limit)", s, end-start, start, maxBytes)
+			}
+			ds.Graphs = append(ds.Graphs, g)
+		}
+		topt := opt.Training
+		topt.Offset = start
+		z, err := training.Transform(ctx, m, ds.Graphs, opt.Steps, topt)
+		if err != nil {
+			return total, lo, hi, fmt.Errorf("shard %s: graphs %d..%d: %w", s, start, end-1, err)
+		}
+		if err := sink(Chunk{Offset: start, Total: total, First: lo, End: hi, Data: ds, Z: z}); err != nil {
+			return total, lo, hi, err
+		}
+		start = end
 	}
 	return total, lo, hi, nil
 }
