@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -105,6 +106,7 @@ func Embed(ctx context.Context, m *training.Model, spec collection.Spec, s Shard
 			return total, lo, hi, err
 		}
 		next = end
+		collect()
 	}
 	return total, lo, hi, nil
 }
@@ -160,6 +162,14 @@ func embedScan(ctx context.Context, m *training.Model, spec collection.Spec, s S
 			return total, lo, hi, err
 		}
 		start = end
+		collect()
 	}
 	return total, lo, hi, nil
 }
+
+// collect runs the garbage collector between chunks. The trainer's expression graphs are freed
+// only a GC cycle or two after their chunk, so without it the collector's target, set from the
+// heap it last found live, creeps up over a long shard (measured: 57 MiB after 2000 graphs,
+// 100 MiB after 10 000); one collection per chunk costs milliseconds against seconds of
+// embedding.
+func collect() { runtime.GC() }
