@@ -51,7 +51,7 @@ func readPart(p string, e *experiment.Embeddings, header *[]string) error {
 			kind = training.Embedding(strings.TrimSuffix(rec[2], "0"))
 		}
 		if _, err := training.ParseEmbedding(string(kind)); err != nil || !sameHeader(rec, kind) {
-			return fmt.Errorf("shard: %s: header %q is not graph,label,z0,... or graph,label,lambda0,...", p, strings.Join(rec, ","))
+			return fmt.Errorf("shard: %s: header %q is not that of gwf embed (graph,label,z0,... or graph,label,lambda0,...)", p, strings.Join(rec, ","))
 		}
 		*header = append([]string(nil), rec...)
 		e.Kind = kind
