@@ -25,10 +25,11 @@ const (
 const degreeBins = 16
 
 // GNN is a message-passing graph encoder: hidden layers H_l = ReLU(P·H_{l−1}·W_l + 1·b_lᵀ) from
-// the node features H_0 = X, a permutation-invariant readout r = mean (GCN) or sum (GIN) of the
-// last layer's rows, and z = r·W_out + b_out. P is the propagation matrix: D^{−1/2}(A+I)D^{−1/2}
-// with D the degrees of A+I (GCN, Kipf and Welling 2017), or A + I (GIN with ε = 0 and a
-// one-layer MLP per layer, Xu et al. 2019). X is the graph's node features (one-hot labels or
+// the node features H_0 = X, a permutation-invariant readout r of the last layer's rows, and
+// z = r·W_out + b_out. GCN (Kipf and Welling 2017): P = D^{−1/2}(A+I)D^{−1/2} with D the degrees
+// of A+I, r the mean. GIN (Xu et al. 2019, ε = 0, a one-layer MLP per layer): sum aggregation
+// P = (A + I)/(1 + mean degree) and sum readout r = Σ rows/√n — the sums of GIN, rescaled per
+// graph so that dense graphs do not overflow (see prepare). X is the graph's node features (one-hot labels or
 // attributes) or, for graphs without, one-hot degrees (16 bins). The last entry of W and B is
 // the output layer.
 type GNN struct {
@@ -97,10 +98,12 @@ func (e *GNN) Params() []*tensor.Dense {
 	return ps
 }
 
-// prepared is one graph's propagation matrix and node features, computed once.
+// prepared is one graph's propagation matrix and node features, computed once, and the factor
+// of its readout.
 type prepared struct {
-	p, x *tensor.Dense
-	n    int
+	p, x    *tensor.Dense
+	n       int
+	readout float64
 }
 
 // prepare computes P and X of a graph for this encoder.
@@ -115,6 +118,22 @@ func (e *GNN) prepare(g *graphs.Graph) (prepared, error) {
 			p[i*n+j] = v
 		}
 		p[i*n+i]++
+	}
+	readout := 1.0
+	if e.Kind == EncoderGIN {
+		// Sum aggregation over A + I and a sum readout grow like the degree and the size: on
+		// IMDB-BINARY's dense ego-networks (degrees up to 135) two layers overflowed the head's
+		// log-softmax. Dividing P by 1 + the mean degree and the readout by √n keeps the
+		// sums' relative weights within a graph and a bounded scale across graphs.
+		edges := 0.0
+		for _, v := range p {
+			edges += v
+		}
+		meanDeg := (edges - float64(n)) / float64(n)
+		for i := range p {
+			p[i] /= 1 + meanDeg
+		}
+		readout = 1 / math.Sqrt(float64(n))
 	}
 	if e.Kind == EncoderGCN {
 		deg := make([]float64, n)
@@ -145,7 +164,7 @@ func (e *GNN) prepare(g *graphs.Graph) (prepared, error) {
 			x[i*d+min(deg, d-1)] = 1
 		}
 	}
-	return prepared{p: tensor.New(tensor.WithShape(n, n), tensor.WithBacking(p)), x: tensor.New(tensor.WithShape(n, d), tensor.WithBacking(x)), n: n}, nil
+	return prepared{p: tensor.New(tensor.WithShape(n, n), tensor.WithBacking(p)), x: tensor.New(tensor.WithShape(n, d), tensor.WithBacking(x)), n: n, readout: readout}, nil
 }
 
 // Bind returns the encoder of data as the trainer takes it (training.Encoder): it computes
@@ -203,8 +222,8 @@ func (b *BoundGNN) Encode(g *gorgonia.ExprGraph, params gorgonia.Nodes, batch []
 		var err error
 		if e.Kind == EncoderGCN {
 			rows[r], err = gorgonia.Mean(h, 0)
-		} else {
-			rows[r], err = gorgonia.Sum(h, 0)
+		} else if rows[r], err = gorgonia.Sum(h, 0); err == nil {
+			rows[r], err = gorgonia.Mul(rows[r], gorgonia.NewConstant(pg.readout))
 		}
 		if err != nil {
 			return nil, err

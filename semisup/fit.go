@@ -436,22 +436,45 @@ func (h *headTerm) Build(g *gorgonia.ExprGraph, z *gorgonia.Node, params gorgoni
 	if err != nil {
 		return nil, err
 	}
-	mask := gorgonia.NodeFromAny(g, tensor.New(tensor.WithShape(len(batch), classes), tensor.WithBacking(onehot)), gorgonia.WithName("labels"))
-	ls, err := gorgonia.LogSoftMax(logits)
-	if err != nil {
-		return nil, err
+	rows := make([]float64, len(batch))
+	for r := range batch {
+		for c := 0; c < classes; c++ {
+			rows[r] += onehot[r*classes+c]
+		}
 	}
-	picked, err := gorgonia.HadamardProd(ls, mask)
-	if err != nil {
-		return nil, err
-	}
-	sum, err := gorgonia.Sum(picked)
-	if err != nil {
-		return nil, err
-	}
-	ce, err := gorgonia.Neg(sum)
+	ce, err := crossEntropyNode(g, logits, onehot, rows)
 	if err != nil {
 		return nil, err
 	}
 	return gorgonia.Mul(gorgonia.NewConstant(m.Config.Beta), ce)
+}
+
+// crossEntropyNode is Σ_r rows_r·(logsumexp(logits_r) − <logits_r, onehot_r>), computed with
+// each row's maximum subtracted first: Gorgonia's LogSoftMax overflows on large logits, and a
+// −∞ times a zero of the label mask is NaN.
+func crossEntropyNode(g *gorgonia.ExprGraph, logits *gorgonia.Node, onehot, rows []float64) (*gorgonia.Node, error) {
+	b, c := logits.Shape()[0], logits.Shape()[1]
+	mask := gorgonia.NodeFromAny(g, tensor.New(tensor.WithShape(b, c), tensor.WithBacking(onehot)), gorgonia.WithName("labels"))
+	rowMask := gorgonia.NodeFromAny(g, tensor.New(tensor.WithShape(b), tensor.WithBacking(rows)), gorgonia.WithName("labelled"))
+	mx, err := gorgonia.Max(logits, 1)
+	if err != nil {
+		return nil, err
+	}
+	shifted, err := gorgonia.BroadcastSub(logits, gorgonia.Must(gorgonia.Reshape(mx, []int{b, 1})), nil, []byte{1})
+	if err != nil {
+		return nil, err
+	}
+	lse, err := gorgonia.Log(gorgonia.Must(gorgonia.Sum(gorgonia.Must(gorgonia.Exp(shifted)), 1)))
+	if err != nil {
+		return nil, err
+	}
+	picked, err := gorgonia.Sum(gorgonia.Must(gorgonia.HadamardProd(shifted, mask)), 1)
+	if err != nil {
+		return nil, err
+	}
+	per, err := gorgonia.Sub(lse, picked)
+	if err != nil {
+		return nil, err
+	}
+	return gorgonia.Sum(gorgonia.Must(gorgonia.HadamardProd(per, rowMask)))
 }

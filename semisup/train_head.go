@@ -75,16 +75,21 @@ func (m *MLP) Train(x *mat.Dense, labels []int, h HeadTraining) error {
 	g := gorgonia.NewGraph()
 	xn := gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(n, in), gorgonia.WithName("x"),
 		gorgonia.WithValue(tensor.New(tensor.WithShape(n, in), tensor.WithBacking(xs))))
-	yn := gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(n, classes), gorgonia.WithName("y"),
-		gorgonia.WithValue(tensor.New(tensor.WithShape(n, classes), tensor.WithBacking(ys))))
 	head := m.nodes(g)
 	logits, err := m.logits(xn, head)
 	if err != nil {
 		return err
 	}
-	// Mean cross-entropy: −(1/n)·Σ_rows Σ_classes y ⊙ log softmax(logits).
-	loss := gorgonia.Must(gorgonia.Neg(gorgonia.Must(gorgonia.Mean(gorgonia.Must(gorgonia.Sum(
-		gorgonia.Must(gorgonia.HadamardProd(gorgonia.Must(gorgonia.LogSoftMax(logits)), yn)), 1))))))
+	// Mean cross-entropy: (1/n)·Σ_rows −log softmax(logits)_label, overflow-safe.
+	every := make([]float64, n)
+	for i := range every {
+		every[i] = 1
+	}
+	ce, err := crossEntropyNode(g, logits, ys, every)
+	if err != nil {
+		return err
+	}
+	loss := gorgonia.Must(gorgonia.Mul(ce, gorgonia.NewConstant(1/float64(n))))
 	if h.WeightDecay > 0 {
 		for _, w := range head.w {
 			sq := gorgonia.Must(gorgonia.Sum(gorgonia.Must(gorgonia.Square(w))))
