@@ -119,7 +119,7 @@ func (e *GNN) prepare(g *graphs.Graph) (prepared, error) {
 		}
 		p[i*n+i]++
 	}
-	readout := 1.0
+	readout := 1 / float64(n) // GCN: the mean of the rows
 	if e.Kind == EncoderGIN {
 		// Sum aggregation over A + I and a sum readout grow like the degree and the size: on
 		// IMDB-BINARY's dense ego-networks (degrees up to 135) two layers overflowed the head's
@@ -194,50 +194,54 @@ func (b *BoundGNN) Encode(g *gorgonia.ExprGraph, params gorgonia.Nodes, batch []
 	e := b.gnn
 	nl := len(e.W)
 	w, bias := params[:nl], params[nl:]
-	rows := make(gorgonia.Nodes, len(batch))
-	for r, i := range batch {
+	// The whole batch as one graph: P block-diagonal, X stacked, and the readout a pooling
+	// matrix R (B×N) whose row r holds graph r's readout weights. A handful of nodes per batch
+	// rather than a dozen per graph: Gorgonia merges two nodes whose 32-bit hashes collide when
+	// their op and shape agree, which thousands of per-graph nodes made happen.
+	total := 0
+	for _, i := range batch {
 		if i < 0 || i >= len(b.graphs) {
 			return nil, fmt.Errorf("gnn: graph %d of %d", i, len(b.graphs))
 		}
+		total += b.graphs[i].n
+	}
+	d := e.Inputs()
+	pData := make([]float64, total*total)
+	xData := make([]float64, 0, total*d)
+	rData := make([]float64, len(batch)*total)
+	off := 0
+	for r, i := range batch {
 		pg := b.graphs[i]
-		p := gorgonia.NodeFromAny(g, pg.p, gorgonia.WithName(fmt.Sprintf("gnn_P%d_%d", r, i)))
-		h := gorgonia.NodeFromAny(g, pg.x, gorgonia.WithName(fmt.Sprintf("gnn_X%d_%d", r, i)))
-		for l := 0; l < nl-1; l++ {
-			ph, err := gorgonia.Mul(p, h)
-			if err != nil {
-				return nil, err
-			}
-			lin, err := gorgonia.Mul(ph, w[l])
-			if err != nil {
-				return nil, err
-			}
-			if lin, err = gorgonia.BroadcastAdd(lin, bias[l], nil, []byte{0}); err != nil {
-				return nil, err
-			}
-			if h, err = gorgonia.Rectify(lin); err != nil {
-				return nil, err
-			}
+		src := pg.p.Data().([]float64)
+		for a := 0; a < pg.n; a++ {
+			copy(pData[(off+a)*total+off:(off+a)*total+off+pg.n], src[a*pg.n:(a+1)*pg.n])
+			rData[r*total+off+a] = pg.readout
 		}
-		// readout: 1×hidden
-		var err error
-		if e.Kind == EncoderGCN {
-			rows[r], err = gorgonia.Mean(h, 0)
-		} else if rows[r], err = gorgonia.Sum(h, 0); err == nil {
-			rows[r], err = gorgonia.Mul(rows[r], gorgonia.NewConstant(pg.readout))
-		}
+		xData = append(xData, pg.x.Data().([]float64)...)
+		off += pg.n
+	}
+	p := gorgonia.NodeFromAny(g, tensor.New(tensor.WithShape(total, total), tensor.WithBacking(pData)), gorgonia.WithName("gnn_P"))
+	h := gorgonia.NodeFromAny(g, tensor.New(tensor.WithShape(total, d), tensor.WithBacking(xData)), gorgonia.WithName("gnn_X"))
+	pool := gorgonia.NodeFromAny(g, tensor.New(tensor.WithShape(len(batch), total), tensor.WithBacking(rData)), gorgonia.WithName("gnn_R"))
+	for l := 0; l < nl-1; l++ {
+		ph, err := gorgonia.Mul(p, h)
 		if err != nil {
 			return nil, err
 		}
-		if rows[r], err = gorgonia.Reshape(rows[r], tensor.Shape{1, h.Shape()[1]}); err != nil {
+		lin, err := gorgonia.Mul(ph, w[l])
+		if err != nil {
+			return nil, err
+		}
+		if lin, err = gorgonia.BroadcastAdd(lin, bias[l], nil, []byte{0}); err != nil {
+			return nil, err
+		}
+		if h, err = gorgonia.Rectify(lin); err != nil {
 			return nil, err
 		}
 	}
-	readout := rows[0]
-	if len(rows) > 1 {
-		var err error
-		if readout, err = gorgonia.Concat(0, rows...); err != nil {
-			return nil, err
-		}
+	readout, err := gorgonia.Mul(pool, h)
+	if err != nil {
+		return nil, err
 	}
 	z, err := gorgonia.Mul(readout, w[nl-1])
 	if err != nil {
@@ -254,7 +258,7 @@ func (e *GNN) Embed(data []*graphs.Graph) (*mat.Dense, error) {
 		return nil, err
 	}
 	out := mat.NewDense(len(data), e.Outputs(), nil)
-	const chunk = 256
+	const chunk = 32 // a batch's P is (Σ n)², dense
 	for s := 0; s < len(data); s += chunk {
 		batch := make([]int, 0, chunk)
 		for i := s; i < min(s+chunk, len(data)); i++ {

@@ -18,5 +18,8 @@
 // with two consumers), give parameter nodes distinct names (Gorgonia merges input nodes of equal
 // name, type and shape), and call Reset between runs. An op keeps the transports (or
 // gradients) of its last run for its backward pass, so one expression graph must not be run
-// by two machines at once; build one graph per goroutine.
+// by two machines at once; build one graph per goroutine. Keep graphs small: Gorgonia v0.9.18
+// merges two nodes whose 32-bit hashes collide when their op and shape agree (its nodeEq does
+// not compare children), so an expression with thousands of look-alike nodes can silently
+// compute the wrong thing — one reason BatchLoss is a single node.
 package nodes
