@@ -116,6 +116,16 @@ type FoldResult struct {
 	// per split, chosen on the held-out labels; nothing here is chosen on them.
 	EpochAccuracy []float64 `json:"epoch_accuracy,omitempty"`
 	Seconds       float64   `json:"seconds"`
+	// Graphs are the held-out graphs (indices into the data) and Predictions the classes
+	// predicted for them, in that order (nested protocol only).
+	Graphs      []int `json:"graphs,omitempty"`
+	Predictions []int `json:"predictions,omitempty"`
+	// Choice is what the nested protocol chose on the fold's validation split.
+	Choice *Choice `json:"choice,omitempty"`
+	// Beta0 and LogReg are the baselines on the same fold (CVOptions.Baselines): the same head
+	// on the unsupervised embeddings, and logistic regression on the unsupervised λ.
+	Beta0  *Baseline `json:"beta0,omitempty"`
+	LogReg *Baseline `json:"logreg,omitempty"`
 }
 
 // CVOptions configure CrossValidate.
@@ -127,6 +137,14 @@ type CVOptions struct {
 	FoldDone func(FoldResult)
 	// Skip, if set, names folds (1-based) not to run, e.g. those a resumed run already has.
 	Skip func(fold int) bool
+	// Select, if set, makes the protocol nested: inside each fold, Select chooses among
+	// Select.Candidates and the stopping epoch on a validation split of the fold's labelled
+	// graphs (the cfg argument is then unused), and the held-out fold is scored once at the end.
+	Select *Selection
+	// Baselines adds, on the same folds, the β = 0 head (chosen as Select chooses) and a
+	// logistic regression on the unsupervised λ (C from LogRegGrid, nil: DefaultCGrid).
+	Baselines  bool
+	LogRegGrid []float64
 }
 
 // CrossValidate runs the paper's k-fold protocol for graph classification: for each fold, a
@@ -138,6 +156,9 @@ func CrossValidate(ctx context.Context, data []*graphs.Graph, labels []int, clas
 	fold, err := Folds(labels, opt.Folds, opt.Seed)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Select != nil || opt.Baselines {
+		return nestedCV(ctx, data, labels, fold, classes, gwf, cfg, opt)
 	}
 	var out []FoldResult
 	for f := 0; f < opt.Folds; f++ {

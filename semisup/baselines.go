@@ -1,0 +1,155 @@
+package semisup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/training"
+)
+
+// Unsupervised is the GWF model trained without labels (β = 0) on all graphs, with its
+// embeddings after every epoch. No label moves it, so one serves as the baseline of every fold:
+// the same head on its embeddings (β = 0), and a logistic regression on its λ.
+type Unsupervised struct {
+	Z      []*mat.Dense // Z[e] after epoch e+1
+	Head   *MLP         // the head as NewModel initialises it (before any training)
+	Config Config       // the head's configuration (β is 0)
+}
+
+// FitUnsupervised trains the GWF model of gwf on data without labels, keeping its embeddings
+// after every epoch; the head is cfg's, with β = 0.
+func FitUnsupervised(ctx context.Context, data []*graphs.Graph, classes int, gwf training.Config, cfg Config, opt Options) (*Unsupervised, error) {
+	cfg.Beta = 0
+	joint := cfg
+	joint.Head.Steps = 0
+	m, err := NewModel(data, classes, gwf, joint)
+	if err != nil {
+		return nil, err
+	}
+	u := &Unsupervised{Head: m.Head.clone(), Config: cfg}
+	none := make([]int, len(data))
+	for i := range none {
+		none[i] = Unlabeled
+	}
+	opt.EpochDone = func(m *Model) error {
+		u.Z = append(u.Z, mat.DenseCopyOf(m.GWF.Z))
+		return nil
+	}
+	if err := Fit(ctx, m, data, none, opt); err != nil {
+		return nil, fmt.Errorf("semisup: unsupervised model: %w", err)
+	}
+	if len(u.Z) == 0 {
+		return nil, errors.New("semisup: the unsupervised model trained no epoch")
+	}
+	return u, nil
+}
+
+// Baseline is a baseline's result on one held-out fold.
+type Baseline struct {
+	Accuracy float64 `json:"accuracy"`
+	// Epoch is the unsupervised model's epoch whose embeddings it read (chosen on the validation
+	// split for the head, the last for the logistic regression).
+	Epoch int `json:"epoch"`
+	// C is the logistic regression's inverse L2 strength, chosen by inner cross-validation.
+	C         float64 `json:"c,omitempty"`
+	Predicted []int   `json:"predicted_per_class"`
+}
+
+// HeadFold is the β = 0 baseline on one fold, chosen as Select chooses: the head is trained
+// alone on the embeddings of every epoch with the labels minus sel's validation split, the epoch
+// that scores best on the validation graphs is kept (refitted on all the labels with
+// sel.Refit), and its predictions on the graphs test are scored. Labels of the graphs in test
+// are not read before scoring.
+func (u *Unsupervised) HeadFold(labels, test []int, sel Selection) (Baseline, []int, error) {
+	train := hide(labels, test)
+	inner, val := ValidationSplit(train, sel.fraction(), sel.Seed)
+	if len(val) == 0 {
+		return Baseline{}, nil, errors.New("semisup: too few labelled graphs to hold some out for validation")
+	}
+	var best *MLP
+	bestEpoch, bestAcc, bestLoss := 0, -1.0, 0.0
+	for e, z := range u.Z {
+		h := u.Head.clone()
+		x := u.Config.headInput(z)
+		if err := h.Train(x, inner, u.Config.Head); err != nil {
+			return Baseline{}, nil, fmt.Errorf("β = 0 head, epoch %d: %w", e+1, err)
+		}
+		acc, loss := scoreRows(Probabilities(h.Logits(x)), val, train)
+		if acc > bestAcc || (acc == bestAcc && loss < bestLoss) {
+			best, bestEpoch, bestAcc, bestLoss = h, e+1, acc, loss
+		}
+	}
+	x := u.Config.headInput(u.Z[bestEpoch-1])
+	if sel.Refit {
+		best = u.Head.clone()
+		if err := best.Train(x, train, u.Config.Head); err != nil {
+			return Baseline{}, nil, fmt.Errorf("β = 0 head, refit: %w", err)
+		}
+	}
+	pred := best.Predict(x)
+	b := Baseline{Epoch: bestEpoch}
+	b.Accuracy, b.Predicted = scoreOn(pred, labels, test, u.Head.Classes())
+	return b, pick(pred, test), nil
+}
+
+// LogRegFold is the logistic-regression baseline on one fold: multinomial logistic regression
+// with L2 on λ = softmax(z) of the unsupervised model's last epoch, trained on the labelled
+// graphs outside test, its C chosen from grid by stratified inner cross-validation on them
+// (innerFolds folds, seeded). Labels of the graphs in test are not read before scoring.
+func (u *Unsupervised) LogRegFold(labels, test []int, grid []float64, innerFolds int, seed uint64) (Baseline, []int, error) {
+	train := hide(labels, test)
+	lambda := training.Lambda(u.Z[len(u.Z)-1])
+	var rows []int
+	for i, l := range train {
+		if l != Unlabeled {
+			rows = append(rows, i)
+		}
+	}
+	x, y := subset(lambda, rows), pick(train, rows)
+	classes := u.Head.Classes()
+	c, err := ChooseC(x, y, classes, grid, innerFolds, seed)
+	if err != nil {
+		return Baseline{}, nil, err
+	}
+	lr, err := FitLogReg(x, y, classes, c)
+	if err != nil {
+		return Baseline{}, nil, err
+	}
+	pred := lr.Predict(lambda)
+	b := Baseline{Epoch: len(u.Z), C: c}
+	b.Accuracy, b.Predicted = scoreOn(pred, labels, test, classes)
+	return b, pick(pred, test), nil
+}
+
+// hide is labels with the graphs idx marked Unlabeled.
+func hide(labels, idx []int) []int {
+	out := slices.Clone(labels)
+	for _, i := range idx {
+		out[i] = Unlabeled
+	}
+	return out
+}
+
+// pick is xs at idx.
+func pick(xs, idx []int) []int {
+	out := make([]int, len(idx))
+	for r, i := range idx {
+		out[r] = xs[i]
+	}
+	return out
+}
+
+// subset is the rows idx of x.
+func subset(x *mat.Dense, idx []int) *mat.Dense {
+	_, c := x.Dims()
+	out := mat.NewDense(len(idx), c, nil)
+	for r, i := range idx {
+		out.SetRow(r, x.RawRowView(i))
+	}
+	return out
+}

@@ -1,0 +1,94 @@
+package semisup
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/training"
+)
+
+// NestedFold trains and scores one held-out fold with model selection: the labels of the
+// graphs test are hidden, Select chooses on a validation split of the other labelled graphs
+// (the held-out graphs take part in the GWF term unlabelled), and the chosen model's
+// predictions on test are scored once. Nothing before the scoring reads labels[i] for i in test.
+func NestedFold(ctx context.Context, data []*graphs.Graph, labels, test []int, classes int, gwf training.Config, sel Selection, opt Options) (FoldResult, error) {
+	t0 := time.Now()
+	train := hide(labels, test)
+	m, choice, err := Select(ctx, data, train, classes, gwf, sel, opt)
+	if err != nil {
+		return FoldResult{}, err
+	}
+	pred := m.Predict()
+	r := FoldResult{Test: len(test), Graphs: append([]int(nil), test...), Predictions: pick(pred, test), Choice: choice}
+	r.Accuracy, r.Predicted = scoreOn(pred, labels, test, classes)
+	right, labelled := 0, 0
+	for i, l := range train {
+		if l != Unlabeled {
+			labelled++
+			if pred[i] == l {
+				right++
+			}
+		}
+	}
+	r.TrainAccuracy = float64(right) / float64(labelled)
+	r.Seconds = time.Since(t0).Seconds()
+	return r, nil
+}
+
+// nestedCV is CrossValidate with opt.Select or opt.Baselines: NestedFold on every fold, and the
+// baselines on the same folds from one unsupervised model shared by all of them.
+func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, classes int, gwf training.Config, cfg Config, opt CVOptions) ([]FoldResult, error) {
+	sel := Selection{Candidates: []Config{cfg}, Seed: opt.Seed}
+	if opt.Select != nil {
+		sel = *opt.Select
+	}
+	if err := sel.Validate(); err != nil {
+		return nil, err
+	}
+	var u *Unsupervised
+	if opt.Baselines {
+		var err error
+		if u, err = FitUnsupervised(ctx, data, classes, gwf, sel.Candidates[0], opt.Options); err != nil {
+			return nil, err
+		}
+	}
+	grid := opt.LogRegGrid
+	if grid == nil {
+		grid = DefaultCGrid
+	}
+	var out []FoldResult
+	for f := 0; f < opt.Folds; f++ {
+		if opt.Skip != nil && opt.Skip(f+1) {
+			continue
+		}
+		var test []int
+		for i, g := range fold {
+			if g == f {
+				test = append(test, i)
+			}
+		}
+		r, err := NestedFold(ctx, data, labels, test, classes, gwf, sel, opt.Options)
+		if err != nil {
+			return nil, fmt.Errorf("fold %d: %w", f+1, err)
+		}
+		r.Fold = f + 1
+		if u != nil {
+			b, _, err := u.HeadFold(labels, test, sel)
+			if err != nil {
+				return nil, fmt.Errorf("fold %d: %w", f+1, err)
+			}
+			lr, _, err := u.LogRegFold(labels, test, grid, 5, opt.Seed)
+			if err != nil {
+				return nil, fmt.Errorf("fold %d: %w", f+1, err)
+			}
+			r.Beta0, r.LogReg = &b, &lr
+		}
+		out = append(out, r)
+		if opt.FoldDone != nil {
+			opt.FoldDone(r)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,266 @@
+package semisup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/training"
+)
+
+// Selection configures the model selection of Select: a stratified validation split of the
+// labelled graphs chooses the candidate configuration and the stopping epoch.
+type Selection struct {
+	// Validation is the fraction of each class's labelled graphs held out to choose on
+	// (0 means DefaultValidation).
+	Validation float64 `json:"validation"`
+	// Candidates are the configurations tried, each trained once (at least one).
+	Candidates []Config `json:"candidates"`
+	// Refit retrains the chosen candidate on all the labels up to the chosen epoch; without it
+	// the result is the model of the chosen epoch, trained without the validation labels.
+	Refit bool `json:"refit"`
+	// Seed seeds the validation split.
+	Seed uint64 `json:"seed"`
+}
+
+// DefaultValidation is the validation fraction: a fifth of the labelled graphs, the inner split
+// of a 5-fold scheme.
+const DefaultValidation = 0.2
+
+func (s Selection) fraction() float64 {
+	if s.Validation == 0 {
+		return DefaultValidation
+	}
+	return s.Validation
+}
+
+// Validate checks the selection.
+func (s Selection) Validate() error {
+	if f := s.fraction(); !(f > 0 && f < 1) {
+		return fmt.Errorf("semisup: validation fraction %v not in (0, 1)", s.Validation)
+	}
+	if len(s.Candidates) == 0 {
+		return errors.New("semisup: no candidate configuration to select from")
+	}
+	for i, c := range s.Candidates {
+		if err := c.Validate(); err != nil {
+			return fmt.Errorf("candidate %d: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+// Choice is what Select chose, and on what.
+type Choice struct {
+	Candidate int    `json:"candidate"` // index into Selection.Candidates
+	Config    Config `json:"config"`
+	Epoch     int    `json:"epoch"`
+	// Validation is the number of validation graphs; ValidationAccuracy and ValidationLoss (mean
+	// cross-entropy) are the chosen model's scores on them.
+	Validation         int     `json:"validation_graphs"`
+	ValidationAccuracy float64 `json:"validation_accuracy"`
+	ValidationLoss     float64 `json:"validation_loss"`
+	// Curves are every candidate's validation accuracy after each epoch.
+	Curves [][]float64 `json:"validation_curves"`
+	Refit  bool        `json:"refit"`
+}
+
+// ValidationSplit holds out a stratified, seeded fraction of each class's labelled graphs (at
+// least one per class with two or more, never the last one): it returns the labels with those
+// graphs marked Unlabeled, and their indices, sorted.
+func ValidationSplit(labels []int, fraction float64, seed uint64) (inner []int, val []int) {
+	inner = slices.Clone(labels)
+	byClass := map[int][]int{}
+	var classes []int
+	for i, l := range labels {
+		if l == Unlabeled {
+			continue
+		}
+		if _, ok := byClass[l]; !ok {
+			classes = append(classes, l)
+		}
+		byClass[l] = append(byClass[l], i)
+	}
+	slices.Sort(classes)
+	rng := rand.New(rand.NewPCG(seed, 0x7a11d))
+	for _, c := range classes {
+		members := byClass[c]
+		rng.Shuffle(len(members), func(a, b int) { members[a], members[b] = members[b], members[a] })
+		n := 0
+		if len(members) >= 2 {
+			n = min(max(1, int(fraction*float64(len(members))+0.5)), len(members)-1)
+		}
+		for _, i := range members[:n] {
+			inner[i] = Unlabeled
+			val = append(val, i)
+		}
+	}
+	slices.Sort(val)
+	return inner, val
+}
+
+// Select trains every candidate on data with the labels minus a validation split (the graphs
+// without a label, and the validation graphs, take part in the GWF term unlabelled) and keeps
+// the candidate and epoch whose model scores best on the validation graphs: highest accuracy,
+// then lowest cross-entropy, then the earliest. The model of an epoch is what Fit would return
+// had it stopped there: the joint state, and the head trained alone on that epoch's embeddings
+// (when the candidate's Head.Steps > 0). Only labels[i] of labelled graphs are read: a graph
+// to be scored later must be passed Unlabeled.
+//
+// The returned model's GWF epochs are the chosen epoch, so resuming it trains no further.
+// opt.EpochDone is not called (the candidates are not checkpointed).
+func Select(ctx context.Context, data []*graphs.Graph, labels []int, classes int, gwf training.Config, sel Selection, opt Options) (*Model, *Choice, error) {
+	if err := sel.Validate(); err != nil {
+		return nil, nil, err
+	}
+	inner, val := ValidationSplit(labels, sel.fraction(), sel.Seed)
+	if len(val) == 0 {
+		return nil, nil, errors.New("semisup: too few labelled graphs to hold some out for validation")
+	}
+	choice := &Choice{Candidate: -1, Validation: len(val), Refit: sel.Refit}
+	var best *Model
+	for ci, c := range sel.Candidates {
+		joint := c
+		joint.Head.Steps = 0 // the head is trained alone on every epoch's snapshot below
+		m, err := NewModel(data, classes, gwf, joint)
+		if err != nil {
+			return nil, nil, err
+		}
+		var curve []float64
+		fo := opt
+		fo.EpochDone = func(m *Model) error {
+			snap, err := m.snapshotAt(c, inner)
+			if err != nil {
+				return err
+			}
+			acc, loss := snap.score(val, labels)
+			curve = append(curve, acc)
+			if acc > choice.ValidationAccuracy || (acc == choice.ValidationAccuracy && loss < choice.ValidationLoss) || best == nil {
+				best = snap
+				choice.Candidate, choice.Config, choice.Epoch = ci, c, len(m.History)
+				choice.ValidationAccuracy, choice.ValidationLoss = acc, loss
+			}
+			return nil
+		}
+		if err := Fit(ctx, m, data, inner, fo); err != nil {
+			return nil, nil, fmt.Errorf("candidate %d: %w", ci+1, err)
+		}
+		choice.Curves = append(choice.Curves, curve)
+	}
+	if best == nil {
+		return nil, nil, errors.New("semisup: no epoch to select from")
+	}
+	if !sel.Refit {
+		return best, choice, nil
+	}
+	g := gwf
+	g.Epochs = choice.Epoch
+	m, err := NewModel(data, classes, g, choice.Config)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := Fit(ctx, m, data, labels, opt); err != nil {
+		return nil, nil, fmt.Errorf("refit: %w", err)
+	}
+	return m, choice, nil
+}
+
+// snapshotAt copies m as Fit with configuration c would leave it after this epoch: the head
+// trained alone on the labels (if c.Head.Steps > 0), training stopping here.
+func (m *Model) snapshotAt(c Config, labels []int) (*Model, error) {
+	epoch := len(m.History)
+	s := &Model{GWF: cloneGWF(m.GWF), Head: m.Head.clone(), Config: c, History: slices.Clone(m.History), Optimizer: m.Optimizer}
+	s.GWF.Config.Epochs = epoch
+	if c.Head.Steps > 0 {
+		if err := s.Head.Train(c.headInput(s.GWF.Z), labels, c.Head); err != nil {
+			return nil, fmt.Errorf("after epoch %d: %w", epoch, err)
+		}
+		s.HeadTrainedAt = epoch
+	}
+	return s, nil
+}
+
+// score is the head's accuracy and mean cross-entropy on the graphs idx.
+func (m *Model) score(idx []int, labels []int) (acc, loss float64) {
+	p := Probabilities(m.Head.Logits(m.Config.headInput(m.GWF.Z)))
+	return scoreRows(p, idx, labels)
+}
+
+// scoreRows is the accuracy and mean cross-entropy of class probabilities p on rows idx.
+func scoreRows(p *mat.Dense, idx []int, labels []int) (acc, loss float64) {
+	ok := 0
+	for _, i := range idx {
+		row := p.RawRowView(i)
+		if argmax(row) == labels[i] {
+			ok++
+		}
+		loss -= math.Log(max(row[labels[i]], 1e-300))
+	}
+	n := float64(len(idx))
+	return float64(ok) / n, loss / n
+}
+
+// Probabilities is the row-wise softmax of logits.
+func Probabilities(logits *mat.Dense) *mat.Dense {
+	r, c := logits.Dims()
+	p := mat.NewDense(r, c, nil)
+	for i := 0; i < r; i++ {
+		row, out := logits.RawRowView(i), p.RawRowView(i)
+		top := slices.Max(row)
+		var sum float64
+		for j, v := range row {
+			out[j] = math.Exp(v - top)
+			sum += out[j]
+		}
+		for j := range out {
+			out[j] /= sum
+		}
+	}
+	return p
+}
+
+func argmax(xs []float64) int {
+	best := 0
+	for j, v := range xs {
+		if v > xs[best] {
+			best = j
+		}
+	}
+	return best
+}
+
+// cloneGWF deep-copies the trained parameters of a GWF model (AtomMu, which training never
+// changes, is shared).
+func cloneGWF(m *training.Model) *training.Model {
+	c := *m
+	c.V, c.H = cloneDenses(m.V), cloneDenses(m.H)
+	c.Z = mat.DenseCopyOf(m.Z)
+	c.History = slices.Clone(m.History)
+	c.Partial = nil
+	return &c
+}
+
+func cloneDenses(ms []*mat.Dense) []*mat.Dense {
+	if ms == nil {
+		return nil
+	}
+	out := make([]*mat.Dense, len(ms))
+	for i, m := range ms {
+		out[i] = mat.DenseCopyOf(m)
+	}
+	return out
+}
+
+func (m *MLP) clone() *MLP {
+	c := &MLP{Activation: m.Activation, W: cloneDenses(m.W)}
+	for _, b := range m.B {
+		c.B = append(c.B, slices.Clone(b))
+	}
+	return c
+}

@@ -1,0 +1,136 @@
+package semisup
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+func TestValidationSplit(t *testing.T) {
+	labels := []int{0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, Unlabeled, Unlabeled}
+	inner, val := ValidationSplit(labels, 0.2, 7)
+	count := map[int]int{}
+	for _, i := range val {
+		if labels[i] == Unlabeled || inner[i] != Unlabeled {
+			t.Fatalf("graph %d (label %d) validated and inner label %d", i, labels[i], inner[i])
+		}
+		count[labels[i]]++
+	}
+	// 20% of 5 and 10, at least one; the single graph of class 2 stays for training.
+	if count[0] != 1 || count[1] != 2 || count[2] != 0 {
+		t.Errorf("validation per class %v, want 1, 2, 0", count)
+	}
+	for i, l := range inner {
+		if l != Unlabeled && l != labels[i] {
+			t.Errorf("inner label %d of graph %d, want %d", l, i, labels[i])
+		}
+	}
+	if _, again := ValidationSplit(labels, 0.2, 7); !slices.Equal(again, val) {
+		t.Error("the split is not deterministic for a seed")
+	}
+}
+
+// TestNestedFoldIgnoresHeldOutLabels: changing the held-out graphs' labels changes neither
+// what is chosen nor what is predicted; only the score moves.
+func TestNestedFoldIgnoresHeldOutLabels(t *testing.T) {
+	data, labels := twoStructures(t, 40, 5)
+	gwf := smallGWF()
+	gwf.Epochs = 3
+	head := HeadTraining{Steps: 50, LearningRate: 0.05}
+	sel := Selection{Seed: 3, Candidates: []Config{
+		{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Head: head},
+		{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Head: head, Detach: true},
+	}}
+	var test []int
+	for i := 0; i < len(data); i += 4 {
+		test = append(test, i)
+	}
+	flipped := slices.Clone(labels)
+	for _, i := range test {
+		flipped[i] = 1 - flipped[i]
+	}
+	ctx := context.Background()
+	a, err := NestedFold(ctx, data, labels, test, 2, gwf, sel, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NestedFold(ctx, data, flipped, test, 2, gwf, sel, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a.Choice, b.Choice) || !slices.Equal(a.Predictions, b.Predictions) {
+		t.Fatalf("held-out labels changed the choice or the predictions:\n%+v %v\n%+v %v", a.Choice, a.Predictions, b.Choice, b.Predictions)
+	}
+	if a.Accuracy+b.Accuracy != 1 {
+		t.Errorf("accuracies %v and %v on flipped labels should sum to 1", a.Accuracy, b.Accuracy)
+	}
+	if len(a.Choice.Curves) != 2 || len(a.Choice.Curves[0]) != gwf.Epochs {
+		t.Errorf("curves %v, want 2 candidates × %d epochs", a.Choice.Curves, gwf.Epochs)
+	}
+	if got := slices.Max(a.Choice.Curves[a.Choice.Candidate]); got != a.Choice.ValidationAccuracy || a.Choice.Curves[a.Choice.Candidate][a.Choice.Epoch-1] != got {
+		t.Errorf("chose epoch %d of candidate %d at %v, curves %v", a.Choice.Epoch, a.Choice.Candidate, a.Choice.ValidationAccuracy, a.Choice.Curves)
+	}
+}
+
+// TestSelectModel: the returned model is the chosen epoch's, with or without a refit, and
+// resuming it trains no further.
+func TestSelectModel(t *testing.T) {
+	data, labels := twoStructures(t, 30, 9)
+	gwf := smallGWF()
+	gwf.Epochs = 3
+	cfg := Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Head: HeadTraining{Steps: 30, LearningRate: 0.05}}
+	for _, refit := range []bool{false, true} {
+		m, c, err := Select(context.Background(), data, labels, 2, gwf, Selection{Candidates: []Config{cfg}, Refit: refit}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m.History) != c.Epoch || m.GWF.Config.Epochs != c.Epoch || m.HeadTrainedAt != c.Epoch || c.Validation != 6 {
+			t.Errorf("refit %v: %d epochs (config %d, head trained at %d), chose %d on %d graphs", refit, len(m.History), m.GWF.Config.Epochs, m.HeadTrainedAt, c.Epoch, c.Validation)
+		}
+		before := m.Predict()
+		if err := Fit(context.Background(), m, data, labels, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(before, m.Predict()) || len(m.History) != c.Epoch {
+			t.Errorf("refit %v: resuming the selected model changed it", refit)
+		}
+	}
+	if _, _, err := Select(context.Background(), data, labels, 2, gwf, Selection{}, Options{}); err == nil {
+		t.Error("no candidate: no error")
+	}
+	if _, _, err := Select(context.Background(), data, labels, 2, gwf, Selection{Candidates: []Config{cfg}, Validation: 1}, Options{}); err == nil {
+		t.Error("validation fraction 1: no error")
+	}
+}
+
+// TestCrossValidateNestedWithBaselines: every fold records its choice and both baselines.
+func TestCrossValidateNestedWithBaselines(t *testing.T) {
+	data, labels := twoStructures(t, 30, 11)
+	gwf := smallGWF()
+	gwf.Epochs = 2
+	cfg := Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Head: HeadTraining{Steps: 30, LearningRate: 0.05}}
+	res, err := CrossValidate(context.Background(), data, labels, 2, gwf, cfg, CVOptions{Folds: 3, Seed: 1, Baselines: true, LogRegGrid: []float64{0.1, 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 3 {
+		t.Fatalf("%d folds", len(res))
+	}
+	for _, r := range res {
+		if r.Choice == nil || r.Beta0 == nil || r.LogReg == nil || len(r.Predictions) != r.Test || len(r.Graphs) != r.Test {
+			t.Fatalf("fold %d: %+v", r.Fold, r)
+		}
+		for _, acc := range []float64{r.Accuracy, r.Beta0.Accuracy, r.LogReg.Accuracy} {
+			if acc < 0 || acc > 1 {
+				t.Errorf("fold %d: accuracy %v", r.Fold, acc)
+			}
+		}
+		if r.LogReg.C != 0.1 && r.LogReg.C != 10 {
+			t.Errorf("fold %d: C = %v not from the grid", r.Fold, r.LogReg.C)
+		}
+		if r.Beta0.Epoch < 1 || r.Beta0.Epoch > gwf.Epochs {
+			t.Errorf("fold %d: β = 0 epoch %d", r.Fold, r.Beta0.Epoch)
+		}
+	}
+}
