@@ -44,6 +44,8 @@ type filePayload struct {
 	// Partial is the position of an epoch stopped mid-way (the GWF model's Partial, kept here
 	// beside the joint optimizer state that resumes it).
 	Partial *filePartial `json:"partial,omitempty"`
+	// Classes: see Model.Classes (absent in files written before it existed).
+	Classes []int `json:"classes,omitempty"`
 }
 
 // filePartial is training.PartialEpoch without its wall-clock seconds.
@@ -72,7 +74,7 @@ func (m *Model) Encode(w io.Writer) error {
 	if err := g.Encode(&gwf); err != nil {
 		return err
 	}
-	p := filePayload{Config: m.Config, HeadB: m.Head.B, Optimizer: m.Optimizer, HeadTrainedAt: m.HeadTrainedAt, GWF: bytes.TrimSpace(gwf.Bytes()), Encoder: gnnPayloadOf(m.Encoder)}
+	p := filePayload{Config: m.Config, HeadB: m.Head.B, Optimizer: m.Optimizer, HeadTrainedAt: m.HeadTrainedAt, GWF: bytes.TrimSpace(gwf.Bytes()), Encoder: gnnPayloadOf(m.Encoder), Classes: m.Classes}
 	for _, h := range m.History {
 		p.History = append(p.History, fileEpoch{Epoch: h.Epoch, GWF: h.GWF, CE: h.CE})
 	}
@@ -174,7 +176,10 @@ func Decode(r io.Reader) (*Model, error) {
 	if p.HeadTrainedAt < 0 || p.HeadTrainedAt > len(p.History) {
 		return nil, bad("head trained after epoch %d of %d", p.HeadTrainedAt, len(p.History))
 	}
-	m := &Model{GWF: gwf, Head: head, Config: p.Config, Optimizer: p.Optimizer, HeadTrainedAt: p.HeadTrainedAt}
+	if p.Classes != nil && len(p.Classes) != head.Classes() {
+		return nil, bad("%d class names for a head of %d classes", len(p.Classes), head.Classes())
+	}
+	m := &Model{GWF: gwf, Head: head, Config: p.Config, Optimizer: p.Optimizer, HeadTrainedAt: p.HeadTrainedAt, Classes: p.Classes}
 	if m.Encoder, err = p.Encoder.gnn(p.Config, InputDim(gwf.Dim()), gwf.K()); err != nil {
 		return nil, bad("%v", err)
 	}

@@ -29,8 +29,14 @@ type classifyFlags struct {
 	head       semisup.HeadTraining
 	fraction   float64
 	output     string
-	model      string
+	predFile   string
 	resume     bool
+	validation float64
+	selBeta    string
+	selDetach  bool
+	selDecay   string
+	refit      bool
+	baselines  bool
 	json       bool
 	quiet      bool
 }
@@ -47,21 +53,29 @@ and one backward pass per mini-batch) and scores its predictions. After the join
 alone is trained to convergence on the final embeddings (--head-steps full-batch Adam steps; 0
 turns this off): during them it gets only one step per mini-batch.
 
-By default it runs stratified --folds cross-validation (the paper's Table 2 protocol): for each
-fold, a model is trained on all graphs with the labels of the other folds, the held-out graphs
-taking part in the GWF term unlabelled, and the head's predictions on the held-out fold are
-scored. It prints the accuracy per fold and the mean ± std, and, as a diagnostic only, the mean
-of each fold's best held-out accuracy over the epochs: the authors' code reports that number,
-which is chosen on the held-out labels and so overstates the accuracy on new graphs.
+By default it runs nested stratified --folds cross-validation: for each fold, the held-out
+graphs take part in the GWF term unlabelled; a stratified --validation fraction of the other
+folds' labelled graphs is held out too, and chooses the stopping epoch and, when --select-beta,
+--select-detach or --select-decay name several settings, the configuration; the chosen model
+(or, with --refit, the chosen settings retrained on all the fold's labels) is scored once on
+the held-out fold. No held-out label chooses anything. On the same folds it scores two
+baselines (--baselines): the same head on the embeddings of GWF trained without labels (β = 0,
+its epoch chosen on the same validation split) and a logistic regression on that model's λ (C
+chosen by 5-fold cross-validation on the fold's training graphs). --validation 0 gives the
+un-nested protocol (fixed settings, last epoch), with the authors' best-epoch number as a
+diagnostic.
 
 With --labeled-fraction p it instead keeps the labels of a stratified random fraction p of the
 graphs (seeded by --fold-seed), trains once and scores the predictions on the other graphs;
---output writes every graph's prediction as CSV.
+--predictions writes every graph's prediction as CSV. --labeled-fraction 1 trains one
+classifier on all labelled graphs: --output saves it for 'gwf predict'.
 
 Training flags are those of 'gwf fit' (the paper's defaults).`,
 		Example: `  gwf classify --dataset MUTAG --folds 10
-  gwf classify --dataset PROTEINS --folds 10 --beta 0.1 --hidden 64,32 --json
-  gwf classify --dataset MUTAG --labeled-fraction 0.3 --output predictions.csv`,
+  gwf classify --dataset MUTAG --folds 10 --select-beta 0.1,1 --select-detach --json
+  gwf classify --dataset MUTAG --labeled-fraction 0.3 --predictions predictions.csv
+  gwf classify --dataset MUTAG --labeled-fraction 1 --output mutag.classifier
+  gwf predict --model mutag.classifier --tu ./new-graphs --json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runClassify(cmd, a, &f)
@@ -80,10 +94,18 @@ Training flags are those of 'gwf fit' (the paper's defaults).`,
 	fs.IntVar(&f.head.Steps, "head-steps", d.Head.Steps, "after the joint epochs, train the head alone on the final embeddings for this many full-batch Adam steps (0: not at all)")
 	fs.Float64Var(&f.head.LearningRate, "head-lr", d.Head.LearningRate, "learning rate of those head steps")
 	fs.Float64Var(&f.head.WeightDecay, "head-decay", d.Head.WeightDecay, "weight decay (L2 on the head's weights) of those head steps")
-	fs.Float64Var(&f.fraction, "labeled-fraction", 0, "train once with this fraction of labelled graphs and score the rest (instead of --folds)")
-	fs.StringVar(&f.output, "output", "", "with --labeled-fraction: write every graph's prediction as CSV to this file")
-	fs.StringVar(&f.model, "model", "", "with --labeled-fraction: write the model (atoms, embeddings, head) to this file after every epoch")
-	fs.BoolVar(&f.resume, "resume", false, "with --model: continue training the model in that file (exactly where it stopped)")
+	fs.Float64Var(&f.validation, "validation", semisup.DefaultValidation, "nested protocol: fraction of each fold's labelled graphs held out to choose the epoch and settings (0: no selection, the un-nested protocol)")
+	fs.StringVar(&f.selBeta, "select-beta", "", "nested protocol: comma-separated values of β to choose from (default: --beta alone)")
+	fs.BoolVar(&f.selDetach, "select-detach", false, "nested protocol: also try the other value of --detach")
+	fs.StringVar(&f.selDecay, "select-decay", "", "nested protocol: comma-separated head weight decays to choose from (default: --head-decay alone)")
+	fs.BoolVar(&f.refit, "refit", false, "nested protocol: retrain the chosen settings on all the fold's labels up to the chosen epoch (instead of keeping the chosen epoch's model)")
+	fs.BoolVar(&f.baselines, "baselines", true, "nested protocol: also score the β = 0 head and a logistic regression on the unsupervised λ, on the same folds")
+	fs.Float64Var(&f.fraction, "labeled-fraction", 0, "train once with this fraction of labelled graphs and score the rest (instead of --folds); 1: train one classifier on all labelled graphs")
+	fs.StringVarP(&f.output, "output", "o", "", "with --labeled-fraction: write the classifier (atoms, embeddings, head, class names) to this file after every epoch, for 'gwf predict' and --resume")
+	fs.StringVar(&f.output, "model", "", "deprecated alias of --output")
+	_ = fs.MarkDeprecated("model", "use --output (the file this command writes)")
+	fs.StringVar(&f.predFile, "predictions", "", "with --labeled-fraction: write every graph's prediction as CSV to this file")
+	fs.BoolVar(&f.resume, "resume", false, "with --output: continue training the classifier in that file (exactly where it stopped)")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
 	return cmd
@@ -123,6 +145,66 @@ type classifyReport struct {
 	Accuracy meanStd              `json:"accuracy"`
 	Labeled  int                  `json:"labeled,omitempty"`
 	History  []semisup.EpochStats `json:"history,omitempty"`
+	// Selection and Baselines: the nested protocol's candidates, and the baselines' summary.
+	Selection *semisup.Selection `json:"selection,omitempty"`
+	Baselines *semisup.Summary   `json:"baselines,omitempty"`
+}
+
+// selection is the nested protocol's Selection of the flags (nil with --validation 0).
+func (f *classifyFlags) selection(sc semisup.Config) (*semisup.Selection, error) {
+	if f.validation == 0 {
+		if f.selBeta != "" || f.selDetach || f.selDecay != "" || f.refit {
+			return nil, usagef("--select-beta, --select-detach, --select-decay and --refit need --validation > 0")
+		}
+		return nil, nil
+	}
+	betas, err := parseFloats("--select-beta", f.selBeta, sc.Beta)
+	if err != nil {
+		return nil, err
+	}
+	decays, err := parseFloats("--select-decay", f.selDecay, sc.Head.WeightDecay)
+	if err != nil {
+		return nil, err
+	}
+	detach := []bool{sc.Detach}
+	if f.selDetach {
+		detach = append(detach, !sc.Detach)
+	}
+	sel := &semisup.Selection{Validation: f.validation, Refit: f.refit, Seed: f.foldSeed}
+	for _, b := range betas {
+		for _, d := range detach {
+			for _, wd := range decays {
+				c := sc
+				c.Beta, c.Detach, c.Head.WeightDecay = b, d, wd
+				sel.Candidates = append(sel.Candidates, c)
+			}
+		}
+	}
+	if err := sel.Validate(); err != nil {
+		return nil, usagef("%v", err)
+	}
+	return sel, nil
+}
+
+// parseFloats reads a comma-separated list (empty: def alone).
+func parseFloats(flag, s string, def float64) ([]float64, error) {
+	if strings.TrimSpace(s) == "" {
+		return []float64{def}, nil
+	}
+	var out []float64
+	for _, p := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil {
+			return nil, usagef("%s: %q is not a list of numbers", flag, s)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// describeChoice names the settings a fold chose.
+func describeChoice(c semisup.Config) string {
+	return fmt.Sprintf("β = %g, detach %v, head decay %g", c.Beta, c.Detach, c.Head.WeightDecay)
 }
 
 func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
@@ -139,14 +221,18 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if err := sc.Validate(); err != nil {
 		return usagef("%v", err)
 	}
-	if !(f.fraction >= 0 && f.fraction < 1) {
-		return usagef("--labeled-fraction = %v must be in (0, 1)", f.fraction)
+	if !(f.fraction >= 0 && f.fraction <= 1) {
+		return usagef("--labeled-fraction = %v must be in (0, 1]", f.fraction)
 	}
-	if (f.output != "" || f.model != "") && f.fraction == 0 {
-		return usagef("--output and --model need --labeled-fraction")
+	if (f.output != "" || f.predFile != "") && f.fraction == 0 {
+		return usagef("--output and --predictions need --labeled-fraction")
 	}
-	if f.resume && f.model == "" {
-		return usagef("--resume needs --model")
+	if f.resume && f.output == "" {
+		return usagef("--resume needs --output")
+	}
+	sel, err := f.selection(sc)
+	if err != nil {
+		return err
 	}
 	cfg, warnings, err := f.train.config(flags)
 	if err != nil {
@@ -180,17 +266,30 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	p := newProgress(a.log, "training", nil)
 	opt := semisup.Options{Workers: f.train.workers, Progress: p.callback(f.quiet)}
 	if f.fraction > 0 {
-		return classifyFraction(cmd, a, f, rep, data, labels, classesN, cfg, sc, opt)
+		return classifyFraction(cmd, a, f, rep, data, labels, classesN, ds.Classes, cfg, sc, opt)
 	}
 	rep.Protocol = fmt.Sprintf("stratified %d-fold cross-validation (fold seed %d); held-out graphs unlabelled in the GWF term", f.folds, f.foldSeed)
-	a.log.Infof("classifying %s (%d graphs, %d classes): %d folds, β=%g, hidden %v, %s", ds.Name, len(data), classesN, f.folds, sc.Beta, hidden, describeConfig(cfg))
-	res, err := semisup.CrossValidate(ctx, data, labels, classesN, cfg, sc, semisup.CVOptions{
+	cv := semisup.CVOptions{
 		Folds: f.folds, Seed: f.foldSeed, Options: opt,
 		FoldDone: func(r semisup.FoldResult) {
 			a.log.Infof("fold %d/%d: accuracy %.2f%% on %d graphs (labelled graphs: %.2f%%; predicted per class %v; %.0f s)",
 				r.Fold, f.folds, 100*r.Accuracy, r.Test, 100*r.TrainAccuracy, r.Predicted, r.Seconds)
+			if r.Choice != nil {
+				a.log.Infof("fold %d/%d: chose %s, epoch %d (validation accuracy %.2f%% on %d graphs)", r.Fold, f.folds, describeChoice(r.Choice.Config), r.Choice.Epoch, 100*r.Choice.ValidationAccuracy, r.Choice.Validation)
+			}
+			if r.Beta0 != nil {
+				a.log.Infof("fold %d/%d: baselines: β = 0 head %.2f%% (epoch %d), logistic regression on λ %.2f%% (C = %g)", r.Fold, f.folds, 100*r.Beta0.Accuracy, r.Beta0.Epoch, 100*r.LogReg.Accuracy, r.LogReg.C)
+			}
 		},
-	})
+	}
+	if sel != nil {
+		cv.Select, cv.Baselines = sel, f.baselines
+		rep.Protocol = fmt.Sprintf("nested stratified %d-fold cross-validation (fold seed %d): a stratified %.0f%% of each fold's labelled graphs chooses the epoch and settings (%d candidates%s); held-out graphs unlabelled in the GWF term, scored once",
+			f.folds, f.foldSeed, 100*f.validation, len(sel.Candidates), map[bool]string{true: ", chosen settings refitted on all the fold's labels", false: ""}[sel.Refit])
+		rep.Selection = sel
+	}
+	a.log.Infof("classifying %s (%d graphs, %d classes): %d folds, β=%g, hidden %v, %s", ds.Name, len(data), classesN, f.folds, sc.Beta, hidden, describeConfig(cfg))
+	res, err := semisup.CrossValidate(ctx, data, labels, classesN, cfg, sc, cv)
 	if err != nil {
 		if ctx.Err() != nil {
 			return interruptedError{"interrupted"}
@@ -200,11 +299,14 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	rep.Folds = res
 	m, s := semisup.MeanStd(res)
 	rep.Accuracy = meanStd{Mean: m, Std: s}
+	if b := semisup.Summarize(res); b != nil {
+		rep.Baselines = b
+	}
 	return writeClassify(cmd.OutOrStdout(), f.json, rep)
 }
 
 // classifyFraction trains once with a stratified fraction of labels and scores the rest.
-func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *classifyReport, data []*graphs.Graph, labels []int, classesN int, cfg training.Config, sc semisup.Config, opt semisup.Options) error {
+func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *classifyReport, data []*graphs.Graph, labels []int, classesN int, datasetClasses []int, cfg training.Config, sc semisup.Config, opt semisup.Options) error {
 	train := semisup.KeepLabels(labels, f.fraction, f.foldSeed)
 	n := 0
 	for _, l := range train {
@@ -213,25 +315,33 @@ func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *classif
 		}
 	}
 	rep.Protocol = fmt.Sprintf("%.0f%% of the labels kept (stratified, seed %d); accuracy on the other graphs", 100*f.fraction, f.foldSeed)
+	if f.fraction == 1 {
+		rep.Protocol = "one classifier trained on all labelled graphs; accuracy on them (training accuracy)"
+	}
 	rep.Labeled = n
 	var m *semisup.Model
 	var err error
 	if f.resume {
-		if m, err = semisup.Load(f.model); err != nil {
+		if m, err = semisup.Load(f.output); err != nil {
 			return fmt.Errorf("resume: %w", err)
 		}
 		if changed(cmd.Flags(), "epochs") {
 			m.GWF.Config.Epochs = cfg.Epochs
 		}
 		if r, _ := m.GWF.Z.Dims(); r != len(data) || m.Head.Classes() != classesN {
-			return fmt.Errorf("resume: %s holds a model of %d graphs and %d classes, the data has %d and %d", f.model, r, m.Head.Classes(), len(data), classesN)
+			return fmt.Errorf("resume: %s holds a model of %d graphs and %d classes, the data has %d and %d", f.output, r, m.Head.Classes(), len(data), classesN)
 		}
-		a.log.Infof("resuming %s after epoch %d of %d", f.model, len(m.History), m.GWF.Config.Epochs)
-	} else if m, err = semisup.NewModel(data, classesN, cfg, sc); err != nil {
-		return err
+		a.log.Infof("resuming %s after epoch %d of %d", f.output, len(m.History), m.GWF.Config.Epochs)
+	} else {
+		if m, err = semisup.NewModel(data, classesN, cfg, sc); err != nil {
+			return err
+		}
+		if len(datasetClasses) == classesN {
+			m.Classes = datasetClasses
+		}
 	}
-	if f.model != "" {
-		opt.EpochDone = func(m *semisup.Model) error { return m.Save(f.model) }
+	if f.output != "" {
+		opt.EpochDone = func(m *semisup.Model) error { return m.Save(f.output) }
 	}
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
@@ -244,7 +354,7 @@ func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *classif
 	pred := m.Predict()
 	var truth, got []int
 	for i, l := range train {
-		if l == semisup.Unlabeled {
+		if l == semisup.Unlabeled || f.fraction == 1 {
 			truth, got = append(truth, labels[i]), append(got, pred[i])
 		}
 	}
@@ -256,8 +366,8 @@ func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *classif
 	}
 	rep.Accuracy = meanStd{Mean: float64(ok) / float64(len(truth))}
 	rep.History = m.History
-	if f.output != "" {
-		err := writeOutput(nil, f.output, func(w io.Writer) error {
+	if f.predFile != "" {
+		err := writeOutput(nil, f.predFile, func(w io.Writer) error {
 			cw := csv.NewWriter(w)
 			cw.Write([]string{"graph", "label", "predicted", "labelled_in_training"})
 			for i, g := range data {
@@ -281,9 +391,16 @@ func writeClassify(w io.Writer, asJSON bool, rep *classifyReport) error {
 		rep.Semisup.Beta, rep.Semisup.Hidden, rep.Semisup.Activation, describeConfig(rep.Config))
 	if len(rep.Folds) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "fold\ttest graphs\taccuracy %\ton labelled graphs %\tseconds\t")
+		fmt.Fprintln(tw, "fold\ttest graphs\taccuracy %\ton labelled graphs %\tchosen\tβ = 0 head %\tlogistic regression %\tseconds\t")
 		for _, r := range rep.Folds {
-			fmt.Fprintf(tw, "%d\t%d\t%.2f\t%.2f\t%.1f\t\n", r.Fold, r.Test, 100*r.Accuracy, 100*r.TrainAccuracy, r.Seconds)
+			chosen, b0, lr := "–", "–", "–"
+			if r.Choice != nil {
+				chosen = fmt.Sprintf("%s, epoch %d", describeChoice(r.Choice.Config), r.Choice.Epoch)
+			}
+			if r.Beta0 != nil {
+				b0, lr = fmt.Sprintf("%.2f", 100*r.Beta0.Accuracy), fmt.Sprintf("%.2f", 100*r.LogReg.Accuracy)
+			}
+			fmt.Fprintf(tw, "%d\t%d\t%.2f\t%.2f\t%s\t%s\t%s\t%.1f\t\n", r.Fold, r.Test, 100*r.Accuracy, 100*r.TrainAccuracy, chosen, b0, lr, r.Seconds)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -295,6 +412,13 @@ func writeClassify(w io.Writer, asJSON bool, rep *classifyReport) error {
 		if _, err := fmt.Fprintf(w, "\naccuracy: %s %% (mean ± std over %d folds)\n", cluster.FormatMeanStd(xs, 100), len(rep.Folds)); err != nil {
 			return err
 		}
+		if b := rep.Baselines; b != nil {
+			beta0, logreg := b.Beats()
+			fmt.Fprintf(w, "baselines on the same folds: β = 0 head %.1f ± %.1f %%, logistic regression on the unsupervised λ %.1f ± %.1f %%\n",
+				100*b.Beta0.Mean, 100*b.Beta0.Std, 100*b.LogReg.Mean, 100*b.LogReg.Std)
+			fmt.Fprintf(w, "semi-supervised beats the β = 0 head: %s (%d folds better, %d worse); beats logistic regression: %s (%d better, %d worse)\n",
+				yesNo(beta0), b.WinsBeta0, b.LossesBeta0, yesNo(logreg), b.WinsLogReg, b.LossesLogReg)
+		}
 		if last := semisup.LastEpoch(rep.Folds); len(last) > 0 {
 			fmt.Fprintf(w, "the joint head after the last epoch, before it is trained alone (--head-steps 0): %s %%\n", cluster.FormatMeanStd(last, 100))
 		}
@@ -304,6 +428,17 @@ func writeClassify(w io.Writer, asJSON bool, rep *classifyReport) error {
 		}
 		return nil
 	}
+	if rep.Labeled == rep.Graphs {
+		_, err := fmt.Fprintf(w, "accuracy on the %d labelled graphs it was trained on: %.2f %%\n", rep.Graphs, 100*rep.Accuracy.Mean)
+		return err
+	}
 	_, err := fmt.Fprintf(w, "accuracy on the %d unlabelled graphs: %.2f %% (%d labelled)\n", rep.Graphs-rep.Labeled, 100*rep.Accuracy.Mean, rep.Labeled)
 	return err
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }

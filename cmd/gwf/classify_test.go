@@ -19,9 +19,26 @@ func TestClassify(t *testing.T) {
 	if m, ok := acc["mean"].(float64); !ok || m < 0 || m > 1 {
 		t.Errorf("accuracy %v", rep["accuracy"])
 	}
+	// The nested protocol records each fold's choice and both baselines.
+	for _, f := range folds {
+		fold, _ := f.(map[string]any)
+		if fold["choice"] == nil || fold["beta0"] == nil || fold["logreg"] == nil {
+			t.Errorf("fold without choice or baselines: %v", fold)
+		}
+	}
+	if b, _ := rep["baselines"].(map[string]any); b["folds"] != 3.0 {
+		t.Errorf("baselines summary %v", rep["baselines"])
+	}
+	out, _ = mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--atoms", "3", "--layers", "5",
+		"--epochs", "2", "--hidden", "4", "--select-beta", "0.1,1", "--head-steps", "20", "-q")
+	for _, want := range []string{"nested", "chosen", "semi-supervised beats the β = 0 head"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text report lacks %q:\n%s", want, out)
+		}
+	}
 	pred := filepath.Join(t.TempDir(), "p.csv")
 	mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "30", "--labeled-fraction", "0.5", "--atoms", "3", "--layers", "5",
-		"--epochs", "1", "--output", pred, "-q")
+		"--epochs", "1", "--predictions", pred, "-q")
 	b, err := os.ReadFile(pred)
 	if err != nil {
 		t.Fatal(err)
@@ -30,8 +47,9 @@ func TestClassify(t *testing.T) {
 		t.Errorf("%d CSV lines, want 31", n)
 	}
 	model := filepath.Join(t.TempDir(), "ss.model")
-	args := []string{"classify", "--dataset", "MUTAG", "--subset", "30", "--labeled-fraction", "0.5", "--atoms", "3", "--layers", "5", "--model", model, "-q", "--json"}
-	mustRun(t, append(args, "--epochs", "1")...)
+	args := []string{"classify", "--dataset", "MUTAG", "--subset", "30", "--labeled-fraction", "0.5", "--atoms", "3", "--layers", "5", "--output", model, "-q", "--json"}
+	// --model is the deprecated name of --output.
+	mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "30", "--labeled-fraction", "0.5", "--atoms", "3", "--layers", "5", "--model", model, "-q", "--epochs", "1")
 	out, _ = mustRun(t, append(args, "--epochs", "2", "--resume")...)
 	if h, _ := decodeJSON(t, out)["history"].([]any); len(h) != 2 {
 		t.Errorf("resumed to %d epochs, want 2", len(h))
@@ -39,7 +57,8 @@ func TestClassify(t *testing.T) {
 	for _, args := range [][]string{
 		{"--resume"}, {"--model", "m.json"},
 		{"--beta", "-1"}, {"--hidden", "8,x"}, {"--labeled-fraction", "1.5"}, {"--folds", "1"},
-		{"--activation", "sigmoid"}, {"--head-input", "x"}, {"--output", "x.csv"},
+		{"--activation", "sigmoid"}, {"--head-input", "x"}, {"--output", "x.model"}, {"--predictions", "x.csv"},
+		{"--select-beta", "0.1,x"}, {"--validation", "1"}, {"--validation", "0", "--refit"}, {"--select-decay", "-1"},
 	} {
 		if _, _, code := runCLI(t, append([]string{"classify", "--dataset", "MUTAG"}, args...)...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
