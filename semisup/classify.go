@@ -1,0 +1,46 @@
+package semisup
+
+import (
+	"context"
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/training"
+)
+
+// ClassProbabilities are the head's class probabilities for graphs (one row per graph). When
+// data are the model's training graphs (same count and training.Fingerprint) and transform is
+// false, they are read from the trained embeddings; otherwise each graph is embedded with the
+// atoms fixed (training.Transform, steps Adam steps; ≤ 0: the model's epochs). The second
+// result says whether transform mode was used.
+func (m *Model) ClassProbabilities(ctx context.Context, data []*graphs.Graph, steps int, transform bool, opt training.Options) (*mat.Dense, bool, error) {
+	z := m.GWF.Z
+	if r, _ := z.Dims(); transform || r != len(data) || training.Fingerprint(data) != m.GWF.Fingerprint {
+		var err error
+		if z, err = training.Transform(ctx, m.GWF, data, steps, opt); err != nil {
+			return nil, true, fmt.Errorf("semisup: embed the graphs: %w", err)
+		}
+		transform = true
+	}
+	return Probabilities(m.Head.Logits(m.Config.headInput(z))), transform, nil
+}
+
+// Label is class c in the data's own encoding (Classes[c]; c itself when the model has none).
+func (m *Model) Label(c int) int {
+	if c >= 0 && c < len(m.Classes) {
+		return m.Classes[c]
+	}
+	return c
+}
+
+// ArgMax is the most probable class of each row of p.
+func ArgMax(p *mat.Dense) []int {
+	r, _ := p.Dims()
+	out := make([]int, r)
+	for i := range out {
+		out[i] = argmax(p.RawRowView(i))
+	}
+	return out
+}
