@@ -47,13 +47,7 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 	if err := sel.Validate(); err != nil {
 		return nil, err
 	}
-	var u *Unsupervised
-	if opt.Baselines {
-		var err error
-		if u, err = FitUnsupervised(ctx, data, classes, gwf, sel.Candidates[0], opt.Options); err != nil {
-			return nil, err
-		}
-	}
+	var u *Unsupervised // fitted at the first fold that runs
 	grid := opt.LogRegGrid
 	if grid == nil {
 		grid = DefaultCGrid
@@ -74,6 +68,11 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 			return nil, fmt.Errorf("fold %d: %w", f+1, err)
 		}
 		r.Fold = f + 1
+		if opt.Baselines && u == nil {
+			if u, err = FitUnsupervised(ctx, data, classes, gwf, sel.Candidates[0], opt.Options); err != nil {
+				return nil, err
+			}
+		}
 		if u != nil {
 			b, _, err := u.HeadFold(labels, test, sel)
 			if err != nil {

@@ -50,3 +50,37 @@ func TestTinyTable2(t *testing.T) {
 		t.Error("fraction 1.5: no error")
 	}
 }
+
+// TestTinyNested: the nested protocol over two repeats writes every fold with its choice and
+// both baselines, and reuses its finished folds.
+func TestTinyNested(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains several models")
+	}
+	out := t.TempDir()
+	o := options{datasets: []string{"MUTAG"}, solvers: []string{"ppa"}, features: nb.Features{}, folds: 3, subset: 30, epochs: 2, atoms: 3, layers: 5,
+		beta: 0.1, seeds: 1, out: out, nested: true, validation: 0.2, cvSeeds: 2}
+	if err := run(context.Background(), o, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(out, "table2.csv"))
+	if n := strings.Count(string(b), "\n"); n != 1+3*2 {
+		t.Errorf("%d fold rows, want 7:\n%s", n, b)
+	}
+	report, _ := os.ReadFile(filepath.Join(out, "report.md"))
+	for _, want := range []string{"β = 0", "logistic regression", "beats"} {
+		if !strings.Contains(string(report), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	for _, seed := range []string{"1", "2"} {
+		if _, err := os.Stat(filepath.Join(out, "cells", "MUTAG-ppa-nested-seed"+seed+".json")); err != nil {
+			t.Errorf("no cell file: %v", err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := run(ctx, o, io.Discard); err != nil {
+		t.Errorf("rerun did not reuse the folds: %v", err)
+	}
+}
