@@ -14,6 +14,15 @@
 // gradients of the atoms V_k (and features H_k), of the batch's z_i and of the MLP weights, and
 // Gorgonia's Adam updates them all. Graphs without a label still shape the atoms and their own
 // embedding through the GWF term. Predict labels the training graphs; PredictNew embeds unseen
-// graphs with the atoms fixed (training.Transform) and applies the head. CrossValidate runs the
-// stratified k-fold protocol of the paper's Table 2.
+// graphs with the atoms fixed (training.Transform) and applies the head; ClassProbabilities
+// does the same with probabilities, and Model.Classes keeps the data's own class labels.
+//
+// CrossValidate runs the stratified k-fold protocol of the paper's Table 2. With
+// CVOptions.Select it is nested, so that no held-out label chooses anything: in each fold,
+// Select holds out a stratified validation split of the fold's labelled graphs, trains every
+// candidate configuration, and keeps the candidate and epoch that score best on it
+// (NestedFold); the held-out fold is scored once. With CVOptions.Baselines the same folds
+// score the same head on GWF trained without labels (β = 0, Unsupervised.HeadFold) and a
+// multinomial logistic regression on its λ (LogReg, C by inner cross-validation), and
+// Summarize compares them.
 package semisup

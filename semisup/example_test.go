@@ -37,3 +37,49 @@ func Example() {
 	fmt.Println(len(pred), "predictions,", len(m.History), "epochs")
 	// Output: 40 predictions, 3 epochs
 }
+
+// Nested model selection on one fold: the held-out graphs' labels are hidden, a validation
+// split of the other labels chooses β and the stopping epoch, and the held-out fold is scored
+// once; the β = 0 head and a logistic regression on the unsupervised λ are scored on the same
+// fold.
+func ExampleNestedFold() {
+	ds, err := datasets.Load("MUTAG", graphs.TUOptions{})
+	if err != nil {
+		panic(err)
+	}
+	data := ds.Graphs[:40]
+	labels := make([]int, len(data))
+	var test []int
+	for i, g := range data {
+		labels[i] = g.Label
+		if i%5 == 0 {
+			test = append(test, i) // the held-out fold
+		}
+	}
+	cfg := training.DefaultConfig()
+	cfg.Atoms, cfg.Layers, cfg.Epochs = 4, 10, 3 // small, for the example
+	a, b := semisup.DefaultConfig(), semisup.DefaultConfig()
+	b.Beta = 1
+	sel := semisup.Selection{Candidates: []semisup.Config{a, b}, Seed: 1}
+	r, err := semisup.NestedFold(context.Background(), data, labels, test, len(ds.Classes), cfg, sel, semisup.Options{})
+	if err != nil {
+		panic(err)
+	}
+	u, err := semisup.FitUnsupervised(context.Background(), data, len(ds.Classes), cfg, a, semisup.Options{})
+	if err != nil {
+		panic(err)
+	}
+	beta0, _, err := u.HeadFold(labels, test, sel)
+	if err != nil {
+		panic(err)
+	}
+	logreg, _, err := u.LogRegFold(labels, test, semisup.DefaultCGrid, 5, 1)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(len(r.Predictions), "held-out predictions; chose among", len(r.Choice.Curves), "candidates × 3 epochs on", r.Choice.Validation, "validation graphs")
+	fmt.Println(beta0.Accuracy >= 0, logreg.Accuracy >= 0)
+	// Output:
+	// 8 held-out predictions; chose among 2 candidates × 3 epochs on 6 validation graphs
+	// true true
+}
