@@ -35,6 +35,7 @@ type classifyFlags struct {
 	selBeta    string
 	selDetach  bool
 	selDecay   string
+	selHidden  string
 	refit      bool
 	baselines  bool
 	json       bool
@@ -98,6 +99,7 @@ Training flags are those of 'gwf fit' (the paper's defaults).`,
 	fs.StringVar(&f.selBeta, "select-beta", "", "nested protocol: comma-separated values of β to choose from (default: --beta alone)")
 	fs.BoolVar(&f.selDetach, "select-detach", false, "nested protocol: also try the other value of --detach")
 	fs.StringVar(&f.selDecay, "select-decay", "", "nested protocol: comma-separated head weight decays to choose from (default: --head-decay alone)")
+	fs.StringVar(&f.selHidden, "select-hidden", "", `nested protocol: head shapes to choose from, separated by ";" (e.g. "32;64,32;0"; default: --hidden alone)`)
 	fs.BoolVar(&f.refit, "refit", false, "nested protocol: retrain the chosen settings on all the fold's labels up to the chosen epoch (instead of keeping the chosen epoch's model)")
 	fs.BoolVar(&f.baselines, "baselines", true, "nested protocol: also score the β = 0 head and a logistic regression on the unsupervised λ, on the same folds")
 	fs.Float64Var(&f.fraction, "labeled-fraction", 0, "train once with this fraction of labelled graphs and score the rest (instead of --folds); 1: train one classifier on all labelled graphs")
@@ -153,8 +155,8 @@ type classifyReport struct {
 // selection is the nested protocol's Selection of the flags (nil with --validation 0).
 func (f *classifyFlags) selection(sc semisup.Config) (*semisup.Selection, error) {
 	if f.validation == 0 {
-		if f.selBeta != "" || f.selDetach || f.selDecay != "" || f.refit {
-			return nil, usagef("--select-beta, --select-detach, --select-decay and --refit need --validation > 0")
+		if f.selBeta != "" || f.selDetach || f.selDecay != "" || f.selHidden != "" || f.refit {
+			return nil, usagef("--select-beta, --select-detach, --select-decay, --select-hidden and --refit need --validation > 0")
 		}
 		return nil, nil
 	}
@@ -166,6 +168,17 @@ func (f *classifyFlags) selection(sc semisup.Config) (*semisup.Selection, error)
 	if err != nil {
 		return nil, err
 	}
+	shapes := [][]int{sc.Hidden}
+	if strings.TrimSpace(f.selHidden) != "" {
+		shapes = nil
+		for _, p := range strings.Split(f.selHidden, ";") {
+			h, err := parseHidden(p)
+			if err != nil {
+				return nil, usagef("--select-hidden: %v", err)
+			}
+			shapes = append(shapes, h)
+		}
+	}
 	detach := []bool{sc.Detach}
 	if f.selDetach {
 		detach = append(detach, !sc.Detach)
@@ -174,9 +187,11 @@ func (f *classifyFlags) selection(sc semisup.Config) (*semisup.Selection, error)
 	for _, b := range betas {
 		for _, d := range detach {
 			for _, wd := range decays {
-				c := sc
-				c.Beta, c.Detach, c.Head.WeightDecay = b, d, wd
-				sel.Candidates = append(sel.Candidates, c)
+				for _, h := range shapes {
+					c := sc
+					c.Beta, c.Detach, c.Head.WeightDecay, c.Hidden = b, d, wd, h
+					sel.Candidates = append(sel.Candidates, c)
+				}
 			}
 		}
 	}
@@ -204,7 +219,7 @@ func parseFloats(flag, s string, def float64) ([]float64, error) {
 
 // describeChoice names the settings a fold chose.
 func describeChoice(c semisup.Config) string {
-	return fmt.Sprintf("β = %g, detach %v, head decay %g", c.Beta, c.Detach, c.Head.WeightDecay)
+	return fmt.Sprintf("β = %g, detach %v, head decay %g, hidden %v", c.Beta, c.Detach, c.Head.WeightDecay, c.Hidden)
 }
 
 func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {

@@ -30,7 +30,12 @@ func TestClassify(t *testing.T) {
 		t.Errorf("baselines summary %v", rep["baselines"])
 	}
 	out, _ = mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--atoms", "3", "--layers", "5",
-		"--epochs", "2", "--hidden", "4", "--select-beta", "0.1,1", "--head-steps", "20", "-q")
+		"--epochs", "2", "--hidden", "4", "--select-beta", "0.1,1", "--select-hidden", "4;0", "--head-steps", "20", "-q", "--json")
+	if c, _ := decodeJSON(t, out)["selection"].(map[string]any)["candidates"].([]any); len(c) != 4 {
+		t.Errorf("%d candidates, want 2 β × 2 head shapes", len(c))
+	}
+	out, _ = mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--atoms", "3", "--layers", "5",
+		"--epochs", "2", "--hidden", "4", "--head-steps", "20", "-q")
 	for _, want := range []string{"nested", "chosen", "semi-supervised beats the β = 0 head"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text report lacks %q:\n%s", want, out)
@@ -58,7 +63,7 @@ func TestClassify(t *testing.T) {
 		{"--resume"}, {"--model", "m.json"},
 		{"--beta", "-1"}, {"--hidden", "8,x"}, {"--labeled-fraction", "1.5"}, {"--folds", "1"},
 		{"--activation", "sigmoid"}, {"--head-input", "x"}, {"--output", "x.model"}, {"--predictions", "x.csv"},
-		{"--select-beta", "0.1,x"}, {"--validation", "1"}, {"--validation", "0", "--refit"}, {"--select-decay", "-1"},
+		{"--select-beta", "0.1,x"}, {"--select-hidden", "8;x"}, {"--validation", "1"}, {"--validation", "0", "--refit"}, {"--select-decay", "-1"},
 	} {
 		if _, _, code := runCLI(t, append([]string{"classify", "--dataset", "MUTAG"}, args...)...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
