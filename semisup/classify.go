@@ -12,14 +12,14 @@ import (
 
 // ClassProbabilities are the head's class probabilities for graphs (one row per graph). When
 // data are the model's training graphs (same count and training.Fingerprint) and transform is
-// false, they are read from the trained embeddings; otherwise each graph is embedded with the
-// atoms fixed (training.Transform, steps Adam steps; ≤ 0: the model's epochs). The second
-// result says whether transform mode was used.
+// false, they are read from the trained embeddings; otherwise the graphs are embedded anew
+// (EmbedNew: the encoder's forward pass, or, for free embeddings, transform mode with the atoms
+// fixed, steps Adam steps; ≤ 0: the model's epochs). The second result says which.
 func (m *Model) ClassProbabilities(ctx context.Context, data []*graphs.Graph, steps int, transform bool, opt training.Options) (*mat.Dense, bool, error) {
 	z := m.GWF.Z
 	if r, _ := z.Dims(); transform || r != len(data) || training.Fingerprint(data) != m.GWF.Fingerprint {
 		var err error
-		if z, err = training.Transform(ctx, m.GWF, data, steps, opt); err != nil {
+		if z, err = m.EmbedNew(ctx, data, steps, opt); err != nil {
 			return nil, true, fmt.Errorf("semisup: embed the graphs: %w", err)
 		}
 		transform = true

@@ -175,7 +175,7 @@ func Select(ctx context.Context, data []*graphs.Graph, labels []int, classes int
 // trained alone on the labels (if c.Head.Steps > 0), training stopping here.
 func (m *Model) snapshotAt(c Config, labels []int) (*Model, error) {
 	epoch := len(m.History)
-	s := &Model{GWF: cloneGWF(m.GWF), Head: m.Head.clone(), Config: c, History: slices.Clone(m.History), Optimizer: m.Optimizer}
+	s := &Model{GWF: cloneGWF(m.GWF), Head: m.Head.clone(), Encoder: m.Encoder.clone(), Config: c, History: slices.Clone(m.History), Optimizer: m.Optimizer}
 	s.GWF.Config.Epochs = epoch
 	if c.Head.Steps > 0 {
 		if err := s.Head.Train(c.headInput(s.GWF.Z), labels, c.Head); err != nil {
@@ -255,6 +255,18 @@ func cloneDenses(ms []*mat.Dense) []*mat.Dense {
 		out[i] = mat.DenseCopyOf(m)
 	}
 	return out
+}
+
+// clone deep-copies the encoder (nil for free embeddings).
+func (g *GNN) clone() *GNN {
+	if g == nil {
+		return nil
+	}
+	c := &GNN{Kind: g.Kind, W: cloneDenses(g.W)}
+	for _, b := range g.B {
+		c.B = append(c.B, slices.Clone(b))
+	}
+	return c
 }
 
 func (m *MLP) clone() *MLP {
