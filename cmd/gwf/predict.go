@@ -26,7 +26,7 @@ type predictFlags struct {
 func newPredictCmd(a *app) *cobra.Command {
 	var f predictFlags
 	cmd := &cobra.Command{
-		Use:   "predict --model FILE (--dataset NAME | --tu DIR)",
+		Use:   "predict --model FILE (--dataset NAME | --tu DIR|FILE.zip | --graphs DIR)",
 		Short: "Classify graphs with a classifier saved by 'gwf classify --output'",
 		Long: `predict reads a classifier written by 'gwf classify --labeled-fraction 1 --output FILE'
 (GWF atoms and an MLP head) and predicts the class of every graph of the data. Graphs the model
