@@ -26,6 +26,9 @@ type classifyFlags struct {
 	activation string
 	input      string
 	detach     bool
+	encoder    string
+	encHidden  string
+	noGWF      bool
 	head       semisup.HeadTraining
 	fraction   float64
 	output     string
@@ -92,6 +95,9 @@ Training flags are those of 'gwf fit' (the paper's defaults).`,
 	fs.StringVar(&f.activation, "activation", d.Activation, "activation of the hidden layers: relu or tanh")
 	fs.StringVar(&f.input, "head-input", d.Input, "what the head reads: centered (z minus its mean: the identifiable part of z), lambda (softmax(z)) or z (the raw embedding, as eq. ssl)")
 	fs.BoolVar(&f.detach, "detach", false, "stop the classification gradient at the embeddings: the labels train the head only (eq. ssl lets them move z)")
+	fs.StringVar(&f.encoder, "encoder", semisup.EncoderNone, "embeddings: none (one free z per graph, the paper's model), gcn or gin (z = a graph neural network of the graph, trained through the GWF term and the labels; unseen graphs are embedded by one forward pass)")
+	fs.StringVar(&f.encHidden, "encoder-hidden", "32,32", "hidden widths of the --encoder")
+	fs.BoolVar(&f.noGWF, "no-gwf", false, "train without the GWF term (the labels alone): the baseline that shows what the GWF term adds")
 	fs.IntVar(&f.head.Steps, "head-steps", d.Head.Steps, "after the joint epochs, train the head alone on the final embeddings for this many full-batch Adam steps (0: not at all)")
 	fs.Float64Var(&f.head.LearningRate, "head-lr", d.Head.LearningRate, "learning rate of those head steps")
 	fs.Float64Var(&f.head.WeightDecay, "head-decay", d.Head.WeightDecay, "weight decay (L2 on the head's weights) of those head steps")
@@ -232,7 +238,12 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	sc := semisup.Config{Beta: f.beta, Hidden: hidden, Activation: f.activation, Input: f.input, Detach: f.detach, Head: f.head}
+	encHidden, err := parseHidden(f.encHidden)
+	if err != nil || len(encHidden) == 0 {
+		return usagef("--encoder-hidden %q: give one or more widths", f.encHidden)
+	}
+	sc := semisup.Config{Beta: f.beta, Hidden: hidden, Activation: f.activation, Input: f.input, Detach: f.detach, Head: f.head,
+		Encoder: f.encoder, EncoderHidden: encHidden, NoGWF: f.noGWF}
 	if err := sc.Validate(); err != nil {
 		return usagef("%v", err)
 	}

@@ -122,3 +122,29 @@ func TestClassifyThenPredict(t *testing.T) {
 		t.Errorf("corrupt model: exit %d (%s)", code, stderr)
 	}
 }
+
+// TestEncoderClassifyThenPredict: the same with a GIN encoder: the classifier is saved, resumed
+// exactly where it stopped, and predicts another folder's graphs with one forward pass (the
+// same predictions twice).
+func TestEncoderClassifyThenPredict(t *testing.T) {
+	train := writeBlocksTU(t, "TRAIN", 24, 3)
+	unseen := writeBlocksTU(t, "UNSEEN", 10, 4)
+	model := filepath.Join(t.TempDir(), "gin.classifier")
+	args := []string{"classify", "--tu", train, "--labeled-fraction", "1", "--output", model, "--atoms", "3", "--layers", "5",
+		"--hidden", "4", "--head-steps", "50", "--encoder", "gin", "--encoder-hidden", "8", "-q", "--json"}
+	mustRun(t, append(args, "--epochs", "1")...)
+	out, _ := mustRun(t, append(args, "--epochs", "3", "--resume")...)
+	if h, _ := decodeJSON(t, out)["history"].([]any); len(h) != 3 {
+		t.Fatalf("resumed to %d epochs, want 3", len(h))
+	}
+	first, _ := mustRun(t, "predict", "--model", model, "--tu", unseen, "--json", "-q")
+	second, _ := mustRun(t, "predict", "--model", model, "--tu", unseen, "--json", "-q")
+	if first != second || !strings.Contains(first, `"predictions"`) {
+		t.Errorf("encoder predictions differ between runs or are missing:\n%s\n%s", first, second)
+	}
+	for _, bad := range [][]string{{"--encoder", "mlp"}, {"--encoder-hidden", ""}} {
+		if _, _, code := runCLI(t, append([]string{"classify", "--tu", train, "--folds", "2"}, bad...)...); code != exitUsage {
+			t.Errorf("classify %v: exit %d, want %d", bad, code, exitUsage)
+		}
+	}
+}
