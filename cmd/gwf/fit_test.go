@@ -251,3 +251,20 @@ func TestFitFeatureWeightAuto(t *testing.T) {
 		t.Errorf("resumed with --feature-weight auto: weight %v (want %v), %v\n%s", m.Config.FeatureWeight, want.Weight, err, stderr)
 	}
 }
+
+// TestFitTol: --tol trains in the converged mode and is stored in the model; a tolerance
+// outside [0, 1) is a usage error.
+func TestFitTol(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "tol.model")
+	mustRun(t, "fit", "--dataset", "MUTAG", "--subset", "8", "--epochs", "1", "--atoms", "2", "--layers", "5", "--tol", "1e-3", "--output", out, "-q")
+	m, err := training.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Config.Tol != 1e-3 {
+		t.Errorf("stored tol %v, want 1e-3", m.Config.Tol)
+	}
+	if _, _, code := runCLI(t, "fit", "--dataset", "MUTAG", "--tol", "2", "--output", out+"2"); code != exitUsage {
+		t.Errorf("--tol 2: exit %d, want %d", code, exitUsage)
+	}
+}

@@ -21,6 +21,7 @@ type trainFlags struct {
 	gamma         float64
 	layers        int
 	inner         int
+	tol           float64
 	featureWeight featureWeightFlag
 	gwbLayers     int
 	lr            float64
@@ -40,6 +41,7 @@ func (t *trainFlags) register(fs *pflag.FlagSet) {
 	fs.Lookup("gamma").DefValue = "0" // hides "(default 0.01)": it depends on --solver, as the usage says
 	fs.IntVar(&t.layers, "layers", d.Layers, "GWD layers M")
 	fs.IntVar(&t.inner, "inner", d.Inner, "Sinkhorn sweeps per PPA layer (ppa only)")
+	fs.Float64Var(&t.tol, "tol", d.Tol, "converged mode of every GWD (ppa, badmm): Sinkhorn sweeps until the marginal error is below this (0: the paper's fixed sweeps; much slower, see 'gwf gw --help')")
 	t.featureWeight.w = d.FeatureWeight
 	fs.Var(&t.featureWeight, "feature-weight", `weight of the node-feature cost in the fused GW cost (1 in the paper), or "auto": the weight that gives the feature and structure terms the same mean over the data, measured without labels (see 'gwf fit --help')`)
 	fs.IntVar(&t.gwbLayers, "gwb-layers", d.GWBLayers, "barycenter (GWB) layers L")
@@ -69,6 +71,7 @@ func (t *trainFlags) fields(atomSize int) []trainField {
 		{"gamma", func(c *training.Config) { c.Gamma = t.gamma }, func(c training.Config) string { return g(c.Gamma) }},
 		{"layers", func(c *training.Config) { c.Layers = t.layers }, func(c training.Config) string { return strconv.Itoa(c.Layers) }},
 		{"inner", func(c *training.Config) { c.Inner = t.inner }, func(c training.Config) string { return strconv.Itoa(c.Inner) }},
+		{"tol", func(c *training.Config) { c.Tol = t.tol }, func(c training.Config) string { return g(c.Tol) }},
 		{"feature-weight", func(c *training.Config) { t.featureWeight.apply(c) }, func(c training.Config) string { return g(c.FeatureWeight) }},
 		{"gwb-layers", func(c *training.Config) { c.GWBLayers = t.gwbLayers }, func(c training.Config) string { return strconv.Itoa(c.GWBLayers) }},
 		{"lr", func(c *training.Config) { c.LearningRate = t.lr }, func(c training.Config) string { return g(c.LearningRate) }},
