@@ -135,6 +135,7 @@ func (l BatchLoss) BuildBatch(g *gorgonia.ExprGraph, atoms []AtomNodes, z *gorgo
 // batchLossOp computes the loss in Do and keeps the gradient of every input for its backward
 // pass (batchGradOp).
 type batchLossOp struct {
+	plainOp
 	loss     BatchLoss
 	ws       *Workspace
 	obs      []layers.Space
@@ -350,10 +351,6 @@ func addInto(dst, src []float64) {
 	}
 }
 
-func (op *batchLossOp) ReturnsPtr() bool     { return false }
-func (op *batchLossOp) CallsExtern() bool    { return false }
-func (op *batchLossOp) OverwritesInput() int { return -1 }
-
 // WriteHash makes every instance distinct (Gorgonia merges nodes with equal hashes).
 func (op *batchLossOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "gwf-batch-loss-%p", op) }
 
@@ -394,6 +391,7 @@ func (op *batchLossOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Nod
 
 // batchGradOp returns the gradient of input `input` kept by its parent's last Do.
 type batchGradOp struct {
+	plainOp
 	parent *batchLossOp
 	input  int
 	shape  tensor.Shape
@@ -421,10 +419,6 @@ func (op *batchGradOp) Do(...gorgonia.Value) (gorgonia.Value, error) {
 	g := append([]float64(nil), op.parent.grads[op.input]...)
 	return tensor.New(tensor.WithShape(op.shape.Clone()...), tensor.WithBacking(g)), nil
 }
-
-func (op *batchGradOp) ReturnsPtr() bool     { return false }
-func (op *batchGradOp) CallsExtern() bool    { return false }
-func (op *batchGradOp) OverwritesInput() int { return -1 }
 
 func (op *batchGradOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "gwf-batch-loss-grad-%p-%d", op.parent, op.input)

@@ -129,6 +129,7 @@ func Barycenter(g *gorgonia.ExprGraph, gwb layers.GWB, atoms []AtomNodes, lambda
 
 // gwdOp solves a GWD on its inputs' values (Cs, Ct[, Fs, Ft]) and returns T; detached.
 type gwdOp struct {
+	plainOp
 	solver   layers.Solver
 	src, dst []float64
 	features bool
@@ -191,10 +192,6 @@ func (op *gwdOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 	t := append([]float64(nil), op.state.RawTransport()...)
 	return tensor.New(tensor.WithShape(ns, nt), tensor.WithBacking(t)), nil
 }
-
-func (op *gwdOp) ReturnsPtr() bool     { return false }
-func (op *gwdOp) CallsExtern() bool    { return false }
-func (op *gwdOp) OverwritesInput() int { return -1 }
 
 // WriteHash makes every instance distinct (Gorgonia merges nodes with equal hashes).
 func (op *gwdOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "gwf-gwd-%p", op) }

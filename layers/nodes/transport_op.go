@@ -19,6 +19,7 @@ import (
 // non-differentiable in all inputs, which is how the transports are detached: no gradient
 // flows through them (the envelope theorem), only through the expression built on top.
 type transportOp struct {
+	plainOp
 	forward     layers.Forward
 	obs         layers.Space
 	weights     bool // the last input is λ itself, not z (λ = softmax(z))
@@ -136,10 +137,6 @@ func float64s(v gorgonia.Value, n int) ([]float64, error) {
 	}
 	return data, nil
 }
-
-func (op *transportOp) ReturnsPtr() bool     { return false }
-func (op *transportOp) CallsExtern() bool    { return false }
-func (op *transportOp) OverwritesInput() int { return -1 }
 
 // WriteHash makes every instance distinct: Gorgonia merges nodes with equal hashes, and two
 // losses on different graphs must never be merged.

@@ -169,18 +169,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	var csv strings.Builder
 	csv.WriteString("dataset,solver,fold,test_graphs,accuracy,train_accuracy,seconds\n")
 	if len(o.datasets) > 0 {
-		header := []string{""}
-		for _, d := range o.datasets {
-			header = append(header, d+" ("+o.features.Of(d)+")")
-		}
-		var rows [][]string
-		for _, s := range o.solvers {
-			row := []string{"paper GWF-" + strings.ToUpper(s)}
-			for _, d := range o.datasets {
-				row = append(row, orDash(paper[s][d]))
-			}
-			rows = append(rows, row)
-		}
+		header, rows := o.paperRows()
 		for _, s := range o.solvers {
 			row := []string{"gwf " + strings.ToUpper(s)}
 			fit := []string{"gwf " + strings.ToUpper(s) + ", on the labelled graphs"}
@@ -365,4 +354,21 @@ func orDash(s string) string {
 		return "–"
 	}
 	return s
+}
+
+// paperRows are the table's header (one column per dataset, with its features) and the paper's
+// rows, one per solver.
+func (o options) paperRows() (header []string, rows [][]string) {
+	header = []string{""}
+	for _, d := range o.datasets {
+		header = append(header, d+" ("+o.features.Of(d)+")")
+	}
+	for _, s := range o.solvers {
+		row := []string{"paper GWF-" + strings.ToUpper(s)}
+		for _, d := range o.datasets {
+			row = append(row, orDash(paper[s][d]))
+		}
+		rows = append(rows, row)
+	}
+	return header, rows
 }

@@ -19,18 +19,7 @@ func (o options) runNested(ctx context.Context, sc semisup.Config, rep *nb.Repor
 	var csv strings.Builder
 	csv.WriteString("dataset,solver,seed,fold,test_graphs,accuracy,train_accuracy,chosen_epoch,validation_accuracy,beta0_accuracy,beta0_epoch,logreg_accuracy,logreg_c,seconds\n")
 	if len(o.datasets) > 0 {
-		header := []string{""}
-		for _, d := range o.datasets {
-			header = append(header, d+" ("+o.features.Of(d)+")")
-		}
-		var rows [][]string
-		for _, s := range o.solvers {
-			row := []string{"paper GWF-" + strings.ToUpper(s)}
-			for _, d := range o.datasets {
-				row = append(row, orDash(paper[s][d]))
-			}
-			rows = append(rows, row)
-		}
+		header, rows := o.paperRows()
 		for _, s := range o.solvers {
 			S := strings.ToUpper(s)
 			semi := []string{"**gwf " + S + ", semi-supervised, epoch chosen on validation**"}
