@@ -6,10 +6,12 @@
 // follow nb.DefaultFeatures (PROTEINS with its attribute standardized and balanced, IMDB-BINARY without).
 // By default the protocol is nested (--nested): a validation split of each fold's labels chooses
 // the stopping epoch, and the β = 0 head and a logistic regression on the unsupervised λ are
-// scored on the same folds; --cv-seeds repeats it with other fold splits and model seeds.
+// scored on the same folds; --cv-seeds repeats it with other fold splits and model seeds, and
+// --encoders compares free z with graph encoders (GIN or GCN, with or without the GWF term).
 //
 //	go run ./notebooks/table2 --output-dir results/table2       # PROTEINS and IMDB-BINARY, both solvers; fractions on MUTAG
 //	go run ./notebooks/table2 --output-dir docs/results/table2-nested --datasets MUTAG --solvers ppa --cv-seeds 3 --fractions-dataset ""
+//	go run ./notebooks/table2 --output-dir /tmp/t2 --datasets MUTAG --solvers ppa --encoders none,gin,gin-alone --fractions-dataset ""
 //	go run ./notebooks/table2 --output-dir /tmp/t2 --datasets MUTAG --solvers ppa --folds 3 --subset 60 --epochs 2 --atoms 4 --layers 10 --fractions 0.2,0.6 --seeds 1
 package main
 
@@ -51,6 +53,8 @@ type options struct {
 	validation float64
 	refit      bool
 	cvSeeds    int
+	// variants are the embeddings compared by the nested table (see parseVariant).
+	variants []string
 }
 
 // paper is the paper's Table 2 (GWF rows), in %.
@@ -61,7 +65,7 @@ var paper = map[string]map[string]string{
 
 func main() {
 	var o options
-	var ds, solvers, features, fr string
+	var ds, solvers, features, fr, variants string
 	fs := nb.NewFlagSet("table2")
 	fs.StringVar(&ds, "datasets", "PROTEINS,IMDB-BINARY", "comma-separated datasets for the 10-fold table (empty: skip it)")
 	fs.StringVar(&solvers, "solvers", "ppa,badmm", "comma-separated GWD modules")
@@ -81,9 +85,10 @@ func main() {
 	fs.BoolVar(&o.nested, "nested", true, "nested protocol: a validation split of each fold's labels chooses the epoch; the β = 0 head and logistic regression on the unsupervised λ are scored on the same folds (false: fixed settings, last epoch)")
 	fs.Float64Var(&o.validation, "validation", semisup.DefaultValidation, "nested protocol: fraction of each fold's labelled graphs held out for validation")
 	fs.BoolVar(&o.refit, "refit", false, "nested protocol: retrain the chosen settings on all the fold's labels")
+	fs.StringVar(&variants, "encoders", "none", "nested protocol: comma-separated embeddings to compare: none (free z, the paper's model), gin, gcn (a graph encoder trained through the GWF term and the labels), gin-alone, gcn-alone (the encoder on the labels alone: what the GWF term adds)")
 	fs.IntVar(&o.cvSeeds, "cv-seeds", 1, "cross-validation repeats: seed s sets the fold split, the validation split and the model's seed")
 	fs.Parse(os.Args[1:])
-	o.datasets, o.solvers = splitList(ds), splitList(solvers)
+	o.datasets, o.solvers, o.variants = splitList(ds), splitList(solvers), splitList(variants)
 	var err error
 	if o.features, err = nb.ParseFeatures(features); err != nil {
 		fmt.Fprintln(os.Stderr, "table2: --features:", err)
@@ -142,6 +147,17 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	if o.nested && !(o.validation > 0 && o.validation < 1) {
 		return fmt.Errorf("--validation = %v not in (0, 1)", o.validation)
 	}
+	if len(o.variants) == 0 {
+		o.variants = []string{semisup.EncoderNone}
+	}
+	for _, v := range o.variants {
+		if _, err := withVariant(semisup.DefaultConfig(), v); err != nil {
+			return err
+		}
+	}
+	if !o.nested && (len(o.variants) > 1 || o.variants[0] != semisup.EncoderNone) {
+		return errors.New("--encoders needs the nested protocol")
+	}
 	for _, f := range o.fractions {
 		if !(f > 0 && f < 1) {
 			return fmt.Errorf("fraction %v not in (0, 1)", f)
@@ -157,8 +173,8 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	}
 	sc.Detach = o.detach
 	rep := nb.NewReport("Table 2: semi-supervised classification accuracy (%)",
-		fmt.Sprintf("go run ./notebooks/table2 --output-dir %s --datasets %q --solvers %s --features %q --folds %d --subset %d --epochs %d --atoms %d --layers %d --beta %g --head-input %s --detach=%v --fractions-dataset %q --fractions %s --seeds %d --nested=%v --validation %g --refit=%v --cv-seeds %d",
-			o.out, strings.Join(o.datasets, ","), strings.Join(o.solvers, ","), o.features.Describe(o.datasets), o.folds, o.subset, o.epochs, o.atoms, o.layers, o.beta, sc.Input, sc.Detach, o.fractionsData, joinFloats(o.fractions), o.seeds, o.nested, o.validation, o.refit, o.cvSeeds))
+		fmt.Sprintf("go run ./notebooks/table2 --output-dir %s --datasets %q --solvers %s --features %q --folds %d --subset %d --epochs %d --atoms %d --layers %d --beta %g --head-input %s --detach=%v --fractions-dataset %q --fractions %s --seeds %d --nested=%v --validation %g --refit=%v --cv-seeds %d --encoders %s",
+			o.out, strings.Join(o.datasets, ","), strings.Join(o.solvers, ","), o.features.Describe(o.datasets), o.folds, o.subset, o.epochs, o.atoms, o.layers, o.beta, sc.Input, sc.Detach, o.fractionsData, joinFloats(o.fractions), o.seeds, o.nested, o.validation, o.refit, o.cvSeeds, strings.Join(o.variants, ",")))
 	rep.Printf("GWF (K = %d, M = %d, L = 2, %d epochs) with an MLP head (hidden %v, %s, reading "+sc.Input+"), β = %g, trained jointly; then the head alone, %d full-batch Adam steps on the final embeddings. Stratified %d-fold cross-validation: the held-out fold's graphs are in the GWF term without labels (transductive); accuracy on the held-out fold, mean ± std over folds.\n\n",
 		o.atoms, o.layers, o.epochs, sc.Hidden, sc.Activation, sc.Beta, sc.Head.Steps, o.folds)
 	if o.nested {
@@ -176,7 +192,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 			last := []string{"gwf " + strings.ToUpper(s) + ", the joint head after the last epoch (--head-steps 0)"}
 			best := []string{"gwf " + strings.ToUpper(s) + ", best epoch chosen on the held-out fold (the authors' rule; a diagnostic, optimistic)"}
 			for _, d := range o.datasets {
-				res, err := o.crossValidate(ctx, d, s, sc, 1, log)
+				res, err := o.crossValidate(ctx, d, s, sc, 1, false, log)
 				if err != nil {
 					return fmt.Errorf("%s, %s: %w", d, s, err)
 				}
@@ -285,7 +301,7 @@ type cell struct {
 
 // crossValidate runs the cell's folds, reusing those OUT/cells already holds for the same
 // settings and saving each new one as soon as it ends.
-func (o options) crossValidate(ctx context.Context, d, solver string, sc semisup.Config, seed uint64, log io.Writer) ([]semisup.FoldResult, error) {
+func (o options) crossValidate(ctx context.Context, d, solver string, sc semisup.Config, seed uint64, baselines bool, log io.Writer) ([]semisup.FoldResult, error) {
 	ds, labels, weight, err := load(d, o.subset, o.features)
 	if err != nil {
 		return nil, err
@@ -293,11 +309,14 @@ func (o options) crossValidate(ctx context.Context, d, solver string, sc semisup
 	cfg := o.config(solver, seed, weight)
 	var sel *semisup.Selection
 	name := o.features.CellName(d, solver)
+	if v := variantName(sc); v != semisup.EncoderNone {
+		name += "-" + v
+	}
 	if o.nested {
 		sel = &semisup.Selection{Validation: o.validation, Candidates: []semisup.Config{sc}, Refit: o.refit, Seed: seed}
 		name += fmt.Sprintf("-nested-seed%d", seed)
 	}
-	settings, err := json.Marshal(map[string]any{"gwf": cfg, "semisup": sc, "folds": o.folds, "subset": o.subset, "features": o.features.Of(d), "selection": sel})
+	settings, err := json.Marshal(map[string]any{"gwf": cfg, "semisup": sc, "folds": o.folds, "subset": o.subset, "features": o.features.Of(d), "selection": sel, "baselines": baselines})
 	if err != nil {
 		return nil, err
 	}
@@ -318,7 +337,7 @@ func (o options) crossValidate(ctx context.Context, d, solver string, sc semisup
 	fmt.Fprintf(log, "table2: %s, %s: %d folds\n", d, solver, o.folds)
 	var saveErr error
 	_, err = semisup.CrossValidate(ctx, ds.Graphs, labels, len(ds.Classes), cfg, sc, semisup.CVOptions{
-		Folds: o.folds, Seed: seed, Skip: func(f int) bool { return have[f] }, Select: sel, Baselines: o.nested,
+		Folds: o.folds, Seed: seed, Skip: func(f int) bool { return have[f] }, Select: sel, Baselines: baselines,
 		FoldDone: func(r semisup.FoldResult) {
 			fmt.Fprintf(log, "table2: %s, %s: fold %d: %.1f%%\n", d, solver, r.Fold, 100*r.Accuracy)
 			c.Folds = append(c.Folds, r)

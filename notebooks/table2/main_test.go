@@ -51,30 +51,30 @@ func TestTinyTable2(t *testing.T) {
 	}
 }
 
-// TestTinyNested: the nested protocol over two repeats writes every fold with its choice and
-// both baselines, and reuses its finished folds.
+// TestTinyNested: the nested protocol over two repeats and two embeddings (free z and a GIN
+// encoder) writes every fold with its choice and both baselines, and reuses its finished folds.
 func TestTinyNested(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains several models")
 	}
 	out := t.TempDir()
 	o := options{datasets: []string{"MUTAG"}, solvers: []string{"ppa"}, features: nb.Features{}, folds: 3, subset: 30, epochs: 2, atoms: 3, layers: 5,
-		beta: 0.1, seeds: 1, out: out, nested: true, validation: 0.2, cvSeeds: 2}
+		beta: 0.1, seeds: 1, out: out, nested: true, validation: 0.2, cvSeeds: 2, variants: []string{"none", "gin"}}
 	if err := run(context.Background(), o, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(filepath.Join(out, "table2.csv"))
-	if n := strings.Count(string(b), "\n"); n != 1+3*2 {
-		t.Errorf("%d fold rows, want 7:\n%s", n, b)
+	if n := strings.Count(string(b), "\n"); n != 1+3*2*2 {
+		t.Errorf("%d fold rows, want 13:\n%s", n, b)
 	}
 	report, _ := os.ReadFile(filepath.Join(out, "report.md"))
-	for _, want := range []string{"β = 0", "logistic regression", "beats"} {
+	for _, want := range []string{"β = 0", "logistic regression", "beats", "free z", "GIN encoder + GWF term"} {
 		if !strings.Contains(string(report), want) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
-	for _, seed := range []string{"1", "2"} {
-		if _, err := os.Stat(filepath.Join(out, "cells", "MUTAG-ppa-nested-seed"+seed+".json")); err != nil {
+	for _, cell := range []string{"MUTAG-ppa-nested-seed1", "MUTAG-ppa-nested-seed2", "MUTAG-ppa-gin-nested-seed1", "MUTAG-ppa-gin-nested-seed2"} {
+		if _, err := os.Stat(filepath.Join(out, "cells", cell+".json")); err != nil {
 			t.Errorf("no cell file: %v", err)
 		}
 	}
@@ -82,5 +82,9 @@ func TestTinyNested(t *testing.T) {
 	cancel()
 	if err := run(ctx, o, io.Discard); err != nil {
 		t.Errorf("rerun did not reuse the folds: %v", err)
+	}
+	o.variants = []string{"gat"}
+	if err := run(context.Background(), o, io.Discard); err == nil {
+		t.Error("--encoders gat: no error")
 	}
 }
