@@ -30,8 +30,10 @@ func newPredictCmd(a *app) *cobra.Command {
 		Short: "Classify graphs with a classifier saved by 'gwf classify --output'",
 		Long: `predict reads a classifier written by 'gwf classify --labeled-fraction 1 --output FILE'
 (GWF atoms and an MLP head) and predicts the class of every graph of the data. Graphs the model
-was not trained on are embedded in transform mode: each graph's z takes --steps Adam steps on
-its own GWF loss with the atoms fixed, as 'gwf embed' does. The model's own training data are
+was not trained on are embedded by the classifier's graph encoder (--encoder gin|gcn: one forward
+pass, milliseconds for hundreds of graphs) or, for free embeddings, in transform mode: each
+graph's z takes --steps Adam steps on its own GWF loss with the atoms fixed, as 'gwf embed'
+does. The model's own training data are
 recognised by their fingerprint and read from the trained embeddings (--transform embeds them
 anew). Node features must be read as in training (--features, --standardize).
 
@@ -105,9 +107,12 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 		}
 		return err
 	}
-	if transformed {
+	switch {
+	case transformed && m.Encoder != nil:
+		a.log.Infof("embedded %d graphs by the %s encoder's forward pass", len(data), m.Config.Encoder)
+	case transformed:
 		a.log.Infof("transform mode: embedded %d graphs with the atoms fixed", len(data))
-	} else {
+	default:
 		a.log.Infof("the data are the model's training data: predicting from the trained embeddings (%d graphs)", len(data))
 	}
 	rep := predictReport{}
