@@ -51,24 +51,25 @@ func TestTinyTable2(t *testing.T) {
 	}
 }
 
-// TestTinyNested: the nested protocol over two repeats and two embeddings (free z and a GIN
-// encoder) writes every fold with its choice and both baselines, and reuses its finished folds.
+// TestTinyNested: the nested protocol over two repeats and three embeddings (free z, a GIN
+// encoder with and without the GWF term) writes every fold with its choice and its baselines,
+// and reuses its finished folds.
 func TestTinyNested(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains several models")
 	}
 	out := t.TempDir()
 	o := options{datasets: []string{"MUTAG"}, solvers: []string{"ppa"}, features: nb.Features{}, folds: 3, subset: 30, epochs: 2, atoms: 3, layers: 5,
-		beta: 0.1, seeds: 1, out: out, nested: true, validation: 0.2, cvSeeds: 2, variants: []string{"none", "gin"}}
+		beta: 0.1, seeds: 1, out: out, nested: true, validation: 0.2, cvSeeds: 2, variants: []string{"none", "gin", "gin-alone"}}
 	if err := run(context.Background(), o, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(filepath.Join(out, "table2.csv"))
-	if n := strings.Count(string(b), "\n"); n != 1+3*2*2 {
-		t.Errorf("%d fold rows, want 13:\n%s", n, b)
+	if n := strings.Count(string(b), "\n"); n != 1+3*2*3 {
+		t.Errorf("%d fold rows, want 19:\n%s", n, b)
 	}
 	report, _ := os.ReadFile(filepath.Join(out, "report.md"))
-	for _, want := range []string{"β = 0", "logistic regression", "beats", "free z", "GIN encoder + GWF term"} {
+	for _, want := range []string{"β = 0", "logistic regression", "beats", "free z", "GIN encoder + GWF term", "GIN encoder alone"} {
 		if !strings.Contains(string(report), want) {
 			t.Errorf("report lacks %q", want)
 		}

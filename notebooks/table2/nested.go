@@ -49,74 +49,64 @@ func variantTitle(v string) string {
 	return strings.ToUpper(enc) + " encoder + GWF term"
 }
 
-// foldKey names one fold of one repeat.
-type foldKey struct{ seed, fold int }
-
-// runNested writes the nested protocol's table: per dataset and solver, the semi-supervised
-// model of every --encoders variant and both baselines over folds × repeats, and whether each
-// variant beats them; every fold goes to table2.csv. The baselines do not depend on the
-// variant: they are computed with the first one and compared with all on the same folds.
+// runNested writes the nested protocol's table: per dataset and solver, for every --encoders
+// variant, the semi-supervised model and its two baselines — the same model trained without
+// labels (β = 0: unsupervised GWF for free z, the encoder trained by the GWF term alone for an
+// encoder) read by the same head and by a logistic regression — over folds × repeats, and
+// whether it beats them; every fold goes to table2.csv. A variant without the GWF term has no
+// unsupervised model, so no baselines.
 func (o options) runNested(ctx context.Context, sc semisup.Config, rep *nb.Report, log io.Writer) error {
 	var csv strings.Builder
 	csv.WriteString("dataset,solver,embedding,seed,fold,test_graphs,accuracy,train_accuracy,chosen_epoch,validation_accuracy,beta0_accuracy,beta0_epoch,logreg_accuracy,logreg_c,seconds\n")
 	if len(o.datasets) > 0 {
 		header, rows := o.paperRows()
 		for _, s := range o.solvers {
-			S := strings.ToUpper(s)
-			semi := make([][]string, len(o.variants))
-			fit := make([][]string, len(o.variants))
-			verdict := make([][]string, len(o.variants))
-			for i, v := range o.variants {
-				semi[i] = []string{fmt.Sprintf("**gwf %s, semi-supervised, %s, epoch chosen on validation**", S, variantTitle(v))}
-				fit[i] = []string{fmt.Sprintf("gwf %s, %s, on its labelled graphs", S, variantTitle(v))}
-				verdict[i] = []string{fmt.Sprintf("%s beats β = 0 / logistic regression (folds better–worse)", variantTitle(v))}
-			}
-			beta0 := []string{"gwf " + S + ", the same head on the unsupervised embeddings (β = 0)"}
-			logreg := []string{"gwf " + S + ", logistic regression on the unsupervised λ"}
-			for _, d := range o.datasets {
-				base := map[foldKey]semisup.FoldResult{}
-				for i, v := range o.variants {
-					vc, err := withVariant(sc, v)
-					if err != nil {
-						return err
-					}
+			for _, v := range o.variants {
+				vc, err := withVariant(sc, v)
+				if err != nil {
+					return err
+				}
+				what := fmt.Sprintf("gwf %s, %s", strings.ToUpper(s), variantTitle(v))
+				semi := []string{"**" + what + ", semi-supervised, epoch chosen on validation**"}
+				fit := []string{what + ", on its labelled graphs"}
+				beta0 := []string{what + ", the same head on the model trained without labels (β = 0)"}
+				logreg := []string{what + ", logistic regression on the λ of the model trained without labels"}
+				verdict := []string{what + ": semi-supervised beats β = 0 / logistic regression (folds better–worse)"}
+				for _, d := range o.datasets {
 					var all []semisup.FoldResult
 					for seed := 1; seed <= o.cvSeeds; seed++ {
-						res, err := o.crossValidate(ctx, d, s, vc, uint64(seed), i == 0, log)
+						res, err := o.crossValidate(ctx, d, s, vc, uint64(seed), !vc.NoGWF, log)
 						if err != nil {
 							return fmt.Errorf("%s, %s, %s, seed %d: %w", d, s, v, seed, err)
 						}
 						for _, r := range res {
-							k := foldKey{seed, r.Fold}
-							if i == 0 {
-								base[k] = r
-							} else {
-								r.Beta0, r.LogReg = base[k].Beta0, base[k].LogReg
-							}
-							fmt.Fprintf(&csv, "%s,%s,%s,%d,%d,%d,%.6f,%.6f,%d,%.6f,%.6f,%d,%.6f,%g,%.1f\n", d, s, v, seed, r.Fold, r.Test, r.Accuracy, r.TrainAccuracy,
-								r.Choice.Epoch, r.Choice.ValidationAccuracy, r.Beta0.Accuracy, r.Beta0.Epoch, r.LogReg.Accuracy, r.LogReg.C, r.Seconds)
-							all = append(all, r)
+							fmt.Fprintf(&csv, "%s,%s,%s,%d,%d,%d,%.6f,%.6f,%d,%.6f,%s,%s,%.1f\n", d, s, v, seed, r.Fold, r.Test, r.Accuracy, r.TrainAccuracy,
+								r.Choice.Epoch, r.Choice.ValidationAccuracy, baselineCSV(r.Beta0, false), baselineCSV(r.LogReg, true), r.Seconds)
 						}
+						all = append(all, res...)
 					}
 					var xs, train []float64
 					for _, r := range all {
 						xs, train = append(xs, r.Accuracy), append(train, r.TrainAccuracy)
 					}
+					semi = append(semi, cluster.FormatMeanStd(xs, 100))
+					fit = append(fit, cluster.FormatMeanStd(train, 100))
 					sum := semisup.Summarize(all)
-					b0, lr := sum.Beats()
-					semi[i] = append(semi[i], cluster.FormatMeanStd(xs, 100))
-					fit[i] = append(fit[i], cluster.FormatMeanStd(train, 100))
-					verdict[i] = append(verdict[i], fmt.Sprintf("%s (%d–%d) / %s (%d–%d)", yesNo(b0), sum.WinsBeta0, sum.LossesBeta0, yesNo(lr), sum.WinsLogReg, sum.LossesLogReg))
-					if i == 0 {
-						beta0 = append(beta0, fmt.Sprintf("%.1f ± %.1f", 100*sum.Beta0.Mean, 100*sum.Beta0.Std))
-						logreg = append(logreg, fmt.Sprintf("%.1f ± %.1f", 100*sum.LogReg.Mean, 100*sum.LogReg.Std))
+					if sum == nil {
+						beta0, logreg, verdict = append(beta0, "–"), append(logreg, "–"), append(verdict, "–")
+						continue
 					}
+					b0, lr := sum.Beats()
+					beta0 = append(beta0, fmt.Sprintf("%.1f ± %.1f", 100*sum.Beta0.Mean, 100*sum.Beta0.Std))
+					logreg = append(logreg, fmt.Sprintf("%.1f ± %.1f", 100*sum.LogReg.Mean, 100*sum.LogReg.Std))
+					verdict = append(verdict, fmt.Sprintf("%s (%d–%d) / %s (%d–%d)", yesNo(b0), sum.WinsBeta0, sum.LossesBeta0, yesNo(lr), sum.WinsLogReg, sum.LossesLogReg))
+				}
+				if vc.NoGWF {
+					rows = append(rows, semi, fit)
+				} else {
+					rows = append(rows, semi, fit, beta0, logreg, verdict)
 				}
 			}
-			rows = append(rows, semi...)
-			rows = append(rows, fit...)
-			rows = append(rows, beta0, logreg)
-			rows = append(rows, verdict...)
 		}
 		rep.Table(header, rows)
 	}
@@ -129,6 +119,18 @@ func (o options) runNested(ctx context.Context, sc semisup.Config, rep *nb.Repor
 		}
 	}
 	return rep.Save(o.out)
+}
+
+// baselineCSV is a baseline's accuracy and its epoch (or, withC, its C) as two CSV fields, both
+// empty when the fold has none.
+func baselineCSV(b *semisup.Baseline, withC bool) string {
+	switch {
+	case b == nil:
+		return ","
+	case withC:
+		return fmt.Sprintf("%.6f,%g", b.Accuracy, b.C)
+	}
+	return fmt.Sprintf("%.6f,%d", b.Accuracy, b.Epoch)
 }
 
 func yesNo(b bool) string {
