@@ -22,7 +22,8 @@ type Unsupervised struct {
 }
 
 // FitUnsupervised trains the GWF model of gwf on data without labels, keeping its embeddings
-// after every epoch; the head is cfg's, with β = 0.
+// after every epoch; the head is cfg's, with β = 0. With cfg's encoder the embeddings are the
+// encoder's, trained by the GWF term alone. cfg must keep the GWF term (not NoGWF).
 func FitUnsupervised(ctx context.Context, data []*graphs.Graph, classes int, gwf training.Config, cfg Config, opt Options) (*Unsupervised, error) {
 	cfg.Beta = 0
 	joint := cfg

@@ -2,6 +2,7 @@ package semisup
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -46,6 +47,9 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 	}
 	if err := sel.Validate(); err != nil {
 		return nil, err
+	}
+	if opt.Baselines && sel.Candidates[0].NoGWF {
+		return nil, errors.New("semisup: the baselines need the GWF term: without it (NoGWF) nothing trains without labels")
 	}
 	var u *Unsupervised // fitted at the first fold that runs
 	grid := opt.LogRegGrid

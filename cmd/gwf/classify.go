@@ -63,9 +63,10 @@ folds' labelled graphs is held out too, and chooses the stopping epoch and, when
 --select-detach or --select-decay name several settings, the configuration; the chosen model
 (or, with --refit, the chosen settings retrained on all the fold's labels) is scored once on
 the held-out fold. No held-out label chooses anything. On the same folds it scores two
-baselines (--baselines): the same head on the embeddings of GWF trained without labels (β = 0,
-its epoch chosen on the same validation split) and a logistic regression on that model's λ (C
-chosen by 5-fold cross-validation on the fold's training graphs). --validation 0 gives the
+baselines (--baselines): the same head on the embeddings of the same model trained without
+labels (β = 0: GWF for free z, the encoder trained by the GWF term alone with --encoder; its
+epoch chosen on the same validation split) and a logistic regression on that model's λ (C
+chosen by 5-fold cross-validation on the fold's training graphs; none with --no-gwf). --validation 0 gives the
 un-nested protocol (fixed settings, last epoch), with the authors' best-epoch number as a
 diagnostic.
 
@@ -255,6 +256,13 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	}
 	if f.resume && f.output == "" {
 		return usagef("--resume needs --output")
+	}
+	if f.noGWF && f.baselines {
+		// Without the GWF term there is no model to train without labels.
+		if flags.Changed("baselines") {
+			return usagef("--baselines needs the GWF term: without it (--no-gwf) nothing trains without labels")
+		}
+		f.baselines = false
 	}
 	sel, err := f.selection(sc)
 	if err != nil {

@@ -64,9 +64,16 @@ func TestClassify(t *testing.T) {
 		{"--beta", "-1"}, {"--hidden", "8,x"}, {"--labeled-fraction", "1.5"}, {"--folds", "1"},
 		{"--activation", "sigmoid"}, {"--head-input", "x"}, {"--output", "x.model"}, {"--predictions", "x.csv"},
 		{"--select-beta", "0.1,x"}, {"--select-hidden", "8;x"}, {"--validation", "1"}, {"--validation", "0", "--refit"}, {"--select-decay", "-1"},
+		{"--encoder", "gin", "--no-gwf", "--baselines"},
 	} {
 		if _, _, code := runCLI(t, append([]string{"classify", "--dataset", "MUTAG"}, args...)...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
 		}
+	}
+	// Without the GWF term nothing trains without labels: no baselines unless asked for.
+	out, _ = mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--encoder", "gin", "--no-gwf",
+		"--epochs", "2", "--hidden", "4", "--head-steps", "20", "-q", "--json")
+	if rep := decodeJSON(t, out); rep["baselines"] != nil || len(rep["folds"].([]any)) != 3 {
+		t.Errorf("--no-gwf: %v", rep)
 	}
 }
