@@ -32,6 +32,7 @@ type clusterFlags struct {
 	under      modelFlags
 	output     string
 	format     string
+	distances  string
 }
 
 func newClusterCmd(a *app) *cobra.Command {
@@ -62,6 +63,8 @@ module of --solver/--gamma/--layers/--inner: FGWK computes the (F)GW discrepancy
 of graphs (I(I−1)/2 GWDs: use --subset on large datasets), the kernel exp(−d/β) with β the
 median discrepancy, and spectral clustering; GWB-KM runs K-means with GW barycenters as centers
 (--iterations rounds at most, --gwb-layers per barycenter). Both report the GWDs computed.
+--distances FILE gives FGWK the discrepancies computed beforehand by 'gwf pairwise' (on one
+machine or, sharded, on many) for the same data: it then computes none.
 
 --model FILE clusters the graphs under a model trained by 'gwf fit' instead, without training:
 its trained embeddings when the data are its training data, else embeddings computed with its
@@ -98,6 +101,7 @@ output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding
 	f.under.register(fs)
 	fs.StringVarP(&f.output, "output", "o", "", "with --model: file to write the embeddings and their clusters to (.csv or .npz; - for stdout)")
 	fs.StringVar(&f.format, "format", "", "format of --output: csv, npy or npz (default: from its extension, else csv)")
+	fs.StringVar(&f.distances, "distances", "", "with --method fgwk: CSV of the pairwise discrepancies written by 'gwf pairwise' for the same data (nothing is recomputed)")
 	return cmd
 }
 
@@ -138,6 +142,14 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	}
 	if opt.Method == experiment.GWF {
 		if err := checkModelSize(cfg, ds.Graphs); err != nil {
+			return err
+		}
+	}
+	if f.distances != "" {
+		if opt.Method != experiment.FGWK {
+			return usagef("--distances needs --method fgwk")
+		}
+		if opt.Distances, err = readDistances(f.distances, ds.Graphs); err != nil {
 			return err
 		}
 	}

@@ -21,9 +21,14 @@ type shardFlags struct {
 }
 
 func (s *shardFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&s.shard, "shard", "", "embed only shard i/n (0-based) of the corpus, streamed in --chunk graphs, into OUTPUT.shard-i-of-n.csv (join with 'gwf merge'); default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX when set")
-	fs.IntVar(&s.shards, "shards", 0, "number of shards, with JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's completions); checked against --shard and SLURM_ARRAY_TASK_COUNT")
+	s.registerShard(fs, "embed only shard i/n (0-based) of the corpus, streamed in --chunk graphs")
 	fs.IntVar(&s.chunk, "chunk", 0, fmt.Sprintf("read and embed this many graphs at a time, so memory does not grow with the corpus (0: %d when sharded; implies transform mode)", shard.DefaultChunk))
+}
+
+// registerShard registers --shard (its usage starting with what a shard does) and --shards.
+func (s *shardFlags) registerShard(fs *pflag.FlagSet, what string) {
+	fs.StringVar(&s.shard, "shard", "", what+", into OUTPUT.shard-i-of-n.csv (join with 'gwf merge'); default: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX when set")
+	fs.IntVar(&s.shards, "shards", 0, "number of shards, with JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's completions); checked against --shard and SLURM_ARRAY_TASK_COUNT")
 }
 
 // resolve returns the shard to embed and whether to stream at all: a --shard, a job-array

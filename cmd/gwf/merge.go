@@ -14,17 +14,18 @@ func newMergeCmd(a *app) *cobra.Command {
 	var quiet bool
 	cmd := &cobra.Command{
 		Use:   "merge --output FILE PART...",
-		Short: "Join the CSV parts of a sharded 'gwf embed' into one file (CSV, .npz or .npy)",
-		Long: `merge joins the outputs of 'gwf embed --shard i/n' (or of a job array, see the README) into the
-file one 'gwf embed' of the whole corpus writes, byte for byte: the header once, then the rows
-of every part in shard order. With --output FILE.npz or FILE.npy (or --format) it writes instead
-the .npz or .npy that 'gwf embed --output FILE.npz' writes, also byte for byte; that holds every
-embedding in memory (K numbers per graph), the CSV merge only a buffer.
+		Short: "Join the CSV parts of a sharded 'gwf embed' or 'gwf pairwise' into one file",
+		Long: `merge joins the outputs of 'gwf embed --shard i/n' or 'gwf pairwise --shard i/n' (or of a job
+array, see the README) into the file one run of the whole corpus writes, byte for byte: the
+header once, then the rows of every part in shard order. With --output FILE.npz or FILE.npy (or --format) it writes instead
+the .npz or .npy that 'gwf embed --output FILE.npz' writes, also byte for byte (embeddings
+only); that holds every embedding in memory (K numbers per graph), the CSV merge only a buffer.
 
 Parts named NAME.shard-i-of-n.csv, as embed names them, are put in shard order whatever the
 order given, and all n must be there; parts named otherwise are joined in the order given.`,
 		Example: `  gwf merge --output emb.csv emb.shard-*-of-4.csv
-  gwf merge --output emb.npz emb.shard-*-of-4.csv`,
+  gwf merge --output emb.npz emb.shard-*-of-4.csv
+  gwf merge --output gwd.csv gwd.shard-*-of-4.csv`,
 		Args: func(_ *cobra.Command, parts []string) error {
 			if len(parts) == 0 {
 				return usagef("give the parts to merge: gwf merge --output FILE PART...")

@@ -8,5 +8,8 @@
 //     members. It needs about k·I GWDs per iteration, plus the barycenters.
 //
 // Both spread their GWDs over the cores, report progress, stop with their context, and give
-// the same result for a given seed whatever the number of workers.
+// the same result for a given seed whatever the number of workers. FGWK's discrepancies also
+// spread over machines: PairwiseRange computes a contiguous slice of the pairs (a shard's),
+// PairCSVWriter writes it, and ReadPairwiseCSV reads the joined slices back as the matrix
+// PairwiseGWD returns.
 package baselines

@@ -115,29 +115,19 @@ func parallel(ctx context.Context, n int, opt Options, work func(st *layers.Stat
 // PairwiseGWD returns the symmetric matrix of GW discrepancies d(i, j) = <L(T),T> between all
 // pairs of graphs (zero diagonal), computed once per pair with i < j.
 func PairwiseGWD(ctx context.Context, data []*graphs.Graph, opt Options) (*mat.SymDense, Stats, error) {
-	start := time.Now()
 	n := len(data)
 	if n < 2 {
 		return nil, Stats{}, fmt.Errorf("pairwise gwd: %d graphs, need at least 2", n)
 	}
 	d := mat.NewSymDense(n, nil)
-	pairs := n * (n - 1) / 2
-	s, err := opt.solver()
-	if err != nil {
-		return nil, Stats{}, err
-	}
-	err = parallel(ctx, pairs, opt, func(st *layers.State, t int) error {
-		i, j := pairOf(t, n)
-		if err := layers.Solve(s, st, space(data[i]), space(data[j])); err != nil {
-			return fmt.Errorf("gwd of graphs %q and %q: %w", data[i].Name, data[j].Name, err)
-		}
-		d.SetSym(i, j, st.Objective()) // each (i, j) is written by exactly one goroutine
+	st, err := PairwiseRange(ctx, data, opt, 0, Pairs(n), func(i, j int, v float64) error {
+		d.SetSym(i, j, v)
 		return nil
 	})
 	if err != nil {
 		return nil, Stats{}, err
 	}
-	return d, Stats{GWDs: pairs, Seconds: time.Since(start).Seconds()}, nil
+	return d, st, nil
 }
 
 // pairOf maps t in [0, n(n−1)/2) to the pair (i, j), i < j, in row order: row i starts at

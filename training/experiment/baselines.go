@@ -23,7 +23,13 @@ func runBaseline(ctx context.Context, data []*graphs.Graph, truth []int, opt Opt
 	// FGWK's discrepancies do not depend on the seed (only its K-means does): computed once.
 	var kernel *mat.SymDense
 	var pairStats baselines.Stats
-	if opt.Method == FGWK {
+	switch {
+	case opt.Method == FGWK && opt.Distances != nil:
+		if n := opt.Distances.SymmetricDim(); n != len(data) {
+			return fmt.Errorf("experiment: fgwk: %d×%d discrepancies for %d graphs", n, n, len(data))
+		}
+		kernel = baselines.Kernel(opt.Distances)
+	case opt.Method == FGWK:
 		d, st, err := baselines.PairwiseGWD(ctx, data, baselines.Options{Config: opt.Config, Workers: opt.Workers, Progress: progress(0)})
 		if err != nil {
 			return fmt.Errorf("experiment: fgwk: %w", err)

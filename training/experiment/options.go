@@ -3,6 +3,8 @@ package experiment
 import (
 	"fmt"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/cluster"
 )
@@ -42,6 +44,10 @@ type Options struct {
 	Embedding training.Embedding
 	// Restarts is the number of K-means restarts (default cluster.DefaultRestarts).
 	Restarts int
+	// Distances, if set, are FGWK's pairwise discrepancies computed beforehand (by
+	// baselines.PairwiseGWD, or by shards of baselines.PairwiseRange read back with
+	// baselines.ReadPairwiseCSV): FGWK then computes none. Its order is that of the data.
+	Distances *mat.SymDense
 	// Iterations bounds GWB-KM's assign/update rounds (default 10).
 	Iterations int
 	// Workers is the number of goroutines (0: one per CPU); results do not depend on it.

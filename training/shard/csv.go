@@ -123,7 +123,7 @@ func appendPart(w io.Writer, p string, first bool, header *string) error {
 	line, err := br.ReadString('\n')
 	if err != nil {
 		if err == io.EOF {
-			return fmt.Errorf("shard: %s: no header line: not a CSV of gwf embed (empty or cut short?)", p)
+			return fmt.Errorf("shard: %s: no header line: not a CSV of gwf embed or gwf pairwise (empty or cut short?)", p)
 		}
 		return fmt.Errorf("shard: %s: %w", p, err)
 	}
