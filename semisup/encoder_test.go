@@ -182,3 +182,36 @@ func TestEncoderModelSaveLoadResume(t *testing.T) {
 		}
 	}
 }
+
+// TestEncoderLearningRate: the encoder's weights move by its own learning rate — one epoch at
+// a rate a hundred times smaller moves its first layer about a hundred times less (Adam's
+// steps are about the rate each), while the atoms keep the GWF model's rate.
+func TestEncoderLearningRate(t *testing.T) {
+	data, labels := twoStructures(t, 8, 41)
+	gwf := smallGWF()
+	gwf.Epochs = 1
+	moved := func(lr float64) (enc, atoms float64) {
+		m, err := NewModel(data, 2, gwf, Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Encoder: EncoderGIN, EncoderHidden: []int{6}, EncoderLearningRate: lr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w0, v0 := mat.DenseCopyOf(m.Encoder.W[0]), mat.DenseCopyOf(m.GWF.V[0])
+		if err := Fit(context.Background(), m, data, labels, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		w0.Sub(w0, m.Encoder.W[0])
+		v0.Sub(v0, m.GWF.V[0])
+		return mat.Norm(w0, math.Inf(1)), mat.Norm(v0, math.Inf(1))
+	}
+	encFast, atomsFast := moved(0) // the GWF model's rate
+	encSlow, atomsSlow := moved(gwf.LearningRate / 100)
+	if !(encSlow > 0 && encSlow < encFast/20) {
+		t.Errorf("encoder moved %g at 1/100 of the rate, %g at the rate", encSlow, encFast)
+	}
+	if !(atomsSlow > atomsFast/5) {
+		t.Errorf("the atoms moved %g with a slow encoder, %g with a fast one: their rate changed", atomsSlow, atomsFast)
+	}
+	if _, err := NewModel(data, 2, gwf, Config{Beta: 0.1, Activation: ReLU, Encoder: EncoderGIN, EncoderLearningRate: -1}); err == nil {
+		t.Error("negative encoder learning rate accepted")
+	}
+}

@@ -33,6 +33,9 @@ type Config struct {
 	Encoder string `json:"encoder,omitempty"`
 	// EncoderHidden are the encoder's hidden widths (default 32, 32).
 	EncoderHidden []int `json:"encoder_hidden,omitempty"`
+	// EncoderLearningRate is the Adam learning rate of the encoder's weights (0: the GWF
+	// model's, which the atoms and the head take).
+	EncoderLearningRate float64 `json:"encoder_learning_rate,omitempty"`
 	// NoGWF trains without the GWF term (the head's cross-entropy alone, with the encoder or
 	// free embeddings): the baseline that shows what the GWF term adds.
 	NoGWF bool `json:"no_gwf,omitempty"`
@@ -113,6 +116,9 @@ func (c Config) Validate() error {
 		if h < 1 || h > maxWidth {
 			return fmt.Errorf("semisup: encoder layer of %d units (1 to %d)", h, maxWidth)
 		}
+	}
+	if lr := c.EncoderLearningRate; !(lr >= 0 && lr <= float64(training.MaxLearningRate)) {
+		return fmt.Errorf("semisup: encoder learning rate %v, want 0 (the GWF model's) to %g", lr, float64(training.MaxLearningRate))
 	}
 	if c.NoGWF && c.Beta == 0 {
 		return fmt.Errorf("semisup: without the GWF term (no_gwf) β must be positive: nothing would be trained")
@@ -271,6 +277,7 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, labels []int, opt 
 	}
 	err = training.Fit(ctx, gm, data, training.Options{
 		Workers: opt.Workers, Progress: opt.Progress, Terms: []training.Term{head}, Encoder: enc, WithoutGWF: m.Config.NoGWF,
+		EncoderLearningRate: m.Config.EncoderLearningRate,
 		EpochDone: func(gm *training.Model) error {
 			h := gm.History[len(gm.History)-1]
 			st := EpochStats{Epoch: h.Epoch, GWF: h.Loss, Seconds: h.Seconds}

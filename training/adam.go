@@ -83,6 +83,7 @@ func (g *group) restore(st AdamState, lr float64) error {
 // extra term (its parameters, stepped on the batches where the term is present).
 type optimizer struct {
 	lr      float64
+	encLR   float64 // of the encoder
 	atoms   *group
 	v, h    []*param
 	z       []*group
@@ -92,8 +93,11 @@ type optimizer struct {
 
 // newOptimizer builds the solvers for m and the terms, restored from m.Optimizer when it holds
 // the state at m's position (the end of its last epoch, plus any partial one).
-func newOptimizer(m *Model, terms []Term, enc Encoder) (*optimizer, error) {
-	o := &optimizer{lr: m.Config.LearningRate}
+func newOptimizer(m *Model, terms []Term, enc Encoder, encLR float64) (*optimizer, error) {
+	o := &optimizer{lr: m.Config.LearningRate, encLR: m.Config.LearningRate}
+	if encLR > 0 {
+		o.encLR = encLR
+	}
 	var atomParams []*param
 	for _, v := range m.V {
 		p := matrixParam(v)

@@ -216,7 +216,7 @@ func (tr *trainer) step(batch []int) (gwfLoss float64, terms []float64, err erro
 		for q, p := range o.encoder.params {
 			copy(p.gradData(), gr.Encoder[q])
 		}
-		if err := o.encoder.step(o.lr); err != nil {
+		if err := o.encoder.step(o.encLR); err != nil {
 			return 0, nil, fmt.Errorf("adam step on the encoder: %w", err)
 		}
 		for r, i := range batch { // Z holds the embeddings the batch was computed with

@@ -27,6 +27,9 @@ type Options struct {
 	// Encoder, if set, computes the embeddings from the graphs instead of the free rows of
 	// Model.Z (see Encoder); its Adam state is Model.Optimizer.Encoder.
 	Encoder Encoder
+	// EncoderLearningRate is the Adam learning rate of the Encoder's weights (0: the model's
+	// Config.LearningRate, which the atoms, free embeddings and terms take).
+	EncoderLearningRate float64
 	// Progress, if set, is called after every batch.
 	Progress func(Progress)
 	// EpochDone, if set, is called after every completed epoch (to write a checkpoint); an
@@ -115,11 +118,14 @@ type trainer struct {
 }
 
 func newTrainer(m *Model, data []*graphs.Graph, opt Options) (*trainer, error) {
+	if lr := opt.EncoderLearningRate; lr < 0 || math.IsNaN(lr) || math.IsInf(lr, 0) {
+		return nil, fmt.Errorf("training: encoder learning rate %v must be finite and not negative", lr)
+	}
 	fwd, err := m.Config.Forward()
 	if err != nil {
 		return nil, err
 	}
-	o, err := newOptimizer(m, opt.Terms, opt.Encoder)
+	o, err := newOptimizer(m, opt.Terms, opt.Encoder, opt.EncoderLearningRate)
 	if err != nil {
 		return nil, fmt.Errorf("restore the optimizer: %w", err)
 	}

@@ -28,6 +28,8 @@ type classifyFlags struct {
 	detach     bool
 	encoder    string
 	encHidden  string
+	encLR      float64
+	selEncLR   string
 	noGWF      bool
 	head       semisup.HeadTraining
 	fraction   float64
@@ -98,6 +100,7 @@ Training flags are those of 'gwf fit' (the paper's defaults).`,
 	fs.BoolVar(&f.detach, "detach", false, "stop the classification gradient at the embeddings: the labels train the head only (eq. ssl lets them move z)")
 	fs.StringVar(&f.encoder, "encoder", semisup.EncoderNone, "embeddings: none (one free z per graph, the paper's model), gcn or gin (z = a graph neural network of the graph, trained through the GWF term and the labels; unseen graphs are embedded by one forward pass)")
 	fs.StringVar(&f.encHidden, "encoder-hidden", "32,32", "hidden widths of the --encoder")
+	fs.Float64Var(&f.encLR, "encoder-lr", 0, "Adam learning rate of the --encoder's weights (0: --lr, the GWF model's)")
 	fs.BoolVar(&f.noGWF, "no-gwf", false, "train without the GWF term (the labels alone): the baseline that shows what the GWF term adds")
 	fs.IntVar(&f.head.Steps, "head-steps", d.Head.Steps, "after the joint epochs, train the head alone on the final embeddings for this many full-batch Adam steps (0: not at all)")
 	fs.Float64Var(&f.head.LearningRate, "head-lr", d.Head.LearningRate, "learning rate of those head steps")
@@ -106,6 +109,7 @@ Training flags are those of 'gwf fit' (the paper's defaults).`,
 	fs.StringVar(&f.selBeta, "select-beta", "", "nested protocol: comma-separated values of β to choose from (default: --beta alone)")
 	fs.BoolVar(&f.selDetach, "select-detach", false, "nested protocol: also try the other value of --detach")
 	fs.StringVar(&f.selDecay, "select-decay", "", "nested protocol: comma-separated head weight decays to choose from (default: --head-decay alone)")
+	fs.StringVar(&f.selEncLR, "select-encoder-lr", "", "nested protocol: comma-separated encoder learning rates to choose from (default: --encoder-lr alone)")
 	fs.StringVar(&f.selHidden, "select-hidden", "", `nested protocol: head shapes to choose from, separated by ";" (e.g. "32;64,32;0"; default: --hidden alone)`)
 	fs.BoolVar(&f.refit, "refit", false, "nested protocol: retrain the chosen settings on all the fold's labels up to the chosen epoch (instead of keeping the chosen epoch's model)")
 	fs.BoolVar(&f.baselines, "baselines", true, "nested protocol: also score the β = 0 head and a logistic regression on the unsupervised λ, on the same folds")
@@ -162,8 +166,8 @@ type classifyReport struct {
 // selection is the nested protocol's Selection of the flags (nil with --validation 0).
 func (f *classifyFlags) selection(sc semisup.Config) (*semisup.Selection, error) {
 	if f.validation == 0 {
-		if f.selBeta != "" || f.selDetach || f.selDecay != "" || f.selHidden != "" || f.refit {
-			return nil, usagef("--select-beta, --select-detach, --select-decay, --select-hidden and --refit need --validation > 0")
+		if f.selBeta != "" || f.selDetach || f.selDecay != "" || f.selHidden != "" || f.selEncLR != "" || f.refit {
+			return nil, usagef("--select-beta, --select-detach, --select-decay, --select-hidden, --select-encoder-lr and --refit need --validation > 0")
 		}
 		return nil, nil
 	}
@@ -174,6 +178,13 @@ func (f *classifyFlags) selection(sc semisup.Config) (*semisup.Selection, error)
 	decays, err := parseFloats("--select-decay", f.selDecay, sc.Head.WeightDecay)
 	if err != nil {
 		return nil, err
+	}
+	encLRs, err := parseFloats("--select-encoder-lr", f.selEncLR, sc.EncoderLearningRate)
+	if err != nil {
+		return nil, err
+	}
+	if len(encLRs) > 1 && sc.Encoder != semisup.EncoderGCN && sc.Encoder != semisup.EncoderGIN {
+		return nil, usagef("--select-encoder-lr needs --encoder gcn or gin")
 	}
 	shapes := [][]int{sc.Hidden}
 	if strings.TrimSpace(f.selHidden) != "" {
@@ -195,9 +206,11 @@ func (f *classifyFlags) selection(sc semisup.Config) (*semisup.Selection, error)
 		for _, d := range detach {
 			for _, wd := range decays {
 				for _, h := range shapes {
-					c := sc
-					c.Beta, c.Detach, c.Head.WeightDecay, c.Hidden = b, d, wd, h
-					sel.Candidates = append(sel.Candidates, c)
+					for _, lr := range encLRs {
+						c := sc
+						c.Beta, c.Detach, c.Head.WeightDecay, c.Hidden, c.EncoderLearningRate = b, d, wd, h, lr
+						sel.Candidates = append(sel.Candidates, c)
+					}
 				}
 			}
 		}
@@ -226,7 +239,11 @@ func parseFloats(flag, s string, def float64) ([]float64, error) {
 
 // describeChoice names the settings a fold chose.
 func describeChoice(c semisup.Config) string {
-	return fmt.Sprintf("β = %g, detach %v, head decay %g, hidden %v", c.Beta, c.Detach, c.Head.WeightDecay, c.Hidden)
+	s := fmt.Sprintf("β = %g, detach %v, head decay %g, hidden %v", c.Beta, c.Detach, c.Head.WeightDecay, c.Hidden)
+	if c.EncoderLearningRate > 0 {
+		s += fmt.Sprintf(", encoder lr %g", c.EncoderLearningRate)
+	}
+	return s
 }
 
 func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
@@ -244,7 +261,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		return usagef("--encoder-hidden %q: give one or more widths", f.encHidden)
 	}
 	sc := semisup.Config{Beta: f.beta, Hidden: hidden, Activation: f.activation, Input: f.input, Detach: f.detach, Head: f.head,
-		Encoder: f.encoder, EncoderHidden: encHidden, NoGWF: f.noGWF}
+		Encoder: f.encoder, EncoderHidden: encHidden, EncoderLearningRate: f.encLR, NoGWF: f.noGWF}
 	if err := sc.Validate(); err != nil {
 		return usagef("%v", err)
 	}

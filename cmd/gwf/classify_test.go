@@ -64,7 +64,7 @@ func TestClassify(t *testing.T) {
 		{"--beta", "-1"}, {"--hidden", "8,x"}, {"--labeled-fraction", "1.5"}, {"--folds", "1"},
 		{"--activation", "sigmoid"}, {"--head-input", "x"}, {"--output", "x.model"}, {"--predictions", "x.csv"},
 		{"--select-beta", "0.1,x"}, {"--select-hidden", "8;x"}, {"--validation", "1"}, {"--validation", "0", "--refit"}, {"--select-decay", "-1"},
-		{"--encoder", "gin", "--no-gwf", "--baselines"},
+		{"--encoder", "gin", "--no-gwf", "--baselines"}, {"--encoder", "gin", "--encoder-lr", "-1"}, {"--select-encoder-lr", "0.01,0.05"},
 	} {
 		if _, _, code := runCLI(t, append([]string{"classify", "--dataset", "MUTAG"}, args...)...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
