@@ -11,7 +11,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
-
 	"github.com/gwf-graphs/gwf/training/baselines"
 	"github.com/gwf-graphs/gwf/training/shard"
 )

@@ -53,7 +53,7 @@ type options struct {
 	validation float64
 	refit      bool
 	cvSeeds    int
-	// variants are the embeddings compared by the nested table (see parseVariant).
+	// variants are the embeddings compared by the nested table (see withVariant).
 	variants []string
 }
 
