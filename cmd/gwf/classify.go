@@ -285,12 +285,9 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if err != nil {
 		return err
 	}
-	cfg, warnings, err := f.train.config(flags)
+	cfg, err := f.train.configLogged(flags, a.log)
 	if err != nil {
 		return err
-	}
-	for _, w := range warnings {
-		a.log.Warn(w)
 	}
 	ds, err := f.data.load()
 	if err != nil {

@@ -123,12 +123,9 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 			return usagef("--%s needs --model (for the runs' files use --output-dir)", fl)
 		}
 	}
-	cfg, warnings, err := f.train.config(flags)
+	cfg, err := f.train.configLogged(flags, a.log)
 	if err != nil {
 		return err
-	}
-	for _, w := range warnings {
-		a.log.Warn(w)
 	}
 	ds, err := f.data.load()
 	if err != nil {

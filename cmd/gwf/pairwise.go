@@ -72,12 +72,9 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 		}
 		output = shard.PartName(output, sh)
 	}
-	cfg, warnings, err := f.train.config(flags)
+	cfg, err := f.train.configLogged(flags, a.log)
 	if err != nil {
 		return err
-	}
-	for _, w := range warnings {
-		a.log.Warn(w)
 	}
 	ds, err := f.data.load()
 	if err != nil {

@@ -214,6 +214,15 @@ func (f *featureWeightFlag) apply(c *training.Config) {
 	}
 }
 
+// configLogged is config with its warnings logged.
+func (t *trainFlags) configLogged(fs *pflag.FlagSet, log logrus.FieldLogger) (training.Config, error) {
+	cfg, warnings, err := t.config(fs)
+	for _, w := range warnings {
+		log.Warn(w)
+	}
+	return cfg, err
+}
+
 // resolveFeatureWeight sets cfg.FeatureWeight from the data when --feature-weight is "auto",
 // and says what it measured.
 func (t *trainFlags) resolveFeatureWeight(cfg *training.Config, data []*graphs.Graph, log logrus.FieldLogger) error {
