@@ -6,7 +6,8 @@ import (
 )
 
 // checkDenseSize refuses, before anything is allocated, a graph of n nodes and d features that
-// exceeds lim's node count or dense-matrix memory. label names the source in the message.
+// exceeds lim's node count, or whose dense matrices (as a reader or a solver's worker holds them)
+// exceed its memory. label names the source in the message.
 func checkDenseSize(label string, n, d int, lim Limits) error {
 	lim = lim.orDefault()
 	if err := lim.checkNodes(label, n); err != nil {

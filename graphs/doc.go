@@ -4,10 +4,12 @@
 // stochastic block model). The sub-package collection loads any of these sources from one
 // description; datasets bundles five TU benchmarks.
 //
-// A Graph is a dense adjacency matrix C, a node distribution Mu and optional node features F,
-// validated on construction (New, Validate). Readers check sizes against Limits before they
-// allocate an N×N matrix, so a corrupt or hostile file is refused with a message naming the
-// file (and line, where there are lines) instead of exhausting memory.
+// A Graph is an adjacency matrix A, stored sparse (package csr: a corpus costs memory in
+// proportion to its edges, not to Σ N²), a node distribution Mu and optional node features F,
+// validated on construction (New, NewSparse, Validate). Readers check sizes against Limits
+// before they allocate (the graphs as stored, and each graph's dense N×N matrix, which a
+// solver's worker holds while it works on the graph), so a corrupt or hostile file is refused
+// with a message naming the file (and line, where there are lines) instead of exhausting memory.
 //
 // Data flows one way: graphs → layers → training. This package knows nothing of optimal
 // transport or Gorgonia; it only produces valid graphs for the packages above it.

@@ -21,7 +21,7 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/gonum/mat"
+	"github.com/gwf-graphs/gwf/graphs/csr"
 )
 
 // EdgeIDs says what the node ids of an edge list are.
@@ -170,14 +170,19 @@ func ReadEdgeList(r io.Reader, name string, opt EdgeListOptions) (*Graph, error)
 	if names != nil {
 		names.renumber(edges)
 	}
-	c := mat.NewDense(n, n, nil)
+	// Assignments in file order, as Set on a dense matrix would make them.
+	entries := make([]csr.Entry, 0, 2*len(edges))
 	for _, e := range edges {
-		c.Set(e.u, e.v, e.w)
+		entries = append(entries, csr.Entry{Row: e.u, Col: e.v, Val: e.w})
 		if !opt.Directed {
-			c.Set(e.v, e.u, e.w)
+			entries = append(entries, csr.Entry{Row: e.v, Col: e.u, Val: e.w})
 		}
 	}
-	g, err := New(label, c, nil, nil)
+	c, err := csr.Build(n, entries)
+	if err != nil {
+		return nil, invalidf(label, "%v", err)
+	}
+	g, err := NewSparse(label, c, nil, nil)
 	if err != nil {
 		return nil, err
 	}

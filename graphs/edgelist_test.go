@@ -70,8 +70,8 @@ func TestReadEdgeList(t *testing.T) {
 				t.Fatal(err)
 			}
 			n := g.N()
-			if n*n != len(tc.want) || !mat.Equal(g.C, mat.NewDense(n, n, tc.want)) {
-				t.Errorf("C =\n%v\nwant %v", mat.Formatted(g.C), tc.want)
+			if n*n != len(tc.want) || !mat.Equal(g.Dense(), mat.NewDense(n, n, tc.want)) {
+				t.Errorf("C =\n%v\nwant %v", mat.Formatted(g.Dense()), tc.want)
 			}
 			if g.Name != "e.txt" || g.F != nil || g.Validate() != nil {
 				t.Errorf("Name %q, F %v, Validate %v", g.Name, g.F, g.Validate())
@@ -127,7 +127,7 @@ func TestReadEdgeListErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			g, err := ReadEdgeList(strings.NewReader(tc.in), "bad.edges", tc.opt)
 			if err == nil {
-				t.Fatalf("accepted: %v", mat.Formatted(g.C))
+				t.Fatalf("accepted: %v", mat.Formatted(g.Dense()))
 			}
 			if !strings.Contains(err.Error(), "bad.edges"+tc.want) {
 				t.Errorf("error %q lacks %q", err, "bad.edges"+tc.want)
@@ -200,8 +200,8 @@ func TestReadEdgeListOneBased(t *testing.T) {
 		if err != nil {
 			t.Fatalf("IDs %d: %v", ids, err)
 		}
-		if !mat.Equal(g.C, path) {
-			t.Errorf("IDs %d: C =\n%v", ids, mat.Formatted(g.C))
+		if !mat.Equal(g.Dense(), path) {
+			t.Errorf("IDs %d: C =\n%v", ids, mat.Formatted(g.Dense()))
 		}
 	}
 	for _, tc := range []struct {
@@ -231,8 +231,8 @@ func TestReadEdgeListNames(t *testing.T) {
 		2, 0, 1, // alice
 		0.5, 1, 0, // carol
 	})
-	if !mat.Equal(g.C, want) {
-		t.Errorf("C =\n%v", mat.Formatted(g.C))
+	if !mat.Equal(g.Dense(), want) {
+		t.Errorf("C =\n%v", mat.Formatted(g.Dense()))
 	}
 	// Integer names are ordered by value, whatever order they appear in, with gaps closed.
 	g, err = ReadEdgeList(strings.NewReader("30 10\n10 20\n"), "n.txt", EdgeListOptions{IDs: NodeNames, Directed: true})
@@ -244,8 +244,8 @@ func TestReadEdgeListNames(t *testing.T) {
 		0, 0, 0, // 20
 		1, 0, 0, // 30
 	})
-	if !mat.Equal(g.C, want) {
-		t.Errorf("integer names: C =\n%v", mat.Formatted(g.C))
+	if !mat.Equal(g.Dense(), want) {
+		t.Errorf("integer names: C =\n%v", mat.Formatted(g.Dense()))
 	}
 }
 
@@ -265,16 +265,16 @@ func TestReadEdgeListRepeatedEdges(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := mat.NewDense(3, 3, []float64{0, 5, 1, 5, 0, 1, 1, 1, 1})
-	if !mat.Equal(g.C, want) {
-		t.Errorf("undirected: %v", mat.Formatted(g.C))
+	if !mat.Equal(g.Dense(), want) {
+		t.Errorf("undirected: %v", mat.Formatted(g.Dense()))
 	}
 	d, err := ReadEdgeList(strings.NewReader(text), "rep.edges", EdgeListOptions{Directed: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want = mat.NewDense(3, 3, []float64{0, 5, 0, 2, 0, 0, 1, 1, 1})
-	if !mat.Equal(d.C, want) {
-		t.Errorf("directed: %v", mat.Formatted(d.C))
+	if !mat.Equal(d.Dense(), want) {
+		t.Errorf("directed: %v", mat.Formatted(d.Dense()))
 	}
 	// The merge itself: one edge per pair, the last line's.
 	edges := []edgeListEdge{{0, 1, 1}, {1, 0, 2}, {2, 2, 3}, {0, 1, 4}, {2, 2, 5}}

@@ -19,7 +19,7 @@ func ExampleReadNodeLink() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(g.N(), "nodes, row of hub:", g.C.RawRowView(0), "features:", g.F.RawMatrix().Data)
+	fmt.Println(g.N(), "nodes, row of hub:", g.Dense().RawRowView(0), "features:", g.F.RawMatrix().Data)
 	// Output:
 	// 3 nodes, row of hub: [0 1 2] features: [1 0 -1]
 }

@@ -43,7 +43,7 @@ func ExampleReadEdgeList() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%v\n", mat.Formatted(g.C))
+	fmt.Printf("%v\n", mat.Formatted(g.Dense()))
 
 	_, err = graphs.ReadEdgeList(strings.NewReader("0 1\n1 two\n"), "bad.edges", graphs.EdgeListOptions{})
 	fmt.Println(err)
@@ -63,7 +63,7 @@ func ExampleBarabasiAlbert() {
 	}
 	edges, minDeg := 0.0, float64(g.N())
 	for i := 0; i < g.N(); i++ {
-		d := mat.Sum(g.C.RowView(i))
+		d := mat.Sum(g.Dense().RowView(i))
 		edges += d / 2
 		minDeg = min(minDeg, d)
 	}

@@ -36,7 +36,7 @@ type FolderOptions struct {
 	// DegreeMu sets each graph's Mu to DegreeMu(C) instead of the uniform distribution (JSON
 	// files that give "mu" keep theirs).
 	DegreeMu bool
-	// Limits bounds each graph and the dense matrices of the whole read.
+	// Limits bounds each graph and the memory of the whole read.
 	Limits Limits
 	// Select, when set, is called with the number of graph files and returns the 0-based
 	// indices (in file-name order) of those to read, sorted and distinct.
@@ -136,11 +136,11 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 			g.F = nil
 		}
 		if opt.DegreeMu {
-			g.Mu = DegreeMu(g.C)
+			g.Mu = DegreeMu(g.A)
 		}
-		total += denseBytes(g.N(), g.Dim())
+		total += g.Bytes()
 		if total > lim.MaxDenseBytes {
-			return nil, fmt.Errorf("%s: the graphs read so far need %s of dense matrices, over the limit of %s (raise Limits.MaxDenseBytes, or --max-memory on the command line)",
+			return nil, fmt.Errorf("%s: the graphs read so far need %s, over the limit of %s (raise Limits.MaxDenseBytes, or --max-memory on the command line)",
 				p, tuBytes(total), tuBytes(lim.MaxDenseBytes))
 		}
 		ds.Graphs = append(ds.Graphs, g)

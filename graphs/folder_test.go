@@ -50,8 +50,8 @@ func TestReadFolderMixed(t *testing.T) {
 		}
 	}
 	star := ds.Graphs[4]
-	if star.C.At(0, 3) != 2 || star.C.At(3, 0) != 2 || star.C.At(1, 2) != 0 {
-		t.Errorf("star: C =\n%v", mat.Formatted(star.C))
+	if star.A.At(0, 3) != 2 || star.A.At(3, 0) != 2 || star.A.At(1, 2) != 0 {
+		t.Errorf("star: C =\n%v", mat.Formatted(star.Dense()))
 	}
 }
 
@@ -94,9 +94,13 @@ func TestReadFolderFeaturesAndSelect(t *testing.T) {
 			t.Errorf("%s: dim %d, label %v", g.Name, g.Dim(), g.HasLabel)
 		}
 	}
-	// A subset is read before the memory check counts it: the four graphs need 8·(9+3+16+4+16+4+16+4)
-	// bytes, the two selected 8·(16+4+9+3).
-	lim := Limits{MaxDenseBytes: 8 * 32}
+	// A subset is read before the memory check counts it: the two selected graphs fit a limit
+	// that the four do not.
+	all, err := ReadFolder(dir, FolderOptions{Features: FeaturesAttributes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := Limits{MaxDenseBytes: all.Graphs[1].Bytes() + all.Graphs[3].Bytes()}
 	if _, err := ReadFolder(dir, FolderOptions{Features: FeaturesAttributes, Limits: lim}); err == nil || !strings.Contains(err.Error(), "over the limit") {
 		t.Errorf("whole folder under a small limit: error %v", err)
 	}

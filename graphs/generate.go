@@ -10,6 +10,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs/csr"
 )
 
 // genMaxNodes bounds the generators' node count: their graphs are dense N×N matrices, and
@@ -104,8 +106,10 @@ func baEdges(n, m int, rng *rand.Rand) ([][2]int, error) {
 func Symmetrized(g *Graph) *Graph {
 	n := g.N()
 	c := mat.NewDense(n, n, nil)
-	c.Add(g.C, g.C.T())
-	s := &Graph{Name: g.Name, C: c, Mu: slices.Clone(g.Mu), Label: g.Label, HasLabel: g.HasLabel}
+	d := g.Dense()
+	c.Add(d, d.T())
+	a, _ := csr.FromDense(c) // square
+	s := &Graph{Name: g.Name, A: a, Mu: slices.Clone(g.Mu), Label: g.Label, HasLabel: g.HasLabel}
 	if g.F != nil {
 		s.F = mat.DenseCopyOf(g.F)
 	}

@@ -6,15 +6,18 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs/csr"
 )
 
-// Graph is one observed graph: a weighted, possibly directed adjacency matrix C,
+// Graph is one observed graph: a weighted, possibly directed adjacency matrix A,
 // a distribution Mu over its nodes and optional node features F (one row per node).
 type Graph struct {
 	// Name identifies the graph in error messages and outputs (a file name, "AIDS#12", ...).
 	Name string
-	// C is the N×N adjacency matrix; entries are finite and non-negative.
-	C *mat.Dense
+	// A is the N×N adjacency matrix, stored sparse (a graph costs memory in proportion to its
+	// edges); entries are finite and non-negative. Dense returns a dense copy.
+	A *csr.Matrix
 	// Mu is the node distribution: N strictly positive entries summing to 1.
 	Mu []float64
 	// F holds the node features (N×D), or is nil when the graph has none.
@@ -30,17 +33,29 @@ var ErrInvalid = errors.New("invalid graph")
 // simplexTol is how far the sum of Mu may be from 1.
 const simplexTol = 1e-9
 
-// New builds and validates a graph. A nil mu means the uniform distribution; a nil f means no
-// features. The matrices are used as given, not copied.
+// New builds and validates a graph from a dense adjacency matrix, which it stores sparse. A nil
+// mu means the uniform distribution; a nil f means no features. mu and f are used as given, not
+// copied.
 func New(name string, c *mat.Dense, mu []float64, f *mat.Dense) (*Graph, error) {
 	if c == nil {
 		return nil, fmt.Errorf("graph %q: %w: no adjacency matrix", name, ErrInvalid)
 	}
-	if mu == nil {
-		r, _ := c.Dims()
-		mu = UniformMu(r)
+	a, err := csr.FromDense(c)
+	if err != nil {
+		return nil, fmt.Errorf("graph %q: %w: %v", name, ErrInvalid, err)
 	}
-	g := &Graph{Name: name, C: c, Mu: mu, F: f}
+	return NewSparse(name, a, mu, f)
+}
+
+// NewSparse builds and validates a graph from a sparse adjacency matrix (used as given).
+func NewSparse(name string, a *csr.Matrix, mu []float64, f *mat.Dense) (*Graph, error) {
+	if a == nil {
+		return nil, fmt.Errorf("graph %q: %w: no adjacency matrix", name, ErrInvalid)
+	}
+	if mu == nil {
+		mu = UniformMu(a.N())
+	}
+	g := &Graph{Name: name, A: a, Mu: mu, F: f}
 	if err := g.Validate(); err != nil {
 		return nil, err
 	}
@@ -49,11 +64,39 @@ func New(name string, c *mat.Dense, mu []float64, f *mat.Dense) (*Graph, error) 
 
 // N is the number of nodes.
 func (g *Graph) N() int {
-	if g.C == nil {
+	if g.A == nil {
 		return 0
 	}
-	r, _ := g.C.Dims()
-	return r
+	return g.A.N()
+}
+
+// Dense returns a new dense copy of the adjacency matrix (N×N: use it on small graphs, or one
+// graph at a time).
+func (g *Graph) Dense() *mat.Dense { return g.A.Dense() }
+
+// UndirectedEdges counts the node pairs u < v joined by an entry in either direction.
+func (g *Graph) UndirectedEdges() int {
+	e := 0
+	for u := 0; u < g.N(); u++ {
+		cols, _ := g.A.Row(u)
+		for _, v := range cols {
+			// u < v counts once; u > v only when (v, u) did not count it.
+			if int(v) > u || (int(v) < u && g.A.At(int(v), u) == 0) {
+				e++
+			}
+		}
+	}
+	return e
+}
+
+// Bytes is the memory the graph's adjacency, distribution and features hold.
+func (g *Graph) Bytes() int64 {
+	b := g.A.Bytes() + 8*int64(len(g.Mu))
+	if g.F != nil {
+		r, c := g.F.Dims()
+		b += 8 * int64(r) * int64(c)
+	}
+	return b
 }
 
 // Dim is the feature dimension D, or 0 when the graph has no features.
@@ -70,20 +113,18 @@ func (g *Graph) Validate() error {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("graph %q: %w: %s", g.Name, ErrInvalid, fmt.Sprintf(format, args...))
 	}
-	if g.C == nil {
+	if g.A == nil {
 		return fail("no adjacency matrix")
 	}
-	r, c := g.C.Dims()
+	r := g.A.N()
 	if r == 0 {
 		return fail("no nodes")
 	}
-	if r != c {
-		return fail("adjacency is %d×%d, not square", r, c)
-	}
 	for i := 0; i < r; i++ {
-		for j, v := range g.C.RawRowView(i) {
+		cols, vals := g.A.Row(i)
+		for p, v := range vals {
 			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-				return fail("adjacency entry (%d,%d) = %v is not finite and non-negative", i, j, v)
+				return fail("adjacency entry (%d,%d) = %v is not finite and non-negative", i, cols[p], v)
 			}
 		}
 	}
@@ -131,15 +172,15 @@ func UniformMu(n int) []float64 {
 // DegreeMu returns a distribution proportional to (degree + 1) — the paper's footnote allows
 // degree-based distributions; the +1 keeps isolated nodes in the support. Degree here is the
 // weighted out- plus in-degree, so directed graphs are handled too.
-func DegreeMu(c *mat.Dense) []float64 {
-	n, _ := c.Dims()
+func DegreeMu(a *csr.Matrix) []float64 {
+	n := a.N()
 	mu := make([]float64, n)
 	total := 0.0
 	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			v := c.At(i, j)
+		cols, vals := a.Row(i)
+		for p, v := range vals {
 			mu[i] += v
-			mu[j] += v
+			mu[cols[p]] += v
 		}
 	}
 	for i := range mu {

@@ -276,7 +276,7 @@ func WriteJSON(w io.Writer, g *Graph) error {
 		bw.WriteString("  ]")
 	}
 	bw.WriteString("{\n")
-	rows("adjacency", g.C)
+	rows("adjacency", g.Dense())
 	if g.F != nil {
 		bw.WriteString(",\n")
 		rows("features", g.F)

@@ -10,12 +10,13 @@ import (
 type Limits struct {
 	// MaxNodes is the largest number of nodes one graph may have.
 	MaxNodes int
-	// MaxDenseBytes bounds the memory of all dense adjacency and feature matrices of one
-	// read (8 bytes per float64 entry).
+	// MaxDenseBytes bounds the memory of one read: all its graphs as stored (sparse
+	// adjacency, distributions, features), and each graph's dense N×N adjacency and
+	// features, as a reader or a solver's worker holds one at a time.
 	MaxDenseBytes int64
 }
 
-// DefaultLimits allows graphs of up to 5000 nodes and 4 GiB of dense matrices per read.
+// DefaultLimits allows graphs of up to 5000 nodes and 4 GiB per read.
 var DefaultLimits = Limits{MaxNodes: 5000, MaxDenseBytes: 4 << 30}
 
 // orDefault fills zero fields with the defaults.
@@ -36,6 +37,12 @@ func (l Limits) checkNodes(what string, n int) error {
 		return fmt.Errorf("%s: %d nodes exceed the limit of %d (raise Limits.MaxNodes, or --max-nodes on the command line)", what, n, l.MaxNodes)
 	}
 	return nil
+}
+
+// nodeBytes is the memory of a graph of n nodes and d features before its edges: its
+// distribution, the adjacency's row pointers and the n×d features.
+func nodeBytes(n, d int) int64 {
+	return 8 * (2*int64(n) + 1 + int64(n)*int64(d))
 }
 
 // denseBytes is the memory of an n×n adjacency plus an n×d feature matrix.

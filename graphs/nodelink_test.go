@@ -17,8 +17,8 @@ func TestReadNodeLink(t *testing.T) {
 	}
 	// 1 and "1" are different nodes, as in networkx.
 	wantC := mat.NewDense(3, 3, []float64{0, 2.5, 0, 2.5, 0, 1, 0, 1, 0})
-	if !mat.Equal(g.C, wantC) {
-		t.Errorf("C =\n%v", mat.Formatted(g.C))
+	if !mat.Equal(g.Dense(), wantC) {
+		t.Errorf("C =\n%v", mat.Formatted(g.Dense()))
 	}
 	// Features: "a" then "v", by name; the string attribute is left out.
 	wantF := mat.NewDense(3, 3, []float64{1, 2, 3, 4, 5, 6, 7, 8, 9})
@@ -39,8 +39,8 @@ func TestReadNodeLink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !mat.Equal(g.C, mat.NewDense(2, 2, []float64{0, 3, 0, 0})) || g.F != nil {
-		t.Errorf("multigraph: C =\n%v, F %v", mat.Formatted(g.C), g.F)
+	if !mat.Equal(g.Dense(), mat.NewDense(2, 2, []float64{0, 3, 0, 0})) || g.F != nil {
+		t.Errorf("multigraph: C =\n%v, F %v", mat.Formatted(g.Dense()), g.F)
 	}
 }
 

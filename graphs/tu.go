@@ -29,6 +29,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs/csr"
 )
 
 // FeatureKind says which node features ReadTU puts into Graph.F.
@@ -76,7 +78,7 @@ type TUOptions struct {
 	Features FeatureKind
 	// DegreeMu sets each graph's Mu to DegreeMu(C) instead of the uniform distribution.
 	DegreeMu bool
-	// Limits bounds the dense matrices ReadTU may allocate; zero fields mean DefaultLimits.
+	// Limits bounds what ReadTU may allocate; zero fields mean DefaultLimits.
 	Limits Limits
 	// Select, when set, is called once the number of graphs is known (before anything big is
 	// allocated) and returns the 0-based indices of the graphs to keep, sorted and distinct.
@@ -114,6 +116,10 @@ const tuMaxBlank = 1 << 16
 
 // tuBytesPerGraph is what the reader keeps per graph of the indicator before any matrix.
 const tuBytesPerGraph = 24
+
+// tuBytesPerEdge is what an adjacency line kept costs: its entry while reading (24 bytes, with
+// room for the slices' growth) and its place in the sparse matrix (12).
+const tuBytesPerEdge = 2*24 + 12
 
 // ReadTU reads the TU dataset name from the folder dir of fsys (use "." for its root). Each
 // file may be plain (NAME_A.txt) or gzip-compressed (NAME_A.txt.gz); the plain one wins when
@@ -425,17 +431,18 @@ func (r *tuReader) read() (*Dataset, error) {
 		return nil, err
 	}
 
-	cs := make([]*mat.Dense, len(r.keep))
-	for k, g := range r.keep {
-		ng := r.starts[g+1] - r.starts[g]
-		cs[k] = mat.NewDense(ng, ng, nil)
-	}
-	if err := r.readEdges(fA, cs); err != nil {
+	entries, err := r.readEdges(fA, r.nodeBytes(d), lim)
+	if err != nil {
 		return nil, err
 	}
 
-	for k, c := range cs {
+	for k, es := range entries {
 		g := r.keep[k]
+		c, err := csr.Build(r.starts[g+1]-r.starts[g], es)
+		if err != nil {
+			return nil, err
+		}
+		entries[k] = nil
 		lo, hi := r.rowStart[g], r.rowStart[g]+r.starts[g+1]-r.starts[g]
 		var f *mat.Dense
 		if d > 0 {
@@ -445,7 +452,7 @@ func (r *tuReader) read() (*Dataset, error) {
 		if opt.DegreeMu {
 			mu = DegreeMu(c)
 		}
-		gr, err := New(fmt.Sprintf("%s#%d", r.name, g+1), c, mu, f)
+		gr, err := NewSparse(fmt.Sprintf("%s#%d", r.name, g+1), c, mu, f)
 		if err != nil {
 			return nil, err
 		}
@@ -553,24 +560,33 @@ func (r *tuReader) readIndicator(f tuFile, lim Limits) error {
 	return nil
 }
 
-// checkLimits checks every kept graph against the limits, counting the adjacency matrices only
-// (readNodeLabels and readAttributes check again once the feature width is known).
+// checkLimits checks every kept graph against the node limit, and the per-node memory of the
+// kept graphs (distributions and row pointers) against the memory limit; readNodeLabels and
+// readAttributes check again once the feature width is known, readEdges as the edges come.
 func (r *tuReader) checkLimits(f tuFile, lim Limits) error {
-	var dense int64
 	for _, g := range r.keep {
 		lo, hi := r.starts[g], r.starts[g+1]
 		// Node i is on line i+1: blank lines are refused before the end of the file.
 		what := fmt.Sprintf("%s:%d: graph %s#%d (lines %d-%d)", f.label, lo+1, r.name, g+1, lo+1, hi)
-		if err := lim.checkNodes(what, hi-lo); err != nil {
+		if err := checkDenseSize(what, hi-lo, 0, lim); err != nil {
 			return err
 		}
-		dense += denseBytes(hi-lo, 0)
 	}
-	if dense > lim.MaxDenseBytes {
-		return fmt.Errorf("%s: the adjacency matrices of the %d graphs need %s, over the limit of %s (raise Limits.MaxDenseBytes, or --max-memory on the command line)",
-			f.label, len(r.keep), tuBytes(dense), tuBytes(lim.MaxDenseBytes))
+	if b := r.nodeBytes(0); b > lim.MaxDenseBytes {
+		return fmt.Errorf("%s: the %d graphs' nodes need %s, over the limit of %s (raise Limits.MaxDenseBytes, or --max-memory on the command line)",
+			f.label, len(r.keep), tuBytes(b), tuBytes(lim.MaxDenseBytes))
 	}
 	return nil
+}
+
+// nodeBytes is the memory of the kept graphs before their edges: per node a distribution entry,
+// a row pointer and d features.
+func (r *tuReader) nodeBytes(d int) int64 {
+	var total int64
+	for _, g := range r.keep {
+		total += nodeBytes(r.starts[g+1]-r.starts[g], d)
+	}
+	return total
 }
 
 // tuBytes prints a byte count for the limit messages.
@@ -609,14 +625,10 @@ func (r *tuReader) readGraphLabels(f tuFile, ngraphs int) (labels, classes []int
 	return labels, classes, nil
 }
 
-// checkDense refuses the dataset when its adjacency plus n×d feature matrices exceed the limit.
+// checkDense refuses the dataset when its nodes with n×d feature matrices exceed the limit.
 func (r *tuReader) checkDense(d int, lim Limits) error {
-	var total int64
-	for _, g := range r.keep {
-		total += denseBytes(r.starts[g+1]-r.starts[g], d)
-	}
-	if total > lim.MaxDenseBytes {
-		return fmt.Errorf("the adjacency and %d-wide feature matrices need %s, over the limit of %s (raise Limits.MaxDenseBytes, or --max-memory on the command line)",
+	if total := r.nodeBytes(d); total > lim.MaxDenseBytes {
+		return fmt.Errorf("the nodes with %d-wide feature matrices need %s, over the limit of %s (raise Limits.MaxDenseBytes, or --max-memory on the command line)",
 			d, tuBytes(total), tuBytes(lim.MaxDenseBytes))
 	}
 	return nil
@@ -714,10 +726,15 @@ func (r *tuReader) readAttributes(f tuFile, n int, lim Limits) (feat []float64, 
 	return feat, d, nil
 }
 
-// readEdges sets cs[g][u][v] = 1 for every line "u, v" of the adjacency file. Setting rather than
-// adding makes repeated lines harmless (IMDB-BINARY lists every entry twice). The direction is
-// kept as written: TU files already hold both directions of an undirected edge.
-func (r *tuReader) readEdges(f tuFile, cs []*mat.Dense) error {
+// readEdges collects, per kept graph, an entry C[u][v] = 1 for every line "u, v" of the adjacency
+// file. Setting rather than adding makes repeated lines harmless (IMDB-BINARY lists every entry
+// twice). The direction is kept as written: TU files already hold both directions of an
+// undirected edge. Each kept line costs memory until the graphs are built: with the nodes'
+// (used bytes), they must stay within the limit.
+func (r *tuReader) readEdges(f tuFile, used int64, lim Limits) ([][]csr.Entry, error) {
+	entries := make([][]csr.Entry, len(r.keep))
+	maxEdges := max(lim.MaxDenseBytes-used, 0) / tuBytesPerEdge
+	var kept int64
 	n := r.starts[len(r.starts)-1]
 	// graphOf finds the 0-based graph of a 0-based node. Lines are sorted by node in practice, so
 	// the graph of the previous line is tried first.
@@ -753,10 +770,13 @@ func (r *tuReader) readEdges(f tuFile, cs []*mat.Dense) error {
 			return fmt.Errorf("edge %d, %d crosses graphs: node %d is in graph %d, node %d in graph %d", u, v, u, gu+1, v, gv+1)
 		}
 		if k := r.pos[gu]; k >= 0 {
+			if kept++; kept > maxEdges {
+				return fmt.Errorf("more than %d edge lines in the graphs kept: with their nodes, over the limit of %s (raise Limits.MaxDenseBytes, or --max-memory on the command line)", maxEdges, tuBytes(lim.MaxDenseBytes))
+			}
 			lo := r.starts[gu]
-			cs[k].Set(u-1-lo, v-1-lo, 1)
+			entries[k] = append(entries[k], csr.Entry{Row: u - 1 - lo, Col: v - 1 - lo, Val: 1})
 		}
 		return nil
 	})
-	return err
+	return entries, err
 }

@@ -19,6 +19,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs/csr"
 )
 
 // TUScanner reads the graphs of a TU dataset in file order, one Next (or Skip) at a time: memory
@@ -38,7 +40,8 @@ type TUScanner struct {
 	values      []int // the distinct node labels (FeaturesLabels)
 	dim         int   // feature width
 	edge        [2]int
-	hasEdge     bool // edge holds a line read but not used yet
+	hasEdge     bool        // edge holds a line read but not used yet
+	entries     []csr.Entry // the current graph's adjacency lines, reused
 }
 
 // NewTUScanner opens the TU dataset in the folder dir (as ReadTUDir: the name is that of its
@@ -188,18 +191,20 @@ func (s *TUScanner) step(build bool) (*Graph, error) {
 	}
 	lo, hi := s.r.starts[g], s.r.starts[g+1]
 	n := hi - lo
-	var c, f *mat.Dense
+	var f *mat.Dense
+	var maxEdges int64 = -1 // skip the edges
+	what := fmt.Sprintf("graph %s#%d", s.r.name, g+1)
 	if build {
-		what := fmt.Sprintf("graph %s#%d", s.r.name, g+1)
-		if err := s.lim.checkNodes(what, n); err != nil {
+		if err := checkDenseSize(what, n, s.dim, s.lim); err != nil {
 			return nil, err
 		}
-		if b := denseBytes(n, s.dim); b > s.lim.MaxDenseBytes {
-			return nil, fmt.Errorf("%s: its dense matrices need %s, over the limit of %s", what, tuBytes(b), tuBytes(s.lim.MaxDenseBytes))
+		b := nodeBytes(n, s.dim)
+		if b > s.lim.MaxDenseBytes {
+			return nil, fmt.Errorf("%s: its nodes and features need %s, over the limit of %s", what, tuBytes(b), tuBytes(s.lim.MaxDenseBytes))
 		}
-		c = mat.NewDense(n, n, nil)
+		maxEdges = (s.lim.MaxDenseBytes - b) / tuBytesPerEdge
 	}
-	if err := s.edges(g, lo, hi, c); err != nil {
+	if err := s.edges(g, lo, hi, maxEdges); err != nil {
 		return nil, err
 	}
 	var err error
@@ -216,11 +221,15 @@ func (s *TUScanner) step(build bool) (*Graph, error) {
 	if !build {
 		return nil, nil
 	}
+	c, err := csr.Build(n, s.entries)
+	if err != nil {
+		return nil, err
+	}
 	var mu []float64
 	if s.r.opt.DegreeMu {
 		mu = DegreeMu(c)
 	}
-	gr, err := New(fmt.Sprintf("%s#%d", s.r.name, g+1), c, mu, f)
+	gr, err := NewSparse(fmt.Sprintf("%s#%d", s.r.name, g+1), c, mu, f)
 	if err != nil {
 		return nil, err
 	}
@@ -230,9 +239,11 @@ func (s *TUScanner) step(build bool) (*Graph, error) {
 	return gr, nil
 }
 
-// edges reads the adjacency lines of graph g (nodes lo..hi-1, 0-based) into c (nil: skip them).
-func (s *TUScanner) edges(g, lo, hi int, c *mat.Dense) error {
+// edges reads the adjacency lines of graph g (nodes lo..hi-1, 0-based) into s.entries, at most
+// maxEdges of them (negative: skip them).
+func (s *TUScanner) edges(g, lo, hi int, maxEdges int64) error {
 	total := s.r.starts[len(s.r.starts)-1]
+	s.entries = s.entries[:0]
 	for {
 		if !s.hasEdge {
 			text, ok, err := s.a.next()
@@ -272,8 +283,11 @@ func (s *TUScanner) edges(g, lo, hi int, c *mat.Dense) error {
 		case v < lo || v >= hi:
 			return s.a.fail("edge %d, %d crosses graphs", u+1, v+1)
 		}
-		if c != nil {
-			c.Set(u-lo, v-lo, 1)
+		if maxEdges >= 0 {
+			if int64(len(s.entries)) == maxEdges {
+				return s.a.fail("more than %d edge lines: with the graph's nodes, over the limit of %s (raise Limits.MaxDenseBytes, or --max-memory on the command line)", maxEdges, tuBytes(s.lim.MaxDenseBytes))
+			}
+			s.entries = append(s.entries, csr.Entry{Row: u - lo, Col: v - lo, Val: 1})
 		}
 		s.hasEdge = false
 	}

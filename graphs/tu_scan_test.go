@@ -52,7 +52,7 @@ func sameGraphs(t *testing.T, what string, got, want []*Graph) {
 	}
 	for i, g := range got {
 		w := want[i]
-		if g.Name != w.Name || !mat.Equal(g.C, w.C) || !slices.Equal(g.Mu, w.Mu) || g.Label != w.Label || g.HasLabel != w.HasLabel ||
+		if g.Name != w.Name || !mat.Equal(g.Dense(), w.Dense()) || !slices.Equal(g.Mu, w.Mu) || g.Label != w.Label || g.HasLabel != w.HasLabel ||
 			(g.F == nil) != (w.F == nil) || (g.F != nil && !mat.Equal(g.F, w.F)) {
 			t.Fatalf("%s: graph %d (%s) differs from ReadTU's %s", what, i, g.Name, w.Name)
 		}

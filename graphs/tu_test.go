@@ -94,7 +94,7 @@ func TestReadTUTiny(t *testing.T) {
 		if want := []int{1, 0, 1}[g]; !gr.HasLabel || gr.Label != want {
 			t.Errorf("%s: label %d (has %v), want %d", gr.Name, gr.Label, gr.HasLabel, want)
 		}
-		if got := tuDense(gr.C); !slices.Equal(got, wantC[g]) {
+		if got := tuDense(gr.Dense()); !slices.Equal(got, wantC[g]) {
 			t.Errorf("%s: C = %v, want %v", gr.Name, got, wantC[g])
 		}
 		if !slices.Equal(gr.Mu, UniformMu(gr.N())) {
@@ -143,7 +143,7 @@ func TestReadTUFeatures(t *testing.T) {
 		if got := tuDense(gr.F); !slices.Equal(got, wantA[g]) {
 			t.Errorf("%s: F = %v, want %v", gr.Name, got, wantA[g])
 		}
-		if !slices.Equal(gr.Mu, DegreeMu(gr.C)) {
+		if !slices.Equal(gr.Mu, DegreeMu(gr.A)) {
 			t.Errorf("%s: mu %v, want DegreeMu", gr.Name, gr.Mu)
 		}
 	}
@@ -169,7 +169,7 @@ func TestReadTUGzip(t *testing.T) {
 		t.Fatal(err)
 	}
 	for g := range want.Graphs {
-		if !mat.Equal(got.Graphs[g].C, want.Graphs[g].C) || !mat.Equal(got.Graphs[g].F, want.Graphs[g].F) {
+		if !mat.Equal(got.Graphs[g].Dense(), want.Graphs[g].Dense()) || !mat.Equal(got.Graphs[g].F, want.Graphs[g].F) {
 			t.Errorf("graph %d differs between plain and gzip files", g+1)
 		}
 	}
@@ -320,20 +320,36 @@ func TestReadTULimits(t *testing.T) {
 		!strings.Contains(err.Error(), "raise Limits.MaxNodes") {
 		t.Errorf("error %v: want graph 1 refused, saying how to raise the limit", err)
 	}
-	// 9 nodes in graphs of 3, 2 and 4: 8·(9+4+16) = 232 bytes of adjacency, plus 8·9·2 = 144 for
-	// the attributes.
-	if _, err := ReadTU(fsys, "TINY", "TINY", TUOptions{Limits: Limits{MaxDenseBytes: 232}}); err != nil {
+	// 9 nodes in graphs of 3, 2 and 4 cost 8·(2·9+3) = 168 bytes (distributions and row
+	// pointers), and each of the 12 adjacency lines tuBytesPerEdge while reading; d features
+	// 8·9·d more.
+	atLimit := int64(168 + 12*tuBytesPerEdge)
+	if _, err := ReadTU(fsys, "TINY", "TINY", TUOptions{Limits: Limits{MaxDenseBytes: atLimit}}); err != nil {
 		t.Errorf("exactly at the limit: %v", err)
 	}
-	_, err = ReadTU(fsys, "TINY", "TINY", TUOptions{Limits: Limits{MaxDenseBytes: 231}})
-	if err == nil || !strings.Contains(err.Error(), "raise Limits.MaxDenseBytes") {
+	_, err = ReadTU(fsys, "TINY", "TINY", TUOptions{Limits: Limits{MaxDenseBytes: atLimit - 1}})
+	if err == nil || !strings.Contains(err.Error(), "edge lines") || !strings.Contains(err.Error(), "raise Limits.MaxDenseBytes") {
 		t.Errorf("error %v: want the adjacency refused, saying how to raise the limit", err)
 	}
 	for _, f := range []FeatureKind{FeaturesLabels, FeaturesAttributes} {
-		_, err = ReadTU(fsys, "TINY", "TINY", TUOptions{Features: f, Limits: Limits{MaxDenseBytes: 232 + 100}})
+		full, err := ReadTU(fsys, "TINY", "TINY", TUOptions{Features: f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := int64(full.Graphs[0].Dim())
+		_, err = ReadTU(fsys, "TINY", "TINY", TUOptions{Features: f, Limits: Limits{MaxDenseBytes: 168 + 8*9*d - 1}})
 		if err == nil || !strings.Contains(err.Error(), "feature matrices") || !strings.Contains(err.Error(), "raise Limits.MaxDenseBytes") {
 			t.Errorf("%v: error %v: want the features refused", f, err)
 		}
+		if _, err := ReadTU(fsys, "TINY", "TINY", TUOptions{Features: f, Limits: Limits{MaxDenseBytes: atLimit + 8*9*d}}); err != nil {
+			t.Errorf("%v: exactly at the limit: %v", f, err)
+		}
+	}
+	// A graph is refused when its dense matrices, as a solver's worker holds them, exceed the
+	// limit, although it is stored sparse: 4 nodes need 128 bytes.
+	_, err = ReadTU(fsys, "TINY", "TINY", TUOptions{Limits: Limits{MaxDenseBytes: 127}})
+	if err == nil || !strings.Contains(err.Error(), "TINY#3") || !strings.Contains(err.Error(), "dense matrices") {
+		t.Errorf("error %v: want graph 3 refused for its dense matrices", err)
 	}
 
 	// One graph of 200,000 nodes would need 320 GB of adjacency; the refusal must come from the
@@ -462,5 +478,46 @@ func TestReadTUGzipBombs(t *testing.T) {
 		if d := time.Since(start); d > 20*time.Second {
 			t.Errorf("%s: refused after %v", name, d)
 		}
+	}
+}
+
+// TestReadTUStoresSparse: 200 ring graphs of 200 nodes would need 64 MB as dense matrices; stored
+// sparse they are read under an 8 MB limit (each graph's own dense matrix, 320 KB, fits it) and
+// the read allocates far less than the dense matrices would take.
+func TestReadTUStoresSparse(t *testing.T) {
+	const graphs, nodes = 200, 200
+	var ind, adj, labels bytes.Buffer
+	for g := 0; g < graphs; g++ {
+		fmt.Fprintf(&labels, "%d\n", g%2)
+		for i := 0; i < nodes; i++ {
+			fmt.Fprintf(&ind, "%d\n", g+1)
+			u, v := g*nodes+i+1, g*nodes+(i+1)%nodes+1
+			fmt.Fprintf(&adj, "%d, %d\n%d, %d\n", u, v, v, u)
+		}
+	}
+	fsys := fstest.MapFS{
+		"RING_A.txt":               {Data: adj.Bytes()},
+		"RING_graph_indicator.txt": {Data: ind.Bytes()},
+		"RING_graph_labels.txt":    {Data: labels.Bytes()},
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	ds, err := ReadTU(fsys, ".", "RING", TUOptions{Limits: Limits{MaxDenseBytes: 8 << 20}})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds.Graphs) != graphs || ds.Graphs[7].A.NNZ() != 2*nodes || ds.Graphs[7].A.At(0, nodes-1) != 1 {
+		t.Fatalf("%d graphs, graph 8 has %d entries", len(ds.Graphs), ds.Graphs[7].A.NNZ())
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 32<<20 {
+		t.Errorf("reading allocated %d bytes, about as much as the dense matrices (64 MB)", alloc)
+	}
+	var held int64
+	for _, g := range ds.Graphs {
+		held += g.Bytes()
+	}
+	if held > 2<<20 {
+		t.Errorf("the graphs hold %d bytes", held)
 	}
 }

@@ -139,8 +139,9 @@ func (w *TUWriter) write(g *Graph) error {
 	n := g.N()
 	// Check the weights before writing anything of this graph, so an error leaves no half graph.
 	for u := 0; u < n; u++ {
-		for _, c := range g.C.RawRowView(u) {
-			if c != 0 && c != 1 {
+		_, vals := g.A.Row(u)
+		for _, c := range vals {
+			if c != 1 {
 				return fmt.Errorf("edge weight %v: the TU format holds 0/1 adjacency entries only", c)
 			}
 		}
@@ -150,14 +151,13 @@ func (w *TUWriter) write(g *Graph) error {
 	for u := 0; u < n; u++ {
 		w.ind.w.WriteString(id)
 		w.ind.w.WriteByte('\n')
-		for v, c := range g.C.RawRowView(u) {
-			if c == 1 {
-				buf = strconv.AppendInt(buf[:0], int64(w.nodes+u+1), 10)
-				buf = append(buf, ", "...)
-				buf = strconv.AppendInt(buf, int64(w.nodes+v+1), 10)
-				buf = append(buf, '\n')
-				w.a.w.Write(buf)
-			}
+		cols, _ := g.A.Row(u)
+		for _, v := range cols {
+			buf = strconv.AppendInt(buf[:0], int64(w.nodes+u+1), 10)
+			buf = append(buf, ", "...)
+			buf = strconv.AppendInt(buf, int64(w.nodes+int(v)+1), 10)
+			buf = append(buf, '\n')
+			w.a.w.Write(buf)
 		}
 		if w.attr != nil {
 			buf = buf[:0]

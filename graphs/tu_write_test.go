@@ -77,7 +77,7 @@ func TestTUWriterRoundTrip(t *testing.T) {
 		}
 		for i, g := range ds.Graphs {
 			want := gs[i]
-			if !mat.Equal(g.C, want.C) || !mat.Equal(g.F, want.F) || g.Label != want.Label || !g.HasLabel {
+			if !mat.Equal(g.Dense(), want.Dense()) || !mat.Equal(g.F, want.F) || g.Label != want.Label || !g.HasLabel {
 				t.Errorf("gzip=%v: graph %d differs after the round trip", gz, i)
 			}
 		}
@@ -100,9 +100,10 @@ func TestTUWriterErrors(t *testing.T) {
 	}
 	gs := tuwGraphs(t, 2, false)
 	weighted := *gs[1]
-	weighted.C = mat.DenseCopyOf(gs[1].C)
-	weighted.C.Set(0, 1, 2)
-	weighted.C.Set(1, 0, 2)
+	wc := gs[1].Dense()
+	wc.Set(0, 1, 2)
+	wc.Set(1, 0, 2)
+	weighted.A = mustCSR(t, wc)
 	unlabelled := *gs[1]
 	unlabelled.HasLabel = false
 	featured := tuwGraphs(t, 2, true)[1]

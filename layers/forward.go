@@ -55,7 +55,7 @@ func (st *ForwardState) RawTransport() []float64 { return st.final.t }
 func (st *ForwardState) Envelope(atoms []Atom, lambda []float64, obs Space, weight float64, gU, gH []*mat.Dense, gLambda []float64) float64 {
 	n := st.n
 	gb := &st.GWB
-	cObs := obs.C.RawMatrix()
+	cObs := obs.structure(&st.final.ct.dense) // the buffer the last Run wrote obs into
 	mu := obs.Mu
 	st.g = grow(st.g, n*n)
 	st.gHat = grow(st.gHat, n*n)

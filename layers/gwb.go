@@ -114,7 +114,11 @@ func (g GWB) Compute(st *GWBState, atoms []Atom, lambda []float64, init Space) e
 	st.n, st.dim = n, dim
 	st.b = grow(st.b, n*n)
 	st.next = grow(st.next, n*n)
-	copyInto(st.b, init.C)
+	if init.C != nil {
+		copyInto(st.b, init.C)
+	} else {
+		init.A.DenseInto(st.b, n)
+	}
 	if dim > 0 {
 		st.fb = grow(st.fb, n*dim)
 		st.fnext = grow(st.fnext, n*dim)

@@ -36,6 +36,9 @@ type structure struct {
 	tr       []float64
 	trStride int
 	trBuf    []float64
+	// dense holds a sparse Space's structure written out (Space.structure): the dense
+	// kernels, CG's line search and the row masses read the dense form.
+	dense []float64
 }
 
 // set binds c and decides how to multiply it: in compressed-row form when at most a fraction

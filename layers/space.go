@@ -5,13 +5,19 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs/csr"
 )
 
-// Space is one side of a (fused) GW problem: a structure matrix C (an adjacency or a
-// barycenter), a strictly positive node distribution Mu, and optional node features F.
+// Space is one side of a (fused) GW problem: a structure matrix (an adjacency or a
+// barycenter), a strictly positive node distribution Mu, and optional node features F. The
+// structure is C, dense, or, when C is nil, A, sparse: an observed graph stored sparse is
+// densified only inside the solver's state, one problem at a time.
 type Space struct {
 	C  *mat.Dense
+	A  *csr.Matrix
 	Mu []float64
 	F  *mat.Dense
 }
@@ -24,11 +30,34 @@ var ErrNumerical = errors.New("numerical failure")
 
 // N is the number of nodes.
 func (s Space) N() int {
-	if s.C == nil {
-		return 0
+	switch {
+	case s.C != nil:
+		r, _ := s.C.Dims()
+		return r
+	case s.A != nil:
+		return s.A.N()
 	}
-	r, _ := s.C.Dims()
-	return r
+	return 0
+}
+
+// structure returns the structure matrix, row-major: C's own data, or A written into *buf
+// (grown as needed).
+func (s Space) structure(buf *[]float64) blas64.General {
+	if s.C != nil {
+		return s.C.RawMatrix()
+	}
+	n := s.A.N()
+	*buf = grow(*buf, n*n)
+	s.A.DenseInto(*buf, n)
+	return blas64.General{Rows: n, Cols: n, Stride: n, Data: *buf}
+}
+
+// Dense returns the structure matrix as a dense matrix: C itself, or a new dense copy of A.
+func (s Space) Dense() *mat.Dense {
+	if s.C != nil {
+		return s.C
+	}
+	return s.A.Dense()
 }
 
 // Dim is the feature dimension, 0 without features.
@@ -42,13 +71,15 @@ func (s Space) Dim() int {
 
 // checkShape verifies sizes only (O(N)); it is what the hot path can afford.
 func (s Space) checkShape(what string) error {
-	if s.C == nil {
+	if s.C == nil && s.A == nil {
 		return fmt.Errorf("%s: %w: no structure matrix", what, ErrInput)
 	}
-	r, c := s.C.Dims()
-	if r != c {
-		return fmt.Errorf("%s: %w: structure matrix is %d×%d, not square", what, ErrInput, r, c)
+	if s.C != nil {
+		if r, c := s.C.Dims(); r != c {
+			return fmt.Errorf("%s: %w: structure matrix is %d×%d, not square", what, ErrInput, r, c)
+		}
 	}
+	r := s.N()
 	if len(s.Mu) != r {
 		return fmt.Errorf("%s: %w: mu has %d entries for %d nodes", what, ErrInput, len(s.Mu), r)
 	}
@@ -68,8 +99,18 @@ func (s Space) Validate(what string) error {
 	}
 	n := s.N()
 	for i := 0; i < n; i++ {
-		for j, v := range s.C.RawRowView(i) {
+		var cols []int32
+		var vals []float64
+		if s.C != nil {
+			vals = s.C.RawRowView(i)
+		} else {
+			cols, vals = s.A.Row(i)
+		}
+		for j, v := range vals {
 			if !(v >= 0) || math.IsInf(v, 0) {
+				if cols != nil {
+					j = int(cols[j])
+				}
 				return fmt.Errorf("%s: %w: C[%d][%d] = %v is not finite and non-negative", what, ErrInput, i, j, v)
 			}
 		}

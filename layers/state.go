@@ -69,8 +69,6 @@ func grow(buf []float64, n int) []float64 {
 	return buf[:n]
 }
 
-func general(m *mat.Dense) blas64.General { return m.RawMatrix() }
-
 // reset sizes the buffers for an ns×nt problem and binds the problem's matrices.
 func (st *State) reset(src, dst Space, featureWeight float64) {
 	ns, nt := src.N(), dst.N()
@@ -80,8 +78,8 @@ func (st *State) reset(src, dst Space, featureWeight float64) {
 	st.Sweeps, st.SweepCapHits = 0, 0
 	st.err = nil
 	st.Trace = st.Trace[:0]
-	st.cs.set(general(src.C), sparseLeft)
-	st.ct.set(general(dst.C), sparseRight)
+	st.cs.set(src.structure(&st.cs.dense), sparseLeft)
+	st.ct.set(dst.structure(&st.ct.dense), sparseRight)
 	st.mus, st.mut = src.Mu, dst.Mu
 	m := ns * nt
 	st.t = grow(st.t, m)

@@ -113,10 +113,8 @@ func (e *GNN) prepare(g *graphs.Graph) (prepared, error) {
 		return prepared{}, fmt.Errorf("gnn: graph %q has %d node features, the encoder reads %d", g.Name, InputDim(g.Dim()), want)
 	}
 	p := make([]float64, n*n)
+	g.A.DenseInto(p, n)
 	for i := 0; i < n; i++ {
-		for j, v := range g.C.RawRowView(i) {
-			p[i*n+j] = v
-		}
 		p[i*n+i]++
 	}
 	readout := 1 / float64(n) // GCN: the mean of the rows
@@ -156,8 +154,9 @@ func (e *GNN) prepare(g *graphs.Graph) (prepared, error) {
 		x = make([]float64, n*d)
 		for i := 0; i < n; i++ {
 			deg := 0
-			for j, v := range g.C.RawRowView(i) {
-				if v != 0 && j != i {
+			cols, _ := g.A.Row(i)
+			for _, j := range cols {
+				if int(j) != i {
 					deg++
 				}
 			}

@@ -19,10 +19,13 @@ func permute(g *graphs.Graph, perm []int) *graphs.Graph {
 	c := mat.NewDense(n, n, nil)
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {
-			c.Set(i, j, g.C.At(perm[i], perm[j]))
+			c.Set(i, j, g.A.At(perm[i], perm[j]))
 		}
 	}
-	out := &graphs.Graph{Name: g.Name + "-perm", C: c, Mu: graphs.UniformMu(n)}
+	out, err := graphs.New(g.Name+"-perm", c, nil, nil)
+	if err != nil {
+		panic(err)
+	}
 	if g.F != nil {
 		_, d := g.F.Dims()
 		out.F = mat.NewDense(n, d, nil)

@@ -47,13 +47,12 @@ func BalanceFeatures(data []*graphs.Graph) (CostBalance, error) {
 		}
 		n := g.N()
 		for i := 0; i < n; i++ {
-			row := g.C.RawRowView(i)
+			cols, vals := g.A.Row(i)
 			var a, m float64
-			for k, c := range row {
-				if c != 0 {
-					a += g.Mu[k] * c * c
-					m += g.Mu[k] * c
-				}
+			for p, c := range vals {
+				k := cols[p]
+				a += g.Mu[k] * c * c
+				m += g.Mu[k] * c
 			}
 			sumA += g.Mu[i] * a
 			sumM += g.Mu[i] * m

@@ -60,7 +60,7 @@ func bruteForceBalance(gs []*graphs.Graph) (structure, features float64) {
 				for j := 0; j < nt; j++ {
 					for k := 0; k < ns; k++ {
 						for l := 0; l < nt; l++ {
-							diff := s.C.At(i, k) - u.C.At(j, l)
+							diff := s.A.At(i, k) - u.A.At(j, l)
 							structure += s.Mu[i] * s.Mu[k] * u.Mu[j] * u.Mu[l] * diff * diff
 						}
 					}

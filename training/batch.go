@@ -75,7 +75,7 @@ func (tr *trainer) gradients(batch []int) (*Gradients, error) {
 	for r, i := range batch {
 		copy(zb[r*K:(r+1)*K], m.Z.RawRowView(i))
 		d := tr.data[i]
-		obs[r] = layers.Space{C: d.C, Mu: d.Mu, F: d.F}
+		obs[r] = layers.Space{A: d.A, Mu: d.Mu, F: d.F}
 	}
 	var zNode *gorgonia.Node
 	encAt := len(wrt)

@@ -22,7 +22,7 @@ type linearEncoder struct {
 func newLinearEncoder(data []*graphs.Graph, k int) *linearEncoder {
 	x := mat.NewDense(len(data), 3, nil)
 	for i, g := range data {
-		x.SetRow(i, []float64{1, float64(g.N()) / 10, mat.Sum(g.C) / 20})
+		x.SetRow(i, []float64{1, float64(g.N()) / 10, mat.Sum(g.Dense()) / 20})
 	}
 	w := mat.NewDense(3, k, nil)
 	for i := 0; i < 3; i++ {

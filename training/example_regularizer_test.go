@@ -30,7 +30,7 @@ func ExampleModel_Term() {
 	}
 	x := make([]float64, 0, 3*len(data))
 	for _, gr := range data {
-		x = append(x, 1, float64(gr.N())/10, mat.Sum(gr.C)/20)
+		x = append(x, 1, float64(gr.N())/10, mat.Sum(gr.Dense())/20)
 	}
 	w0 := []float64{.3, -.2, .1, 0, -.1, .2, .3, -.3, .2, .1, -.2, .1}
 

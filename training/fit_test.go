@@ -191,3 +191,24 @@ func TestTransformShardsMatchWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestAtomSizes: the sizes announced before a model is made are those of its atoms, warm
+// started (more atoms than graphs too) or of a fixed size.
+func TestAtomSizes(t *testing.T) {
+	data := mutag(t, 12)
+	for _, cfg := range []Config{smallConfig(), func() Config { c := smallConfig(); c.Atoms = 20; return c }(), func() Config { c := smallConfig(); c.AtomSize = 5; return c }()} {
+		m, err := NewModel(data, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes := AtomSizes(data, cfg)
+		if len(sizes) != m.K() {
+			t.Fatalf("%d sizes for %d atoms", len(sizes), m.K())
+		}
+		for k, n := range sizes {
+			if r, _ := m.V[k].Dims(); r != n {
+				t.Errorf("atoms %d, size %d: AtomSizes says %d", m.K(), r, n)
+			}
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -45,24 +46,14 @@ func NewModel(data []*graphs.Graph, cfg Config) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x9e3779b97f4a7c15))
+	rng := initRNG(cfg)
 	m := &Model{Config: cfg, Fingerprint: Fingerprint(data)}
-	var picks []int
-	if cfg.AtomSize == 0 {
-		perm := rng.Perm(len(data))
-		for k := 0; k < cfg.Atoms; k++ {
-			if k < len(perm) {
-				picks = append(picks, perm[k])
-			} else {
-				picks = append(picks, rng.IntN(len(data)))
-			}
-		}
-	}
+	picks := warmPicks(cfg, len(data), rng)
 	for k := 0; k < cfg.Atoms; k++ {
 		var v, h *mat.Dense
 		if cfg.AtomSize == 0 {
 			g := data[picks[k]]
-			v = mat.DenseCopyOf(g.C)
+			v = g.Dense()
 			if dim > 0 {
 				h = mat.DenseCopyOf(g.F)
 			}
@@ -95,6 +86,44 @@ func NewModel(data []*graphs.Graph, cfg Config) (*Model, error) {
 	return m, nil
 }
 
+func initRNG(cfg Config) *rand.Rand { return rand.New(rand.NewPCG(cfg.Seed, 0x9e3779b97f4a7c15)) }
+
+// warmPicks draws the graphs whose structures start the atoms (none with Config.AtomSize).
+func warmPicks(cfg Config, graphs int, rng *rand.Rand) []int {
+	if cfg.AtomSize != 0 {
+		return nil
+	}
+	var picks []int
+	perm := rng.Perm(graphs)
+	for k := 0; k < cfg.Atoms; k++ {
+		if k < len(perm) {
+			picks = append(picks, perm[k])
+		} else {
+			picks = append(picks, rng.IntN(graphs))
+		}
+	}
+	return picks
+}
+
+// AtomSizes returns the number of nodes of each atom NewModel would make for data, without
+// making them: Config.AtomSize, or the sizes of the graphs the warm start draws. It lets a
+// caller check the memory of a model before allocating it.
+func AtomSizes(data []*graphs.Graph, cfg Config) []int {
+	if cfg.Atoms <= 0 || len(data) == 0 {
+		return nil
+	}
+	sizes := make([]int, cfg.Atoms)
+	picks := warmPicks(cfg, len(data), initRNG(cfg))
+	for k := range sizes {
+		if picks == nil {
+			sizes[k] = cfg.AtomSize
+		} else {
+			sizes[k] = data[picks[k]].N()
+		}
+	}
+	return sizes
+}
+
 // initEmbeddings fills z with N(0, ZInitStd²) entries.
 func initEmbeddings(z *mat.Dense, cfg Config, rng *rand.Rand) {
 	r, c := z.Dims()
@@ -114,13 +143,19 @@ func Fingerprint(data []*graphs.Graph) string {
 		binary.LittleEndian.PutUint64(buf[:], math.Float64bits(v))
 		h.Write(buf[:])
 	}
+	var row []byte // one adjacency row, dense, as put would write it
 	for _, g := range data {
-		put(float64(g.N()))
+		n := g.N()
+		put(float64(n))
 		put(float64(g.Dim()))
-		for i := 0; i < g.N(); i++ {
-			for _, v := range g.C.RawRowView(i) {
-				put(v)
+		row = slices.Grow(row[:0], 8*n)[:8*n]
+		for i := 0; i < n; i++ {
+			clear(row)
+			cols, vals := g.A.Row(i)
+			for p, j := range cols {
+				binary.LittleEndian.PutUint64(row[8*j:], math.Float64bits(vals[p]))
 			}
+			h.Write(row)
 		}
 		for _, v := range g.Mu {
 			put(v)

@@ -12,6 +12,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/csr"
 	"github.com/gwf-graphs/gwf/layers"
 )
 
@@ -20,8 +21,13 @@ import (
 func poisoned(t *testing.T, n, bad int) []*graphs.Graph {
 	data := mutag(t, n)
 	g := *data[bad]
-	g.C = mat.DenseCopyOf(g.C)
-	g.C.Scale(1e200, g.C)
+	c := g.Dense()
+	c.Scale(1e200, c)
+	a, err := csr.FromDense(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.A = a
 	data[bad] = &g
 	return data
 }

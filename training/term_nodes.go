@@ -49,7 +49,7 @@ func (m *Model) Term(g *gorgonia.ExprGraph, z *gorgonia.Node, data []*graphs.Gra
 	}
 	obs := make([]layers.Space, len(data))
 	for i, d := range data {
-		obs[i] = layers.Space{C: d.C, Mu: d.Mu, F: d.F}
+		obs[i] = layers.Space{A: d.A, Mu: d.Mu, F: d.F}
 	}
 	atoms = m.AtomNodes(g)
 	loss, err = nodes.BatchLoss{Forward: fwd, Workers: workers}.Build(g, atoms, z, obs)

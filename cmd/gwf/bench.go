@@ -273,7 +273,7 @@ func benchSpace(n int, rng *rand.Rand) (layers.Space, error) {
 	if err != nil {
 		return layers.Space{}, err
 	}
-	return layers.Space{C: g.C, Mu: g.Mu}, nil
+	return layers.Space{C: g.Dense(), Mu: g.Mu}, nil
 }
 
 // denseSpace is a symmetric matrix of uniform [0, 1) weights (a barycenter-like dense

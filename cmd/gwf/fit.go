@@ -195,20 +195,19 @@ func checkModelData(m *training.Model, data []*graphs.Graph) error {
 }
 
 // checkModelSize refuses configurations whose model would not fit in memory (a usage error),
-// before anything is allocated: K atoms of AtomSize nodes (warm start: up to the largest graph)
-// and one K-vector per graph, each held four times (value, gradient, two Adam moments).
+// before anything is allocated: K atoms of AtomSize nodes (warm start: the sizes of the graphs
+// it draws) and one K-vector per graph, each held four times (value, gradient, two Adam moments).
 func checkModelSize(cfg training.Config, data []*graphs.Graph) error {
-	n, dim := cfg.AtomSize, data[0].Dim()
-	if n == 0 {
-		for _, g := range data {
-			n = max(n, g.N())
-		}
+	dim := float64(data[0].Dim())
+	atoms, largest := 0.0, 0
+	for _, n := range training.AtomSizes(data, cfg) {
+		atoms += float64(n)*float64(n) + float64(n)*dim
+		largest = max(largest, n)
 	}
-	perAtom := float64(n)*float64(n) + float64(n)*float64(dim)
-	bytes := 4 * 8 * (float64(cfg.Atoms)*perAtom + float64(len(data))*float64(cfg.Atoms))
+	bytes := 4 * 8 * (atoms + float64(len(data))*float64(cfg.Atoms))
 	if limit := float64(graphs.DefaultLimits.MaxDenseBytes); bytes > limit {
-		return usagef("the model would need about %.1f GiB (K = %d atoms of %d nodes, %d graphs), more than the %.0f GiB allowed: lower --atoms or --atom-size",
-			bytes/(1<<30), cfg.Atoms, n, len(data), limit/(1<<30))
+		return usagef("the model would need about %.1f GiB (K = %d atoms of up to %d nodes, %d graphs), more than the %.0f GiB allowed: lower --atoms or --atom-size",
+			bytes/(1<<30), cfg.Atoms, largest, len(data), limit/(1<<30))
 	}
 	return nil
 }

@@ -194,7 +194,7 @@ func runGW(cmd *cobra.Command, a *app, f *gwFlags, pathA, pathB string) error {
 		a.log.Warn("--directed has no effect on JSON graphs (their adjacency is used as given)")
 	}
 	start := time.Now()
-	r, err := layers.Discrepancy(s, layers.Space{C: ga.C, Mu: ga.Mu, F: ga.F}, layers.Space{C: gb.C, Mu: gb.Mu, F: gb.F})
+	r, err := layers.Discrepancy(s, layers.Space{A: ga.A, Mu: ga.Mu, F: ga.F}, layers.Space{A: gb.A, Mu: gb.Mu, F: gb.F})
 	if err != nil {
 		return fmt.Errorf("gw: %w", err)
 	}

@@ -42,7 +42,7 @@ func writeBlocksTU(t *testing.T, name string, n int, seed uint64) string {
 		for i := 0; i < size; i++ {
 			ind.WriteString(strconv.Itoa(g) + "\n")
 			for j := 0; j < size; j++ {
-				if i != j && gr.C.At(i, j) > 0 {
+				if i != j && gr.A.At(i, j) > 0 {
 					a.WriteString(strconv.Itoa(first+i) + ", " + strconv.Itoa(first+j) + "\n")
 				}
 			}

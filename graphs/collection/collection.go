@@ -43,7 +43,7 @@ type Spec struct {
 	// then standardize over the window alone.
 	Window func(kept int) (lo, hi int)
 
-	// Limits bound each graph and the dense matrices of the graphs kept; zero fields mean
+	// Limits bound each graph and the memory of the graphs kept; zero fields mean
 	// graphs.DefaultLimits.
 	Limits graphs.Limits
 }

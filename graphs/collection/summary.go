@@ -20,13 +20,7 @@ func Summarize(ds *graphs.Dataset) Summary {
 	for i, g := range ds.Graphs {
 		n := g.N()
 		s.Nodes += n
-		for u := 0; u < n; u++ {
-			for v := u + 1; v < n; v++ {
-				if g.C.At(u, v) > 0 || g.C.At(v, u) > 0 {
-					s.Edges++
-				}
-			}
-		}
+		s.Edges += g.UndirectedEdges()
 		if i == 0 || n < s.MinNodes {
 			s.MinNodes = n
 		}

@@ -121,7 +121,7 @@ func Info(name string) (Stats, error) {
 	for i, g := range ds.Graphs {
 		n := g.N()
 		s.Nodes += n
-		s.Edges += undirectedEdges(g)
+		s.Edges += g.UndirectedEdges()
 		if i == 0 || n < s.MinNodes {
 			s.MinNodes = n
 		}
@@ -143,20 +143,6 @@ func Info(name string) (Stats, error) {
 		}
 	}
 	return s, nil
-}
-
-// undirectedEdges counts the pairs i<j with an entry in either direction.
-func undirectedEdges(g *graphs.Graph) int {
-	n := g.N()
-	e := 0
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			if g.C.At(i, j) > 0 || g.C.At(j, i) > 0 {
-				e++
-			}
-		}
-	}
-	return e
 }
 
 // find returns the path of base.txt or base.txt.gz in dir of the bundle.

@@ -124,12 +124,12 @@ func TestLoadSymmetric(t *testing.T) {
 		for _, g := range ds.Graphs {
 			n := g.N()
 			for i := 0; i < n; i++ {
-				if g.C.At(i, i) != 0 {
+				if g.A.At(i, i) != 0 {
 					t.Fatalf("%s: self-loop at %d", g.Name, i)
 				}
 				for j := 0; j < i; j++ {
-					if v := g.C.At(i, j); v != g.C.At(j, i) || (v != 0 && v != 1) {
-						t.Fatalf("%s: C[%d][%d] = %v, C[%d][%d] = %v", g.Name, i, j, v, j, i, g.C.At(j, i))
+					if v := g.A.At(i, j); v != g.A.At(j, i) || (v != 0 && v != 1) {
+						t.Fatalf("%s: C[%d][%d] = %v, C[%d][%d] = %v", g.Name, i, j, v, j, i, g.A.At(j, i))
 					}
 				}
 			}

@@ -41,7 +41,7 @@ func TestWriteReadBack(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !mat.Equal(g.C, want.C) || g.Label != i%s.Classes {
+			if !mat.Equal(g.Dense(), want.Dense()) || g.Label != i%s.Classes {
 				t.Errorf("%s: graph %d differs from Graph(%d) or has label %d", m, i, i, g.Label)
 			}
 			if n := g.N(); n < s.MinNodes || n > s.MaxNodes {
@@ -73,7 +73,7 @@ func TestSBMClassesDiffer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		density[i%s.Classes] += mat.Sum(g.C)
+		density[i%s.Classes] += mat.Sum(g.Dense())
 	}
 	if !(density[0] > density[1] && density[1] > density[2]) {
 		t.Errorf("edge mass by class %v, want decreasing with the number of blocks", density)

@@ -48,7 +48,7 @@ func (l Loss) Build(g *gorgonia.ExprGraph, atoms []AtomNodes, z *gorgonia.Node, 
 	if obs.F != nil {
 		ft = e.constant(denseData(obs.F), n, obs.Dim())
 	}
-	loss := discrepancyExpr(e, t, b, fb, e.constant(denseData(obs.C), n, n), ft, obs.Mu, obs.Mu, l.Forward.GWB.Solver.FeatureWeight())
+	loss := discrepancyExpr(e, t, b, fb, e.constant(denseData(obs.Dense()), n, n), ft, obs.Mu, obs.Mu, l.Forward.GWB.Solver.FeatureWeight())
 	if e.err != nil {
 		return nil, fmt.Errorf("gwf loss: %w", e.err)
 	}

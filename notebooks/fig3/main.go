@@ -128,7 +128,7 @@ func traceAll(ctx context.Context, s layers.Solver, pairs [][2]*graphs.Graph) ([
 			for i := range next {
 				st.Trace = make([]float64, 0, s.Depth())
 				a, b := pairs[i][0], pairs[i][1]
-				errs[i] = layers.Solve(s, &st, layers.Space{C: a.C, Mu: a.Mu}, layers.Space{C: b.C, Mu: b.Mu})
+				errs[i] = layers.Solve(s, &st, layers.Space{A: a.A, Mu: a.Mu}, layers.Space{A: b.A, Mu: b.Mu})
 				traces[i] = st.Trace
 			}
 		}()

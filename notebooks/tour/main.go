@@ -78,7 +78,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	var rows [][]string
 	for _, s := range []layers.Solver{layers.PPA{Gamma: 0.01, Layers: o.layers, Inner: 5, Weight: 1}, layers.BADMM{Gamma: 1, Layers: o.layers, Weight: 1}} {
 		st := layers.State{Trace: []float64{}}
-		if err := layers.Solve(s, &st, layers.Space{C: a.C, Mu: a.Mu}, layers.Space{C: b.C, Mu: b.Mu}); err != nil {
+		if err := layers.Solve(s, &st, layers.Space{A: a.A, Mu: a.Mu}, layers.Space{A: b.A, Mu: b.Mu}); err != nil {
 			return err
 		}
 		x := make([]float64, len(st.Trace))

@@ -90,7 +90,7 @@ func GWBKMeans(ctx context.Context, data []*graphs.Graph, k int, opt GWBKMOption
 			var atoms []layers.Atom
 			for i, a := range assign {
 				if a == c {
-					atoms = append(atoms, layers.Atom{U: data[i].C, Mu: data[i].Mu, H: data[i].F})
+					atoms = append(atoms, layers.Atom{U: data[i].Dense(), Mu: data[i].Mu, H: data[i].F})
 				}
 			}
 			if len(atoms) == 0 {

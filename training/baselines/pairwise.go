@@ -61,7 +61,7 @@ type Stats struct {
 	Seconds float64 `json:"seconds"` // wall time
 }
 
-func space(g *graphs.Graph) layers.Space { return layers.Space{C: g.C, Mu: g.Mu, F: g.F} }
+func space(g *graphs.Graph) layers.Space { return layers.Space{A: g.A, Mu: g.Mu, F: g.F} }
 
 // parallel runs work(state, t) for t = 0..n-1 on the workers, each with its own GWD state,
 // reporting progress about every 100 ms; it stops early when ctx is cancelled.

@@ -146,9 +146,8 @@ func embedScan(ctx context.Context, m *training.Model, spec collection.Spec, s S
 				return total, lo, hi, fmt.Errorf("shard %s: %w", s, err)
 			}
 			next++
-			n, d := int64(g.N()), int64(g.Dim())
-			if bytes += 8 * (n*n + n*d); bytes > maxBytes {
-				return total, lo, hi, fmt.Errorf("shard %s: the %d graphs of a chunk from %d need more than the %d bytes of dense matrices allowed: use a smaller chunk (or raise the limit)", s, end-start, start, maxBytes)
+			if bytes += g.Bytes(); bytes > maxBytes {
+				return total, lo, hi, fmt.Errorf("shard %s: the %d graphs of a chunk from %d need more than the %d bytes allowed: use a smaller chunk (or raise the limit)", s, end-start, start, maxBytes)
 			}
 			ds.Graphs = append(ds.Graphs, g)
 		}

@@ -149,7 +149,7 @@ func TestEmbedRefuses(t *testing.T) {
 	}
 }
 
-// TestEmbedScanChunkLimit: a TU folder's chunk over the dense-memory limit is refused, with the
+// TestEmbedScanChunkLimit: a TU folder's chunk over the memory limit is refused, with the
 // advice to use a smaller chunk, and a folder not grouped by graph names its adjacency file.
 func TestEmbedScanChunkLimit(t *testing.T) {
 	m := smallModel(t)
@@ -158,7 +158,16 @@ func TestEmbedScanChunkLimit(t *testing.T) {
 	if err := synthetic.Write(context.Background(), folder, "BA", syn, graphs.TUWriteOptions{}, nil); err != nil {
 		t.Fatal(err)
 	}
-	spec := collection.Spec{TU: folder, Limits: graphs.Limits{MaxDenseBytes: 5 * 8 * 20 * 20}}
+	ds, err := graphs.ReadTUDir(folder, graphs.TUOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range ds.Graphs[1:] {
+		if g.Bytes() != ds.Graphs[0].Bytes() {
+			t.Fatalf("graphs of %d and %d bytes", g.Bytes(), ds.Graphs[0].Bytes())
+		}
+	}
+	spec := collection.Spec{TU: folder, Limits: graphs.Limits{MaxDenseBytes: 5 * ds.Graphs[0].Bytes()}}
 	sink := func(Chunk) error { return nil }
 	if _, _, _, err := Embed(context.Background(), m, spec, All, Options{Chunk: 8, Steps: 1}, sink); err == nil || !strings.Contains(err.Error(), "smaller chunk") {
 		t.Errorf("chunk of 8 over a limit of 5 graphs: err = %v", err)

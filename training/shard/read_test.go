@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/csr"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -18,14 +19,17 @@ import (
 // names and labels, in order.
 func TestReadCSVExact(t *testing.T) {
 	dir := t.TempDir()
-	c := mat.NewDense(1, 1, nil)
+	c, err := csr.FromDense(mat.NewDense(1, 1, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
 	ds := &graphs.Dataset{Classes: []int{-1, 1}}
 	rows := [][]float64{{math.Pi, -1e-300}, {1.0 / 3, math.MaxFloat64}, {0, 5e-324}}
 	var parts []string
 	for p, span := range [][2]int{{0, 2}, {2, 3}} {
 		part := &graphs.Dataset{Classes: ds.Classes}
 		for i := span[0]; i < span[1]; i++ {
-			part.Graphs = append(part.Graphs, &graphs.Graph{Name: "g,\"" + string(rune('a'+i)), C: c, Label: i % 2, HasLabel: true})
+			part.Graphs = append(part.Graphs, &graphs.Graph{Name: "g,\"" + string(rune('a'+i)), A: c, Label: i % 2, HasLabel: true})
 		}
 		f, err := os.Create(filepath.Join(dir, PartName("e.csv", Shard{p, 2})))
 		if err != nil {

@@ -1,0 +1,100 @@
+package csr
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestBuildIsDenseSet: Build gives the matrix that the same entries assigned in order with
+// mat.Dense.Set give, repeated positions and zero assignments included, and FromDense, Dense,
+// At, Row and Symmetric agree with it.
+func TestBuildIsDenseSet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 200; trial++ {
+		n := 1 + rng.IntN(9)
+		want := mat.NewDense(n, n, nil)
+		var entries []Entry
+		for e := rng.IntN(3 * n * n); e > 0; e-- {
+			v := float64(rng.IntN(3)) // zeros too: a later zero removes an entry
+			en := Entry{Row: rng.IntN(n), Col: rng.IntN(n), Val: v}
+			entries = append(entries, en)
+			want.Set(en.Row, en.Col, v)
+		}
+		m, err := Build(n, entries)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !mat.Equal(m.Dense(), want) {
+			t.Fatalf("trial %d: Build =\n%v\nwant\n%v", trial, mat.Formatted(m.Dense()), mat.Formatted(want))
+		}
+		fd, err := FromDense(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fd.NNZ() != m.NNZ() || !mat.Equal(fd.Dense(), want) {
+			t.Fatalf("trial %d: FromDense differs", trial)
+		}
+		nnz := 0
+		for i := 0; i < n; i++ {
+			cols, vals := m.Row(i)
+			for p := range cols {
+				if p > 0 && cols[p] <= cols[p-1] {
+					t.Fatalf("row %d: columns %v not increasing", i, cols)
+				}
+				if vals[p] == 0 {
+					t.Fatalf("row %d stores a zero", i)
+				}
+			}
+			nnz += len(cols)
+			for j := 0; j < n; j++ {
+				if m.At(i, j) != want.At(i, j) {
+					t.Fatalf("At(%d,%d) = %v, want %v", i, j, m.At(i, j), want.At(i, j))
+				}
+			}
+		}
+		if nnz != m.NNZ() || m.Bytes() != Bytes(n, nnz) {
+			t.Fatalf("NNZ %d, rows hold %d; Bytes %d", m.NNZ(), nnz, m.Bytes())
+		}
+		if m.Symmetric() != mat.Equal(want, want.T()) {
+			t.Fatalf("Symmetric = %v for\n%v", m.Symmetric(), mat.Formatted(want))
+		}
+	}
+}
+
+func TestDenseIntoStride(t *testing.T) {
+	m, err := Build(2, []Entry{{0, 1, 2}, {1, 0, 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := []float64{9, 9, 7, 9, 9, 7} // stride 3: the third column is not the matrix's
+	m.DenseInto(dst, 3)
+	want := []float64{0, 2, 7, 3, 0, 7}
+	for i := range dst {
+		if dst[i] != want[i] {
+			t.Fatalf("DenseInto = %v, want %v", dst, want)
+		}
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	for _, tc := range []struct {
+		n int
+		e []Entry
+	}{
+		{-1, nil},
+		{2, []Entry{{2, 0, 1}}},
+		{2, []Entry{{0, -1, 1}}},
+	} {
+		if _, err := Build(tc.n, tc.e); err == nil {
+			t.Errorf("Build(%d, %v) accepted", tc.n, tc.e)
+		}
+	}
+	if _, err := FromDense(mat.NewDense(2, 3, nil)); err == nil {
+		t.Error("FromDense of a 2×3 matrix accepted")
+	}
+	if m, err := Build(0, nil); err != nil || m.N() != 0 || m.NNZ() != 0 {
+		t.Errorf("empty matrix: %v, %v", m, err)
+	}
+}
