@@ -12,7 +12,7 @@ func ExampleBuild() {
 	m, err := csr.Build(3, []csr.Entry{
 		{Row: 0, Col: 1, Val: 1}, {Row: 1, Col: 0, Val: 1},
 		{Row: 1, Col: 2, Val: 1}, {Row: 2, Col: 1, Val: 1},
-		{Row: 0, Col: 1, Val: 1}, // repeated
+		{Row: 0, Col: 1, Val: 1},                           // repeated
 		{Row: 2, Col: 2, Val: 5}, {Row: 2, Col: 2, Val: 0}, // set, then removed
 	})
 	if err != nil {
