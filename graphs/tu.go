@@ -117,9 +117,9 @@ const tuMaxBlank = 1 << 16
 // tuBytesPerGraph is what the reader keeps per graph of the indicator before any matrix.
 const tuBytesPerGraph = 24
 
-// tuBytesPerEdge is what an adjacency line kept costs: its entry while reading (24 bytes, with
-// room for the slices' growth) and its place in the sparse matrix (12).
-const tuBytesPerEdge = 2*24 + 12
+// tuBytesPerEdge is what an adjacency line kept costs: its key while reading (8 bytes, with
+// room for the slice's growth) and its place in the sparse matrix (12).
+const tuBytesPerEdge = 2*8 + 12
 
 // ReadTU reads the TU dataset name from the folder dir of fsys (use "." for its root). Each
 // file may be plain (NAME_A.txt) or gzip-compressed (NAME_A.txt.gz); the plain one wins when
@@ -431,18 +431,17 @@ func (r *tuReader) read() (*Dataset, error) {
 		return nil, err
 	}
 
-	entries, err := r.readEdges(fA, r.nodeBytes(d), lim)
+	keys, err := r.readEdges(fA, r.nodeBytes(d), lim)
+	if err != nil {
+		return nil, err
+	}
+	adj, err := r.adjacency(keys)
 	if err != nil {
 		return nil, err
 	}
 
-	for k, es := range entries {
+	for k, c := range adj {
 		g := r.keep[k]
-		c, err := csr.Build(r.starts[g+1]-r.starts[g], es)
-		if err != nil {
-			return nil, err
-		}
-		entries[k] = nil
 		lo, hi := r.rowStart[g], r.rowStart[g]+r.starts[g+1]-r.starts[g]
 		var f *mat.Dense
 		if d > 0 {
@@ -726,16 +725,21 @@ func (r *tuReader) readAttributes(f tuFile, n int, lim Limits) (feat []float64, 
 	return feat, d, nil
 }
 
-// readEdges collects, per kept graph, an entry C[u][v] = 1 for every line "u, v" of the adjacency
-// file. Setting rather than adding makes repeated lines harmless (IMDB-BINARY lists every entry
-// twice). The direction is kept as written: TU files already hold both directions of an
-// undirected edge. Each kept line costs memory until the graphs are built: with the nodes'
-// (used bytes), they must stay within the limit.
-func (r *tuReader) readEdges(f tuFile, used int64, lim Limits) ([][]csr.Entry, error) {
-	entries := make([][]csr.Entry, len(r.keep))
+// readEdges returns the kept lines "u, v" of the adjacency file as keys (u−1)<<32 | (v−1) of
+// 0-based global node ids, sorted and without repeats: C[u][v] = 1 for each, set rather than
+// added, so repeated lines are harmless (IMDB-BINARY lists every entry twice). The direction is
+// kept as written: TU files already hold both directions of an undirected edge. Sorted global
+// ids are sorted by graph, then row, then column: adjacency cuts them into the graphs' rows.
+// Each kept line costs memory until the graphs are built: with the nodes' (used bytes), they
+// must stay within the limit.
+func (r *tuReader) readEdges(f tuFile, used int64, lim Limits) ([]uint64, error) {
+	var keys []uint64
 	maxEdges := max(lim.MaxDenseBytes-used, 0) / tuBytesPerEdge
 	var kept int64
 	n := r.starts[len(r.starts)-1]
+	if int64(n) > math.MaxUint32 {
+		return nil, fmt.Errorf("%s: %d nodes: more than the reader can number", f.label, n)
+	}
 	// graphOf finds the 0-based graph of a 0-based node. Lines are sorted by node in practice, so
 	// the graph of the previous line is tried first.
 	last := 0
@@ -769,14 +773,53 @@ func (r *tuReader) readEdges(f tuFile, used int64, lim Limits) ([][]csr.Entry, e
 		if gu != gv {
 			return fmt.Errorf("edge %d, %d crosses graphs: node %d is in graph %d, node %d in graph %d", u, v, u, gu+1, v, gv+1)
 		}
-		if k := r.pos[gu]; k >= 0 {
+		if r.pos[gu] >= 0 {
 			if kept++; kept > maxEdges {
 				return fmt.Errorf("more than %d edge lines in the graphs kept: with their nodes, over the limit of %s (raise Limits.MaxDenseBytes, or --max-memory on the command line)", maxEdges, tuBytes(lim.MaxDenseBytes))
 			}
-			lo := r.starts[gu]
-			entries[k] = append(entries[k], csr.Entry{Row: u - 1 - lo, Col: v - 1 - lo, Val: 1})
+			keys = append(keys, uint64(u-1)<<32|uint64(v-1))
 		}
 		return nil
 	})
-	return entries, err
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys), nil
+}
+
+// adjacency cuts the sorted keys of readEdges into the kept graphs' matrices (index k of r.keep).
+func (r *tuReader) adjacency(keys []uint64) ([]*csr.Matrix, error) {
+	out := make([]*csr.Matrix, len(r.keep))
+	p := 0
+	for g := 0; g < len(r.starts)-1; g++ {
+		k := r.pos[g]
+		if k < 0 {
+			continue
+		}
+		lo, hi := r.starts[g], r.starts[g+1]
+		q := p
+		for q < len(keys) && int(keys[q]>>32) < hi {
+			q++
+		}
+		n := hi - lo
+		rowPtr := make([]int, n+1)
+		col := make([]int32, q-p)
+		val := make([]float64, q-p)
+		for e, key := range keys[p:q] {
+			rowPtr[int(key>>32)-lo+1]++
+			col[e] = int32(int(key&math.MaxUint32) - lo)
+			val[e] = 1
+		}
+		for i := 0; i < n; i++ {
+			rowPtr[i+1] += rowPtr[i]
+		}
+		m, err := csr.New(n, rowPtr, col, val)
+		if err != nil {
+			return nil, fmt.Errorf("graph %s#%d: %w", r.name, g+1, err)
+		}
+		out[k] = m
+		p = q
+	}
+	return out, nil
 }

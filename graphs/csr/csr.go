@@ -68,6 +68,36 @@ func Build(n int, entries []Entry) (*Matrix, error) {
 	return m, nil
 }
 
+// New makes an n×n matrix of given compressed rows (used as given, not copied): rowPtr of n+1
+// non-decreasing offsets from 0 to len(col), columns in [0, n) strictly increasing within each
+// row, non-zero values.
+func New(n int, rowPtr []int, col []int32, val []float64) (*Matrix, error) {
+	switch {
+	case n < 0 || n > math.MaxInt32:
+		return nil, fmt.Errorf("csr: %d rows out of range", n)
+	case len(rowPtr) != n+1 || rowPtr[0] != 0 || rowPtr[n] != len(col):
+		return nil, fmt.Errorf("csr: %d row offsets for %d rows and %d entries", len(rowPtr), n, len(col))
+	case len(val) != len(col):
+		return nil, fmt.Errorf("csr: %d values for %d columns", len(val), len(col))
+	}
+	for i := 0; i < n; i++ {
+		if rowPtr[i+1] < rowPtr[i] {
+			return nil, fmt.Errorf("csr: row offsets decrease at row %d", i)
+		}
+		for p := rowPtr[i]; p < rowPtr[i+1]; p++ {
+			switch {
+			case col[p] < 0 || int(col[p]) >= n:
+				return nil, fmt.Errorf("csr: column %d outside a %d×%d matrix", col[p], n, n)
+			case p > rowPtr[i] && col[p] <= col[p-1]:
+				return nil, fmt.Errorf("csr: row %d: columns not strictly increasing", i)
+			case val[p] == 0:
+				return nil, fmt.Errorf("csr: row %d stores a zero", i)
+			}
+		}
+	}
+	return &Matrix{n: n, rowPtr: rowPtr, col: col, val: val}, nil
+}
+
 // FromDense copies the non-zeros of a square dense matrix.
 func FromDense(c *mat.Dense) (*Matrix, error) {
 	r, k := c.Dims()

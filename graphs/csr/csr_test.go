@@ -98,3 +98,33 @@ func TestBuildErrors(t *testing.T) {
 		t.Errorf("empty matrix: %v, %v", m, err)
 	}
 }
+
+func TestNew(t *testing.T) {
+	m, err := New(3, []int{0, 1, 1, 3}, []int32{2, 0, 1}, []float64{1, 2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mat.NewDense(3, 3, []float64{0, 0, 1, 0, 0, 0, 2, 3, 0})
+	if !mat.Equal(m.Dense(), want) {
+		t.Errorf("New =\n%v", mat.Formatted(m.Dense()))
+	}
+	for _, tc := range []struct {
+		n      int
+		rowPtr []int
+		col    []int32
+		val    []float64
+	}{
+		{2, []int{0, 1}, []int32{0}, []float64{1}},          // too few offsets
+		{2, []int{0, 1, 2}, []int32{0}, []float64{1}},       // last offset is not len(col)
+		{2, []int{0, 2, 1}, []int32{0, 1}, []float64{1, 1}}, // decreasing
+		{2, []int{0, 2, 2}, []int32{1, 0}, []float64{1, 1}}, // columns not increasing
+		{2, []int{0, 1, 1}, []int32{2}, []float64{1}},       // column out of range
+		{2, []int{0, 1, 1}, []int32{0}, []float64{0}},       // a stored zero
+		{2, []int{0, 1, 1}, []int32{0}, []float64{1, 2}},    // values and columns differ
+		{-1, nil, nil, nil},
+	} {
+		if _, err := New(tc.n, tc.rowPtr, tc.col, tc.val); err == nil {
+			t.Errorf("New(%d, %v, %v, %v) accepted", tc.n, tc.rowPtr, tc.col, tc.val)
+		}
+	}
+}
