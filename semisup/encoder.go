@@ -101,7 +101,8 @@ func (e *GNN) Params() []*tensor.Dense {
 // prepared is one graph's propagation matrix and node features, computed once, and the factor
 // of its readout.
 type prepared struct {
-	p, x    *tensor.Dense
+	p       *sparseRows
+	x       *tensor.Dense
 	n       int
 	readout float64
 }
@@ -112,11 +113,7 @@ func (e *GNN) prepare(g *graphs.Graph) (prepared, error) {
 	if want := e.Inputs(); InputDim(g.Dim()) != want {
 		return prepared{}, fmt.Errorf("gnn: graph %q has %d node features, the encoder reads %d", g.Name, InputDim(g.Dim()), want)
 	}
-	p := make([]float64, n*n)
-	g.A.DenseInto(p, n)
-	for i := 0; i < n; i++ {
-		p[i*n+i]++
-	}
+	p := selfLoops(g)
 	readout := 1 / float64(n) // GCN: the mean of the rows
 	if e.Kind == EncoderGIN {
 		// Sum aggregation over A + I and a sum readout grow like the degree and the size: on
@@ -124,25 +121,25 @@ func (e *GNN) prepare(g *graphs.Graph) (prepared, error) {
 		// log-softmax. Dividing P by 1 + the mean degree and the readout by √n keeps the
 		// sums' relative weights within a graph and a bounded scale across graphs.
 		edges := 0.0
-		for _, v := range p {
+		for _, v := range p.val {
 			edges += v
 		}
 		meanDeg := (edges - float64(n)) / float64(n)
-		for i := range p {
-			p[i] /= 1 + meanDeg
+		for q := range p.val {
+			p.val[q] /= 1 + meanDeg
 		}
 		readout = 1 / math.Sqrt(float64(n))
 	}
 	if e.Kind == EncoderGCN {
 		deg := make([]float64, n)
 		for i := 0; i < n; i++ {
-			for j := 0; j < n; j++ {
-				deg[i] += p[i*n+j]
+			for q := p.rowPtr[i]; q < p.rowPtr[i+1]; q++ {
+				deg[i] += p.val[q]
 			}
 		}
 		for i := 0; i < n; i++ {
-			for j := 0; j < n; j++ {
-				p[i*n+j] /= math.Sqrt(deg[i] * deg[j])
+			for q := p.rowPtr[i]; q < p.rowPtr[i+1]; q++ {
+				p.val[q] /= math.Sqrt(deg[i] * deg[p.col[q]])
 			}
 		}
 	}
@@ -163,7 +160,33 @@ func (e *GNN) prepare(g *graphs.Graph) (prepared, error) {
 			x[i*d+min(deg, d-1)] = 1
 		}
 	}
-	return prepared{p: tensor.New(tensor.WithShape(n, n), tensor.WithBacking(p)), x: tensor.New(tensor.WithShape(n, d), tensor.WithBacking(x)), n: n, readout: readout}, nil
+	return prepared{p: p, x: tensor.New(tensor.WithShape(n, d), tensor.WithBacking(x)), n: n, readout: readout}, nil
+}
+
+// selfLoops returns A + I of g in compressed rows.
+func selfLoops(g *graphs.Graph) *sparseRows {
+	n := g.N()
+	p := &sparseRows{rows: n, cols: n, rowPtr: make([]int, n+1)}
+	for i := 0; i < n; i++ {
+		cols, vals := g.A.Row(i)
+		diag := false
+		for q, j := range cols {
+			if !diag && int(j) >= i {
+				diag = true
+				if int(j) == i {
+					p.col, p.val = append(p.col, j), append(p.val, vals[q]+1)
+					continue
+				}
+				p.col, p.val = append(p.col, int32(i)), append(p.val, 1)
+			}
+			p.col, p.val = append(p.col, j), append(p.val, vals[q])
+		}
+		if !diag {
+			p.col, p.val = append(p.col, int32(i)), append(p.val, 1)
+		}
+		p.rowPtr[i+1] = len(p.col)
+	}
+	return p
 }
 
 // Bind returns the encoder of data as the trainer takes it (training.Encoder): it computes
@@ -205,25 +228,28 @@ func (b *BoundGNN) Encode(g *gorgonia.ExprGraph, params gorgonia.Nodes, batch []
 		total += b.graphs[i].n
 	}
 	d := e.Inputs()
-	pData := make([]float64, total*total)
+	pb := &sparseRows{rows: total, cols: total, rowPtr: make([]int, 1, total+1)}
 	xData := make([]float64, 0, total*d)
 	rData := make([]float64, len(batch)*total)
 	off := 0
 	for r, i := range batch {
 		pg := b.graphs[i]
-		src := pg.p.Data().([]float64)
 		for a := 0; a < pg.n; a++ {
-			copy(pData[(off+a)*total+off:(off+a)*total+off+pg.n], src[a*pg.n:(a+1)*pg.n])
+			for q := pg.p.rowPtr[a]; q < pg.p.rowPtr[a+1]; q++ {
+				pb.col = append(pb.col, pg.p.col[q]+int32(off))
+				pb.val = append(pb.val, pg.p.val[q])
+			}
+			pb.rowPtr = append(pb.rowPtr, len(pb.col))
 			rData[r*total+off+a] = pg.readout
 		}
 		xData = append(xData, pg.x.Data().([]float64)...)
 		off += pg.n
 	}
-	p := gorgonia.NodeFromAny(g, tensor.New(tensor.WithShape(total, total), tensor.WithBacking(pData)), gorgonia.WithName("gnn_P"))
+	propagate := newSparseMulOp(pb)
 	h := gorgonia.NodeFromAny(g, tensor.New(tensor.WithShape(total, d), tensor.WithBacking(xData)), gorgonia.WithName("gnn_X"))
 	pool := gorgonia.NodeFromAny(g, tensor.New(tensor.WithShape(len(batch), total), tensor.WithBacking(rData)), gorgonia.WithName("gnn_R"))
 	for l := 0; l < nl-1; l++ {
-		ph, err := gorgonia.Mul(p, h)
+		ph, err := gorgonia.ApplyOp(propagate, h)
 		if err != nil {
 			return nil, err
 		}
@@ -257,7 +283,7 @@ func (e *GNN) Embed(data []*graphs.Graph) (*mat.Dense, error) {
 		return nil, err
 	}
 	out := mat.NewDense(len(data), e.Outputs(), nil)
-	const chunk = 32 // a batch's P is (Σ n)², dense
+	const chunk = 32
 	for s := 0; s < len(data); s += chunk {
 		batch := make([]int, 0, chunk)
 		for i := s; i < min(s+chunk, len(data)); i++ {
