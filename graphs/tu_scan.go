@@ -193,8 +193,8 @@ func (s *TUScanner) step(build bool) (*Graph, error) {
 	n := hi - lo
 	var f *mat.Dense
 	var maxEdges int64 = -1 // skip the edges
-	what := fmt.Sprintf("graph %s#%d", s.r.name, g+1)
 	if build {
+		what := fmt.Sprintf("graph %s#%d", s.r.name, g+1)
 		if err := checkDenseSize(what, n, s.dim, s.lim); err != nil {
 			return nil, err
 		}
@@ -202,7 +202,7 @@ func (s *TUScanner) step(build bool) (*Graph, error) {
 		if b > s.lim.MaxDenseBytes {
 			return nil, fmt.Errorf("%s: its nodes and features need %s, over the limit of %s", what, tuBytes(b), tuBytes(s.lim.MaxDenseBytes))
 		}
-		maxEdges = (s.lim.MaxDenseBytes - b) / tuBytesPerEdge
+		maxEdges = (s.lim.MaxDenseBytes - b) / scanBytesPerEdge
 	}
 	if err := s.edges(g, lo, hi, maxEdges); err != nil {
 		return nil, err
@@ -238,6 +238,10 @@ func (s *TUScanner) step(build bool) (*Graph, error) {
 	}
 	return gr, nil
 }
+
+// scanBytesPerEdge is what an adjacency line of the graph being built costs: its entry (24
+// bytes, with room for the slice's growth) and its place in the sparse matrix (12).
+const scanBytesPerEdge = 2*24 + 12
 
 // edges reads the adjacency lines of graph g (nodes lo..hi-1, 0-based) into s.entries, at most
 // maxEdges of them (negative: skip them).
