@@ -21,9 +21,10 @@ type ForwardState struct {
 	GWB   GWBState
 	final State
 	n     int
-	// envelope scratch
-	g, gHat, tmp, tT, fHat, tf []float64
-	r, c                       []float64
+	// envelope scratch (its two n×max(n, N_k) products borrow the GWB state's tmp and tkT,
+	// which the GWB needs only while it runs)
+	g, gHat, fHat, tf []float64
+	r, c              []float64
 }
 
 // Run computes the barycenter, the atom transports and the final transport for obs. It checks
@@ -63,8 +64,8 @@ func (st *ForwardState) Envelope(atoms []Atom, lambda []float64, obs Space, weig
 	for _, nk := range gb.sizes {
 		maxN = max(maxN, nk)
 	}
-	st.tmp = grow(st.tmp, n*maxN)
-	st.tT = grow(st.tT, n*maxN)
+	gb.tmp = grow(gb.tmp, n*maxN)
+	gb.tkT = grow(gb.tkT, n*maxN)
 	st.r = grow(st.r, n)
 	st.c = grow(st.c, n)
 	// r = T·1, c = Tᵀ·1
@@ -78,9 +79,9 @@ func (st *ForwardState) Envelope(atoms []Atom, lambda []float64, obs Space, weig
 		st.r[i] = s
 	}
 	// G = T·C·Tᵀ
-	simd.Mul(n, n, n, st.final.t, n, cObs.Data, cObs.Stride, st.tmp, n)
-	simd.Transpose(st.tT, 1, st.final.t, n, n)
-	simd.Mul(n, n, n, st.tmp, n, st.tT, n, st.g, n)
+	simd.Mul(n, n, n, st.final.t, n, cObs.Data, cObs.Stride, gb.tmp, n)
+	simd.Transpose(gb.tkT, 1, st.final.t, n, n)
+	simd.Mul(n, n, n, gb.tmp, n, gb.tkT, n, st.g, n)
 	gb.update(atoms, lambda, mu)
 	b := gb.b
 	loss := 0.0
@@ -112,9 +113,9 @@ func (st *ForwardState) Envelope(atoms []Atom, lambda []float64, obs Space, weig
 		tkData := gb.transports[k]
 		tk := blas64.General{Rows: n, Cols: nk, Stride: nk, Data: tkData}
 		// tmp = Ĝ·T_k (n×N_k); tT = λ_k·T_kᵀ
-		tmpK := blas64.General{Rows: n, Cols: nk, Stride: nk, Data: st.tmp[:n*nk]}
+		tmpK := blas64.General{Rows: n, Cols: nk, Stride: nk, Data: gb.tmp[:n*nk]}
 		simd.Mul(n, nk, n, st.gHat, n, tkData, nk, tmpK.Data, nk)
-		simd.Transpose(st.tT, lambda[k], tkData, n, nk)
+		simd.Transpose(gb.tkT, lambda[k], tkData, n, nk)
 		if gLambda != nil {
 			// <Ĝ, T_k·U_k·T_kᵀ> = <T_kᵀ·Ĝ·T_k, U_k>
 			gLambda[k] += dotTtX(tk, tmpK, a.U)
@@ -122,7 +123,7 @@ func (st *ForwardState) Envelope(atoms []Atom, lambda []float64, obs Space, weig
 		if gU != nil {
 			// dU_k = λ_k·T_kᵀ·Ĝ·T_k
 			g := gU[k].RawMatrix()
-			simd.MulAdd(nk, nk, n, 1, st.tT, n, tmpK.Data, nk, g.Data, g.Stride)
+			simd.MulAdd(nk, nk, n, 1, gb.tkT, n, tmpK.Data, nk, g.Data, g.Stride)
 		}
 		if dim > 0 {
 			fHat := blas64.General{Rows: n, Cols: dim, Stride: dim, Data: st.fHat}
@@ -131,7 +132,7 @@ func (st *ForwardState) Envelope(atoms []Atom, lambda []float64, obs Space, weig
 			}
 			if gH != nil {
 				g := gH[k].RawMatrix()
-				simd.MulAdd(nk, dim, n, 1, st.tT, n, st.fHat, dim, g.Data, g.Stride)
+				simd.MulAdd(nk, dim, n, 1, gb.tkT, n, st.fHat, dim, g.Data, g.Stride)
 			}
 		}
 	}
