@@ -10,6 +10,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/csr"
 )
 
 // Encoder kinds: free embeddings (one learned z_i per graph, the paper's model), or a
@@ -101,7 +102,7 @@ func (e *GNN) Params() []*tensor.Dense {
 // prepared is one graph's propagation matrix and node features, computed once, and the factor
 // of its readout.
 type prepared struct {
-	p       *sparseRows
+	p       *csr.Matrix
 	x       *tensor.Dense
 	n       int
 	readout float64
@@ -113,7 +114,7 @@ func (e *GNN) prepare(g *graphs.Graph) (prepared, error) {
 	if want := e.Inputs(); InputDim(g.Dim()) != want {
 		return prepared{}, fmt.Errorf("gnn: graph %q has %d node features, the encoder reads %d", g.Name, InputDim(g.Dim()), want)
 	}
-	p := selfLoops(g)
+	rowPtr, col, val := selfLoops(g)
 	readout := 1 / float64(n) // GCN: the mean of the rows
 	if e.Kind == EncoderGIN {
 		// Sum aggregation over A + I and a sum readout grow like the degree and the size: on
@@ -121,27 +122,31 @@ func (e *GNN) prepare(g *graphs.Graph) (prepared, error) {
 		// log-softmax. Dividing P by 1 + the mean degree and the readout by √n keeps the
 		// sums' relative weights within a graph and a bounded scale across graphs.
 		edges := 0.0
-		for _, v := range p.val {
+		for _, v := range val {
 			edges += v
 		}
 		meanDeg := (edges - float64(n)) / float64(n)
-		for q := range p.val {
-			p.val[q] /= 1 + meanDeg
+		for q := range val {
+			val[q] /= 1 + meanDeg
 		}
 		readout = 1 / math.Sqrt(float64(n))
 	}
 	if e.Kind == EncoderGCN {
 		deg := make([]float64, n)
 		for i := 0; i < n; i++ {
-			for q := p.rowPtr[i]; q < p.rowPtr[i+1]; q++ {
-				deg[i] += p.val[q]
+			for q := rowPtr[i]; q < rowPtr[i+1]; q++ {
+				deg[i] += val[q]
 			}
 		}
 		for i := 0; i < n; i++ {
-			for q := p.rowPtr[i]; q < p.rowPtr[i+1]; q++ {
-				p.val[q] /= math.Sqrt(deg[i] * deg[p.col[q]])
+			for q := rowPtr[i]; q < rowPtr[i+1]; q++ {
+				val[q] /= math.Sqrt(deg[i] * deg[col[q]])
 			}
 		}
+	}
+	p, err := csr.New(n, rowPtr, col, val)
+	if err != nil {
+		return prepared{}, fmt.Errorf("gnn: graph %q: %w", g.Name, err)
 	}
 	var x []float64
 	d := InputDim(g.Dim())
@@ -163,10 +168,11 @@ func (e *GNN) prepare(g *graphs.Graph) (prepared, error) {
 	return prepared{p: p, x: tensor.New(tensor.WithShape(n, d), tensor.WithBacking(x)), n: n, readout: readout}, nil
 }
 
-// selfLoops returns A + I of g in compressed rows.
-func selfLoops(g *graphs.Graph) *sparseRows {
+// selfLoops returns A + I of g in compressed rows (csr.New's arguments), for the caller to
+// normalise before making the matrix.
+func selfLoops(g *graphs.Graph) (rowPtr []int, col []int32, val []float64) {
 	n := g.N()
-	p := &sparseRows{rows: n, cols: n, rowPtr: make([]int, n+1)}
+	rowPtr = make([]int, n+1)
 	for i := 0; i < n; i++ {
 		cols, vals := g.A.Row(i)
 		diag := false
@@ -174,19 +180,19 @@ func selfLoops(g *graphs.Graph) *sparseRows {
 			if !diag && int(j) >= i {
 				diag = true
 				if int(j) == i {
-					p.col, p.val = append(p.col, j), append(p.val, vals[q]+1)
+					col, val = append(col, j), append(val, vals[q]+1)
 					continue
 				}
-				p.col, p.val = append(p.col, int32(i)), append(p.val, 1)
+				col, val = append(col, int32(i)), append(val, 1)
 			}
-			p.col, p.val = append(p.col, j), append(p.val, vals[q])
+			col, val = append(col, j), append(val, vals[q])
 		}
 		if !diag {
-			p.col, p.val = append(p.col, int32(i)), append(p.val, 1)
+			col, val = append(col, int32(i)), append(val, 1)
 		}
-		p.rowPtr[i+1] = len(p.col)
+		rowPtr[i+1] = len(col)
 	}
-	return p
+	return rowPtr, col, val
 }
 
 // Bind returns the encoder of data as the trainer takes it (training.Encoder): it computes
@@ -228,22 +234,26 @@ func (b *BoundGNN) Encode(g *gorgonia.ExprGraph, params gorgonia.Nodes, batch []
 		total += b.graphs[i].n
 	}
 	d := e.Inputs()
-	pb := &sparseRows{rows: total, cols: total, rowPtr: make([]int, 1, total+1)}
+	rowPtr, col, val := make([]int, 1, total+1), []int32(nil), []float64(nil)
 	xData := make([]float64, 0, total*d)
 	rData := make([]float64, len(batch)*total)
 	off := 0
 	for r, i := range batch {
 		pg := b.graphs[i]
 		for a := 0; a < pg.n; a++ {
-			for q := pg.p.rowPtr[a]; q < pg.p.rowPtr[a+1]; q++ {
-				pb.col = append(pb.col, pg.p.col[q]+int32(off))
-				pb.val = append(pb.val, pg.p.val[q])
+			cols, vals := pg.p.Row(a)
+			for q, j := range cols {
+				col, val = append(col, j+int32(off)), append(val, vals[q])
 			}
-			pb.rowPtr = append(pb.rowPtr, len(pb.col))
+			rowPtr = append(rowPtr, len(col))
 			rData[r*total+off+a] = pg.readout
 		}
 		xData = append(xData, pg.x.Data().([]float64)...)
 		off += pg.n
+	}
+	pb, err := csr.New(total, rowPtr, col, val) // block diagonal
+	if err != nil {
+		return nil, fmt.Errorf("gnn: %w", err)
 	}
 	propagate := newSparseMulOp(pb)
 	h := gorgonia.NodeFromAny(g, tensor.New(tensor.WithShape(total, d), tensor.WithBacking(xData)), gorgonia.WithName("gnn_X"))

@@ -10,24 +10,25 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/csr"
 )
 
 // TestSparseMulOp: P·H by the sparse op equals gorgonia.Mul with P dense, in value and in the
-// gradient w.r.t. H of a loss on it (Pᵀ·G), with a non-symmetric P with empty rows.
+// gradient w.r.t. H of a loss on it (Pᵀ·G), with a non-symmetric P with an empty row.
 func TestSparseMulOp(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	const rows, cols, d = 5, 4, 3
+	const rows, cols, d = 5, 5, 3
 	dense := make([]float64, rows*cols)
-	p := &sparseRows{rows: rows, cols: cols, rowPtr: make([]int, rows+1)}
 	for i := 0; i < rows; i++ {
 		for j := 0; j < cols; j++ {
 			if i != 2 && rng.Float64() < 0.5 { // row 2 empty
-				v := rng.NormFloat64()
-				dense[i*cols+j] = v
-				p.col, p.val = append(p.col, int32(j)), append(p.val, v)
+				dense[i*cols+j] = rng.NormFloat64()
 			}
 		}
-		p.rowPtr[i+1] = len(p.col)
+	}
+	p, err := csr.FromDense(mat.NewDense(rows, cols, append([]float64(nil), dense...)))
+	if err != nil {
+		t.Fatal(err)
 	}
 	hData := make([]float64, cols*d)
 	for i := range hData {
@@ -84,26 +85,13 @@ func TestSelfLoops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := selfLoops(g)
-	got := mat.NewDense(3, 3, nil)
-	for i := 0; i < 3; i++ {
-		for q := p.rowPtr[i]; q < p.rowPtr[i+1]; q++ {
-			if q > p.rowPtr[i] && p.col[q] <= p.col[q-1] {
-				t.Fatalf("row %d: columns not increasing", i)
-			}
-			got.Set(i, int(p.col[q]), p.val[q])
-		}
+	rowPtr, col, val := selfLoops(g)
+	p, err := csr.New(3, rowPtr, col, val) // checks that the columns increase
+	if err != nil {
+		t.Fatal(err)
 	}
 	want := mat.NewDense(3, 3, []float64{1, 2, 0, 1, 6, 1, 0, 3, 1})
-	if !mat.Equal(got, want) {
-		t.Errorf("A + I =\n%v", mat.Formatted(got))
-	}
-	pt := p.transpose()
-	for i := 0; i < 3; i++ {
-		for q := pt.rowPtr[i]; q < pt.rowPtr[i+1]; q++ {
-			if pt.val[q] != want.At(int(pt.col[q]), i) {
-				t.Errorf("transpose (%d,%d) = %v", i, pt.col[q], pt.val[q])
-			}
-		}
+	if !mat.Equal(p.Dense(), want) {
+		t.Errorf("A + I =\n%v", mat.Formatted(p.Dense()))
 	}
 }

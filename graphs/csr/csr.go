@@ -164,6 +164,40 @@ func (m *Matrix) Dense() *mat.Dense {
 	return mat.NewDense(m.n, m.n, d)
 }
 
+// Transpose returns a new matrix, the transpose.
+func (m *Matrix) Transpose() *Matrix {
+	t := &Matrix{n: m.n, rowPtr: make([]int, m.n+1), col: make([]int32, len(m.col)), val: make([]float64, len(m.val))}
+	for _, j := range m.col {
+		t.rowPtr[j+1]++
+	}
+	for j := 0; j < m.n; j++ {
+		t.rowPtr[j+1] += t.rowPtr[j]
+	}
+	next := append([]int(nil), t.rowPtr[:m.n]...)
+	for i := 0; i < m.n; i++ { // rows in order: each row of the transpose gets increasing columns
+		for p := m.rowPtr[i]; p < m.rowPtr[i+1]; p++ {
+			j := m.col[p]
+			t.col[next[j]], t.val[next[j]] = int32(i), m.val[p]
+			next[j]++
+		}
+	}
+	return t
+}
+
+// MulDense writes dst = M·X for X of n rows and d columns, both row-major (len n·d).
+func (m *Matrix) MulDense(dst, x []float64, d int) {
+	for i := 0; i < m.n; i++ {
+		di := dst[i*d : (i+1)*d]
+		clear(di)
+		for p := m.rowPtr[i]; p < m.rowPtr[i+1]; p++ {
+			v, xj := m.val[p], x[int(m.col[p])*d:int(m.col[p]+1)*d]
+			for c, xv := range xj {
+				di[c] += v * xv
+			}
+		}
+	}
+}
+
 // Symmetric reports whether the matrix equals its transpose.
 func (m *Matrix) Symmetric() bool {
 	for i := 0; i < m.n; i++ {

@@ -128,3 +128,39 @@ func TestNew(t *testing.T) {
 		}
 	}
 }
+
+func TestTransposeAndMulDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const n, d = 7, 3
+	c := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			if i != 4 && rng.Float64() < 0.4 { // row 4 empty
+				c.Set(i, j, rng.NormFloat64())
+			}
+		}
+	}
+	m, err := FromDense(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(m.Transpose().Dense(), c.T()) {
+		t.Errorf("Transpose =\n%v", mat.Formatted(m.Transpose().Dense()))
+	}
+	x := mat.NewDense(n, d, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			x.Set(i, j, rng.NormFloat64())
+		}
+	}
+	var want mat.Dense
+	want.Mul(c, x)
+	got := make([]float64, n*d)
+	for i := range got {
+		got[i] = 99 // overwritten, not added to
+	}
+	m.MulDense(got, x.RawMatrix().Data, d)
+	if !mat.EqualApprox(mat.NewDense(n, d, got), &want, 1e-12) {
+		t.Errorf("MulDense =\n%v\nwant\n%v", mat.Formatted(mat.NewDense(n, d, got)), mat.Formatted(&want))
+	}
+}
