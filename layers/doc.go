@@ -36,6 +36,8 @@
 // build a Gorgonia graph. The dense products, the exps and the Sinkhorn passes run on the
 // vectorised kernels of gwf/internal/simd (AVX2/FMA or AVX-512 assembly, Go elsewhere); dense
 // matrices are multiplied as such, sparse observed graphs and atoms in compressed-row form.
+// An observed graph may come stored sparse (Space.A, a csr.Matrix): a State writes it out dense
+// in its own buffer for the one problem it solves, so a corpus is never held dense.
 // Parallelism is left to the caller (one State per goroutine; RunBatch runs a batch of graphs
-// largest first on a pool of workers).
+// largest first on a pool of workers, within a memory budget).
 package layers
