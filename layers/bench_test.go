@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs/csr"
 )
 
 // baSpace is a preferential-attachment-like random graph (sparse, like the benchmarks) with
@@ -82,6 +86,29 @@ func TestNoAllocationInSteadyState(t *testing.T) {
 	lambda := []float64{0.3, 0.7}
 	if n := testing.AllocsPerRun(5, func() { _ = fwd.Run(&st, atoms, lambda, src) }); n > 0 {
 		t.Errorf("forward: %v allocations per run", n)
+	}
+	// The same graphs stored sparse: written out dense into the states' buffers, not new ones.
+	srcA, err := csr.FromDense(src.C)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dstA, err := csr.FromDense(dst.C)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sparseSrc, sparseDst := Space{A: srcA, Mu: src.Mu}, Space{A: dstA, Mu: dst.Mu}
+	var sst State
+	ppa := Solver(DefaultPPA())
+	if n := testing.AllocsPerRun(5, func() { _ = Solve(ppa, &sst, sparseSrc, sparseDst) }); n > 0 {
+		t.Errorf("sparse graphs: %v allocations per solve", n)
+	}
+	gU := []*mat.Dense{mat.NewDense(9, 9, nil), mat.NewDense(7, 7, nil)}
+	gLambda := make([]float64, 2)
+	if n := testing.AllocsPerRun(5, func() {
+		_ = fwd.Run(&st, atoms, lambda, sparseSrc)
+		st.Envelope(atoms, lambda, sparseSrc, 1, gU, nil, gLambda)
+	}); n > 0 {
+		t.Errorf("forward and envelope of a sparse graph: %v allocations per run", n)
 	}
 }
 
