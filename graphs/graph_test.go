@@ -226,3 +226,27 @@ func TestUndirectedEdges(t *testing.T) {
 		t.Errorf("%d pairs, want 3", e)
 	}
 }
+
+func TestNewSparse(t *testing.T) {
+	if _, err := NewSparse("nil", nil, nil, nil); err == nil || !errors.Is(err, ErrInvalid) {
+		t.Errorf("nil adjacency: %v", err)
+	}
+	empty, err := csr.Build(0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewSparse("empty", empty, nil, nil); err == nil || !strings.Contains(err.Error(), "no nodes") {
+		t.Errorf("no nodes: %v", err)
+	}
+	a, err := csr.Build(3, []csr.Entry{{Row: 0, Col: 1, Val: 2}, {Row: 1, Col: 0, Val: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := NewSparse("g", a, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.N() != 3 || g.Dense().At(1, 0) != 2 || g.UndirectedEdges() != 1 || g.Bytes() != csr.Bytes(3, 2)+3*8 {
+		t.Errorf("N %d, edges %d, bytes %d", g.N(), g.UndirectedEdges(), g.Bytes())
+	}
+}
