@@ -59,6 +59,10 @@ func (c CG) Init(st *State, src, dst Space) error {
 		return err
 	}
 	st.reset(src, dst, c.Weight)
+	// The dense products only: CG's exact OT steps land on vertices of Π(μ,ν), and a rounding
+	// difference in the gradient can tip a tie between two of them; a CG result should not
+	// depend on how the barycenter is stored.
+	st.cs.lr, st.ct.lr = nil, nil
 	st.cgX = grow(st.cgX, st.ns*st.nt)
 	st.cgSym = symmetric(st.cs.g) && symmetric(st.ct.g)
 	st.emd.Warm = false // a new problem: its marginals may differ from the last basis's

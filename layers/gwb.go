@@ -52,6 +52,12 @@ type GWBState struct {
 	transports [][]float64
 	sizes      []int
 	bMat, fMat mat.Dense // headers over b and fb, reused
+	// lr factors b when the atoms are small against it (useLowRank) and lrOK says so; only
+	// update sets it, from the transports b was built of.
+	lr   lowRank
+	lrOK bool
+	// dense turns the factored products off (tests compare them with the dense ones).
+	dense bool
 }
 
 // Barycenter returns a view of B⁽ᴸ⁾ (valid until the next Compute).
@@ -77,6 +83,9 @@ func (s *GWBState) RawTransport(k int) []float64 { return s.transports[k] }
 func (s *GWBState) space(mu []float64) Space {
 	s.bMat.SetRawMatrix(blas64.General{Rows: s.n, Cols: s.n, Stride: s.n, Data: s.b})
 	sp := Space{C: &s.bMat, Mu: mu}
+	if s.lrOK {
+		sp.lowRank = &s.lr
+	}
 	if s.dim > 0 {
 		s.fMat.SetRawMatrix(blas64.General{Rows: s.n, Cols: s.dim, Stride: s.dim, Data: s.fb})
 		sp.F = &s.fMat
@@ -112,6 +121,7 @@ func (g GWB) Compute(st *GWBState, atoms []Atom, lambda []float64, init Space) e
 		}
 	}
 	st.n, st.dim = n, dim
+	st.lrOK = false // B⁽⁰⁾ is the graph, not a barycenter
 	st.b = grow(st.b, n*n)
 	st.next = grow(st.next, n*n)
 	if init.C != nil {
@@ -171,6 +181,14 @@ func (st *GWBState) update(atoms []Atom, lambda []float64, mu []float64) {
 		}
 	}
 	st.b, st.next = st.next, st.b
+	r := 0
+	for _, nk := range st.sizes {
+		r += nk
+	}
+	st.lrOK = !st.dense && useLowRank(n, r)
+	if st.lrOK {
+		st.lr.set(st.transports, st.sizes, atoms, lambda, mu)
+	}
 	if st.dim == 0 {
 		return
 	}

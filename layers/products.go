@@ -39,6 +39,17 @@ type structure struct {
 	// dense holds a sparse Space's structure written out (Space.structure): the dense
 	// kernels, CG's line search and the row masses read the dense form.
 	dense []float64
+	// lr, when set, is the factored form of a barycenter the products use instead (lowRank),
+	// with its scratch.
+	lr       *lowRank
+	lrA, lrB []float64
+}
+
+// mulLowRank is mul by the factors (trans: by Bᵀ).
+func (s *structure) mulLowRank(dst, x []float64, cols int, trans bool) {
+	blk := s.lr.maxBlock() * cols
+	s.lrA, s.lrB = grow(s.lrA, blk), grow(s.lrB, blk)
+	s.lr.mul(dst, x, cols, trans, s.lrA, s.lrB)
 }
 
 // set binds c and decides how to multiply it: in compressed-row form when at most a fraction
@@ -109,6 +120,10 @@ func symmetric(c blas64.General) bool {
 // mul writes dst = C·X (trans false) or Cᵀ·X (trans true); X and dst are n×cols.
 func (s *structure) mul(dst, x []float64, cols int, trans bool) {
 	n := s.g.Rows
+	if s.lr != nil {
+		s.mulLowRank(dst, x, cols, trans)
+		return
+	}
 	if !s.sparse {
 		if trans {
 			simd.Mul(n, cols, n, s.tr, s.trStride, x, cols, dst, cols)
@@ -133,6 +148,14 @@ func (s *structure) mul(dst, x []float64, cols int, trans bool) {
 // mulRight writes dst = X·Cᵀ (trans true) or X·C (trans false); X and dst are rows×n.
 func (s *structure) mulRight(dst, x []float64, rows int, trans bool) {
 	n := s.g.Rows
+	if s.lr != nil { // X·Cᵀ = (C·Xᵀ)ᵀ, X·C = (Cᵀ·Xᵀ)ᵀ
+		s.xt = grow(s.xt, rows*n)
+		s.yt = grow(s.yt, rows*n)
+		transpose(s.xt, x, rows, n)
+		s.mulLowRank(s.yt, s.xt, rows, !trans)
+		transpose(dst, s.yt, n, rows)
+		return
+	}
 	if !s.sparse {
 		if trans {
 			simd.Mul(rows, n, n, x, n, s.tr, s.trStride, dst, n)

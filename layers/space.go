@@ -20,6 +20,9 @@ type Space struct {
 	A  *csr.Matrix
 	Mu []float64
 	F  *mat.Dense
+
+	// lowRank, set by GWBState for a barycenter of small atoms, factors C for the products.
+	lowRank *lowRank
 }
 
 // ErrInput is wrapped by every error about a malformed problem (sizes, values, distributions).

@@ -80,6 +80,7 @@ func (st *State) reset(src, dst Space, featureWeight float64) {
 	st.Trace = st.Trace[:0]
 	st.cs.set(src.structure(&st.cs.dense), sparseLeft)
 	st.ct.set(dst.structure(&st.ct.dense), sparseRight)
+	st.cs.lr, st.ct.lr = src.lowRank, dst.lowRank
 	st.mus, st.mut = src.Mu, dst.Mu
 	m := ns * nt
 	st.t = grow(st.t, m)

@@ -1,0 +1,109 @@
+package layers
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs/csr"
+)
+
+// TestLowRankSameAsDense: a graph much larger than the atoms (n = 150, three atoms of 6, 8 and
+// 10 nodes, not symmetric) takes the factored barycenter products in the GWB's second layer and
+// the final GWD, for PPA and BADMM; the barycenter, the transports and the envelope's loss and
+// gradients agree with the dense products to rounding. CG keeps the dense products: bit for bit.
+func TestLowRankSameAsDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const n = 150
+	c := mat.NewDense(n, n, nil)
+	for i := 1; i < n; i++ {
+		for _, j := range []int{rng.IntN(i), rng.IntN(i)} {
+			c.Set(i, j, 1)
+			c.Set(j, i, 1)
+		}
+	}
+	a, err := csr.FromDense(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs := Space{A: a, Mu: uniform(n)}
+	var atoms []Atom
+	for _, nk := range []int{6, 8, 10} {
+		u := mat.NewDense(nk, nk, nil)
+		for i := 0; i < nk; i++ {
+			for j := 0; j < nk; j++ {
+				if i != j {
+					u.Set(i, j, rng.Float64()) // directed: U_k ≠ U_kᵀ
+				}
+			}
+		}
+		atoms = append(atoms, Atom{U: u, Mu: uniform(nk)})
+	}
+	if !useLowRank(n, 24) {
+		t.Fatal("the test's sizes do not take the factored products")
+	}
+	lambda := []float64{0.2, 0.5, 0.3}
+	for _, solver := range []Solver{DefaultPPA(), DefaultBADMM(), DefaultCG()} {
+		run := func(dense bool) (float64, [][]float64) {
+			var st ForwardState
+			st.GWB.dense = dense
+			f := Forward{GWB: GWB{Solver: solver, Layers: 2}}
+			if err := f.Run(&st, atoms, lambda, obs); err != nil {
+				t.Fatal(err)
+			}
+			if !dense && !st.GWB.lrOK {
+				t.Fatal("the factored products were not used")
+			}
+			gU := []*mat.Dense{mat.NewDense(6, 6, nil), mat.NewDense(8, 8, nil), mat.NewDense(10, 10, nil)}
+			gl := make([]float64, 3)
+			loss := st.Envelope(atoms, lambda, obs, 1, gU, nil, gl)
+			out := [][]float64{st.GWB.Barycenter().RawMatrix().Data, st.RawTransport(), gl}
+			for k := range atoms {
+				out = append(out, st.GWB.RawTransport(k), gU[k].RawMatrix().Data)
+			}
+			return loss, out
+		}
+		var st ForwardState
+		f := Forward{GWB: GWB{Solver: solver, Layers: 2}}
+		if n := testing.AllocsPerRun(3, func() { _ = f.Run(&st, atoms, lambda, obs) }); n > 0 {
+			t.Errorf("%s: %v allocations per forward pass", solver.Name(), n)
+		}
+		lossD, outD := run(true)
+		lossL, outL := run(false)
+		tol := 1e-7
+		if solver.Name() == "cg" {
+			tol = 0
+		}
+		if math.Abs(lossD-lossL) > tol*math.Abs(lossD) {
+			t.Errorf("%s: loss %v factored, %v dense", solver.Name(), lossL, lossD)
+		}
+		for i := range outD {
+			if e := maxRelDiff(outL[i], outD[i]); e > tol {
+				t.Errorf("%s: output %d differs by %.3g (relative to its largest entry)", solver.Name(), i, e)
+			}
+		}
+	}
+}
+
+// maxRelDiff is max |a−b| over max |b|.
+func maxRelDiff(a, b []float64) float64 {
+	d, m := 0.0, 0.0
+	for i := range b {
+		d = math.Max(d, math.Abs(a[i]-b[i]))
+		m = math.Max(m, math.Abs(b[i]))
+	}
+	if m == 0 {
+		return d
+	}
+	return d / m
+}
+
+func uniform(n int) []float64 {
+	mu := make([]float64, n)
+	for i := range mu {
+		mu[i] = 1 / float64(n)
+	}
+	return mu
+}
