@@ -37,7 +37,9 @@
 // vectorised kernels of gwf/internal/simd (AVX2/FMA or AVX-512 assembly, Go elsewhere); dense
 // matrices are multiplied as such, sparse observed graphs and atoms in compressed-row form.
 // An observed graph may come stored sparse (Space.A, a csr.Matrix): a State writes it out dense
-// in its own buffer for the one problem it solves, so a corpus is never held dense.
+// in its own buffer for the one problem it solves, so a corpus is never held dense. A
+// barycenter built from atoms much smaller than the graph is multiplied in its factored form
+// Σ_k λ_k·W_k·U_k·W_kᵀ (PPA and BADMM).
 // Parallelism is left to the caller (one State per goroutine; RunBatch runs a batch of graphs
 // largest first on a pool of workers, within a memory budget).
 package layers
