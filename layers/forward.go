@@ -56,7 +56,7 @@ func (st *ForwardState) RawTransport() []float64 { return st.final.t }
 func (st *ForwardState) Envelope(atoms []Atom, lambda []float64, obs Space, weight float64, gU, gH []*mat.Dense, gLambda []float64) float64 {
 	n := st.n
 	gb := &st.GWB
-	cObs := obs.structure(&st.final.ct.dense) // the buffer the last Run wrote obs into
+	cObs := st.final.ct.g // obs as the last Run's final GWD bound it (a sparse one written out there)
 	mu := obs.Mu
 	st.g = grow(st.g, n*n)
 	st.gHat = grow(st.gHat, n*n)

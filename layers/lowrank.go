@@ -21,6 +21,7 @@ type lowRank struct {
 	uStr   []int       // their strides
 	ut     []float64   // the U_kᵀ, one after the other (U_k need not be symmetric)
 	lambda []float64
+	block  int // the largest N_k: the products' scratch is block·m
 }
 
 // useLowRank says whether the factored products are cheaper: 4·r·n·m against 2·n²·m.
@@ -68,6 +69,10 @@ func (l *lowRank) set(transports [][]float64, sizes []int, atoms []Atom, lambda,
 		sq += nk * nk
 	}
 	l.lambda = append(l.lambda[:0], lambda...)
+	l.block = 0
+	for _, nk := range sizes {
+		l.block = max(l.block, nk)
+	}
 }
 
 // rank is r = Σ_k N_k.
@@ -91,13 +96,4 @@ func (l *lowRank) mul(dst, x []float64, m int, trans bool, a, b []float64) {
 		simd.MulAdd(n, m, nk, l.lambda[k], l.w[off:], r, bk, m, dst, m) // += λ_k·W_k·(…)
 		sq += nk * nk
 	}
-}
-
-// maxBlock is the largest N_k.
-func (l *lowRank) maxBlock() int {
-	b := 0
-	for k := range l.u {
-		b = max(b, l.offs[k+1]-l.offs[k])
-	}
-	return b
 }

@@ -17,29 +17,16 @@ import (
 func TestLowRankSameAsDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	const n = 150
-	c := mat.NewDense(n, n, nil)
-	for i := 1; i < n; i++ {
-		for _, j := range []int{rng.IntN(i), rng.IntN(i)} {
-			c.Set(i, j, 1)
-			c.Set(j, i, 1)
-		}
-	}
-	a, err := csr.FromDense(c)
+	g := baSpace(rng, n)
+	a, err := csr.FromDense(g.C)
 	if err != nil {
 		t.Fatal(err)
 	}
-	obs := Space{A: a, Mu: uniform(n)}
+	obs := Space{A: a, Mu: g.Mu}
 	var atoms []Atom
 	for _, nk := range []int{6, 8, 10} {
-		u := mat.NewDense(nk, nk, nil)
-		for i := 0; i < nk; i++ {
-			for j := 0; j < nk; j++ {
-				if i != j {
-					u.Set(i, j, rng.Float64()) // directed: U_k ≠ U_kᵀ
-				}
-			}
-		}
-		atoms = append(atoms, Atom{U: u, Mu: uniform(nk)})
+		s := randomSpace(rng, nk, 1, 1, true, 0) // directed: U_k ≠ U_kᵀ
+		atoms = append(atoms, Atom{U: s.C, Mu: s.Mu})
 	}
 	if !useLowRank(n, 24) {
 		t.Fatal("the test's sizes do not take the factored products")
@@ -98,12 +85,4 @@ func maxRelDiff(a, b []float64) float64 {
 		return d
 	}
 	return d / m
-}
-
-func uniform(n int) []float64 {
-	mu := make([]float64, n)
-	for i := range mu {
-		mu[i] = 1 / float64(n)
-	}
-	return mu
 }

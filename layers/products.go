@@ -47,7 +47,7 @@ type structure struct {
 
 // mulLowRank is mul by the factors (trans: by Bᵀ).
 func (s *structure) mulLowRank(dst, x []float64, cols int, trans bool) {
-	blk := s.lr.maxBlock() * cols
+	blk := s.lr.block * cols
 	s.lrA, s.lrB = grow(s.lrA, blk), grow(s.lrB, blk)
 	s.lr.mul(dst, x, cols, trans, s.lrA, s.lrB)
 }
