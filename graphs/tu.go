@@ -60,6 +60,15 @@ func (k FeatureKind) String() string {
 	return "FeatureKind(" + strconv.Itoa(int(k)) + ")"
 }
 
+// featureKindList joins kinds as "labels, attributes".
+func featureKindList(kinds []FeatureKind) string {
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = k.String()
+	}
+	return strings.Join(names, ", ")
+}
+
 // ParseFeatureKind parses "none", "labels" or "attributes" (case-insensitive), e.g. from a
 // command-line flag.
 func ParseFeatureKind(s string) (FeatureKind, error) {
@@ -105,6 +114,10 @@ type Dataset struct {
 	// NodeLabels are the distinct node-label values, sorted, when the features are
 	// FeaturesLabels: one-hot column k stands for NodeLabels[k]. Nil otherwise.
 	NodeLabels []int
+	// Offered are the kinds of node features a TU source holds files for (FeaturesLabels,
+	// FeaturesAttributes), whether or not they were read: what TUOptions.Features may ask for.
+	// Nil for other sources.
+	Offered []FeatureKind
 }
 
 // tuMaxLine bounds one line of a TU file. Real lines are short (the widest, PROTEINS_full
@@ -363,6 +376,13 @@ func (r *tuReader) read() (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
+	var offered []FeatureKind
+	if hasNL {
+		offered = append(offered, FeaturesLabels)
+	}
+	if hasAttr {
+		offered = append(offered, FeaturesAttributes)
+	}
 	// Asking for features the files lack is an error rather than a silent FeaturesNone: the
 	// caller would otherwise compare graphs on structure alone without knowing it.
 	var missing string
@@ -380,16 +400,9 @@ func (r *tuReader) read() (*Dataset, error) {
 		return nil, fmt.Errorf("unknown feature kind %d", int(opt.Features))
 	}
 	if missing != "" {
-		var has []string
-		if hasNL {
-			has = append(has, FeaturesLabels.String())
-		}
-		if hasAttr {
-			has = append(has, FeaturesAttributes.String())
-		}
 		what := `no node features (only "none" works)`
-		if len(has) > 0 {
-			what = "node features: " + strings.Join(has, ", ")
+		if len(offered) > 0 {
+			what = "node features: " + featureKindList(offered)
 		}
 		return nil, fmt.Errorf("features %q asked for, but there is no %s.txt[.gz]; the dataset has %s",
 			opt.Features, r.label(path.Join(r.dir, r.name+missing)), what)
@@ -416,6 +429,7 @@ func (r *tuReader) read() (*Dataset, error) {
 	}
 
 	ds := &Dataset{Name: r.name, Classes: classes, Graphs: make([]*Graph, len(r.keep))}
+	ds.Offered = offered
 
 	// feat holds the features of all nodes, n×d row-major; each graph's F is a window on it.
 	var feat []float64

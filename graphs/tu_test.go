@@ -121,6 +121,9 @@ func TestReadTUFeatures(t *testing.T) {
 		{0, 1, 0, 0, 0, 1},
 		{1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1},
 	}
+	if !slices.Equal(ds.Offered, []FeatureKind{FeaturesLabels, FeaturesAttributes}) {
+		t.Errorf("offered %v, want [labels attributes]", ds.Offered)
+	}
 	for g, gr := range ds.Graphs {
 		if gr.Dim() != 3 {
 			t.Fatalf("%s: one-hot width %d, want 3", gr.Name, gr.Dim())
@@ -303,7 +306,15 @@ func TestReadTUMissingFeatures(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "TINY_node_attributes.txt") || !strings.Contains(err.Error(), "has node features: labels") {
 		t.Errorf("error %v: want one naming the attributes file and listing labels", err)
 	}
+	// What is offered is reported whatever is read.
+	ds, err := ReadTU(fsys, "TINY", "TINY", TUOptions{})
+	if err != nil || !slices.Equal(ds.Offered, []FeatureKind{FeaturesLabels}) {
+		t.Errorf("offered %v (%v), want [labels]", ds.Offered, err)
+	}
 	delete(fsys, "TINY/TINY_node_labels.txt")
+	if ds, err = ReadTU(fsys, "TINY", "TINY", TUOptions{}); err != nil || ds.Offered != nil {
+		t.Errorf("offered %v (%v), want none", ds.Offered, err)
+	}
 	_, err = ReadTU(fsys, "TINY", "TINY", TUOptions{Features: FeaturesLabels})
 	if err == nil || !strings.Contains(err.Error(), `only "none"`) {
 		t.Errorf("error %v: want one saying only none works", err)

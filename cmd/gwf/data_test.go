@@ -170,7 +170,20 @@ func TestDatasetsDescribesData(t *testing.T) {
 		t.Errorf("datasets --graphs: %+v", infos)
 	}
 	out, _ = mustRun(t, "datasets", "--dataset", "mutag", "--features", "Labels", "--subset", "20")
-	if !strings.Contains(out, "MUTAG") || !strings.Contains(out, " 20 ") || strings.Contains(out, "AIDS") {
+	if !strings.Contains(out, "MUTAG") || !strings.Contains(out, " 20 ") || strings.Contains(out, "AIDS") || strings.Contains(out, "--features") {
 		t.Errorf("datasets --dataset mutag --subset 20:\n%s", out)
+	}
+	// Read without features, a TU source still says which node features its files hold.
+	out, _ = mustRun(t, "datasets", "--dataset", "PROTEINS", "--subset", "20")
+	if !strings.Contains(out, "PROTEINS also has node features (labels, attributes), not read here") {
+		t.Errorf("datasets --dataset PROTEINS without --features:\n%s", out)
+	}
+	out, _ = mustRun(t, "datasets", "--dataset", "IMDB-BINARY", "--subset", "20", "--json")
+	if err := json.Unmarshal([]byte(out), &infos); err != nil || len(infos) != 1 || infos[0].OfferedFeatures != nil {
+		t.Errorf("datasets --dataset IMDB-BINARY --json (no node features): %v\n%s", err, out)
+	}
+	out, _ = mustRun(t, "datasets", "--dataset", "MUTAG", "--json")
+	if err := json.Unmarshal([]byte(out), &infos); err != nil || len(infos) != 1 || !slices.Equal(infos[0].OfferedFeatures, []string{"labels"}) {
+		t.Errorf("datasets --dataset MUTAG --json: %v\n%s", err, out)
 	}
 }

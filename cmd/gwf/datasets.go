@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -23,6 +24,9 @@ type datasetInfo struct {
 	MaxNodes       int     `json:"max_nodes"`
 	NodeLabels     int     `json:"node_labels"`
 	NodeAttributes int     `json:"node_attributes"`
+	// OfferedFeatures are the node features a TU source has files for, read or not (the
+	// columns above count only those read with --features).
+	OfferedFeatures []string `json:"offered_features,omitempty"`
 }
 
 func newDatasetsCmd() *cobra.Command {
@@ -39,7 +43,8 @@ dimension (0: none).
 With a data flag it reads that collection as the training commands would (same data flags,
 --subset and limits included) and prints the same statistics for it: a quick check that your
 TU folder, .zip or graph folder loads. The node-label and attribute columns then give the
-width of the --features read.`,
+width of the --features read; for TU data, a line below the table (or "offered_features" in
+the JSON) names the node features the files hold, read or not.`,
 		Example: `  gwf datasets
   gwf datasets --json
   gwf datasets --graphs ./my-graphs
@@ -89,6 +94,14 @@ func writeDatasets(out io.Writer, infos []datasetInfo, asJSON bool) error {
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("write output: %w", err)
 	}
+	for _, s := range infos {
+		if len(s.OfferedFeatures) > 0 && s.NodeLabels == 0 && s.NodeAttributes == 0 {
+			if _, err := fmt.Fprintf(out, "%s also has node features (%s), not read here: add --features %s\n",
+				s.Name, strings.Join(s.OfferedFeatures, ", "), strings.Join(s.OfferedFeatures, "|")); err != nil {
+				return fmt.Errorf("write output: %w", err)
+			}
+		}
+	}
 	return nil
 }
 
@@ -102,6 +115,9 @@ func describeData(data *dataFlags) (datasetInfo, error) {
 	info := datasetInfo{
 		Name: s.Name, Graphs: s.Graphs, Classes: s.Classes, AvgNodes: s.AvgNodes, AvgEdges: s.AvgEdges,
 		MinNodes: s.MinNodes, MaxNodes: s.MaxNodes,
+	}
+	for _, k := range ds.Offered {
+		info.OfferedFeatures = append(info.OfferedFeatures, k.String())
 	}
 	switch kind, _ := graphs.ParseFeatureKind(data.Features); kind { // checked by load
 	case graphs.FeaturesLabels:
