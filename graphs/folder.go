@@ -116,7 +116,7 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 			keep[k] = files[i]
 		}
 	}
-	ds := &Dataset{Name: filepath.Base(filepath.Clean(dir))}
+	ds := &Dataset{Name: filepath.Base(filepath.Clean(dir)), Encoding: FeatureEncoding{Kind: opt.Features}}
 	var total int64
 	for _, name := range keep {
 		p := filepath.Join(dir, name)

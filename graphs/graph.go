@@ -206,21 +206,8 @@ func StandardizeFeatures(gs []*Graph) (mean, scale []float64, err error) {
 		return nil, nil, nil
 	}
 	_, d := gs[0].F.Dims()
-	for gi, g := range gs {
-		if g.F == nil {
-			return nil, nil, fmt.Errorf("standardize: graph %d has no node features, graph 0 has %d", gi, d)
-		}
-		r, c := g.F.Dims()
-		if c != d {
-			return nil, nil, fmt.Errorf("standardize: graph %d has %d feature dimensions, graph 0 has %d", gi, c, d)
-		}
-		for i := 0; i < r; i++ {
-			for j, v := range g.F.RawRowView(i) {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return nil, nil, fmt.Errorf("standardize: graph %d, node %d: feature dimension %d is %v", gi, i, j, v)
-				}
-			}
-		}
+	if err := checkFeatures(gs, d); err != nil {
+		return nil, nil, err
 	}
 	mean, scale = make([]float64, d), make([]float64, d)
 	for j := range d {
@@ -239,6 +226,33 @@ func StandardizeFeatures(gs []*Graph) (mean, scale []float64, err error) {
 			scale[j] = 1
 		}
 	}
+	standardize(gs, mean, scale)
+	return mean, scale, nil
+}
+
+// checkFeatures checks that every graph of gs has d finite feature dimensions.
+func checkFeatures(gs []*Graph, d int) error {
+	for gi, g := range gs {
+		if g.F == nil {
+			return fmt.Errorf("standardize: graph %d has no node features, %d expected", gi, d)
+		}
+		r, c := g.F.Dims()
+		if c != d {
+			return fmt.Errorf("standardize: graph %d has %d feature dimensions, %d expected", gi, c, d)
+		}
+		for i := 0; i < r; i++ {
+			for j, v := range g.F.RawRowView(i) {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return fmt.Errorf("standardize: graph %d, node %d: feature dimension %d is %v", gi, i, j, v)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// standardize maps every feature x of gs to (x − mean)/scale, dimension by dimension.
+func standardize(gs []*Graph, mean, scale []float64) {
 	for _, g := range gs {
 		r, _ := g.F.Dims()
 		for i := 0; i < r; i++ {
@@ -252,7 +266,6 @@ func StandardizeFeatures(gs []*Graph) (mean, scale []float64, err error) {
 			}
 		}
 	}
-	return mean, scale, nil
 }
 
 // meanStd is the mean and standard deviation of feature dimension j over all nodes of gs,

@@ -69,6 +69,43 @@ func featureKindList(kinds []FeatureKind) string {
 	return strings.Join(names, ", ")
 }
 
+// MarshalText implements encoding.TextMarshaler (JSON: "none", "labels", "attributes").
+func (k FeatureKind) MarshalText() ([]byte, error) {
+	if k < FeaturesNone || k > FeaturesAttributes {
+		return nil, fmt.Errorf("graphs: unknown feature kind %d", int(k))
+	}
+	return []byte(k.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (k *FeatureKind) UnmarshalText(b []byte) error {
+	v, err := ParseFeatureKind(string(b))
+	if err != nil {
+		return err
+	}
+	*k = v
+	return nil
+}
+
+// checkNodeLabelValues checks TUOptions.NodeLabels: nil, or given with FeaturesLabels, not
+// empty, sorted and distinct.
+func checkNodeLabelValues(kind FeatureKind, values []int) error {
+	switch {
+	case values == nil:
+		return nil
+	case kind != FeaturesLabels:
+		return fmt.Errorf("node-label values given for features %q", kind)
+	case len(values) == 0:
+		return errors.New("an empty list of node-label values given")
+	}
+	for i := 1; i < len(values); i++ {
+		if values[i] <= values[i-1] {
+			return fmt.Errorf("the node-label values given are not sorted and distinct (%d after %d)", values[i], values[i-1])
+		}
+	}
+	return nil
+}
+
 // ParseFeatureKind parses "none", "labels" or "attributes" (case-insensitive), e.g. from a
 // command-line flag.
 func ParseFeatureKind(s string) (FeatureKind, error) {
@@ -95,6 +132,11 @@ type TUOptions struct {
 	// large for the limits can be read. Node-label one-hot columns still count the values of
 	// the whole dataset, so the encoding does not depend on the subset.
 	Select func(graphs int) []int
+	// NodeLabels, when set with FeaturesLabels, are the values of the one-hot columns (sorted,
+	// distinct: a model's FeatureEncoding.NodeLabels) instead of the values found in the file;
+	// a node whose label is not among them gets a zero row (counted in
+	// Dataset.UnknownNodeLabels).
+	NodeLabels []int
 }
 
 // Dataset is a collection of graphs, labelled or not, as read by ReadTU or ReadFolder.
@@ -114,6 +156,12 @@ type Dataset struct {
 	// NodeLabels are the distinct node-label values, sorted, when the features are
 	// FeaturesLabels: one-hot column k stands for NodeLabels[k]. Nil otherwise.
 	NodeLabels []int
+	// Encoding is how the node features of Graphs were made (kind, one-hot values, any
+	// standardization): what a model trained on them keeps to encode new graphs alike.
+	Encoding FeatureEncoding
+	// UnknownNodeLabels counts the nodes whose label is not among TUOptions.NodeLabels: their
+	// one-hot rows are zero.
+	UnknownNodeLabels int
 	// Offered are the kinds of node features a TU source holds files for (FeaturesLabels,
 	// FeaturesAttributes), whether or not they were read: what TUOptions.Features may ask for.
 	// Nil for other sources.
@@ -355,6 +403,9 @@ func (r *tuReader) read() (*Dataset, error) {
 	opt := r.opt
 	lim := opt.Limits.orDefault()
 
+	if err := checkNodeLabelValues(opt.Features, opt.NodeLabels); err != nil {
+		return nil, err
+	}
 	// Resolve every file first, so a missing one is reported before any parsing.
 	fA, err := r.need("_A")
 	if err != nil {
@@ -430,14 +481,16 @@ func (r *tuReader) read() (*Dataset, error) {
 
 	ds := &Dataset{Name: r.name, Classes: classes, Graphs: make([]*Graph, len(r.keep))}
 	ds.Offered = offered
+	ds.Encoding.Kind = opt.Features
 
 	// feat holds the features of all nodes, n×d row-major; each graph's F is a window on it.
 	var feat []float64
 	d := 0
 	switch opt.Features {
 	case FeaturesLabels:
-		feat, ds.NodeLabels, err = r.readNodeLabels(fNL, n, lim)
+		feat, ds.NodeLabels, ds.UnknownNodeLabels, err = r.readNodeLabels(fNL, n, lim)
 		d = len(ds.NodeLabels)
+		ds.Encoding.NodeLabels = ds.NodeLabels
 	case FeaturesAttributes:
 		feat, d, err = r.readAttributes(fAttr, n, lim)
 	}
@@ -648,8 +701,9 @@ func (r *tuReader) checkDense(d int, lim Limits) error {
 }
 
 // readNodeLabels reads one integer label per node and one-hot encodes it over the sorted distinct
-// values of the whole dataset.
-func (r *tuReader) readNodeLabels(f tuFile, n int, lim Limits) (feat []float64, values []int, err error) {
+// values of the whole dataset, or over opt.NodeLabels when given (unknown counts the kept nodes
+// whose label is not among those).
+func (r *tuReader) readNodeLabels(f tuFile, n int, lim Limits) (feat []float64, values []int, unknown int, err error) {
 	raw := make([]int, 0, n)
 	lines, err := r.eachLine(f, func(line int, text string) error {
 		if len(raw) == n {
@@ -663,27 +717,32 @@ func (r *tuReader) readNodeLabels(f tuFile, n int, lim Limits) (feat []float64, 
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	if lines < n {
-		return nil, nil, tuLineError(f, lines+1, "missing: %d node labels for the %d nodes of the graph indicator", lines, n)
+		return nil, nil, 0, tuLineError(f, lines+1, "missing: %d node labels for the %d nodes of the graph indicator", lines, n)
 	}
-	values = slices.Clone(raw)
-	slices.Sort(values)
-	values = slices.Compact(values)
+	if values = r.opt.NodeLabels; values == nil {
+		values = slices.Clone(raw)
+		slices.Sort(values)
+		values = slices.Compact(values)
+	}
 	d := len(values)
 	if err := r.checkDense(d, lim); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", f.label, err)
+		return nil, nil, 0, fmt.Errorf("%s: %w", f.label, err)
 	}
 	feat = make([]float64, r.rows()*d)
 	row := r.rowOf()
 	for i, v := range raw {
 		if j := row(i); j >= 0 {
-			k, _ := slices.BinarySearch(values, v)
-			feat[j*d+k] = 1
+			if k, ok := slices.BinarySearch(values, v); ok {
+				feat[j*d+k] = 1
+			} else {
+				unknown++
+			}
 		}
 	}
-	return feat, values, nil
+	return feat, values, unknown, nil
 }
 
 // readAttributes reads one comma-separated real vector per node. The width is that of the first

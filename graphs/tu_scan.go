@@ -37,7 +37,8 @@ type TUScanner struct {
 	lim    Limits
 
 	a, nl, attr *tuLines
-	values      []int // the distinct node labels (FeaturesLabels)
+	values      []int // the one-hot node-label values (FeaturesLabels)
+	unknown     int   // nodes built whose label is not among values
 	dim         int   // feature width
 	edge        [2]int
 	hasEdge     bool        // edge holds a line read but not used yet
@@ -63,6 +64,9 @@ func NewTUScanner(dir string, opt TUOptions) (*TUScanner, error) {
 
 func (s *TUScanner) open() error {
 	r := s.r
+	if err := checkNodeLabelValues(r.opt.Features, r.opt.NodeLabels); err != nil {
+		return err
+	}
 	fA, err := r.need("_A")
 	if err != nil {
 		return err
@@ -79,7 +83,7 @@ func (s *TUScanner) open() error {
 		return err
 	}
 	n := len(r.starts) - 1
-	s.ds = &Dataset{Name: r.name}
+	s.ds = &Dataset{Name: r.name, Encoding: FeatureEncoding{Kind: r.opt.Features}}
 	if hasGL {
 		if s.labels, s.ds.Classes, err = r.readGraphLabels(fGL, n); err != nil {
 			return err
@@ -92,10 +96,13 @@ func (s *TUScanner) open() error {
 		if err != nil {
 			return err
 		}
-		if s.values, err = s.nodeLabelValues(f); err != nil {
-			return err
+		if s.values = r.opt.NodeLabels; s.values == nil {
+			if s.values, err = s.nodeLabelValues(f); err != nil {
+				return err
+			}
 		}
 		s.ds.NodeLabels, s.dim = s.values, len(s.values)
+		s.ds.Encoding.NodeLabels = s.values
 		if s.nl, err = r.openLines(f); err != nil {
 			return err
 		}
@@ -168,9 +175,13 @@ func (s *TUScanner) nodeLabelValues(f tuFile) ([]int, error) {
 	return values, nil
 }
 
-// Dataset describes the dataset: its Name, Classes and NodeLabels (as ReadTU sets them); its
+// Dataset describes the dataset: its Name, Classes, NodeLabels and Encoding (as ReadTU sets them); its
 // Graphs are nil.
 func (s *TUScanner) Dataset() *Dataset { return s.ds }
+
+// UnknownNodeLabels counts the nodes of the graphs built so far whose label is not among
+// TUOptions.NodeLabels (their one-hot rows are zero).
+func (s *TUScanner) UnknownNodeLabels() int { return s.unknown }
 
 // Len is the number of graphs in the dataset.
 func (s *TUScanner) Len() int { return len(s.r.starts) - 1 }
@@ -316,8 +327,11 @@ func (s *TUScanner) nodeLabels(n int, build bool) (*mat.Dense, error) {
 			return nil, s.nl.fail("%v", err)
 		}
 		if f != nil {
-			k, _ := slices.BinarySearch(s.values, v)
-			f.Set(i, k, 1)
+			if k, ok := slices.BinarySearch(s.values, v); ok {
+				f.Set(i, k, 1)
+			} else {
+				s.unknown++
+			}
 		}
 	}
 	return f, nil

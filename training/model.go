@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/adamstate"
 	"github.com/gwf-graphs/gwf/layers"
 )
@@ -28,6 +29,11 @@ type Model struct {
 	History []EpochStats
 	// Partial, when training stopped mid-epoch, says how far the next epoch got.
 	Partial *PartialEpoch
+	// Features, when known, is how the node features of the training data were made (kind,
+	// one-hot node-label values, standardization): graphs embedded later must be encoded the
+	// same way (collection.Spec.Encoding). The trainer does not read it; whoever reads the
+	// data sets it (gwf fit does).
+	Features *graphs.FeatureEncoding
 	// Optimizer is the Adam state where training stopped — after the last epoch of History,
 	// plus Partial's graphs (nil before training, or for files written without it): with it,
 	// Fit resumes exactly.

@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
 	"github.com/gwf-graphs/gwf/internal/envelope"
 )
@@ -44,6 +45,8 @@ type filePayload struct {
 	History     []fileEpoch     `json:"history"`
 	Partial     *filePartial    `json:"partial,omitempty"`
 	Optimizer   *OptimizerState `json:"optimizer,omitempty"`
+	// Features: see Model.Features (absent in files written before it existed).
+	Features *graphs.FeatureEncoding `json:"features,omitempty"`
 }
 
 // fileEpoch is EpochStats without its wall-clock seconds.
@@ -101,7 +104,7 @@ func denseOf(rows [][]float64, what string) (*mat.Dense, error) {
 
 // Encode writes the model file to w.
 func (m *Model) Encode(w io.Writer) error {
-	p := filePayload{Config: m.Config, AtomMu: m.AtomMu, Z: rowsOf(m.Z), Fingerprint: m.Fingerprint, Optimizer: m.Optimizer}
+	p := filePayload{Config: m.Config, AtomMu: m.AtomMu, Z: rowsOf(m.Z), Fingerprint: m.Fingerprint, Optimizer: m.Optimizer, Features: m.Features}
 	for _, h := range m.History {
 		p.History = append(p.History, fileEpoch{Epoch: h.Epoch, Loss: h.Loss, Terms: h.Terms})
 	}
@@ -176,7 +179,7 @@ func (p *filePayload) model() (*Model, error) {
 		return nil, bad("%v", err)
 	}
 	K := p.Config.Atoms
-	m := &Model{Config: p.Config, AtomMu: p.AtomMu, Fingerprint: p.Fingerprint, Optimizer: p.Optimizer}
+	m := &Model{Config: p.Config, AtomMu: p.AtomMu, Fingerprint: p.Fingerprint, Optimizer: p.Optimizer, Features: p.Features}
 	for k := 0; k < K; k++ {
 		if err := checkSimplex(p.AtomMu[k]); err != nil {
 			return nil, bad("atom %d: mu %v", k, err)
@@ -217,7 +220,26 @@ func (p *filePayload) model() (*Model, error) {
 	if err := m.checkOptimizer(); err != nil {
 		return nil, bad("%v", err)
 	}
+	if err := m.checkFeatures(); err != nil {
+		return nil, bad("%v", err)
+	}
 	return m, nil
+}
+
+// checkFeatures checks that the feature encoding, if any, is valid and as wide as the atoms'
+// features.
+func (m *Model) checkFeatures() error {
+	e := m.Features
+	if e == nil {
+		return nil
+	}
+	if err := e.Validate(); err != nil {
+		return err
+	}
+	if d := m.Dim(); (e.Kind == graphs.FeaturesNone) != (d == 0) || (e.Dim() != 0 && e.Dim() != d) {
+		return fmt.Errorf("node features %q of width %d for atoms with %d feature dimensions", e.Kind, e.Dim(), d)
+	}
+	return nil
 }
 
 // checkShapes checks the shapes the payload declares, and their total size, before any matrix

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/envelope"
 )
 
@@ -173,5 +174,35 @@ func TestEncodeIsIndependentOfTime(t *testing.T) {
 	}
 	if !bytes.Equal(encode(1.5), encode(2.25)) {
 		t.Error("the file depends on the epochs' wall-clock seconds")
+	}
+}
+
+// TestDecodeChecksFeatures: a model keeps its feature encoding through a file, and a file whose
+// encoding does not fit its atoms (or is not one) is refused as corrupt.
+func TestDecodeChecksFeatures(t *testing.T) {
+	p := trainedPayload(t) // atoms without node features
+	q := clone(t, p)
+	q["features"] = map[string]any{"kind": "none"}
+	m, err := Decode(bytes.NewReader(sealed(t, q)))
+	if err != nil || m.Features == nil || m.Features.Kind != graphs.FeaturesNone {
+		t.Fatalf("a model with its encoding: %+v, %v", m, err)
+	}
+	var buf bytes.Buffer
+	if err := m.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := Decode(&buf); err != nil || back.Features == nil || back.Features.Kind != graphs.FeaturesNone {
+		t.Fatalf("round trip: %v", err)
+	}
+	for name, enc := range map[string]any{
+		"labels for atoms without features": map[string]any{"kind": "labels", "node_labels": []int{1, 2}},
+		"unknown kind":                      map[string]any{"kind": "colours"},
+		"invalid":                           map[string]any{"kind": "none", "mean": []float64{1}},
+	} {
+		q := clone(t, p)
+		q["features"] = enc
+		if _, err := Decode(bytes.NewReader(sealed(t, q))); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%s: %v, want ErrCorrupt", name, err)
+		}
 	}
 }

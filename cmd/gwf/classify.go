@@ -314,7 +314,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	p := newProgress(a.log, "training", nil)
 	opt := semisup.Options{Workers: f.train.workers, Progress: p.callback(f.quiet)}
 	if f.fraction > 0 {
-		return classifyFraction(cmd, a, f, rep, data, labels, classesN, ds.Classes, cfg, sc, opt)
+		return classifyFraction(cmd, a, f, rep, ds, labels, classesN, cfg, sc, opt)
 	}
 	rep.Protocol = fmt.Sprintf("stratified %d-fold cross-validation (fold seed %d); held-out graphs unlabelled in the GWF term", f.folds, f.foldSeed)
 	cv := semisup.CVOptions{
@@ -354,7 +354,8 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 }
 
 // classifyFraction trains once with a stratified fraction of labels and scores the rest.
-func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *classifyReport, data []*graphs.Graph, labels []int, classesN int, datasetClasses []int, cfg training.Config, sc semisup.Config, opt semisup.Options) error {
+func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *classifyReport, ds *graphs.Dataset, labels []int, classesN int, cfg training.Config, sc semisup.Config, opt semisup.Options) error {
+	data := ds.Graphs
 	train := semisup.KeepLabels(labels, f.fraction, f.foldSeed)
 	n := 0
 	for _, l := range train {
@@ -384,8 +385,9 @@ func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *classif
 		if m, err = semisup.NewModel(data, classesN, cfg, sc); err != nil {
 			return err
 		}
-		if len(datasetClasses) == classesN {
-			m.Classes = datasetClasses
+		m.GWF.Features = modelFeatures(ds)
+		if len(ds.Classes) == classesN {
+			m.Classes = ds.Classes
 		}
 	}
 	if f.output != "" {

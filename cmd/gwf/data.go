@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/sirupsen/logrus"
 	"github.com/spf13/pflag"
 
 	"github.com/gwf-graphs/gwf/graphs"
@@ -37,6 +38,40 @@ func (d *dataFlags) load() (*graphs.Dataset, error) {
 		return nil, err
 	}
 	return d.Load()
+}
+
+// useModelFeatures makes the flags read node features as the model's training data were read
+// (dataflags.Flags.UseEncoding; enc nil: a model file from before encodings were kept, read as
+// the flags say), logging what it changed. Its errors are usage errors.
+func (d *dataFlags) useModelFeatures(log *logrus.Logger, enc *graphs.FeatureEncoding) error {
+	if err := d.check(); err != nil {
+		return err
+	}
+	changed, err := d.UseEncoding(enc)
+	if err != nil {
+		return usageError{err}
+	}
+	if changed {
+		how := "--features " + d.Features
+		if d.Standardize {
+			how += " --standardize (with the training data's means and scales)"
+		}
+		log.Infof("reading node features as the model's training data were: %s", how)
+	}
+	return nil
+}
+
+// warnUnknownNodeLabels says how many nodes had a node label the model never saw.
+func warnUnknownNodeLabels(log *logrus.Logger, unknown int) {
+	if unknown > 0 {
+		log.Warnf("%d nodes have node labels the model's training data did not have: their one-hot features are zero", unknown)
+	}
+}
+
+// modelFeatures is the feature encoding of the data read, for a new model to keep.
+func modelFeatures(ds *graphs.Dataset) *graphs.FeatureEncoding {
+	e := ds.Encoding.Clone()
+	return &e
 }
 
 // featureHint explains a feature-dimension mismatch between a model and the data.

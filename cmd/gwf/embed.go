@@ -144,10 +144,14 @@ func (u *modelFlags) embed(cmd *cobra.Command, a *app, model string, data *dataF
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	if err := data.useModelFeatures(a.log, m.Features); err != nil {
+		return nil, nil, nil, err
+	}
 	ds, err := data.load()
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	warnUnknownNodeLabels(a.log, ds.UnknownNodeLabels)
 	gs := ds.Graphs
 	if dim := gs[0].Dim(); dim != m.Dim() {
 		return nil, nil, nil, fmt.Errorf("%s: %s", cmd.Name(), featureHint(m.Dim(), dim))

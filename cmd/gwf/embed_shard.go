@@ -94,12 +94,15 @@ func runEmbedShard(cmd *cobra.Command, a *app, f *embedFlags, sh shard.Shard, fr
 	if err != nil {
 		return err
 	}
+	if err := f.data.useModelFeatures(a.log, m.Features); err != nil {
+		return err
+	}
 	a.log.Infof("shard %s (from %s): transform mode, writing %s", sh, from, output)
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
 	opt := shard.Options{Steps: steps, Chunk: f.shard.chunk, Training: training.Options{Workers: workers}}
 	start := time.Now()
-	done := 0
+	done, unknown := 0, 0
 	err = writeOutput(cmd.OutOrStdout(), output, func(w io.Writer) error {
 		cw := shard.NewCSVWriter(w, emb, m.K())
 		total, lo, hi, err := shard.Embed(ctx, m, f.data.spec(), sh, opt, func(c shard.Chunk) error {
@@ -107,6 +110,7 @@ func runEmbedShard(cmd *cobra.Command, a *app, f *embedFlags, sh shard.Shard, fr
 				return err
 			}
 			done += len(c.Data.Graphs)
+			unknown += c.Data.UnknownNodeLabels
 			secs := time.Since(start).Seconds()
 			a.log.Infof("shard %s: embedded %d/%d graphs (graphs %d..%d of %d), %.1f graphs/s", sh, done, c.End-c.First, c.First, c.End-1, c.Total, float64(done)/secs)
 			return nil
@@ -125,6 +129,7 @@ func runEmbedShard(cmd *cobra.Command, a *app, f *embedFlags, sh shard.Shard, fr
 		}
 		return err
 	}
+	warnUnknownNodeLabels(a.log, unknown)
 	secs := time.Since(start).Seconds()
 	a.log.Infof("shard %s: %d graphs embedded in %.1f s (%.2f graphs/s), written to %s", sh, done, secs, float64(done)/secs, output)
 	return nil

@@ -148,6 +148,7 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 		if m, err = training.NewModel(data, cfg); err != nil {
 			return fmt.Errorf("new model: %w", err)
 		}
+		m.Features = modelFeatures(ds)
 		if err := m.Save(f.output); err != nil { // fail early when the output is not writable
 			return fmt.Errorf("write model: %w", err)
 		}

@@ -35,7 +35,10 @@ pass, milliseconds for hundreds of graphs) or, for free embeddings, in transform
 graph's z takes --steps Adam steps on its own GWF loss with the atoms fixed, as 'gwf embed'
 does. The model's own training data are
 recognised by their fingerprint and read from the trained embeddings (--transform embeds them
-anew). Node features must be read as in training (--features, --standardize).
+anew). Node features are read as the training data's were: the classifier keeps their kind
+(--features), the one-hot node-label values and the standardization's means and scales, and
+applies them to the new graphs (a node label never seen in training gets a zero one-hot row,
+with a warning); --features and --standardize need not be given again.
 
 It writes CSV (graph,name,label,p_<label>...) or, with --json,
 {"predictions": [{"graph": i, "name": ..., "label": L, "probabilities": [...]}, ...]}, labels
@@ -89,10 +92,14 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := f.data.useModelFeatures(a.log, m.GWF.Features); err != nil {
+		return err
+	}
 	ds, err := f.data.load()
 	if err != nil {
 		return err
 	}
+	warnUnknownNodeLabels(a.log, ds.UnknownNodeLabels)
 	data := ds.Graphs
 	if dim := data[0].Dim(); dim != m.GWF.Dim() {
 		return fmt.Errorf("predict: %s", featureHint(m.GWF.Dim(), dim))

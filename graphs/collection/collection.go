@@ -46,6 +46,13 @@ type Spec struct {
 	// Limits bound each graph and the memory of the graphs kept; zero fields mean
 	// graphs.DefaultLimits.
 	Limits graphs.Limits
+
+	// Encoding, when set (the graphs.FeatureEncoding a model kept of its training data), makes
+	// the node features as they were made for that model, whatever the graphs read: the
+	// one-hot columns are its NodeLabels, and its means and scales standardize. Features and
+	// Standardize must say the same as it (its Kind, its Standardized()). With a fixed
+	// standardization, Window may be combined with Standardize.
+	Encoding *graphs.FeatureEncoding
 }
 
 // Validate checks the spec without reading anything.
@@ -65,10 +72,21 @@ func (s Spec) Validate() error {
 		return fmt.Errorf("collection: Subset = %d is negative", s.Subset)
 	case s.Features < graphs.FeaturesNone || s.Features > graphs.FeaturesAttributes:
 		return fmt.Errorf("collection: unknown feature kind %d", int(s.Features))
-	case s.Window != nil && s.Standardize:
+	case s.Window != nil && s.Standardize && s.Encoding == nil:
 		return errors.New("collection: Standardize with a Window would standardize the features over the window alone")
 	case s.Folder != "" && s.Features == graphs.FeaturesLabels:
 		return errors.New(`collection: node features "labels" are for TU data; a graph folder has attributes or none`)
+	}
+	if e := s.Encoding; e != nil {
+		switch {
+		case e.Kind != s.Features:
+			return fmt.Errorf("collection: features %q asked for, but the encoding given is of %q", s.Features, e.Kind)
+		case e.Standardized() != s.Standardize:
+			return fmt.Errorf("collection: Standardize = %v, but the encoding given is standardized: %v", s.Standardize, e.Standardized())
+		}
+		if err := e.Validate(); err != nil {
+			return fmt.Errorf("collection: %w", err)
+		}
 	}
 	if s.Dataset != "" && !slices.ContainsFunc(datasets.Names(), func(n string) bool { return strings.EqualFold(n, s.Dataset) }) {
 		return fmt.Errorf("collection: unknown bundled dataset %q (bundled: %v)", s.Dataset, datasets.Names())
@@ -121,6 +139,9 @@ func Load(s Spec) (*graphs.Dataset, error) {
 		return kept[lo:hi]
 	}
 	tu := graphs.TUOptions{Features: s.Features, Limits: s.Limits, Select: pick}
+	if s.Encoding != nil {
+		tu.NodeLabels = s.Encoding.NodeLabels
+	}
 	var ds *graphs.Dataset
 	var err error
 	switch {
@@ -140,8 +161,14 @@ func Load(s Spec) (*graphs.Dataset, error) {
 	if len(ds.Graphs) == 0 && s.Window == nil {
 		return nil, fmt.Errorf("collection: %s has no graphs", ds.Name)
 	}
-	if s.Standardize {
-		if _, _, err := graphs.StandardizeFeatures(ds.Graphs); err != nil {
+	switch {
+	case s.Standardize && s.Encoding != nil:
+		if err := graphs.ApplyStandardization(ds.Graphs, s.Encoding.Mean, s.Encoding.Scale); err != nil {
+			return nil, fmt.Errorf("collection %s: %w", ds.Name, err)
+		}
+		ds.Encoding.Mean, ds.Encoding.Scale = slices.Clone(s.Encoding.Mean), slices.Clone(s.Encoding.Scale)
+	case s.Standardize:
+		if ds.Encoding.Mean, ds.Encoding.Scale, err = graphs.StandardizeFeatures(ds.Graphs); err != nil {
 			return nil, fmt.Errorf("collection %s: %w", ds.Name, err)
 		}
 	}

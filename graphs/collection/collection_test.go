@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/datasets"
 )
@@ -173,5 +175,51 @@ func TestLoadWindow(t *testing.T) {
 	s.Standardize = true
 	if err := s.Validate(); err == nil {
 		t.Error("Standardize with a Window was accepted")
+	}
+}
+
+// TestLoadEncoding: Load records how the features were made, and a spec with that Encoding
+// encodes other graphs the same way: a subset standardized with the whole data's means and
+// scales holds the rows of the whole standardized data, and a window may then standardize.
+func TestLoadEncoding(t *testing.T) {
+	spec := Spec{Dataset: "PROTEINS", Features: graphs.FeaturesAttributes, Standardize: true, Subset: 60}
+	all, err := Load(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := all.Encoding
+	if enc.Kind != graphs.FeaturesAttributes || len(enc.Mean) != 1 || len(enc.Scale) != 1 || enc.Validate() != nil {
+		t.Fatalf("encoding %+v", enc)
+	}
+	sub := spec
+	sub.Encoding = &enc
+	sub.Window = func(kept int) (int, int) { return 10, 20 }
+	part, err := Load(sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, g := range part.Graphs {
+		if w := all.Graphs[10+i]; g.Name != w.Name || !mat.Equal(g.F, w.F) {
+			t.Fatalf("graph %s of the window: features differ from the whole data's", g.Name)
+		}
+	}
+	labels := Spec{Dataset: "MUTAG", Features: graphs.FeaturesLabels}
+	if ds, err := Load(labels); err != nil || ds.Encoding.Kind != graphs.FeaturesLabels || len(ds.Encoding.NodeLabels) != 7 || ds.Encoding.Standardized() {
+		t.Fatalf("MUTAG's encoding %+v (%v)", ds.Encoding, err)
+	}
+	wider := graphs.FeatureEncoding{Kind: graphs.FeaturesLabels, NodeLabels: []int{0, 1, 2, 3, 4, 5, 6, 7, 8}}
+	labels.Encoding = &wider
+	if ds, err := Load(labels); err != nil || ds.Graphs[0].Dim() != 9 {
+		t.Fatalf("MUTAG with 9 node-label values: %v", err)
+	}
+	for name, bad := range map[string]Spec{
+		"other kind":          {Dataset: "MUTAG", Features: graphs.FeaturesAttributes, Encoding: &wider},
+		"standardize without": {Dataset: "MUTAG", Features: graphs.FeaturesLabels, Standardize: true, Encoding: &wider},
+		"not standardized":    {Dataset: "PROTEINS", Features: graphs.FeaturesAttributes, Encoding: &enc},
+		"invalid":             {Dataset: "MUTAG", Features: graphs.FeaturesLabels, Encoding: &graphs.FeatureEncoding{Kind: graphs.FeaturesLabels}},
+	} {
+		if err := bad.Validate(); err == nil {
+			t.Errorf("%s: valid spec", name)
+		}
 	}
 }

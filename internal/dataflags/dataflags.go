@@ -5,6 +5,7 @@
 package dataflags
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -29,6 +30,9 @@ type Flags struct {
 	Standardize bool
 	Subset      int
 	SubsetSeed  uint64
+
+	// encoding, set by UseEncoding, is a model's feature encoding to read the data with.
+	encoding *graphs.FeatureEncoding
 }
 
 // Register adds all the flags to fs.
@@ -129,8 +133,35 @@ func (d *Flags) Spec() collection.Spec {
 		Dataset: d.Dataset, TU: d.TU, Folder: d.Graphs,
 		Features: kind, Standardize: d.Standardize,
 		Subset: d.Subset, SubsetSeed: d.SubsetSeed,
-		Limits: d.Limits(),
+		Limits: d.Limits(), Encoding: d.encoding,
 	}
+}
+
+// UseEncoding makes the flags read node features as a model's training data were read (e, the
+// model's graphs.FeatureEncoding; nil changes nothing): the model's kind when --features was
+// left at none, the model's one-hot node-label values and its standardization (whether or not
+// --standardize was given). It reports whether it changed --features or --standardize, and
+// refuses flags that contradict the model: other features, or --standardize for a model whose
+// features were not standardized. Call it after Check.
+func (d *Flags) UseEncoding(e *graphs.FeatureEncoding) (changed bool, err error) {
+	if e == nil {
+		return false, nil
+	}
+	kind, _ := graphs.ParseFeatureKind(d.Features) // checked
+	switch {
+	case kind == graphs.FeaturesNone && e.Kind != kind:
+		d.Features, changed = e.Kind.String(), true
+	case kind != e.Kind:
+		return false, fmt.Errorf("--features %s: the model was trained with --features %s", kind, e.Kind)
+	}
+	switch {
+	case e.Standardized() && !d.Standardize:
+		d.Standardize, changed = true, true
+	case !e.Standardized() && d.Standardize:
+		return false, errors.New("--standardize: the model was trained on node features that were not standardized")
+	}
+	d.encoding = e
+	return changed, nil
 }
 
 // Load reads the collection, --subset applied (Check first). The result's Graphs are in the

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/spf13/pflag"
+
+	"github.com/gwf-graphs/gwf/graphs"
 )
 
 func parse(t *testing.T, args ...string) (*Flags, error) {
@@ -61,5 +63,47 @@ func TestLoadAndString(t *testing.T) {
 	}
 	if !f.Given() {
 		t.Error("Given() is false with --dataset")
+	}
+}
+
+// TestUseEncoding: a model's encoding fills in --features and --standardize, passes its
+// one-hot values and statistics to the spec, and refuses flags that contradict it.
+func TestUseEncoding(t *testing.T) {
+	labels := &graphs.FeatureEncoding{Kind: graphs.FeaturesLabels, NodeLabels: []int{0, 4}}
+	std := &graphs.FeatureEncoding{Kind: graphs.FeaturesAttributes, Mean: []float64{1}, Scale: []float64{2}}
+	for _, c := range []struct {
+		args    []string
+		enc     *graphs.FeatureEncoding
+		changed bool
+		err     string
+		want    string // the features read, then "+std" when standardized
+	}{
+		{[]string{"--dataset", "MUTAG"}, nil, false, "", "none"},
+		{[]string{"--dataset", "MUTAG"}, labels, true, "", "labels"},
+		{[]string{"--dataset", "MUTAG", "--features", "labels"}, labels, false, "", "labels"},
+		{[]string{"--dataset", "PROTEINS"}, std, true, "", "attributes+std"},
+		{[]string{"--dataset", "PROTEINS", "--features", "attributes", "--standardize"}, std, false, "", "attributes+std"},
+		{[]string{"--dataset", "MUTAG", "--features", "attributes"}, labels, false, "trained with --features labels", ""},
+		{[]string{"--dataset", "MUTAG", "--standardize"}, labels, false, "not standardized", ""},
+	} {
+		f, err := parse(t, c.args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed, err := f.UseEncoding(c.enc)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%v: error %v, want %q", c.args, err, c.err)
+			}
+			continue
+		}
+		spec := f.Spec()
+		got := spec.Features.String()
+		if spec.Standardize {
+			got += "+std"
+		}
+		if err != nil || changed != c.changed || got != c.want || spec.Encoding != c.enc {
+			t.Errorf("%v: changed %v, reads %s, encoding %v (%v); want %v, %s", c.args, changed, got, spec.Encoding, err, c.changed, c.want)
+		}
 	}
 }

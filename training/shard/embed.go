@@ -46,8 +46,9 @@ type Chunk struct {
 // chunk's offset, so they are the very rows a single Transform of the whole corpus gives. sink
 // gets the chunks in order; Embed returns the corpus size and the shard's range (sink is never
 // called for an empty shard). A TU folder is read once, graph after graph (graphs.TUScanner);
-// other collections are read again for each chunk (collection.Spec.Window). The spec must not set Window (Embed does) or Standardize
-// (standardizing a chunk is not standardizing the corpus).
+// other collections are read again for each chunk (collection.Spec.Window). The spec must not set Window (Embed does), nor
+// Standardize without an Encoding (standardizing a chunk is not standardizing the corpus; the
+// means and scales of an Encoding, the model's, are the same for every chunk).
 func Embed(ctx context.Context, m *training.Model, spec collection.Spec, s Shard, opt Options, sink func(Chunk) error) (total, lo, hi int, err error) {
 	if err := s.Validate(); err != nil {
 		return 0, 0, 0, err
@@ -55,8 +56,8 @@ func Embed(ctx context.Context, m *training.Model, spec collection.Spec, s Shard
 	switch {
 	case spec.Window != nil:
 		return 0, 0, 0, errors.New("shard: the spec sets Window; Embed chooses the window")
-	case spec.Standardize:
-		return 0, 0, 0, errors.New("shard: Standardize standardizes over the graphs read, a chunk here, so the embeddings would depend on the sharding: standardize the data files instead")
+	case spec.Standardize && spec.Encoding == nil:
+		return 0, 0, 0, errors.New("shard: Standardize standardizes over the graphs read, a chunk here, so the embeddings would depend on the sharding: give the model's Encoding (its training data's means and scales) or standardize the data files")
 	case opt.Chunk < 0:
 		return 0, 0, 0, fmt.Errorf("shard: negative chunk size %d", opt.Chunk)
 	}
@@ -117,7 +118,11 @@ func embedScan(ctx context.Context, m *training.Model, spec collection.Spec, s S
 	if err := spec.Validate(); err != nil {
 		return 0, 0, 0, err
 	}
-	sc, err := graphs.NewTUScanner(spec.TU, graphs.TUOptions{Features: spec.Features, Limits: spec.Limits})
+	topts := graphs.TUOptions{Features: spec.Features, Limits: spec.Limits}
+	if spec.Encoding != nil {
+		topts.NodeLabels = spec.Encoding.NodeLabels
+	}
+	sc, err := graphs.NewTUScanner(spec.TU, topts)
 	if err != nil {
 		return 0, 0, 0, fmt.Errorf("shard %s: %w", s, err)
 	}
@@ -133,7 +138,8 @@ func embedScan(ctx context.Context, m *training.Model, spec collection.Spec, s S
 	next := 0 // the file's next graph
 	for start := lo; start < hi; {
 		end := min(start+chunk, hi)
-		ds := &graphs.Dataset{Name: meta.Name, Classes: meta.Classes, NodeLabels: meta.NodeLabels}
+		ds := &graphs.Dataset{Name: meta.Name, Classes: meta.Classes, NodeLabels: meta.NodeLabels, Encoding: meta.Encoding}
+		unknown := sc.UnknownNodeLabels()
 		var bytes int64
 		for k := start; k < end; k++ {
 			for ; next < kept[k]; next++ {
@@ -150,6 +156,12 @@ func embedScan(ctx context.Context, m *training.Model, spec collection.Spec, s S
 				return total, lo, hi, fmt.Errorf("shard %s: the %d graphs of a chunk from %d need more than the %d bytes allowed: use a smaller chunk (or raise the limit)", s, end-start, start, maxBytes)
 			}
 			ds.Graphs = append(ds.Graphs, g)
+		}
+		ds.UnknownNodeLabels = sc.UnknownNodeLabels() - unknown
+		if spec.Standardize { // with the Encoding's means and scales (checked above)
+			if err := graphs.ApplyStandardization(ds.Graphs, spec.Encoding.Mean, spec.Encoding.Scale); err != nil {
+				return total, lo, hi, fmt.Errorf("shard %s: graphs %d..%d: %w", s, start, end-1, err)
+			}
 		}
 		topt := opt.Training
 		topt.Offset = start

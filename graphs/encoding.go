@@ -1,0 +1,111 @@
+package graphs
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// FeatureEncoding says how a collection's node features were made from its files: their kind,
+// the node-label value of each one-hot column, and the standardization applied. A model keeps
+// the encoding of its training data so that graphs it has never seen get the same features
+// (TUOptions.NodeLabels, ApplyStandardization) rather than an encoding of their own: a folder
+// whose node labels are a subset of the training values, or standardized over itself, would
+// otherwise be encoded differently, or not fit the model at all.
+type FeatureEncoding struct {
+	Kind FeatureKind `json:"kind"`
+	// NodeLabels are the values of the one-hot columns (Kind FeaturesLabels), sorted.
+	NodeLabels []int `json:"node_labels,omitempty"`
+	// Mean and Scale, when set, standardized each feature dimension: x' = (x − Mean)/Scale.
+	Mean  []float64 `json:"mean,omitempty"`
+	Scale []float64 `json:"scale,omitempty"`
+}
+
+// Dim is the feature width the encoding gives: the number of one-hot values for labels, of
+// means for standardized attributes, 0 for none and for attributes not standardized (whose
+// width it does not record).
+func (e FeatureEncoding) Dim() int {
+	if e.Kind == FeaturesLabels {
+		return len(e.NodeLabels)
+	}
+	return len(e.Mean)
+}
+
+// Standardized reports whether the features were standardized.
+func (e FeatureEncoding) Standardized() bool { return e.Mean != nil }
+
+// Validate checks that the encoding is one a reader could have made: no values or
+// standardization for kind none; sorted, distinct node-label values for labels (none for
+// attributes); as many finite means as positive finite scales, one per dimension.
+func (e FeatureEncoding) Validate() error {
+	switch e.Kind {
+	case FeaturesNone:
+		if e.NodeLabels != nil || e.Mean != nil || e.Scale != nil {
+			return fmt.Errorf("graphs: feature encoding: kind none with %d node-label values and %d means", len(e.NodeLabels), len(e.Mean))
+		}
+		return nil
+	case FeaturesLabels:
+		if len(e.NodeLabels) == 0 {
+			return fmt.Errorf("graphs: feature encoding: labels without node-label values")
+		}
+		if err := checkNodeLabelValues(e.Kind, e.NodeLabels); err != nil {
+			return fmt.Errorf("graphs: feature encoding: %w", err)
+		}
+	case FeaturesAttributes:
+		if e.NodeLabels != nil {
+			return fmt.Errorf("graphs: feature encoding: node-label values for attributes")
+		}
+	default:
+		return fmt.Errorf("graphs: feature encoding: unknown kind %d", int(e.Kind))
+	}
+	if e.Mean == nil && e.Scale == nil {
+		return nil
+	}
+	d := len(e.Mean)
+	if d == 0 || len(e.Scale) != d || (e.Kind == FeaturesLabels && d != len(e.NodeLabels)) {
+		return fmt.Errorf("graphs: feature encoding: %d means and %d scales for %d node-label values", d, len(e.Scale), len(e.NodeLabels))
+	}
+	for j := range d {
+		if math.IsNaN(e.Mean[j]) || math.IsInf(e.Mean[j], 0) || !(e.Scale[j] > 0) || math.IsInf(e.Scale[j], 0) {
+			return fmt.Errorf("graphs: feature encoding: dimension %d has mean %v and scale %v (want finite, scale > 0)", j, e.Mean[j], e.Scale[j])
+		}
+	}
+	return nil
+}
+
+// Clone returns a deep copy.
+func (e FeatureEncoding) Clone() FeatureEncoding {
+	return FeatureEncoding{Kind: e.Kind, NodeLabels: slices.Clone(e.NodeLabels), Mean: slices.Clone(e.Mean), Scale: slices.Clone(e.Scale)}
+}
+
+// ApplyStandardization standardizes the node features of gs in place with given means and
+// scales (those StandardizeFeatures returned for the training data): x' = (x − mean)/scale.
+// Features that are missing, of another width or not finite, before or after, are an error, and
+// then nothing is changed.
+func ApplyStandardization(gs []*Graph, mean, scale []float64) error {
+	d := len(mean)
+	if len(scale) != d {
+		return fmt.Errorf("standardize: %d means and %d scales", d, len(scale))
+	}
+	if err := checkFeatures(gs, d); err != nil {
+		return err
+	}
+	for j := range d {
+		if math.IsNaN(mean[j]) || math.IsInf(mean[j], 0) || !(scale[j] > 0) || math.IsInf(scale[j], 0) {
+			return fmt.Errorf("standardize: dimension %d has mean %v and scale %v (want finite, scale > 0)", j, mean[j], scale[j])
+		}
+	}
+	// A value far outside the training range can overflow once divided by a small scale.
+	for gi, g := range gs {
+		r, _ := g.F.Dims()
+		for i := 0; i < r; i++ {
+			for j, v := range g.F.RawRowView(i) {
+				if x := v/scale[j] - mean[j]/scale[j]; math.IsInf(x, 0) {
+					return fmt.Errorf("standardize: graph %d, node %d: feature dimension %d (%v) is out of range for mean %v and scale %v", gi, i, j, v, mean[j], scale[j])
+				}
+			}
+		}
+	}
+	standardize(gs, mean, scale)
+	return nil
+}
