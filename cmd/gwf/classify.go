@@ -295,8 +295,13 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	}
 	data := ds.Graphs
 	labels, k, err := classes(data)
-	if err != nil {
+	switch {
+	case err != nil:
 		return err
+	case labels == nil:
+		return fmt.Errorf("%s has no class labels: classify needs them (a TU graph-labels file, or a labels.csv in a graph folder); for unlabelled data use 'gwf fit' or 'gwf cluster --clusters K'", ds.Name)
+	case k < 2:
+		return fmt.Errorf("every graph of %s has the same class label: classify needs at least two classes", ds.Name)
 	}
 	if err := f.train.resolveFeatureWeight(&cfg, data, a.log); err != nil {
 		return err

@@ -77,3 +77,22 @@ func TestClassify(t *testing.T) {
 		t.Errorf("--no-gwf: %v", rep)
 	}
 }
+
+// TestClassifyNeedsClasses: unlabelled data, or data of one class, are refused with a message
+// that says why, before any training.
+func TestClassifyNeedsClasses(t *testing.T) {
+	unlabelled := writeFeaturedTU(t, "UNL", 6, 5, []int{1}, 0)
+	if err := os.Remove(filepath.Join(unlabelled, "UNL_graph_labels.txt")); err != nil {
+		t.Fatal(err)
+	}
+	one := writeFeaturedTU(t, "ONE", 6, 5, []int{1}, 0)
+	writeFile(t, one, "ONE_graph_labels.txt", strings.Repeat("3\n", 6))
+	for dir, want := range map[string]string{unlabelled: "has no class labels", one: "at least two classes"} {
+		for _, extra := range [][]string{{"--folds", "3"}, {"--labeled-fraction", "1"}} {
+			args := append([]string{"classify", "--tu", dir, "--atoms", "2", "--layers", "2", "--epochs", "1"}, extra...)
+			if _, stderr, code := runCLI(t, args...); code != exitError || !strings.Contains(stderr, want) {
+				t.Errorf("%v: exit %d, %q (want %q)", args, code, stderr, want)
+			}
+		}
+	}
+}
