@@ -40,6 +40,10 @@ const (
 	NodeNames
 )
 
+// ErrNoNodeZero is wrapped by the error of a ZeroBased read whose smallest id is above 0 (the
+// file is most likely 1-based): callers can point to their own way of choosing the ids.
+var ErrNoNodeZero = errors.New("no edge has node 0")
+
 // EdgeListOptions tells ReadEdgeList how to read the edges.
 type EdgeListOptions struct {
 	// IDs says how node ids map to rows of C; the zero value is ZeroBased.
@@ -159,8 +163,8 @@ func ReadEdgeList(r io.Reader, name string, opt EdgeListOptions) (*Graph, error)
 		if opt.IDs == ZeroBased && minID > 0 {
 			// Hand-written files and many tools number nodes from 1; reading such a file as
 			// 0-based would add an isolated node 0 that changes every GW distance.
-			return nil, fmt.Errorf("%s: no edge has node 0 (the smallest id is %d): the ids look %d-based; read them as OneBased or NodeNames ids (gwf: --graphs reads names), or give EdgeListOptions.Nodes to keep isolated nodes",
-				label, minID, minID)
+			return nil, fmt.Errorf("%s: %w (the smallest id is %d): the ids look %d-based; read them as OneBased or NodeNames ids, or give EdgeListOptions.Nodes to keep isolated nodes",
+				label, ErrNoNodeZero, minID, minID)
 		}
 		n = maxID + 1
 		if err := checkDenseSize(label, n, 0, lim); err != nil {

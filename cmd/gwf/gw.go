@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -27,6 +28,7 @@ type gwFlags struct {
 	json          bool
 	format        string
 	directed      bool
+	ids           string
 	maxNodes      int
 	maxMemory     float64
 }
@@ -69,7 +71,7 @@ T between their nodes and the objective <L(T), T>, with an unrolled GWD module o
 POT's gromov_wasserstein).
 
 Graphs are JSON files (the default for names ending in .json) or edge lists (any other name, or
---format edgelist). Node features are used when both graphs have them (fused GW, weighted by
+--format edgelist; "u v [weight]" lines, node ids 0-based unless --ids says otherwise). Node features are used when both graphs have them (fused GW, weighted by
 --feature-weight); giving features to only one graph is an error.
 
 Defaults are the paper's: PPA with γ = 0.01, M = 50 layers, 5 Sinkhorn sweeps per layer; with
@@ -85,6 +87,7 @@ matrix (rows: the nodes of A, columns: the nodes of B).`,
 		Example: `  gwf gw a.json b.json
   gwf gw a.json b.json --json > result.json
   gwf gw a.txt b.txt --format edgelist --directed --solver badmm
+  gwf gw a.edges b.edges --ids one
   gwf gw a.json b.json --gamma 0.05 --layers 100
   gwf gw a.json b.json --solver cg --json
   gwf gw a.json b.json --tol 1e-9`,
@@ -106,6 +109,7 @@ matrix (rows: the nodes of A, columns: the nodes of B).`,
 	fs.BoolVar(&f.json, "json", false, "print a JSON object with the objective and the transport")
 	fs.StringVar(&f.format, "format", "", `input format: json or edgelist (default: json for names ending in ".json", else edgelist)`)
 	fs.BoolVar(&f.directed, "directed", false, "edge lists: read edges as directed (default: symmetric)")
+	fs.StringVar(&f.ids, "ids", "zero", "edge lists: node ids are zero (0..N−1: node i is row i), one (1..N) or names (any tokens: ordered by number when all are integers, else by first appearance)")
 	fs.IntVar(&f.maxNodes, "max-nodes", graphs.DefaultLimits.MaxNodes, "refuse graphs with more nodes than this")
 	fs.Float64Var(&f.maxMemory, "max-memory", float64(graphs.DefaultLimits.MaxDenseBytes)/(1<<30), "refuse graphs whose dense matrices need more GiB than this")
 	return cmd
@@ -151,6 +155,9 @@ func (f *gwFlags) build(cmd *cobra.Command) (layers.SolverOptions, layers.Solver
 	case "", "json", "edgelist":
 	default:
 		return o, nil, usagef("--format: unknown format %q (want json or edgelist)", f.format)
+	}
+	if _, ok := edgeIDs(f.ids); !ok {
+		return o, nil, usagef("--ids: unknown kind %q (want zero, one or names)", f.ids)
 	}
 	if !(f.maxMemory > 0) || f.maxMemory > 1<<20 {
 		return o, nil, usagef("--max-memory = %v GiB must be positive (and at most 2^20)", f.maxMemory)
@@ -267,7 +274,11 @@ func (f *gwFlags) read(path, which string) (*graphs.Graph, error) {
 	if format == "json" {
 		g, err = graphs.ReadJSONFile(path, lim)
 	} else {
-		g, err = graphs.ReadEdgeListFile(path, graphs.EdgeListOptions{Directed: f.directed, Limits: lim})
+		ids, _ := edgeIDs(f.ids) // checked by build
+		g, err = graphs.ReadEdgeListFile(path, graphs.EdgeListOptions{IDs: ids, Directed: f.directed, Limits: lim})
+		if errors.Is(err, graphs.ErrNoNodeZero) {
+			err = fmt.Errorf("%w\n(with gwf gw: --ids one, or --ids names)", err)
+		}
 	}
 	if err == nil {
 		err = g.Validate()
@@ -276,6 +287,19 @@ func (f *gwFlags) read(path, which string) (*graphs.Graph, error) {
 		return nil, fmt.Errorf("graph %s: %w", which, err)
 	}
 	return g, nil
+}
+
+// edgeIDs parses --ids.
+func edgeIDs(s string) (graphs.EdgeIDs, bool) {
+	switch strings.ToLower(s) {
+	case "zero":
+		return graphs.ZeroBased, true
+	case "one":
+		return graphs.OneBased, true
+	case "names":
+		return graphs.NodeNames, true
+	}
+	return 0, false
 }
 
 // rowsOf copies a matrix into rows.

@@ -208,3 +208,24 @@ func TestGWSolversAndFeasibility(t *testing.T) {
 		}
 	}
 }
+
+// TestGWEdgeListIDs: 1-based or named edge lists are read with --ids; read as 0-based (the
+// default) they are refused with a hint naming the flag.
+func TestGWEdgeListIDs(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "path.txt", "1 2\n2 3\n3 4\n")
+	named := writeFile(t, dir, "named.edges", "a b\nb c\nc d\n")
+	if _, stderr, code := runCLI(t, "gw", path, path); code != exitError || !strings.Contains(stderr, "--ids one") {
+		t.Errorf("1-based file read as 0-based: exit %d, %q", code, stderr)
+	}
+	for _, args := range [][]string{{path, path, "--ids", "one", "--solver", "cg"}, {named, path, "--ids", "names", "--solver", "cg"}} {
+		out, _ := mustRun(t, append([]string{"gw", "--json"}, args...)...)
+		r := decodeJSON(t, out)
+		if r["nodes_a"] != 4.0 || r["nodes_b"] != 4.0 || r["objective"].(float64) > 1e-9 {
+			t.Errorf("gw %v: %v nodes and %v nodes, objective %v; want two 4-node paths at distance 0", args, r["nodes_a"], r["nodes_b"], r["objective"])
+		}
+	}
+	if _, _, code := runCLI(t, "gw", path, path, "--ids", "two"); code != exitUsage {
+		t.Errorf("--ids two: exit %d, want a usage error", code)
+	}
+}
