@@ -78,11 +78,11 @@ func modelFeatures(ds *graphs.Dataset) *graphs.FeatureEncoding {
 func featureHint(modelDim, dataDim int) string {
 	switch {
 	case modelDim > 0 && dataDim == 0:
-		return fmt.Sprintf("the model was trained with %d-dimensional node features: pass the --features used with 'gwf fit' (labels or attributes)", modelDim)
+		return fmt.Sprintf("the model was trained with %d-dimensional node features: pass the --features it was trained with (labels or attributes)", modelDim)
 	case modelDim == 0 && dataDim > 0:
 		return "the model was trained without node features: use --features none"
 	default:
-		return fmt.Sprintf("the model has %d-dimensional node features, the data %d: pass the --features used with 'gwf fit' on comparable data", modelDim, dataDim)
+		return fmt.Sprintf("the model has %d-dimensional node features, the data %d: read the data with the --features it was trained with", modelDim, dataDim)
 	}
 }
 
