@@ -722,7 +722,7 @@ func (r *tuReader) readNodeLabels(f tuFile, n int, lim Limits) (feat []float64, 
 	if lines < n {
 		return nil, nil, 0, tuLineError(f, lines+1, "missing: %d node labels for the %d nodes of the graph indicator", lines, n)
 	}
-	if values = r.opt.NodeLabels; values == nil {
+	if values = slices.Clone(r.opt.NodeLabels); values == nil {
 		values = slices.Clone(raw)
 		slices.Sort(values)
 		values = slices.Compact(values)

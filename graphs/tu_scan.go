@@ -96,7 +96,7 @@ func (s *TUScanner) open() error {
 		if err != nil {
 			return err
 		}
-		if s.values = r.opt.NodeLabels; s.values == nil {
+		if s.values = slices.Clone(r.opt.NodeLabels); s.values == nil {
 			if s.values, err = s.nodeLabelValues(f); err != nil {
 				return err
 			}
