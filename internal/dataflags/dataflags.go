@@ -149,6 +149,8 @@ func (d *Flags) UseEncoding(e *graphs.FeatureEncoding) (changed bool, err error)
 	}
 	kind, _ := graphs.ParseFeatureKind(d.Features) // checked
 	switch {
+	case e.Kind == graphs.FeaturesLabels && d.Graphs != "":
+		return false, errors.New("the model was trained on one-hot TU node labels (--features labels), which a --graphs folder does not have: give the graphs as TU data (--tu)")
 	case kind == graphs.FeaturesNone && e.Kind != kind:
 		d.Features, changed = e.Kind.String(), true
 	case kind != e.Kind:

@@ -85,6 +85,7 @@ func TestUseEncoding(t *testing.T) {
 		{[]string{"--dataset", "PROTEINS", "--features", "attributes", "--standardize"}, std, false, "", "attributes+std"},
 		{[]string{"--dataset", "MUTAG", "--features", "attributes"}, labels, false, "trained with --features labels", ""},
 		{[]string{"--dataset", "MUTAG", "--standardize"}, labels, false, "not standardized", ""},
+		{[]string{"--graphs", "x"}, labels, false, "does not have", ""},
 	} {
 		f, err := parse(t, c.args...)
 		if err != nil {
