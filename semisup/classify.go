@@ -3,6 +3,7 @@ package semisup
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -33,6 +34,14 @@ func (m *Model) Label(c int) int {
 		return m.Classes[c]
 	}
 	return c
+}
+
+// LabelText is class c as the data wrote it: ClassNames[c] for text labels, else Label(c).
+func (m *Model) LabelText(c int) string {
+	if c >= 0 && c < len(m.ClassNames) {
+		return m.ClassNames[c]
+	}
+	return strconv.Itoa(m.Label(c))
 }
 
 // ArgMax is the most probable class of each row of p.

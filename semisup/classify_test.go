@@ -58,13 +58,29 @@ func TestClassProbabilities(t *testing.T) {
 			t.Errorf("row %d sums to %v", i, s)
 		}
 	}
-	// A file whose class names do not match the head is corrupt.
+	// A file whose class labels or names do not match the head is corrupt.
 	m.Classes = []int{1, 2, 3}
 	b.Reset()
 	if err := m.Encode(&b); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Decode(&b); err == nil || !strings.Contains(err.Error(), "class names") {
+	if _, err := Decode(&b); err == nil || !strings.Contains(err.Error(), "3 class labels") {
+		t.Errorf("3 class labels for 2 classes: %v", err)
+	}
+	m.Classes, m.ClassNames = nil, []string{"a", "b", "c"}
+	b.Reset()
+	if err := m.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Decode(&b); err == nil || !strings.Contains(err.Error(), "3 class names") {
 		t.Errorf("3 class names for 2 classes: %v", err)
+	}
+	m.ClassNames = []string{"a", "b"}
+	b.Reset()
+	if err := m.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := Decode(&b); err != nil || back.LabelText(1) != "b" || back.LabelText(5) != "5" {
+		t.Errorf("class names round trip: %v", err)
 	}
 }

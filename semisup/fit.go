@@ -149,6 +149,9 @@ type Model struct {
 	HeadTrainedAt int
 	// Classes are the data's own class labels: head output c stands for Classes[c] (nil: c).
 	Classes []int
+	// ClassNames, when the data's labels are text (graphs.Dataset.ClassNames), are those
+	// labels: head output c stands for ClassNames[c].
+	ClassNames []string
 }
 
 // OptimizerState is the joint Adam state after epoch Epoch: the atoms' solver (V_k then H_k),

@@ -46,6 +46,8 @@ type filePayload struct {
 	Partial *filePartial `json:"partial,omitempty"`
 	// Classes: see Model.Classes (absent in files written before it existed).
 	Classes []int `json:"classes,omitempty"`
+	// ClassNames: see Model.ClassNames.
+	ClassNames []string `json:"class_names,omitempty"`
 }
 
 // filePartial is training.PartialEpoch without its wall-clock seconds.
@@ -74,7 +76,7 @@ func (m *Model) Encode(w io.Writer) error {
 	if err := g.Encode(&gwf); err != nil {
 		return err
 	}
-	p := filePayload{Config: m.Config, HeadB: m.Head.B, Optimizer: m.Optimizer, HeadTrainedAt: m.HeadTrainedAt, GWF: bytes.TrimSpace(gwf.Bytes()), Encoder: gnnPayloadOf(m.Encoder), Classes: m.Classes}
+	p := filePayload{Config: m.Config, HeadB: m.Head.B, Optimizer: m.Optimizer, HeadTrainedAt: m.HeadTrainedAt, GWF: bytes.TrimSpace(gwf.Bytes()), Encoder: gnnPayloadOf(m.Encoder), Classes: m.Classes, ClassNames: m.ClassNames}
 	for _, h := range m.History {
 		p.History = append(p.History, fileEpoch{Epoch: h.Epoch, GWF: h.GWF, CE: h.CE})
 	}
@@ -177,9 +179,12 @@ func Decode(r io.Reader) (*Model, error) {
 		return nil, bad("head trained after epoch %d of %d", p.HeadTrainedAt, len(p.History))
 	}
 	if p.Classes != nil && len(p.Classes) != head.Classes() {
-		return nil, bad("%d class names for a head of %d classes", len(p.Classes), head.Classes())
+		return nil, bad("%d class labels for a head of %d classes", len(p.Classes), head.Classes())
 	}
-	m := &Model{GWF: gwf, Head: head, Config: p.Config, Optimizer: p.Optimizer, HeadTrainedAt: p.HeadTrainedAt, Classes: p.Classes}
+	if p.ClassNames != nil && len(p.ClassNames) != head.Classes() {
+		return nil, bad("%d class names for a head of %d classes", len(p.ClassNames), head.Classes())
+	}
+	m := &Model{GWF: gwf, Head: head, Config: p.Config, Optimizer: p.Optimizer, HeadTrainedAt: p.HeadTrainedAt, Classes: p.Classes, ClassNames: p.ClassNames}
 	if m.Encoder, err = p.Encoder.gnn(p.Config, InputDim(gwf.Dim()), gwf.K()); err != nil {
 		return nil, bad("%v", err)
 	}

@@ -394,6 +394,9 @@ func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *classif
 		if len(ds.Classes) == classesN {
 			m.Classes = ds.Classes
 		}
+		if len(ds.ClassNames) == classesN {
+			m.ClassNames = ds.ClassNames
+		}
 	}
 	if f.output != "" {
 		opt.EpochDone = func(m *semisup.Model) error { return m.Save(f.output) }
@@ -426,7 +429,7 @@ func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *classif
 			cw := csv.NewWriter(w)
 			cw.Write([]string{"graph", "label", "predicted", "labelled_in_training"})
 			for i, g := range data {
-				cw.Write([]string{g.Name, strconv.Itoa(labels[i]), strconv.Itoa(pred[i]), strconv.FormatBool(train[i] != semisup.Unlabeled)})
+				cw.Write([]string{g.Name, m.LabelText(labels[i]), m.LabelText(pred[i]), strconv.FormatBool(train[i] != semisup.Unlabeled)})
 			}
 			cw.Flush()
 			return cw.Error()

@@ -64,17 +64,26 @@ in the data's own encoding (MUTAG's -1 and 1, say) and probabilities in that ord
 	return cmd
 }
 
-// prediction is one graph's line of the --json output.
+// prediction is one graph's line of the --json output. Labels are the data's own: numbers for
+// TU data (MUTAG's -1 and 1), text where the labels were text (a labels.csv).
 type prediction struct {
 	Graph         int       `json:"graph"`
 	Name          string    `json:"name"`
-	Label         int       `json:"label"`
+	Label         any       `json:"label"`
 	Probabilities []float64 `json:"probabilities"`
 }
 
 type predictReport struct {
-	Classes     []int        `json:"classes"`
+	Classes     []any        `json:"classes"`
 	Predictions []prediction `json:"predictions"`
+}
+
+// classLabel is class c of m for the report: its name for text labels, else its number.
+func classLabel(m *semisup.Model, c int) any {
+	if m.ClassNames != nil {
+		return m.LabelText(c)
+	}
+	return m.Label(c)
 }
 
 func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
@@ -124,10 +133,10 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 	}
 	rep := predictReport{}
 	for c := 0; c < m.Head.Classes(); c++ {
-		rep.Classes = append(rep.Classes, m.Label(c))
+		rep.Classes = append(rep.Classes, classLabel(m, c))
 	}
 	for i, c := range semisup.ArgMax(probs) {
-		rep.Predictions = append(rep.Predictions, prediction{Graph: i, Name: data[i].Name, Label: m.Label(c), Probabilities: probs.RawRowView(i)})
+		rep.Predictions = append(rep.Predictions, prediction{Graph: i, Name: data[i].Name, Label: classLabel(m, c), Probabilities: probs.RawRowView(i)})
 	}
 	return writeOutput(cmd.OutOrStdout(), f.output, func(w io.Writer) error {
 		if f.json {
@@ -141,11 +150,11 @@ func writePredictionsCSV(w io.Writer, rep predictReport) error {
 	cw := csv.NewWriter(w)
 	header := []string{"graph", "name", "label"}
 	for _, c := range rep.Classes {
-		header = append(header, "p_"+strconv.Itoa(c))
+		header = append(header, "p_"+fmt.Sprint(c))
 	}
 	cw.Write(header)
 	for _, p := range rep.Predictions {
-		row := []string{strconv.Itoa(p.Graph), p.Name, strconv.Itoa(p.Label)}
+		row := []string{strconv.Itoa(p.Graph), p.Name, fmt.Sprint(p.Label)}
 		for _, v := range p.Probabilities {
 			row = append(row, strconv.FormatFloat(v, 'g', 6, 64))
 		}

@@ -148,3 +148,34 @@ func TestEncoderClassifyThenPredict(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictTextLabels: a classifier of a graph folder whose labels.csv holds text reports
+// its predictions in that text, in JSON, CSV and classify's --predictions.
+func TestPredictTextLabels(t *testing.T) {
+	dir := t.TempDir()
+	model, preds := filepath.Join(dir, "mixed.classifier"), filepath.Join(dir, "p.csv")
+	mustRun(t, "classify", "--graphs", mixedGraphs, "--labeled-fraction", "1", "--atoms", "2", "--layers", "5", "--epochs", "1",
+		"--output", model, "--predictions", preds, "-q")
+	if b, err := os.ReadFile(preds); err != nil || !strings.Contains(string(b), "triangle.json,cycle,") {
+		t.Errorf("--predictions (%v):\n%s", err, b)
+	}
+	out, _ := mustRun(t, "predict", "--model", model, "--graphs", mixedGraphs, "--json", "-q")
+	var got struct {
+		Classes     []string `json:"classes"`
+		Predictions []struct {
+			Label string `json:"label"`
+		} `json:"predictions"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || strings.Join(got.Classes, ",") != "cycle,tree" || len(got.Predictions) != 6 {
+		t.Fatalf("predict --json (%v):\n%s", err, out)
+	}
+	for _, p := range got.Predictions {
+		if p.Label != "cycle" && p.Label != "tree" {
+			t.Errorf("predicted label %q", p.Label)
+		}
+	}
+	out, _ = mustRun(t, "predict", "--model", model, "--graphs", mixedGraphs, "-q")
+	if !strings.HasPrefix(out, "graph,name,label,p_cycle,p_tree\n") {
+		t.Errorf("CSV header:\n%s", out)
+	}
+}
