@@ -184,7 +184,11 @@ func sinkhornTol(k, a, b, c, mus, mut []float64, sweeps int, tol float64, valid 
 		if s > 0 || valid {
 			worst := 0.0
 			for j, v := range c {
-				worst = math.Max(worst, math.Abs(b[j]*v-mut[j]))
+				// Not math.Max: it is not inlined, and this loop runs every sweep. A NaN still
+				// propagates (and is caught below).
+				if d := math.Abs(b[j]*v - mut[j]); !(d <= worst) {
+					worst = d
+				}
 			}
 			if worst <= tol {
 				return true, s
