@@ -71,8 +71,9 @@ T between their nodes and the objective <L(T), T>, with an unrolled GWD module o
 POT's gromov_wasserstein).
 
 Graphs are JSON files (the default for names ending in .json) or edge lists (any other name, or
---format edgelist; "u v [weight]" lines, node ids 0-based unless --ids says otherwise). Node features are used when both graphs have them (fused GW, weighted by
---feature-weight); giving features to only one graph is an error.
+--format edgelist): "u v [weight]" lines, node ids 0-based unless --ids says otherwise. Node
+features are used when both graphs have them (fused GW, weighted by --feature-weight); giving
+features to only one graph is an error.
 
 Defaults are the paper's: PPA with γ = 0.01, M = 50 layers, 5 Sinkhorn sweeps per layer; with
 --solver badmm, γ = 1 unless --gamma is given. At these settings the transport's columns do
