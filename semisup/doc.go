@@ -15,7 +15,8 @@
 // Gorgonia's Adam updates them all. Graphs without a label still shape the atoms and their own
 // embedding through the GWF term. Predict labels the training graphs; PredictNew embeds unseen
 // graphs with the atoms fixed (training.Transform) and applies the head; ClassProbabilities
-// does the same with probabilities, and Model.Classes keeps the data's own class labels.
+// does the same with probabilities, and Model.Classes (Model.ClassNames for text labels) keeps
+// the data's own class labels.
 //
 // CrossValidate runs the stratified k-fold protocol of the paper's Table 2. With
 // CVOptions.Select it is nested, so that no held-out label chooses anything: in each fold,

@@ -7,7 +7,9 @@
 // package semisup adds a classifier head and its cross-entropy — differentiated by Gorgonia and
 // stepped by Gorgonia's Adam (one solver for the atoms, one per embedding, one per term).
 // Results do not depend on the number of workers; checkpoints resume bit-identically, also
-// mid-epoch. Transform embeds unseen graphs with the same loop and the atoms frozen.
+// mid-epoch. Transform embeds unseen graphs with the same loop and the atoms frozen; a model
+// file keeps how its training data's node features were made (Model.Features), so that unseen
+// graphs can be read the same way (collection.Spec.Encoding).
 //
 // Model.Term puts the GWF term of a mini-batch of a trained (or training) model into a user's
 // own Gorgonia graph, for embeddings the user's model produces: GWF as a regulariser.
