@@ -88,6 +88,31 @@ func BenchmarkGWB(b *testing.B) {
 	}
 }
 
+// BenchmarkEnvelopeLarge: the envelope loss and gradients of a sparse 2000-node graph (like
+// REDDIT-BINARY's largest) with two 20-node atoms; the forward pass runs once, outside the loop.
+func BenchmarkEnvelopeLarge(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	g := baSpace(rng, 2000)
+	a, err := csr.FromDense(g.C)
+	if err != nil {
+		b.Fatal(err)
+	}
+	obs := Space{A: a, Mu: g.Mu}
+	atoms := []Atom{{U: baSpace(rng, 20).C, Mu: baSpace(rng, 20).Mu}, {U: baSpace(rng, 20).C, Mu: baSpace(rng, 20).Mu}}
+	lambda := []float64{0.5, 0.5}
+	fwd := Forward{GWB: GWB{Solver: PPA{Gamma: 0.01, Layers: 2, Inner: 5, Weight: 1}, Layers: 1}}
+	var st ForwardState
+	if err := fwd.Run(&st, atoms, lambda, obs); err != nil {
+		b.Fatal(err)
+	}
+	gU := []*mat.Dense{mat.NewDense(20, 20, nil), mat.NewDense(20, 20, nil)}
+	gLambda := make([]float64, 2)
+	b.ReportAllocs()
+	for b.Loop() {
+		st.Envelope(atoms, lambda, obs, 1, gU, nil, gLambda)
+	}
+}
+
 // TestNoAllocationInSteadyState: with a reused state, GWD and the whole forward pass allocate
 // nothing per call (only the first call sizes the workspace).
 func TestNoAllocationInSteadyState(t *testing.T) {

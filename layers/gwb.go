@@ -56,7 +56,8 @@ type GWBState struct {
 	// update sets it, from the transports b was built of.
 	lr   lowRank
 	lrOK bool
-	// dense turns the factored products off (tests compare them with the dense ones).
+	// dense turns the factored products, and the envelope's sparse one, off (tests compare
+	// them with the dense ones).
 	dense bool
 }
 

@@ -86,3 +86,52 @@ func maxRelDiff(a, b []float64) float64 {
 	}
 	return d / m
 }
+
+// TestEnvelopeSparseSameAsDense: a sparse graph of envelopeSparseMin nodes or more takes the
+// envelope's compressed-row product T·(C·Tᵀ); its loss and gradients agree with the dense
+// products' to rounding.
+func TestEnvelopeSparseSameAsDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 9))
+	n := envelopeSparseMin + 30
+	g := baSpace(rng, n)
+	a, err := csr.FromDense(g.C)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs := Space{A: a, Mu: g.Mu}
+	var atoms []Atom
+	for _, nk := range []int{5, 7} {
+		s := randomSpace(rng, nk, 1, 1, true, 0)
+		atoms = append(atoms, Atom{U: s.C, Mu: s.Mu})
+	}
+	lambda := []float64{0.4, 0.6}
+	run := func(dense bool) (float64, []float64) {
+		var st ForwardState
+		st.GWB.dense = dense
+		f := Forward{GWB: GWB{Solver: PPA{Gamma: 0.01, Layers: 3, Inner: 5, Weight: 1}, Layers: 1}}
+		if err := f.Run(&st, atoms, lambda, obs); err != nil {
+			t.Fatal(err)
+		}
+		if !st.final.ct.sparse {
+			t.Fatal("the graph is not multiplied sparse")
+		}
+		gU := []*mat.Dense{mat.NewDense(5, 5, nil), mat.NewDense(7, 7, nil)}
+		gl := make([]float64, 2)
+		loss := st.Envelope(atoms, lambda, obs, 1, gU, nil, gl)
+		return loss, append(append(gl, gU[0].RawMatrix().Data...), gU[1].RawMatrix().Data...)
+	}
+	lossD, gD := run(true)
+	lossS, gS := run(false)
+	scale := 0.0
+	for _, v := range gD {
+		scale = math.Max(scale, math.Abs(v))
+	}
+	if math.Abs(lossS-lossD) > 1e-10*math.Abs(lossD) || math.IsNaN(lossS) {
+		t.Errorf("loss %v, dense %v", lossS, lossD)
+	}
+	for i := range gD {
+		if math.Abs(gS[i]-gD[i]) > 1e-9*scale {
+			t.Fatalf("gradient %d: %v, dense %v", i, gS[i], gD[i])
+		}
+	}
+}

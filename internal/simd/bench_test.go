@@ -9,7 +9,7 @@ import (
 )
 
 // The shapes of a GWD layer: a dense N×N barycenter times an N×Nₖ transport.
-var benchShapes = [][3]int{{20, 20, 20}, {40, 40, 40}, {100, 40, 100}, {256, 256, 256}, {620, 40, 620}}
+var benchShapes = [][3]int{{20, 20, 20}, {40, 40, 40}, {100, 40, 100}, {256, 256, 256}, {620, 40, 620}, {2000, 2000, 2000}, {2000, 20, 2000}, {2000, 128, 2000}}
 
 func BenchmarkMulAdd(b *testing.B) {
 	for _, s := range benchShapes {
