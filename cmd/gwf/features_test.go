@@ -98,9 +98,11 @@ func TestModelsKeepTheirFeatureEncoding(t *testing.T) {
 	model := filepath.Join(dir, "attr.model")
 	mustRun(t, "fit", "--tu", train, "--features", "attributes", "--standardize", "--output", model,
 		"--atoms", "3", "--layers", "5", "--epochs", "1", "-q")
+	// Resuming needs no feature flags either.
+	mustRun(t, "fit", "--tu", train, "--output", model, "--resume", "--epochs", "2", "-q")
 	gm, err := training.Load(model)
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || len(gm.History) != 2 {
+		t.Fatalf("resumed without feature flags: %v", err)
 	}
 	if e := gm.Features; e == nil || e.Kind != graphs.FeaturesAttributes || len(e.Mean) != 1 || !(e.Scale[0] > 0) {
 		t.Fatalf("model's feature encoding %+v, want standardized attributes", e)

@@ -112,6 +112,9 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 			a.log.Warn(w)
 		}
 		m.Config = cfg
+		if err := f.data.useModelFeatures(a.log, m.Features); err != nil {
+			return fmt.Errorf("resume %s: %w", f.output, err)
+		}
 	} else {
 		var warnings []string
 		var err error
