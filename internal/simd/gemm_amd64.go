@@ -58,7 +58,7 @@ const (
 	blockN    = 512
 )
 
-// mulAddAsm is C += alpha·A·B, cache-blocked when k > blockMinK (see blockK).
+// mulAddAsm is C += alpha·A·B, cache-blocked when k > blockMinK and n ≥ blockMinN.
 func mulAddAsm(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
 	if k <= blockMinK || n < blockMinN {
 		mulAddTiles(m, n, k, alpha, a, lda, b, ldb, c, ldc)
