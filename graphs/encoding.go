@@ -65,9 +65,17 @@ func (e FeatureEncoding) Validate() error {
 	if d == 0 || len(e.Scale) != d || (e.Kind == FeaturesLabels && d != len(e.NodeLabels)) {
 		return fmt.Errorf("graphs: feature encoding: %d means and %d scales for %d node-label values", d, len(e.Scale), len(e.NodeLabels))
 	}
-	for j := range d {
-		if math.IsNaN(e.Mean[j]) || math.IsInf(e.Mean[j], 0) || !(e.Scale[j] > 0) || math.IsInf(e.Scale[j], 0) {
-			return fmt.Errorf("graphs: feature encoding: dimension %d has mean %v and scale %v (want finite, scale > 0)", j, e.Mean[j], e.Scale[j])
+	if err := checkMeanScale(e.Mean, e.Scale); err != nil {
+		return fmt.Errorf("graphs: feature encoding: %w", err)
+	}
+	return nil
+}
+
+// checkMeanScale checks a standardization: finite means, finite positive scales.
+func checkMeanScale(mean, scale []float64) error {
+	for j := range mean {
+		if math.IsNaN(mean[j]) || math.IsInf(mean[j], 0) || !(scale[j] > 0) || math.IsInf(scale[j], 0) {
+			return fmt.Errorf("dimension %d has mean %v and scale %v (want finite, scale > 0)", j, mean[j], scale[j])
 		}
 	}
 	return nil
@@ -90,10 +98,8 @@ func ApplyStandardization(gs []*Graph, mean, scale []float64) error {
 	if err := checkFeatures(gs, d); err != nil {
 		return err
 	}
-	for j := range d {
-		if math.IsNaN(mean[j]) || math.IsInf(mean[j], 0) || !(scale[j] > 0) || math.IsInf(scale[j], 0) {
-			return fmt.Errorf("standardize: dimension %d has mean %v and scale %v (want finite, scale > 0)", j, mean[j], scale[j])
-		}
+	if err := checkMeanScale(mean, scale); err != nil {
+		return fmt.Errorf("standardize: %w", err)
 	}
 	// A value far outside the training range can overflow once divided by a small scale.
 	for gi, g := range gs {

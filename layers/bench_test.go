@@ -20,10 +20,18 @@ func baSpace(rng *rand.Rand, n int) Space {
 	return s
 }
 
+// BenchmarkGWD: the three solvers at the paper's settings, and PPA's converged mode (--tol
+// 1e-6), where the Sinkhorn sweeps, hundreds per layer, are the time.
 func BenchmarkGWD(b *testing.B) {
-	for _, s := range []Solver{DefaultPPA(), DefaultBADMM(), DefaultCG()} {
+	converged := DefaultPPA()
+	converged.Tol = 1e-6
+	for _, c := range []struct {
+		name string
+		s    Solver
+	}{{"ppa", DefaultPPA()}, {"badmm", DefaultBADMM()}, {"cg", DefaultCG()}, {"ppa-tol", converged}} {
+		s := c.s
 		for _, n := range []int{20, 40, 100, 200} {
-			b.Run(fmt.Sprintf("%s/N=%d", s.Name(), n), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/N=%d", c.name, n), func(b *testing.B) {
 				rng := rand.New(rand.NewPCG(1, uint64(n)))
 				src, dst := baSpace(rng, n), baSpace(rng, n)
 				var st State
@@ -35,56 +43,6 @@ func BenchmarkGWD(b *testing.B) {
 				}
 			})
 		}
-	}
-}
-
-// BenchmarkGWDConverged: PPA's converged mode (--tol 1e-6), where the Sinkhorn sweeps, hundreds
-// per layer, are the time.
-func BenchmarkGWDConverged(b *testing.B) {
-	p := DefaultPPA()
-	p.Tol = 1e-6
-	var s Solver = p // boxed once, not at every call
-	for _, n := range []int{20, 40, 100} {
-		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
-			rng := rand.New(rand.NewPCG(1, uint64(n)))
-			src, dst := baSpace(rng, n), baSpace(rng, n)
-			var st State
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := Solve(s, &st, src, dst); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
-// BenchmarkGWB: K = 30 atoms of 35 nodes, a graph of N nodes, L = 2, PPA M = 50: the
-// barycenter and the final GWD of one graph in training (Algorithm 4, lines 5–7). N = 20 is
-// the setting (AIDS-like), N = 100 a large PROTEINS graph.
-func BenchmarkGWB(b *testing.B) {
-	for _, n := range []int{20, 100} {
-		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
-			rng := rand.New(rand.NewPCG(2, 3))
-			atoms := make([]Atom, 30)
-			for k := range atoms {
-				s := baSpace(rng, 35)
-				atoms[k] = Atom{U: s.C, Mu: s.Mu}
-			}
-			lambda := make([]float64, 30)
-			for k := range lambda {
-				lambda[k] = 1.0 / 30
-			}
-			obs := baSpace(rng, n)
-			fwd := Forward{GWB: GWB{Solver: DefaultPPA(), Layers: 2}}
-			var st ForwardState
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := fwd.Run(&st, atoms, lambda, obs); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
 	}
 }
 
