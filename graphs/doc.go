@@ -2,7 +2,9 @@
 // (JSON, networkx node-link JSON, edge lists, TU Dortmund datasets as folders or .zip archives,
 // folders mixing one-graph files with a labels.csv) and seeded generators (Barabási–Albert,
 // stochastic block model). The sub-package collection loads any of these sources from one
-// description; datasets bundles five TU benchmarks.
+// description; datasets bundles five TU benchmarks; store spools a collection to one binary
+// file read back graph by graph. A Source gives graphs by position (Slice: in memory; a store:
+// from disk), which is how training streams a corpus larger than memory.
 //
 // A Graph is an adjacency matrix A, stored sparse (package csr: a corpus costs memory in
 // proportion to its edges, not to Σ N²), a node distribution Mu and optional node features F,

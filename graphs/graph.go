@@ -202,49 +202,88 @@ func DegreeMu(a *csr.Matrix) []float64 {
 // changed. Finite features whose sums overflow (attributes near 1e308) are standardized
 // through a copy divided by the dimension's largest magnitude, so the results stay finite.
 func StandardizeFeatures(gs []*Graph) (mean, scale []float64, err error) {
-	if len(gs) == 0 || gs[0].F == nil {
-		return nil, nil, nil
-	}
-	_, d := gs[0].F.Dims()
-	if err := checkFeatures(gs, d); err != nil {
+	if mean, scale, err = Standardization(Slice(gs)); err != nil || mean == nil {
 		return nil, nil, err
 	}
-	mean, scale = make([]float64, d), make([]float64, d)
+	standardize(gs, mean, scale)
+	return mean, scale, nil
+}
+
+// Standardization returns the means and scales StandardizeFeatures would use for the graphs
+// of src, changing nothing: src is read through twice (or three times when sums overflow),
+// graph after graph, so a corpus on disk need not be in memory. Nil, nil when the graphs have
+// no features.
+func Standardization(src Source) (mean, scale []float64, err error) {
+	if src.Len() == 0 {
+		return nil, nil, nil
+	}
+	g0, err := src.Graph(0)
+	if err != nil || g0.F == nil {
+		return nil, nil, err
+	}
+	d := g0.Dim()
+	div := make([]float64, d)
+	for j := range div {
+		div[j] = 1
+	}
+	if mean, scale, err = meanStd(src, d, div); err != nil {
+		return nil, nil, err
+	}
+	var overflowed []int
 	for j := range d {
-		mean[j], scale[j] = meanStd(gs, j, 1)
 		if math.IsInf(mean[j], 0) || math.IsInf(scale[j], 0) || math.IsNaN(scale[j]) {
-			// The sums overflowed: redo this dimension on values divided by its largest
-			// magnitude (a rare path, so that ordinary data keep their exact results).
-			big := maxAbs(gs, j)
-			m, s := meanStd(gs, j, big)
-			mean[j], scale[j] = m*big, s*big
+			overflowed = append(overflowed, j)
+		}
+	}
+	if overflowed != nil {
+		// The sums overflowed: redo these dimensions on values divided by their largest
+		// magnitude (a rare path, so that ordinary data keep their exact results).
+		big, err := maxAbs(src, d)
+		if err != nil {
+			return nil, nil, err
+		}
+		m, sd, err := meanStd(src, d, big)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, j := range overflowed {
+			mean[j], scale[j] = m[j]*big[j], sd[j]*big[j]
 			if math.IsInf(mean[j], 0) || math.IsInf(scale[j], 0) {
 				return nil, nil, fmt.Errorf("standardize: feature dimension %d: mean %v and standard deviation %v are not finite", j, mean[j], scale[j])
 			}
 		}
+	}
+	for j := range d {
 		if !(scale[j] > 0) {
 			scale[j] = 1
 		}
 	}
-	standardize(gs, mean, scale)
 	return mean, scale, nil
 }
 
 // checkFeatures checks that every graph of gs has d finite feature dimensions.
 func checkFeatures(gs []*Graph, d int) error {
 	for gi, g := range gs {
-		if g.F == nil {
-			return fmt.Errorf("standardize: graph %d has no node features, %d expected", gi, d)
+		if err := checkGraphFeatures(gi, g, d); err != nil {
+			return err
 		}
-		r, c := g.F.Dims()
-		if c != d {
-			return fmt.Errorf("standardize: graph %d has %d feature dimensions, %d expected", gi, c, d)
-		}
-		for i := 0; i < r; i++ {
-			for j, v := range g.F.RawRowView(i) {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return fmt.Errorf("standardize: graph %d, node %d: feature dimension %d is %v", gi, i, j, v)
-				}
+	}
+	return nil
+}
+
+// checkGraphFeatures checks that graph gi, g, has d finite feature dimensions.
+func checkGraphFeatures(gi int, g *Graph, d int) error {
+	if g.F == nil {
+		return fmt.Errorf("standardize: graph %d has no node features, %d expected", gi, d)
+	}
+	r, c := g.F.Dims()
+	if c != d {
+		return fmt.Errorf("standardize: graph %d has %d feature dimensions, %d expected", gi, c, d)
+	}
+	for i := 0; i < r; i++ {
+		for j, v := range g.F.RawRowView(i) {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("standardize: graph %d, node %d: feature dimension %d is %v", gi, i, j, v)
 			}
 		}
 	}
@@ -268,39 +307,67 @@ func standardize(gs []*Graph, mean, scale []float64) {
 	}
 }
 
-// meanStd is the mean and standard deviation of feature dimension j over all nodes of gs,
-// computed on the values divided by div.
-func meanStd(gs []*Graph, j int, div float64) (mean, std float64) {
+// meanStd is the mean and standard deviation of each of the d feature dimensions over all nodes
+// of src, of the values divided by div[j]; it checks the features on the way (checkFeatures).
+// Each dimension's sums run over the graphs and nodes in order, as they always have.
+func meanStd(src Source, d int, div []float64) (mean, std []float64, err error) {
+	mean, std = make([]float64, d), make([]float64, d)
 	n := 0.0
-	for _, g := range gs {
+	for gi := 0; gi < src.Len(); gi++ {
+		g, err := src.Graph(gi)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := checkGraphFeatures(gi, g, d); err != nil {
+			return nil, nil, err
+		}
 		r, _ := g.F.Dims()
 		for i := 0; i < r; i++ {
-			mean += g.F.At(i, j) / div
+			for j, v := range g.F.RawRowView(i) {
+				mean[j] += v / div[j]
+			}
 		}
 		n += float64(r)
 	}
 	if n == 0 {
-		return 0, 0
+		return mean, std, nil
 	}
-	mean /= n
-	for _, g := range gs {
+	for j := range mean {
+		mean[j] /= n
+	}
+	for gi := 0; gi < src.Len(); gi++ {
+		g, err := src.Graph(gi)
+		if err != nil {
+			return nil, nil, err
+		}
 		r, _ := g.F.Dims()
 		for i := 0; i < r; i++ {
-			x := g.F.At(i, j)/div - mean
-			std += x * x
+			for j, v := range g.F.RawRowView(i) {
+				x := v/div[j] - mean[j]
+				std[j] += x * x
+			}
 		}
 	}
-	return mean, math.Sqrt(std / n)
+	for j := range std {
+		std[j] = math.Sqrt(std[j] / n)
+	}
+	return mean, std, nil
 }
 
-// maxAbs is the largest magnitude of feature dimension j over all nodes of gs.
-func maxAbs(gs []*Graph, j int) float64 {
-	m := 0.0
-	for _, g := range gs {
+// maxAbs is the largest magnitude of each feature dimension over all nodes of src.
+func maxAbs(src Source, d int) ([]float64, error) {
+	m := make([]float64, d)
+	for gi := 0; gi < src.Len(); gi++ {
+		g, err := src.Graph(gi)
+		if err != nil {
+			return nil, err
+		}
 		r, _ := g.F.Dims()
 		for i := 0; i < r; i++ {
-			m = math.Max(m, math.Abs(g.F.At(i, j)))
+			for j, v := range g.F.RawRowView(i) {
+				m[j] = math.Max(m[j], math.Abs(v))
+			}
 		}
 	}
-	return m
+	return m, nil
 }

@@ -35,15 +35,29 @@ type CostBalance struct {
 // model then learns from the attributes alone. Training with Config.FeatureWeight =
 // BalanceFeatures(data).Weight gives both terms the same say at the start.
 func BalanceFeatures(data []*graphs.Graph) (CostBalance, error) {
-	if len(data) == 0 {
+	return BalanceFeaturesSource(graphs.Slice(data))
+}
+
+// BalanceFeaturesSource is BalanceFeatures on the graphs of src, read through once.
+func BalanceFeaturesSource(src graphs.Source) (CostBalance, error) {
+	if src.Len() == 0 {
 		return CostBalance{}, errors.New("balance features: no graphs")
 	}
-	dim := data[0].Dim()
+	var first *graphs.Graph
+	var dim int
 	var sumA, sumM, sumB float64
-	sumV := make([]float64, dim)
-	for _, g := range data {
+	var sumV []float64
+	for gi := 0; gi < src.Len(); gi++ {
+		g, err := src.Graph(gi)
+		if err != nil {
+			return CostBalance{}, fmt.Errorf("balance features: %w", err)
+		}
+		if first == nil {
+			first, dim = g, g.Dim()
+			sumV = make([]float64, dim)
+		}
 		if g.Dim() != dim {
-			return CostBalance{}, fmt.Errorf("balance features: graph %s has %d-dimensional features, graph %s %d", g.Name, g.Dim(), data[0].Name, dim)
+			return CostBalance{}, fmt.Errorf("balance features: graph %s has %d-dimensional features, graph %s %d", g.Name, g.Dim(), first.Name, dim)
 		}
 		n := g.N()
 		for i := 0; i < n; i++ {
@@ -64,7 +78,7 @@ func BalanceFeatures(data []*graphs.Graph) (CostBalance, error) {
 			}
 		}
 	}
-	count := float64(len(data))
+	count := float64(src.Len())
 	meanM := sumM / count
 	b := CostBalance{Structure: spread(sumA/count, meanM*meanM), Weight: 1}
 	if dim > 0 {

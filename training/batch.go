@@ -31,7 +31,7 @@ type Gradients struct {
 // BatchGradients computes the losses and gradients of one mini-batch (indices into data) as a
 // training step of Fit would — the same expression graph — without changing the model.
 func BatchGradients(m *Model, data []*graphs.Graph, batch []int, opt Options) (*Gradients, error) {
-	if err := m.check(data); err != nil {
+	if err := m.check(graphs.Slice(data)); err != nil {
 		return nil, err
 	}
 	for _, i := range batch {
@@ -42,7 +42,7 @@ func BatchGradients(m *Model, data []*graphs.Graph, batch []int, opt Options) (*
 	if len(batch) == 0 {
 		return nil, fmt.Errorf("empty batch")
 	}
-	tr, err := newTrainer(m, data, opt)
+	tr, err := newTrainer(m, graphs.Slice(data), opt)
 	if err != nil {
 		return nil, err
 	}
@@ -72,9 +72,17 @@ func (tr *trainer) gradients(batch []int) (*Gradients, error) {
 	}
 	zb := make([]float64, len(batch)*K)
 	obs := make([]layers.Space, len(batch))
+	gs := make([]*graphs.Graph, len(batch))
 	for r, i := range batch {
 		copy(zb[r*K:(r+1)*K], m.Z.RawRowView(i))
-		d := tr.data[i]
+		d, err := tr.src.Graph(i)
+		if err != nil {
+			return nil, err
+		}
+		if d.Dim() != m.Dim() {
+			return nil, fmt.Errorf("graph %q has %d-dimensional node features, the model %d", d.Name, d.Dim(), m.Dim())
+		}
+		gs[r] = d
 		obs[r] = layers.Space{A: d.A, Mu: d.Mu, F: d.F}
 	}
 	var zNode *gorgonia.Node
@@ -139,7 +147,7 @@ func (tr *trainer) gradients(batch []int) (*Gradients, error) {
 	if err := machine.RunAll(); err != nil {
 		if bl != nil && bl.Failure() != nil {
 			ge := bl.Failure()
-			return nil, fmt.Errorf("graph %q: %w", tr.data[batch[ge.Index]].Name, ge.Err)
+			return nil, fmt.Errorf("graph %q: %w", gs[ge.Index].Name, ge.Err)
 		}
 		return nil, err
 	}
@@ -151,7 +159,7 @@ func (tr *trainer) gradients(batch []int) (*Gradients, error) {
 	for _, ge := range skipped {
 		out.Skipped = append(out.Skipped, ge.Index)
 		if tr.opt.Warn != nil {
-			tr.opt.Warn(fmt.Sprintf("skipped: graph %q: %v", tr.data[batch[ge.Index]].Name, ge.Err))
+			tr.opt.Warn(fmt.Sprintf("skipped: graph %q: %v", gs[ge.Index].Name, ge.Err))
 		}
 	}
 	gd := make([][]float64, len(grads))
@@ -234,7 +242,7 @@ func (tr *trainer) step(batch []int) (gwfLoss float64, terms []float64, err erro
 		}
 		copy(o.z[i].params[0].gradData(), gr.Z[r*K:(r+1)*K])
 		if err := o.z[i].step(o.lr); err != nil {
-			return 0, nil, fmt.Errorf("adam step on z of graph %q: %w", tr.data[i].Name, err)
+			return 0, nil, fmt.Errorf("adam step on z of graph %d: %w", i, err)
 		}
 	}
 	for j, tg := range gr.TermParams {

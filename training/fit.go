@@ -74,13 +74,22 @@ type Progress struct {
 // When ctx stops training mid-epoch, m.Partial and m.Optimizer record the position and state
 // at that batch boundary: saved, the model resumes exactly from there.
 func Fit(ctx context.Context, m *Model, data []*graphs.Graph, opt Options) error {
-	if err := m.check(data); err != nil {
+	return FitSource(ctx, m, graphs.Slice(data), opt)
+}
+
+// FitSource is Fit on the graphs of src, read as each mini-batch needs them: with a source that
+// reads from disk (graphs/store), memory holds the model and one batch's graphs, not the
+// corpus. The result is the one Fit gives on the same graphs in memory, bit for bit. Before
+// training, src is read through once to check it against the model (feature dimension and
+// fingerprint).
+func FitSource(ctx context.Context, m *Model, src graphs.Source, opt Options) error {
+	if err := m.check(src); err != nil {
 		return err
 	}
 	if err := m.Resumable(); err != nil && !opt.FreshOptimizer && len(m.History) < m.Config.Epochs {
 		return err
 	}
-	tr, err := newTrainer(m, data, opt)
+	tr, err := newTrainer(m, src, opt)
 	if err != nil {
 		return err
 	}
@@ -88,22 +97,22 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, opt Options) error
 }
 
 // check verifies that the model fits the data.
-func (m *Model) check(data []*graphs.Graph) error {
+func (m *Model) check(src graphs.Source) error {
 	if err := m.Config.Validate(); err != nil {
 		return err
 	}
-	dim, err := checkData(data)
+	info, err := describe(src)
 	if err != nil {
 		return err
 	}
-	if dim != m.Dim() {
-		return fmt.Errorf("the data has %d-dimensional node features, the model %d", dim, m.Dim())
+	if info.dim != m.Dim() {
+		return fmt.Errorf("the data has %d-dimensional node features, the model %d", info.dim, m.Dim())
 	}
-	if r, _ := m.Z.Dims(); r != len(data) {
-		return fmt.Errorf("the model has %d embeddings for %d graphs", r, len(data))
+	if r, _ := m.Z.Dims(); r != src.Len() {
+		return fmt.Errorf("the model has %d embeddings for %d graphs", r, src.Len())
 	}
-	if fp := Fingerprint(data); m.Fingerprint != "" && fp != m.Fingerprint {
-		return fmt.Errorf("the data (fingerprint %s) is not the data the model was trained on (%s)", fp, m.Fingerprint)
+	if m.Fingerprint != "" && info.fingerprint != m.Fingerprint {
+		return fmt.Errorf("the data (fingerprint %s) is not the data the model was trained on (%s)", info.fingerprint, m.Fingerprint)
 	}
 	return nil
 }
@@ -111,13 +120,13 @@ func (m *Model) check(data []*graphs.Graph) error {
 // trainer holds what one Fit needs between batches.
 type trainer struct {
 	m    *Model
-	data []*graphs.Graph
+	src  graphs.Source
 	opt  Options
 	loss nodes.BatchLoss
 	adam *optimizer
 }
 
-func newTrainer(m *Model, data []*graphs.Graph, opt Options) (*trainer, error) {
+func newTrainer(m *Model, src graphs.Source, opt Options) (*trainer, error) {
 	if lr := opt.EncoderLearningRate; lr < 0 || math.IsNaN(lr) || math.IsInf(lr, 0) {
 		return nil, fmt.Errorf("training: encoder learning rate %v must be finite and not negative", lr)
 	}
@@ -130,14 +139,14 @@ func newTrainer(m *Model, data []*graphs.Graph, opt Options) (*trainer, error) {
 		return nil, fmt.Errorf("restore the optimizer: %w", err)
 	}
 	return &trainer{
-		m: m, data: data, opt: opt, adam: o,
+		m: m, src: src, opt: opt, adam: o,
 		loss: nodes.BatchLoss{Forward: fwd, Workers: opt.Workers, SkipNonFinite: opt.SkipNonFinite, Workspace: new(nodes.Workspace)},
 	}, nil
 }
 
 // run is the epoch loop.
 func (tr *trainer) run(ctx context.Context) error {
-	m, cfg, opt := tr.m, tr.m.Config, tr.opt
+	m, cfg, opt, n := tr.m, tr.m.Config, tr.opt, tr.src.Len()
 	start := time.Now()
 	first := len(m.History)
 	// A model stopped mid-epoch resumes at the batch where it stopped.
@@ -146,10 +155,10 @@ func (tr *trainer) run(ctx context.Context) error {
 		resume = *p
 	}
 	m.Partial = nil
-	runTotal := (cfg.Epochs-first)*len(tr.data) - resume.Done
+	runTotal := (cfg.Epochs-first)*n - resume.Done
 	for epoch := first + 1; epoch <= cfg.Epochs; epoch++ {
 		t0 := time.Now()
-		order := rand.New(rand.NewPCG(cfg.Seed, uint64(epoch))).Perm(len(tr.data))
+		order := rand.New(rand.NewPCG(cfg.Seed, uint64(epoch))).Perm(n)
 		var lossSum, prior float64
 		termSums := make([]float64, len(opt.Terms))
 		b0 := 0
@@ -180,16 +189,16 @@ func (tr *trainer) run(ctx context.Context) error {
 			if opt.Progress != nil {
 				done := b + len(batch)
 				elapsed := time.Since(start)
-				processed := (epoch-first-1)*len(tr.data) + done - resume.Done
+				processed := (epoch-first-1)*n + done - resume.Done
 				rate := float64(processed) / elapsed.Seconds()
 				opt.Progress(Progress{
-					Epoch: epoch, Epochs: cfg.Epochs, Done: done, Total: len(tr.data),
+					Epoch: epoch, Epochs: cfg.Epochs, Done: done, Total: n,
 					Loss: lossSum / float64(done), GraphsPerSec: rate, Elapsed: elapsed,
 					ETA: time.Duration(float64(runTotal-processed) / rate * float64(time.Second)),
 				})
 			}
 		}
-		st := EpochStats{Epoch: epoch, Loss: lossSum / float64(len(tr.data)), Seconds: prior + time.Since(t0).Seconds()}
+		st := EpochStats{Epoch: epoch, Loss: lossSum / float64(n), Seconds: prior + time.Since(t0).Seconds()}
 		if len(termSums) > 0 {
 			st.Terms = termSums
 		}

@@ -4,7 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"fmt"
+	"hash"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -14,45 +14,33 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 )
 
-// checkData verifies that the graphs can be factorised together: at least one graph, and all
-// with node features of one dimension or all without. It returns that dimension.
-func checkData(data []*graphs.Graph) (int, error) {
-	if len(data) == 0 {
-		return 0, fmt.Errorf("no graphs to learn from")
-	}
-	dim := data[0].Dim()
-	for _, g := range data {
-		if g == nil {
-			return 0, fmt.Errorf("nil graph in the data")
-		}
-		if g.N() == 0 {
-			return 0, fmt.Errorf("graph %q has no nodes", g.Name)
-		}
-		if g.Dim() != dim {
-			return 0, fmt.Errorf("graph %q has %d-dimensional features, graph %q has %d", g.Name, g.Dim(), data[0].Name, dim)
-		}
-	}
-	return dim, nil
-}
-
 // NewModel initialises a model for the data: warm-started atoms (K random observed graphs,
 // drawn without replacement while there are enough) or random atoms of Config.AtomSize nodes,
 // uniform atom distributions, and small random embeddings.
 func NewModel(data []*graphs.Graph, cfg Config) (*Model, error) {
+	return NewModelSource(graphs.Slice(data), cfg)
+}
+
+// NewModelSource is NewModel on the graphs of src (read through once, then the warm start's).
+func NewModelSource(src graphs.Source, cfg Config) (*Model, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	dim, err := checkData(data)
+	info, err := describe(src)
 	if err != nil {
 		return nil, err
 	}
+	dim := info.dim
 	rng := initRNG(cfg)
-	m := &Model{Config: cfg, Fingerprint: Fingerprint(data)}
-	picks := warmPicks(cfg, len(data), rng)
+	m := &Model{Config: cfg, Fingerprint: info.fingerprint}
+	picks := warmPicks(cfg, src.Len(), rng)
 	for k := 0; k < cfg.Atoms; k++ {
 		var v, h *mat.Dense
 		if cfg.AtomSize == 0 {
-			g := data[picks[k]]
+			g, err := src.Graph(picks[k])
+			if err != nil {
+				return nil, err
+			}
 			v = g.Dense()
 			if dim > 0 {
 				h = mat.DenseCopyOf(g.F)
@@ -69,7 +57,10 @@ func NewModel(data []*graphs.Graph, cfg Config) (*Model, error) {
 				// Features of random observed nodes keep H on the data's scale.
 				h = mat.NewDense(n, dim, nil)
 				for i := 0; i < n; i++ {
-					g := data[rng.IntN(len(data))]
+					g, err := src.Graph(rng.IntN(src.Len()))
+					if err != nil {
+						return nil, err
+					}
 					h.SetRow(i, g.F.RawRowView(rng.IntN(g.N())))
 				}
 			}
@@ -81,7 +72,7 @@ func NewModel(data []*graphs.Graph, cfg Config) (*Model, error) {
 		}
 		m.AtomMu = append(m.AtomMu, graphs.UniformMu(n))
 	}
-	m.Z = mat.NewDense(len(data), cfg.Atoms, nil)
+	m.Z = mat.NewDense(src.Len(), cfg.Atoms, nil)
 	initEmbeddings(m.Z, cfg, rng)
 	return m, nil
 }
@@ -109,19 +100,30 @@ func warmPicks(cfg Config, graphs int, rng *rand.Rand) []int {
 // making them: Config.AtomSize, or the sizes of the graphs the warm start draws. It lets a
 // caller check the memory of a model before allocating it.
 func AtomSizes(data []*graphs.Graph, cfg Config) []int {
-	if cfg.Atoms <= 0 || len(data) == 0 {
-		return nil
+	sizes, _ := AtomSizesSource(graphs.Slice(data), cfg, func(i int) (int, error) { return data[i].N(), nil })
+	return sizes
+}
+
+// AtomSizesSource is AtomSizes on the graphs of src, whose node counts nodes gives (a store's
+// index holds them, so nothing need be read).
+func AtomSizesSource(src graphs.Source, cfg Config, nodes func(i int) (int, error)) ([]int, error) {
+	if cfg.Atoms <= 0 || src.Len() == 0 {
+		return nil, nil
 	}
 	sizes := make([]int, cfg.Atoms)
-	picks := warmPicks(cfg, len(data), initRNG(cfg))
+	picks := warmPicks(cfg, src.Len(), initRNG(cfg))
 	for k := range sizes {
 		if picks == nil {
 			sizes[k] = cfg.AtomSize
-		} else {
-			sizes[k] = data[picks[k]].N()
+			continue
 		}
+		n, err := nodes(picks[k])
+		if err != nil {
+			return nil, err
+		}
+		sizes[k] = n
 	}
-	return sizes
+	return sizes, nil
 }
 
 // initEmbeddings fills z with N(0, ZInitStd²) entries.
@@ -137,36 +139,56 @@ func initEmbeddings(z *mat.Dense, cfg Config, rng *rand.Rand) {
 // Fingerprint identifies a dataset by its graphs' structures, distributions and features, so a
 // model or checkpoint is never resumed or applied on other data by mistake.
 func Fingerprint(data []*graphs.Graph) string {
-	h := sha256.New()
-	var buf [8]byte
-	put := func(v float64) {
-		binary.LittleEndian.PutUint64(buf[:], math.Float64bits(v))
-		h.Write(buf[:])
-	}
-	var row []byte // one adjacency row, dense, as put would write it
+	var fp fingerprint
 	for _, g := range data {
-		n := g.N()
-		put(float64(n))
-		put(float64(g.Dim()))
-		row = slices.Grow(row[:0], 8*n)[:8*n]
-		for i := 0; i < n; i++ {
-			clear(row)
-			cols, vals := g.A.Row(i)
-			for p, j := range cols {
-				binary.LittleEndian.PutUint64(row[8*j:], math.Float64bits(vals[p]))
-			}
-			h.Write(row)
+		fp.add(g)
+	}
+	return fp.sum()
+}
+
+// fingerprint hashes graphs one at a time (Fingerprint).
+type fingerprint struct {
+	h   hash.Hash
+	row []byte // one adjacency row, dense, as put would write it
+	buf [8]byte
+}
+
+func (f *fingerprint) put(v float64) {
+	binary.LittleEndian.PutUint64(f.buf[:], math.Float64bits(v))
+	f.h.Write(f.buf[:])
+}
+
+func (f *fingerprint) add(g *graphs.Graph) {
+	if f.h == nil {
+		f.h = sha256.New()
+	}
+	n := g.N()
+	f.put(float64(n))
+	f.put(float64(g.Dim()))
+	f.row = slices.Grow(f.row[:0], 8*n)[:8*n]
+	for i := 0; i < n; i++ {
+		clear(f.row)
+		cols, vals := g.A.Row(i)
+		for p, j := range cols {
+			binary.LittleEndian.PutUint64(f.row[8*j:], math.Float64bits(vals[p]))
 		}
-		for _, v := range g.Mu {
-			put(v)
-		}
-		if g.F != nil {
-			for i := 0; i < g.N(); i++ {
-				for _, v := range g.F.RawRowView(i) {
-					put(v)
-				}
+		f.h.Write(f.row)
+	}
+	for _, v := range g.Mu {
+		f.put(v)
+	}
+	if g.F != nil {
+		for i := 0; i < g.N(); i++ {
+			for _, v := range g.F.RawRowView(i) {
+				f.put(v)
 			}
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+func (f *fingerprint) sum() string {
+	if f.h == nil {
+		f.h = sha256.New()
+	}
+	return hex.EncodeToString(f.h.Sum(nil)[:16])
 }

@@ -1,7 +1,6 @@
 package training
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -121,11 +120,7 @@ func (m *Model) Encode(w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("encode model: %w", err)
 	}
-	file, err := envelope.Seal("gwf-model", FormatVersion, payload)
-	if err != nil {
-		return err
-	}
-	if _, err := w.Write(file); err != nil {
+	if err := envelope.SealTo(w, "gwf-model", FormatVersion, payload); err != nil {
 		return fmt.Errorf("write model: %w", err)
 	}
 	return nil
@@ -343,13 +338,7 @@ func (m *Model) checkOptimizer() error {
 // Save writes the model to path atomically (internal/atomicfile): a crash at any moment leaves
 // either the old file or the new one; a symbolic link is followed, a FIFO or device written in
 // place.
-func (m *Model) Save(path string) error {
-	var buf bytes.Buffer
-	if err := m.Encode(&buf); err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(path, buf.Bytes())
-}
+func (m *Model) Save(path string) error { return atomicfile.Write(path, m.Encode) }
 
 // Load reads a model file.
 func Load(path string) (*Model, error) {

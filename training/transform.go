@@ -48,7 +48,7 @@ func Transform(ctx context.Context, m *Model, data []*graphs.Graph, steps int, o
 			z[k] = cfg.ZInitStd * rng.NormFloat64()
 		}
 	}
-	tr, err := newTrainer(frozen, data, Options{Workers: opt.Workers, Progress: opt.Progress, SkipNonFinite: opt.SkipNonFinite, Warn: opt.Warn, frozen: true})
+	tr, err := newTrainer(frozen, graphs.Slice(data), Options{Workers: opt.Workers, Progress: opt.Progress, SkipNonFinite: opt.SkipNonFinite, Warn: opt.Warn, frozen: true})
 	if err != nil {
 		return nil, err
 	}

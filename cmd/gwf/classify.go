@@ -303,7 +303,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	case k < 2:
 		return fmt.Errorf("every graph of %s has the same class label: classify needs at least two classes", ds.Name)
 	}
-	if err := f.train.resolveFeatureWeight(&cfg, data, a.log); err != nil {
+	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(data), a.log); err != nil {
 		return err
 	}
 	if f.fraction == 0 && (f.folds < 2 || f.folds > len(data)) {

@@ -134,7 +134,7 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	if err := f.checkClusters(ds); err != nil {
 		return err
 	}
-	if err := f.train.resolveFeatureWeight(&cfg, ds.Graphs, a.log); err != nil {
+	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(ds.Graphs), a.log); err != nil {
 		return err
 	}
 	if opt.Method == experiment.GWF {

@@ -24,6 +24,7 @@ type fitFlags struct {
 	resume bool
 	force  bool
 	quiet  bool
+	stream bool
 }
 
 func newFitCmd(a *app) *cobra.Command {
@@ -51,12 +52,17 @@ same data flags as the first run.
 SIGINT (Ctrl-C) or SIGTERM stops training at the next mini-batch, keeping the last checkpoint;
 the message says how to resume. A second interrupt aborts at once.
 
+--stream keeps the graphs on disk: the collection is read once into a spool file beside
+--output (removed at the end) and each mini-batch reads its graphs from it, so memory holds the
+model and one batch's graphs instead of the whole dataset; the model is the same, bit for bit.
+
 Progress is logged to stderr every 5 seconds and at the end of each epoch (--quiet: not at all).`,
 		Example: `  gwf fit --dataset MUTAG --output mutag.model
   gwf fit --dataset PROTEINS --features labels --atoms 40 --output proteins.model
   gwf fit --dataset PROTEINS_full --features attributes --standardize --feature-weight auto --output pf.model
   gwf fit --tu ./data/MYDATA --solver badmm --epochs 20 --output my.model
-  gwf fit --dataset MUTAG --output mutag.model --resume --epochs 20`,
+  gwf fit --dataset MUTAG --output mutag.model --resume --epochs 20
+  gwf fit --tu ./SBM100000 --stream --output sbm.model     # graphs read from disk batch by batch`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runFit(cmd, a, &f)
@@ -69,6 +75,7 @@ Progress is logged to stderr every 5 seconds and at the end of each epoch (--qui
 	fs.BoolVar(&f.resume, "resume", false, "continue training the model in --output if it exists")
 	fs.BoolVar(&f.force, "force", false, "replace an existing --output file with a new model")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
+	fs.BoolVar(&f.stream, "stream", false, "read the graphs from disk batch by batch (a spool file beside --output, removed at the end): memory holds one batch's graphs, not the dataset; same model bit for bit")
 	return cmd
 }
 
@@ -125,15 +132,16 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 			a.log.Warn(w)
 		}
 	}
-	ds, err := f.data.load()
+	fd, err := loadFitData(cmd.Context(), &f.data, f.stream, f.output)
 	if err != nil {
 		return err
 	}
-	data := ds.Graphs
+	defer fd.close()
+	data := fd.src
 	var saved onDisk // what f.output holds
 	if resuming {
 		saved = onDiskOf(m)
-		if err := checkModelData(m, data); err != nil {
+		if err := checkModelData(m, data, fd.dim); err != nil {
 			return fmt.Errorf("resume %s: %w", f.output, err)
 		}
 		if len(m.History) >= cfg.Epochs {
@@ -145,17 +153,17 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 		if err := f.train.resolveFeatureWeight(&cfg, data, a.log); err != nil {
 			return err
 		}
-		if err := checkModelSize(cfg, data); err != nil {
+		if err := checkModelSizeOf(cfg, fd); err != nil {
 			return err
 		}
-		if m, err = training.NewModel(data, cfg); err != nil {
+		if m, err = training.NewModelSource(data, cfg); err != nil {
 			return fmt.Errorf("new model: %w", err)
 		}
-		m.Features = modelFeatures(ds)
+		m.Features = fd.encoding
 		if err := m.Save(f.output); err != nil { // fail early when the output is not writable
 			return fmt.Errorf("write model: %w", err)
 		}
-		a.log.Infof("training on %s (%d graphs, node features: %s): %s", ds.Name, len(data), f.data.Features, describeConfig(cfg))
+		a.log.Infof("training on %s (%d graphs, node features: %s%s): %s", fd.name, data.Len(), f.data.Features, streamNote(f.stream), describeConfig(cfg))
 	}
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
@@ -173,11 +181,11 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 				}
 			}
 			return interruptedError{fmt.Sprintf("interrupted: %s holds the model %s; resume with:\n  %s",
-				f.output, saved.describe(cfg.Epochs, len(data)), resumeCommand(cmd))}
+				f.output, saved.describe(cfg.Epochs, data.Len()), resumeCommand(cmd))}
 		}
-		return fmt.Errorf("training: %w (%s holds the model %s)", err, f.output, saved.describe(cfg.Epochs, len(data)))
+		return fmt.Errorf("training: %w (%s holds the model %s)", err, f.output, saved.describe(cfg.Epochs, data.Len()))
 	}
-	msg := fmt.Sprintf("trained %d epoch(s) on %d graphs of %s", len(m.History), len(data), ds.Name)
+	msg := fmt.Sprintf("trained %d epoch(s) on %d graphs of %s", len(m.History), data.Len(), fd.name)
 	if n := len(m.History); n > 0 {
 		msg += fmt.Sprintf(": loss %.6g", m.History[n-1].Loss)
 	}
@@ -187,31 +195,45 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 	return nil
 }
 
-// checkModelData explains why a model does not belong to the data, or returns nil.
-func checkModelData(m *training.Model, data []*graphs.Graph) error {
-	if dim := data[0].Dim(); dim != m.Dim() {
+// checkModelData explains why a model does not belong to the graphs of src (of feature
+// dimension dim), or returns nil.
+func checkModelData(m *training.Model, src graphs.Source, dim int) error {
+	if dim != m.Dim() {
 		return errors.New(featureHint(m.Dim(), dim))
 	}
-	if r, _ := m.Z.Dims(); r != len(data) || training.Fingerprint(data) != m.Fingerprint {
-		return fmt.Errorf("the data (%d graphs) are not the %d graphs the model was trained on: use the same --dataset/--tu, --features and --subset", len(data), r)
+	r, _ := m.Z.Dims()
+	if r == src.Len() {
+		fp, err := training.FingerprintSource(src)
+		if err != nil {
+			return err
+		}
+		if fp == m.Fingerprint {
+			return nil
+		}
 	}
-	return nil
+	return fmt.Errorf("the data (%d graphs) are not the %d graphs the model was trained on: use the same --dataset/--tu, --features and --subset", src.Len(), r)
 }
 
 // checkModelSize refuses configurations whose model would not fit in memory (a usage error),
 // before anything is allocated: K atoms of AtomSize nodes (warm start: the sizes of the graphs
 // it draws) and one K-vector per graph, each held four times (value, gradient, two Adam moments).
 func checkModelSize(cfg training.Config, data []*graphs.Graph) error {
-	dim := float64(data[0].Dim())
+	return checkModelSizes(cfg, data[0].Dim(), len(data), training.AtomSizes(data, cfg))
+}
+
+// checkModelSizes is checkModelSize given the feature dimension, the number of graphs and the
+// atom sizes.
+func checkModelSizes(cfg training.Config, featureDim, count int, sizes []int) error {
+	dim := float64(featureDim)
 	atoms, largest := 0.0, 0
-	for _, n := range training.AtomSizes(data, cfg) {
+	for _, n := range sizes {
 		atoms += float64(n)*float64(n) + float64(n)*dim
 		largest = max(largest, n)
 	}
-	bytes := 4 * 8 * (atoms + float64(len(data))*float64(cfg.Atoms))
+	bytes := 4 * 8 * (atoms + float64(count)*float64(cfg.Atoms))
 	if limit := float64(graphs.DefaultLimits.MaxDenseBytes); bytes > limit {
 		return usagef("the model would need about %.1f GiB (K = %d atoms of up to %d nodes, %d graphs), more than the %.0f GiB allowed: lower --atoms or --atom-size",
-			bytes/(1<<30), cfg.Atoms, largest, len(data), limit/(1<<30))
+			bytes/(1<<30), cfg.Atoms, largest, count, limit/(1<<30))
 	}
 	return nil
 }
@@ -250,7 +272,7 @@ type fitRun struct {
 }
 
 // fitModel trains m on data with progress logging and per-epoch checkpoints.
-func fitModel(ctx context.Context, a *app, m *training.Model, data []*graphs.Graph, r fitRun) error {
+func fitModel(ctx context.Context, a *app, m *training.Model, data graphs.Source, r fitRun) error {
 	p := newProgress(a.log, "training", r.fields)
 	opt := training.Options{Workers: r.workers, Progress: p.callback(r.quiet), SkipNonFinite: r.skipNonFinite,
 		Warn: func(msg string) { a.log.WithFields(r.fields).Warn(msg) }}
@@ -266,7 +288,15 @@ func fitModel(ctx context.Context, a *app, m *training.Model, data []*graphs.Gra
 			return nil
 		}
 	}
-	return training.Fit(ctx, m, data, opt)
+	return training.FitSource(ctx, m, data, opt)
+}
+
+// streamNote says in the log that the graphs are streamed.
+func streamNote(stream bool) string {
+	if stream {
+		return ", streamed from disk"
+	}
+	return ""
 }
 
 // resumeCommand is the command line that resumes an interrupted fit: the flags given, plus

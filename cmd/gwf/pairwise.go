@@ -84,7 +84,7 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 	if len(data) < 2 {
 		return usagef("pairwise: %d graphs, need at least 2", len(data))
 	}
-	if err := f.train.resolveFeatureWeight(&cfg, data, a.log); err != nil {
+	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(data), a.log); err != nil {
 		return err
 	}
 	lo, hi := sh.Range(baselines.Pairs(len(data)))

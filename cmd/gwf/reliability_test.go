@@ -142,7 +142,7 @@ func TestFailedCheckpointSaysWhatTheFileHolds(t *testing.T) {
 	a := &app{log: logrus.New()}
 	a.log.SetOutput(io.Discard)
 	var saved onDisk
-	err = fitModel(context.Background(), a, m, data, fitRun{quiet: true, checkpoint: t.TempDir(), saved: &saved})
+	err = fitModel(context.Background(), a, m, graphs.Slice(data), fitRun{quiet: true, checkpoint: t.TempDir(), saved: &saved})
 	if err == nil || !strings.Contains(err.Error(), "is a folder") {
 		t.Fatalf("a checkpoint to a folder: %v", err)
 	}

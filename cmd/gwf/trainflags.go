@@ -225,11 +225,11 @@ func (t *trainFlags) configLogged(fs *pflag.FlagSet, log logrus.FieldLogger) (tr
 
 // resolveFeatureWeight sets cfg.FeatureWeight from the data when --feature-weight is "auto",
 // and says what it measured.
-func (t *trainFlags) resolveFeatureWeight(cfg *training.Config, data []*graphs.Graph, log logrus.FieldLogger) error {
+func (t *trainFlags) resolveFeatureWeight(cfg *training.Config, data graphs.Source, log logrus.FieldLogger) error {
 	if !t.featureWeight.auto {
 		return nil
 	}
-	b, err := training.BalanceFeatures(data)
+	b, err := training.BalanceFeaturesSource(data)
 	if err != nil {
 		return err
 	}

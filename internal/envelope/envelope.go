@@ -48,6 +48,24 @@ func Seal(format string, version int, payload []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// SealTo writes to w the file Seal returns, byte for byte, without a copy of payload: payload
+// must be compact JSON as json.Marshal writes it (Seal would compact it). It saves the memory
+// of two copies of a large model's payload.
+func SealTo(w io.Writer, format string, version int, payload []byte) error {
+	sum := sha256.Sum256(payload)
+	head, err := json.Marshal(file{Format: format, Version: version, SHA256: hex.EncodeToString(sum[:]), Payload: json.RawMessage("0")})
+	if err != nil {
+		return fmt.Errorf("encode %s file: %w", format, err)
+	}
+	head = head[:len(head)-2] // the placeholder payload and the closing brace
+	for _, b := range [][]byte{head, payload, []byte("}\n")} {
+		if _, err := w.Write(b); err != nil {
+			return fmt.Errorf("write %s file: %w", format, err)
+		}
+	}
+	return nil
+}
+
 // Open reads one file from r, reading at most maxBytes bytes, and returns its payload once its
 // format, version and checksum are right. what names the format in messages ("gwf model").
 // Errors are ErrCorrupt or ErrVersion (errors.Is), with messages that do not repeat the kind.

@@ -37,3 +37,19 @@ func TestSealOpen(t *testing.T) {
 		}
 	}
 }
+
+func TestSealToIsSeal(t *testing.T) {
+	for _, payload := range []string{`{}`, `{"a":[1,2.5e-300],"b":"x\u003cy"}`, `[]`} {
+		want, err := Seal("gwf-test", 3, []byte(payload))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := SealTo(&got, "gwf-test", 3, []byte(payload)); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("SealTo wrote\n%s\nSeal\n%s", got.Bytes(), want)
+		}
+	}
+}

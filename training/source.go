@@ -1,0 +1,72 @@
+package training
+
+import (
+	"fmt"
+
+	"github.com/gwf-graphs/gwf/graphs"
+)
+
+// dataInfo is what one pass over a source learns: the common feature dimension and the
+// fingerprint.
+type dataInfo struct {
+	dim         int
+	fingerprint string
+}
+
+// describe reads src through once, checking it (checkGraphs) and computing its fingerprint.
+func describe(src graphs.Source) (dataInfo, error) {
+	var fp fingerprint
+	dim, err := checkGraphs(src, fp.add)
+	if err != nil {
+		return dataInfo{}, err
+	}
+	return dataInfo{dim: dim, fingerprint: fp.sum()}, nil
+}
+
+// checkData is checkGraphs of graphs in memory.
+func checkData(data []*graphs.Graph) (int, error) { return checkGraphs(graphs.Slice(data), nil) }
+
+// checkGraphs verifies that the graphs of src can be factorised together: at least one graph,
+// every graph with nodes, and all with node features of one dimension or all without. It
+// returns that dimension, and passes each graph to each (when not nil) in order.
+func checkGraphs(src graphs.Source, each func(*graphs.Graph)) (int, error) {
+	if src.Len() == 0 {
+		return 0, fmt.Errorf("no graphs to learn from")
+	}
+	var first *graphs.Graph
+	for i := 0; i < src.Len(); i++ {
+		g, err := src.Graph(i)
+		if err != nil {
+			return 0, err
+		}
+		if g == nil {
+			return 0, fmt.Errorf("nil graph in the data")
+		}
+		if g.N() == 0 {
+			return 0, fmt.Errorf("graph %q has no nodes", g.Name)
+		}
+		if first == nil {
+			first = g
+		}
+		if g.Dim() != first.Dim() {
+			return 0, fmt.Errorf("graph %q has %d-dimensional features, graph %q has %d", g.Name, g.Dim(), first.Name, first.Dim())
+		}
+		if each != nil {
+			each(g)
+		}
+	}
+	return first.Dim(), nil
+}
+
+// FingerprintSource is Fingerprint of the graphs of src (read through once).
+func FingerprintSource(src graphs.Source) (string, error) {
+	var fp fingerprint
+	for i := 0; i < src.Len(); i++ {
+		g, err := src.Graph(i)
+		if err != nil {
+			return "", err
+		}
+		fp.add(g)
+	}
+	return fp.sum(), nil
+}

@@ -1,0 +1,87 @@
+package training
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs"
+)
+
+// countingSource counts the graphs read from a slice, and fails the read number failAt
+// (0: never).
+type countingSource struct {
+	graphs.Slice
+	mu     sync.Mutex
+	reads  int
+	failAt int
+}
+
+func (s *countingSource) Graph(i int) (*graphs.Graph, error) {
+	s.mu.Lock()
+	s.reads++
+	fail := s.reads == s.failAt
+	s.mu.Unlock()
+	if fail {
+		return nil, errors.New("disk on fire")
+	}
+	return s.Slice.Graph(i)
+}
+
+// TestFitSource: training on a Source gives Fit's model exactly, reading each graph once per
+// epoch after one pass of checks (and the warm start's picks), and a read error stops training
+// with that error.
+func TestFitSource(t *testing.T) {
+	data := mutag(t, 20)
+	cfg := smallConfig()
+	want, err := NewModel(data, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Fit(context.Background(), want, data, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	src := &countingSource{Slice: data}
+	m, err := NewModelSource(src, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src.reads != len(data)+cfg.Atoms {
+		t.Errorf("NewModelSource read %d graphs, want %d (one pass and %d warm-start atoms)", src.reads, len(data)+cfg.Atoms, cfg.Atoms)
+	}
+	src.reads = 0
+	if err := FitSource(context.Background(), m, src, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if want := len(data) * (1 + cfg.Epochs); src.reads != want {
+		t.Errorf("FitSource read %d graphs, want %d (a check pass and one read per graph and epoch)", src.reads, want)
+	}
+	if !mat.Equal(m.Z, want.Z) || m.Fingerprint != want.Fingerprint {
+		t.Error("embeddings or fingerprint differ from Fit's")
+	}
+	for k := range m.V {
+		if !mat.Equal(m.V[k], want.V[k]) {
+			t.Errorf("atom %d differs from Fit's", k)
+		}
+	}
+	fp, err := FingerprintSource(src)
+	if err != nil || fp != Fingerprint(data) {
+		t.Errorf("FingerprintSource = %s, %v; Fingerprint %s", fp, err, Fingerprint(data))
+	}
+
+	m, err = NewModelSource(src, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.reads, src.failAt = 0, len(data)+13 // in the first epoch, after the checks
+	if err := FitSource(context.Background(), m, src, Options{}); err == nil || !strings.Contains(err.Error(), "disk on fire") {
+		t.Fatalf("a read error gave %v", err)
+	}
+	if len(m.History) != 0 {
+		t.Fatalf("%d epochs recorded after a read error in the first", len(m.History))
+	}
+}
