@@ -238,3 +238,18 @@ func (w *TUWriter) Abort() {
 	os.RemoveAll(w.tmp)
 	w.closed = true
 }
+
+// WriteTU writes gs as the TU dataset name in the new folder dir (a TUWriter, in one call).
+func WriteTU(dir, name string, gs []*Graph, opt TUWriteOptions) error {
+	w, err := NewTUWriter(dir, name, opt)
+	if err != nil {
+		return err
+	}
+	for _, g := range gs {
+		if err := w.Write(g); err != nil {
+			w.Abort()
+			return err
+		}
+	}
+	return w.Close()
+}

@@ -135,3 +135,25 @@ func TestTUWriterErrors(t *testing.T) {
 		t.Errorf("failed writers left %d entries behind", len(entries))
 	}
 }
+
+// TestWriteTU: the one-call writer reads back as written, and a graph it cannot write leaves no
+// folder.
+func TestWriteTU(t *testing.T) {
+	parent := t.TempDir()
+	gs := tuwGraphs(t, 3, true)
+	dir := filepath.Join(parent, "ok")
+	if err := WriteTU(dir, "OK", gs, TUWriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := ReadTUDir(dir, TUOptions{Features: FeaturesAttributes})
+	if err != nil || len(ds.Graphs) != 3 || ds.Graphs[2].N() != gs[2].N() {
+		t.Fatalf("read back: %v", err)
+	}
+	bad := filepath.Join(parent, "bad")
+	if err := WriteTU(bad, "BAD", []*Graph{gs[0], tuwGraphs(t, 1, false)[0]}, TUWriteOptions{}); err == nil {
+		t.Fatal("graphs with and without features written as one dataset")
+	}
+	if _, err := os.Stat(bad); !os.IsNotExist(err) {
+		t.Fatalf("a failed WriteTU left %s: %v", bad, err)
+	}
+}

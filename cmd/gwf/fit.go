@@ -132,7 +132,11 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 			a.log.Warn(w)
 		}
 	}
-	fd, err := loadFitData(cmd.Context(), &f.data, f.stream, f.output)
+	// Signals are watched from here on, so that an interrupt while --stream spools the data
+	// removes the spool.
+	ctx, stop := withSignals(cmd.Context(), a.log)
+	defer stop()
+	fd, err := loadFitData(ctx, &f.data, f.stream, f.output)
 	if err != nil {
 		return err
 	}
@@ -165,8 +169,6 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 		}
 		a.log.Infof("training on %s (%d graphs, node features: %s%s): %s", fd.name, data.Len(), f.data.Features, streamNote(f.stream), describeConfig(cfg))
 	}
-	ctx, stop := withSignals(cmd.Context(), a.log)
-	defer stop()
 	err = fitModel(ctx, a, m, data, fitRun{
 		workers: f.train.workers, skipNonFinite: f.train.skipNonFinite, quiet: f.quiet, checkpoint: f.output, saved: &saved,
 	})

@@ -26,16 +26,7 @@ func tuFolder(t *testing.T, name string, n int) string {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), name)
-	w, err := graphs.NewTUWriter(dir, name, graphs.TUWriteOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, g := range ds.Graphs {
-		if err := w.Write(g); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
+	if err := graphs.WriteTU(dir, name, ds.Graphs, graphs.TUWriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return dir

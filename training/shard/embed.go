@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 
 	"gonum.org/v1/gonum/mat"
@@ -42,13 +41,13 @@ type Chunk struct {
 }
 
 // Embed embeds the shard s of the collection spec under the model m: the graphs of s.Range, read
-// Options.Chunk at a time, each chunk's embeddings computed by training.Transform with the
-// chunk's offset, so they are the very rows a single Transform of the whole corpus gives. sink
-// gets the chunks in order; Embed returns the corpus size and the shard's range (sink is never
-// called for an empty shard). A TU folder is read once, graph after graph (graphs.TUScanner);
-// other collections are read again for each chunk (collection.Spec.Window). The spec must not set Window (Embed does), nor
-// Standardize without an Encoding (standardizing a chunk is not standardizing the corpus; the
-// means and scales of an Encoding, the model's, are the same for every chunk).
+// Options.Chunk at a time (collection.Chunks: a TU folder in one pass, other collections read
+// again for each chunk), each chunk's embeddings computed by training.Transform with the chunk's
+// offset, so they are the very rows a single Transform of the whole corpus gives. sink gets the
+// chunks in order; Embed returns the corpus size and the shard's range (sink is never called for
+// an empty shard). The spec must not set Window (Embed does), nor Standardize without an
+// Encoding (standardizing a chunk is not standardizing the corpus; the means and scales of an
+// Encoding, the model's, are the same for every chunk).
 func Embed(ctx context.Context, m *training.Model, spec collection.Spec, s Shard, opt Options, sink func(Chunk) error) (total, lo, hi int, err error) {
 	if err := s.Validate(); err != nil {
 		return 0, 0, 0, err
@@ -65,115 +64,22 @@ func Embed(ctx context.Context, m *training.Model, spec collection.Spec, s Shard
 	if chunk == 0 {
 		chunk = DefaultChunk
 	}
-	if info, err := os.Stat(spec.TU); spec.TU != "" && err == nil && info.IsDir() {
-		return embedScan(ctx, m, spec, s, chunk, opt, sink)
-	}
-	// Other collections (zip archives, bundled datasets, graph folders) are read again for
-	// every chunk, keeping only its graphs.
-	total = -1
-	for next := 0; total < 0 || next < hi; {
-		// The corpus size is known once the first read has counted it; each chunk's window
-		// is fixed then.
-		start := next
-		spec.Window = func(kept int) (int, int) {
-			if total < 0 {
-				total = kept
-				lo, hi = s.Range(total)
-				start = lo
-			}
-			if kept != total {
-				return 0, 0 // the files changed under us: caught below
-			}
-			return start, min(start+chunk, hi)
-		}
-		ds, err := collection.Load(spec)
-		if err != nil {
-			return total, lo, hi, fmt.Errorf("shard %s: read graphs %d..: %w", s, start, err)
-		}
-		end := start + len(ds.Graphs)
-		if end != min(start+chunk, hi) {
-			return total, lo, hi, fmt.Errorf("shard %s: the collection changed while it was read (%d graphs at first)", s, total)
-		}
-		if end == start {
-			break // an empty shard
-		}
+	total, lo, hi, err = collection.Chunks(spec, chunk, s.Range, func(c collection.Chunk) error {
+		end := c.Start + len(c.Data.Graphs)
 		topt := opt.Training
-		topt.Offset = start
-		z, err := training.Transform(ctx, m, ds.Graphs, opt.Steps, topt)
+		topt.Offset = c.Start
+		z, err := training.Transform(ctx, m, c.Data.Graphs, opt.Steps, topt)
 		if err != nil {
-			return total, lo, hi, fmt.Errorf("shard %s: graphs %d..%d: %w", s, start, end-1, err)
+			return fmt.Errorf("graphs %d..%d: %w", c.Start, end-1, err)
 		}
-		if err := sink(Chunk{Offset: start, Total: total, First: lo, End: hi, Data: ds, Z: z}); err != nil {
-			return total, lo, hi, err
+		if err := sink(Chunk{Offset: c.Start, Total: c.Total, First: c.Lo, End: c.Hi, Data: c.Data, Z: z}); err != nil {
+			return err
 		}
-		next = end
 		collect()
-	}
-	return total, lo, hi, nil
-}
-
-// embedScan is Embed for a TU folder: one pass of a graphs.TUScanner, skipping the graphs before
-// the shard and those --subset leaves out.
-func embedScan(ctx context.Context, m *training.Model, spec collection.Spec, s Shard, chunk int, opt Options, sink func(Chunk) error) (total, lo, hi int, err error) {
-	if err := spec.Validate(); err != nil {
-		return 0, 0, 0, err
-	}
-	topts := graphs.TUOptions{Features: spec.Features, Limits: spec.Limits}
-	if spec.Encoding != nil {
-		topts.NodeLabels = spec.Encoding.NodeLabels
-	}
-	sc, err := graphs.NewTUScanner(spec.TU, topts)
+		return nil
+	})
 	if err != nil {
-		return 0, 0, 0, fmt.Errorf("shard %s: %w", s, err)
-	}
-	defer sc.Close()
-	kept := spec.Pick(sc.Len())
-	total = len(kept)
-	lo, hi = s.Range(total)
-	maxBytes := spec.Limits.MaxDenseBytes
-	if maxBytes <= 0 {
-		maxBytes = graphs.DefaultLimits.MaxDenseBytes
-	}
-	meta := sc.Dataset()
-	next := 0 // the file's next graph
-	for start := lo; start < hi; {
-		end := min(start+chunk, hi)
-		ds := &graphs.Dataset{Name: meta.Name, Classes: meta.Classes, NodeLabels: meta.NodeLabels, Encoding: meta.Encoding}
-		unknown := sc.UnknownNodeLabels()
-		var bytes int64
-		for k := start; k < end; k++ {
-			for ; next < kept[k]; next++ {
-				if err := sc.Skip(); err != nil {
-					return total, lo, hi, fmt.Errorf("shard %s: %w", s, err)
-				}
-			}
-			g, err := sc.Next()
-			if err != nil {
-				return total, lo, hi, fmt.Errorf("shard %s: %w", s, err)
-			}
-			next++
-			if bytes += g.Bytes(); bytes > maxBytes {
-				return total, lo, hi, fmt.Errorf("shard %s: the %d graphs of a chunk from %d need more than the %d bytes allowed: use a smaller chunk (or raise the limit)", s, end-start, start, maxBytes)
-			}
-			ds.Graphs = append(ds.Graphs, g)
-		}
-		ds.UnknownNodeLabels = sc.UnknownNodeLabels() - unknown
-		if spec.Standardize { // with the Encoding's means and scales (checked above)
-			if err := graphs.ApplyStandardization(ds.Graphs, spec.Encoding.Mean, spec.Encoding.Scale); err != nil {
-				return total, lo, hi, fmt.Errorf("shard %s: graphs %d..%d: %w", s, start, end-1, err)
-			}
-		}
-		topt := opt.Training
-		topt.Offset = start
-		z, err := training.Transform(ctx, m, ds.Graphs, opt.Steps, topt)
-		if err != nil {
-			return total, lo, hi, fmt.Errorf("shard %s: graphs %d..%d: %w", s, start, end-1, err)
-		}
-		if err := sink(Chunk{Offset: start, Total: total, First: lo, End: hi, Data: ds, Z: z}); err != nil {
-			return total, lo, hi, err
-		}
-		start = end
-		collect()
+		return total, lo, hi, fmt.Errorf("shard %s: %w", s, err)
 	}
 	return total, lo, hi, nil
 }
