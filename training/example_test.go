@@ -4,9 +4,15 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"os"
+	"path/filepath"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/collection"
 	"github.com/gwf-graphs/gwf/graphs/datasets"
+	"github.com/gwf-graphs/gwf/graphs/store"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -50,4 +56,44 @@ func ExampleBalanceFeatures() {
 	fmt.Printf("structure %.3f, features %.3f: weight %.3f\n", b.Structure, b.Features, b.Weight)
 	// Output:
 	// structure 0.226, features 0.932: weight 0.242
+}
+
+// Train on graphs read from disk one mini-batch at a time: the collection is spooled to a
+// store file once, and the model equals the one trained in memory.
+func ExampleFitSource() {
+	dir, err := os.MkdirTemp("", "gwf")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	spec := collection.Spec{Dataset: "MUTAG", Subset: 40}
+	st, _, err := store.FromCollection(context.Background(), spec, filepath.Join(dir, "mutag.store"), 0, store.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer st.Close()
+	cfg := training.DefaultConfig()
+	cfg.Atoms, cfg.Layers, cfg.Epochs = 4, 10, 2
+	m, err := training.NewModelSource(st, cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := training.FitSource(context.Background(), m, st, training.Options{}); err != nil {
+		log.Fatal(err)
+	}
+
+	ds, err := collection.Load(spec) // the same graphs, in memory
+	if err != nil {
+		log.Fatal(err)
+	}
+	inMemory, err := training.NewModel(ds.Graphs, cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := training.Fit(context.Background(), inMemory, ds.Graphs, training.Options{}); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("graphs:", st.Len(), "same model:", mat.Equal(m.Z, inMemory.Z) && mat.Equal(m.V[0], inMemory.V[0]))
+	// Output:
+	// graphs: 40 same model: true
 }
