@@ -110,7 +110,7 @@ func open(f io.ReaderAt, fileSize int64, path string, opt Options) (*Store, erro
 		return nil, corrupt("the index does not cover the records")
 	}
 	for i := uint64(0); i < count; i++ {
-		if s.offsets[i+1] < s.offsets[i]+recordFixed {
+		if s.offsets[i+1] < s.offsets[i] || s.offsets[i+1]-s.offsets[i] < recordFixed {
 			return nil, corrupt("record %d has %d bytes", i, int64(s.offsets[i+1]-s.offsets[i]))
 		}
 	}
@@ -165,7 +165,10 @@ func (s *Store) Graph(i int) (*graphs.Graph, error) {
 		lim.MaxDenseBytes = graphs.DefaultLimits.MaxDenseBytes
 	}
 	n := uint64(s.nodes[i])
-	if n == 0 || n > uint64(lim.MaxNodes) {
+	if n == 0 {
+		return nil, corrupt("a graph without nodes")
+	}
+	if n > uint64(lim.MaxNodes) {
 		return nil, fmt.Errorf("store %s, graph %d: %d nodes (the limit is %d)", s.path, i, n, lim.MaxNodes)
 	}
 	if dense := 8 * n * (n + uint64(s.dim)); dense > uint64(lim.MaxDenseBytes) {
