@@ -53,8 +53,9 @@ SIGINT (Ctrl-C) or SIGTERM stops training at the next mini-batch, keeping the la
 the message says how to resume. A second interrupt aborts at once.
 
 --stream keeps the graphs on disk: the collection is read once into a spool file beside
---output (removed at the end) and each mini-batch reads its graphs from it, so memory holds the
-model and one batch's graphs instead of the whole dataset; the model is the same, bit for bit.
+--output (.gwf-stream-*.store, removed at the end; a killed process leaves it) and each
+mini-batch reads its graphs from it, so memory holds the model and one batch's graphs instead
+of the whole dataset; the model is the same, bit for bit.
 
 Progress is logged to stderr every 5 seconds and at the end of each epoch (--quiet: not at all).`,
 		Example: `  gwf fit --dataset MUTAG --output mutag.model
