@@ -100,13 +100,12 @@ func warmPicks(cfg Config, graphs int, rng *rand.Rand) []int {
 // making them: Config.AtomSize, or the sizes of the graphs the warm start draws. It lets a
 // caller check the memory of a model before allocating it.
 func AtomSizes(data []*graphs.Graph, cfg Config) []int {
-	sizes, _ := AtomSizesSource(graphs.Slice(data), cfg, func(i int) (int, error) { return data[i].N(), nil })
+	sizes, _ := AtomSizesSource(graphs.Slice(data), cfg)
 	return sizes
 }
 
-// AtomSizesSource is AtomSizes on the graphs of src, whose node counts nodes gives (a store's
-// index holds them, so nothing need be read).
-func AtomSizesSource(src graphs.Source, cfg Config, nodes func(i int) (int, error)) ([]int, error) {
+// AtomSizesSource is AtomSizes on the graphs of src (it reads the K graphs the warm start draws).
+func AtomSizesSource(src graphs.Source, cfg Config) ([]int, error) {
 	if cfg.Atoms <= 0 || src.Len() == 0 {
 		return nil, nil
 	}
@@ -117,11 +116,11 @@ func AtomSizesSource(src graphs.Source, cfg Config, nodes func(i int) (int, erro
 			sizes[k] = cfg.AtomSize
 			continue
 		}
-		n, err := nodes(picks[k])
+		g, err := src.Graph(picks[k])
 		if err != nil {
 			return nil, err
 		}
-		sizes[k] = n
+		sizes[k] = g.N()
 	}
 	return sizes, nil
 }

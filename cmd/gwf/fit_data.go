@@ -18,8 +18,7 @@ type fitData struct {
 	name     string
 	encoding *graphs.FeatureEncoding
 	dim      int
-	nodes    func(i int) (int, error) // node count of graph i
-	close    func()                   // removes the spool
+	close    func() // removes the spool
 }
 
 // loadFitData reads the collection the data flags describe. With stream, it writes the graphs
@@ -32,8 +31,7 @@ func loadFitData(ctx context.Context, d *dataFlags, stream bool, output string) 
 		}
 		data := ds.Graphs
 		return &fitData{
-			src: graphs.Slice(data), name: ds.Name, encoding: modelFeatures(ds), dim: data[0].Dim(),
-			nodes: func(i int) (int, error) { return data[i].N(), nil }, close: func() {},
+			src: graphs.Slice(data), name: ds.Name, encoding: modelFeatures(ds), dim: data[0].Dim(), close: func() {},
 		}, nil
 	}
 	if err := d.check(); err != nil {
@@ -55,14 +53,13 @@ func loadFitData(ctx context.Context, d *dataFlags, stream bool, output string) 
 	}
 	return &fitData{
 		src: st, name: meta.Name, encoding: modelFeatures(meta), dim: st.Dim(),
-		nodes: func(i int) (int, error) { return st.Nodes(i), nil },
 		close: func() { st.Close(); os.Remove(path) },
 	}, nil
 }
 
 // checkModelSizeOf is checkModelSize for fitData.
 func checkModelSizeOf(cfg training.Config, fd *fitData) error {
-	sizes, err := training.AtomSizesSource(fd.src, cfg, fd.nodes)
+	sizes, err := training.AtomSizesSource(fd.src, cfg)
 	if err != nil {
 		return err
 	}
