@@ -268,3 +268,23 @@ func TestLimits(t *testing.T) {
 		t.Fatal("a graph read beyond the memory limit")
 	}
 }
+
+// BenchmarkGraph reads PROTEINS' graphs (attributes) back from a store, one per operation.
+func BenchmarkGraph(b *testing.B) {
+	ds, err := datasets.Load("PROTEINS", graphs.TUOptions{Features: graphs.FeaturesAttributes})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := Open(write(b, ds.Graphs), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := s.Graph(i % s.Len()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
