@@ -9,7 +9,7 @@ import (
 // exceeds lim's node count, or whose dense matrices (as a reader or a solver's worker holds them)
 // exceed its memory. label names the source in the message.
 func checkDenseSize(label string, n, d int, lim Limits) error {
-	lim = lim.orDefault()
+	lim = lim.OrDefault()
 	if err := lim.checkNodes(label, n); err != nil {
 		return err
 	}

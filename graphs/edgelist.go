@@ -80,7 +80,7 @@ type edgeListEdge struct {
 // edges double, so that a file repeating one edge for ever holds no more than the distinct
 // pairs, at most (largest id + 1)², whose dense matrix the limits allow.
 func ReadEdgeList(r io.Reader, name string, opt EdgeListOptions) (*Graph, error) {
-	lim := opt.Limits.orDefault()
+	lim := opt.Limits.OrDefault()
 	label := name
 	if label == "" {
 		label = "<edge list>"

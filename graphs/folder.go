@@ -79,7 +79,7 @@ func ReadFolder(dir string, opt FolderOptions) (*Dataset, error) {
 }
 
 func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
-	lim := opt.Limits.orDefault()
+	lim := opt.Limits.OrDefault()
 	if opt.Features == FeaturesLabels {
 		return nil, errors.New(`node features "labels" are not supported for graph folders (use attributes: JSON "features" or numeric node-link attributes)`)
 	}

@@ -81,7 +81,7 @@ const (
 // must be bounded: by room for a MaxNodes×MaxNodes adjacency (plus features) at
 // jsonBytesPerNumber bytes a number, and by MaxDenseBytes at the same ratio.
 func jsonMaxBytes(lim Limits) int64 {
-	lim = lim.orDefault()
+	lim = lim.OrDefault()
 	n := int64(lim.MaxNodes)
 	byNodes := satMul(jsonBytesPerNumber, satMul(n, n+jsonFeatureAllowance))
 	byDense := satMul(jsonBytesPerNumber/8, lim.MaxDenseBytes)
@@ -101,7 +101,7 @@ func satMul(a, b int64) int64 {
 // after reading that much, and the node count is checked against lim before the dense
 // matrices are built.
 func ReadJSON(r io.Reader, name string, lim Limits) (*Graph, error) {
-	lim = lim.orDefault()
+	lim = lim.OrDefault()
 	label := name
 	if label == "" {
 		label = "<json>"

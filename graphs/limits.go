@@ -19,8 +19,8 @@ type Limits struct {
 // DefaultLimits allows graphs of up to 5000 nodes and 4 GiB per read.
 var DefaultLimits = Limits{MaxNodes: 5000, MaxDenseBytes: 4 << 30}
 
-// orDefault fills zero fields with the defaults.
-func (l Limits) orDefault() Limits {
+// OrDefault is l with its zero (or negative) fields set to DefaultLimits'.
+func (l Limits) OrDefault() Limits {
 	if l.MaxNodes <= 0 {
 		l.MaxNodes = DefaultLimits.MaxNodes
 	}
@@ -32,7 +32,7 @@ func (l Limits) orDefault() Limits {
 
 // checkNodes refuses a graph of n nodes that exceeds the limit.
 func (l Limits) checkNodes(what string, n int) error {
-	l = l.orDefault()
+	l = l.OrDefault()
 	if n > l.MaxNodes {
 		return fmt.Errorf("%s: %d nodes exceed the limit of %d (raise Limits.MaxNodes, or --max-nodes on the command line)", what, n, l.MaxNodes)
 	}

@@ -55,7 +55,7 @@ type nodeLinkLink struct {
 // class label. The input is bounded like ReadJSON's, and the node count is checked against
 // the limits before any matrix is built.
 func ReadNodeLink(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
-	lim := opt.Limits.orDefault()
+	lim := opt.Limits.OrDefault()
 	label := name
 	if label == "" {
 		label = "<node-link json>"

@@ -401,7 +401,7 @@ func tuOneInt(text string) (int, error) {
 
 func (r *tuReader) read() (*Dataset, error) {
 	opt := r.opt
-	lim := opt.Limits.orDefault()
+	lim := opt.Limits.OrDefault()
 
 	if err := checkNodeLabelValues(opt.Features, opt.NodeLabels); err != nil {
 		return nil, err

@@ -54,7 +54,7 @@ func NewTUScanner(dir string, opt TUOptions) (*TUScanner, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &TUScanner{r: &tuReader{fsys: os.DirFS(dir), dir: ".", name: name, opt: opt, shown: dir}, lim: opt.Limits.orDefault()}
+	s := &TUScanner{r: &tuReader{fsys: os.DirFS(dir), dir: ".", name: name, opt: opt, shown: dir}, lim: opt.Limits.OrDefault()}
 	if err := s.open(); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("graphs: scan TU dataset %s: %w", name, err)

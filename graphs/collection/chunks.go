@@ -99,10 +99,7 @@ func scanChunks(spec Spec, chunk int, span func(int) (int, int), fn func(Chunk) 
 	if lo < 0 || hi < lo || hi > total {
 		return total, lo, hi, fmt.Errorf("collection: span [%d, %d) is not a slice of the %d graphs kept", lo, hi, total)
 	}
-	maxBytes := spec.Limits.MaxDenseBytes
-	if maxBytes <= 0 {
-		maxBytes = graphs.DefaultLimits.MaxDenseBytes
-	}
+	maxBytes := spec.Limits.OrDefault().MaxDenseBytes
 	next := 0 // the file's next graph
 	for start := lo; start < hi; {
 		end := min(start+chunk, hi)

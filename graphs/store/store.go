@@ -157,13 +157,7 @@ func (s *Store) Graph(i int) (*graphs.Graph, error) {
 	corrupt := func(format string, args ...any) error {
 		return fmt.Errorf("store %s, graph %d: %w: %s", s.path, i, ErrCorrupt, fmt.Sprintf(format, args...))
 	}
-	lim := s.opt.Limits
-	if lim.MaxNodes <= 0 {
-		lim.MaxNodes = graphs.DefaultLimits.MaxNodes
-	}
-	if lim.MaxDenseBytes <= 0 {
-		lim.MaxDenseBytes = graphs.DefaultLimits.MaxDenseBytes
-	}
+	lim := s.opt.Limits.OrDefault()
 	n := uint64(s.nodes[i])
 	if n == 0 {
 		return nil, corrupt("a graph without nodes")
