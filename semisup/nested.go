@@ -61,12 +61,7 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 		if opt.Skip != nil && opt.Skip(f+1) {
 			continue
 		}
-		var test []int
-		for i, g := range fold {
-			if g == f {
-				test = append(test, i)
-			}
-		}
+		test := heldOut(fold, f)
 		r, err := NestedFold(ctx, data, labels, test, classes, gwf, sel, opt.Options)
 		if err != nil {
 			return nil, fmt.Errorf("fold %d: %w", f+1, err)
@@ -89,8 +84,8 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 			r.Beta0, r.LogReg = &b, &lr
 		}
 		out = append(out, r)
-		if opt.FoldDone != nil {
-			opt.FoldDone(r)
+		if err := opt.done(r); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil

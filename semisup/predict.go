@@ -137,6 +137,16 @@ type CVOptions struct {
 	FoldDone func(FoldResult)
 	// Skip, if set, names folds (1-based) not to run, e.g. those a resumed run already has.
 	Skip func(fold int) bool
+	// Dir, if set, keeps every finished fold in Dir/fold<f>.json with the data and settings it
+	// was computed from, and a fold saved there with the same data and settings is reused
+	// instead of trained again: a killed cross-validation continues where it stopped, with
+	// the same results.
+	Dir string
+	// Log, if set, receives a message for every fold reused from Dir, and a warning for every
+	// fold found there but not reusable (saying why).
+	Log func(warning bool, msg string)
+
+	save func(FoldResult) error // set by CrossValidate with Dir: keeps a finished fold
 	// Select, if set, makes the protocol nested: inside each fold, Select chooses among
 	// Select.Candidates and the stopping epoch on a validation split of the fold's labelled
 	// graphs (the cfg argument is then unused), and the held-out fold is scored once at the end.
@@ -151,12 +161,21 @@ type CVOptions struct {
 // model is trained (seed gwf.Seed) on all graphs, with the labels of the other folds and the
 // held-out fold's graphs unlabelled — they take part in the GWF term only (transductive) — and
 // the head's predictions on the held-out graphs are scored against their labels. It returns
-// the results of the folds it ran (all but those opt.Skip names).
+// the results of the folds it ran or reused from opt.Dir (all but those opt.Skip names), in
+// fold order.
 func CrossValidate(ctx context.Context, data []*graphs.Graph, labels []int, classes int, gwf training.Config, cfg Config, opt CVOptions) ([]FoldResult, error) {
 	fold, err := Folds(labels, opt.Folds, opt.Seed)
 	if err != nil {
 		return nil, err
 	}
+	if opt.Dir != "" {
+		return crossValidateDir(ctx, data, labels, fold, classes, gwf, cfg, opt)
+	}
+	return crossValidate(ctx, data, labels, fold, classes, gwf, cfg, opt)
+}
+
+// crossValidate is CrossValidate without opt.Dir, on the folds fold.
+func crossValidate(ctx context.Context, data []*graphs.Graph, labels, fold []int, classes int, gwf training.Config, cfg Config, opt CVOptions) ([]FoldResult, error) {
 	if opt.Select != nil || opt.Baselines {
 		return nestedCV(ctx, data, labels, fold, classes, gwf, cfg, opt)
 	}
@@ -209,8 +228,8 @@ func CrossValidate(ctx context.Context, data []*graphs.Graph, labels []int, clas
 			r.Seconds += h.Seconds
 		}
 		out = append(out, r)
-		if opt.FoldDone != nil {
-			opt.FoldDone(r)
+		if err := opt.done(r); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil

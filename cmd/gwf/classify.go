@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -11,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/atomicfile"
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/cluster"
@@ -34,6 +36,7 @@ type classifyFlags struct {
 	head       semisup.HeadTraining
 	fraction   float64
 	output     string
+	outputDir  string
 	predFile   string
 	resume     bool
 	validation float64
@@ -70,7 +73,9 @@ labels (β = 0: GWF for free z, the encoder trained by the GWF term alone with -
 epoch chosen on the same validation split) and a logistic regression on that model's λ (C
 chosen by 5-fold cross-validation on the fold's training graphs; none with --no-gwf). --validation 0 gives the
 un-nested protocol (fixed settings, last epoch), with the authors' best-epoch number as a
-diagnostic.
+diagnostic. --output-dir keeps every finished fold (fold<f>.json) and the report (report.json):
+run again with the same data and settings, the command reuses the folds saved there, so a
+killed cross-validation continues where it stopped.
 
 With --labeled-fraction p it instead keeps the labels of a stratified random fraction p of the
 graphs (seeded by --fold-seed), trains once and scores the predictions on the other graphs;
@@ -80,6 +85,7 @@ classifier on all labelled graphs: --output saves it for 'gwf predict'.
 Training flags are those of 'gwf fit' (the paper's defaults).`,
 		Example: `  gwf classify --dataset MUTAG --folds 10
   gwf classify --dataset MUTAG --folds 10 --select-beta 0.1,1 --select-detach --json
+  gwf classify --dataset PROTEINS --folds 10 --output-dir results/   # rerun to continue after a kill
   gwf classify --dataset MUTAG --labeled-fraction 0.3 --predictions predictions.csv
   gwf classify --dataset MUTAG --labeled-fraction 1 --output mutag.classifier
   gwf predict --model mutag.classifier --tu ./new-graphs --json`,
@@ -117,6 +123,7 @@ Training flags are those of 'gwf fit' (the paper's defaults).`,
 	fs.StringVarP(&f.output, "output", "o", "", "with --labeled-fraction: write the classifier (atoms, embeddings, head, class names) to this file after every epoch, for 'gwf predict' and --resume")
 	fs.StringVar(&f.output, "model", "", "deprecated alias of --output")
 	_ = fs.MarkDeprecated("model", "use --output (the file this command writes)")
+	fs.StringVar(&f.outputDir, "output-dir", "", "cross-validation: folder to keep each finished fold and report.json in; folds saved there with the same data and settings are reused")
 	fs.StringVar(&f.predFile, "predictions", "", "with --labeled-fraction: write every graph's prediction as CSV to this file")
 	fs.BoolVar(&f.resume, "resume", false, "with --output: continue training the classifier in that file (exactly where it stopped)")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
@@ -269,7 +276,10 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		return usagef("--labeled-fraction = %v must be in (0, 1]", f.fraction)
 	}
 	if (f.output != "" || f.predFile != "") && f.fraction == 0 {
-		return usagef("--output and --predictions need --labeled-fraction")
+		return usagef("--output and --predictions need --labeled-fraction (for the folds' files use --output-dir)")
+	}
+	if f.outputDir != "" && f.fraction > 0 {
+		return usagef("--output-dir is for cross-validation; with --labeled-fraction use --output")
 	}
 	if f.resume && f.output == "" {
 		return usagef("--resume needs --output")
@@ -323,7 +333,14 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	}
 	rep.Protocol = fmt.Sprintf("stratified %d-fold cross-validation (fold seed %d); held-out graphs unlabelled in the GWF term", f.folds, f.foldSeed)
 	cv := semisup.CVOptions{
-		Folds: f.folds, Seed: f.foldSeed, Options: opt,
+		Folds: f.folds, Seed: f.foldSeed, Options: opt, Dir: f.outputDir,
+		Log: func(warning bool, msg string) {
+			if warning {
+				a.log.Warn(msg)
+			} else {
+				a.log.Info(msg)
+			}
+		},
 		FoldDone: func(r semisup.FoldResult) {
 			a.log.Infof("fold %d/%d: accuracy %.2f%% on %d graphs (labelled graphs: %.2f%%; predicted per class %v; %.0f s)",
 				r.Fold, f.folds, 100*r.Accuracy, r.Test, 100*r.TrainAccuracy, r.Predicted, r.Seconds)
@@ -354,6 +371,11 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	rep.Accuracy = meanStd{Mean: m, Std: s}
 	if b := semisup.Summarize(res); b != nil {
 		rep.Baselines = b
+	}
+	if f.outputDir != "" {
+		if err := atomicfile.Write(filepath.Join(f.outputDir, "report.json"), func(w io.Writer) error { return writeJSON(w, rep) }); err != nil {
+			return err
+		}
 	}
 	return writeClassify(cmd.OutOrStdout(), f.json, rep)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,5 +95,40 @@ func TestClassifyNeedsClasses(t *testing.T) {
 				t.Errorf("%v: exit %d, %q (want %q)", args, code, stderr, want)
 			}
 		}
+	}
+}
+
+// TestClassifyOutputDir: --output-dir keeps the folds and the report; a rerun after a lost
+// fold reuses the others and gives the same report.
+func TestClassifyOutputDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cv")
+	args := []string{"classify", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--atoms", "3", "--layers", "5",
+		"--epochs", "2", "--hidden", "4", "--head-steps", "20", "--json", "--output-dir", dir}
+	first, _ := mustRun(t, append(args, "-q")...)
+	report, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil || string(report) != first {
+		t.Fatalf("report.json (%v) is not the printed report:\n%s\nprinted:\n%s", err, report, first)
+	}
+	if err := os.Remove(filepath.Join(dir, "fold2.json")); err != nil {
+		t.Fatal(err)
+	}
+	again, stderr := mustRun(t, args...)
+	for _, want := range []string{"fold 1: reusing", "fold 3: reusing"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("log lacks %q:\n%s", want, stderr)
+		}
+	}
+	if strings.Contains(stderr, "fold 2: reusing") {
+		t.Errorf("fold 2 reused although its file was removed:\n%s", stderr)
+	}
+	a, b := decodeJSON(t, first)["folds"].([]any), decodeJSON(t, again)["folds"].([]any)
+	for i := range a {
+		fa, fb := a[i].(map[string]any), b[i].(map[string]any)
+		if fa["accuracy"] != fb["accuracy"] || fmt.Sprint(fa["predictions"]) != fmt.Sprint(fb["predictions"]) || fmt.Sprint(fa["beta0"]) != fmt.Sprint(fb["beta0"]) {
+			t.Errorf("fold %d rerun: %v\nwant %v", i+1, fb, fa)
+		}
+	}
+	if _, _, code := runCLI(t, "classify", "--dataset", "MUTAG", "--labeled-fraction", "0.5", "--output-dir", dir); code != exitUsage {
+		t.Errorf("--output-dir with --labeled-fraction: exit %d, want %d", code, exitUsage)
 	}
 }

@@ -1,0 +1,223 @@
+package semisup
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/atomicfile"
+	"github.com/gwf-graphs/gwf/training"
+)
+
+// maxFoldRecord bounds what is read of a saved fold: a real one is a few hundred kilobytes at
+// most (the held-out predictions and validation curves), so a larger file is not one.
+const maxFoldRecord = 64 << 20
+
+// foldRecord is CVOptions.Dir/fold<f>.json: one finished fold with what it was computed from,
+// so that the same cross-validation run again (after a kill) reuses the fold instead of
+// training it again.
+type foldRecord struct {
+	Data      string          `json:"data"`   // training.Fingerprint of the graphs
+	Labels    string          `json:"labels"` // labelsFingerprint of the class labels
+	Classes   int             `json:"classes"`
+	Folds     int             `json:"folds"`
+	FoldSeed  uint64          `json:"fold_seed"`
+	GWF       training.Config `json:"gwf"`
+	Semisup   *Config         `json:"semisup,omitempty"`   // the un-nested protocol's settings
+	Select    *Selection      `json:"selection,omitempty"` // the nested protocol's candidates
+	Baselines bool            `json:"baselines"`
+	LogRegC   []float64       `json:"logreg_c,omitempty"`
+	Result    FoldResult      `json:"result"`
+}
+
+func foldPath(dir string, f int) string { return filepath.Join(dir, fmt.Sprintf("fold%d.json", f)) }
+
+// settings is the record without its result: what must match for a saved fold to be reused.
+func (rec foldRecord) settings() ([]byte, error) {
+	rec.Result = FoldResult{}
+	return json.Marshal(rec)
+}
+
+// newFoldRecord is the record of the settings of a CrossValidate call (without a result).
+func newFoldRecord(data []*graphs.Graph, labels []int, classes int, gwf training.Config, cfg Config, opt CVOptions) foldRecord {
+	rec := foldRecord{Data: training.Fingerprint(data), Labels: labelsFingerprint(labels), Classes: classes,
+		Folds: opt.Folds, FoldSeed: opt.Seed, GWF: gwf, Select: opt.Select, Baselines: opt.Baselines}
+	if opt.Select == nil {
+		c := cfg
+		rec.Semisup = &c
+	}
+	if opt.Baselines {
+		rec.LogRegC = opt.LogRegGrid
+		if rec.LogRegC == nil {
+			rec.LogRegC = DefaultCGrid
+		}
+	}
+	return rec
+}
+
+func labelsFingerprint(labels []int) string {
+	h := sha256.New()
+	var b [8]byte
+	for _, l := range labels {
+		binary.LittleEndian.PutUint64(b[:], uint64(int64(l)))
+		h.Write(b[:])
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// savedFold returns fold f (1-based) of dir when it was computed with the settings of want and
+// holds the held-out graphs test. A missing file gives ok = false and no reason; a file with
+// other settings, or one that cannot be read or is not a whole fold, gives a reason (the fold
+// is then trained again and the file replaced).
+func savedFold(dir string, f int, want foldRecord, test []int) (r FoldResult, ok bool, reason string) {
+	p := foldPath(dir, f)
+	file, err := os.Open(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return FoldResult{}, false, ""
+	}
+	if err != nil {
+		return FoldResult{}, false, err.Error()
+	}
+	defer file.Close()
+	b, err := io.ReadAll(io.LimitReader(file, maxFoldRecord+1))
+	if err != nil {
+		return FoldResult{}, false, fmt.Sprintf("%s: %v", p, err)
+	}
+	if len(b) > maxFoldRecord {
+		return FoldResult{}, false, fmt.Sprintf("%s: larger than %d MiB, not a saved fold", p, maxFoldRecord>>20)
+	}
+	var got foldRecord
+	if err := json.Unmarshal(b, &got); err != nil {
+		return FoldResult{}, false, fmt.Sprintf("%s: %v", p, err)
+	}
+	gs, err1 := got.settings()
+	ws, err2 := want.settings()
+	if err := errors.Join(err1, err2); err != nil {
+		return FoldResult{}, false, err.Error()
+	}
+	if !bytes.Equal(gs, ws) {
+		return FoldResult{}, false, fmt.Sprintf("%s was made with other data or settings", p)
+	}
+	if err := got.Result.check(f, test, want.Classes); err != nil {
+		return FoldResult{}, false, fmt.Sprintf("%s: %v", p, err)
+	}
+	return got.Result, true, ""
+}
+
+// check says whether r is a whole result of fold f, whose held-out graphs are test.
+func (r FoldResult) check(f int, test []int, classes int) error {
+	if r.Fold != f || r.Test != len(test) {
+		return fmt.Errorf("holds fold %d of %d graphs, not fold %d of %d", r.Fold, r.Test, f, len(test))
+	}
+	if r.Graphs != nil && !slices.Equal(r.Graphs, test) {
+		return errors.New("its held-out graphs are not this fold's")
+	}
+	if len(r.Predicted) != classes {
+		return fmt.Errorf("%d per-class counts for %d classes", len(r.Predicted), classes)
+	}
+	for _, a := range []float64{r.Accuracy, r.TrainAccuracy} {
+		if !(a >= 0 && a <= 1) {
+			return fmt.Errorf("accuracy %v is not in [0, 1]", a)
+		}
+	}
+	if r.Beta0 != nil && r.LogReg == nil || r.Beta0 == nil && r.LogReg != nil {
+		return errors.New("one baseline without the other")
+	}
+	if r.Seconds < 0 || math.IsNaN(r.Seconds) {
+		return fmt.Errorf("%v seconds", r.Seconds)
+	}
+	return nil
+}
+
+// saveFold writes fold r's record into dir, atomically: a record on disk is a finished fold.
+func saveFold(dir string, rec foldRecord, r FoldResult) error {
+	rec.Result = r
+	return atomicfile.Write(foldPath(dir, r.Fold), func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rec)
+	})
+}
+
+// crossValidateDir is CrossValidate with opt.Dir: the folds saved there with the same data and
+// settings are reused, the others trained and saved as each finishes.
+func crossValidateDir(ctx context.Context, data []*graphs.Graph, labels, fold []int, classes int, gwf training.Config, cfg Config, opt CVOptions) ([]FoldResult, error) {
+	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("semisup: fold directory: %w", err)
+	}
+	want := newFoldRecord(data, labels, classes, gwf, cfg, opt)
+	var out []FoldResult
+	saved := map[int]bool{}
+	for f := 1; f <= opt.Folds; f++ {
+		if opt.Skip != nil && opt.Skip(f) {
+			continue
+		}
+		r, ok, reason := savedFold(opt.Dir, f, want, heldOut(fold, f-1))
+		switch {
+		case ok:
+			saved[f] = true
+			out = append(out, r)
+			opt.log(false, fmt.Sprintf("fold %d: reusing %s (accuracy %.2f%%)", f, foldPath(opt.Dir, f), 100*r.Accuracy))
+		case reason != "":
+			opt.log(true, fmt.Sprintf("fold %d: not reusing the saved fold: %s", f, reason))
+		}
+	}
+	inner := opt
+	inner.Dir = ""
+	inner.Skip = func(f int) bool { return saved[f] || opt.Skip != nil && opt.Skip(f) }
+	inner.save = func(r FoldResult) error {
+		if err := saveFold(opt.Dir, want, r); err != nil {
+			return fmt.Errorf("semisup: fold %d: %w", r.Fold, err)
+		}
+		return nil
+	}
+	ran, err := crossValidate(ctx, data, labels, fold, classes, gwf, cfg, inner)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, ran...)
+	slices.SortFunc(out, func(a, b FoldResult) int { return a.Fold - b.Fold })
+	return out, nil
+}
+
+// heldOut is the graphs of fold f (0-based) of the split fold.
+func heldOut(fold []int, f int) []int {
+	var test []int
+	for i, g := range fold {
+		if g == f {
+			test = append(test, i)
+		}
+	}
+	return test
+}
+
+// done records a finished fold: in the fold directory, then FoldDone.
+func (o CVOptions) done(r FoldResult) error {
+	if o.save != nil {
+		if err := o.save(r); err != nil {
+			return err
+		}
+	}
+	if o.FoldDone != nil {
+		o.FoldDone(r)
+	}
+	return nil
+}
+
+func (o CVOptions) log(warning bool, msg string) {
+	if o.Log != nil {
+		o.Log(warning, msg)
+	}
+}

@@ -1,0 +1,165 @@
+package semisup
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+// withoutSeconds is a fold's result as JSON, its wall time left out (the one field that
+// differs between two computations of the same fold).
+func withoutSeconds(t *testing.T, r FoldResult) string {
+	t.Helper()
+	r.Seconds = 0
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestCrossValidateDirResumes: a nested cross-validation with a fold directory saves every
+// fold; run again after a kill it reuses the folds it finished and trains the others, with the
+// results of one uninterrupted run; other settings, other labels and damaged files are not
+// reused.
+func TestCrossValidateDirResumes(t *testing.T) {
+	data, labels := twoStructures(t, 30, 11)
+	gwf := smallGWF()
+	gwf.Epochs = 2
+	cfg := Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Head: HeadTraining{Steps: 30, LearningRate: 0.05}}
+	opt := CVOptions{Folds: 3, Seed: 1, Baselines: true, LogRegGrid: []float64{0.1, 10}}
+	whole, err := CrossValidate(context.Background(), data, labels, 2, gwf, cfg, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	dir := t.TempDir() + "/folds"
+	var logged []string
+	opt.Dir = dir
+	opt.Log = func(_ bool, msg string) { logged = append(logged, msg) }
+	// A kill after fold 2: the context is cancelled when fold 2 is done.
+	ctx, cancel := context.WithCancel(context.Background())
+	killed := opt
+	killed.FoldDone = func(r FoldResult) {
+		if r.Fold == 2 {
+			cancel()
+		}
+	}
+	if _, err := CrossValidate(ctx, data, labels, 2, gwf, cfg, killed); err == nil {
+		t.Fatal("cancelled after fold 2: no error")
+	}
+	if _, err := os.Stat(foldPath(dir, 3)); err == nil {
+		t.Fatal("fold 3 saved although the run was killed before it")
+	}
+	// Mark fold 1's file, so that a reuse can be told from a retraining.
+	rec := readFoldRecord(t, dir, 1)
+	rec.Result.Seconds = 12345
+	if err := saveFold(dir, rec, rec.Result); err != nil {
+		t.Fatal(err)
+	}
+	var ran []int
+	opt.FoldDone = func(r FoldResult) { ran = append(ran, r.Fold) }
+	res, err := CrossValidate(context.Background(), data, labels, 2, gwf, cfg, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 3 || len(ran) != 1 || ran[0] != 3 || res[0].Seconds != 12345 {
+		t.Fatalf("resumed: folds trained %v, results %+v; want fold 3 trained and folds 1, 2 reused", ran, res)
+	}
+	for i := range whole {
+		if got, want := withoutSeconds(t, res[i]), withoutSeconds(t, whole[i]); got != want {
+			t.Errorf("fold %d resumed:\n%s\nwant (one run):\n%s", i+1, got, want)
+		}
+	}
+	if len(logged) != 2 || !strings.Contains(logged[0], "fold 1: reusing") {
+		t.Errorf("log %q, want two reuses", logged)
+	}
+
+	// Other settings, other labels: nothing reused, and the log says why.
+	other := cfg
+	other.Beta = 1
+	for name, run := range map[string]func() error{
+		"β = 1": func() error {
+			_, err := CrossValidate(context.Background(), data, labels, 2, gwf, other, opt)
+			return err
+		},
+		"other labels": func() error {
+			swapped := append([]int(nil), labels...)
+			swapped[0], swapped[len(swapped)-1] = swapped[len(swapped)-1], swapped[0]
+			_, err := CrossValidate(context.Background(), data, swapped, 2, gwf, cfg, opt)
+			return err
+		},
+	} {
+		logged, ran = nil, nil
+		// Restore the saved folds of cfg first (the run before replaced them).
+		restore(t, dir, rec, res)
+		if err := run(); err != nil {
+			t.Fatal(err)
+		}
+		if len(ran) != 3 || len(logged) != 3 || !strings.Contains(logged[0], "other data or settings") {
+			t.Errorf("%s: folds trained %v, log %q; want all three trained, none reused", name, ran, logged)
+		}
+	}
+
+	// A damaged file is trained again, not trusted.
+	restore(t, dir, rec, res)
+	damage := map[string]func(*foldRecord){
+		"fold number":   func(r *foldRecord) { r.Result.Fold = 3 },
+		"graphs":        func(r *foldRecord) { r.Result.Graphs[0]++ },
+		"accuracy":      func(r *foldRecord) { r.Result.Accuracy = 1.5 },
+		"class counts":  func(r *foldRecord) { r.Result.Predicted = r.Result.Predicted[:1] },
+		"one baseline":  func(r *foldRecord) { r.Result.LogReg = nil },
+		"test graphs":   func(r *foldRecord) { r.Result.Test-- },
+		"negative time": func(r *foldRecord) { r.Result.Seconds = -1 },
+	}
+	for name, spoil := range damage {
+		bad := readFoldRecord(t, dir, 2)
+		spoil(&bad)
+		b, _ := json.Marshal(bad)
+		if err := os.WriteFile(foldPath(dir, 2), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		logged, ran = nil, nil
+		if _, err := CrossValidate(context.Background(), data, labels, 2, gwf, cfg, opt); err != nil {
+			t.Fatal(err)
+		}
+		if len(ran) != 1 || ran[0] != 2 || len(logged) != 3 || !strings.Contains(logged[1], "not reusing") {
+			t.Errorf("damaged %s: folds trained %v, log %q; want fold 2 trained again", name, ran, logged)
+		}
+	}
+	if err := os.WriteFile(foldPath(dir, 2), []byte(`{"data": "tr`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logged, ran = nil, nil
+	if _, err := CrossValidate(context.Background(), data, labels, 2, gwf, cfg, opt); err != nil {
+		t.Fatal(err)
+	}
+	if len(ran) != 1 || ran[0] != 2 {
+		t.Errorf("truncated file: folds trained %v, want fold 2", ran)
+	}
+}
+
+func readFoldRecord(t *testing.T, dir string, f int) foldRecord {
+	t.Helper()
+	b, err := os.ReadFile(foldPath(dir, f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec foldRecord
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// restore saves the folds res with the settings of rec.
+func restore(t *testing.T, dir string, rec foldRecord, res []FoldResult) {
+	t.Helper()
+	for _, r := range res {
+		if err := saveFold(dir, rec, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
