@@ -1,8 +1,8 @@
 // Command table2 reproduces Table 2 of the paper — 10-fold semi-supervised classification
 // accuracy of GWF — and shows how the accuracy moves with the fraction of labelled graphs. It
 // writes report.md, table2.csv, fractions.csv and fractions.png to --output-dir. Every finished fold is
-// kept in OUT/cells/DATASET-SOLVER[-FEATURES].json with the settings it ran under: rerun after
-// an interruption and the folds already done with the same settings are reused. Node features
+// kept in OUT/cells/DATASET-SOLVER[-FEATURES]/fold<f>.json with the data and settings it ran
+// under: rerun after an interruption and the folds already done with the same settings are reused. Node features
 // follow nb.DefaultFeatures (PROTEINS with its attribute standardized and balanced, IMDB-BINARY without).
 // By default the protocol is nested (--nested): a validation split of each fold's labels chooses
 // the stopping epoch, and the β = 0 head and a logistic regression on the unsupervised λ are
@@ -17,13 +17,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -293,14 +291,8 @@ func fractions(ctx context.Context, o options, sc semisup.Config, rep *nb.Report
 	return nil
 }
 
-// cell is one (dataset, solver) cell's finished folds and the settings they ran under.
-type cell struct {
-	Settings string               `json:"settings"`
-	Folds    []semisup.FoldResult `json:"folds"`
-}
-
-// crossValidate runs the cell's folds, reusing those OUT/cells already holds for the same
-// settings and saving each new one as soon as it ends.
+// crossValidate runs the cell's folds, reusing those OUT/cells/NAME already holds for the same
+// data and settings, and saving each new one as soon as it ends (semisup.CVOptions.Dir).
 func (o options) crossValidate(ctx context.Context, d, solver string, sc semisup.Config, seed uint64, baselines bool, log io.Writer) ([]semisup.FoldResult, error) {
 	ds, labels, weight, err := load(d, o.subset, o.features)
 	if err != nil {
@@ -316,48 +308,14 @@ func (o options) crossValidate(ctx context.Context, d, solver string, sc semisup
 		sel = &semisup.Selection{Validation: o.validation, Candidates: []semisup.Config{sc}, Refit: o.refit, Seed: seed}
 		name += fmt.Sprintf("-nested-seed%d", seed)
 	}
-	settings, err := json.Marshal(map[string]any{"gwf": cfg, "semisup": sc, "folds": o.folds, "subset": o.subset, "features": o.features.Of(d), "selection": sel, "baselines": baselines})
-	if err != nil {
-		return nil, err
-	}
-	path := filepath.Join(o.out, "cells", name+".json")
-	var c cell
-	if b, err := os.ReadFile(path); err == nil && json.Unmarshal(b, &c) == nil && c.Settings == string(settings) {
-		fmt.Fprintf(log, "table2: %s, %s: reusing %d finished folds from %s\n", d, solver, len(c.Folds), path)
-	} else {
-		c = cell{Settings: string(settings)}
-	}
-	have := map[int]bool{}
-	for _, r := range c.Folds {
-		have[r.Fold] = true
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
-	}
 	fmt.Fprintf(log, "table2: %s, %s: %d folds\n", d, solver, o.folds)
-	var saveErr error
-	_, err = semisup.CrossValidate(ctx, ds.Graphs, labels, len(ds.Classes), cfg, sc, semisup.CVOptions{
-		Folds: o.folds, Seed: seed, Skip: func(f int) bool { return have[f] }, Select: sel, Baselines: baselines,
+	return semisup.CrossValidate(ctx, ds.Graphs, labels, len(ds.Classes), cfg, sc, semisup.CVOptions{
+		Folds: o.folds, Seed: seed, Select: sel, Baselines: baselines, Dir: filepath.Join(o.out, "cells", name),
+		Log: func(_ bool, msg string) { fmt.Fprintf(log, "table2: %s, %s: %s\n", d, solver, msg) },
 		FoldDone: func(r semisup.FoldResult) {
 			fmt.Fprintf(log, "table2: %s, %s: fold %d: %.1f%%\n", d, solver, r.Fold, 100*r.Accuracy)
-			c.Folds = append(c.Folds, r)
-			b, err := json.MarshalIndent(c, "", "  ")
-			if err == nil {
-				err = nb.WriteFile(path, b)
-			}
-			if saveErr == nil {
-				saveErr = err
-			}
 		},
 	})
-	if err != nil {
-		return nil, err
-	}
-	if saveErr != nil {
-		return nil, fmt.Errorf("save %s: %w", path, saveErr)
-	}
-	slices.SortFunc(c.Folds, func(a, b semisup.FoldResult) int { return a.Fold - b.Fold })
-	return c.Folds, nil
 }
 
 func joinFloats(xs []float64) string {

@@ -37,7 +37,7 @@ func TestTinyTable2(t *testing.T) {
 	}
 	// The finished folds are kept and reused: a rerun with the same settings trains nothing
 	// (a cancelled context would stop any training at once).
-	if _, err := os.Stat(filepath.Join(out, "cells", "MUTAG-ppa-labels.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(out, "cells", "MUTAG-ppa-labels", "fold1.json")); err != nil {
 		t.Fatalf("no cell file: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -75,7 +75,7 @@ func TestTinyNested(t *testing.T) {
 		}
 	}
 	for _, cell := range []string{"MUTAG-ppa-nested-seed1", "MUTAG-ppa-nested-seed2", "MUTAG-ppa-gin-nested-seed1", "MUTAG-ppa-gin-nested-seed2"} {
-		if _, err := os.Stat(filepath.Join(out, "cells", cell+".json")); err != nil {
+		if _, err := os.Stat(filepath.Join(out, "cells", cell, "fold3.json")); err != nil {
 			t.Errorf("no cell file: %v", err)
 		}
 	}
