@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -332,18 +333,24 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		return classifyFraction(cmd, a, f, rep, ds, labels, classesN, cfg, sc, opt)
 	}
 	rep.Protocol = fmt.Sprintf("stratified %d-fold cross-validation (fold seed %d); held-out graphs unlabelled in the GWF term", f.folds, f.foldSeed)
+	// The folds left after each one, at the mean time of those trained so far, for the ETA.
+	start, trained, reused := time.Now(), 0, 0
 	cv := semisup.CVOptions{
 		Folds: f.folds, Seed: f.foldSeed, Options: opt, Dir: f.outputDir,
 		Log: func(warning bool, msg string) {
 			if warning {
 				a.log.Warn(msg)
 			} else {
+				reused++
 				a.log.Info(msg)
 			}
 		},
 		FoldDone: func(r semisup.FoldResult) {
-			a.log.Infof("fold %d/%d: accuracy %.2f%% on %d graphs (labelled graphs: %.2f%%; predicted per class %v; %.0f s)",
-				r.Fold, f.folds, 100*r.Accuracy, r.Test, 100*r.TrainAccuracy, r.Predicted, r.Seconds)
+			trained++
+			left := f.folds - trained - reused
+			eta := time.Duration(float64(time.Since(start)) / float64(trained) * float64(left)).Round(time.Second)
+			a.log.Infof("fold %d/%d: accuracy %.2f%% on %d graphs (labelled graphs: %.2f%%; predicted per class %v; %.0f s); folds left: %d, eta %s",
+				r.Fold, f.folds, 100*r.Accuracy, r.Test, 100*r.TrainAccuracy, r.Predicted, r.Seconds, left, eta)
 			if r.Choice != nil {
 				a.log.Infof("fold %d/%d: chose %s, epoch %d (validation accuracy %.2f%% on %d graphs)", r.Fold, f.folds, describeChoice(r.Choice.Config), r.Choice.Epoch, 100*r.Choice.ValidationAccuracy, r.Choice.Validation)
 			}
