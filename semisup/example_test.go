@@ -3,6 +3,7 @@ package semisup_test
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/datasets"
@@ -82,4 +83,47 @@ func ExampleNestedFold() {
 	// Output:
 	// 8 held-out predictions; chose among 2 candidates × 3 epochs on 6 validation graphs
 	// true true
+}
+
+// Nested 3-fold cross-validation with the baselines, each finished fold kept in a directory: run
+// again (after a kill, say), the same call reuses the folds saved there instead of training them.
+func ExampleCrossValidate() {
+	ds, err := datasets.Load("MUTAG", graphs.TUOptions{})
+	if err != nil {
+		panic(err)
+	}
+	data := ds.Graphs[:30]
+	labels := make([]int, len(data))
+	for i, g := range data {
+		labels[i] = g.Label
+	}
+	dir, err := os.MkdirTemp("", "folds")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	cfg := training.DefaultConfig()
+	cfg.Atoms, cfg.Layers, cfg.Epochs = 3, 5, 2 // small, for the example
+	sc := semisup.DefaultConfig()
+	opt := semisup.CVOptions{Folds: 3, Seed: 1, Select: &semisup.Selection{Candidates: []semisup.Config{sc}, Seed: 1},
+		Baselines: true, Dir: dir}
+	res, err := semisup.CrossValidate(context.Background(), data, labels, len(ds.Classes), cfg, sc, opt)
+	if err != nil {
+		panic(err)
+	}
+	reused := 0
+	opt.Log = func(warning bool, msg string) {
+		if !warning {
+			reused++
+		}
+	}
+	again, err := semisup.CrossValidate(context.Background(), data, labels, len(ds.Classes), cfg, sc, opt)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(len(res), "folds trained;", reused, "reused; same accuracy:", again[0].Accuracy == res[0].Accuracy)
+	fmt.Println("baselines on every fold:", semisup.Summarize(res).Folds == 3)
+	// Output:
+	// 3 folds trained; 3 reused; same accuracy: true
+	// baselines on every fold: true
 }
