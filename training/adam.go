@@ -78,15 +78,15 @@ func (g *group) restore(st AdamState, lr float64) error {
 }
 
 // optimizer holds the Gorgonia Adam solvers of a training run: one for the atoms (V_k then
-// H_k), one per embedding z_i — a z_i is stepped only when its graph is in the batch, so each
-// keeps its own moments and step count (the "lazy" Adam of sparse embeddings) — and one per
+// H_k), the embeddings' (zAdam: a z_i is stepped only when its graph is in the batch, so each
+// keeps its own moments and step count, the "lazy" Adam of sparse embeddings) and one per
 // extra term (its parameters, stepped on the batches where the term is present).
 type optimizer struct {
 	lr      float64
 	encLR   float64 // of the encoder
 	atoms   *group
 	v, h    []*param
-	z       []*group
+	z       *zAdam
 	terms   []*group
 	encoder *group // nil without an encoder
 }
@@ -111,9 +111,9 @@ func newOptimizer(m *Model, terms []Term, enc Encoder, encLR float64) (*optimize
 	}
 	o.atoms = newGroup(atomParams)
 	rows, k := m.Z.Dims()
-	o.z = make([]*group, rows)
-	for i := range o.z {
-		o.z[i] = newGroup([]*param{paramOf(tensor.New(tensor.WithShape(k), tensor.WithBacking(m.Z.RawRowView(i))))})
+	var err error
+	if o.z, err = newZAdam(rows, k, o.lr); err != nil {
+		return nil, err
 	}
 	for _, t := range terms {
 		var ps []*param
@@ -143,7 +143,7 @@ func newOptimizer(m *Model, terms []Term, enc Encoder, encLR float64) (*optimize
 		return nil, fmt.Errorf("atoms: %w", err)
 	}
 	for i, zs := range st.Z {
-		if err := o.z[i].restore(zs, o.lr); err != nil {
+		if err := o.z.restore(i, zs); err != nil {
 			return nil, fmt.Errorf("embedding %d: %w", i, err)
 		}
 	}
@@ -165,15 +165,13 @@ func newOptimizer(m *Model, terms []Term, enc Encoder, encLR float64) (*optimize
 
 // snapshot is the solvers' state after epoch and done graphs of the next.
 func (o *optimizer) snapshot(epoch, done int) (*OptimizerState, error) {
-	st := &OptimizerState{Epoch: epoch, Done: done, Z: make([]AdamState, len(o.z))}
+	st := &OptimizerState{Epoch: epoch, Done: done, Z: make([]AdamState, o.z.rows())}
 	var err error
 	if st.Atoms, err = o.atoms.snapshot(); err != nil {
 		return nil, err
 	}
-	for i, g := range o.z {
-		if st.Z[i], err = g.snapshot(); err != nil {
-			return nil, err
-		}
+	for i := range st.Z {
+		st.Z[i] = o.z.snapshot(i)
 	}
 	if o.encoder != nil {
 		s, err := o.encoder.snapshot()

@@ -240,8 +240,7 @@ func (tr *trainer) step(batch []int) (gwfLoss float64, terms []float64, err erro
 			skipped++
 			continue
 		}
-		copy(o.z[i].params[0].gradData(), gr.Z[r*K:(r+1)*K])
-		if err := o.z[i].step(o.lr); err != nil {
+		if err := o.z.step(i, tr.m.Z.RawRowView(i), gr.Z[r*K:(r+1)*K]); err != nil {
 			return 0, nil, fmt.Errorf("adam step on z of graph %d: %w", i, err)
 		}
 	}

@@ -143,3 +143,105 @@ func Restore(st State, lr float64, params []gorgonia.ValueGrad, grads [][]float6
 	}
 	return s, nil
 }
+
+// Swap swaps the states of many parameters through one solver: Set puts a parameter's state in,
+// the solver steps it, Get takes the new state out. Gorgonia keeps moments per position, so this
+// gives each parameter its own step count and moments, as a solver of its own would, without
+// a solver and its tensors per parameter.
+type Swap struct {
+	iter, cache reflect.Value // the solver's fields, looked up once
+}
+
+// NewSwap returns a Swap over s.
+func NewSwap(s *gorgonia.AdamSolver) (*Swap, error) {
+	iter, cache, err := fields(s)
+	if err != nil {
+		return nil, err
+	}
+	return &Swap{iter: iter, cache: cache}, nil
+}
+
+// Set replaces the solver's state by a step count and, per parameter, the moments m[i] and
+// v[i] (iter 0: the state of a solver never stepped, whose next step starts from zero
+// moments). It copies the moments into the solver's own buffers where it has buffers of the
+// right sizes, so that swapping allocates nothing once the solver has stepped. The moments it
+// has to create are vectors: for parameters that are vectors, or for a solver already stepped
+// with parameters of the same shapes.
+func (w *Swap) Set(iter int, m, v [][]float64) error {
+	if iter == 0 {
+		w.iter.SetInt(0)
+		w.cache.SetZero()
+		return nil
+	}
+	if iter < 0 || len(m) != len(v) || len(m) == 0 {
+		return fmt.Errorf("adam state: step %d with %d/%d moments", iter, len(m), len(v))
+	}
+	if w.cache.Len() != len(m) {
+		w.cache.Set(reflect.MakeSlice(w.cache.Type(), len(m), len(m)))
+	}
+	for i := range m {
+		if len(m[i]) != len(v[i]) {
+			return fmt.Errorf("adam state: parameter %d: %d/%d moments", i, len(m[i]), len(v[i]))
+		}
+		cm, cv, err := moments(w.cache, i)
+		if err != nil {
+			return err
+		}
+		if cm == nil || cm.Shape().TotalSize() != len(m[i]) || cv.Shape().TotalSize() != len(v[i]) {
+			if cm, cv, err = newMoments(w.cache, i, len(m[i])); err != nil {
+				return err
+			}
+		}
+		copy(cm.Data().([]float64), m[i])
+		copy(cv.Data().([]float64), v[i])
+	}
+	w.iter.SetInt(int64(iter))
+	return nil
+}
+
+// Get copies the solver's moments into m[i] and v[i] (sized as the parameters) and returns its
+// step count; a solver never stepped gives 0 and leaves m and v as they are.
+func (w *Swap) Get(m, v [][]float64) (iter int, err error) {
+	if w.iter.Int() == 0 {
+		return 0, nil
+	}
+	if w.cache.Len() != len(m) || len(v) != len(m) {
+		return 0, fmt.Errorf("adam state: the solver has %d parameters, %d/%d buffers given", w.cache.Len(), len(m), len(v))
+	}
+	for i := range m {
+		cm, cv, err := moments(w.cache, i)
+		if err != nil {
+			return 0, err
+		}
+		if cm == nil || cm.Shape().TotalSize() != len(m[i]) || cv.Shape().TotalSize() != len(v[i]) {
+			return 0, fmt.Errorf("adam state: parameter %d has no moments of %d values", i, len(m[i]))
+		}
+		copy(m[i], cm.Data().([]float64))
+		copy(v[i], cv.Data().([]float64))
+	}
+	return int(w.iter.Int()), nil
+}
+
+// newMoments puts zeroed means and variances of n values into cache entry i (a new dualValue)
+// and returns them.
+func newMoments(cache reflect.Value, i, n int) (m, v *tensor.Dense, err error) {
+	ptr := cache.Type().Elem() // *dualValue
+	if ptr.Kind() != reflect.Pointer || ptr.Elem().Kind() != reflect.Struct {
+		return nil, nil, fmt.Errorf("adam state: unexpected gorgonia cache layout")
+	}
+	dv := reflect.New(ptr.Elem())
+	val, d := dv.Elem().FieldByName("Value"), dv.Elem().FieldByName("d")
+	if !val.IsValid() || !d.IsValid() {
+		return nil, nil, fmt.Errorf("adam state: unexpected gorgonia dualValue layout")
+	}
+	m = tensor.New(tensor.WithShape(n), tensor.WithBacking(make([]float64, n)))
+	v = tensor.New(tensor.WithShape(n), tensor.WithBacking(make([]float64, n)))
+	mv, vv := reflect.ValueOf(m), reflect.ValueOf(v)
+	if !mv.Type().AssignableTo(val.Type()) || !vv.Type().AssignableTo(d.Type()) {
+		return nil, nil, fmt.Errorf("adam state: unexpected gorgonia dualValue field types")
+	}
+	exposed(val).Set(mv)
+	exposed(d).Set(vv)
+	cache.Index(i).Set(dv)
+	return m, v, nil
+}
