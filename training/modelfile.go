@@ -101,26 +101,11 @@ func denseOf(rows [][]float64, what string) (*mat.Dense, error) {
 	return m, nil
 }
 
-// Encode writes the model file to w.
+// Encode writes the model file to w. The payload is written in pieces (encodePayload), twice —
+// once to checksum it, once to write it — so that a model of a large corpus is never held in
+// memory as one more copy of itself.
 func (m *Model) Encode(w io.Writer) error {
-	p := filePayload{Config: m.Config, AtomMu: m.AtomMu, Z: rowsOf(m.Z), Fingerprint: m.Fingerprint, Optimizer: m.Optimizer, Features: m.Features}
-	for _, h := range m.History {
-		p.History = append(p.History, fileEpoch{Epoch: h.Epoch, Loss: h.Loss, Terms: h.Terms})
-	}
-	if q := m.Partial; q != nil {
-		p.Partial = &filePartial{Epoch: q.Epoch, Done: q.Done, LossSum: q.LossSum, TermSums: q.TermSums}
-	}
-	for k, v := range m.V {
-		p.V = append(p.V, rowsOf(v))
-		if m.Dim() > 0 {
-			p.H = append(p.H, rowsOf(m.H[k]))
-		}
-	}
-	payload, err := json.Marshal(p)
-	if err != nil {
-		return fmt.Errorf("encode model: %w", err)
-	}
-	if err := envelope.SealTo(w, "gwf-model", FormatVersion, payload); err != nil {
+	if err := envelope.SealStream(w, "gwf-model", FormatVersion, m.encodePayload); err != nil {
 		return fmt.Errorf("write model: %w", err)
 	}
 	return nil

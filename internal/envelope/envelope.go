@@ -1,6 +1,7 @@
 package envelope
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -48,20 +49,40 @@ func Seal(format string, version int, payload []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// SealTo writes to w the file Seal returns, byte for byte, without a copy of payload: payload
-// must be compact JSON as json.Marshal writes it (Seal would compact it). It saves the memory
-// of two copies of a large model's payload.
-func SealTo(w io.Writer, format string, version int, payload []byte) error {
-	sum := sha256.Sum256(payload)
-	head, err := json.Marshal(file{Format: format, Version: version, SHA256: hex.EncodeToString(sum[:]), Payload: json.RawMessage("0")})
+// SealStream writes to w the file Seal returns for the payload that encode writes, without
+// holding the payload in memory: encode is called twice, first to hash what it writes, then to
+// write it, and must write the same bytes both times — compact JSON as json.Marshal writes
+// it. For payloads too large to keep a copy of (a model of 10⁵ graphs).
+func SealStream(w io.Writer, format string, version int, encode func(io.Writer) error) error {
+	h := sha256.New()
+	hb := bufio.NewWriterSize(h, 64<<10)
+	if err := encode(hb); err != nil {
+		return fmt.Errorf("encode %s file: %w", format, err)
+	}
+	if err := hb.Flush(); err != nil {
+		return fmt.Errorf("encode %s file: %w", format, err)
+	}
+	head, err := json.Marshal(file{Format: format, Version: version, SHA256: hex.EncodeToString(h.Sum(nil)), Payload: json.RawMessage("0")})
 	if err != nil {
 		return fmt.Errorf("encode %s file: %w", format, err)
 	}
 	head = head[:len(head)-2] // the placeholder payload and the closing brace
-	for _, b := range [][]byte{head, payload, []byte("}\n")} {
-		if _, err := w.Write(b); err != nil {
-			return fmt.Errorf("write %s file: %w", format, err)
-		}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.Write(head)
+	again := sha256.New() // what the second pass wrote, checked against the first
+	pw := bufio.NewWriterSize(io.MultiWriter(bw, again), 64<<10)
+	if err := encode(pw); err != nil {
+		return fmt.Errorf("encode %s file: %w", format, err)
+	}
+	if err := pw.Flush(); err != nil {
+		return fmt.Errorf("write %s file: %w", format, err)
+	}
+	bw.WriteString("}\n")
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write %s file: %w", format, err)
+	}
+	if !bytes.Equal(again.Sum(nil), h.Sum(nil)) {
+		return fmt.Errorf("encode %s file: the payload changed between its two passes", format)
 	}
 	return nil
 }

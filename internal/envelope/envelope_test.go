@@ -3,6 +3,8 @@ package envelope
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 )
@@ -38,18 +40,42 @@ func TestSealOpen(t *testing.T) {
 	}
 }
 
-func TestSealToIsSeal(t *testing.T) {
+// TestSealStreamIsSeal: a payload written in pieces makes the file Seal makes of it whole; an
+// encoder that fails, or writes other bytes the second time, is an error.
+func TestSealStreamIsSeal(t *testing.T) {
 	for _, payload := range []string{`{}`, `{"a":[1,2.5e-300],"b":"x\u003cy"}`, `[]`} {
 		want, err := Seal("gwf-test", 3, []byte(payload))
 		if err != nil {
 			t.Fatal(err)
 		}
 		var got bytes.Buffer
-		if err := SealTo(&got, "gwf-test", 3, []byte(payload)); err != nil {
+		write := func(w io.Writer) error { // in pieces, as a streamed payload is written
+			for i := range len(payload) {
+				if _, err := w.Write([]byte{payload[i]}); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if err := SealStream(&got, "gwf-test", 3, write); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got.Bytes(), want) {
-			t.Fatalf("SealTo wrote\n%s\nSeal\n%s", got.Bytes(), want)
+			t.Fatalf("SealStream wrote\n%s\nSeal\n%s", got.Bytes(), want)
 		}
+	}
+	// A payload that is not the same twice is an error, not a file with a wrong checksum.
+	n := 0
+	changing := func(w io.Writer) error {
+		n++
+		_, err := fmt.Fprintf(w, "[%d]", n)
+		return err
+	}
+	if err := SealStream(io.Discard, "gwf-test", 3, changing); err == nil {
+		t.Error("a payload that changed between the passes: no error")
+	}
+	failing := func(io.Writer) error { return errors.New("disk on fire") }
+	if err := SealStream(io.Discard, "gwf-test", 3, failing); err == nil || !strings.Contains(err.Error(), "disk on fire") {
+		t.Errorf("an encoder's error: %v", err)
 	}
 }
