@@ -124,7 +124,7 @@ Training flags are those of 'gwf fit' (the paper's defaults).`,
 	fs.StringVarP(&f.output, "output", "o", "", "with --labeled-fraction: write the classifier (atoms, embeddings, head, class names) to this file after every epoch, for 'gwf predict' and --resume")
 	fs.StringVar(&f.output, "model", "", "deprecated alias of --output")
 	_ = fs.MarkDeprecated("model", "use --output (the file this command writes)")
-	fs.StringVar(&f.outputDir, "output-dir", "", "cross-validation: folder to keep each finished fold and report.json in; folds saved there with the same data and settings are reused")
+	fs.StringVar(&f.outputDir, "output-dir", "", "cross-validation: folder to keep each finished fold and report.json in; folds saved there with the same data and settings are reused, others replaced")
 	fs.StringVar(&f.predFile, "predictions", "", "with --labeled-fraction: write every graph's prediction as CSV to this file")
 	fs.BoolVar(&f.resume, "resume", false, "with --output: continue training the classifier in that file (exactly where it stopped)")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
