@@ -17,6 +17,7 @@ import (
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/cluster"
+	"github.com/gwf-graphs/gwf/training/shard"
 )
 
 type classifyFlags struct {
@@ -38,6 +39,7 @@ type classifyFlags struct {
 	fraction   float64
 	output     string
 	outputDir  string
+	shard      string
 	predFile   string
 	resume     bool
 	validation float64
@@ -76,7 +78,9 @@ chosen by 5-fold cross-validation on the fold's training graphs; none with --no-
 un-nested protocol (fixed settings, last epoch), with the authors' best-epoch number as a
 diagnostic. --output-dir keeps every finished fold (fold<f>.json) and the report (report.json):
 run again with the same data and settings, the command reuses the folds saved there, so a
-killed cross-validation continues where it stopped.
+killed cross-validation continues where it stopped. With it, --shard i/n runs only the folds
+f with (f − 1) mod n = i, so that n processes or machines sharing the folder run the folds side
+by side; a last run without --shard reuses them all and writes the report.
 
 With --labeled-fraction p it instead keeps the labels of a stratified random fraction p of the
 graphs (seeded by --fold-seed), trains once and scores the predictions on the other graphs;
@@ -87,6 +91,7 @@ Training flags are those of 'gwf fit' (the paper's defaults).`,
 		Example: `  gwf classify --dataset MUTAG --folds 10
   gwf classify --dataset MUTAG --folds 10 --select-beta 0.1,1 --select-detach --json
   gwf classify --dataset PROTEINS --folds 10 --output-dir results/   # rerun to continue after a kill
+  gwf classify --dataset PROTEINS --folds 10 --output-dir results/ --shard 0/2   # and 1/2 elsewhere; then without --shard
   gwf classify --dataset MUTAG --labeled-fraction 0.3 --predictions predictions.csv
   gwf classify --dataset MUTAG --labeled-fraction 1 --output mutag.classifier
   gwf predict --model mutag.classifier --tu ./new-graphs --json`,
@@ -125,6 +130,7 @@ Training flags are those of 'gwf fit' (the paper's defaults).`,
 	fs.StringVar(&f.output, "model", "", "deprecated alias of --output")
 	_ = fs.MarkDeprecated("model", "use --output (the file this command writes)")
 	fs.StringVar(&f.outputDir, "output-dir", "", "cross-validation: folder to keep each finished fold and report.json in; folds saved there with the same data and settings are reused, others replaced")
+	fs.StringVar(&f.shard, "shard", "", "cross-validation with --output-dir: run only the folds f with (f − 1) mod n = i (0-based i of n shards), for n processes or machines sharing the folder")
 	fs.StringVar(&f.predFile, "predictions", "", "with --labeled-fraction: write every graph's prediction as CSV to this file")
 	fs.BoolVar(&f.resume, "resume", false, "with --output: continue training the classifier in that file (exactly where it stopped)")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
@@ -282,6 +288,18 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if f.outputDir != "" && f.fraction > 0 {
 		return usagef("--output-dir is for cross-validation; with --labeled-fraction use --output")
 	}
+	sh := shard.All
+	if f.shard != "" {
+		if sh, err = shard.Parse(f.shard); err != nil {
+			return usagef("--shard: %v", err)
+		}
+		if f.outputDir == "" || f.fraction > 0 {
+			return usagef("--shard needs cross-validation with --output-dir (the folder the shards share)")
+		}
+		if sh.Count > f.folds {
+			return usagef("--shard %s: more shards than --folds %d", f.shard, f.folds)
+		}
+	}
 	if f.resume && f.output == "" {
 		return usagef("--resume needs --output")
 	}
@@ -347,7 +365,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		},
 		FoldDone: func(r semisup.FoldResult) {
 			trained++
-			left := f.folds - trained - reused
+			left := (f.folds-sh.Index+sh.Count-1)/sh.Count - trained - reused // this shard's folds
 			eta := time.Duration(float64(time.Since(start)) / float64(trained) * float64(left)).Round(time.Second)
 			a.log.Infof("fold %d/%d: accuracy %.2f%% on %d graphs (labelled graphs: %.2f%%; predicted per class %v; %.0f s); folds left: %d, eta %s",
 				r.Fold, f.folds, 100*r.Accuracy, r.Test, 100*r.TrainAccuracy, r.Predicted, r.Seconds, left, eta)
@@ -363,7 +381,12 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		cv.Select, cv.Baselines = sel, f.baselines
 		rep.Protocol = fmt.Sprintf("nested stratified %d-fold cross-validation (fold seed %d): a stratified %.0f%% of each fold's labelled graphs chooses the epoch and settings (%d candidates%s); held-out graphs unlabelled in the GWF term, scored once",
 			f.folds, f.foldSeed, 100*f.validation, len(sel.Candidates), map[bool]string{true: ", chosen settings refitted on all the fold's labels", false: ""}[sel.Refit])
+
 		rep.Selection = sel
+	}
+	if sh.Count > 1 {
+		cv.Skip = func(fold int) bool { return (fold-1)%sh.Count != sh.Index }
+		rep.Protocol += fmt.Sprintf("; shard %s: folds %s only", sh, shardFolds(sh, f.folds))
 	}
 	a.log.Infof("classifying %s (%d graphs, %d classes): %d folds, β=%g, hidden %v, %s", ds.Name, len(data), classesN, f.folds, sc.Beta, hidden, describeConfig(cfg))
 	res, err := semisup.CrossValidate(ctx, data, labels, classesN, cfg, sc, cv)
@@ -379,7 +402,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if b := semisup.Summarize(res); b != nil {
 		rep.Baselines = b
 	}
-	if f.outputDir != "" {
+	if f.outputDir != "" && sh.Count == 1 { // a shard's folds are not the report
 		if err := atomicfile.Write(filepath.Join(f.outputDir, "report.json"), func(w io.Writer) error { return writeJSON(w, rep) }); err != nil {
 			return err
 		}
@@ -521,6 +544,15 @@ func writeClassify(w io.Writer, asJSON bool, rep *classifyReport) error {
 	}
 	_, err := fmt.Fprintf(w, "accuracy on the %d unlabelled graphs: %.2f %% (%d labelled)\n", rep.Graphs-rep.Labeled, 100*rep.Accuracy.Mean, rep.Labeled)
 	return err
+}
+
+// shardFolds lists the folds (1-based) of shard sh.
+func shardFolds(sh shard.Shard, folds int) string {
+	var out []string
+	for f := sh.Index + 1; f <= folds; f += sh.Count {
+		out = append(out, strconv.Itoa(f))
+	}
+	return strings.Join(out, ", ")
 }
 
 func yesNo(b bool) string {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -130,5 +131,42 @@ func TestClassifyOutputDir(t *testing.T) {
 	}
 	if _, _, code := runCLI(t, "classify", "--dataset", "MUTAG", "--labeled-fraction", "0.5", "--output-dir", dir); code != exitUsage {
 		t.Errorf("--output-dir with --labeled-fraction: exit %d, want %d", code, exitUsage)
+	}
+}
+
+// TestClassifyShards: two shards sharing an --output-dir run the folds between them; a last
+// run without --shard reuses every fold and reports what one unsharded run reports.
+func TestClassifyShards(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cv")
+	args := []string{"classify", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--atoms", "3", "--layers", "5",
+		"--epochs", "2", "--hidden", "4", "--head-steps", "20", "--json", "--output-dir", dir}
+	one, _ := mustRun(t, append(slices.Clone(args[:len(args)-2]), "-q")...)
+	shard0, _ := mustRun(t, append(args, "--shard", "0/2", "-q")...)
+	shard1, _ := mustRun(t, append(args, "--shard", "1/2", "-q")...)
+	for out, want := range map[string][]any{shard0: {1.0, 3.0}, shard1: {2.0}} {
+		var got []any
+		for _, f := range decodeJSON(t, out)["folds"].([]any) {
+			got = append(got, f.(map[string]any)["fold"])
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("shard ran folds %v, want %v", got, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "report.json")); err == nil {
+		t.Error("a shard wrote report.json")
+	}
+	all, stderr := mustRun(t, args...)
+	if n := strings.Count(stderr, "reusing"); n != 3 {
+		t.Errorf("the run after the shards reused %d folds, want 3:\n%s", n, stderr)
+	}
+	a, b := decodeJSON(t, one), decodeJSON(t, all)
+	if fmt.Sprint(a["accuracy"]) != fmt.Sprint(b["accuracy"]) || fmt.Sprint(a["baselines"]) != fmt.Sprint(b["baselines"]) {
+		t.Errorf("sharded then joined: %v, %v; one run: %v, %v", b["accuracy"], b["baselines"], a["accuracy"], a["baselines"])
+	}
+	for _, bad := range [][]string{{"--shard", "0/2"}, {"--shard", "2/2", "--output-dir", dir}, {"--shard", "0/4", "--folds", "3", "--output-dir", dir},
+		{"--shard", "0/2", "--output-dir", dir, "--labeled-fraction", "0.5"}} {
+		if _, _, code := runCLI(t, append([]string{"classify", "--dataset", "MUTAG"}, bad...)...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", bad, code, exitUsage)
+		}
 	}
 }
