@@ -68,38 +68,11 @@ type fileEpoch struct {
 // ErrCorrupt is wrapped by errors about unreadable, truncated or tampered files.
 var ErrCorrupt = errors.New("corrupt semi-supervised model file")
 
-// Encode writes the model file.
+// Encode writes the model file. The payload is written in pieces (encodePayload), twice —
+// once to checksum it, once to write it — so that the model of a large corpus is not held in
+// memory again as a file.
 func (m *Model) Encode(w io.Writer) error {
-	var gwf bytes.Buffer
-	g := *m.GWF
-	g.Optimizer, g.Partial = nil, nil // the joint optimizer's state is in this file's payload
-	if err := g.Encode(&gwf); err != nil {
-		return err
-	}
-	p := filePayload{Config: m.Config, HeadB: m.Head.B, Optimizer: m.Optimizer, HeadTrainedAt: m.HeadTrainedAt, GWF: bytes.TrimSpace(gwf.Bytes()), Encoder: gnnPayloadOf(m.Encoder), Classes: m.Classes, ClassNames: m.ClassNames}
-	for _, h := range m.History {
-		p.History = append(p.History, fileEpoch{Epoch: h.Epoch, GWF: h.GWF, CE: h.CE})
-	}
-	if q := m.GWF.Partial; q != nil {
-		p.Partial = &filePartial{Epoch: q.Epoch, Done: q.Done, LossSum: q.LossSum, TermSums: q.TermSums}
-	}
-	for _, w := range m.Head.W {
-		r, _ := w.Dims()
-		rows := make([][]float64, r)
-		for i := range rows {
-			rows[i] = w.RawRowView(i)
-		}
-		p.HeadW = append(p.HeadW, rows)
-	}
-	payload, err := json.Marshal(p)
-	if err != nil {
-		return fmt.Errorf("encode semi-supervised model: %w", err)
-	}
-	file, err := envelope.Seal("gwf-semisup-model", FormatVersion, payload)
-	if err != nil {
-		return err
-	}
-	if _, err := w.Write(file); err != nil {
+	if err := envelope.SealStream(w, "gwf-semisup-model", FormatVersion, m.encodePayload); err != nil {
 		return fmt.Errorf("write semi-supervised model: %w", err)
 	}
 	return nil
@@ -107,13 +80,7 @@ func (m *Model) Encode(w io.Writer) error {
 
 // Save writes the model atomically (internal/atomicfile: temporary file, fsync, rename; a
 // symbolic link is followed, a FIFO or device written in place).
-func (m *Model) Save(path string) error {
-	var b bytes.Buffer
-	if err := m.Encode(&b); err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(path, b.Bytes())
-}
+func (m *Model) Save(path string) error { return atomicfile.Write(path, m.Encode) }
 
 // Load reads a model file written by Save.
 func Load(path string) (*Model, error) {

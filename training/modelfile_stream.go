@@ -1,8 +1,9 @@
 package training
 
 import (
-	"encoding/json"
 	"io"
+
+	"github.com/gwf-graphs/gwf/internal/envelope"
 )
 
 // encodePayload writes the model file's payload — exactly the bytes json.Marshal gives for
@@ -11,9 +12,9 @@ import (
 // graphs is never held in memory whole. Fields are written in the struct's order, with its
 // omitempty rules.
 func (m *Model) encodePayload(w io.Writer) error {
-	e := jsonPieces{w: w}
-	e.raw(`{"config":`)
-	e.value(m.Config)
+	e := envelope.NewPieces(w)
+	e.Raw(`{"config":`)
+	e.Value(m.Config)
 	var v, h [][][]float64
 	for k := range m.V {
 		v = append(v, rowsOf(m.V[k]))
@@ -21,93 +22,69 @@ func (m *Model) encodePayload(w io.Writer) error {
 			h = append(h, rowsOf(m.H[k]))
 		}
 	}
-	e.raw(`,"atoms_v":`)
-	e.value(v)
+	e.Raw(`,"atoms_v":`)
+	e.Value(v)
 	if len(h) > 0 {
-		e.raw(`,"atoms_h":`)
-		e.value(h)
+		e.Raw(`,"atoms_h":`)
+		e.Value(h)
 	}
-	e.raw(`,"atoms_mu":`)
-	e.value(m.AtomMu)
-	e.raw(`,"z":[`)
+	e.Raw(`,"atoms_mu":`)
+	e.Value(m.AtomMu)
+	e.Raw(`,"z":[`)
 	rows, _ := m.Z.Dims()
 	for i := 0; i < rows; i++ {
 		if i > 0 {
-			e.raw(",")
+			e.Raw(",")
 		}
-		e.value(m.Z.RawRowView(i))
+		e.Value(m.Z.RawRowView(i))
 	}
-	e.raw(`],"fingerprint":`)
-	e.value(m.Fingerprint)
+	e.Raw(`],"fingerprint":`)
+	e.Value(m.Fingerprint)
 	var history []fileEpoch
 	for _, st := range m.History {
 		history = append(history, fileEpoch{Epoch: st.Epoch, Loss: st.Loss, Terms: st.Terms})
 	}
-	e.raw(`,"history":`)
-	e.value(history)
+	e.Raw(`,"history":`)
+	e.Value(history)
 	if q := m.Partial; q != nil {
-		e.raw(`,"partial":`)
-		e.value(filePartial{Epoch: q.Epoch, Done: q.Done, LossSum: q.LossSum, TermSums: q.TermSums})
+		e.Raw(`,"partial":`)
+		e.Value(filePartial{Epoch: q.Epoch, Done: q.Done, LossSum: q.LossSum, TermSums: q.TermSums})
 	}
 	if o := m.Optimizer; o != nil {
-		e.raw(`,"optimizer":{"epoch":`)
-		e.value(o.Epoch)
+		e.Raw(`,"optimizer":{"epoch":`)
+		e.Value(o.Epoch)
 		if o.Done != 0 {
-			e.raw(`,"done":`)
-			e.value(o.Done)
+			e.Raw(`,"done":`)
+			e.Value(o.Done)
 		}
-		e.raw(`,"atoms":`)
-		e.value(o.Atoms)
+		e.Raw(`,"atoms":`)
+		e.Value(o.Atoms)
 		if o.Z == nil {
-			e.raw(`,"z":null`)
+			e.Raw(`,"z":null`)
 		} else {
-			e.raw(`,"z":[`)
+			e.Raw(`,"z":[`)
 			for i, st := range o.Z {
 				if i > 0 {
-					e.raw(",")
+					e.Raw(",")
 				}
-				e.value(st)
+				e.Value(st)
 			}
-			e.raw("]")
+			e.Raw("]")
 		}
 		if len(o.Terms) > 0 {
-			e.raw(`,"terms":`)
-			e.value(o.Terms)
+			e.Raw(`,"terms":`)
+			e.Value(o.Terms)
 		}
 		if o.Encoder != nil {
-			e.raw(`,"encoder":`)
-			e.value(o.Encoder)
+			e.Raw(`,"encoder":`)
+			e.Value(o.Encoder)
 		}
-		e.raw("}")
+		e.Raw("}")
 	}
 	if m.Features != nil {
-		e.raw(`,"features":`)
-		e.value(m.Features)
+		e.Raw(`,"features":`)
+		e.Value(m.Features)
 	}
-	e.raw("}")
-	return e.err
-}
-
-// jsonPieces writes JSON in pieces, keeping the first error.
-type jsonPieces struct {
-	w   io.Writer
-	err error
-}
-
-func (e *jsonPieces) raw(s string) {
-	if e.err == nil {
-		_, e.err = io.WriteString(e.w, s)
-	}
-}
-
-func (e *jsonPieces) value(v any) {
-	if e.err != nil {
-		return
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		e.err = err
-		return
-	}
-	_, e.err = e.w.Write(b)
+	e.Raw("}")
+	return e.Err()
 }

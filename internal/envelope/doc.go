@@ -4,5 +4,6 @@
 //
 // whose checksum covers the payload exactly as written, so that truncation and corruption are
 // detected before the payload is decoded. The packages that own a file format (training,
-// semisup) encode and check the payload itself.
+// semisup) encode and check the payload itself; large payloads are written in pieces
+// (SealStream, Pieces), never held in memory whole.
 package envelope

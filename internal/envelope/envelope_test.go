@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"testing"
 )
@@ -77,5 +78,43 @@ func TestSealStreamIsSeal(t *testing.T) {
 	failing := func(io.Writer) error { return errors.New("disk on fire") }
 	if err := SealStream(io.Discard, "gwf-test", 3, failing); err == nil || !strings.Contains(err.Error(), "disk on fire") {
 		t.Errorf("an encoder's error: %v", err)
+	}
+}
+
+// failAfter fails every write after the first n bytes.
+type failAfter struct{ n int }
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if len(p) > f.n {
+		return 0, errors.New("disk full")
+	}
+	f.n -= len(p)
+	return len(p), nil
+}
+
+// TestPieces: pieces are written in order; after the first error nothing more is written and
+// Err reports it.
+func TestPieces(t *testing.T) {
+	var b bytes.Buffer
+	p := NewPieces(&b)
+	p.Raw(`{"a":`)
+	p.Value([]float64{1, 0.5})
+	p.Do(func(w io.Writer) error { _, err := io.WriteString(w, `,"b":"<"`); return err })
+	p.Raw("}")
+	if p.Err() != nil || b.String() != `{"a":[1,0.5],"b":"<"}` {
+		t.Errorf("wrote %q, %v", b.String(), p.Err())
+	}
+	p = NewPieces(&failAfter{n: 3})
+	p.Raw("ab")
+	p.Raw("cd")
+	called := false
+	p.Do(func(io.Writer) error { called = true; return nil })
+	if p.Err() == nil || called {
+		t.Errorf("after a failed write: error %v, later piece written %v", p.Err(), called)
+	}
+	p = NewPieces(io.Discard)
+	p.Value(math.NaN())
+	if p.Err() == nil {
+		t.Error("NaN: no error")
 	}
 }

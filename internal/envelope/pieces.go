@@ -1,0 +1,47 @@
+package envelope
+
+import (
+	"encoding/json"
+	"io"
+)
+
+// Pieces writes a JSON payload in pieces for SealStream — literal text and json.Marshal'd
+// values — keeping the first error, so that an encoder reads as the payload it writes.
+type Pieces struct {
+	w   io.Writer
+	err error
+}
+
+// NewPieces returns a Pieces writing to w.
+func NewPieces(w io.Writer) *Pieces { return &Pieces{w: w} }
+
+// Raw writes s as it is.
+func (p *Pieces) Raw(s string) {
+	if p.err == nil {
+		_, p.err = io.WriteString(p.w, s)
+	}
+}
+
+// Value writes v as json.Marshal encodes it.
+func (p *Pieces) Value(v any) {
+	if p.err != nil {
+		return
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		p.err = err
+		return
+	}
+	_, p.err = p.w.Write(b)
+}
+
+// Do runs write with the underlying writer (for a piece written by other means) unless an
+// error came before.
+func (p *Pieces) Do(write func(io.Writer) error) {
+	if p.err == nil {
+		p.err = write(p.w)
+	}
+}
+
+// Err is the first error of a write.
+func (p *Pieces) Err() error { return p.err }
