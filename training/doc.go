@@ -5,7 +5,9 @@
 // the batch's GWF loss as one node (layers/nodes.BatchLoss: forward passes on the fast kernels,
 // in parallel, transports detached by the envelope theorem) plus any extra Terms a model adds —
 // package semisup adds a classifier head and its cross-entropy — differentiated by Gorgonia and
-// stepped by Gorgonia's Adam (one solver for the atoms, one per embedding, one per term).
+// stepped by Gorgonia's Adam (one solver for the atoms, one per term, and for the embeddings
+// one solver through which each z_i's own step count and moments are swapped: the lazy Adam of
+// sparse embeddings at 3K floats per graph).
 // Results do not depend on the number of workers; checkpoints resume bit-identically, also
 // mid-epoch. Transform embeds unseen graphs with the same loop and the atoms frozen; a model
 // file keeps how its training data's node features were made (Model.Features), so that unseen
