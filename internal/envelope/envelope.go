@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 )
 
 // ErrCorrupt is wrapped by errors about unreadable, truncated or tampered files.
@@ -90,13 +91,20 @@ func SealStream(w io.Writer, format string, version int, encode func(io.Writer) 
 // Open reads one file from r, reading at most maxBytes bytes, and returns its payload once its
 // format, version and checksum are right. what names the format in messages ("gwf model").
 // Errors are ErrCorrupt or ErrVersion (errors.Is), with messages that do not repeat the kind.
+// The file is read into one buffer (sized from the file when r knows its size) and the
+// payload returned is a part of it, not a copy: a large model is held once while it is read.
 func Open(r io.Reader, format string, version int, what string, maxBytes int64) (json.RawMessage, error) {
-	lr := &io.LimitedReader{R: r, N: maxBytes + 1}
-	var f file
-	if err := json.NewDecoder(lr).Decode(&f); err != nil {
-		if lr.N <= 0 {
-			return nil, errorf(ErrCorrupt, "larger than %d bytes", maxBytes)
-		}
+	buf, err := readAtMost(r, maxBytes)
+	if err != nil {
+		return nil, err
+	}
+	var f struct {
+		Format  string      `json:"format"`
+		Version int         `json:"version"`
+		SHA256  string      `json:"sha256"`
+		Payload payloadView `json:"payload"`
+	}
+	if err := json.Unmarshal(buf, &f); err != nil {
 		return nil, errorf(ErrCorrupt, "%v", err)
 	}
 	if f.Format != format {
@@ -109,5 +117,53 @@ func Open(r io.Reader, format string, version int, what string, maxBytes int64) 
 	if hex.EncodeToString(sum[:]) != f.SHA256 {
 		return nil, errorf(ErrCorrupt, "checksum mismatch (truncated or altered)")
 	}
-	return f.Payload, nil
+	return json.RawMessage(f.Payload), nil
+}
+
+// payloadView is the payload's bytes in the buffer Open decodes, kept without a copy: the
+// buffer is Open's own and is never written again.
+type payloadView []byte
+
+func (p *payloadView) UnmarshalJSON(data []byte) error {
+	*p = data
+	return nil
+}
+
+// readAtMost reads all of r, refusing more than maxBytes; when r can tell its size (a file, a
+// bytes or strings reader) the buffer is allocated once, after that size is checked.
+func readAtMost(r io.Reader, maxBytes int64) ([]byte, error) {
+	size := int64(-1)
+	switch s := r.(type) {
+	case interface{ Stat() (fs.FileInfo, error) }:
+		if fi, err := s.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
+		}
+	case interface{ Len() int }:
+		size = int64(s.Len())
+	}
+	if size > maxBytes {
+		return nil, errorf(ErrCorrupt, "larger than %d bytes", maxBytes)
+	}
+	var buf []byte
+	if size >= 0 {
+		buf = make([]byte, 0, size+1) // one more, to see the end without growing
+	}
+	r = io.LimitReader(r, maxBytes+1)
+	for {
+		if len(buf) == cap(buf) { // grow, never past maxBytes + 1
+			c := int(min(int64(max(2*cap(buf), 64<<10)), maxBytes+1))
+			buf = append(make([]byte, 0, c), buf...)
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > maxBytes {
+			return nil, errorf(ErrCorrupt, "larger than %d bytes", maxBytes)
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, errorf(ErrCorrupt, "%v", err)
+		}
+	}
 }

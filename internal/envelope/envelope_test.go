@@ -20,6 +20,10 @@ func TestSealOpen(t *testing.T) {
 	if err != nil || !bytes.Equal(got, payload) {
 		t.Fatalf("Open = %s, %v", got, err)
 	}
+	big := bytes.Repeat(file, 1<<16/len(file)+1) // read past the first buffer, unsized
+	if got, err := Open(struct{ io.Reader }{io.MultiReader(bytes.NewReader(file), strings.NewReader(strings.Repeat(" ", len(big))))}, "thing", 3, "test", 1<<20); err != nil || !bytes.Equal(got, payload) {
+		t.Fatalf("Open of a file with trailing spaces, unsized = %s, %v", got, err)
+	}
 	s := string(file)
 	for name, c := range map[string]struct {
 		text    string
@@ -33,10 +37,16 @@ func TestSealOpen(t *testing.T) {
 		"other format":  {strings.Replace(s, `"thing"`, `"other"`, 1), 1 << 20, ErrCorrupt, `not a test file (format "other")`},
 		"other version": {strings.Replace(s, `"version":3`, `"version":4`, 1), 1 << 20, ErrVersion, "version 4"},
 		"too large":     {s, 10, ErrCorrupt, "larger than 10 bytes"},
+		"trailing data": {s + "{}", 1 << 20, ErrCorrupt, ""},
 	} {
 		_, err := Open(strings.NewReader(c.text), "thing", 3, "test", c.max)
 		if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.message) {
 			t.Errorf("%s: %v, want %v saying %q", name, err, c.want, c.message)
+		}
+		// The same from a reader that does not know its size (read in growing pieces).
+		_, err = Open(struct{ io.Reader }{strings.NewReader(c.text)}, "thing", 3, "test", c.max)
+		if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.message) {
+			t.Errorf("%s, unsized reader: %v, want %v saying %q", name, err, c.want, c.message)
 		}
 	}
 }
