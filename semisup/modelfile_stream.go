@@ -44,18 +44,8 @@ func (m *Model) encodePayload(w io.Writer) error {
 		e.Value(o.Atoms)
 		e.Raw(`,"head":`)
 		e.Value(o.Head)
-		if o.Z == nil {
-			e.Raw(`,"z":null`)
-		} else {
-			e.Raw(`,"z":[`)
-			for i, st := range o.Z {
-				if i > 0 {
-					e.Raw(",")
-				}
-				e.Value(st)
-			}
-			e.Raw("]")
-		}
+		e.Raw(`,"z":`)
+		envelope.Slice(e, o.Z)
 		if o.Encoder != nil {
 			e.Raw(`,"encoder":`)
 			e.Value(o.Encoder)

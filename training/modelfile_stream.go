@@ -30,15 +30,10 @@ func (m *Model) encodePayload(w io.Writer) error {
 	}
 	e.Raw(`,"atoms_mu":`)
 	e.Value(m.AtomMu)
-	e.Raw(`,"z":[`)
+	e.Raw(`,"z":`)
 	rows, _ := m.Z.Dims()
-	for i := 0; i < rows; i++ {
-		if i > 0 {
-			e.Raw(",")
-		}
-		e.Value(m.Z.RawRowView(i))
-	}
-	e.Raw(`],"fingerprint":`)
+	e.Array(rows, func(i int) any { return m.Z.RawRowView(i) })
+	e.Raw(`,"fingerprint":`)
 	e.Value(m.Fingerprint)
 	var history []fileEpoch
 	for _, st := range m.History {
@@ -59,18 +54,8 @@ func (m *Model) encodePayload(w io.Writer) error {
 		}
 		e.Raw(`,"atoms":`)
 		e.Value(o.Atoms)
-		if o.Z == nil {
-			e.Raw(`,"z":null`)
-		} else {
-			e.Raw(`,"z":[`)
-			for i, st := range o.Z {
-				if i > 0 {
-					e.Raw(",")
-				}
-				e.Value(st)
-			}
-			e.Raw("]")
-		}
+		e.Raw(`,"z":`)
+		envelope.Slice(e, o.Z)
 		if len(o.Terms) > 0 {
 			e.Raw(`,"terms":`)
 			e.Value(o.Terms)

@@ -114,6 +114,15 @@ func TestPieces(t *testing.T) {
 	if p.Err() != nil || b.String() != `{"a":[1,0.5],"b":"<"}` {
 		t.Errorf("wrote %q, %v", b.String(), p.Err())
 	}
+	b.Reset()
+	p = NewPieces(&b)
+	Slice[int](p, nil)
+	Slice(p, []int{})
+	Slice(p, []float64{1, 2.5})
+	p.Array(2, func(i int) any { return []int{i} })
+	if want := `null[][1,2.5][[0],[1]]`; p.Err() != nil || b.String() != want {
+		t.Errorf("lists: %q, %v; want %q", b.String(), p.Err(), want)
+	}
 	p = NewPieces(&failAfter{n: 3})
 	p.Raw("ab")
 	p.Raw("cd")

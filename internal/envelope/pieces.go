@@ -45,3 +45,25 @@ func (p *Pieces) Do(write func(io.Writer) error) {
 
 // Err is the first error of a write.
 func (p *Pieces) Err() error { return p.err }
+
+// Array writes [elem(0),…,elem(n−1)], each element as Value writes it: a large list one
+// element at a time.
+func (p *Pieces) Array(n int, elem func(i int) any) {
+	p.Raw("[")
+	for i := 0; i < n && p.err == nil; i++ {
+		if i > 0 {
+			p.Raw(",")
+		}
+		p.Value(elem(i))
+	}
+	p.Raw("]")
+}
+
+// Slice writes s as Value would (null for a nil slice), one element at a time.
+func Slice[T any](p *Pieces, s []T) {
+	if s == nil {
+		p.Raw("null")
+		return
+	}
+	p.Array(len(s), func(i int) any { return s[i] })
+}
