@@ -18,6 +18,11 @@
 // does the same with probabilities, and Model.Classes (Model.ClassNames for text labels) keeps
 // the data's own class labels.
 //
+// With Config.Encoder gcn or gin, z_i is not a free vector but the output of a graph neural
+// network of graph i (GNN), trained through the same graph: unseen graphs are then embedded by
+// one forward pass. EncoderTrainer trains such a model without labels, by the GWF term alone,
+// for the clustering experiment (experiment.Options.Trainer).
+//
 // CrossValidate runs the stratified k-fold protocol of the paper's Table 2. With
 // CVOptions.Select it is nested, so that no held-out label chooses anything: in each fold,
 // Select holds out a stratified validation split of the fold's labelled graphs, trains every

@@ -9,6 +9,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs/datasets"
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/experiment"
 )
 
 // Train a GWF model with a classifier head on MUTAG with half of the labels, and label the rest.
@@ -126,4 +127,25 @@ func ExampleCrossValidate() {
 	// Output:
 	// 3 folds trained; 3 reused; same accuracy: true
 	// baselines on every fold: true
+}
+
+// Cluster MUTAG graphs on the embeddings of a GIN encoder trained by the GWF term alone (no
+// labels), as `gwf cluster --encoder gin` does.
+func ExampleEncoderTrainer() {
+	ds, err := datasets.Load("MUTAG", graphs.TUOptions{})
+	if err != nil {
+		panic(err)
+	}
+	ds.Graphs = ds.Graphs[:40]
+	cfg := training.DefaultConfig()
+	cfg.Atoms, cfg.Layers, cfg.Epochs = 4, 10, 2 // small, for the example
+	rep, err := experiment.Run(context.Background(), ds, experiment.Options{
+		Config:  cfg,
+		Trainer: semisup.EncoderTrainer{Kind: semisup.EncoderGIN},
+	})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%d graphs in %d clusters, embeddings by a %s encoder\n", rep.Graphs, rep.Clusters, rep.Trainer)
+	// Output: 40 graphs in 2 clusters, embeddings by a gin 32,32 encoder
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/cluster"
 	"github.com/gwf-graphs/gwf/training/experiment"
@@ -33,6 +34,9 @@ type clusterFlags struct {
 	output     string
 	format     string
 	distances  string
+	encoder    string
+	encHidden  string
+	encLR      float64
 }
 
 func newClusterCmd(a *app) *cobra.Command {
@@ -66,6 +70,11 @@ median discrepancy, and spectral clustering; GWB-KM runs K-means with GW barycen
 --distances FILE gives FGWK the discrepancies computed beforehand by 'gwf pairwise' (on one
 machine or, sharded, on many) for the same data: it then computes none.
 
+--encoder gin (or gcn) computes each graph's embedding with a graph neural network, z_i =
+GNN(G_i), whose weights the GWF term trains together with the atoms (no labels: the model of
+the "trained by the GWF term alone" baseline of 'gwf classify --encoder'), instead of the
+paper's free z_i.
+
 --model FILE clusters the graphs under a model trained by 'gwf fit' instead, without training:
 its trained embeddings when the data are its training data, else embeddings computed with its
 atoms fixed (transform mode, as 'gwf embed'). --output then writes the graphs' embeddings with
@@ -79,6 +88,7 @@ output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding
   gwf cluster --dataset MUTAG --subset 40 --atoms 3 --layers 5 --epochs 2 --runs 2
   gwf cluster --tu ./data/MYDATA --output-dir results/
   gwf cluster --graphs ./my-graphs --clusters 3 --output-dir results/
+  gwf cluster --dataset IMDB-BINARY --encoder gin --runs 3
   gwf cluster --dataset AIDS --method fgwk --subset 500 --runs 5
   gwf cluster --model mutag.model --dataset MUTAG --output clusters.csv`,
 		Args: noArgs,
@@ -102,6 +112,9 @@ output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding
 	fs.StringVarP(&f.output, "output", "o", "", "with --model: file to write the embeddings and their clusters to (.csv or .npz; - for stdout)")
 	fs.StringVar(&f.format, "format", "", "format of --output: csv, npy or npz (default: from its extension, else csv)")
 	fs.StringVar(&f.distances, "distances", "", "with --method fgwk: CSV of the pairwise discrepancies written by 'gwf pairwise' for the same data (nothing is recomputed)")
+	fs.StringVar(&f.encoder, "encoder", semisup.EncoderNone, "embeddings: none (one free z per graph, the paper's model), gcn or gin (z = a graph neural network of the graph, trained by the GWF term)")
+	fs.StringVar(&f.encHidden, "encoder-hidden", "32,32", "hidden widths of the --encoder")
+	fs.Float64Var(&f.encLR, "encoder-lr", 0, "Adam learning rate of the --encoder's weights (0: --lr, the GWF model's)")
 	return cmd
 }
 
@@ -180,7 +193,7 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 // clusterModel clusters the data under the --model file and reports like a one-run experiment.
 func clusterModel(cmd *cobra.Command, a *app, f *clusterFlags, opt experiment.Options) error {
 	flags := cmd.Flags()
-	for _, fl := range []string{"runs", "method", "output-dir", "iterations", "atoms", "atom-size", "solver", "gamma", "layers", "inner",
+	for _, fl := range []string{"runs", "method", "output-dir", "iterations", "encoder", "encoder-hidden", "encoder-lr", "atoms", "atom-size", "solver", "gamma", "layers", "inner",
 		"feature-weight", "gwb-layers", "lr", "epochs", "batch", "seed", "skip-nonfinite"} {
 		if changed(flags, fl) {
 			return usagef("--%s does not apply with --model: the model is clustered as trained", fl)
@@ -260,10 +273,40 @@ func (f *clusterFlags) options() (experiment.Options, error) {
 	case f.iterations < 1 || f.iterations > maxIterations:
 		return experiment.Options{}, usagef("--iterations = %d must be between 1 and %d", f.iterations, maxIterations)
 	}
+	trainer, err := f.trainer(method)
+	if err != nil {
+		return experiment.Options{}, err
+	}
 	return experiment.Options{
 		Method: method, Runs: f.runs, Clusters: f.clusters, Embedding: emb, Iterations: f.iterations,
 		Workers: f.train.workers, SkipNonFinite: f.train.skipNonFinite, Features: f.data.Features, Dir: f.outputDir,
+		Trainer: trainer,
 	}, nil
+}
+
+// trainer is the experiment's trainer of --encoder: nil for the paper's free embeddings.
+func (f *clusterFlags) trainer(method experiment.Method) (experiment.Trainer, error) {
+	if f.encoder == semisup.EncoderNone {
+		if f.encHidden != "32,32" || f.encLR != 0 {
+			return nil, usagef("--encoder-hidden and --encoder-lr need --encoder gcn or gin")
+		}
+		return nil, nil
+	}
+	hidden, err := parseHidden(f.encHidden)
+	if err != nil || len(hidden) == 0 {
+		return nil, usagef("--encoder-hidden %q: give one or more widths", f.encHidden)
+	}
+	t := semisup.EncoderTrainer{Kind: f.encoder, Hidden: hidden, LearningRate: f.encLR}
+	if err := t.Validate(); err != nil {
+		return nil, usagef("--encoder: %v", err)
+	}
+	if method != experiment.GWF {
+		return nil, usagef("--encoder trains GWF models: it does not apply to --method %s", method)
+	}
+	if f.train.skipNonFinite {
+		return nil, usagef("--skip-nonfinite does not apply with --encoder: the encoder's weights are shared by all graphs")
+	}
+	return t, nil
 }
 
 // progress returns the experiment's progress and log callbacks: logrus lines with the run.

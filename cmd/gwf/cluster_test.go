@@ -143,3 +143,36 @@ func TestClusterClustersFlag(t *testing.T) {
 		t.Errorf("21 clusters of 20 graphs: exit %d, want %d", code, exitUsage)
 	}
 }
+
+// TestClusterEncoder: --encoder gin clusters the embeddings of a GIN trained by the GWF term,
+// says so in the report, and is refused where it does not apply.
+func TestClusterEncoder(t *testing.T) {
+	small := []string{"--dataset", "MUTAG", "--subset", "24", "--atoms", "3", "--layers", "4", "--epochs", "2", "-q"}
+	gin := decodeJSON(t, mustRunOut(t, append([]string{"cluster", "--encoder", "gin", "--encoder-hidden", "8", "--json"}, small...)...))
+	free := decodeJSON(t, mustRunOut(t, append([]string{"cluster", "--json"}, small...)...))
+	if gin["trainer"] != "gin 8" || free["trainer"] != nil {
+		t.Errorf("trainer %v with --encoder gin, %v without", gin["trainer"], free["trainer"])
+	}
+	if g, f := gin["loss"].([]any), free["loss"].([]any); len(g) != 2 || g[1] == f[1] {
+		t.Errorf("loss per epoch %v with the encoder, %v without: want two epochs of another model", g, f)
+	}
+	table := mustRunOut(t, append([]string{"cluster", "--encoder", "gcn"}, small...)...)
+	if !strings.Contains(table, "embeddings by a gcn 32,32 encoder") {
+		t.Errorf("the table does not name the encoder:\n%s", table)
+	}
+	model := filepath.Join(t.TempDir(), "m.model")
+	mustRun(t, "fit", "--dataset", "MUTAG", "--subset", "12", "--atoms", "2", "--layers", "2", "--epochs", "1", "--output", model, "-q")
+	for _, args := range [][]string{
+		{"--encoder", "gat"},
+		{"--encoder", "gin", "--method", "fgwk"},
+		{"--encoder", "gin", "--skip-nonfinite"},
+		{"--encoder", "gin", "--encoder-hidden", "0"},
+		{"--encoder", "gin", "--encoder-lr", "-1"},
+		{"--encoder-lr", "0.01"},
+		{"--encoder", "gin", "--model", model},
+	} {
+		if _, _, code := runCLI(t, append(append([]string{"cluster"}, small...), args...)...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+	}
+}

@@ -10,6 +10,10 @@
 // saved runs instead of training them again, so a killed multi-seed experiment continues where
 // it stopped.
 //
+// Options.Trainer trains the runs' models another way than the paper's free embeddings: with
+// semisup.EncoderTrainer, z_i is a graph encoder's output, trained by the GWF term (`gwf cluster
+// --encoder gin`). This package does not depend on the encoder's package.
+//
 // Run r uses seed Config.Seed + r for training and for K-means, so results are deterministic
 // for a seed and independent of the number of workers.
 //

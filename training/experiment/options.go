@@ -1,10 +1,12 @@
 package experiment
 
 import (
+	"context"
 	"fmt"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/cluster"
 )
@@ -66,6 +68,19 @@ type Options struct {
 	// Log receives one message per event worth telling: a run finished, reused or not reused,
 	// a training warning (nil: none).
 	Log func(Event)
+	// Trainer, if set, trains the GWF runs' models instead of training.NewModel and
+	// training.Fit (GWF only).
+	Trainer Trainer
+}
+
+// Trainer trains the model of a GWF run in another way than the paper's free embeddings: for
+// example with embeddings computed by a graph encoder (semisup.EncoderTrainer).
+type Trainer interface {
+	// Name describes the trainer's settings. It is kept in the report and in the saved runs'
+	// records, so that a run saved with another trainer (or none) is not reused.
+	Name() string
+	// Train returns a model of data trained with cfg, its Z holding the embeddings of data.
+	Train(ctx context.Context, data []*graphs.Graph, cfg training.Config, opt training.Options) (*training.Model, error)
 }
 
 // Event is a message of Run for its caller's log.
@@ -117,6 +132,8 @@ func (o Options) check() error {
 		return fmt.Errorf("iterations = %d must be at least 1", o.Iterations)
 	case o.Workers < 0:
 		return fmt.Errorf("workers = %d must not be negative", o.Workers)
+	case o.Trainer != nil && o.Method != GWF:
+		return fmt.Errorf("a trainer (%s) trains GWF models, not the %s baseline", o.Trainer.Name(), o.Method)
 	}
 	return o.Config.Validate()
 }

@@ -23,6 +23,7 @@ type record struct {
 	Embedding      string          `json:"embedding"`
 	KMeansRestarts int             `json:"kmeans_restarts"`
 	Clusters       int             `json:"clusters,omitempty"` // 0: the number of classes
+	Trainer        string          `json:"trainer,omitempty"`  // Options.Trainer's name ("": the paper's model)
 	Config         training.Config `json:"config"`             // with this run's seed
 	Run            RunResult       `json:"run"`
 }

@@ -55,6 +55,7 @@ type Report struct {
 	Unlabelled     bool            `json:"unlabelled,omitempty"` // no scores: the graphs have no class labels
 	Features       string          `json:"features"`
 	Embedding      string          `json:"embedding,omitempty"` // GWF: the embedding of the main scores
+	Trainer        string          `json:"trainer,omitempty"`   // GWF: Options.Trainer's name ("": the paper's free embeddings)
 	KMeansRestarts int             `json:"kmeans_restarts"`
 	Config         training.Config `json:"config"` // of the first run; run r uses seed Config.Seed + r
 	Runs           []RunResult     `json:"runs"`
@@ -223,8 +224,12 @@ func (rep *Report) describe() string {
 		gwd += fmt.Sprintf(", feature weight %.4g", c.FeatureWeight)
 	}
 	if rep.Method == GWF {
-		return fmt.Sprintf("GWF (K=%d atoms, %s, L=%d, lr=%g, %d epochs, batch %d), clustering %s with K-means (K = %d, %d restarts)",
-			c.Atoms, gwd, c.GWBLayers, c.LearningRate, c.Epochs, c.Batch, rep.Embedding, rep.Clusters, rep.KMeansRestarts)
+		emb := ""
+		if rep.Trainer != "" {
+			emb = ", embeddings by a " + rep.Trainer + " encoder"
+		}
+		return fmt.Sprintf("GWF (K=%d atoms, %s, L=%d, lr=%g, %d epochs, batch %d%s), clustering %s with K-means (K = %d, %d restarts)",
+			c.Atoms, gwd, c.GWBLayers, c.LearningRate, c.Epochs, c.Batch, emb, rep.Embedding, rep.Clusters, rep.KMeansRestarts)
 	}
 	return fmt.Sprintf("%s with %s into %d clusters", rep.Method, gwd, rep.Clusters)
 }

@@ -56,6 +56,9 @@ func Run(ctx context.Context, ds *graphs.Dataset, opt Options) (*Report, error) 
 	}
 	if opt.Method == GWF {
 		rep.Embedding, rep.Epochs = string(opt.Embedding), opt.Config.Epochs
+		if opt.Trainer != nil {
+			rep.Trainer = opt.Trainer.Name()
+		}
 		err = runGWF(ctx, ds, truth, opt, rep)
 	} else {
 		err = runBaseline(ctx, ds.Graphs, truth, opt, rep)
@@ -112,7 +115,7 @@ func runGWF(ctx context.Context, ds *graphs.Dataset, truth []int, opt Options, r
 	for r := 0; r < opt.Runs; r++ {
 		c := opt.Config
 		c.Seed = opt.Config.Seed + uint64(r)
-		rec := record{Data: fingerprint, Embedding: string(opt.Embedding), KMeansRestarts: opt.Restarts, Config: c}
+		rec := record{Data: fingerprint, Embedding: string(opt.Embedding), KMeansRestarts: opt.Restarts, Config: c, Trainer: rep.Trainer}
 		if rep.Clusters != rep.Classes {
 			rec.Clusters = rep.Clusters // only when it differs, so records of class-count runs stay valid
 		}
@@ -127,18 +130,15 @@ func runGWF(ctx context.Context, ds *graphs.Dataset, truth []int, opt Options, r
 				opt.log(r, true, "not reusing the saved run: %s", reason)
 			}
 		}
-		m, err := training.NewModel(data, c)
-		if err != nil {
-			return fmt.Errorf("experiment: run %d: new model: %w", r, err)
-		}
 		fit := training.Options{Workers: opt.Workers, SkipNonFinite: opt.SkipNonFinite,
 			Warn: func(msg string) { opt.log(r, true, "%s", msg) }}
 		if opt.Progress != nil {
 			fit.Progress = func(p training.Progress) { opt.Progress(r, p) }
 		}
 		t0 := time.Now()
-		if err := training.Fit(ctx, m, data, fit); err != nil {
-			return fmt.Errorf("experiment: run %d: training: %w", r, err)
+		m, err := train(ctx, opt.Trainer, data, c, fit)
+		if err != nil {
+			return fmt.Errorf("experiment: run %d: %w", r, err)
 		}
 		run := RunResult{Run: r, Seed: c.Seed, Seconds: time.Since(t0).Seconds(), Epochs: len(m.History), Loss: []float64{}}
 		for _, h := range m.History {
@@ -169,6 +169,31 @@ func runGWF(ctx context.Context, ds *graphs.Dataset, truth []int, opt Options, r
 		rep.Runs = append(rep.Runs, run)
 	}
 	return nil
+}
+
+// train trains the model of a run: by the trainer when there is one, else the paper's model.
+func train(ctx context.Context, t Trainer, data []*graphs.Graph, c training.Config, fit training.Options) (*training.Model, error) {
+	if t != nil {
+		m, err := t.Train(ctx, data, c, fit)
+		if err != nil {
+			return nil, fmt.Errorf("training (%s): %w", t.Name(), err)
+		}
+		if m == nil || m.Z == nil {
+			return nil, fmt.Errorf("training (%s): no model", t.Name())
+		}
+		if r, k := m.Z.Dims(); r != len(data) || k != c.Atoms {
+			return nil, fmt.Errorf("training (%s): %d×%d embeddings for %d graphs and %d atoms", t.Name(), r, k, len(data), c.Atoms)
+		}
+		return m, nil
+	}
+	m, err := training.NewModel(data, c)
+	if err != nil {
+		return nil, fmt.Errorf("new model: %w", err)
+	}
+	if err := training.Fit(ctx, m, data, fit); err != nil {
+		return nil, fmt.Errorf("training: %w", err)
+	}
+	return m, nil
 }
 
 // scoreGWF clusters both embeddings of m's graphs, fills in the scores (when truth is known)
