@@ -165,7 +165,11 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	}
 	opt.Config = cfg
 	opt.Progress, opt.GWDProgress, opt.Log = f.progress(a, opt)
-	a.log.Infof("clustering %s (%d graphs, node features: %s) with %s, %d run(s): %s", ds.Name, len(ds.Graphs), f.data.Features, opt.Method, opt.Runs, describeConfig(cfg))
+	how := describeConfig(cfg)
+	if opt.Trainer != nil {
+		how += ", embeddings by a " + opt.Trainer.Name() + " encoder"
+	}
+	a.log.Infof("clustering %s (%d graphs, node features: %s) with %s, %d run(s): %s", ds.Name, len(ds.Graphs), f.data.Features, opt.Method, opt.Runs, how)
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
 	rep, err := experiment.Run(ctx, ds, opt)
