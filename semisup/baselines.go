@@ -33,10 +33,7 @@ func FitUnsupervised(ctx context.Context, data []*graphs.Graph, classes int, gwf
 		return nil, err
 	}
 	u := &Unsupervised{Head: m.Head.clone(), Config: cfg}
-	none := make([]int, len(data))
-	for i := range none {
-		none[i] = Unlabeled
-	}
+	none := unlabeled(len(data))
 	opt.EpochDone = func(m *Model) error {
 		u.Z = append(u.Z, mat.DenseCopyOf(m.GWF.Z))
 		return nil
@@ -125,6 +122,15 @@ func (u *Unsupervised) LogRegFold(labels, test []int, grid []float64, innerFolds
 	b := Baseline{Epoch: len(u.Z), C: c}
 	b.Accuracy, b.Predicted = scoreOn(pred, labels, test, classes)
 	return b, pick(pred, test), nil
+}
+
+// unlabeled is n graphs without a label.
+func unlabeled(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = Unlabeled
+	}
+	return out
 }
 
 // hide is labels with the graphs idx marked Unlabeled.

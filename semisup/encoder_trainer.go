@@ -69,11 +69,7 @@ func (t EncoderTrainer) Train(ctx context.Context, data []*graphs.Graph, cfg tra
 	if err != nil {
 		return nil, err
 	}
-	none := make([]int, len(data))
-	for i := range none {
-		none[i] = Unlabeled
-	}
-	if err := Fit(ctx, m, data, none, Options{Workers: opt.Workers, Progress: opt.Progress}); err != nil {
+	if err := Fit(ctx, m, data, unlabeled(len(data)), Options{Workers: opt.Workers, Progress: opt.Progress}); err != nil {
 		return nil, err
 	}
 	return m.GWF, nil

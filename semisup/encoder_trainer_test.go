@@ -38,11 +38,7 @@ func TestEncoderTrainerIsTheUnsupervisedEncoder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	unlabelled := make([]int, len(data))
-	for i := range unlabelled {
-		unlabelled[i] = Unlabeled
-	}
-	if err := Fit(context.Background(), ref, data, unlabelled, Options{}); err != nil {
+	if err := Fit(context.Background(), ref, data, unlabeled(len(data)), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	final, err := ref.Encoder.Embed(data)
