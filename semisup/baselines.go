@@ -56,6 +56,11 @@ type Baseline struct {
 	// C is the logistic regression's inverse L2 strength, chosen by inner cross-validation.
 	C         float64 `json:"c,omitempty"`
 	Predicted []int   `json:"predicted_per_class"`
+	// TrainAccuracy is the accuracy on the fold's labelled graphs; ValidationAccuracy and
+	// ValidationLoss (mean cross-entropy) the head's on its validation split, where it was chosen.
+	TrainAccuracy      float64 `json:"train_accuracy,omitempty"`
+	ValidationAccuracy float64 `json:"validation_accuracy,omitempty"`
+	ValidationLoss     float64 `json:"validation_loss,omitempty"`
 }
 
 // HeadFold is the β = 0 baseline on one fold, chosen as Select chooses: the head is trained
@@ -90,7 +95,7 @@ func (u *Unsupervised) HeadFold(labels, test []int, sel Selection) (Baseline, []
 		}
 	}
 	pred := best.Predict(x)
-	b := Baseline{Epoch: bestEpoch}
+	b := Baseline{Epoch: bestEpoch, ValidationAccuracy: bestAcc, ValidationLoss: bestLoss, TrainAccuracy: labelledAccuracy(pred, train)}
 	b.Accuracy, b.Predicted = scoreOn(pred, labels, test, u.Head.Classes())
 	return b, pick(pred, test), nil
 }
@@ -122,6 +127,20 @@ func (u *Unsupervised) LogRegFold(labels, test []int, grid []float64, innerFolds
 	b := Baseline{Epoch: len(u.Z), C: c}
 	b.Accuracy, b.Predicted = scoreOn(pred, labels, test, classes)
 	return b, pick(pred, test), nil
+}
+
+// labelledAccuracy is the accuracy of pred on the graphs with a label.
+func labelledAccuracy(pred, labels []int) float64 {
+	right, labelled := 0, 0
+	for i, l := range labels {
+		if l != Unlabeled {
+			labelled++
+			if pred[i] == l {
+				right++
+			}
+		}
+	}
+	return float64(right) / float64(labelled)
 }
 
 // unlabeled is n graphs without a label.

@@ -53,12 +53,13 @@ func (rec foldRecord) settings() ([]byte, error) {
 // newFoldRecord is the record of the settings of a CrossValidate call (without a result).
 func newFoldRecord(data []*graphs.Graph, labels []int, classes int, gwf training.Config, cfg Config, opt CVOptions) foldRecord {
 	rec := foldRecord{Data: training.Fingerprint(data), Labels: labelsFingerprint(labels), Classes: classes,
-		Folds: opt.Folds, FoldSeed: opt.Seed, GWF: gwf, Select: opt.Select, Baselines: opt.Baselines}
+		Folds: opt.Folds, FoldSeed: opt.Seed, GWF: gwf, Select: opt.Select,
+		Baselines: opt.Baselines || opt.Select != nil && opt.Select.Unsupervised}
 	if opt.Select == nil {
 		c := cfg
 		rec.Semisup = &c
 	}
-	if opt.Baselines {
+	if rec.Baselines {
 		rec.LogRegC = opt.LogRegGrid
 		if rec.LogRegC == nil {
 			rec.LogRegC = DefaultCGrid
@@ -77,43 +78,79 @@ func labelsFingerprint(labels []int) string {
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
-// savedFold returns fold f (1-based) of dir when it was computed with the settings of want and
-// holds the held-out graphs test. A missing file gives ok = false and no reason; a file with
-// other settings, or one that cannot be read or is not a whole fold, gives a reason (the fold
-// is then trained again and the file replaced).
-func savedFold(dir string, f int, want foldRecord, test []int) (r FoldResult, ok bool, reason string) {
+// How a saved fold can be used.
+type savedKind int
+
+const (
+	notSaved   savedKind = iota
+	savedWhole           // computed with the same data and settings: reused as it is
+	// savedJoint was computed with the same data and settings but without the β = 0 candidate
+	// (Selection.Unsupervised): its trained candidates are reused, the β = 0 candidate added.
+	savedJoint
+)
+
+// savedFold returns fold f (1-based) of dir when it was computed with the settings of want, or
+// of want without the β = 0 candidate, and holds the held-out graphs test. A missing file gives
+// notSaved and no reason; a file with other settings, or one that cannot be read or is not a
+// whole fold, gives a reason (the fold is then trained again and the file replaced).
+func savedFold(dir string, f int, want foldRecord, test []int) (r FoldResult, kind savedKind, reason string) {
 	p := foldPath(dir, f)
 	file, err := os.Open(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		return FoldResult{}, false, ""
+		return FoldResult{}, notSaved, ""
 	}
 	if err != nil {
-		return FoldResult{}, false, err.Error()
+		return FoldResult{}, notSaved, err.Error()
 	}
 	defer file.Close()
 	b, err := io.ReadAll(io.LimitReader(file, maxFoldRecord+1))
 	if err != nil {
-		return FoldResult{}, false, fmt.Sprintf("%s: %v", p, err)
+		return FoldResult{}, notSaved, fmt.Sprintf("%s: %v", p, err)
 	}
 	if len(b) > maxFoldRecord {
-		return FoldResult{}, false, fmt.Sprintf("%s: larger than %d MiB, not a saved fold", p, maxFoldRecord>>20)
+		return FoldResult{}, notSaved, fmt.Sprintf("%s: larger than %d MiB, not a saved fold", p, maxFoldRecord>>20)
 	}
 	var got foldRecord
 	if err := json.Unmarshal(b, &got); err != nil {
-		return FoldResult{}, false, fmt.Sprintf("%s: %v", p, err)
+		return FoldResult{}, notSaved, fmt.Sprintf("%s: %v", p, err)
 	}
-	gs, err1 := got.settings()
-	ws, err2 := want.settings()
-	if err := errors.Join(err1, err2); err != nil {
-		return FoldResult{}, false, err.Error()
+	kind, err = got.matches(want)
+	if err != nil {
+		return FoldResult{}, notSaved, err.Error()
 	}
-	if !bytes.Equal(gs, ws) {
-		return FoldResult{}, false, fmt.Sprintf("%s was made with other data or settings", p)
+	if kind == notSaved {
+		return FoldResult{}, notSaved, fmt.Sprintf("%s was made with other data or settings", p)
 	}
 	if err := got.Result.check(f, test, want.Classes); err != nil {
-		return FoldResult{}, false, fmt.Sprintf("%s: %v", p, err)
+		return FoldResult{}, notSaved, fmt.Sprintf("%s: %v", p, err)
 	}
-	return got.Result, true, ""
+	if kind == savedJoint && got.Result.Choice == nil {
+		return FoldResult{}, notSaved, fmt.Sprintf("%s: no choice of the trained candidates", p)
+	}
+	return got.Result, kind, ""
+}
+
+// matches says how a fold saved with the settings of rec serves a run with those of want.
+func (rec foldRecord) matches(want foldRecord) (savedKind, error) {
+	gs, err1 := rec.settings()
+	ws, err2 := want.settings()
+	if err := errors.Join(err1, err2); err != nil {
+		return notSaved, err
+	}
+	if bytes.Equal(gs, ws) {
+		return savedWhole, nil
+	}
+	if want.Select == nil || !want.Select.Unsupervised || rec.Select == nil || rec.Select.Unsupervised {
+		return notSaved, nil
+	}
+	// The trained candidates do not depend on the candidate or the baselines (computed again).
+	without := *want.Select
+	without.Unsupervised = false
+	want.Select, want.Baselines, want.LogRegC = &without, rec.Baselines, rec.LogRegC
+	if ws, err := want.settings(); err != nil || !bytes.Equal(gs, ws) {
+		return notSaved, err
+	}
+	return savedJoint, nil
 }
 
 // check says whether r is a whole result of fold f, whose held-out graphs are test.
@@ -159,23 +196,29 @@ func crossValidateDir(ctx context.Context, data []*graphs.Graph, labels, fold []
 	}
 	want := newFoldRecord(data, labels, classes, gwf, cfg, opt)
 	var out []FoldResult
-	saved := map[int]bool{}
+	saved, joint := map[int]bool{}, map[int]FoldResult{}
 	for f := 1; f <= opt.Folds; f++ {
 		if opt.Skip != nil && opt.Skip(f) {
 			continue
 		}
-		r, ok, reason := savedFold(opt.Dir, f, want, heldOut(fold, f-1))
+		r, kind, reason := savedFold(opt.Dir, f, want, heldOut(fold, f-1))
 		switch {
-		case ok:
+		case kind == savedWhole:
 			saved[f] = true
 			out = append(out, r)
+			if opt.Reused != nil {
+				opt.Reused(f)
+			}
 			opt.log(false, fmt.Sprintf("fold %d: reusing %s (accuracy %.2f%%)", f, foldPath(opt.Dir, f), 100*r.Accuracy))
+		case kind == savedJoint:
+			joint[f] = r
+			opt.log(false, fmt.Sprintf("fold %d: reusing the trained candidates of %s (accuracy %.2f%%), adding the β = 0 candidate", f, foldPath(opt.Dir, f), 100*r.Accuracy))
 		case reason != "":
 			opt.log(true, fmt.Sprintf("fold %d: not reusing the saved fold: %s", f, reason))
 		}
 	}
 	inner := opt
-	inner.Dir = ""
+	inner.Dir, inner.joint = "", joint
 	inner.Skip = func(f int) bool { return saved[f] || opt.Skip != nil && opt.Skip(f) }
 	inner.save = func(r FoldResult) error {
 		if err := saveFold(opt.Dir, want, r); err != nil {

@@ -24,22 +24,15 @@ func NestedFold(ctx context.Context, data []*graphs.Graph, labels, test []int, c
 	pred := m.Predict()
 	r := FoldResult{Test: len(test), Graphs: append([]int(nil), test...), Predictions: pick(pred, test), Choice: choice}
 	r.Accuracy, r.Predicted = scoreOn(pred, labels, test, classes)
-	right, labelled := 0, 0
-	for i, l := range train {
-		if l != Unlabeled {
-			labelled++
-			if pred[i] == l {
-				right++
-			}
-		}
-	}
-	r.TrainAccuracy = float64(right) / float64(labelled)
+	r.TrainAccuracy = labelledAccuracy(pred, train)
 	r.Seconds = time.Since(t0).Seconds()
 	return r, nil
 }
 
-// nestedCV is CrossValidate with opt.Select or opt.Baselines: NestedFold on every fold, and the
-// baselines on the same folds from one unsupervised model shared by all of them.
+// nestedCV is CrossValidate with opt.Select or opt.Baselines: NestedFold on every fold (or the
+// trained candidates' result saved in opt.Dir, opt.joint), and the baselines on the same folds
+// from one unsupervised model shared by all of them; with Select.Unsupervised the β = 0 head
+// is then a candidate too.
 func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, classes int, gwf training.Config, cfg Config, opt CVOptions) ([]FoldResult, error) {
 	sel := Selection{Candidates: []Config{cfg}, Seed: opt.Seed}
 	if opt.Select != nil {
@@ -48,8 +41,9 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 	if err := sel.Validate(); err != nil {
 		return nil, err
 	}
-	if opt.Baselines && sel.Candidates[0].NoGWF {
-		return nil, errors.New("semisup: the baselines need the GWF term: without it (NoGWF) nothing trains without labels")
+	baselines := opt.Baselines || sel.Unsupervised
+	if baselines && sel.Candidates[0].NoGWF {
+		return nil, errors.New("semisup: the baselines and the β = 0 candidate need the GWF term: without it (NoGWF) nothing trains without labels")
 	}
 	var u *Unsupervised // fitted at the first fold that runs
 	grid := opt.LogRegGrid
@@ -62,18 +56,22 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 			continue
 		}
 		test := heldOut(fold, f)
-		r, err := NestedFold(ctx, data, labels, test, classes, gwf, sel, opt.Options)
-		if err != nil {
-			return nil, fmt.Errorf("fold %d: %w", f+1, err)
+		r, ok := opt.joint[f+1]
+		if !ok {
+			var err error
+			if r, err = NestedFold(ctx, data, labels, test, classes, gwf, sel, opt.Options); err != nil {
+				return nil, fmt.Errorf("fold %d: %w", f+1, err)
+			}
+			r.Fold = f + 1
 		}
-		r.Fold = f + 1
-		if opt.Baselines && u == nil {
+		if baselines && u == nil {
+			var err error
 			if u, err = FitUnsupervised(ctx, data, classes, gwf, sel.Candidates[0], opt.Options); err != nil {
 				return nil, err
 			}
 		}
 		if u != nil {
-			b, _, err := u.HeadFold(labels, test, sel)
+			b, pred, err := u.HeadFold(labels, test, sel)
 			if err != nil {
 				return nil, fmt.Errorf("fold %d: %w", f+1, err)
 			}
@@ -82,6 +80,9 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 				return nil, fmt.Errorf("fold %d: %w", f+1, err)
 			}
 			r.Beta0, r.LogReg = &b, &lr
+			if sel.Unsupervised {
+				r.chooseUnsupervised(pred)
+			}
 		}
 		out = append(out, r)
 		if err := opt.done(r); err != nil {
@@ -89,4 +90,18 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 		}
 	}
 	return out, nil
+}
+
+// chooseUnsupervised makes the β = 0 head (r.Beta0, predicting pred on the held-out graphs) a
+// candidate of the fold's choice: it replaces the trained candidate's result when it scores
+// better on the validation split, as Select compares (higher accuracy, then lower loss). The
+// trained candidate's held-out accuracy stays in r.JointAccuracy.
+func (r *FoldResult) chooseUnsupervised(pred []int) {
+	joint := r.Accuracy
+	r.JointAccuracy = &joint
+	c, b := r.Choice, r.Beta0
+	if b.ValidationAccuracy > c.ValidationAccuracy || b.ValidationAccuracy == c.ValidationAccuracy && b.ValidationLoss < c.ValidationLoss {
+		c.Unsupervised = true
+		r.Accuracy, r.TrainAccuracy, r.Predicted, r.Predictions = b.Accuracy, b.TrainAccuracy, b.Predicted, pred
+	}
 }

@@ -126,6 +126,10 @@ type FoldResult struct {
 	// on the unsupervised embeddings, and logistic regression on the unsupervised λ.
 	Beta0  *Baseline `json:"beta0,omitempty"`
 	LogReg *Baseline `json:"logreg,omitempty"`
+	// JointAccuracy is, with Selection.Unsupervised, the held-out accuracy of the trained
+	// candidate Select chose: the fold's result had the β = 0 head not been a candidate (a
+	// diagnostic; nothing chooses on it).
+	JointAccuracy *float64 `json:"joint_accuracy,omitempty"`
 }
 
 // CVOptions configure CrossValidate.
@@ -142,17 +146,26 @@ type CVOptions struct {
 	// instead of trained again: a killed cross-validation continues where it stopped, with
 	// the same results.
 	Dir string
-	// Log, if set, receives a message for every fold reused from Dir, and a warning for every
-	// fold found there but not reusable (saying why).
+	// Log, if set, receives a message for every fold reused from Dir (whole, or its trained
+	// candidates when the saved fold lacks the β = 0 candidate of Select.Unsupervised), and a
+	// warning for every fold found there but not reusable (saying why).
 	Log func(warning bool, msg string)
+	// Reused, if set, is called with every fold (1-based) reused whole from Dir, for which
+	// FoldDone is not called.
+	Reused func(fold int)
 
 	save func(FoldResult) error // set by CrossValidate with Dir: keeps a finished fold
+	// joint, set by CrossValidate with Dir, holds the folds saved there without the β = 0
+	// candidate (Selection.Unsupervised) and otherwise the same settings: their trained
+	// candidates are reused, and only the β = 0 candidate is added.
+	joint map[int]FoldResult
 	// Select, if set, makes the protocol nested: inside each fold, Select chooses among
 	// Select.Candidates and the stopping epoch on a validation split of the fold's labelled
 	// graphs (the cfg argument is then unused), and the held-out fold is scored once at the end.
 	Select *Selection
 	// Baselines adds, on the same folds, the β = 0 head (chosen as Select chooses) and a
-	// logistic regression on the unsupervised λ (C from LogRegGrid, nil: DefaultCGrid).
+	// logistic regression on the unsupervised λ (C from LogRegGrid, nil: DefaultCGrid); so does
+	// Select.Unsupervised.
 	Baselines  bool
 	LogRegGrid []float64
 }
@@ -213,17 +226,8 @@ func crossValidate(ctx context.Context, data []*graphs.Graph, labels, fold []int
 		}
 		pred := m.Predict()
 		acc, predicted := scoreOn(pred, labels, test, classes)
-		right, labelled := 0, 0
-		for i, l := range train {
-			if l != Unlabeled {
-				labelled++
-				if pred[i] == l {
-					right++
-				}
-			}
-		}
 		r := FoldResult{Fold: f + 1, Test: len(test), Accuracy: acc,
-			TrainAccuracy: float64(right) / float64(labelled), Predicted: predicted, EpochAccuracy: perEpoch}
+			TrainAccuracy: labelledAccuracy(pred, train), Predicted: predicted, EpochAccuracy: perEpoch}
 		for _, h := range m.History {
 			r.Seconds += h.Seconds
 		}

@@ -27,6 +27,14 @@ type Selection struct {
 	Refit bool `json:"refit"`
 	// Seed seeds the validation split.
 	Seed uint64 `json:"seed"`
+	// Unsupervised makes the model trained without labels a candidate too, in nested
+	// cross-validation (CrossValidate; Select, which trains one fold, ignores it): the β = 0
+	// baseline's head, its epoch chosen on the same validation split, is the fold's model when
+	// it scores better there than the trained candidates' choice (higher accuracy, then lower
+	// cross-entropy). Where the labels hurt the GWF model, the classifier then falls back to
+	// embeddings trained without them. It implies CVOptions.Baselines, whose model it reads:
+	// one training shared by all folds.
+	Unsupervised bool `json:"unsupervised,omitempty"`
 }
 
 // DefaultValidation is the validation fraction: a fifth of the labelled graphs, the inner split
@@ -69,6 +77,9 @@ type Choice struct {
 	// Curves are every candidate's validation accuracy after each epoch.
 	Curves [][]float64 `json:"validation_curves"`
 	Refit  bool        `json:"refit"`
+	// Unsupervised says that the β = 0 head (Selection.Unsupervised, FoldResult.Beta0) scored
+	// better on the validation split than the trained candidate above, and is the fold's model.
+	Unsupervised bool `json:"unsupervised,omitempty"`
 }
 
 // ValidationSplit holds out a stratified, seeded fraction of each class's labelled graphs (at

@@ -20,6 +20,11 @@ type Summary struct {
 	LossesBeta0  int `json:"losses_to_beta0"`
 	WinsLogReg   int `json:"wins_over_logreg"`
 	LossesLogReg int `json:"losses_to_logreg"`
+	// Joint is, with the β = 0 candidate (Selection.Unsupervised), the trained candidates'
+	// held-out accuracy (FoldResult.JointAccuracy): the result without that candidate; ChoseBeta0
+	// counts the folds where the validation split chose the β = 0 head.
+	Joint      *Score `json:"joint,omitempty"`
+	ChoseBeta0 int    `json:"chose_beta0,omitempty"`
 }
 
 // Beats reports whether the semi-supervised mean is above both baselines' means.
@@ -29,13 +34,19 @@ func (s *Summary) Beats() (beta0, logreg bool) {
 
 // Summarize compares the folds that have both baselines; nil if none has.
 func Summarize(rs []FoldResult) *Summary {
-	var ss, b0, lr []float64
+	var ss, b0, lr, joint []float64
 	s := &Summary{}
 	for _, r := range rs {
 		if r.Beta0 == nil || r.LogReg == nil {
 			continue
 		}
 		ss, b0, lr = append(ss, r.Accuracy), append(b0, r.Beta0.Accuracy), append(lr, r.LogReg.Accuracy)
+		if r.JointAccuracy != nil {
+			joint = append(joint, *r.JointAccuracy)
+		}
+		if r.Choice != nil && r.Choice.Unsupervised {
+			s.ChoseBeta0++
+		}
 		s.WinsBeta0 += b2i(r.Accuracy > r.Beta0.Accuracy)
 		s.LossesBeta0 += b2i(r.Accuracy < r.Beta0.Accuracy)
 		s.WinsLogReg += b2i(r.Accuracy > r.LogReg.Accuracy)
@@ -50,6 +61,10 @@ func Summarize(rs []FoldResult) *Summary {
 		out *Score
 	}{{ss, &s.SemiSupervised}, {b0, &s.Beta0}, {lr, &s.LogReg}} {
 		p.out.Mean, p.out.Std = cluster.MeanStd(p.xs)
+	}
+	if len(joint) == len(ss) {
+		s.Joint = &Score{}
+		s.Joint.Mean, s.Joint.Std = cluster.MeanStd(joint)
 	}
 	return s
 }

@@ -45,6 +45,7 @@ type classifyFlags struct {
 	validation float64
 	selBeta    string
 	selDetach  bool
+	selUnsup   bool
 	selDecay   string
 	selHidden  string
 	refit      bool
@@ -70,15 +71,20 @@ graphs take part in the GWF term unlabelled; a stratified --validation fraction 
 folds' labelled graphs is held out too, and chooses the stopping epoch and, when --select-beta,
 --select-detach or --select-decay name several settings, the configuration; the chosen model
 (or, with --refit, the chosen settings retrained on all the fold's labels) is scored once on
-the held-out fold. No held-out label chooses anything. On the same folds it scores two
-baselines (--baselines): the same head on the embeddings of the same model trained without
-labels (β = 0: GWF for free z, the encoder trained by the GWF term alone with --encoder; its
-epoch chosen on the same validation split) and a logistic regression on that model's λ (C
-chosen by 5-fold cross-validation on the fold's training graphs; none with --no-gwf). --validation 0 gives the
+the held-out fold. The β = 0 head below is a candidate too (--select-unsupervised, on by
+default): where it scores better on the validation split, it is the fold's classifier, so that
+where the labels make the embeddings worse the classifier can fall back to embeddings trained
+without them (the trained model's own held-out accuracy is reported as joint_accuracy). No
+held-out label chooses anything. On the same folds it scores two baselines (--baselines): the
+same head on the embeddings of the same model trained without labels (β = 0: GWF for free z,
+the encoder trained by the GWF term alone with --encoder; its epoch chosen on the same
+validation split) and a logistic regression on that model's λ (C chosen by 5-fold
+cross-validation on the fold's training graphs; none with --no-gwf). --validation 0 gives the
 un-nested protocol (fixed settings, last epoch), with the authors' best-epoch number as a
 diagnostic. --output-dir keeps every finished fold (fold<f>.json) and the report (report.json):
 run again with the same data and settings, the command reuses the folds saved there, so a
-killed cross-validation continues where it stopped. With it, --shard i/n runs only the folds
+killed cross-validation continues where it stopped (folds saved without the β = 0 candidate
+keep their trained models, the candidate is added). With it, --shard i/n runs only the folds
 f with (f − 1) mod n = i, so that n processes or machines sharing the folder run the folds side
 by side; a last run without --shard reuses them all and writes the report.
 
@@ -120,6 +126,7 @@ Training flags are those of 'gwf fit' (the paper's defaults).`,
 	fs.Float64Var(&f.validation, "validation", semisup.DefaultValidation, "nested protocol: fraction of each fold's labelled graphs held out to choose the epoch and settings (0: no selection, the un-nested protocol)")
 	fs.StringVar(&f.selBeta, "select-beta", "", "nested protocol: comma-separated values of β to choose from (default: --beta alone)")
 	fs.BoolVar(&f.selDetach, "select-detach", false, "nested protocol: also try the other value of --detach")
+	fs.BoolVar(&f.selUnsup, "select-unsupervised", true, "nested protocol: the β = 0 head (the baseline's: the model trained without labels) is a candidate too, kept where it scores better on the validation split (false: the trained candidates only)")
 	fs.StringVar(&f.selDecay, "select-decay", "", "nested protocol: comma-separated head weight decays to choose from (default: --head-decay alone)")
 	fs.StringVar(&f.selEncLR, "select-encoder-lr", "", "nested protocol: comma-separated encoder learning rates to choose from (default: --encoder-lr alone)")
 	fs.StringVar(&f.selHidden, "select-hidden", "", `nested protocol: head shapes to choose from, separated by ";" (e.g. "32;64,32;0"; default: --hidden alone)`)
@@ -215,7 +222,7 @@ func (f *classifyFlags) selection(sc semisup.Config) (*semisup.Selection, error)
 	if f.selDetach {
 		detach = append(detach, !sc.Detach)
 	}
-	sel := &semisup.Selection{Validation: f.validation, Refit: f.refit, Seed: f.foldSeed}
+	sel := &semisup.Selection{Validation: f.validation, Refit: f.refit, Seed: f.foldSeed, Unsupervised: f.selUnsup}
 	for _, b := range betas {
 		for _, d := range detach {
 			for _, wd := range decays {
@@ -249,6 +256,14 @@ func parseFloats(flag, s string, def float64) ([]float64, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// describeFoldChoice names the model a fold of the nested protocol chose.
+func describeFoldChoice(r semisup.FoldResult) string {
+	if r.Choice.Unsupervised {
+		return fmt.Sprintf("the β = 0 head, epoch %d (over %s, epoch %d: %.2f%% held out)", r.Beta0.Epoch, describeChoice(r.Choice.Config), r.Choice.Epoch, 100**r.JointAccuracy)
+	}
+	return fmt.Sprintf("%s, epoch %d", describeChoice(r.Choice.Config), r.Choice.Epoch)
 }
 
 // describeChoice names the settings a fold chose.
@@ -302,6 +317,13 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	}
 	if f.resume && f.output == "" {
 		return usagef("--resume needs --output")
+	}
+	if f.selUnsup && (f.noGWF || f.validation == 0) {
+		// The β = 0 candidate needs a model trained without labels, and a validation split.
+		if flags.Changed("select-unsupervised") {
+			return usagef("--select-unsupervised needs the GWF term (not --no-gwf) and --validation > 0")
+		}
+		f.selUnsup = false
 	}
 	if f.noGWF && f.baselines {
 		// Without the GWF term there is no model to train without labels.
@@ -359,18 +381,22 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 			if warning {
 				a.log.Warn(msg)
 			} else {
-				reused++
 				a.log.Info(msg)
 			}
 		},
+		Reused: func(int) { reused++ },
 		FoldDone: func(r semisup.FoldResult) {
 			trained++
 			left := (f.folds-sh.Index+sh.Count-1)/sh.Count - trained - reused // this shard's folds
 			eta := time.Duration(float64(time.Since(start)) / float64(trained) * float64(left)).Round(time.Second)
 			a.log.Infof("fold %d/%d: accuracy %.2f%% on %d graphs (labelled graphs: %.2f%%; predicted per class %v; %.0f s); folds left: %d, eta %s",
 				r.Fold, f.folds, 100*r.Accuracy, r.Test, 100*r.TrainAccuracy, r.Predicted, r.Seconds, left, eta)
-			if r.Choice != nil {
-				a.log.Infof("fold %d/%d: chose %s, epoch %d (validation accuracy %.2f%% on %d graphs)", r.Fold, f.folds, describeChoice(r.Choice.Config), r.Choice.Epoch, 100*r.Choice.ValidationAccuracy, r.Choice.Validation)
+			if c := r.Choice; c != nil {
+				val := c.ValidationAccuracy
+				if c.Unsupervised {
+					val = r.Beta0.ValidationAccuracy
+				}
+				a.log.Infof("fold %d/%d: chose %s (validation accuracy %.2f%% on %d graphs)", r.Fold, f.folds, describeFoldChoice(r), 100*val, c.Validation)
 			}
 			if r.Beta0 != nil {
 				a.log.Infof("fold %d/%d: baselines: β = 0 head %.2f%% (epoch %d), logistic regression on λ %.2f%% (C = %g)", r.Fold, f.folds, 100*r.Beta0.Accuracy, r.Beta0.Epoch, 100*r.LogReg.Accuracy, r.LogReg.C)
@@ -379,8 +405,9 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	}
 	if sel != nil {
 		cv.Select, cv.Baselines = sel, f.baselines
-		rep.Protocol = fmt.Sprintf("nested stratified %d-fold cross-validation (fold seed %d): a stratified %.0f%% of each fold's labelled graphs chooses the epoch and settings (%d candidates%s); held-out graphs unlabelled in the GWF term, scored once",
-			f.folds, f.foldSeed, 100*f.validation, len(sel.Candidates), map[bool]string{true: ", chosen settings refitted on all the fold's labels", false: ""}[sel.Refit])
+		rep.Protocol = fmt.Sprintf("nested stratified %d-fold cross-validation (fold seed %d): a stratified %.0f%% of each fold's labelled graphs chooses the epoch and settings (%d candidates%s%s); held-out graphs unlabelled in the GWF term, scored once",
+			f.folds, f.foldSeed, 100*f.validation, len(sel.Candidates), map[bool]string{true: " and the β = 0 head", false: ""}[sel.Unsupervised],
+			map[bool]string{true: ", chosen settings refitted on all the fold's labels", false: ""}[sel.Refit])
 
 		rep.Selection = sel
 	}
@@ -505,7 +532,7 @@ func writeClassify(w io.Writer, asJSON bool, rep *classifyReport) error {
 		for _, r := range rep.Folds {
 			chosen, b0, lr := "–", "–", "–"
 			if r.Choice != nil {
-				chosen = fmt.Sprintf("%s, epoch %d", describeChoice(r.Choice.Config), r.Choice.Epoch)
+				chosen = describeFoldChoice(r)
 			}
 			if r.Beta0 != nil {
 				b0, lr = fmt.Sprintf("%.2f", 100*r.Beta0.Accuracy), fmt.Sprintf("%.2f", 100*r.LogReg.Accuracy)
@@ -528,6 +555,10 @@ func writeClassify(w io.Writer, asJSON bool, rep *classifyReport) error {
 				100*b.Beta0.Mean, 100*b.Beta0.Std, 100*b.LogReg.Mean, 100*b.LogReg.Std)
 			fmt.Fprintf(w, "semi-supervised beats the β = 0 head: %s (%d folds better, %d worse); beats logistic regression: %s (%d better, %d worse)\n",
 				yesNo(beta0), b.WinsBeta0, b.LossesBeta0, yesNo(logreg), b.WinsLogReg, b.LossesLogReg)
+			if b.Joint != nil {
+				fmt.Fprintf(w, "the validation split chose the β = 0 head in %d of %d folds; the trained model alone (without that candidate): %.1f ± %.1f %%\n",
+					b.ChoseBeta0, b.Folds, 100*b.Joint.Mean, 100*b.Joint.Std)
+			}
 		}
 		if last := semisup.LastEpoch(rep.Folds); len(last) > 0 {
 			fmt.Fprintf(w, "the joint head after the last epoch, before it is trained alone (--head-steps 0): %s %%\n", cluster.FormatMeanStd(last, 100))

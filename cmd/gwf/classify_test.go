@@ -21,15 +21,29 @@ func TestClassify(t *testing.T) {
 	if m, ok := acc["mean"].(float64); !ok || m < 0 || m > 1 {
 		t.Errorf("accuracy %v", rep["accuracy"])
 	}
-	// The nested protocol records each fold's choice and both baselines.
+	// The nested protocol records each fold's choice, both baselines, and (the β = 0 head a
+	// candidate by default) the trained model's own held-out accuracy.
 	for _, f := range folds {
 		fold, _ := f.(map[string]any)
-		if fold["choice"] == nil || fold["beta0"] == nil || fold["logreg"] == nil {
-			t.Errorf("fold without choice or baselines: %v", fold)
+		if fold["choice"] == nil || fold["beta0"] == nil || fold["logreg"] == nil || fold["joint_accuracy"] == nil {
+			t.Errorf("fold without choice, baselines or joint accuracy: %v", fold)
 		}
 	}
-	if b, _ := rep["baselines"].(map[string]any); b["folds"] != 3.0 {
+	if b, _ := rep["baselines"].(map[string]any); b["folds"] != 3.0 || b["joint"] == nil {
 		t.Errorf("baselines summary %v", rep["baselines"])
+	}
+	if sel, _ := rep["selection"].(map[string]any); sel["unsupervised"] != true {
+		t.Errorf("selection %v: the β = 0 head is not a candidate by default", rep["selection"])
+	}
+	out, _ = mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--atoms", "3", "--layers", "5",
+		"--epochs", "2", "--hidden", "4", "--json", "-q", "--select-unsupervised=false")
+	for i, f := range decodeJSON(t, out)["folds"].([]any) {
+		fold := f.(map[string]any)
+		if fold["joint_accuracy"] != nil || fold["choice"].(map[string]any)["unsupervised"] != nil {
+			t.Errorf("--select-unsupervised=false, fold %d: %v", i+1, fold)
+		} else if fold["accuracy"] != folds[i].(map[string]any)["joint_accuracy"] {
+			t.Errorf("fold %d: accuracy %v without the β = 0 candidate, joint accuracy %v with it", i+1, fold["accuracy"], folds[i].(map[string]any)["joint_accuracy"])
+		}
 	}
 	out, _ = mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--atoms", "3", "--layers", "5",
 		"--epochs", "2", "--hidden", "4", "--select-beta", "0.1,1", "--select-hidden", "4;0", "--head-steps", "20", "-q", "--json")
@@ -38,7 +52,7 @@ func TestClassify(t *testing.T) {
 	}
 	out, _ = mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--atoms", "3", "--layers", "5",
 		"--epochs", "2", "--hidden", "4", "--head-steps", "20", "-q")
-	for _, want := range []string{"nested", "chosen", "semi-supervised beats the β = 0 head"} {
+	for _, want := range []string{"nested", "chosen", "semi-supervised beats the β = 0 head", "chose the β = 0 head in"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text report lacks %q:\n%s", want, out)
 		}
@@ -67,6 +81,7 @@ func TestClassify(t *testing.T) {
 		{"--activation", "sigmoid"}, {"--head-input", "x"}, {"--output", "x.model"}, {"--predictions", "x.csv"},
 		{"--select-beta", "0.1,x"}, {"--select-hidden", "8;x"}, {"--validation", "1"}, {"--validation", "0", "--refit"}, {"--select-decay", "-1"},
 		{"--encoder", "gin", "--no-gwf", "--baselines"}, {"--encoder", "gin", "--encoder-lr", "-1"}, {"--select-encoder-lr", "0.01,0.05"},
+		{"--validation", "0", "--select-unsupervised"}, {"--no-gwf", "--select-unsupervised"},
 	} {
 		if _, _, code := runCLI(t, append([]string{"classify", "--dataset", "MUTAG"}, args...)...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)

@@ -50,6 +50,7 @@ type options struct {
 	nested     bool
 	validation float64
 	refit      bool
+	unsup      bool // the β = 0 head a candidate too (semisup.Selection.Unsupervised)
 	cvSeeds    int
 	// variants are the embeddings compared by the nested table (see withVariant).
 	variants []string
@@ -83,6 +84,7 @@ func main() {
 	fs.BoolVar(&o.nested, "nested", true, "nested protocol: a validation split of each fold's labels chooses the epoch; the β = 0 head and logistic regression on the unsupervised λ are scored on the same folds (false: fixed settings, last epoch)")
 	fs.Float64Var(&o.validation, "validation", semisup.DefaultValidation, "nested protocol: fraction of each fold's labelled graphs held out for validation")
 	fs.BoolVar(&o.refit, "refit", false, "nested protocol: retrain the chosen settings on all the fold's labels")
+	fs.BoolVar(&o.unsup, "select-unsupervised", true, "nested protocol: the β = 0 head is a candidate too, kept where it scores better on the validation split (as gwf classify)")
 	fs.StringVar(&variants, "encoders", "none", "nested protocol: comma-separated embeddings to compare: none (free z, the paper's model), gin, gcn (a graph encoder trained through the GWF term and the labels), gin-alone, gcn-alone (the encoder on the labels alone: what the GWF term adds)")
 	fs.IntVar(&o.cvSeeds, "cv-seeds", 1, "cross-validation repeats: seed s sets the fold split, the validation split and the model's seed")
 	fs.Parse(os.Args[1:])
@@ -171,13 +173,14 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	}
 	sc.Detach = o.detach
 	rep := nb.NewReport("Table 2: semi-supervised classification accuracy (%)",
-		fmt.Sprintf("go run ./notebooks/table2 --output-dir %s --datasets %q --solvers %s --features %q --folds %d --subset %d --epochs %d --atoms %d --layers %d --beta %g --head-input %s --detach=%v --fractions-dataset %q --fractions %s --seeds %d --nested=%v --validation %g --refit=%v --cv-seeds %d --encoders %s",
-			o.out, strings.Join(o.datasets, ","), strings.Join(o.solvers, ","), o.features.Describe(o.datasets), o.folds, o.subset, o.epochs, o.atoms, o.layers, o.beta, sc.Input, sc.Detach, o.fractionsData, joinFloats(o.fractions), o.seeds, o.nested, o.validation, o.refit, o.cvSeeds, strings.Join(o.variants, ",")))
+		fmt.Sprintf("go run ./notebooks/table2 --output-dir %s --datasets %q --solvers %s --features %q --folds %d --subset %d --epochs %d --atoms %d --layers %d --beta %g --head-input %s --detach=%v --fractions-dataset %q --fractions %s --seeds %d --nested=%v --validation %g --refit=%v --select-unsupervised=%v --cv-seeds %d --encoders %s",
+			o.out, strings.Join(o.datasets, ","), strings.Join(o.solvers, ","), o.features.Describe(o.datasets), o.folds, o.subset, o.epochs, o.atoms, o.layers, o.beta, sc.Input, sc.Detach, o.fractionsData, joinFloats(o.fractions), o.seeds, o.nested, o.validation, o.refit, o.unsup, o.cvSeeds, strings.Join(o.variants, ",")))
 	rep.Printf("GWF (K = %d, M = %d, L = 2, %d epochs) with an MLP head (hidden %v, %s, reading "+sc.Input+"), β = %g, trained jointly; then the head alone, %d full-batch Adam steps on the final embeddings. Stratified %d-fold cross-validation: the held-out fold's graphs are in the GWF term without labels (transductive); accuracy on the held-out fold, mean ± std over folds.\n\n",
 		o.atoms, o.layers, o.epochs, sc.Hidden, sc.Activation, sc.Beta, sc.Head.Steps, o.folds)
 	if o.nested {
-		rep.Printf("Nested protocol, %d repeat(s) (seed s: fold split, validation split and model seed): in each fold a stratified %.0f%% of the labelled graphs is held out as well and chooses the stopping epoch (the head trained alone on every epoch's embeddings, the best validation accuracy kept%s); the held-out fold is scored once. On the same folds: the same head on the same model trained without labels (β = 0: GWF for free z, the encoder trained by the GWF term alone for an encoder; its epoch chosen on the same validation split) and a multinomial logistic regression on that model's λ (C from {0.01, 0.1, 1, 10, 100} by 5-fold cross-validation on the fold's training graphs). Mean ± std over folds × repeats.\n\n",
-			o.cvSeeds, 100*o.validation, map[bool]string{true: ", then refitted on all the fold's labels", false: ""}[o.refit])
+		rep.Printf("Nested protocol, %d repeat(s) (seed s: fold split, validation split and model seed): in each fold a stratified %.0f%% of the labelled graphs is held out as well and chooses the stopping epoch (the head trained alone on every epoch's embeddings, the best validation accuracy kept%s%s); the held-out fold is scored once. On the same folds: the same head on the same model trained without labels (β = 0: GWF for free z, the encoder trained by the GWF term alone for an encoder; its epoch chosen on the same validation split) and a multinomial logistic regression on that model's λ (C from {0.01, 0.1, 1, 10, 100} by 5-fold cross-validation on the fold's training graphs). Mean ± std over folds × repeats.\n\n",
+			o.cvSeeds, 100*o.validation, map[bool]string{true: ", then refitted on all the fold's labels", false: ""}[o.refit],
+			map[bool]string{true: "; the β = 0 head below is a candidate too, kept where it scores better on validation", false: ""}[o.unsup])
 		return o.runNested(ctx, sc, rep, log)
 	}
 	var csv strings.Builder
@@ -305,7 +308,7 @@ func (o options) crossValidate(ctx context.Context, d, solver string, sc semisup
 		name += "-" + v
 	}
 	if o.nested {
-		sel = &semisup.Selection{Validation: o.validation, Candidates: []semisup.Config{sc}, Refit: o.refit, Seed: seed}
+		sel = &semisup.Selection{Validation: o.validation, Candidates: []semisup.Config{sc}, Refit: o.refit, Seed: seed, Unsupervised: o.unsup && !sc.NoGWF}
 		name += fmt.Sprintf("-nested-seed%d", seed)
 	}
 	fmt.Fprintf(log, "table2: %s, %s: %d folds\n", d, solver, o.folds)

@@ -60,7 +60,7 @@ func TestTinyNested(t *testing.T) {
 	}
 	out := t.TempDir()
 	o := options{datasets: []string{"MUTAG"}, solvers: []string{"ppa"}, features: nb.Features{}, folds: 3, subset: 30, epochs: 2, atoms: 3, layers: 5,
-		beta: 0.1, seeds: 1, out: out, nested: true, validation: 0.2, cvSeeds: 2, variants: []string{"none", "gin", "gin-alone"}}
+		beta: 0.1, seeds: 1, out: out, nested: true, validation: 0.2, unsup: true, cvSeeds: 2, variants: []string{"none", "gin", "gin-alone"}}
 	if err := run(context.Background(), o, io.Discard); err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestTinyNested(t *testing.T) {
 		t.Errorf("%d fold rows, want 19:\n%s", n, b)
 	}
 	report, _ := os.ReadFile(filepath.Join(out, "report.md"))
-	for _, want := range []string{"β = 0", "logistic regression", "beats", "free z", "GIN encoder + GWF term", "GIN encoder alone"} {
+	for _, want := range []string{"β = 0", "logistic regression", "beats", "free z", "GIN encoder + GWF term", "GIN encoder alone", "the trained model alone"} {
 		if !strings.Contains(string(report), want) {
 			t.Errorf("report lacks %q", want)
 		}

@@ -57,7 +57,7 @@ func variantTitle(v string) string {
 // unsupervised model, so no baselines.
 func (o options) runNested(ctx context.Context, sc semisup.Config, rep *nb.Report, log io.Writer) error {
 	var csv strings.Builder
-	csv.WriteString("dataset,solver,embedding,seed,fold,test_graphs,accuracy,train_accuracy,chosen_epoch,validation_accuracy,beta0_accuracy,beta0_epoch,logreg_accuracy,logreg_c,seconds\n")
+	csv.WriteString("dataset,solver,embedding,seed,fold,test_graphs,accuracy,train_accuracy,chosen_epoch,validation_accuracy,beta0_accuracy,beta0_epoch,logreg_accuracy,logreg_c,seconds,chose_beta0,joint_accuracy\n")
 	if len(o.datasets) > 0 {
 		header, rows := o.paperRows()
 		for _, s := range o.solvers {
@@ -72,6 +72,7 @@ func (o options) runNested(ctx context.Context, sc semisup.Config, rep *nb.Repor
 				beta0 := []string{what + ", the same head on the model trained without labels (β = 0)"}
 				logreg := []string{what + ", logistic regression on the λ of the model trained without labels"}
 				verdict := []string{what + ": semi-supervised beats β = 0 / logistic regression (folds better–worse)"}
+				joint := []string{what + ", the trained model alone (without the β = 0 candidate; folds choosing that candidate)"}
 				for _, d := range o.datasets {
 					var all []semisup.FoldResult
 					for seed := 1; seed <= o.cvSeeds; seed++ {
@@ -80,8 +81,12 @@ func (o options) runNested(ctx context.Context, sc semisup.Config, rep *nb.Repor
 							return fmt.Errorf("%s, %s, %s, seed %d: %w", d, s, v, seed, err)
 						}
 						for _, r := range res {
-							fmt.Fprintf(&csv, "%s,%s,%s,%d,%d,%d,%.6f,%.6f,%d,%.6f,%s,%s,%.1f\n", d, s, v, seed, r.Fold, r.Test, r.Accuracy, r.TrainAccuracy,
-								r.Choice.Epoch, r.Choice.ValidationAccuracy, baselineCSV(r.Beta0, false), baselineCSV(r.LogReg, true), r.Seconds)
+							joint := ""
+							if r.JointAccuracy != nil {
+								joint = fmt.Sprintf("%.6f", *r.JointAccuracy)
+							}
+							fmt.Fprintf(&csv, "%s,%s,%s,%d,%d,%d,%.6f,%.6f,%d,%.6f,%s,%s,%.1f,%v,%s\n", d, s, v, seed, r.Fold, r.Test, r.Accuracy, r.TrainAccuracy,
+								r.Choice.Epoch, r.Choice.ValidationAccuracy, baselineCSV(r.Beta0, false), baselineCSV(r.LogReg, true), r.Seconds, r.Choice.Unsupervised, joint)
 						}
 						all = append(all, res...)
 					}
@@ -93,8 +98,13 @@ func (o options) runNested(ctx context.Context, sc semisup.Config, rep *nb.Repor
 					fit = append(fit, cluster.FormatMeanStd(train, 100))
 					sum := semisup.Summarize(all)
 					if sum == nil {
-						beta0, logreg, verdict = append(beta0, "–"), append(logreg, "–"), append(verdict, "–")
+						beta0, logreg, verdict, joint = append(beta0, "–"), append(logreg, "–"), append(verdict, "–"), append(joint, "–")
 						continue
+					}
+					if sum.Joint != nil {
+						joint = append(joint, fmt.Sprintf("%.1f ± %.1f (%d of %d)", 100*sum.Joint.Mean, 100*sum.Joint.Std, sum.ChoseBeta0, sum.Folds))
+					} else {
+						joint = append(joint, "–")
 					}
 					b0, lr := sum.Beats()
 					beta0 = append(beta0, fmt.Sprintf("%.1f ± %.1f", 100*sum.Beta0.Mean, 100*sum.Beta0.Std))
@@ -104,7 +114,7 @@ func (o options) runNested(ctx context.Context, sc semisup.Config, rep *nb.Repor
 				if vc.NoGWF {
 					rows = append(rows, semi, fit)
 				} else {
-					rows = append(rows, semi, fit, beta0, logreg, verdict)
+					rows = append(rows, semi, fit, joint, beta0, logreg, verdict)
 				}
 			}
 		}
