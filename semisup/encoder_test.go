@@ -218,3 +218,34 @@ func TestEncoderLearningRate(t *testing.T) {
 		t.Error("negative encoder learning rate accepted")
 	}
 }
+
+// TestEncoderEpochEmbeddings: after every epoch an encoder model's Z is its encoder's forward
+// pass with the weights of the end of that epoch (what the epoch's model, once saved, embeds),
+// not each graph's embedding from its mini-batch — the nested protocol chooses and scores on it.
+func TestEncoderEpochEmbeddings(t *testing.T) {
+	data, labels := twoStructures(t, 20, 5)
+	gwf := smallGWF()
+	gwf.Epochs = 3
+	m, err := NewModel(data, 2, gwf, Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Encoder: EncoderGIN, EncoderHidden: []int{6}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	epochs := 0
+	err = Fit(context.Background(), m, data, labels, Options{EpochDone: func(m *Model) error {
+		epochs++
+		want, err := m.Encoder.Embed(data)
+		if err != nil {
+			return err
+		}
+		if !mat.Equal(m.GWF.Z, want) {
+			t.Errorf("after epoch %d: Z is not the encoder's forward pass", len(m.History))
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if epochs < gwf.Epochs {
+		t.Fatalf("%d epochs seen, want %d", epochs, gwf.Epochs)
+	}
+}

@@ -52,8 +52,8 @@ func TestEncoderTrainerIsTheUnsupervisedEncoder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if maxAbsDiff(m.Z, u.Z[len(u.Z)-1]) == 0 {
-		t.Error("the embeddings are those of the last epoch's batches, not the final encoder's")
+	if !mat.Equal(m.Z, u.Z[len(u.Z)-1]) { // every epoch's embeddings are its final encoder's
+		t.Error("the unsupervised model's last embeddings are not the trainer's")
 	}
 
 	for name, bad := range map[string]EncoderTrainer{

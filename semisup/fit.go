@@ -282,6 +282,15 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, labels []int, opt 
 		Workers: opt.Workers, Progress: opt.Progress, Terms: []training.Term{head}, Encoder: enc, WithoutGWF: m.Config.NoGWF,
 		EncoderLearningRate: m.Config.EncoderLearningRate,
 		EpochDone: func(gm *training.Model) error {
+			if m.Encoder != nil {
+				// Z holds each graph's embedding from its batch of this epoch, made with the
+				// weights of that step: the epoch's model embeds them all with its final ones.
+				z, err := m.Encoder.Embed(data)
+				if err != nil {
+					return fmt.Errorf("semisup: %w", err)
+				}
+				gm.Z.Copy(z)
+			}
 			h := gm.History[len(gm.History)-1]
 			st := EpochStats{Epoch: h.Epoch, GWF: h.Loss, Seconds: h.Seconds}
 			if labelled > 0 && m.Config.Beta > 0 {
@@ -301,7 +310,7 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, labels []int, opt 
 	if err != nil {
 		return err
 	}
-	if m.Encoder != nil { // Z held each graph's embedding from its last batch: refresh them all
+	if m.Encoder != nil { // stopped mid-epoch, Z holds embeddings of earlier weights: refresh them all
 		if gm.Z, err = m.Encoder.Embed(data); err != nil {
 			return fmt.Errorf("semisup: %w", err)
 		}

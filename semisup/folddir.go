@@ -39,7 +39,11 @@ type foldRecord struct {
 	Select    *Selection      `json:"selection,omitempty"` // the nested protocol's candidates
 	Baselines bool            `json:"baselines"`
 	LogRegC   []float64       `json:"logreg_c,omitempty"`
-	Result    FoldResult      `json:"result"`
+	// EpochEndEmbeddings marks an encoder's folds computed with every epoch's embeddings made by
+	// the weights at the end of that epoch; folds saved before (each graph's embedding from its
+	// batch of the epoch) are not reused.
+	EpochEndEmbeddings bool       `json:"epoch_end_embeddings,omitempty"`
+	Result             FoldResult `json:"result"`
 }
 
 func foldPath(dir string, f int) string { return filepath.Join(dir, fmt.Sprintf("fold%d.json", f)) }
@@ -58,6 +62,13 @@ func newFoldRecord(data []*graphs.Graph, labels []int, classes int, gwf training
 	if opt.Select == nil {
 		c := cfg
 		rec.Semisup = &c
+	}
+	cands := []Config{cfg}
+	if opt.Select != nil {
+		cands = opt.Select.Candidates
+	}
+	for _, c := range cands {
+		rec.EpochEndEmbeddings = rec.EpochEndEmbeddings || c.usesEncoder()
 	}
 	if rec.Baselines {
 		rec.LogRegC = opt.LogRegGrid

@@ -163,3 +163,25 @@ func restore(t *testing.T, dir string, rec foldRecord, res []FoldResult) {
 		}
 	}
 }
+
+// TestFoldRecordEncoderEmbeddings: an encoder's folds saved before every epoch's embeddings were
+// its end-of-epoch forward pass are not reused; free z's are.
+func TestFoldRecordEncoderEmbeddings(t *testing.T) {
+	data, labels := twoStructures(t, 10, 3)
+	gwf := smallGWF()
+	for _, c := range []struct {
+		encoder string
+		marked  bool
+	}{{EncoderNone, false}, {EncoderGIN, true}, {EncoderGCN, true}} {
+		cfg := Config{Beta: 0.1, Activation: ReLU, Input: InputCentered, Encoder: c.encoder}
+		want := newFoldRecord(data, labels, 2, gwf, cfg, CVOptions{Folds: 2, Seed: 1, Select: &Selection{Candidates: []Config{cfg}}})
+		if want.EpochEndEmbeddings != c.marked {
+			t.Errorf("%s: marked %v, want %v", c.encoder, want.EpochEndEmbeddings, c.marked)
+		}
+		old := want
+		old.EpochEndEmbeddings = false
+		if kind, err := old.matches(want); err != nil || (kind == savedWhole) == c.marked {
+			t.Errorf("%s: a fold saved before the marker: %v, %v", c.encoder, kind, err)
+		}
+	}
+}
