@@ -71,9 +71,3 @@ func TestEncoderTrainerIsTheUnsupervisedEncoder(t *testing.T) {
 		t.Error("SkipNonFinite: no error")
 	}
 }
-
-func maxAbsDiff(a, b *mat.Dense) float64 {
-	var d mat.Dense
-	d.Sub(a, b)
-	return mat.Norm(&d, math.Inf(1))
-}
