@@ -272,6 +272,7 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, labels []int, opt 
 		gm.Optimizer = &training.OptimizerState{Epoch: st.Epoch, Done: st.Done, Atoms: st.Atoms, Z: st.Z, Terms: []training.AdamState{st.Head}, Encoder: st.Encoder}
 	}
 	head := &headTerm{m: m, labels: labels}
+	embedded := false // an epoch ended with the encoder's forward pass of every graph
 	var enc training.Encoder
 	if m.Encoder != nil {
 		if enc, err = m.Encoder.Bind(data); err != nil {
@@ -290,6 +291,7 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, labels []int, opt 
 					return fmt.Errorf("semisup: %w", err)
 				}
 				gm.Z.Copy(z)
+				embedded = true
 			}
 			h := gm.History[len(gm.History)-1]
 			st := EpochStats{Epoch: h.Epoch, GWF: h.Loss, Seconds: h.Seconds}
@@ -310,7 +312,7 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, labels []int, opt 
 	if err != nil {
 		return err
 	}
-	if m.Encoder != nil { // stopped mid-epoch, Z holds embeddings of earlier weights: refresh them all
+	if m.Encoder != nil && !embedded { // no epoch ran: Z may be a file's, of other weights
 		if gm.Z, err = m.Encoder.Embed(data); err != nil {
 			return fmt.Errorf("semisup: %w", err)
 		}
