@@ -25,14 +25,10 @@ type Unsupervised struct {
 // after every epoch; the head is cfg's, with β = 0. With cfg's encoder the embeddings are the
 // encoder's, trained by the GWF term alone. cfg must keep the GWF term (not NoGWF).
 func FitUnsupervised(ctx context.Context, data []*graphs.Graph, classes int, gwf training.Config, cfg Config, opt Options) (*Unsupervised, error) {
-	cfg.Beta = 0
-	joint := cfg
-	joint.Head.Steps = 0
-	m, err := NewModel(data, classes, gwf, joint)
+	m, u, err := newUnsupervised(data, classes, gwf, cfg)
 	if err != nil {
 		return nil, err
 	}
-	u := &Unsupervised{Head: m.Head.clone(), Config: cfg}
 	none := unlabeled(len(data))
 	opt.EpochDone = func(m *Model) error {
 		u.Z = append(u.Z, mat.DenseCopyOf(m.GWF.Z))
@@ -45,6 +41,19 @@ func FitUnsupervised(ctx context.Context, data []*graphs.Graph, classes int, gwf
 		return nil, errors.New("semisup: the unsupervised model trained no epoch")
 	}
 	return u, nil
+}
+
+// newUnsupervised is the untrained model FitUnsupervised trains and its Unsupervised without
+// embeddings: the head as initialised, the configuration with β = 0.
+func newUnsupervised(data []*graphs.Graph, classes int, gwf training.Config, cfg Config) (*Model, *Unsupervised, error) {
+	cfg.Beta = 0
+	joint := cfg
+	joint.Head.Steps = 0
+	m, err := NewModel(data, classes, gwf, joint)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, &Unsupervised{Head: m.Head.clone(), Config: cfg}, nil
 }
 
 // Baseline is a baseline's result on one held-out fold.

@@ -230,6 +230,9 @@ func crossValidateDir(ctx context.Context, data []*graphs.Graph, labels, fold []
 	}
 	inner := opt
 	inner.Dir, inner.joint = "", joint
+	inner.fitUnsupervised = func(ctx context.Context, cfg Config) (*Unsupervised, error) {
+		return unsupervisedInDir(ctx, opt.Dir, data, want.Data, classes, gwf, cfg, opt)
+	}
 	inner.Skip = func(f int) bool { return saved[f] || opt.Skip != nil && opt.Skip(f) }
 	inner.save = func(r FoldResult) error {
 		if err := saveFold(opt.Dir, want, r); err != nil {

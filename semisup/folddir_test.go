@@ -1,6 +1,7 @@
 package semisup
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -73,8 +74,8 @@ func TestCrossValidateDirResumes(t *testing.T) {
 			t.Errorf("fold %d resumed:\n%s\nwant (one run):\n%s", i+1, got, want)
 		}
 	}
-	if len(logged) != 2 || !strings.Contains(logged[0], "fold 1: reusing") {
-		t.Errorf("log %q, want two reuses", logged)
+	if len(logged) != 3 || !strings.Contains(logged[0], "fold 1: reusing") || !strings.HasPrefix(logged[2], "reusing the model trained without labels") {
+		t.Errorf("log %q, want two folds and the unsupervised model reused", logged)
 	}
 
 	// Other settings, other labels: nothing reused, and the log says why.
@@ -98,8 +99,9 @@ func TestCrossValidateDirResumes(t *testing.T) {
 		if err := run(); err != nil {
 			t.Fatal(err)
 		}
-		if len(ran) != 3 || len(logged) != 3 || !strings.Contains(logged[0], "other data or settings") {
-			t.Errorf("%s: folds trained %v, log %q; want all three trained, none reused", name, ran, logged)
+		// The unsupervised model depends on neither β nor the labels: it is reused.
+		if len(ran) != 3 || len(logged) != 4 || !strings.Contains(logged[0], "other data or settings") || !strings.HasPrefix(logged[3], "reusing the model trained without labels") {
+			t.Errorf("%s: folds trained %v, log %q; want all three trained, no fold reused, the unsupervised model reused", name, ran, logged)
 		}
 	}
 
@@ -125,7 +127,7 @@ func TestCrossValidateDirResumes(t *testing.T) {
 		if _, err := CrossValidate(context.Background(), data, labels, 2, gwf, cfg, opt); err != nil {
 			t.Fatal(err)
 		}
-		if len(ran) != 1 || ran[0] != 2 || len(logged) != 3 || !strings.Contains(logged[1], "not reusing") {
+		if len(ran) != 1 || ran[0] != 2 || len(logged) != 4 || !strings.Contains(logged[1], "not reusing") {
 			t.Errorf("damaged %s: folds trained %v, log %q; want fold 2 trained again", name, ran, logged)
 		}
 	}
@@ -182,6 +184,115 @@ func TestFoldRecordEncoderEmbeddings(t *testing.T) {
 		old.EpochEndEmbeddings = false
 		if kind, err := old.matches(want); err != nil || (kind == savedWhole) == c.marked {
 			t.Errorf("%s: a fold saved before the marker: %v, %v", c.encoder, kind, err)
+		}
+	}
+}
+
+// TestCrossValidateDirKeepsUnsupervised: the model trained without labels is saved in the fold
+// directory when it is trained and reused by a run that needs it again (a killed run resumed,
+// new folds): the results are those of one run. A damaged file, or one of other settings, is
+// trained again and replaced; the log says why.
+func TestCrossValidateDirKeepsUnsupervised(t *testing.T) {
+	data, labels := twoStructures(t, 30, 11)
+	gwf := smallGWF()
+	gwf.Epochs = 2
+	cfg := Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Head: HeadTraining{Steps: 30, LearningRate: 0.05}}
+	opt := CVOptions{Folds: 3, Seed: 1, Baselines: true, LogRegGrid: []float64{0.1, 10}}
+	whole, err := CrossValidate(context.Background(), data, labels, 2, gwf, cfg, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir() + "/folds"
+	opt.Dir = dir
+	var logged []string
+	opt.Log = func(_ bool, msg string) { logged = append(logged, msg) }
+	// Only fold 3 is kept from each run, so that every run trains it and needs the model.
+	run := func() FoldResult {
+		t.Helper()
+		logged = nil
+		for f := 1; f <= 3; f++ {
+			os.Remove(foldPath(dir, f))
+		}
+		one := opt
+		one.Skip = func(f int) bool { return f != 3 }
+		res, err := CrossValidate(context.Background(), data, labels, 2, gwf, cfg, one)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res) != 1 {
+			t.Fatalf("%d folds, want fold 3", len(res))
+		}
+		return res[0]
+	}
+	reused := func() bool {
+		return len(logged) > 0 && strings.HasPrefix(logged[len(logged)-1], "reusing the model trained without labels")
+	}
+	check := func(name string, r FoldResult) {
+		t.Helper()
+		if got, want := withoutSeconds(t, r), withoutSeconds(t, whole[2]); got != want {
+			t.Errorf("%s: fold 3\n%s\nwant (one run):\n%s", name, got, want)
+		}
+	}
+	check("first run", run())
+	if reused() || len(logged) != 0 {
+		t.Fatalf("first run: log %q, want nothing reused", logged)
+	}
+	saved, err := os.ReadFile(unsupervisedPath(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("run again", run())
+	if !reused() {
+		t.Fatalf("run again: log %q, want the unsupervised model reused", logged)
+	}
+
+	// Damage: a flipped embedding byte, a truncated file, other settings, a wrong epoch count.
+	var rec unsupervisedRecord
+	if err := json.Unmarshal(saved, &rec); err != nil {
+		t.Fatal(err)
+	}
+	reseal := func(r unsupervisedRecord) []byte {
+		r.SHA256 = checksum(r.Z)
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	flipped := rec
+	flipped.Z = [][]byte{append([]byte(nil), rec.Z[0]...), rec.Z[1]}
+	flipped.Z[0][len(flipped.Z[0])-1] ^= 1
+	flipped.SHA256 = rec.SHA256
+	flippedBytes, _ := json.Marshal(flipped)
+	otherSeed := rec
+	otherSeed.GWF.Seed++
+	oneEpoch := rec
+	oneEpoch.Z = rec.Z[:1]
+	nan := rec
+	nan.Z = [][]byte{append([]byte(nil), rec.Z[0]...), rec.Z[1]}
+	copy(nan.Z[0][len(nan.Z[0])-8:], []byte{0, 0, 0, 0, 0, 0, 0xf8, 0x7f})
+	short := rec
+	short.Z = [][]byte{rec.Z[0][:len(rec.Z[0])-8], rec.Z[1]}
+	for _, c := range []struct {
+		name, reason string
+		file         []byte
+	}{
+		{"flipped byte", "checksum", flippedBytes},
+		{"truncated", "unexpected end", saved[:len(saved)/2]},
+		{"other seed", "other data or settings", reseal(otherSeed)},
+		{"one epoch", "holds 1 epochs, not 2", reseal(oneEpoch)},
+		{"NaN", "non-finite", reseal(nan)},
+		{"short matrix", "epoch 1", reseal(short)},
+	} {
+		if err := os.WriteFile(unsupervisedPath(dir), c.file, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		check(c.name, run())
+		if reused() || len(logged) != 1 || !strings.Contains(logged[0], "not reusing the model trained without labels") || !strings.Contains(logged[0], c.reason) {
+			t.Errorf("%s: log %q, want the model trained again because of %q", c.name, logged, c.reason)
+		}
+		if b, err := os.ReadFile(unsupervisedPath(dir)); err != nil || !bytes.Equal(b, saved) {
+			t.Errorf("%s: the file was not replaced by the model trained again (%v, %d bytes, want %d)", c.name, err, len(b), len(saved))
 		}
 	}
 }

@@ -66,7 +66,12 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 		}
 		if baselines && u == nil {
 			var err error
-			if u, err = FitUnsupervised(ctx, data, classes, gwf, sel.Candidates[0], opt.Options); err != nil {
+			if opt.fitUnsupervised != nil {
+				u, err = opt.fitUnsupervised(ctx, sel.Candidates[0])
+			} else {
+				u, err = FitUnsupervised(ctx, data, classes, gwf, sel.Candidates[0], opt.Options)
+			}
+			if err != nil {
 				return nil, err
 			}
 		}

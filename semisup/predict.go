@@ -144,7 +144,8 @@ type CVOptions struct {
 	// Dir, if set, keeps every finished fold in Dir/fold<f>.json with the data and settings it
 	// was computed from, and a fold saved there with the same data and settings is reused
 	// instead of trained again: a killed cross-validation continues where it stopped, with
-	// the same results.
+	// the same results. The model trained without labels (Baselines, Select.Unsupervised) is
+	// kept there too, as Dir/unsupervised.json.
 	Dir string
 	// Log, if set, receives a message for every fold reused from Dir (whole, or its trained
 	// candidates when the saved fold lacks the β = 0 candidate of Select.Unsupervised), and a
@@ -159,6 +160,9 @@ type CVOptions struct {
 	// candidate (Selection.Unsupervised) and otherwise the same settings: their trained
 	// candidates are reused, and only the β = 0 candidate is added.
 	joint map[int]FoldResult
+	// fitUnsupervised, set by CrossValidate with Dir, is FitUnsupervised through the file
+	// Dir/unsupervised.json: a model saved there with the same data and settings is reused.
+	fitUnsupervised func(ctx context.Context, cfg Config) (*Unsupervised, error)
 	// Select, if set, makes the protocol nested: inside each fold, Select chooses among
 	// Select.Candidates and the stopping epoch on a validation split of the fold's labelled
 	// graphs (the cfg argument is then unused), and the held-out fold is scored once at the end.

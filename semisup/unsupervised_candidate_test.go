@@ -128,8 +128,8 @@ func TestCrossValidateUnsupervisedCandidate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(logged) != 3 || !strings.Contains(logged[0], "adding the β = 0 candidate") || reused != 0 {
-		t.Fatalf("log %q, %d folds reused whole; want three folds' trained models reused", logged, reused)
+	if len(logged) != 4 || !strings.Contains(logged[0], "adding the β = 0 candidate") || !strings.HasPrefix(logged[3], "reusing the model trained without labels") || reused != 0 {
+		t.Fatalf("log %q, %d folds reused whole; want three folds' trained models and the unsupervised model reused", logged, reused)
 	}
 	if *upgraded[0].JointAccuracy != 0.123 {
 		t.Errorf("fold 1: joint accuracy %v, want the saved 0.123 (trained again?)", *upgraded[0].JointAccuracy)

@@ -1,0 +1,151 @@
+package semisup
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/atomicfile"
+	"github.com/gwf-graphs/gwf/training"
+)
+
+// unsupervisedRecord is CVOptions.Dir/unsupervised.json: the embeddings of the model trained
+// without labels (the baselines' and the β = 0 candidate's, one for all folds) after every
+// epoch, with what they were computed from, so that a cross-validation run again after a kill
+// does not train that model again.
+type unsupervisedRecord struct {
+	Data    string          `json:"data"` // training.Fingerprint of the graphs
+	Classes int             `json:"classes"`
+	GWF     training.Config `json:"gwf"`
+	Semisup Config          `json:"semisup"` // the head's and the encoder's settings, β = 0
+	// Z[e] holds the embeddings after epoch e+1 in gonum's binary matrix format
+	// (mat.Dense.MarshalBinary); SHA256 is the checksum of them all, in order.
+	Z      [][]byte `json:"z"`
+	SHA256 string   `json:"sha256"`
+}
+
+func unsupervisedPath(dir string) string { return filepath.Join(dir, "unsupervised.json") }
+
+// settings is the record without its embeddings: what must match for them to be reused.
+func (rec unsupervisedRecord) settings() ([]byte, error) {
+	rec.Z, rec.SHA256 = nil, ""
+	return json.Marshal(rec)
+}
+
+func checksum(z [][]byte) string {
+	h := sha256.New()
+	for _, b := range z {
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// unsupervisedInDir is FitUnsupervised through dir: the embeddings saved there with the same
+// data and settings are reused (with the head as NewModel initialises it, as FitUnsupervised
+// has it); otherwise the model is trained and its embeddings saved, atomically. A file that
+// cannot be reused is reported through opt.Log and replaced.
+func unsupervisedInDir(ctx context.Context, dir string, data []*graphs.Graph, fingerprint string, classes int, gwf training.Config, cfg Config, opt CVOptions) (*Unsupervised, error) {
+	cfg.Beta = 0
+	want := unsupervisedRecord{Data: fingerprint, Classes: classes, GWF: gwf, Semisup: cfg}
+	z, reason := savedUnsupervised(dir, want, len(data), gwf.Atoms, gwf.Epochs)
+	if z != nil {
+		_, u, err := newUnsupervised(data, classes, gwf, cfg)
+		if err != nil {
+			return nil, err
+		}
+		u.Z = z
+		opt.log(false, fmt.Sprintf("reusing the model trained without labels of %s (%d epochs)", unsupervisedPath(dir), len(z)))
+		return u, nil
+	}
+	if reason != "" {
+		opt.log(true, fmt.Sprintf("not reusing the model trained without labels: %s", reason))
+	}
+	u, err := FitUnsupervised(ctx, data, classes, gwf, cfg, opt.Options)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range u.Z {
+		b, err := e.MarshalBinary()
+		if err != nil {
+			return nil, fmt.Errorf("semisup: the unsupervised model's embeddings: %w", err)
+		}
+		want.Z = append(want.Z, b)
+	}
+	want.SHA256 = checksum(want.Z)
+	err = atomicfile.Write(unsupervisedPath(dir), func(w io.Writer) error { return json.NewEncoder(w).Encode(want) })
+	if err != nil {
+		return nil, fmt.Errorf("semisup: saving the unsupervised model: %w", err)
+	}
+	return u, nil
+}
+
+// savedUnsupervised reads the embeddings of dir's unsupervised.json when it was saved with the
+// settings of want and holds epochs finite n×k matrices. A missing file gives nil and no
+// reason; a file that cannot be read, is damaged or was saved with other settings gives a reason.
+func savedUnsupervised(dir string, want unsupervisedRecord, n, k, epochs int) ([]*mat.Dense, string) {
+	p := unsupervisedPath(dir)
+	file, err := os.Open(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, ""
+	}
+	if err != nil {
+		return nil, err.Error()
+	}
+	defer file.Close()
+	// Base64 of epochs matrices with their 64-byte headers, and the settings: a larger file is
+	// not one of these, and is not read.
+	limit := int64(epochs)*(int64(n)*int64(k)*8+64)*4/3 + 1<<20
+	b, err := io.ReadAll(io.LimitReader(file, limit+1))
+	if err != nil {
+		return nil, fmt.Sprintf("%s: %v", p, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Sprintf("%s: larger than %d epochs of %d×%d embeddings", p, epochs, n, k)
+	}
+	var got unsupervisedRecord
+	if err := json.Unmarshal(b, &got); err != nil {
+		return nil, fmt.Sprintf("%s: %v", p, err)
+	}
+	gs, err1 := got.settings()
+	ws, err2 := want.settings()
+	if err := errors.Join(err1, err2); err != nil {
+		return nil, err.Error()
+	}
+	if !bytes.Equal(gs, ws) {
+		return nil, fmt.Sprintf("%s was made with other data or settings", p)
+	}
+	if len(got.Z) != epochs {
+		return nil, fmt.Sprintf("%s holds %d epochs, not %d", p, len(got.Z), epochs)
+	}
+	if checksum(got.Z) != got.SHA256 {
+		return nil, fmt.Sprintf("%s: checksum mismatch (damaged)", p)
+	}
+	z := make([]*mat.Dense, epochs)
+	for e, raw := range got.Z {
+		z[e] = new(mat.Dense)
+		if err := z[e].UnmarshalBinary(raw); err != nil {
+			return nil, fmt.Sprintf("%s: epoch %d: %v", p, e+1, err)
+		}
+		if r, c := z[e].Dims(); r != n || c != k {
+			return nil, fmt.Sprintf("%s: epoch %d holds %d×%d embeddings, not %d×%d", p, e+1, r, c, n, k)
+		}
+		for _, v := range z[e].RawMatrix().Data {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Sprintf("%s: epoch %d holds a non-finite embedding", p, e+1)
+			}
+		}
+	}
+	return z, ""
+}
