@@ -81,10 +81,11 @@ the encoder trained by the GWF term alone with --encoder; its epoch chosen on th
 validation split) and a logistic regression on that model's λ (C chosen by 5-fold
 cross-validation on the fold's training graphs; none with --no-gwf). --validation 0 gives the
 un-nested protocol (fixed settings, last epoch), with the authors' best-epoch number as a
-diagnostic. --output-dir keeps every finished fold (fold<f>.json) and the report (report.json):
-run again with the same data and settings, the command reuses the folds saved there, so a
-killed cross-validation continues where it stopped (folds saved without the β = 0 candidate
-keep their trained models, the candidate is added). With it, --shard i/n runs only the folds
+diagnostic. --output-dir keeps every finished fold (fold<f>.json), the model trained without
+labels (unsupervised.json) and the report (report.json): run again with the same data and
+settings, the command reuses what is saved there, so a killed cross-validation continues where
+it stopped (folds saved without the β = 0 candidate keep their trained models, the candidate is
+added). With it, --shard i/n runs only the folds
 f with (f − 1) mod n = i, so that n processes or machines sharing the folder run the folds side
 by side; a last run without --shard reuses them all and writes the report.
 
@@ -136,7 +137,7 @@ Training flags are those of 'gwf fit' (the paper's defaults).`,
 	fs.StringVarP(&f.output, "output", "o", "", "with --labeled-fraction: write the classifier (atoms, embeddings, head, class names) to this file after every epoch, for 'gwf predict' and --resume")
 	fs.StringVar(&f.output, "model", "", "deprecated alias of --output")
 	_ = fs.MarkDeprecated("model", "use --output (the file this command writes)")
-	fs.StringVar(&f.outputDir, "output-dir", "", "cross-validation: folder to keep each finished fold and report.json in; folds saved there with the same data and settings are reused, others replaced")
+	fs.StringVar(&f.outputDir, "output-dir", "", "cross-validation: folder to keep each finished fold, the model trained without labels and report.json in; what is saved there with the same data and settings is reused, the rest replaced")
 	fs.StringVar(&f.shard, "shard", "", "cross-validation with --output-dir: run only the folds f with (f − 1) mod n = i (0-based i of n shards), for n processes or machines sharing the folder")
 	fs.StringVar(&f.predFile, "predictions", "", "with --labeled-fraction: write every graph's prediction as CSV to this file")
 	fs.BoolVar(&f.resume, "resume", false, "with --output: continue training the classifier in that file (exactly where it stopped)")
