@@ -81,7 +81,7 @@ func (u *Unsupervised) HeadFold(labels, test []int, sel Selection) (Baseline, []
 	train := hide(labels, test)
 	inner, val := ValidationSplit(train, sel.fraction(), sel.Seed)
 	if len(val) == 0 {
-		return Baseline{}, nil, errors.New("semisup: too few labelled graphs to hold some out for validation")
+		return Baseline{}, nil, errNoValidation
 	}
 	var best *MLP
 	bestEpoch, bestAcc, bestLoss := 0, -1.0, 0.0

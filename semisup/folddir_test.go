@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/gwf-graphs/gwf/training"
 )
 
 // withoutSeconds is a fold's result as JSON, its wall time left out (the one field that
@@ -294,5 +297,20 @@ func TestCrossValidateDirKeepsUnsupervised(t *testing.T) {
 		if b, err := os.ReadFile(unsupervisedPath(dir)); err != nil || !bytes.Equal(b, saved) {
 			t.Errorf("%s: the file was not replaced by the model trained again (%v, %d bytes, want %d)", c.name, err, len(b), len(saved))
 		}
+	}
+}
+
+// TestCrossValidateChecksValidationFirst: a fold whose labelled graphs cannot spare a validation
+// split is an error before any fold trains, not after the folds before it.
+func TestCrossValidateChecksValidationFirst(t *testing.T) {
+	data, labels := twoStructures(t, 4, 2)
+	gwf := smallGWF()
+	gwf.Epochs = 1
+	cfg := Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered}
+	trained := 0
+	opt := CVOptions{Folds: 2, Seed: 1, Baselines: true, Options: Options{Progress: func(training.Progress) { trained++ }}}
+	_, err := CrossValidate(context.Background(), data, labels, 2, gwf, cfg, opt)
+	if !errors.Is(err, errNoValidation) || trained != 0 {
+		t.Fatalf("4 graphs in 2 folds: error %v after %d progress reports; want errNoValidation before training", err, trained)
 	}
 }

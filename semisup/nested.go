@@ -45,6 +45,16 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 	if baselines && sel.Candidates[0].NoGWF {
 		return nil, errors.New("semisup: the baselines and the β = 0 candidate need the GWF term: without it (NoGWF) nothing trains without labels")
 	}
+	// Every fold's validation split is known before anything trains: a fold too small to hold
+	// one out is an error now, not after the folds before it have trained.
+	for f := 0; f < opt.Folds; f++ {
+		if opt.Skip != nil && opt.Skip(f+1) {
+			continue
+		}
+		if _, val := ValidationSplit(hide(labels, heldOut(fold, f)), sel.fraction(), sel.Seed); len(val) == 0 {
+			return nil, fmt.Errorf("fold %d: %w", f+1, errNoValidation)
+		}
+	}
 	var u *Unsupervised // fitted at the first fold that runs
 	grid := opt.LogRegGrid
 	if grid == nil {

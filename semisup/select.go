@@ -82,6 +82,10 @@ type Choice struct {
 	Unsupervised bool `json:"unsupervised,omitempty"`
 }
 
+// errNoValidation: the validation split of a fraction of the labelled graphs is empty (no class
+// has two labelled graphs).
+var errNoValidation = errors.New("semisup: too few labelled graphs to hold some out for validation")
+
 // ValidationSplit holds out a stratified, seeded fraction of each class's labelled graphs (at
 // least one per class with two or more, never the last one): it returns the labels with those
 // graphs marked Unlabeled, and their indices, sorted.
@@ -132,7 +136,7 @@ func Select(ctx context.Context, data []*graphs.Graph, labels []int, classes int
 	}
 	inner, val := ValidationSplit(labels, sel.fraction(), sel.Seed)
 	if len(val) == 0 {
-		return nil, nil, errors.New("semisup: too few labelled graphs to hold some out for validation")
+		return nil, nil, errNoValidation
 	}
 	choice := &Choice{Candidate: -1, Validation: len(val), Refit: sel.Refit}
 	var best *Model
