@@ -303,14 +303,17 @@ func TestCrossValidateDirKeepsUnsupervised(t *testing.T) {
 // TestCrossValidateChecksValidationFirst: a fold whose labelled graphs cannot spare a validation
 // split is an error before any fold trains, not after the folds before it.
 func TestCrossValidateChecksValidationFirst(t *testing.T) {
-	data, labels := twoStructures(t, 4, 2)
+	data, labels := twoStructures(t, 8, 2)
 	gwf := smallGWF()
 	gwf.Epochs = 1
 	cfg := Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered}
 	trained := 0
 	opt := CVOptions{Folds: 2, Seed: 1, Baselines: true, Options: Options{Progress: func(training.Progress) { trained++ }}}
-	_, err := CrossValidate(context.Background(), data, labels, 2, gwf, cfg, opt)
-	if !errors.Is(err, errNoValidation) || trained != 0 {
-		t.Fatalf("4 graphs in 2 folds: error %v after %d progress reports; want errNoValidation before training", err, trained)
+	// Fold 1 holds out two graphs (three of each class left, a validation split), fold 2 the
+	// other six (one of each class left: none).
+	fold := []int{0, 0, 1, 1, 1, 1, 1, 1}
+	_, err := nestedCV(context.Background(), data, labels, fold, 2, gwf, cfg, opt)
+	if !errors.Is(err, errNoValidation) || !strings.Contains(err.Error(), "fold 2") || trained != 0 {
+		t.Fatalf("error %v after %d progress reports; want fold 2's errNoValidation before training", err, trained)
 	}
 }
