@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 )
 
 // ErrCorrupt is wrapped by errors about unreadable, truncated or tampered files.
@@ -149,6 +150,7 @@ func readAtMost(r io.Reader, maxBytes int64) ([]byte, error) {
 		buf = make([]byte, 0, size+1) // one more, to see the end without growing
 	}
 	r = io.LimitReader(r, maxBytes+1)
+	begun := false
 	for {
 		if len(buf) == cap(buf) { // grow, never past maxBytes + 1
 			c := int(min(int64(max(2*cap(buf), 64<<10)), maxBytes+1))
@@ -158,6 +160,16 @@ func readAtMost(r io.Reader, maxBytes int64) ([]byte, error) {
 		buf = buf[:len(buf)+n]
 		if int64(len(buf)) > maxBytes {
 			return nil, errorf(ErrCorrupt, "larger than %d bytes", maxBytes)
+		}
+		// A file is one JSON object: anything else (a device, a binary file) is refused at its
+		// first byte instead of being read up to maxBytes.
+		if !begun {
+			if i := slices.IndexFunc(buf, func(c byte) bool { return c != ' ' && c != '\t' && c != '\n' && c != '\r' }); i >= 0 {
+				if buf[i] != '{' {
+					return nil, errorf(ErrCorrupt, "not JSON: it begins with byte %#02x, not '{'", buf[i])
+				}
+				begun = true
+			}
 		}
 		if err == io.EOF {
 			return buf, nil
