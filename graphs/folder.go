@@ -22,6 +22,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gwf-graphs/gwf/internal/jsonread"
+	"github.com/gwf-graphs/gwf/internal/linelimit"
 )
 
 // FolderOptions controls ReadFolder. The zero value reads structure only, undirected edge
@@ -183,19 +186,19 @@ func readGraphFile(p string, opt FolderOptions, lim Limits) (*Graph, error) {
 	return ReadJSON(bytes.NewReader(b), p, lim)
 }
 
-// readBounded reads the file at p, refusing one larger than maxBytes.
+// readBounded reads the JSON object of the file at p, refusing one larger than maxBytes.
 func readBounded(p string, maxBytes int64) ([]byte, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
+	b, err := jsonread.Object(f, maxBytes)
+	if errors.Is(err, jsonread.ErrTooLarge) {
+		return nil, fmt.Errorf("%s: larger than %d bytes, more than a graph within the limits needs (raise --max-nodes or --max-memory)", p, maxBytes)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
-	}
-	if int64(len(b)) > maxBytes {
-		return nil, fmt.Errorf("%s: larger than %d bytes, more than a graph within the limits needs (raise --max-nodes or --max-memory)", p, maxBytes)
 	}
 	return b, nil
 }
@@ -245,7 +248,7 @@ func (ds *Dataset) labelFromCSV(p string, files []string) error {
 		return err
 	}
 	defer f.Close()
-	r := csv.NewReader(f)
+	r := csv.NewReader(linelimit.New(f, 1<<20)) // "file,label": a longer line is no row of it
 	r.FieldsPerRecord = 2
 	r.TrimLeadingSpace = true
 	r.Comment = '#'

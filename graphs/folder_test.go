@@ -123,10 +123,12 @@ func TestReadFolderErrors(t *testing.T) {
 		{"empty", map[string]string{"README.md": "x"}, "no graph files"},
 		{"unknown format", map[string]string{"a.json": `{"adjacency": [[0]]}`, "b.graphml": "<graphml/>"}, "b.graphml: unknown graph format"},
 		{"bad graph", map[string]string{"a.json": `{"adjacency": [[0, 1]]}`}, "a.json"},
+		{"binary json", map[string]string{"a.json": "\x00\x01"}, "a.json: not a JSON object"},
 		{"label for no file", map[string]string{"a.txt": "x y\n", "labels.csv": "b.txt,1\n"}, `labels.csv:1: "b.txt" is not a graph file`},
 		{"label missing", map[string]string{"a.txt": "x y\n", "b.txt": "x y\n", "labels.csv": "file,label\na.txt,1\n"}, "no label for b.txt"},
 		{"label twice", map[string]string{"a.txt": "x y\n", "labels.csv": "a.txt,1\na.txt,2\n"}, `labels.csv:2: "a.txt" is labelled twice`},
 		{"labels three columns", map[string]string{"a.txt": "x y\n", "labels.csv": "a.txt,1,2\n"}, "labels.csv"},
+		{"labels without line ends", map[string]string{"a.txt": "x y\n", "labels.csv": strings.Repeat("\x00", 2<<20)}, "line 1: line too long"},
 		{"some files labelled", map[string]string{"a.json": `{"adjacency": [[0]], "label": 1}`, "b.json": `{"adjacency": [[0]]}`}, "a.json has a class label and b.json none"},
 		{"feature widths", map[string]string{"a.json": `{"adjacency": [[0]], "features": [[1]]}`, "b.json": `{"adjacency": [[0]], "features": [[1, 2]]}`}, "b.json: 2 node features, but a.json has 1"},
 	} {

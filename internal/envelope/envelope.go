@@ -9,8 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"slices"
+
+	"github.com/gwf-graphs/gwf/internal/jsonread"
 )
 
 // ErrCorrupt is wrapped by errors about unreadable, truncated or tampered files.
@@ -95,9 +95,9 @@ func SealStream(w io.Writer, format string, version int, encode func(io.Writer) 
 // The file is read into one buffer (sized from the file when r knows its size) and the
 // payload returned is a part of it, not a copy: a large model is held once while it is read.
 func Open(r io.Reader, format string, version int, what string, maxBytes int64) (json.RawMessage, error) {
-	buf, err := readAtMost(r, maxBytes)
+	buf, err := jsonread.Object(r, maxBytes)
 	if err != nil {
-		return nil, err
+		return nil, errorf(ErrCorrupt, "%v", err)
 	}
 	var f struct {
 		Format  string      `json:"format"`
@@ -128,54 +128,4 @@ type payloadView []byte
 func (p *payloadView) UnmarshalJSON(data []byte) error {
 	*p = data
 	return nil
-}
-
-// readAtMost reads all of r, refusing more than maxBytes; when r can tell its size (a file, a
-// bytes or strings reader) the buffer is allocated once, after that size is checked.
-func readAtMost(r io.Reader, maxBytes int64) ([]byte, error) {
-	size := int64(-1)
-	switch s := r.(type) {
-	case interface{ Stat() (fs.FileInfo, error) }:
-		if fi, err := s.Stat(); err == nil && fi.Mode().IsRegular() {
-			size = fi.Size()
-		}
-	case interface{ Len() int }:
-		size = int64(s.Len())
-	}
-	if size > maxBytes {
-		return nil, errorf(ErrCorrupt, "larger than %d bytes", maxBytes)
-	}
-	var buf []byte
-	if size >= 0 {
-		buf = make([]byte, 0, size+1) // one more, to see the end without growing
-	}
-	r = io.LimitReader(r, maxBytes+1)
-	begun := false
-	for {
-		if len(buf) == cap(buf) { // grow, never past maxBytes + 1
-			c := int(min(int64(max(2*cap(buf), 64<<10)), maxBytes+1))
-			buf = append(make([]byte, 0, c), buf...)
-		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if int64(len(buf)) > maxBytes {
-			return nil, errorf(ErrCorrupt, "larger than %d bytes", maxBytes)
-		}
-		// A file is one JSON object: anything else (a device, a binary file) is refused at its
-		// first byte instead of being read up to maxBytes.
-		if !begun {
-			if i := slices.IndexFunc(buf, func(c byte) bool { return c != ' ' && c != '\t' && c != '\n' && c != '\r' }); i >= 0 {
-				if buf[i] != '{' {
-					return nil, errorf(ErrCorrupt, "not JSON: it begins with byte %#02x, not '{'", buf[i])
-				}
-				begun = true
-			}
-		}
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return nil, errorf(ErrCorrupt, "%v", err)
-		}
-	}
 }

@@ -158,13 +158,13 @@ func TestOpenRefusesNonJSONAtOnce(t *testing.T) {
 	for _, b := range []byte{0, 0xff, 'x'} {
 		r := &endless{b: b}
 		_, err := Open(r, "thing", 3, "test", 1<<40)
-		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "not JSON") || r.read > 1<<20 {
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "not a JSON object") || r.read > 1<<20 {
 			t.Errorf("byte %#02x without end: %v after %d bytes; want ErrCorrupt at the first piece", b, err, r.read)
 		}
 	}
 	// Spaces first, then not an object.
 	_, err := Open(strings.NewReader("\n \t[1]"), "thing", 3, "test", 1<<20)
 	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "byte 0x5b") {
-		t.Errorf("a JSON array: %v, want not JSON", err)
+		t.Errorf("a JSON array: %v, want not a JSON object", err)
 	}
 }

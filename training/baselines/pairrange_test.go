@@ -92,6 +92,7 @@ func TestReadPairwiseCSVErrors(t *testing.T) {
 		"wrong header":  {"graph,label,lambda0\n", "header"},
 		"short row":     {file("0,1,g0"), "fields"},
 		"empty":         {"", "header"},
+		"no line ends":  {strings.Repeat("\x00", 2<<20), "line too long"},
 	} {
 		if _, err := ReadPairwiseCSV(strings.NewReader(c.text), data); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one saying %q", name, err, c.want)

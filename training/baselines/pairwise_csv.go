@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/linelimit"
 )
 
 // pairCSVHeader is the header of the pairwise discrepancies' CSV: one row per pair i < j, with
@@ -57,7 +58,8 @@ func ReadPairwiseCSV(r io.Reader, data []*graphs.Graph) (*mat.SymDense, error) {
 	if n < 2 {
 		return nil, fmt.Errorf("pairwise csv: %d graphs, need at least 2", n)
 	}
-	cr := csv.NewReader(r)
+	// A row is two indices, two graph names and a number: 1 MiB is no row of this file.
+	cr := csv.NewReader(linelimit.New(r, 1<<20))
 	cr.FieldsPerRecord = len(pairCSVHeader)
 	cr.ReuseRecord = true
 	head, err := cr.Read()

@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/linelimit"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -119,7 +120,10 @@ func appendPart(w io.Writer, p string, first bool, header *string) error {
 		return fmt.Errorf("shard: %w", err)
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
+	if err := regular(f); err != nil {
+		return err
+	}
+	br := bufio.NewReaderSize(linelimit.New(f, maxRowBytes), 64<<10)
 	line, err := br.ReadString('\n')
 	if err != nil {
 		if err == io.EOF {
@@ -137,6 +141,23 @@ func appendPart(w io.Writer, p string, first bool, header *string) error {
 	}
 	if _, err := br.WriteTo(w); err != nil {
 		return fmt.Errorf("shard: %s: %w", p, err)
+	}
+	return nil
+}
+
+// maxRowBytes bounds a line of a part: K ≤ 10 000 numbers of at most 24 characters and a
+// graph's name fit in it many times over, and a file without line ends fails at it.
+const maxRowBytes = 4 << 20
+
+// regular refuses a part that is not a regular file (a device or a pipe would be copied or
+// read without end).
+func regular(f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("shard: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("shard: %s is not a regular file (a part written by gwf embed or gwf pairwise)", f.Name())
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gwf-graphs/gwf/internal/linelimit"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/experiment"
 )
@@ -39,7 +40,10 @@ func readPart(p string, e *experiment.Embeddings, header *[]string) error {
 		return fmt.Errorf("shard: %w", err)
 	}
 	defer f.Close()
-	r := csv.NewReader(f)
+	if err := regular(f); err != nil {
+		return err
+	}
+	r := csv.NewReader(linelimit.New(f, maxRowBytes))
 	r.ReuseRecord = true
 	rec, err := r.Read()
 	if err != nil {

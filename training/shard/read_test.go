@@ -1,6 +1,7 @@
 package shard
 
 import (
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -79,10 +80,42 @@ func TestReadCSVErrors(t *testing.T) {
 		"bad number":     {write("b.csv", "graph,label,z0\na,,x\n")},
 		"short row":      {write("s.csv", "graph,label,z0\na,\n")},
 		"missing file":   {filepath.Join(dir, "none.csv")},
+		"device":         {os.DevNull},
+		"no line ends":   {write("z.csv", strings.Repeat("\x00", 5<<20))},
 	}
 	for name, parts := range cases {
 		if _, err := ReadCSV(parts); err == nil || !strings.HasPrefix(err.Error(), "shard: ") {
 			t.Errorf("%s: err = %v", name, err)
+		}
+	}
+}
+
+// TestMergeCSVRefusesNonParts: a device (copied without end) and a file without line ends (a
+// header read without end) are refused, as is a header that differs.
+func TestMergeCSVRefusesNonParts(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("good.csv", "graph,label,z0\na,,1\n")
+	var out strings.Builder
+	if err := MergeCSV(&out, []string{good, good}); err != nil || out.String() != "graph,label,z0\na,,1\na,,1\n" {
+		t.Fatalf("two good parts: %q, %v", out.String(), err)
+	}
+	for name, c := range map[string]struct {
+		parts []string
+		want  string
+	}{
+		"device":       {[]string{good, os.DevNull}, "not a regular file"},
+		"no line ends": {[]string{write("z.csv", strings.Repeat("\x00", 5<<20))}, "line too long"},
+		"other header": {[]string{good, write("o.csv", "graph,label,z0,z1\n")}, "differs"},
+	} {
+		if err := MergeCSV(io.Discard, c.parts); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error saying %q", name, err, c.want)
 		}
 	}
 }
