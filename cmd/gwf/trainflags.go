@@ -35,7 +35,7 @@ type trainFlags struct {
 func (t *trainFlags) register(fs *pflag.FlagSet) {
 	d := training.DefaultConfig()
 	fs.IntVar(&t.atoms, "atoms", d.Atoms, "number of atoms K")
-	fs.StringVar(&t.atomSize, "atom-size", "warm", `nodes per atom, or "warm": each atom starts as a random observed graph (the paper's setting)`)
+	fs.StringVar(&t.atomSize, "atom-size", "warm", `nodes per atom, or "warm" (or 0): each atom starts as a random observed graph (the paper's setting)`)
 	fs.StringVar(&t.solver, "solver", d.Solver, "GWD module: ppa (proximal point, Algorithm 1), badmm (Bregman ADMM, Algorithm 2) or cg (conditional gradient, exact; --layers is its iteration limit)")
 	fs.Float64Var(&t.gamma, "gamma", d.Gamma, "solver weight γ (default 0.01 with ppa, 1 with badmm)")
 	fs.Lookup("gamma").DefValue = "0" // hides "(default 0.01)": it depends on --solver, as the usage says
