@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,7 +43,7 @@ func TestCrossValidateDirResumes(t *testing.T) {
 	dir := t.TempDir() + "/folds"
 	var logged []string
 	opt.Dir = dir
-	opt.Log = func(_ bool, msg string) { logged = append(logged, msg) }
+	opt.Log = savedLog(&logged)
 	// A kill after fold 2: the context is cancelled when fold 2 is done.
 	ctx, cancel := context.WithCancel(context.Background())
 	killed := opt
@@ -146,6 +147,16 @@ func TestCrossValidateDirResumes(t *testing.T) {
 	}
 }
 
+// savedLog is a CVOptions.Log that keeps the messages about what was found saved (reused or
+// not, and why) and leaves out those that say what starts training.
+func savedLog(logged *[]string) func(bool, string) {
+	return func(_ bool, msg string) {
+		if !strings.Contains(msg, ": training ") && !strings.HasPrefix(msg, "training ") {
+			*logged = append(*logged, msg)
+		}
+	}
+}
+
 func readFoldRecord(t *testing.T, dir string, f int) foldRecord {
 	t.Helper()
 	b, err := os.ReadFile(foldPath(dir, f))
@@ -207,12 +218,13 @@ func TestCrossValidateDirKeepsUnsupervised(t *testing.T) {
 	}
 	dir := t.TempDir() + "/folds"
 	opt.Dir = dir
-	var logged []string
-	opt.Log = func(_ bool, msg string) { logged = append(logged, msg) }
+	var logged, all []string
+	keep := savedLog(&logged)
+	opt.Log = func(w bool, msg string) { all = append(all, msg); keep(w, msg) }
 	// Only fold 3 is kept from each run, so that every run trains it and needs the model.
 	run := func() FoldResult {
 		t.Helper()
-		logged = nil
+		logged, all = nil, nil
 		for f := 1; f <= 3; f++ {
 			os.Remove(foldPath(dir, f))
 		}
@@ -240,13 +252,16 @@ func TestCrossValidateDirKeepsUnsupervised(t *testing.T) {
 	if reused() || len(logged) != 0 {
 		t.Fatalf("first run: log %q, want nothing reused", logged)
 	}
+	if !slices.Contains(all, trainingUnsupervised) || !strings.HasPrefix(all[0], "fold 3/3: training 1 candidate(s) on 30 graphs") {
+		t.Errorf("first run: log %q, want what trains said", all)
+	}
 	saved, err := os.ReadFile(unsupervisedPath(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
 	check("run again", run())
-	if !reused() {
-		t.Fatalf("run again: log %q, want the unsupervised model reused", logged)
+	if !reused() || slices.Contains(all, trainingUnsupervised) {
+		t.Fatalf("run again: log %q, want the unsupervised model reused, not trained", all)
 	}
 
 	// Damage: a flipped embedding byte, a truncated file, other settings, a wrong epoch count.

@@ -72,6 +72,7 @@ func unsupervisedInDir(ctx context.Context, dir string, data []*graphs.Graph, fi
 	if reason != "" {
 		opt.log(true, fmt.Sprintf("not reusing the model trained without labels: %s", reason))
 	}
+	opt.log(false, trainingUnsupervised)
 	u, err := FitUnsupervised(ctx, data, classes, gwf, cfg, opt.Options)
 	if err != nil {
 		return nil, err

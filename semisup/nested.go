@@ -68,6 +68,7 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 		test := heldOut(fold, f)
 		r, ok := opt.joint[f+1]
 		if !ok {
+			opt.log(false, fmt.Sprintf("fold %d/%d: training %d candidate(s) on %d graphs, the fold's %d unlabelled", f+1, opt.Folds, len(sel.Candidates), len(data), len(test)))
 			var err error
 			if r, err = NestedFold(ctx, data, labels, test, classes, gwf, sel, opt.Options); err != nil {
 				return nil, fmt.Errorf("fold %d: %w", f+1, err)
@@ -79,6 +80,7 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 			if opt.fitUnsupervised != nil {
 				u, err = opt.fitUnsupervised(ctx, sel.Candidates[0])
 			} else {
+				opt.log(false, trainingUnsupervised)
 				u, err = FitUnsupervised(ctx, data, classes, gwf, sel.Candidates[0], opt.Options)
 			}
 			if err != nil {
@@ -106,6 +108,9 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 	}
 	return out, nil
 }
+
+// trainingUnsupervised is logged when the model without labels starts training.
+const trainingUnsupervised = "training the model without labels (β = 0), once for all folds: the baselines' and the β = 0 candidate's"
 
 // chooseUnsupervised makes the β = 0 head (r.Beta0, predicting pred on the held-out graphs) a
 // candidate of the fold's choice: it replaces the trained candidate's result when it scores

@@ -122,7 +122,7 @@ func TestCrossValidateUnsupervisedCandidate(t *testing.T) {
 	}
 	var logged []string
 	reused := 0
-	withOpt.Log = func(warning bool, msg string) { logged = append(logged, msg) }
+	withOpt.Log = savedLog(&logged)
 	withOpt.Reused = func(int) { reused++ }
 	upgraded, err := CrossValidate(context.Background(), data, labels, 2, gwf, cfg, withOpt)
 	if err != nil {
