@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -25,11 +26,10 @@ func withoutSeconds(t *testing.T, r FoldResult) string {
 	return string(b)
 }
 
-// TestCrossValidateDirResumes: a nested cross-validation with a fold directory saves every
-// fold; run again after a kill it reuses the folds it finished and trains the others, with the
-// results of one uninterrupted run; other settings, other labels and damaged files are not
-// reused.
-func TestCrossValidateDirResumes(t *testing.T) {
+// dirFixture is the small cross-validation (with baselines) of the fold-directory tests, and
+// its folds as one run without a directory computes them.
+func dirFixture(t *testing.T) ([]*graphs.Graph, []int, training.Config, Config, CVOptions, []FoldResult) {
+	t.Helper()
 	data, labels := twoStructures(t, 30, 11)
 	gwf := smallGWF()
 	gwf.Epochs = 2
@@ -39,6 +39,15 @@ func TestCrossValidateDirResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return data, labels, gwf, cfg, opt, whole
+}
+
+// TestCrossValidateDirResumes: a nested cross-validation with a fold directory saves every
+// fold; run again after a kill it reuses the folds it finished and trains the others, with the
+// results of one uninterrupted run; other settings, other labels and damaged files are not
+// reused.
+func TestCrossValidateDirResumes(t *testing.T) {
+	data, labels, gwf, cfg, opt, whole := dirFixture(t)
 
 	dir := t.TempDir() + "/folds"
 	var logged []string
@@ -207,15 +216,7 @@ func TestFoldRecordEncoderEmbeddings(t *testing.T) {
 // new folds): the results are those of one run. A damaged file, or one of other settings, is
 // trained again and replaced; the log says why.
 func TestCrossValidateDirKeepsUnsupervised(t *testing.T) {
-	data, labels := twoStructures(t, 30, 11)
-	gwf := smallGWF()
-	gwf.Epochs = 2
-	cfg := Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Head: HeadTraining{Steps: 30, LearningRate: 0.05}}
-	opt := CVOptions{Folds: 3, Seed: 1, Baselines: true, LogRegGrid: []float64{0.1, 10}}
-	whole, err := CrossValidate(context.Background(), data, labels, 2, gwf, cfg, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, labels, gwf, cfg, opt, whole := dirFixture(t)
 	dir := t.TempDir() + "/folds"
 	opt.Dir = dir
 	var logged, all []string

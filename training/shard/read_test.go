@@ -61,14 +61,7 @@ func TestReadCSVExact(t *testing.T) {
 }
 
 func TestReadCSVErrors(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := fileWriter(t)
 	good := write("good.csv", "graph,label,z0\na,,1\n")
 	cases := map[string][]string{
 		"no parts":       nil,
@@ -79,7 +72,7 @@ func TestReadCSVErrors(t *testing.T) {
 		"other header":   {good, write("o.csv", "graph,label,z0,z1\n")},
 		"bad number":     {write("b.csv", "graph,label,z0\na,,x\n")},
 		"short row":      {write("s.csv", "graph,label,z0\na,\n")},
-		"missing file":   {filepath.Join(dir, "none.csv")},
+		"missing file":   {filepath.Join(filepath.Dir(good), "none.csv")},
 		"device":         {os.DevNull},
 		"no line ends":   {write("z.csv", strings.Repeat("\x00", 5<<20))},
 	}
@@ -93,14 +86,7 @@ func TestReadCSVErrors(t *testing.T) {
 // TestMergeCSVRefusesNonParts: a device (copied without end) and a file without line ends (a
 // header read without end) are refused, as is a header that differs.
 func TestMergeCSVRefusesNonParts(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := fileWriter(t)
 	good := write("good.csv", "graph,label,z0\na,,1\n")
 	var out strings.Builder
 	if err := MergeCSV(&out, []string{good, good}); err != nil || out.String() != "graph,label,z0\na,,1\na,,1\n" {
@@ -117,5 +103,17 @@ func TestMergeCSVRefusesNonParts(t *testing.T) {
 		if err := MergeCSV(io.Discard, c.parts); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error saying %q", name, err, c.want)
 		}
+	}
+}
+
+// fileWriter writes files into a temporary folder and returns their paths.
+func fileWriter(t *testing.T) func(name, text string) string {
+	dir := t.TempDir()
+	return func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
 	}
 }
