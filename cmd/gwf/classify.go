@@ -374,8 +374,9 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		return classifyFraction(cmd, a, f, rep, ds, labels, classesN, cfg, sc, opt)
 	}
 	rep.Protocol = fmt.Sprintf("stratified %d-fold cross-validation (fold seed %d); held-out graphs unlabelled in the GWF term", f.folds, f.foldSeed)
-	// The folds left after each one, at the mean time of those trained so far, for the ETA.
-	start, trained, reused := time.Now(), 0, 0
+	// The folds left after each one, at the mean time of those trained so far (their own
+	// seconds: the first fold's run also trains the model without labels, once), for the ETA.
+	foldSeconds, trained, reused := 0.0, 0, 0
 	cv := semisup.CVOptions{
 		Folds: f.folds, Seed: f.foldSeed, Options: opt, Dir: f.outputDir,
 		Log: func(warning bool, msg string) {
@@ -388,8 +389,9 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		Reused: func(int) { reused++ },
 		FoldDone: func(r semisup.FoldResult) {
 			trained++
+			foldSeconds += r.Seconds
 			left := (f.folds-sh.Index+sh.Count-1)/sh.Count - trained - reused // this shard's folds
-			eta := time.Duration(float64(time.Since(start)) / float64(trained) * float64(left)).Round(time.Second)
+			eta := time.Duration(foldSeconds / float64(trained) * float64(left) * float64(time.Second)).Round(time.Second)
 			a.log.Infof("fold %d/%d: accuracy %.2f%% on %d graphs (labelled graphs: %.2f%%; predicted per class %v; %.0f s); folds left: %d, eta %s",
 				r.Fold, f.folds, 100*r.Accuracy, r.Test, 100*r.TrainAccuracy, r.Predicted, r.Seconds, left, eta)
 			if c := r.Choice; c != nil {
