@@ -9,9 +9,9 @@ import (
 // ErrTooLong is wrapped by the error of a line longer than the limit.
 var ErrTooLong = errors.New("line too long")
 
-// Reader passes on the bytes of R until a line (the bytes between two '\n') runs longer than
-// Max bytes; then it returns the bytes before the offending one and an error wrapping
-// ErrTooLong that names the line (1-based).
+// Reader passes on the bytes of the reader it wraps until a line (the bytes between two '\n')
+// runs longer than its limit; then it returns the bytes before the offending one and an error
+// wrapping ErrTooLong that names the line (1-based), and that error from then on.
 type Reader struct {
 	r    io.Reader
 	max  int
