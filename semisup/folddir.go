@@ -18,6 +18,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
+	"github.com/gwf-graphs/gwf/internal/jsonread"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -114,12 +115,12 @@ func savedFold(dir string, f int, want foldRecord, test []int) (r FoldResult, ki
 		return FoldResult{}, notSaved, err.Error()
 	}
 	defer file.Close()
-	b, err := io.ReadAll(io.LimitReader(file, maxFoldRecord+1))
+	b, err := jsonread.Object(file, maxFoldRecord)
+	if errors.Is(err, jsonread.ErrTooLarge) {
+		return FoldResult{}, notSaved, fmt.Sprintf("%s: larger than %d MiB, not a saved fold", p, maxFoldRecord>>20)
+	}
 	if err != nil {
 		return FoldResult{}, notSaved, fmt.Sprintf("%s: %v", p, err)
-	}
-	if len(b) > maxFoldRecord {
-		return FoldResult{}, notSaved, fmt.Sprintf("%s: larger than %d MiB, not a saved fold", p, maxFoldRecord>>20)
 	}
 	var got foldRecord
 	if err := json.Unmarshal(b, &got); err != nil {

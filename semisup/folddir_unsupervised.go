@@ -18,6 +18,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
+	"github.com/gwf-graphs/gwf/internal/jsonread"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -108,12 +109,12 @@ func savedUnsupervised(dir string, want unsupervisedRecord, n, k, epochs int) ([
 	// Base64 of epochs matrices with their 64-byte headers, and the settings: a larger file is
 	// not one of these, and is not read.
 	limit := int64(epochs)*(int64(n)*int64(k)*8+64)*4/3 + 1<<20
-	b, err := io.ReadAll(io.LimitReader(file, limit+1))
+	b, err := jsonread.Object(file, limit)
+	if errors.Is(err, jsonread.ErrTooLarge) {
+		return nil, fmt.Sprintf("%s: larger than %d epochs of %d×%d embeddings", p, epochs, n, k)
+	}
 	if err != nil {
 		return nil, fmt.Sprintf("%s: %v", p, err)
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Sprintf("%s: larger than %d epochs of %d×%d embeddings", p, epochs, n, k)
 	}
 	var got unsupervisedRecord
 	if err := json.Unmarshal(b, &got); err != nil {
