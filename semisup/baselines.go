@@ -29,18 +29,30 @@ func FitUnsupervised(ctx context.Context, data []*graphs.Graph, classes int, gwf
 	if err != nil {
 		return nil, err
 	}
-	none := unlabeled(len(data))
-	opt.EpochDone = func(m *Model) error {
-		u.Z = append(u.Z, mat.DenseCopyOf(m.GWF.Z))
-		return nil
-	}
-	if err := Fit(ctx, m, data, none, opt); err != nil {
-		return nil, fmt.Errorf("semisup: unsupervised model: %w", err)
-	}
-	if len(u.Z) == 0 {
-		return nil, errors.New("semisup: the unsupervised model trained no epoch")
+	if err := u.train(ctx, m, data, opt, nil); err != nil {
+		return nil, err
 	}
 	return u, nil
+}
+
+// train trains m, FitUnsupervised's model (new, or resumed after the epochs of u.Z), without
+// labels to its last epoch, appending every epoch's embeddings to u.Z and then calling
+// epochDone (if set) with the model.
+func (u *Unsupervised) train(ctx context.Context, m *Model, data []*graphs.Graph, opt Options, epochDone func(*Model) error) error {
+	opt.EpochDone = func(m *Model) error {
+		u.Z = append(u.Z, mat.DenseCopyOf(m.GWF.Z))
+		if epochDone != nil {
+			return epochDone(m)
+		}
+		return nil
+	}
+	if err := Fit(ctx, m, data, unlabeled(len(data)), opt); err != nil {
+		return fmt.Errorf("semisup: unsupervised model: %w", err)
+	}
+	if len(u.Z) == 0 {
+		return errors.New("semisup: the unsupervised model trained no epoch")
+	}
+	return nil
 }
 
 // newUnsupervised is the untrained model FitUnsupervised trains and its Unsupervised without

@@ -235,9 +235,15 @@ func crossValidateDir(ctx context.Context, data []*graphs.Graph, labels, fold []
 		return unsupervisedInDir(ctx, opt.Dir, data, want.Data, classes, gwf, cfg, opt)
 	}
 	inner.Skip = func(f int) bool { return saved[f] || opt.Skip != nil && opt.Skip(f) }
+	inner.foldResume = func(f int, sel Selection, validation int) (*selectResume, error) {
+		return foldResume(opt.Dir, f, want, sel, validation, len(data), opt.log)
+	}
 	inner.save = func(r FoldResult) error {
 		if err := saveFold(opt.Dir, want, r); err != nil {
 			return fmt.Errorf("semisup: fold %d: %w", r.Fold, err)
+		}
+		if err := removeFoldCheckpoint(opt.Dir, r.Fold); err != nil {
+			opt.log(true, fmt.Sprintf("fold %d is saved, its checkpoint not removed: %v", r.Fold, err))
 		}
 		return nil
 	}

@@ -299,7 +299,7 @@ func TestCrossValidateDirKeepsUnsupervised(t *testing.T) {
 		{"flipped byte", "checksum", flippedBytes},
 		{"truncated", "unexpected end", saved[:len(saved)/2]},
 		{"other seed", "other data or settings", reseal(otherSeed)},
-		{"one epoch", "holds 1 epochs, not 2", reseal(oneEpoch)},
+		{"one epoch, no checkpoint", "holds 1 of 2 epochs and there is no", reseal(oneEpoch)},
 		{"NaN", "non-finite", reseal(nan)},
 		{"short matrix", "epoch 1", reseal(short)},
 	} {

@@ -55,47 +55,79 @@ func checksum(z [][]byte) string {
 
 // unsupervisedInDir is FitUnsupervised through dir: the embeddings saved there with the same
 // data and settings are reused (with the head as NewModel initialises it, as FitUnsupervised
-// has it); otherwise the model is trained and its embeddings saved, atomically. A file that
-// cannot be reused is reported through opt.Log and replaced.
+// has it); otherwise the model is trained and its embeddings saved, atomically, after every
+// epoch with the model beside them (unsupervisedCheckpointPath), so that a killed run resumes
+// at its last epoch. A file that cannot be reused is reported through opt.Log and replaced.
 func unsupervisedInDir(ctx context.Context, dir string, data []*graphs.Graph, fingerprint string, classes int, gwf training.Config, cfg Config, opt CVOptions) (*Unsupervised, error) {
 	cfg.Beta = 0
 	want := unsupervisedRecord{Data: fingerprint, Classes: classes, GWF: gwf, Semisup: cfg}
 	z, reason := savedUnsupervised(dir, want, len(data), gwf.Atoms, gwf.Epochs)
-	if z != nil {
-		_, u, err := newUnsupervised(data, classes, gwf, cfg)
-		if err != nil {
-			return nil, err
-		}
+	m, u, err := newUnsupervised(data, classes, gwf, cfg)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case len(z) == gwf.Epochs:
 		u.Z = z
 		opt.log(false, fmt.Sprintf("reusing the model trained without labels of %s (%d epochs)", unsupervisedPath(dir), len(z)))
 		return u, nil
+	case len(z) > 0:
+		var resumed *Model
+		if resumed, reason = savedUnsupervisedCheckpoint(dir, m, z); resumed != nil {
+			m, u.Z = resumed, z
+			opt.log(false, fmt.Sprintf("resuming the model trained without labels of %s after epoch %d of %d", unsupervisedCheckpointPath(dir), len(z), gwf.Epochs))
+		}
 	}
 	if reason != "" {
 		opt.log(true, fmt.Sprintf("not reusing the model trained without labels: %s", reason))
 	}
-	opt.log(false, trainingUnsupervised)
-	u, err := FitUnsupervised(ctx, data, classes, gwf, cfg, opt.Options)
-	if err != nil {
+	if len(u.Z) == 0 {
+		opt.log(false, trainingUnsupervised)
+	}
+	save := func(m *Model) error {
+		if len(u.Z) == gwf.Epochs {
+			return nil // saved below, without the checkpoint
+		}
+		if err := m.Save(unsupervisedCheckpointPath(dir)); err != nil {
+			return err
+		}
+		return saveUnsupervised(dir, want, u.Z)
+	}
+	if err := u.train(ctx, m, data, opt.Options, save); err != nil {
 		return nil, err
 	}
-	for _, e := range u.Z {
-		b, err := e.MarshalBinary()
-		if err != nil {
-			return nil, fmt.Errorf("semisup: the unsupervised model's embeddings: %w", err)
-		}
-		want.Z = append(want.Z, b)
+	if err := saveUnsupervised(dir, want, u.Z); err != nil {
+		return nil, err
 	}
-	want.SHA256 = checksum(want.Z)
-	err = atomicfile.Write(unsupervisedPath(dir), func(w io.Writer) error { return json.NewEncoder(w).Encode(want) })
-	if err != nil {
-		return nil, fmt.Errorf("semisup: saving the unsupervised model: %w", err)
+	if err := os.Remove(unsupervisedCheckpointPath(dir)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		opt.log(true, fmt.Sprintf("the model trained without labels is saved, its checkpoint not removed: %v", err))
 	}
 	return u, nil
 }
 
+// saveUnsupervised writes dir's unsupervised.json: rec's settings and the embeddings z, all
+// epochs or those trained so far.
+func saveUnsupervised(dir string, rec unsupervisedRecord, z []*mat.Dense) error {
+	rec.Z = nil
+	for _, e := range z {
+		b, err := e.MarshalBinary()
+		if err != nil {
+			return fmt.Errorf("semisup: the unsupervised model's embeddings: %w", err)
+		}
+		rec.Z = append(rec.Z, b)
+	}
+	rec.SHA256 = checksum(rec.Z)
+	err := atomicfile.Write(unsupervisedPath(dir), func(w io.Writer) error { return json.NewEncoder(w).Encode(rec) })
+	if err != nil {
+		return fmt.Errorf("semisup: saving the unsupervised model: %w", err)
+	}
+	return nil
+}
+
 // savedUnsupervised reads the embeddings of dir's unsupervised.json when it was saved with the
-// settings of want and holds epochs finite n×k matrices. A missing file gives nil and no
-// reason; a file that cannot be read, is damaged or was saved with other settings gives a reason.
+// settings of want and holds finite n×k matrices of 1 to epochs epochs (fewer: a run stopped
+// before the last). A missing file gives nil and no reason; a file that cannot be read, is
+// damaged or was saved with other settings gives a reason.
 func savedUnsupervised(dir string, want unsupervisedRecord, n, k, epochs int) ([]*mat.Dense, string) {
 	p := unsupervisedPath(dir)
 	file, err := os.Open(p)
@@ -128,13 +160,13 @@ func savedUnsupervised(dir string, want unsupervisedRecord, n, k, epochs int) ([
 	if !bytes.Equal(gs, ws) {
 		return nil, fmt.Sprintf("%s was made with other data or settings", p)
 	}
-	if len(got.Z) != epochs {
-		return nil, fmt.Sprintf("%s holds %d epochs, not %d", p, len(got.Z), epochs)
+	if len(got.Z) == 0 || len(got.Z) > epochs {
+		return nil, fmt.Sprintf("%s holds %d epochs, not 1 to %d", p, len(got.Z), epochs)
 	}
 	if checksum(got.Z) != got.SHA256 {
 		return nil, fmt.Sprintf("%s: checksum mismatch (damaged)", p)
 	}
-	z := make([]*mat.Dense, epochs)
+	z := make([]*mat.Dense, len(got.Z))
 	for e, raw := range got.Z {
 		z[e] = new(mat.Dense)
 		if err := z[e].UnmarshalBinary(raw); err != nil {

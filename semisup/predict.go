@@ -145,7 +145,8 @@ type CVOptions struct {
 	// was computed from, and a fold saved there with the same data and settings is reused
 	// instead of trained again: a killed cross-validation continues where it stopped, with
 	// the same results. The model trained without labels (Baselines, Select.Unsupervised) is
-	// kept there too, as Dir/unsupervised.json.
+	// kept there too, as Dir/unsupervised.json. Both are checkpointed there after every epoch
+	// while they train (nested protocol), so that a killed run resumes at its last epoch.
 	Dir string
 	// Log, if set, receives a message for every fold reused from Dir (whole, or its trained
 	// candidates when the saved fold lacks the β = 0 candidate of Select.Unsupervised), and a
@@ -163,6 +164,9 @@ type CVOptions struct {
 	// fitUnsupervised, set by CrossValidate with Dir, is FitUnsupervised through the file
 	// Dir/unsupervised.json: a model saved there with the same data and settings is reused.
 	fitUnsupervised func(ctx context.Context, cfg Config) (*Unsupervised, error)
+	// foldResume, set by CrossValidate with Dir, checkpoints fold f's selection sel (with
+	// validation graphs) in Dir after every epoch, resuming it from there (foldCheckpoint).
+	foldResume func(f int, sel Selection, validation int) (*selectResume, error)
 	// Select, if set, makes the protocol nested: inside each fold, Select chooses among
 	// Select.Candidates and the stopping epoch on a validation split of the fold's labelled
 	// graphs (the cfg argument is then unused), and the held-out fold is scored once at the end.

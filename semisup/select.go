@@ -129,7 +129,8 @@ func ValidationSplit(labels []int, fraction float64, seed uint64) (inner []int, 
 // to be scored later must be passed Unlabeled.
 //
 // The returned model's GWF epochs are the chosen epoch, so resuming it trains no further.
-// opt.EpochDone is not called (the candidates are not checkpointed).
+// opt.EpochDone is not called; in a cross-validation with a fold directory, the selection is
+// saved after every epoch instead, and resumed from there (opt.resume).
 func Select(ctx context.Context, data []*graphs.Graph, labels []int, classes int, gwf training.Config, sel Selection, opt Options) (*Model, *Choice, error) {
 	if err := sel.Validate(); err != nil {
 		return nil, nil, err
@@ -139,15 +140,26 @@ func Select(ctx context.Context, data []*graphs.Graph, labels []int, classes int
 		return nil, nil, errNoValidation
 	}
 	choice := &Choice{Candidate: -1, Validation: len(val), Refit: sel.Refit}
-	var best *Model
-	for ci, c := range sel.Candidates {
+	var best, resumed *Model
+	var curve []float64
+	start := 0
+	if r := opt.resume; r != nil && r.from != nil {
+		p := r.from
+		start, resumed, curve, best, *choice = p.Candidate, p.Model, p.Curve, p.Best, p.Choice
+	}
+	for ci := start; ci < len(sel.Candidates); ci++ {
+		c := sel.Candidates[ci]
 		joint := c
 		joint.Head.Steps = 0 // the head is trained alone on every epoch's snapshot below
-		m, err := NewModel(data, classes, gwf, joint)
-		if err != nil {
-			return nil, nil, err
+		m := resumed
+		if m == nil {
+			var err error
+			if m, err = NewModel(data, classes, gwf, joint); err != nil {
+				return nil, nil, err
+			}
+			curve = nil
 		}
-		var curve []float64
+		resumed = nil
 		fo := opt
 		fo.EpochDone = func(m *Model) error {
 			snap, err := m.snapshotAt(c, inner)
@@ -161,7 +173,7 @@ func Select(ctx context.Context, data []*graphs.Graph, labels []int, classes int
 				choice.Candidate, choice.Config, choice.Epoch = ci, c, len(m.History)
 				choice.ValidationAccuracy, choice.ValidationLoss = acc, loss
 			}
-			return nil
+			return opt.resume.keep(selectProgress{Candidate: ci, Model: m, Curve: curve, Best: best, Choice: *choice})
 		}
 		if err := Fit(ctx, m, data, inner, fo); err != nil {
 			return nil, nil, fmt.Errorf("candidate %d: %w", ci+1, err)
@@ -173,6 +185,10 @@ func Select(ctx context.Context, data []*graphs.Graph, labels []int, classes int
 	}
 	if !sel.Refit {
 		return best, choice, nil
+	}
+	// Every candidate is trained: a stop during the refit does not train them again.
+	if err := opt.resume.keep(selectProgress{Candidate: len(sel.Candidates), Best: best, Choice: *choice}); err != nil {
+		return nil, nil, err
 	}
 	g := gwf
 	g.Epochs = choice.Epoch

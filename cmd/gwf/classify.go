@@ -82,10 +82,11 @@ validation split) and a logistic regression on that model's λ (C chosen by 5-fo
 cross-validation on the fold's training graphs; none with --no-gwf). --validation 0 gives the
 un-nested protocol (fixed settings, last epoch), with the authors' best-epoch number as a
 diagnostic. --output-dir keeps every finished fold (fold<f>.json), the model trained without
-labels (unsupervised.json) and the report (report.json): run again with the same data and
-settings, the command reuses what is saved there, so a killed cross-validation continues where
-it stopped (folds saved without the β = 0 candidate keep their trained models, the candidate is
-added). With it, --shard i/n runs only the folds f with (f − 1) mod n = i, so that n processes
+labels (unsupervised.json) and the report (report.json), and checkpoints whatever is training
+after each of its epochs (fold<f>.checkpoint.json with two models, unsupervised.checkpoint):
+run again with the same data and settings, the command reuses what is saved there, so a killed
+cross-validation continues at the epoch where it stopped (folds saved without the β = 0
+candidate keep their trained models, the candidate is added). With it, --shard i/n runs only the folds f with (f − 1) mod n = i, so that n processes
 or machines sharing the folder run the folds side by side; a last run without --shard reuses
 them all and writes the report.
 

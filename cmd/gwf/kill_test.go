@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -115,5 +116,45 @@ func TestKilledFitResumesExactly(t *testing.T) {
 		for _, e := range entries {
 			os.Remove(e) // a kill during a save may leave a temporary file; it must not matter
 		}
+	}
+}
+
+// TestKilledClassifyResumesAtItsEpoch: a cross-validation with --output-dir killed with SIGKILL
+// in the middle of a fold resumes that fold at its checkpoint (fold<f>.checkpoint.json) and
+// reports what an uninterrupted run reports.
+func TestKilledClassifyResumesAtItsEpoch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains several models in child processes")
+	}
+	args := []string{"classify", "--dataset", "MUTAG", "--subset", "40", "--folds", "2", "--atoms", "3", "--layers", "5",
+		"--epochs", "6", "--hidden", "4", "--head-steps", "20", "--json", "--seed", "2"}
+	want, _ := mustRun(t, append(args, "-q")...)
+	dir := filepath.Join(t.TempDir(), "cv")
+	args = append(args, "--output-dir", dir)
+	child := startCommand(t, append(args, "-q")...)
+	deadline := time.Now().Add(2 * time.Minute)
+	for _, err := os.Stat(filepath.Join(dir, "fold1.checkpoint.json")); err != nil; _, err = os.Stat(filepath.Join(dir, "fold1.checkpoint.json")) {
+		if time.Now().After(deadline) {
+			t.Fatal("fold 1 was never checkpointed")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	if err := child.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	child.Wait()
+	_, finished := os.Stat(filepath.Join(dir, "fold1.json"))
+	got, stderr := mustRun(t, args...)
+	if finished != nil && !strings.Contains(stderr, "fold 1: resuming") {
+		t.Errorf("killed in fold 1, the rerun did not resume it:\n%s", stderr)
+	}
+	a, b := decodeJSON(t, want), decodeJSON(t, got)
+	for _, key := range []string{"accuracy", "baselines"} {
+		if fmt.Sprint(a[key]) != fmt.Sprint(b[key]) {
+			t.Errorf("%s: killed and resumed %v, uninterrupted %v", key, b[key], a[key])
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "*.checkpoint*")); len(m) != 0 {
+		t.Errorf("checkpoints left after the run: %v", m)
 	}
 }
