@@ -70,14 +70,13 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 		if !ok {
 			opt.log(false, fmt.Sprintf("fold %d/%d: training %d candidate(s) on %d graphs, the fold's %d unlabelled", f+1, opt.Folds, len(sel.Candidates), len(data), len(test)))
 			fo := opt.Options
+			var err error
 			if opt.foldResume != nil {
 				_, val := ValidationSplit(hide(labels, test), sel.fraction(), sel.Seed)
-				var err error
 				if fo.resume, err = opt.foldResume(f+1, sel, len(val)); err != nil {
 					return nil, fmt.Errorf("fold %d: %w", f+1, err)
 				}
 			}
-			var err error
 			if r, err = NestedFold(ctx, data, labels, test, classes, gwf, sel, fo); err != nil {
 				return nil, fmt.Errorf("fold %d: %w", f+1, err)
 			}
