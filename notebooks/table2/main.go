@@ -2,7 +2,8 @@
 // accuracy of GWF — and shows how the accuracy moves with the fraction of labelled graphs. It
 // writes report.md, table2.csv, fractions.csv and fractions.png to --output-dir. Every finished fold is
 // kept in OUT/cells/DATASET-SOLVER[-FEATURES]/fold<f>.json with the data and settings it ran
-// under: rerun after an interruption and the folds already done with the same settings are reused. Node features
+// under, and the fold in training after each of its epochs: rerun after an interruption and the
+// folds already done with the same settings are reused, the one interrupted resumed. Node features
 // follow nb.DefaultFeatures (PROTEINS with its attribute standardized and balanced, IMDB-BINARY without).
 // By default the protocol is nested (--nested): a validation split of each fold's labels chooses
 // the stopping epoch, and the β = 0 head and a logistic regression on the unsupervised λ are
