@@ -66,7 +66,7 @@ func foldResume(dir string, f int, want foldRecord, sel Selection, validation, n
 	}
 	r := &selectResume{}
 	var bestSaved *Model
-	from, bestSHA, reason := loadFoldCheckpoint(dir, f, settings, sel, validation, n)
+	from, bestSHA, reason := loadFoldCheckpoint(dir, f, settings, sel, want.GWF.Epochs, validation, n)
 	switch {
 	case from != nil:
 		r.from, bestSaved = from, from.Best
@@ -133,9 +133,10 @@ func loadHashed(path, sha string) (*Model, error) {
 }
 
 // loadFoldCheckpoint reads fold f's checkpoint in dir when it was saved by a run of these
-// settings, selection sel, validation graphs and n graphs, with the SHA-256 of its best model's
-// file. No checkpoint gives nil and no reason; one that cannot be resumed gives the reason.
-func loadFoldCheckpoint(dir string, f int, settings []byte, sel Selection, validation, n int) (progress *selectProgress, bestSHA, reason string) {
+// settings, selection sel, epochs, validation graphs and n graphs, with the SHA-256 of its best
+// model's file. No checkpoint gives nil and no reason; one that cannot be resumed (a choice that
+// could not have been made, which a refit would train for) gives the reason.
+func loadFoldCheckpoint(dir string, f int, settings []byte, sel Selection, epochs, validation, n int) (progress *selectProgress, bestSHA, reason string) {
 	p := foldCheckpointPath(dir, f)
 	file, err := os.Open(p)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -158,8 +159,9 @@ func loadFoldCheckpoint(dir string, f int, settings []byte, sel Selection, valid
 	}
 	c, k := rec.Choice, len(sel.Candidates)
 	if rec.Candidate < 0 || rec.Candidate > k || len(c.Curves) != rec.Candidate || c.Validation != validation ||
-		c.Candidate < 0 || c.Candidate >= k || (rec.ModelSHA256 == "") != (rec.Candidate == k) {
-		return nil, "", fmt.Sprintf("%s does not fit the run's %d candidates and %d validation graphs", p, k, validation)
+		c.Candidate < 0 || c.Candidate >= k || (rec.ModelSHA256 == "") != (rec.Candidate == k) ||
+		c.Epoch < 1 || c.Epoch > epochs || len(rec.Curve) > epochs {
+		return nil, "", fmt.Sprintf("%s does not fit the run's %d candidates, %d epochs and %d validation graphs", p, k, epochs, validation)
 	}
 	out := &selectProgress{Candidate: rec.Candidate, Curve: rec.Curve, Choice: c}
 	if out.Best, err = loadHashed(foldModelPath(dir, f, "best"), rec.BestSHA256); err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -120,6 +121,10 @@ func testResumesFold(t *testing.T, enc string, at int, where string) {
 			func(b []byte) []byte { return b[:len(b)-10] }},
 		{"another fold's record", "other data or settings", foldCheckpointPath(dir, 2),
 			func(b []byte) []byte { return bytes.Replace(b, []byte(`"fold":2`), []byte(`"fold":3`), 1) }},
+		{"a chosen epoch past the last", "does not fit the run's 2 candidates, 3 epochs", foldCheckpointPath(dir, 2),
+			func(b []byte) []byte {
+				return regexp.MustCompile(`"epoch":\d+,"validation_graphs"`).ReplaceAll(b, []byte(`"epoch":1000000000,"validation_graphs"`))
+			}},
 	} {
 		os.Remove(foldPath(dir, 2))
 		for p, b := range saved {
