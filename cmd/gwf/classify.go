@@ -86,9 +86,9 @@ labels (unsupervised.json) and the report (report.json), and checkpoints whateve
 after each of its epochs (fold<f>.checkpoint.json with two models, unsupervised.checkpoint):
 run again with the same data and settings, the command reuses what is saved there, so a killed
 cross-validation continues at the epoch where it stopped (folds saved without the β = 0
-candidate keep their trained models, the candidate is added). With it, --shard i/n runs only the folds f with (f − 1) mod n = i, so that n processes
-or machines sharing the folder run the folds side by side; a last run without --shard reuses
-them all and writes the report.
+candidate keep their trained models, the candidate is added). With it, --shard i/n runs only
+the folds f with (f − 1) mod n = i, so that n processes or machines sharing the folder run the
+folds side by side; a last run without --shard reuses them all and writes the report.
 
 With --labeled-fraction p it instead keeps the labels of a stratified random fraction p of the
 graphs (seeded by --fold-seed), trains once and scores the predictions on the other graphs;
