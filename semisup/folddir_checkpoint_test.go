@@ -18,12 +18,17 @@ import (
 type cvRun func(dir string, ctx context.Context, log func(bool, string), progress func(training.Progress)) ([]FoldResult, error)
 
 // fold2 is the cross-validation of the checkpoint tests: fold 2 only of three, 24 graphs, 3
-// epochs, encoder enc, with opt's protocol; cfg is its (first) configuration.
+// epochs, encoder enc (at its own learning rate), with opt's protocol; cfg is its (first)
+// configuration.
 func fold2(t *testing.T, enc string, opt CVOptions) (Config, cvRun) {
 	data, labels := twoStructures(t, 24, 11)
 	gwf := smallGWF()
 	gwf.Epochs = 3
 	cfg := Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Encoder: enc}
+	if enc != EncoderNone {
+		// an encoder rate of its own, as --select-encoder-lr gives: a resume must keep it
+		cfg.EncoderLearningRate = gwf.LearningRate / 5
+	}
 	opt.Folds, opt.Seed = 3, 1
 	opt.Skip = func(f int) bool { return f != 2 }
 	return cfg, func(dir string, ctx context.Context, log func(bool, string), progress func(training.Progress)) ([]FoldResult, error) {

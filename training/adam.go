@@ -151,7 +151,7 @@ func newOptimizer(m *Model, terms []Term, enc Encoder, encLR float64) (*optimize
 		return nil, fmt.Errorf("optimizer state with an encoder: %v, training with one: %v", st.Encoder != nil, o.encoder != nil)
 	}
 	if st.Encoder != nil {
-		if err := o.encoder.restore(*st.Encoder, o.lr); err != nil {
+		if err := o.encoder.restore(*st.Encoder, o.encLR); err != nil {
 			return nil, fmt.Errorf("encoder: %w", err)
 		}
 	}
