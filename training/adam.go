@@ -36,31 +36,33 @@ func matrixParam(m *mat.Dense) *param {
 }
 
 // group is one Adam solver and the parameters it steps, always in the same order (Gorgonia's
-// AdamSolver keeps its moments by position).
+// AdamSolver keeps its moments by position). It owns its learning rate, so that a fresh solver
+// and a restored one step alike.
 type group struct {
 	solver *gorgonia.AdamSolver // nil until the first step
+	lr     float64
 	params []*param
 	vgs    []gorgonia.ValueGrad
 }
 
-func newGroup(ps []*param) *group {
-	g := &group{params: ps}
+func newGroup(ps []*param, lr float64) *group {
+	g := &group{params: ps, lr: lr}
 	for _, p := range ps {
 		g.vgs = append(g.vgs, p)
 	}
 	return g
 }
 
-func (g *group) step(lr float64) error {
+func (g *group) step() error {
 	if g.solver == nil {
-		g.solver = gorgonia.NewAdamSolver(gorgonia.WithLearnRate(lr))
+		g.solver = gorgonia.NewAdamSolver(gorgonia.WithLearnRate(g.lr))
 	}
 	return g.solver.Step(g.vgs)
 }
 
 func (g *group) snapshot() (AdamState, error) { return adamstate.Snapshot(g.solver) }
 
-func (g *group) restore(st AdamState, lr float64) error {
+func (g *group) restore(st AdamState) error {
 	sizes := make([]int, len(g.params))
 	grads := make([][]float64, len(g.params))
 	for i, p := range g.params {
@@ -69,7 +71,7 @@ func (g *group) restore(st AdamState, lr float64) error {
 	if err := st.Check(sizes); err != nil {
 		return err
 	}
-	s, err := adamstate.Restore(st, lr, g.vgs, grads)
+	s, err := adamstate.Restore(st, g.lr, g.vgs, grads)
 	if err != nil {
 		return err
 	}
@@ -82,8 +84,6 @@ func (g *group) restore(st AdamState, lr float64) error {
 // keeps its own moments and step count, the "lazy" Adam of sparse embeddings) and one per
 // extra term (its parameters, stepped on the batches where the term is present).
 type optimizer struct {
-	lr      float64
-	encLR   float64 // of the encoder
 	atoms   *group
 	v, h    []*param
 	z       *zAdam
@@ -94,9 +94,10 @@ type optimizer struct {
 // newOptimizer builds the solvers for m and the terms, restored from m.Optimizer when it holds
 // the state at m's position (the end of its last epoch, plus any partial one).
 func newOptimizer(m *Model, terms []Term, enc Encoder, encLR float64) (*optimizer, error) {
-	o := &optimizer{lr: m.Config.LearningRate, encLR: m.Config.LearningRate}
-	if encLR > 0 {
-		o.encLR = encLR
+	o := &optimizer{}
+	lr := m.Config.LearningRate
+	if encLR <= 0 { // the encoder at the GWF model's rate
+		encLR = lr
 	}
 	var atomParams []*param
 	for _, v := range m.V {
@@ -109,10 +110,10 @@ func newOptimizer(m *Model, terms []Term, enc Encoder, encLR float64) (*optimize
 		o.h = append(o.h, p)
 		atomParams = append(atomParams, p)
 	}
-	o.atoms = newGroup(atomParams)
+	o.atoms = newGroup(atomParams, lr)
 	rows, k := m.Z.Dims()
 	var err error
-	if o.z, err = newZAdam(rows, k, o.lr); err != nil {
+	if o.z, err = newZAdam(rows, k, lr); err != nil {
 		return nil, err
 	}
 	for _, t := range terms {
@@ -120,14 +121,14 @@ func newOptimizer(m *Model, terms []Term, enc Encoder, encLR float64) (*optimize
 		for _, v := range t.Params() {
 			ps = append(ps, paramOf(v))
 		}
-		o.terms = append(o.terms, newGroup(ps))
+		o.terms = append(o.terms, newGroup(ps, lr))
 	}
 	if enc != nil {
 		var ps []*param
 		for _, v := range enc.Params() {
 			ps = append(ps, paramOf(v))
 		}
-		o.encoder = newGroup(ps)
+		o.encoder = newGroup(ps, encLR)
 	}
 	st := m.Optimizer
 	if st == nil || st.Epoch != len(m.History) || st.Done != m.partialDone() {
@@ -139,7 +140,7 @@ func newOptimizer(m *Model, terms []Term, enc Encoder, encLR float64) (*optimize
 	if len(st.Terms) != 0 && len(st.Terms) != len(terms) {
 		return nil, fmt.Errorf("optimizer state for %d extra terms, training has %d", len(st.Terms), len(terms))
 	}
-	if err := o.atoms.restore(st.Atoms, o.lr); err != nil {
+	if err := o.atoms.restore(st.Atoms); err != nil {
 		return nil, fmt.Errorf("atoms: %w", err)
 	}
 	for i, zs := range st.Z {
@@ -151,12 +152,12 @@ func newOptimizer(m *Model, terms []Term, enc Encoder, encLR float64) (*optimize
 		return nil, fmt.Errorf("optimizer state with an encoder: %v, training with one: %v", st.Encoder != nil, o.encoder != nil)
 	}
 	if st.Encoder != nil {
-		if err := o.encoder.restore(*st.Encoder, o.encLR); err != nil {
+		if err := o.encoder.restore(*st.Encoder); err != nil {
 			return nil, fmt.Errorf("encoder: %w", err)
 		}
 	}
 	for j, ts := range st.Terms {
-		if err := o.terms[j].restore(ts, o.lr); err != nil {
+		if err := o.terms[j].restore(ts); err != nil {
 			return nil, fmt.Errorf("term %d: %w", j, err)
 		}
 	}

@@ -21,7 +21,7 @@ func TestZAdamIsOneSolverPerZ(t *testing.T) {
 	copy(zSwap, zOwn)
 	own := make([]*group, rows)
 	for i := range own {
-		own[i] = newGroup([]*param{paramOf(tensor.New(tensor.WithShape(k), tensor.WithBacking(zOwn[i*k:(i+1)*k])))})
+		own[i] = newGroup([]*param{paramOf(tensor.New(tensor.WithShape(k), tensor.WithBacking(zOwn[i*k:(i+1)*k])))}, 0.05)
 	}
 	za, err := newZAdam(rows, k, 0.05)
 	if err != nil {
@@ -34,7 +34,7 @@ func TestZAdamIsOneSolverPerZ(t *testing.T) {
 			grad[j] = rng.NormFloat64()
 		}
 		copy(own[i].params[0].gradData(), grad)
-		if err := own[i].step(0.05); err != nil {
+		if err := own[i].step(); err != nil {
 			t.Fatal(err)
 		}
 		if err := za.step(i, zSwap[i*k:(i+1)*k], grad); err != nil {

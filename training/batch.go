@@ -215,7 +215,7 @@ func (tr *trainer) step(batch []int) (gwfLoss float64, terms []float64, err erro
 		}
 	}
 	if !tr.opt.frozen && !tr.opt.WithoutGWF {
-		if err := o.atoms.step(o.lr); err != nil {
+		if err := o.atoms.step(); err != nil {
 			return 0, nil, fmt.Errorf("adam step on the atoms: %w", err)
 		}
 	}
@@ -224,7 +224,7 @@ func (tr *trainer) step(batch []int) (gwfLoss float64, terms []float64, err erro
 		for q, p := range o.encoder.params {
 			copy(p.gradData(), gr.Encoder[q])
 		}
-		if err := o.encoder.step(o.encLR); err != nil {
+		if err := o.encoder.step(); err != nil {
 			return 0, nil, fmt.Errorf("adam step on the encoder: %w", err)
 		}
 		for r, i := range batch { // Z holds the embeddings the batch was computed with
@@ -251,7 +251,7 @@ func (tr *trainer) step(batch []int) (gwfLoss float64, terms []float64, err erro
 		for q, p := range o.terms[j].params {
 			copy(p.gradData(), tg[q])
 		}
-		if err := o.terms[j].step(o.lr); err != nil {
+		if err := o.terms[j].step(); err != nil {
 			return 0, nil, fmt.Errorf("adam step on term %d: %w", j, err)
 		}
 	}
