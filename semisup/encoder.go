@@ -11,6 +11,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/csr"
+	"github.com/gwf-graphs/gwf/layers/tape"
 )
 
 // Encoder kinds: free embeddings (one learned z_i per graph, the paper's model), or a
@@ -299,12 +300,15 @@ func (e *GNN) Embed(data []*graphs.Graph) (*mat.Dense, error) {
 		for i := s; i < min(s+chunk, len(data)); i++ {
 			batch = append(batch, i)
 		}
-		g := gorgonia.NewGraph()
-		var pn gorgonia.Nodes
-		for q, p := range e.Params() {
-			pn = append(pn, gorgonia.NodeFromAny(g, p, gorgonia.WithName(fmt.Sprintf("enc_%d", q))))
-		}
-		z, err := b.Encode(g, pn, batch)
+		g, z, err := tape.Build(func() (*gorgonia.ExprGraph, *gorgonia.Node, error) {
+			g := gorgonia.NewGraph()
+			var pn gorgonia.Nodes
+			for q, p := range e.Params() {
+				pn = append(pn, gorgonia.NodeFromAny(g, p, gorgonia.WithName(fmt.Sprintf("enc_%d", q))))
+			}
+			z, err := b.Encode(g, pn, batch)
+			return g, z, err
+		})
 		if err != nil {
 			return nil, err
 		}

@@ -7,6 +7,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/gwf-graphs/gwf/layers/tape"
 )
 
 // HeadTraining configures MLP.Train: full-batch Adam on the mean cross-entropy of the labelled
@@ -72,34 +74,9 @@ func (m *MLP) Train(x *mat.Dense, labels []int, h HeadTraining) error {
 	if h.Steps == 0 {
 		return nil
 	}
-	g := gorgonia.NewGraph()
-	xn := gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(n, in), gorgonia.WithName("x"),
-		gorgonia.WithValue(tensor.New(tensor.WithShape(n, in), tensor.WithBacking(xs))))
-	head := m.nodes(g)
-	logits, err := m.logits(xn, head)
+	g, grads, err := tape.Build(func() (*gorgonia.ExprGraph, gorgonia.Nodes, error) { return m.trainingGraph(xs, ys, n, h.WeightDecay) })
 	if err != nil {
-		return err
-	}
-	// Mean cross-entropy: (1/n)·Σ_rows −log softmax(logits)_label, overflow-safe.
-	every := make([]float64, n)
-	for i := range every {
-		every[i] = 1
-	}
-	ce, err := crossEntropyNode(g, logits, ys, every)
-	if err != nil {
-		return err
-	}
-	loss := gorgonia.Must(gorgonia.Mul(ce, gorgonia.NewConstant(1/float64(n))))
-	if h.WeightDecay > 0 {
-		for _, w := range head.w {
-			sq := gorgonia.Must(gorgonia.Sum(gorgonia.Must(gorgonia.Square(w))))
-			loss = gorgonia.Must(gorgonia.Add(loss, gorgonia.Must(gorgonia.Mul(gorgonia.NewConstant(h.WeightDecay), sq))))
-		}
-	}
-	params := append(append(gorgonia.Nodes{}, head.w...), head.b...)
-	grads, err := gorgonia.Grad(loss, params...)
-	if err != nil {
-		return fmt.Errorf("semisup: head gradients: %w", err)
+		return fmt.Errorf("semisup: head training: %w", err)
 	}
 	var ps []*param
 	var vgs []gorgonia.ValueGrad
@@ -131,6 +108,41 @@ func (m *MLP) Train(x *mat.Dense, labels []int, h HeadTraining) error {
 		}
 	}
 	return nil
+}
+
+// trainingGraph builds the mean cross-entropy of the n labelled rows xs (one-hot labels ys) plus
+// weightDecay·Σ‖W_l‖², and its gradients w.r.t. the weights then the biases.
+func (m *MLP) trainingGraph(xs, ys []float64, n int, weightDecay float64) (*gorgonia.ExprGraph, gorgonia.Nodes, error) {
+	g := gorgonia.NewGraph()
+	xn := gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(n, m.Inputs()), gorgonia.WithName("x"),
+		gorgonia.WithValue(tensor.New(tensor.WithShape(n, m.Inputs()), tensor.WithBacking(xs))))
+	head := m.nodes(g)
+	logits, err := m.logits(xn, head)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Mean cross-entropy: (1/n)·Σ_rows −log softmax(logits)_label, overflow-safe.
+	every := make([]float64, n)
+	for i := range every {
+		every[i] = 1
+	}
+	ce, err := crossEntropyNode(g, logits, ys, every)
+	if err != nil {
+		return nil, nil, err
+	}
+	loss := gorgonia.Must(gorgonia.Mul(ce, gorgonia.NewConstant(1/float64(n))))
+	if weightDecay > 0 {
+		for _, w := range head.w {
+			sq := gorgonia.Must(gorgonia.Sum(gorgonia.Must(gorgonia.Square(w))))
+			loss = gorgonia.Must(gorgonia.Add(loss, gorgonia.Must(gorgonia.Mul(gorgonia.NewConstant(weightDecay), sq))))
+		}
+	}
+	params := append(append(gorgonia.Nodes{}, head.w...), head.b...)
+	grads, err := gorgonia.Grad(loss, params...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("semisup: head gradients: %w", err)
+	}
+	return g, grads, nil
 }
 
 func checkFiniteGrads(ps []*param) error {

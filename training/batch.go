@@ -10,6 +10,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/layers/nodes"
+	"github.com/gwf-graphs/gwf/layers/tape"
 )
 
 // Gradients are the losses and gradients of one mini-batch, before any step.
@@ -49,9 +50,34 @@ func BatchGradients(m *Model, data []*graphs.Graph, batch []int, opt Options) (*
 	return tr.gradients(batch)
 }
 
+// batchGraph holds the nodes of one mini-batch's expression graph that gradients reads back.
+type batchGraph struct {
+	wrt       gorgonia.Nodes // the atoms (with the GWF term), then Z or the encoder, then the terms
+	grads     gorgonia.Nodes // d total / d wrt; nil when the batch has nothing to learn from
+	encAt     int            // where Z or the encoder starts in wrt
+	z         *gorgonia.Node
+	zb        []float64 // the batch's rows of Z (free embeddings)
+	gs        []*graphs.Graph
+	bl        *nodes.Batch // the GWF term (nil without it)
+	termNodes []*gorgonia.Node
+	termWrt   []int // where each present term's params start in wrt
+}
+
 // gradients builds the batch's expression graph and runs it forward and backward. Every
 // gradient is checked to be finite.
 func (tr *trainer) gradients(batch []int) (*Gradients, error) {
+	g, bg, err := tape.Build(func() (*gorgonia.ExprGraph, *batchGraph, error) { return tr.buildBatch(batch) })
+	if err != nil {
+		return nil, err
+	}
+	if bg.grads == nil { // no GWF term and no term in this batch: nothing to learn from
+		return &Gradients{Terms: make([]float64, len(bg.termNodes)), TermParams: make([][][]float64, len(bg.termNodes))}, nil
+	}
+	return tr.runBatch(g, bg)
+}
+
+// buildBatch builds the batch's expression graph: the loss and its gradients.
+func (tr *trainer) buildBatch(batch []int) (*gorgonia.ExprGraph, *batchGraph, error) {
 	m, o := tr.m, tr.adam
 	K := m.K()
 	g := gorgonia.NewGraph()
@@ -77,10 +103,10 @@ func (tr *trainer) gradients(batch []int) (*Gradients, error) {
 		copy(zb[r*K:(r+1)*K], m.Z.RawRowView(i))
 		d, err := tr.src.Graph(i)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if d.Dim() != m.Dim() {
-			return nil, fmt.Errorf("graph %q has %d-dimensional node features, the model %d", d.Name, d.Dim(), m.Dim())
+			return nil, nil, fmt.Errorf("graph %q has %d-dimensional node features, the model %d", d.Name, d.Dim(), m.Dim())
 		}
 		gs[r] = d
 		obs[r] = layers.Space{A: d.A, Mu: d.Mu, F: d.F}
@@ -94,10 +120,10 @@ func (tr *trainer) gradients(batch []int) (*Gradients, error) {
 		}
 		var err error
 		if zNode, err = enc.Encode(g, pn, batch); err != nil {
-			return nil, fmt.Errorf("encoder: %w", err)
+			return nil, nil, fmt.Errorf("encoder: %w", err)
 		}
 		if s := zNode.Shape(); zNode.Dims() != 2 || s[0] != len(batch) || s[1] != K {
-			return nil, fmt.Errorf("encoder: embeddings of shape %v, want (%d, %d)", zNode.Shape(), len(batch), K)
+			return nil, nil, fmt.Errorf("encoder: embeddings of shape %v, want (%d, %d)", zNode.Shape(), len(batch), K)
 		}
 		wrt = append(wrt, pn...)
 	} else {
@@ -109,7 +135,7 @@ func (tr *trainer) gradients(batch []int) (*Gradients, error) {
 	if gwf {
 		var err error
 		if bl, err = tr.loss.BuildBatch(g, atoms, zNode, obs); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		total = bl.Loss
 	}
@@ -122,7 +148,7 @@ func (tr *trainer) gradients(batch []int) (*Gradients, error) {
 		}
 		tn, err := t.Build(g, zNode, pn, batch)
 		if err != nil {
-			return nil, fmt.Errorf("term %d: %w", j, err)
+			return nil, nil, fmt.Errorf("term %d: %w", j, err)
 		}
 		if tn == nil {
 			continue
@@ -132,58 +158,65 @@ func (tr *trainer) gradients(batch []int) (*Gradients, error) {
 		if total == nil {
 			total = tn
 		} else if total, err = gorgonia.Add(total, tn); err != nil {
-			return nil, fmt.Errorf("term %d: %w", j, err)
+			return nil, nil, fmt.Errorf("term %d: %w", j, err)
 		}
 	}
-	if total == nil { // no GWF term and no term in this batch: nothing to learn from
-		return &Gradients{Terms: make([]float64, len(termNodes)), TermParams: make([][][]float64, len(termNodes))}, nil
+	bg := &batchGraph{wrt: wrt, encAt: encAt, z: zNode, zb: zb, gs: gs, bl: bl, termNodes: termNodes, termWrt: termWrt}
+	if total == nil {
+		return g, bg, nil
 	}
-	grads, err := gorgonia.Grad(total, wrt...)
-	if err != nil {
-		return nil, fmt.Errorf("gradients: %w", err)
+	var err error
+	if bg.grads, err = gorgonia.Grad(total, wrt...); err != nil {
+		return nil, nil, fmt.Errorf("gradients: %w", err)
 	}
+	return g, bg, nil
+}
+
+// runBatch runs the batch's graph forward and backward and reads the losses and gradients back.
+func (tr *trainer) runBatch(g *gorgonia.ExprGraph, bg *batchGraph) (*Gradients, error) {
+	o := tr.adam
 	machine := gorgonia.NewTapeMachine(g)
 	defer machine.Close()
 	if err := machine.RunAll(); err != nil {
-		if bl != nil && bl.Failure() != nil {
-			ge := bl.Failure()
-			return nil, fmt.Errorf("graph %q: %w", gs[ge.Index].Name, ge.Err)
+		if bg.bl != nil && bg.bl.Failure() != nil {
+			ge := bg.bl.Failure()
+			return nil, fmt.Errorf("graph %q: %w", bg.gs[ge.Index].Name, ge.Err)
 		}
 		return nil, err
 	}
-	out := &Gradients{Terms: make([]float64, len(termNodes)), TermParams: make([][][]float64, len(termNodes))}
+	out := &Gradients{Terms: make([]float64, len(bg.termNodes)), TermParams: make([][][]float64, len(bg.termNodes))}
 	var skipped []*nodes.GraphError
-	if bl != nil {
-		out.Loss, skipped = bl.Loss.Value().Data().(float64), bl.Skipped()
+	if bg.bl != nil {
+		out.Loss, skipped = bg.bl.Loss.Value().Data().(float64), bg.bl.Skipped()
 	}
 	for _, ge := range skipped {
 		out.Skipped = append(out.Skipped, ge.Index)
 		if tr.opt.Warn != nil {
-			tr.opt.Warn(fmt.Sprintf("skipped: graph %q: %v", gs[ge.Index].Name, ge.Err))
+			tr.opt.Warn(fmt.Sprintf("skipped: graph %q: %v", bg.gs[ge.Index].Name, ge.Err))
 		}
 	}
-	gd := make([][]float64, len(grads))
-	for q, gn := range grads {
+	gd := make([][]float64, len(bg.grads))
+	for q, gn := range bg.grads {
 		d, ok := gn.Value().Data().([]float64)
 		if !ok {
-			return nil, fmt.Errorf("the gradient of %s is not a float64 tensor", wrt[q].Name())
+			return nil, fmt.Errorf("the gradient of %s is not a float64 tensor", bg.wrt[q].Name())
 		}
 		if !finite(d) {
-			return nil, fmt.Errorf("the gradient of %s is %w", wrt[q].Name(), errNonFinite)
+			return nil, fmt.Errorf("the gradient of %s is %w", bg.wrt[q].Name(), errNonFinite)
 		}
 		gd[q] = d
 	}
-	out.Atoms = gd[:encAt]
+	out.Atoms = gd[:bg.encAt]
 	if tr.opt.Encoder != nil {
-		out.Encoder = gd[encAt : encAt+len(o.encoder.params)]
-		out.Embeddings = append([]float64(nil), zNode.Value().Data().([]float64)...)
+		out.Encoder = gd[bg.encAt : bg.encAt+len(o.encoder.params)]
+		out.Embeddings = append([]float64(nil), bg.z.Value().Data().([]float64)...)
 		if !finite(out.Embeddings) {
 			return nil, fmt.Errorf("the encoder's embeddings are %w", errNonFinite)
 		}
 	} else {
-		out.Z, out.Embeddings = gd[encAt], zb
+		out.Z, out.Embeddings = gd[bg.encAt], bg.zb
 	}
-	for j, tn := range termNodes {
+	for j, tn := range bg.termNodes {
 		if tn == nil {
 			continue
 		}
@@ -192,7 +225,7 @@ func (tr *trainer) gradients(batch []int) (*Gradients, error) {
 			return nil, fmt.Errorf("term %d is %v: %w", j, tn.Value(), errNonFinite)
 		}
 		out.Terms[j] = v
-		out.TermParams[j] = gd[termWrt[j] : termWrt[j]+len(o.terms[j].params)]
+		out.TermParams[j] = gd[bg.termWrt[j] : bg.termWrt[j]+len(o.terms[j].params)]
 	}
 	return out, nil
 }

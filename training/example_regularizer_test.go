@@ -10,6 +10,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/datasets"
+	"github.com/gwf-graphs/gwf/layers/tape"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -43,6 +44,9 @@ func ExampleModel_Term() {
 		log.Fatal(err)
 	}
 	if _, err := gorgonia.Grad(loss, w); err != nil {
+		log.Fatal(err)
+	}
+	if err := tape.Check(g); err != nil { // no two nodes that the TapeMachine would merge
 		log.Fatal(err)
 	}
 	vm := gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(w))

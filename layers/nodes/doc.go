@@ -16,10 +16,10 @@
 //
 // Run graphs holding these nodes with a TapeMachine (the LispMachine mis-differentiates nodes
 // with two consumers), give parameter nodes distinct names (Gorgonia merges input nodes of equal
-// name, type and shape), and call Reset between runs. An op keeps the transports (or
+// name, type and shape), and call Reset between runs. Build them through tape.Build (package
+// layers/tape), or call tape.Check before compiling: the TapeMachine's compiler merges any two
+// nodes whose 32-bit hashes collide, and these ops hash by address, so a collision is a matter
+// of chance that grows with the square of the graph's size. An op keeps the transports (or
 // gradients) of its last run for its backward pass, so one expression graph must not be run
-// by two machines at once; build one graph per goroutine. Keep graphs small: Gorgonia v0.9.18
-// merges two nodes whose 32-bit hashes collide when their op and shape agree (its nodeEq does
-// not compare children), so an expression with thousands of look-alike nodes can silently
-// compute the wrong thing — one reason BatchLoss is a single node.
+// by two machines at once; build one graph per goroutine.
 package nodes

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/layers/nodes"
+	"github.com/gwf-graphs/gwf/layers/tape"
 )
 
 // ring returns the adjacency matrix of a cycle on n nodes and the uniform distribution.
@@ -59,6 +60,10 @@ func ExampleLoss_Build() {
 		panic(err)
 	}
 	if _, err := gorgonia.Grad(l, w); err != nil {
+		panic(err)
+	}
+	// Gorgonia's compiler merges nodes whose hashes collide: check first (or use tape.Build).
+	if err := tape.Check(g); err != nil {
 		panic(err)
 	}
 	m := gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(w))
