@@ -10,4 +10,10 @@
 // again when two of its nodes collide; Check alone serves callers who build their own graphs.
 // The trainer (package training) and the semi-supervised models build every graph through
 // Build.
+//
+// What Check cannot see: as a node is added, Gorgonia returns an existing node instead when the
+// two have the same hash, op, type and shape (its nodeEq does not compare their inputs), so a
+// collision between two such look-alike nodes is wired in before any graph exists to check.
+// That needs a collision among the few pairs of nodes with the same op and shape, a fraction of
+// the chance above.
 package tape
