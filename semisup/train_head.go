@@ -140,7 +140,7 @@ func (m *MLP) trainingGraph(xs, ys []float64, n int, weightDecay float64) (*gorg
 	params := append(append(gorgonia.Nodes{}, head.w...), head.b...)
 	grads, err := gorgonia.Grad(loss, params...)
 	if err != nil {
-		return nil, nil, fmt.Errorf("semisup: head gradients: %w", err)
+		return nil, nil, fmt.Errorf("gradients: %w", err)
 	}
 	return g, grads, nil
 }
