@@ -33,8 +33,9 @@ func Check(g *gorgonia.ExprGraph) error {
 
 // Build calls build until the graph it returns passes Check, at most Attempts times, and
 // returns that graph and value; a build error is returned at once, and a collision in every
-// attempt as an error wrapping ErrHashCollision. The graphs of failed attempts stay referenced until
-// Build returns, so that a rebuild's ops cannot reuse their addresses (and so their hashes).
+// attempt as an error wrapping ErrHashCollision. The graphs of failed attempts stay referenced
+// until Build returns, so that a rebuild's ops cannot reuse their addresses (and so their
+// hashes).
 func Build[T any](build func() (*gorgonia.ExprGraph, T, error)) (*gorgonia.ExprGraph, T, error) {
 	var failed []*gorgonia.ExprGraph
 	defer func() { runtime.KeepAlive(failed) }()
