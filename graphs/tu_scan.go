@@ -229,6 +229,11 @@ func (s *TUScanner) step(build bool) (*Graph, error) {
 		return nil, err
 	}
 	s.next++
+	if s.next == s.Len() {
+		if err := s.checkNodeFilesEnd(); err != nil {
+			return nil, err
+		}
+	}
 	if !build {
 		return nil, nil
 	}
@@ -368,6 +373,27 @@ func (s *TUScanner) attributes(n int, build bool) (*mat.Dense, error) {
 		return nil, nil
 	}
 	return mat.NewDense(n, s.dim, data), nil
+}
+
+// checkNodeFilesEnd, after the last graph, reports text left in the per-node files (node
+// labels or attributes) as ReadTU does: more lines than nodes, or an empty line before text.
+func (s *TUScanner) checkNodeFilesEnd() error {
+	for _, f := range []struct {
+		l    *tuLines
+		what string
+	}{{s.nl, "node labels"}, {s.attr, "attribute lines"}} {
+		if f.l == nil {
+			continue
+		}
+		_, ok, err := f.l.next()
+		if err == nil && ok {
+			err = f.l.fail("more %s than the %d nodes of the graph indicator", f.what, s.r.starts[s.Len()])
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // maxFinite is the largest float64.

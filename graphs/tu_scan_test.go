@@ -156,4 +156,26 @@ func TestTUScannerErrors(t *testing.T) {
 	if _, err := NewTUScanner(t.TempDir(), TUOptions{}); err == nil {
 		t.Error("an empty folder: no error")
 	}
+	// Text past the last node of the attribute file is refused at the last graph, as ReadTU
+	// refuses it, with its line.
+	for attrs, want := range map[string]string{
+		"1\n2\n3\n4\n5\n":   "X_node_attributes.txt:5: more attribute lines",
+		"1\n2\n3\n4\n\n5\n": "X_node_attributes.txt:5: empty line",
+	} {
+		dir := write("1, 2\n")
+		if err := os.WriteFile(filepath.Join(dir, "X_node_attributes.txt"), []byte(attrs), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := NewTUScanner(dir, TUOptions{Features: FeaturesAttributes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Next(); err != nil {
+			t.Fatalf("graph 1: %v", err)
+		}
+		if _, err := s.Next(); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("attributes %q: err = %v, want %q", attrs, err, want)
+		}
+		s.Close()
+	}
 }
