@@ -700,6 +700,12 @@ func (r *tuReader) checkDense(d int, lim Limits) error {
 	return nil
 }
 
+// errMoreLines is the error for a per-node file (what: its lines) longer than the n nodes of the
+// graph indicator; ReadTU and TUScanner report it alike.
+func errMoreLines(what string, n int) error {
+	return fmt.Errorf("more %s than the %d nodes of the graph indicator", what, n)
+}
+
 // readNodeLabels reads one integer label per node and one-hot encodes it over the sorted distinct
 // values of the whole dataset, or over opt.NodeLabels when given (unknown counts the kept nodes
 // whose label is not among those).
@@ -707,7 +713,7 @@ func (r *tuReader) readNodeLabels(f tuFile, n int, lim Limits) (feat []float64, 
 	raw := make([]int, 0, n)
 	lines, err := r.eachLine(f, func(line int, text string) error {
 		if len(raw) == n {
-			return fmt.Errorf("more node labels than the %d nodes of the graph indicator", n)
+			return errMoreLines("node labels", n)
 		}
 		v, err := tuOneInt(text)
 		if err != nil {
@@ -752,7 +758,7 @@ func (r *tuReader) readAttributes(f tuFile, n int, lim Limits) (feat []float64, 
 	rowOf := r.rowOf()
 	lines, err := r.eachLine(f, func(line int, text string) error {
 		if i == n {
-			return fmt.Errorf("more attribute lines than the %d nodes of the graph indicator", n)
+			return errMoreLines("attribute lines", n)
 		}
 		k := strings.Count(text, ",") + 1
 		if d == 0 {

@@ -387,7 +387,7 @@ func (s *TUScanner) checkNodeFilesEnd() error {
 		}
 		_, ok, err := f.l.next()
 		if err == nil && ok {
-			err = f.l.fail("more %s than the %d nodes of the graph indicator", f.what, s.r.starts[s.Len()])
+			err = f.l.fail("%w", errMoreLines(f.what, s.r.starts[s.Len()]))
 		}
 		if err != nil {
 			return err
