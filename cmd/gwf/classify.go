@@ -52,6 +52,9 @@ type classifyFlags struct {
 	baselines  bool
 	json       bool
 	quiet      bool
+	method     string
+	structure  string
+	innerFolds int
 }
 
 func newClassifyCmd(a *app) *cobra.Command {
@@ -59,14 +62,30 @@ func newClassifyCmd(a *app) *cobra.Command {
 	d := semisup.DefaultConfig()
 	cmd := &cobra.Command{
 		Use:   "classify (--dataset NAME | --tu DIR)",
-		Short: "Semi-supervised GWF: classify graphs with an MLP head trained jointly with the model",
-		Long: `classify trains GWF models with a classifier head on the embeddings (the paper's eq. ssl:
+		Short: "Classify graphs: an SVM on FGW discrepancies (default) or the paper's semi-supervised GWF",
+		Long: `classify trains a graph classifier on labelled graphs and scores it.
+
+The default, --method fgw-svm, is the classifier of Vayer et al. (FGW, ICML 2019): a support
+vector machine on the kernel exp(−γ·d) of the pairwise fused GW discrepancies d, computed with
+the exact conditional-gradient solver. It uses what the data have: node attributes
+(standardized) where there are some, else one-hot node labels (--features none: structure
+only). Everything else is chosen by --inner-folds cross-validation on the training graphs
+alone: the structure matrix (adjacency or shortest paths, --structure), the weight of the
+node-feature cost (a quarter, one and four times the balanced weight; a number given with
+--feature-weight is kept), γ (relative to the median discrepancy) and C. The discrepancies use
+no label, so they are computed once for all graphs (candidates × n(n−1)/2 solves, logged with
+an ETA); a held-out graph's row is exactly what a saved classifier computes for an unseen
+graph. --folds runs nested cross-validation; --labeled-fraction p trains on a stratified
+fraction p and scores the rest; --labeled-fraction 1 --output FILE saves a classifier (its
+support graphs, choice and SVM) for 'gwf predict'.
+
+--method gwf trains GWF models with a classifier head on the embeddings (the paper's eq. ssl:
 the GWF loss plus beta times the head's cross-entropy on the labelled graphs, one Gorgonia graph
 and one backward pass per mini-batch) and scores its predictions. After the joint epochs the head
 alone is trained to convergence on the final embeddings (--head-steps full-batch Adam steps; 0
 turns this off): during them it gets only one step per mini-batch.
 
-By default it runs nested stratified --folds cross-validation: for each fold, the held-out
+With --method gwf it runs by default nested stratified --folds cross-validation: for each fold, the held-out
 graphs take part in the GWF term unlabelled; a stratified --validation fraction of the other
 folds' labelled graphs is held out too, and chooses the stopping epoch and, when --select-beta,
 --select-detach or --select-decay name several settings, the configuration; the chosen model
@@ -95,13 +114,16 @@ graphs (seeded by --fold-seed), trains once and scores the predictions on the ot
 --predictions writes every graph's prediction as CSV. --labeled-fraction 1 trains one
 classifier on all labelled graphs: --output saves it for 'gwf predict'.
 
-Training flags are those of 'gwf fit' (the paper's defaults).`,
+Its training flags are those of 'gwf fit' (the paper's defaults); with --method fgw-svm they
+are refused.`,
 		Example: `  gwf classify --dataset MUTAG --folds 10
-  gwf classify --dataset MUTAG --folds 10 --select-beta 0.1,1 --select-detach --json
-  gwf classify --dataset PROTEINS --folds 10 --output-dir results/   # rerun to continue after a kill
-  gwf classify --dataset PROTEINS --folds 10 --output-dir results/ --shard 0/2   # and 1/2 elsewhere; then without --shard
-  gwf classify --dataset MUTAG --labeled-fraction 0.3 --predictions predictions.csv
-  gwf classify --dataset MUTAG --labeled-fraction 1 --output mutag.classifier
+  gwf classify --graphs ./my-graphs --labeled-fraction 0.5 --predictions predictions.csv
+  gwf classify --graphs ./my-graphs --labeled-fraction 1 --output my.classifier
+  gwf predict --model my.classifier --graphs ./new-graphs
+  gwf classify --method gwf --dataset MUTAG --folds 10 --select-beta 0.1,1 --select-detach --json
+  gwf classify --method gwf --dataset PROTEINS --folds 10 --output-dir results/   # rerun to continue after a kill
+  gwf classify --method gwf --dataset PROTEINS --folds 10 --output-dir results/ --shard 0/2   # and 1/2 elsewhere; then without --shard
+  gwf classify --method gwf --dataset MUTAG --labeled-fraction 1 --output mutag.classifier
   gwf predict --model mutag.classifier --tu ./new-graphs --json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -144,6 +166,9 @@ Training flags are those of 'gwf fit' (the paper's defaults).`,
 	fs.BoolVar(&f.resume, "resume", false, "with --output: continue training the classifier in that file (exactly where it stopped)")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
+	fs.StringVar(&f.method, "method", methodSVM, "classifier: fgw-svm (an SVM on a kernel of pairwise FGW discrepancies, every setting chosen on the training graphs) or gwf (the paper's semi-supervised GWF model: the flags of 'gwf fit' and the head's)")
+	fs.StringVar(&f.structure, "structure", "auto", "fgw-svm: the matrix graphs are compared by: adjacency, shortest-path, or auto (both, chosen on the training graphs)")
+	fs.IntVar(&f.innerFolds, "inner-folds", 5, "fgw-svm: folds of the cross-validation on the training graphs that chooses the structure, feature weight, γ and C")
 	return cmd
 }
 
@@ -280,6 +305,18 @@ func describeChoice(c semisup.Config) string {
 func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	flags := cmd.Flags()
 	a.quiet(flags, f.quiet)
+	switch f.method {
+	case methodSVM:
+		return runClassifySVM(cmd, a, f)
+	case methodGWF:
+	default:
+		return usagef("--method %q: give fgw-svm or gwf", f.method)
+	}
+	for _, name := range []string{"structure", "inner-folds"} {
+		if flags.Changed(name) {
+			return usagef("--%s is a setting of --method fgw-svm", name)
+		}
+	}
 	if err := f.data.check(); err != nil {
 		return err
 	}

@@ -96,3 +96,33 @@ func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) err
 	}
 	return atomicfile.Write(path, write)
 }
+
+// loadAutoFeatures reads the data, with the node features the source has when --features was
+// not given: attributes (standardized) where it offers them, else one-hot node labels (TU
+// data), else none; a folder is tried with attributes and read without where its files have
+// none. It returns the dataset and what it used, as flags.
+func (d *dataFlags) loadAutoFeatures(fs *pflag.FlagSet, log *logrus.Logger) (*graphs.Dataset, string, error) {
+	if fs.Changed("features") {
+		ds, err := d.load()
+		return ds, d.String(), err
+	}
+	d.Features, d.Standardize = "attributes", true
+	ds, err := d.load()
+	if err == nil {
+		log.Infof("node features: the data's attributes, standardized (--features attributes --standardize; --features none for structure only)")
+		return ds, "--features attributes --standardize", nil
+	}
+	d.Features, d.Standardize = "labels", false
+	if d.Graphs == "" {
+		if ds, err = d.load(); err == nil {
+			log.Infof("node features: one-hot node labels (--features labels; --features none for structure only)")
+			return ds, "--features labels", nil
+		}
+	}
+	d.Features = "none"
+	ds, err = d.load()
+	if err == nil {
+		log.Infof("node features: none (the data have no node attributes or labels)")
+	}
+	return ds, "--features none", err
+}

@@ -29,7 +29,16 @@ func newPredictCmd(a *app) *cobra.Command {
 		Use:   "predict --model FILE (--dataset NAME | --tu DIR|FILE.zip | --graphs DIR)",
 		Short: "Classify graphs with a classifier saved by 'gwf classify --output'",
 		Long: `predict reads a classifier written by 'gwf classify --labeled-fraction 1 --output FILE'
-(GWF atoms and an MLP head) and predicts the class of every graph of the data. Graphs the model
+and predicts the class of every graph of the data; where the data have class labels it also
+reports the accuracy and, per class, the graphs, those right and those predicted as it (the
+"score" of --json, logged otherwise).
+
+A classifier of the default --method fgw-svm keeps its support graphs: each graph is compared
+with them by the FGW discrepancy the classifier chose (structure, feature weight) and the SVM
+decides, exactly as cross-validation scored held-out graphs. Its CSV has no probability
+columns.
+
+A classifier of --method gwf holds GWF atoms and an MLP head. Graphs the model
 was not trained on are embedded by the classifier's graph encoder (--encoder gin|gcn: one forward
 pass, milliseconds for hundreds of graphs) or, for free embeddings, in transform mode: each
 graph's z takes --steps Adam steps on its own GWF loss with the atoms fixed, as 'gwf embed'
@@ -59,7 +68,7 @@ in the data's own encoding (MUTAG's -1 and 1, say) and probabilities in that ord
 	fs.BoolVar(&f.json, "json", false, "write JSON instead of CSV")
 	fs.IntVar(&f.steps, "steps", 0, "transform mode: Adam steps per graph (0: the model's number of epochs)")
 	fs.BoolVar(&f.transform, "transform", false, "use transform mode even on the model's training data")
-	fs.IntVar(&f.workers, "workers", 0, "transform mode: goroutines (0: one per CPU)")
+	fs.IntVar(&f.workers, "workers", 0, "goroutines of transform mode or of the discrepancies (0: one per CPU)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
 	return cmd
 }
@@ -70,12 +79,14 @@ type prediction struct {
 	Graph         int       `json:"graph"`
 	Name          string    `json:"name"`
 	Label         any       `json:"label"`
-	Probabilities []float64 `json:"probabilities"`
+	Probabilities []float64 `json:"probabilities,omitempty"` // none for an fgw-svm classifier
 }
 
 type predictReport struct {
 	Classes     []any        `json:"classes"`
 	Predictions []prediction `json:"predictions"`
+	// Score, when the data have class labels: how many predictions are right.
+	Score *predictScore `json:"score,omitempty"`
 }
 
 // classLabel is class c of m for the report: its name for text labels, else its number.
@@ -96,6 +107,9 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 	}
 	if f.steps < 0 || f.workers < 0 {
 		return usagef("--steps and --workers must not be negative")
+	}
+	if isSVMClassifier(f.model) {
+		return runPredictSVM(cmd, a, f)
 	}
 	m, err := semisup.Load(f.model)
 	if err != nil {
@@ -138,6 +152,7 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 	for i, c := range semisup.ArgMax(probs) {
 		rep.Predictions = append(rep.Predictions, prediction{Graph: i, Name: data[i].Name, Label: classLabel(m, c), Probabilities: probs.RawRowView(i)})
 	}
+	rep.Score = scorePredictions(a, ds, rep)
 	return writeOutput(cmd.OutOrStdout(), f.output, func(w io.Writer) error {
 		if f.json {
 			return writeJSON(w, rep)
@@ -149,8 +164,10 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 func writePredictionsCSV(w io.Writer, rep predictReport) error {
 	cw := csv.NewWriter(w)
 	header := []string{"graph", "name", "label"}
-	for _, c := range rep.Classes {
-		header = append(header, "p_"+fmt.Sprint(c))
+	if len(rep.Predictions) > 0 && rep.Predictions[0].Probabilities != nil {
+		for _, c := range rep.Classes {
+			header = append(header, "p_"+fmt.Sprint(c))
+		}
 	}
 	cw.Write(header)
 	for _, p := range rep.Predictions {

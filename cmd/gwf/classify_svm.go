@@ -1,0 +1,307 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
+	"github.com/gwf-graphs/gwf/training/cluster"
+)
+
+// The two classifiers of 'gwf classify'.
+const (
+	methodSVM = "fgw-svm" // an SVM on a kernel of pairwise FGW discrepancies (the default)
+	methodGWF = "gwf"     // the paper's semi-supervised GWF model
+)
+
+// svmFlags are the flags that --method fgw-svm reads besides the data flags.
+var svmFlags = map[string]bool{
+	"method": true, "structure": true, "feature-weight": true, "inner-folds": true,
+	"folds": true, "fold-seed": true, "labeled-fraction": true, "output": true, "model": true,
+	"predictions": true, "json": true, "quiet": true, "workers": true,
+}
+
+// svmReport is what 'gwf classify --method fgw-svm' reports.
+type svmReport struct {
+	Dataset    string              `json:"dataset"`
+	Graphs     int                 `json:"graphs"`
+	Classes    int                 `json:"classes"`
+	Method     string              `json:"method"`
+	Protocol   string              `json:"protocol"`
+	Features   string              `json:"features"`
+	Candidates []fgwsvm.Candidate  `json:"candidates"`
+	Grid       fgwsvm.Grid         `json:"grid"`
+	GWDs       int                 `json:"gwds"`
+	GWDSeconds float64             `json:"gwd_seconds"`
+	Folds      []fgwsvm.FoldResult `json:"folds,omitempty"`
+	Accuracy   meanStd             `json:"accuracy"`
+	Labeled    int                 `json:"labeled,omitempty"`
+	Choice     *fgwsvm.Choice      `json:"choice,omitempty"`
+}
+
+// checkSVMFlags refuses the flags of the GWF model with --method fgw-svm.
+func checkSVMFlags(fs *pflag.FlagSet) error {
+	var err error
+	fs.Visit(func(fl *pflag.Flag) {
+		if err == nil && !svmFlags[fl.Name] && fs.Lookup(fl.Name) != nil && !isDataFlag(fl.Name) {
+			err = usagef("--%s is a setting of the GWF model: give --method gwf with it (the default --method fgw-svm chooses its own settings on the training graphs)", fl.Name)
+		}
+	})
+	return err
+}
+
+func isDataFlag(name string) bool {
+	switch name {
+	case "dataset", "tu", "graphs", "features", "standardize", "max-nodes", "max-memory", "subset", "subset-seed":
+		return true
+	}
+	return false
+}
+
+// svmCandidates are the candidates the flags leave to choose from: both structures unless
+// --structure names one, and around the balanced feature weight unless --feature-weight is a
+// number.
+func (f *classifyFlags) svmCandidates(fs *pflag.FlagSet, data []*graphs.Graph) ([]fgwsvm.Candidate, error) {
+	structures := []graphs.Structure{graphs.Adjacency, graphs.ShortestPath}
+	if f.structure != "auto" {
+		s, err := graphs.ParseStructure(f.structure)
+		if err != nil {
+			return nil, usagef("--structure: %v (or auto: both, chosen on the training graphs)", err)
+		}
+		structures = []graphs.Structure{s}
+	}
+	var out []fgwsvm.Candidate
+	for _, s := range structures {
+		if fs.Changed("feature-weight") && !f.train.featureWeight.auto {
+			out = append(out, fgwsvm.Candidate{Structure: s, FeatureWeight: f.train.featureWeight.w})
+			continue
+		}
+		cs, err := fgwsvm.StructureCandidates(data, s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cs...)
+	}
+	return out, nil
+}
+
+func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
+	fs := cmd.Flags()
+	if err := checkSVMFlags(fs); err != nil {
+		return err
+	}
+	if !(f.fraction >= 0 && f.fraction <= 1) {
+		return usagef("--labeled-fraction = %v must be in (0, 1]", f.fraction)
+	}
+	if (f.output != "") != (f.fraction == 1) {
+		return usagef("--output writes the classifier trained on all labelled graphs: give it with --labeled-fraction 1")
+	}
+	if f.predFile != "" && f.fraction == 0 {
+		return usagef("--predictions needs --labeled-fraction")
+	}
+	if f.innerFolds < 2 {
+		return usagef("--inner-folds = %d must be at least 2", f.innerFolds)
+	}
+	if err := f.data.check(); err != nil {
+		return err
+	}
+	ds, used, err := f.data.loadAutoFeatures(fs, a.log)
+	if err != nil {
+		return err
+	}
+	data := ds.Graphs
+	labels, k, err := classes(data)
+	switch {
+	case err != nil:
+		return err
+	case labels == nil:
+		return fmt.Errorf("%s has no class labels: classify needs them (a TU graph-labels file, or a labels.csv in a graph folder); for unlabelled data use 'gwf fit' or 'gwf cluster --clusters K'", ds.Name)
+	case k < 2:
+		return fmt.Errorf("every graph of %s has the same class label: classify needs at least two classes", ds.Name)
+	}
+	classesN := max(k, len(ds.Classes), len(ds.ClassNames))
+	if f.fraction == 0 {
+		if err := checkFoldsFit(labels, classesN, f.folds); err != nil {
+			return err
+		}
+	}
+	cands, err := f.svmCandidates(fs, data)
+	if err != nil {
+		return err
+	}
+	grid := fgwsvm.DefaultGrid()
+	grid.Folds, grid.Seed = f.innerFolds, f.foldSeed
+	rep := &svmReport{Dataset: ds.Name, Graphs: len(data), Classes: classesN, Method: methodSVM,
+		Features: used, Candidates: cands, Grid: grid}
+	rep.GWDs = len(cands) * len(data) * (len(data) - 1) / 2
+	a.log.Infof("classifying %s (%d graphs, %d classes) with an SVM on FGW discrepancies; node features: %s; %d candidates (%s), each %d GWDs (exact CG solver): %d in all",
+		ds.Name, len(data), classesN, used, len(cands), describeCandidates(cands), len(data)*(len(data)-1)/2, rep.GWDs)
+	ctx, stop := withSignals(cmd.Context(), a.log)
+	defer stop()
+	opt := fgwsvm.Options{Workers: f.train.workers}
+	if !f.quiet {
+		opt.Progress = gwdProgress(a, nil)
+	}
+	interrupted := func(err error) error {
+		if ctx.Err() != nil {
+			return interruptedError{"interrupted"}
+		}
+		return err
+	}
+	if f.fraction == 1 {
+		m, err := fgwsvm.Train(ctx, data, labels, classesN, cands, grid, opt)
+		if err != nil {
+			return interrupted(err)
+		}
+		m.Classes, m.ClassNames, m.Features = ds.Classes, ds.ClassNames, ds.Encoding.Clone()
+		if err := m.Save(f.output); err != nil {
+			return err
+		}
+		rep.Protocol = fmt.Sprintf("one classifier trained on all %d labelled graphs, settings chosen by %d-fold cross-validation on them; saved to %s for 'gwf predict'", len(data), grid.Folds, f.output)
+		rep.Choice, rep.Labeled = &m.Choice, len(data)
+		rep.Accuracy = meanStd{Mean: m.Choice.Validation}
+		a.log.Infof("chose %s; kept %d support graphs", m.Choice, len(m.Graphs))
+		return writeSVMReport(cmd.OutOrStdout(), f.json, rep)
+	}
+	dists, err := fgwsvm.Distances(ctx, data, cands, opt)
+	if err != nil {
+		return interrupted(err)
+	}
+	if f.fraction > 0 {
+		return classifySVMFraction(cmd, a, f, rep, ds, dists, labels, classesN)
+	}
+	rep.Protocol = fmt.Sprintf("nested stratified %d-fold cross-validation (fold seed %d): candidate, γ and C chosen by %d-fold cross-validation on each fold's training graphs, held-out fold scored once; discrepancies use no label and are computed once for all graphs", f.folds, f.foldSeed, grid.Folds)
+	res, err := fgwsvm.CrossValidate(ctx, dists, cands, labels, classesN, f.folds, f.foldSeed, grid, func(r fgwsvm.FoldResult) {
+		a.log.Infof("fold %d/%d: accuracy %.2f%% on %d graphs; chose %s", r.Fold, f.folds, 100*r.Accuracy, r.Test, r.Choice)
+	})
+	if err != nil {
+		return interrupted(err)
+	}
+	rep.Folds = res
+	xs := make([]float64, len(res))
+	for i, r := range res {
+		xs[i] = r.Accuracy
+	}
+	m, s := cluster.MeanStd(xs)
+	rep.Accuracy = meanStd{Mean: m, Std: s}
+	return writeSVMReport(cmd.OutOrStdout(), f.json, rep)
+}
+
+// classifySVMFraction keeps a stratified fraction of the labels, trains on them and scores
+// the other graphs.
+func classifySVMFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *svmReport, ds *graphs.Dataset, dists []*mat.SymDense, labels []int, classesN int) error {
+	train := semisup.KeepLabels(labels, f.fraction, f.foldSeed)
+	pred, ch, err := fgwsvm.TrainPredict(cmd.Context(), dists, rep.Candidates, train, classesN, rep.Grid)
+	if err != nil {
+		return err
+	}
+	ok, n := 0, 0
+	for i, l := range train {
+		if l == semisup.Unlabeled {
+			n++
+			if pred[i] == labels[i] {
+				ok++
+			}
+		}
+	}
+	rep.Labeled = len(labels) - n
+	rep.Choice = &ch
+	rep.Protocol = fmt.Sprintf("%.0f%% of the labels kept (stratified, seed %d); settings chosen by %d-fold cross-validation on the labelled graphs; accuracy on the other graphs", 100*f.fraction, f.foldSeed, rep.Grid.Folds)
+	if n > 0 {
+		rep.Accuracy = meanStd{Mean: float64(ok) / float64(n)}
+	}
+	a.log.Infof("chose %s", ch)
+	if f.predFile != "" {
+		err := writeOutput(nil, f.predFile, func(w io.Writer) error {
+			cw := csv.NewWriter(w)
+			cw.Write([]string{"graph", "label", "predicted", "labelled_in_training"})
+			for i, g := range ds.Graphs {
+				cw.Write([]string{g.Name, classText(ds, labels[i]), classText(ds, pred[i]), strconv.FormatBool(train[i] != semisup.Unlabeled)})
+			}
+			cw.Flush()
+			return cw.Error()
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return writeSVMReport(cmd.OutOrStdout(), f.json, rep)
+}
+
+// classText is class c of the dataset as its files wrote it.
+func classText(ds *graphs.Dataset, c int) string {
+	switch {
+	case c < len(ds.ClassNames):
+		return ds.ClassNames[c]
+	case c < len(ds.Classes):
+		return strconv.Itoa(ds.Classes[c])
+	}
+	return strconv.Itoa(c)
+}
+
+func describeCandidates(cs []fgwsvm.Candidate) string {
+	s := ""
+	for i, c := range cs {
+		if i > 0 {
+			s += "; "
+		}
+		s += fmt.Sprintf("%s, weight %.3g", c.Structure, c.FeatureWeight)
+	}
+	return s
+}
+
+// checkFoldsFit refuses a fold count the classes cannot fill: every class needs a graph in
+// every fold's training part, and there must be at least as many graphs as folds.
+func checkFoldsFit(labels []int, classes, folds int) error {
+	if folds < 2 || folds > len(labels) {
+		return usagef("--folds = %d must be between 2 and the number of graphs (%d)", folds, len(labels))
+	}
+	count := make([]int, classes)
+	for _, l := range labels {
+		count[l]++
+	}
+	for c, n := range count {
+		if n == 1 {
+			return fmt.Errorf("class %d has a single graph: it cannot be both trained on and held out; drop it or label more graphs", c)
+		}
+	}
+	return nil
+}
+
+func writeSVMReport(w io.Writer, asJSON bool, rep *svmReport) error {
+	if asJSON {
+		return writeJSON(w, rep)
+	}
+	fmt.Fprintf(w, "%s: %d graphs, %d classes; %s\nclassifier: SVM on exp(−γ·FGW discrepancy); node features: %s; candidates: %s\n\n",
+		rep.Dataset, rep.Graphs, rep.Classes, rep.Protocol, rep.Features, describeCandidates(rep.Candidates))
+	if len(rep.Folds) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "fold\ttest graphs\taccuracy %\tchosen\tseconds")
+		for _, r := range rep.Folds {
+			fmt.Fprintf(tw, "%d\t%d\t%.2f\t%s\t%.1f\n", r.Fold, r.Test, 100*r.Accuracy, r.Choice, r.Seconds)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		_, err := fmt.Fprintf(w, "\naccuracy: %.2f ± %.2f %% (mean ± std over %d folds)\n", 100*rep.Accuracy.Mean, 100*rep.Accuracy.Std, len(rep.Folds))
+		return err
+	}
+	if rep.Choice != nil {
+		fmt.Fprintf(w, "chose %s\n", rep.Choice)
+	}
+	if rep.Labeled == rep.Graphs {
+		_, err := fmt.Fprintf(w, "cross-validated accuracy of the chosen settings on the %d labelled graphs: %.2f %%\n", rep.Graphs, 100*rep.Accuracy.Mean)
+		return err
+	}
+	_, err := fmt.Fprintf(w, "accuracy on the %d unlabelled graphs: %.2f %% (%d labelled)\n", rep.Graphs-rep.Labeled, 100*rep.Accuracy.Mean, rep.Labeled)
+	return err
+}

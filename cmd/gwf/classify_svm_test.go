@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestClassifySVMDefault: with no flag but the data, classify runs the fgw-svm classifier
+// under nested cross-validation with the node labels MUTAG has.
+func TestClassifySVMDefault(t *testing.T) {
+	out, _ := mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "36", "--folds", "3", "-q", "--json")
+	var rep svmReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if rep.Method != methodSVM || len(rep.Folds) != 3 || rep.Features != "--features labels" {
+		t.Fatalf("method %q, %d folds, features %q", rep.Method, len(rep.Folds), rep.Features)
+	}
+	if len(rep.Candidates) != 6 {
+		t.Fatalf("%d candidates, want 2 structures × 3 feature weights", len(rep.Candidates))
+	}
+	if rep.Accuracy.Mean < 0.6 || rep.Accuracy.Mean > 1 {
+		t.Fatalf("accuracy %v", rep.Accuracy.Mean)
+	}
+	for _, f := range rep.Folds {
+		if f.Choice.C <= 0 || f.Choice.Gamma <= 0 {
+			t.Fatalf("fold %d chose %+v", f.Fold, f.Choice)
+		}
+	}
+}
+
+// TestClassifySVMThenPredict: a classifier saved by classify predicts another folder and
+// scores it against its labels; the fraction protocol writes its predictions.
+func TestClassifySVMThenPredict(t *testing.T) {
+	train := writeBlocksTU(t, "TRAIN", 24, 1)
+	unseen := writeBlocksTU(t, "UNSEEN", 10, 2)
+	model := filepath.Join(t.TempDir(), "blocks.classifier")
+	mustRun(t, "classify", "--tu", train, "--labeled-fraction", "1", "--output", model, "--structure", "adjacency", "-q")
+	out, _ := mustRun(t, "predict", "--model", model, "--tu", unseen, "--json", "-q")
+	var got struct {
+		Classes     []int `json:"classes"`
+		Predictions []struct {
+			Label int `json:"label"`
+		} `json:"predictions"`
+		Score *predictScore `json:"score"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(got.Classes) != 2 || got.Classes[0] != -1 || len(got.Predictions) != 10 || got.Score == nil || got.Score.Graphs != 10 {
+		t.Fatalf("classes %v, %d predictions, score %+v", got.Classes, len(got.Predictions), got.Score)
+	}
+	if got.Score.Accuracy < 0.8 || len(got.Score.PerClass) != 2 {
+		t.Fatalf("score %+v on two block structures", got.Score)
+	}
+	csvOut, _ := mustRun(t, "predict", "--model", model, "--tu", unseen, "-q")
+	if !strings.HasPrefix(csvOut, "graph,name,label\n") {
+		t.Fatalf("CSV header: %q", strings.SplitN(csvOut, "\n", 2)[0])
+	}
+	if _, _, code := runCLI(t, "predict", "--model", model, "--tu", unseen, "--steps", "3"); code != exitUsage {
+		t.Fatalf("--steps with an fgw-svm classifier: exit %d", code)
+	}
+
+	preds := filepath.Join(t.TempDir(), "p.csv")
+	out, _ = mustRun(t, "classify", "--tu", train, "--labeled-fraction", "0.5", "--predictions", preds, "-q", "--json")
+	if rows := readCSV(t, preds); len(rows) != 25 || rows[0][2] != "predicted" {
+		t.Fatalf("predictions file: %d rows, header %v", len(rows), rows[0])
+	}
+	if rep := decodeJSON(t, out); rep["labeled"] != 12.0 {
+		t.Fatalf("labelled %v, want 12", rep["labeled"])
+	}
+}
+
+func TestClassifySVMUsage(t *testing.T) {
+	for _, bad := range [][]string{
+		{"--beta", "0.5"},       // a GWF setting
+		{"--atoms", "4"},        // a GWF setting
+		{"--structure", "ring"}, // not a structure
+		{"--inner-folds", "1"},  // too few
+		{"--method", "svm"},     // not a method
+		{"--output", "x.model"}, // needs --labeled-fraction 1
+		{"--method", "gwf", "--structure", "sp"},
+	} {
+		if _, _, code := runCLI(t, append([]string{"classify", "--dataset", "MUTAG", "--subset", "20"}, bad...)...); code != exitUsage {
+			t.Errorf("classify %v: exit %d, want %d", bad, code, exitUsage)
+		}
+	}
+}

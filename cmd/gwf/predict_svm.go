@@ -1,0 +1,80 @@
+package main
+
+import (
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
+)
+
+// isSVMClassifier reports whether the file at path is a classifier of 'gwf classify
+// --method fgw-svm' (false for any other file, or one it cannot read: Load says why).
+func isSVMClassifier(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(f, head)
+	return fgwsvm.IsClassifierFile(head[:n])
+}
+
+// svmClassLabel is class c of m for the report: its name for text labels, else its number.
+func svmClassLabel(m *fgwsvm.Model, c int) any {
+	if m.ClassNames != nil {
+		return m.LabelText(c)
+	}
+	return m.Label(c)
+}
+
+// runPredictSVM predicts with an fgw-svm classifier: the discrepancies of every graph to the
+// classifier's support graphs, as cross-validation computed them for held-out graphs.
+func runPredictSVM(cmd *cobra.Command, a *app, f *predictFlags) error {
+	if cmd.Flags().Changed("steps") || f.transform {
+		return usagef("--steps and --transform are for GWF classifiers: an fgw-svm classifier compares graphs directly")
+	}
+	m, err := fgwsvm.Load(f.model)
+	if err != nil {
+		return err
+	}
+	if err := f.data.useModelFeatures(a.log, &m.Features); err != nil {
+		return err
+	}
+	ds, err := f.data.load()
+	if err != nil {
+		return err
+	}
+	warnUnknownNodeLabels(a.log, ds.UnknownNodeLabels)
+	data := ds.Graphs
+	ctx, stop := withSignals(cmd.Context(), a.log)
+	defer stop()
+	opt := fgwsvm.Options{Workers: f.workers}
+	if !f.quiet {
+		opt.Progress = gwdProgress(a, nil)
+	}
+	a.log.Infof("comparing %d graphs with the classifier's %d support graphs (%s)", len(data), len(m.Graphs), m.Choice.Candidate)
+	pred, err := m.Predict(ctx, data, opt)
+	if err != nil {
+		if ctx.Err() != nil {
+			return interruptedError{"interrupted: no predictions written"}
+		}
+		return err
+	}
+	rep := predictReport{}
+	for c := 0; c < m.SVM.Classes; c++ {
+		rep.Classes = append(rep.Classes, svmClassLabel(m, c))
+	}
+	for i, c := range pred {
+		rep.Predictions = append(rep.Predictions, prediction{Graph: i, Name: data[i].Name, Label: svmClassLabel(m, c)})
+	}
+	rep.Score = scorePredictions(a, ds, rep)
+	return writeOutput(cmd.OutOrStdout(), f.output, func(w io.Writer) error {
+		if f.json {
+			return writeJSON(w, rep)
+		}
+		return writePredictionsCSV(w, rep)
+	})
+}

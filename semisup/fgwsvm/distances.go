@@ -1,0 +1,120 @@
+package fgwsvm
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/baselines"
+)
+
+// Options control how discrepancies are computed.
+type Options struct {
+	// Solver is the GWD module (its FeatureWeight is each candidate's); the zero Config means
+	// DefaultSolver().
+	Solver training.Config
+	// Workers is the number of goroutines (0: GOMAXPROCS); results do not depend on it.
+	Workers int
+	// Progress, if set, is called now and then with the discrepancies done and the total.
+	Progress func(done, total int)
+}
+
+func (o Options) solver() training.Config {
+	if o.Solver == (training.Config{}) {
+		return DefaultSolver()
+	}
+	return o.Solver
+}
+
+func (o Options) baselines(c Candidate, offset, total int) baselines.Options {
+	bo := baselines.Options{Config: c.config(o.solver()), Workers: o.Workers}
+	if o.Progress != nil {
+		bo.Progress = func(done, _ int) { o.Progress(offset+done, total) }
+	}
+	return bo
+}
+
+// Distances returns the matrix of discrepancies between all pairs of data for each candidate,
+// in the order of cands: len(cands)·n(n−1)/2 GWDs, reported to opt.Progress as one count.
+func Distances(ctx context.Context, data []*graphs.Graph, cands []Candidate, opt Options) ([]*mat.SymDense, error) {
+	if len(cands) == 0 {
+		return nil, fmt.Errorf("fgwsvm: no candidates")
+	}
+	pairs := baselines.Pairs(len(data))
+	out := make([]*mat.SymDense, len(cands))
+	for i, c := range cands {
+		sd, err := c.Structure.Apply(data)
+		if err != nil {
+			return nil, err
+		}
+		d, _, err := baselines.PairwiseGWD(ctx, sd, opt.baselines(c, i*pairs, len(cands)*pairs))
+		if err != nil {
+			return nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
+		}
+		if err := checkFinite(d); err != nil {
+			return nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
+		}
+		out[i] = d
+	}
+	return out, nil
+}
+
+// crossDistances returns the discrepancies from each of a to each of b under c.
+func crossDistances(ctx context.Context, a, b []*graphs.Graph, c Candidate, opt Options) (*mat.Dense, error) {
+	sa, err := c.Structure.Apply(a)
+	if err != nil {
+		return nil, err
+	}
+	sb, err := c.Structure.Apply(b)
+	if err != nil {
+		return nil, err
+	}
+	d, _, err := baselines.CrossGWD(ctx, sa, sb, opt.baselines(c, 0, len(a)*len(b)))
+	if err != nil {
+		return nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
+	}
+	if err := checkFinite(d); err != nil {
+		return nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
+	}
+	return d, nil
+}
+
+func checkFinite(m mat.Matrix) error {
+	r, c := m.Dims()
+	for i := range r {
+		for j := range c {
+			if v := m.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("discrepancy (%d, %d) is %v", i, j, v)
+			}
+		}
+	}
+	return nil
+}
+
+// medianPair is the median discrepancy between distinct items of idx: the scale γ is
+// relative to. It is 1 when every discrepancy is 0 (γ then does nothing).
+func medianPair(d mat.Symmetric, idx []int) float64 {
+	var xs []float64
+	for a, i := range idx {
+		for _, j := range idx[a+1:] {
+			xs = append(xs, d.At(i, j))
+		}
+	}
+	if len(xs) == 0 {
+		return 1
+	}
+	slices.Sort(xs)
+	m := xs[len(xs)/2]
+	if len(xs)%2 == 0 {
+		m = (xs[len(xs)/2-1] + m) / 2
+	}
+	if !(m > 0) {
+		return 1
+	}
+	return m
+}

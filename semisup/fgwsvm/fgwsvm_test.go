@@ -1,0 +1,272 @@
+package fgwsvm
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/semisup"
+)
+
+// threeClasses: stochastic block models of 2, 3 and 4 equal blocks, 12–20 nodes, the shape
+// of a user's folder of networkx graphs; some graphs carry a one-dimensional node feature
+// (the block's parity) when features is true.
+func threeClasses(t *testing.T, perClass int, features bool) ([]*graphs.Graph, []int) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(5, 6))
+	var data []*graphs.Graph
+	var labels []int
+	for i := range 3 * perClass {
+		c := i % 3
+		blocks := c + 2
+		n := 12 + rng.IntN(9)
+		sizes := make([]int, blocks)
+		for b := range n {
+			sizes[b%blocks]++
+		}
+		p := make([][]float64, blocks)
+		for a := range p {
+			p[a] = make([]float64, blocks)
+			for b := range p[a] {
+				p[a][b] = 0.05
+			}
+			p[a][a] = 0.85
+		}
+		g, err := graphs.StochasticBlockModel(sizes, p, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if features {
+			f := mat.NewDense(g.N(), 1, nil)
+			for v := range g.N() {
+				f.Set(v, 0, float64(v%2))
+			}
+			g.F = f
+		}
+		data = append(data, g)
+		labels = append(labels, c)
+	}
+	return data, labels
+}
+
+func smallGrid() Grid {
+	return Grid{Gammas: []float64{0.1, 1, 10}, Cs: []float64{1, 100}, Folds: 3, Seed: 1}
+}
+
+func TestCrossValidateSeparatesBlockModels(t *testing.T) {
+	data, labels := threeClasses(t, 12, false)
+	cands, err := DefaultCandidates(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) != 2 {
+		t.Fatalf("%d candidates for graphs without features, want 2 (one per structure)", len(cands))
+	}
+	ds, err := Distances(context.Background(), data, cands, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range ds {
+		for i := range len(data) {
+			if d.At(i, i) != 0 {
+				t.Fatalf("diagonal %v", d.At(i, i))
+			}
+		}
+	}
+	res, err := CrossValidate(context.Background(), ds, cands, labels, 3, 4, 1, smallGrid(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acc float64
+	for _, r := range res {
+		acc += r.Accuracy / float64(len(res))
+		if r.Choice.Validation < 0 || r.Choice.Validation > 1 || r.Choice.C == 0 {
+			t.Fatalf("fold %d: choice %+v", r.Fold, r.Choice)
+		}
+	}
+	if acc < 0.9 {
+		t.Fatalf("accuracy %.3f on block models of 2, 3 and 4 blocks, want ≥ 0.9", acc)
+	}
+}
+
+func TestFeatureCandidatesAroundBalancedWeight(t *testing.T) {
+	data, _ := threeClasses(t, 3, true)
+	cands, err := StructureCandidates(data, graphs.ShortestPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) != 3 || !(cands[0].FeatureWeight < cands[1].FeatureWeight && cands[1].FeatureWeight < cands[2].FeatureWeight) {
+		t.Fatalf("candidates %v, want three increasing weights", cands)
+	}
+}
+
+// The choice and the predictions of the held-out graphs must not depend on their labels.
+func TestSelectionIgnoresHeldOutLabels(t *testing.T) {
+	data, labels := threeClasses(t, 8, false)
+	cands, _ := DefaultCandidates(data)
+	ds, err := Distances(context.Background(), data, cands, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var train, test []int
+	for i := range data {
+		if i%4 == 0 {
+			test = append(test, i)
+		} else {
+			train = append(train, i)
+		}
+	}
+	run := func(y []int) (Choice, []int) {
+		ch, err := choose(context.Background(), ds, cands, y, train, 3, smallGrid())
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := fit(ds, ch, y, train, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ch, predictRows(ds, ch, m, test, train)
+	}
+	ch1, p1 := run(labels)
+	scrambled := slices.Clone(labels)
+	for _, i := range test {
+		scrambled[i] = (scrambled[i] + 1) % 3
+	}
+	ch2, p2 := run(scrambled)
+	if ch1 != ch2 || !slices.Equal(p1, p2) {
+		t.Fatalf("held-out labels changed the result: %v %v vs %v %v", ch1, p1, ch2, p2)
+	}
+}
+
+// A saved classifier predicts unseen graphs by the computation cross-validation scored
+// held-out graphs with: the same predictions as the rows of the full matrix.
+func TestPredictUnseenOnTheSameFooting(t *testing.T) {
+	data, labels := threeClasses(t, 10, true)
+	train, test := data[:21], data[21:]
+	cands, err := DefaultCandidates(train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Train(context.Background(), train, labels[:21], 3, cands, smallGrid(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := m.Predict(context.Background(), test, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same choice applied through the matrix of all graphs.
+	ds, err := Distances(context.Background(), data, []Candidate{m.Choice.Candidate}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := m.Choice
+	ch.index = 0
+	full, err := fit(ds, ch, labels, seq(21), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := predictRows(ds, ch, full, seq(len(data))[21:], seq(21))
+	if !slices.Equal(got, want) {
+		t.Fatalf("unseen graphs predicted %v, the cross-validation path %v", got, want)
+	}
+	ok := 0
+	for i, p := range got {
+		if p == labels[21+i] {
+			ok++
+		}
+	}
+	if ok < len(test)*8/10 {
+		t.Fatalf("%d of %d unseen graphs right", ok, len(test))
+	}
+
+	// The file round trip keeps the predictions; a corrupted file is refused.
+	var buf bytes.Buffer
+	if err := m.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Decode(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := back.Predict(context.Background(), test, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(again, got) {
+		t.Fatalf("after a round trip %v, before %v", again, got)
+	}
+	if !IsClassifierFile(buf.Bytes()[:min(200, buf.Len())]) {
+		t.Fatal("IsClassifierFile does not recognise the file")
+	}
+	bad := bytes.Replace(buf.Bytes(), []byte(`"c":`), []byte(`"c":-`), 1)
+	if _, err := Decode(bytes.NewReader(bad)); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("tampered file: %v, want ErrCorrupt", err)
+	}
+	if _, err := m.Predict(context.Background(), []*graphs.Graph{noFeatures(t)}, Options{}); err == nil {
+		t.Fatal("a graph without the classifier's features was accepted")
+	}
+}
+
+func noFeatures(t *testing.T) *graphs.Graph {
+	g, err := graphs.New("bare", mat.NewDense(2, 2, []float64{0, 1, 1, 0}), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func TestErrors(t *testing.T) {
+	data, labels := threeClasses(t, 3, false)
+	cands, _ := DefaultCandidates(data)
+	ds, err := Distances(context.Background(), data, cands, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := make([]int, len(labels))
+	bad := slices.Clone(labels)
+	bad[0] = 7
+	cases := map[string]func() error{
+		"one class": func() error {
+			_, err := CrossValidate(context.Background(), ds, cands, one, 3, 3, 1, smallGrid(), nil)
+			return err
+		},
+		"label out of range": func() error {
+			_, err := CrossValidate(context.Background(), ds, cands, bad, 3, 3, 1, smallGrid(), nil)
+			return err
+		},
+		"matrices and candidates": func() error {
+			_, err := CrossValidate(context.Background(), ds[:1], cands, labels, 3, 3, 1, smallGrid(), nil)
+			return err
+		},
+		"labels and graphs": func() error {
+			_, err := CrossValidate(context.Background(), ds, cands, labels[:5], 3, 3, 1, smallGrid(), nil)
+			return err
+		},
+		"empty grid": func() error {
+			_, err := CrossValidate(context.Background(), ds, cands, labels, 3, 3, 1, Grid{Folds: 3}, nil)
+			return err
+		},
+		"one labelled class": func() error {
+			y := slices.Repeat([]int{semisup.Unlabeled}, len(labels))
+			y[0], y[3] = 0, 0
+			_, _, err := TrainPredict(context.Background(), ds, cands, y, 3, smallGrid())
+			return err
+		},
+		"train one graph": func() error {
+			_, err := Train(context.Background(), data[:1], labels[:1], 3, cands, smallGrid(), Options{})
+			return err
+		},
+	}
+	for name, f := range cases {
+		if err := f(); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}

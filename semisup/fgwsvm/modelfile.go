@@ -1,0 +1,180 @@
+package fgwsvm
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/atomicfile"
+	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/semisup/svm"
+	"github.com/gwf-graphs/gwf/training"
+)
+
+// FormatName and FormatVersion identify the classifier file (an internal/envelope: format,
+// version, SHA-256 of the payload).
+const (
+	FormatName    = "gwf-fgwsvm-classifier"
+	FormatVersion = 1
+)
+
+// ErrCorrupt is wrapped by errors about unreadable, truncated or tampered files.
+var ErrCorrupt = errors.New("corrupt fgw-svm classifier file")
+
+type filePayload struct {
+	Choice     Choice                 `json:"choice"`
+	SVM        *svm.Model             `json:"svm"`
+	Graphs     []json.RawMessage      `json:"graphs"` // each in the JSON form of graphs.WriteJSON
+	Names      []string               `json:"names"`
+	Solver     training.Config        `json:"solver"`
+	Classes    []int                  `json:"classes,omitempty"`
+	ClassNames []string               `json:"class_names,omitempty"`
+	Features   graphs.FeatureEncoding `json:"features"`
+}
+
+// Encode writes the classifier file.
+func (m *Model) Encode(w io.Writer) error {
+	p := filePayload{Choice: m.Choice, SVM: m.SVM, Solver: m.Solver, Classes: m.Classes,
+		ClassNames: m.ClassNames, Features: m.Features}
+	for _, g := range m.Graphs {
+		var b bytes.Buffer
+		if err := graphs.WriteJSON(&b, g); err != nil {
+			return fmt.Errorf("write fgw-svm classifier: graph %q: %w", g.Name, err)
+		}
+		p.Graphs, p.Names = append(p.Graphs, b.Bytes()), append(p.Names, g.Name)
+	}
+	payload, err := json.Marshal(p)
+	if err != nil {
+		return fmt.Errorf("write fgw-svm classifier: %w", err)
+	}
+	sealed, err := envelope.Seal(FormatName, FormatVersion, payload)
+	if err != nil {
+		return fmt.Errorf("write fgw-svm classifier: %w", err)
+	}
+	_, err = w.Write(sealed)
+	return err
+}
+
+// Save writes the classifier atomically.
+func (m *Model) Save(path string) error { return atomicfile.Write(path, m.Encode) }
+
+// Load reads a classifier file written by Save.
+func Load(path string) (*Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m, err := Decode(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+// IsClassifierFile reports whether the start of a file (its first bytes) names this format,
+// so that a command can tell the kinds of model file apart before decoding one.
+func IsClassifierFile(head []byte) bool {
+	return bytes.Contains(head, []byte(`"`+FormatName+`"`))
+}
+
+// Decode reads and checks a classifier file: the SVM's shapes and values against its graphs,
+// each graph under the default size limits.
+func Decode(r io.Reader) (*Model, error) {
+	payload, err := envelope.Open(r, FormatName, FormatVersion, "fgw-svm classifier", training.MaxFileBytes)
+	if errors.Is(err, envelope.ErrCorrupt) {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+	} else if err != nil {
+		return nil, err
+	}
+	var p filePayload
+	if err := json.Unmarshal(payload, &p); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))
+	}
+	if len(p.Graphs) == 0 || len(p.Graphs) != len(p.Names) {
+		return nil, bad("%d graphs and %d names", len(p.Graphs), len(p.Names))
+	}
+	if err := p.Solver.Validate(); err != nil {
+		return nil, bad("%v", err)
+	}
+	if err := p.Features.Validate(); err != nil {
+		return nil, bad("%v", err)
+	}
+	if err := checkChoice(p.Choice); err != nil {
+		return nil, bad("%v", err)
+	}
+	if err := checkSVM(p.SVM, len(p.Graphs)); err != nil {
+		return nil, bad("%v", err)
+	}
+	if p.SVM.Classes < len(p.Classes) || p.SVM.Classes < len(p.ClassNames) {
+		return nil, bad("%d classes with %d labels and %d names", p.SVM.Classes, len(p.Classes), len(p.ClassNames))
+	}
+	m := &Model{Choice: p.Choice, SVM: p.SVM, Solver: p.Solver, Classes: p.Classes,
+		ClassNames: p.ClassNames, Features: p.Features}
+	for i, raw := range p.Graphs {
+		g, err := graphs.ReadJSON(bytes.NewReader(raw), p.Names[i], graphs.DefaultLimits)
+		if err != nil {
+			return nil, bad("%v", err)
+		}
+		if i > 0 && dim(g) != dim(m.Graphs[0]) {
+			return nil, bad("graph %q has %d node features, graph %q %d", g.Name, dim(g), m.Graphs[0].Name, dim(m.Graphs[0]))
+		}
+		m.Graphs = append(m.Graphs, g)
+	}
+	return m, nil
+}
+
+func checkChoice(c Choice) error {
+	if _, err := graphs.ParseStructure(string(c.Candidate.Structure)); err != nil {
+		return err
+	}
+	for _, v := range []float64{c.Gamma, c.Median, c.C} {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("choice: γ, median and C must be positive and finite, got %v", v)
+		}
+	}
+	if w := c.Candidate.FeatureWeight; !(w >= 0) || w > training.MaxFeatureWeight {
+		return fmt.Errorf("choice: feature weight %v", w)
+	}
+	return nil
+}
+
+func checkSVM(m *svm.Model, n int) error {
+	if m == nil {
+		return errors.New("no svm")
+	}
+	if m.Classes < 2 || m.Classes > n*n+2 {
+		return fmt.Errorf("svm: %d classes", m.Classes)
+	}
+	if len(m.Machines) == 0 || len(m.Machines) > m.Classes*(m.Classes-1)/2 {
+		return fmt.Errorf("svm: %d machines for %d classes", len(m.Machines), m.Classes)
+	}
+	for k, mc := range m.Machines {
+		if mc.A < 0 || mc.B <= mc.A || mc.B >= m.Classes {
+			return fmt.Errorf("svm: machine %d separates classes %d and %d", k, mc.A, mc.B)
+		}
+		if len(mc.Support) != len(mc.Coef) {
+			return fmt.Errorf("svm: machine %d has %d support indices and %d coefficients", k, len(mc.Support), len(mc.Coef))
+		}
+		if math.IsNaN(mc.Bias) || math.IsInf(mc.Bias, 0) {
+			return fmt.Errorf("svm: machine %d bias %v", k, mc.Bias)
+		}
+		for a, i := range mc.Support {
+			if i < 0 || i >= n {
+				return fmt.Errorf("svm: machine %d support index %d out of %d graphs", k, i, n)
+			}
+			if v := mc.Coef[a]; math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("svm: machine %d coefficient %v", k, v)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,149 @@
+package fgwsvm
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/semisup/svm"
+)
+
+// Grid is what inner cross-validation chooses among, besides the candidates.
+type Grid struct {
+	// Gammas are kernel widths relative to the median discrepancy of the training pairs: the
+	// kernel is exp(−γ·d/median).
+	Gammas []float64 `json:"gammas"`
+	// Cs are the SVM's regularisation constants.
+	Cs []float64 `json:"cs"`
+	// Folds is the number of inner stratified folds; Seed seeds them.
+	Folds int    `json:"folds"`
+	Seed  uint64 `json:"seed"`
+}
+
+// DefaultGrid is γ ∈ {0.01, 0.1, 1, 10, 100} (relative), C ∈ {0.01, …, 1000}, 5 inner folds.
+func DefaultGrid() Grid {
+	return Grid{
+		Gammas: []float64{0.01, 0.1, 1, 10, 100},
+		Cs:     []float64{0.01, 0.1, 1, 10, 100, 1000},
+		Folds:  5, Seed: 1,
+	}
+}
+
+// Validate checks the grid.
+func (g Grid) Validate() error {
+	if len(g.Gammas) == 0 || len(g.Cs) == 0 {
+		return fmt.Errorf("fgwsvm: empty grid (%d γ, %d C)", len(g.Gammas), len(g.Cs))
+	}
+	for _, v := range append(append([]float64{}, g.Gammas...), g.Cs...) {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("fgwsvm: grid value %v: γ and C must be positive and finite", v)
+		}
+	}
+	if g.Folds < 2 {
+		return fmt.Errorf("fgwsvm: %d inner folds, need at least 2", g.Folds)
+	}
+	return nil
+}
+
+// Choice is what inner cross-validation chose.
+type Choice struct {
+	Candidate Candidate `json:"candidate"`
+	// Gamma is relative to Median, the median training discrepancy under Candidate.
+	Gamma  float64 `json:"gamma"`
+	Median float64 `json:"median"`
+	C      float64 `json:"c"`
+	// Validation is the mean inner-fold accuracy of the choice.
+	Validation float64 `json:"validation_accuracy"`
+	// index is the candidate's position in the matrices chosen from.
+	index int
+}
+
+// kernelScale is the absolute γ of the kernel exp(−γ·d).
+func (c Choice) kernelScale() float64 { return c.Gamma / c.Median }
+
+func (c Choice) String() string {
+	return fmt.Sprintf("%s, γ = %g/median (%.4g), C = %g (inner-CV accuracy %.2f%%)",
+		c.Candidate, c.Gamma, c.Median, c.C, 100*c.Validation)
+}
+
+// choose picks the candidate, γ and C of best mean inner-fold accuracy on the graphs idx
+// (labels y[idx]); ties keep the first in candidate, γ, C order. Only rows and columns idx of
+// the matrices are read.
+func choose(ctx context.Context, ds []*mat.SymDense, cands []Candidate, y, idx []int, classes int, g Grid) (Choice, error) {
+	yi := pick(y, idx)
+	fold, err := svm.StratifiedFolds(yi, min(g.Folds, len(idx)), g.Seed)
+	if err != nil {
+		return Choice{}, fmt.Errorf("fgwsvm: inner folds: %w", err)
+	}
+	best := Choice{Validation: -1}
+	for ci, d := range ds {
+		sub := subSym(d, idx)
+		med := medianPair(sub, seq(len(idx)))
+		for _, gamma := range g.Gammas {
+			k := svm.ExpKernelSym(sub, gamma/med)
+			for _, c := range g.Cs {
+				if err := ctx.Err(); err != nil {
+					return Choice{}, err
+				}
+				acc, err := svm.CrossValAccuracy(k, yi, classes, c, fold)
+				if err != nil {
+					return Choice{}, fmt.Errorf("fgwsvm: %s, γ = %g, C = %g: %w", cands[ci], gamma, c, err)
+				}
+				if acc > best.Validation {
+					best = Choice{Candidate: cands[ci], Gamma: gamma, Median: med, C: c, Validation: acc, index: ci}
+				}
+			}
+		}
+	}
+	return best, nil
+}
+
+// fit trains the SVM of choice ch on the graphs idx.
+func fit(ds []*mat.SymDense, ch Choice, y, idx []int, classes int) (*svm.Model, error) {
+	k := svm.ExpKernelSym(subSym(ds[ch.index], idx), ch.kernelScale())
+	m, err := svm.Fit(k, pick(y, idx), classes, ch.C)
+	if err != nil {
+		return nil, fmt.Errorf("fgwsvm: %w", err)
+	}
+	return m, nil
+}
+
+// predictRows predicts the graphs rows from their discrepancies to the training graphs idx.
+func predictRows(ds []*mat.SymDense, ch Choice, m *svm.Model, rows, idx []int) []int {
+	d := ds[ch.index]
+	kr := mat.NewDense(len(rows), len(idx), nil)
+	for a, i := range rows {
+		for b, j := range idx {
+			kr.Set(a, b, d.At(i, j))
+		}
+	}
+	return m.Predict(svm.ExpKernel(kr, ch.kernelScale()))
+}
+
+func subSym(d mat.Symmetric, idx []int) *mat.SymDense {
+	s := mat.NewSymDense(len(idx), nil)
+	for a, i := range idx {
+		for b := a; b < len(idx); b++ {
+			s.SetSym(a, b, d.At(i, idx[b]))
+		}
+	}
+	return s
+}
+
+func pick(xs, idx []int) []int {
+	out := make([]int, len(idx))
+	for a, i := range idx {
+		out[a] = xs[i]
+	}
+	return out
+}
+
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}

@@ -1,0 +1,111 @@
+package svm
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// StratifiedFolds assigns each of the items labelled y to one of k folds, stratified by
+// class: each class's items, shuffled with seed, are dealt round-robin, and each class starts
+// where the previous one stopped, so every class is spread over the folds within one item and
+// the folds' sizes differ by at most one. The same y, k and seed give the same folds. A class
+// with fewer than k items is simply absent from some folds. Labels may be any ints. It
+// returns an error if k < 2 or k > len(y).
+func StratifiedFolds(y []int, k int, seed uint64) ([]int, error) {
+	switch {
+	case k < 2:
+		return nil, fmt.Errorf("svm: %d folds: need at least 2", k)
+	case k > len(y):
+		return nil, fmt.Errorf("svm: %d folds for %d items: need at most one fold per item",
+			k, len(y))
+	}
+	byClass := map[int][]int{}
+	for i, l := range y {
+		byClass[l] = append(byClass[l], i)
+	}
+	labels := make([]int, 0, len(byClass))
+	for l := range byClass {
+		labels = append(labels, l)
+	}
+	slices.Sort(labels) // map order is random; the folds must not be
+	rng := rand.New(rand.NewPCG(seed, 0x5f01d5))
+	fold := make([]int, len(y))
+	next := 0
+	for _, l := range labels {
+		items := byClass[l]
+		rng.Shuffle(len(items), func(i, j int) { items[i], items[j] = items[j], items[i] })
+		for _, i := range items {
+			fold[i] = next
+			next = (next + 1) % k
+		}
+	}
+	return fold, nil
+}
+
+// CrossValAccuracy scores c by cross-validation on the training kernel k: for each fold f
+// (the values in fold, as from StratifiedFolds), it trains on the items outside f (Fit on the
+// sub-kernel, with the same classes) and predicts the items in f, and it returns the mean
+// of the folds' accuracies. Folds without items are skipped. It returns an error where Fit
+// would on the whole problem, if len(fold) ≠ len(y), a fold index is negative, there is only
+// one fold, or a fold's training items hold a single class.
+func CrossValAccuracy(
+	k mat.Symmetric, y []int, classes int, c float64, fold []int,
+) (float64, error) {
+	if _, err := checkProblem(k, y, classes, c); err != nil {
+		return 0, fmt.Errorf("svm: %w", err)
+	}
+	if err := checkKernel(newSymReader(k), len(y)); err != nil {
+		return 0, fmt.Errorf("svm: %w", err)
+	}
+	if len(fold) != len(y) {
+		return 0, fmt.Errorf("svm: %d fold indices for %d items", len(fold), len(y))
+	}
+	folds := 0
+	for i, f := range fold {
+		if f < 0 {
+			return 0, fmt.Errorf("svm: item %d has fold %d: need folds ≥ 0", i, f)
+		}
+		folds = max(folds, f+1)
+	}
+	members := make([][]int, folds)
+	for i, f := range fold {
+		members[f] = append(members[f], i)
+	}
+	sum, scored := 0.0, 0
+	for f, test := range members {
+		if len(test) == 0 {
+			continue
+		}
+		train := make([]int, 0, len(y)-len(test))
+		for i, g := range fold {
+			if g != f {
+				train = append(train, i)
+			}
+		}
+		if len(train) == 0 {
+			return 0, errors.New("svm: there is only one fold: nothing to train on")
+		}
+		ytrain := make([]int, len(train))
+		for i, o := range train {
+			ytrain[i] = y[o]
+		}
+		m, err := fit(subSym{k: k, idx: train}, ytrain, classes, c)
+		if err != nil {
+			return 0, fmt.Errorf("svm: fold %d: %w", f, err)
+		}
+		kr := mat.DenseCopyOf(subMat{k: k, rows: test, cols: train})
+		right := 0
+		for i, p := range m.Predict(kr) {
+			if p == y[test[i]] {
+				right++
+			}
+		}
+		sum += float64(right) / float64(len(test))
+		scored++
+	}
+	return sum / float64(scored), nil
+}
