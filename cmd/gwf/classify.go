@@ -15,6 +15,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
 	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/cluster"
 	"github.com/gwf-graphs/gwf/training/shard"
@@ -55,6 +56,7 @@ type classifyFlags struct {
 	method     string
 	structure  string
 	innerFolds int
+	screen     int
 }
 
 func newClassifyCmd(a *app) *cobra.Command {
@@ -168,6 +170,7 @@ are refused.`,
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
 	fs.StringVar(&f.method, "method", methodSVM, "classifier: fgw-svm (an SVM on a kernel of pairwise FGW discrepancies, every setting chosen on the training graphs) or gwf (the paper's semi-supervised GWF model: the flags of 'gwf fit' and the head's)")
 	fs.StringVar(&f.structure, "structure", "auto", "fgw-svm: the matrix graphs are compared by: adjacency, shortest-path, or auto (both, chosen on the training graphs)")
+	fs.IntVar(&f.screen, "screen", fgwsvm.DefaultScreen, "fgw-svm: with more graphs than this, compare every candidate on a random subset of this many graphs first and compute all the discrepancies only for those the training graphs choose there (0: every candidate in full)")
 	fs.IntVar(&f.innerFolds, "inner-folds", 5, "fgw-svm: folds of the cross-validation on the training graphs that chooses the structure, feature weight, γ and C")
 	return cmd
 }
@@ -312,7 +315,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	default:
 		return usagef("--method %q: give fgw-svm or gwf", f.method)
 	}
-	for _, name := range []string{"structure", "inner-folds"} {
+	for _, name := range []string{"structure", "inner-folds", "screen"} {
 		if flags.Changed(name) {
 			return usagef("--%s is a setting of --method fgw-svm", name)
 		}

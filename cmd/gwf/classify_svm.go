@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -9,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/semisup"
@@ -25,27 +25,25 @@ const (
 
 // svmFlags are the flags that --method fgw-svm reads besides the data flags.
 var svmFlags = map[string]bool{
-	"method": true, "structure": true, "feature-weight": true, "inner-folds": true,
+	"method": true, "structure": true, "feature-weight": true, "inner-folds": true, "screen": true,
 	"folds": true, "fold-seed": true, "labeled-fraction": true, "output": true, "model": true,
 	"predictions": true, "json": true, "quiet": true, "workers": true,
 }
 
 // svmReport is what 'gwf classify --method fgw-svm' reports.
 type svmReport struct {
-	Dataset    string              `json:"dataset"`
-	Graphs     int                 `json:"graphs"`
-	Classes    int                 `json:"classes"`
-	Method     string              `json:"method"`
-	Protocol   string              `json:"protocol"`
-	Features   string              `json:"features"`
-	Candidates []fgwsvm.Candidate  `json:"candidates"`
-	Grid       fgwsvm.Grid         `json:"grid"`
-	GWDs       int                 `json:"gwds"`
-	GWDSeconds float64             `json:"gwd_seconds"`
-	Folds      []fgwsvm.FoldResult `json:"folds,omitempty"`
-	Accuracy   meanStd             `json:"accuracy"`
-	Labeled    int                 `json:"labeled,omitempty"`
-	Choice     *fgwsvm.Choice      `json:"choice,omitempty"`
+	Dataset  string              `json:"dataset"`
+	Graphs   int                 `json:"graphs"`
+	Classes  int                 `json:"classes"`
+	Method   string              `json:"method"`
+	Protocol string              `json:"protocol"`
+	Features string              `json:"features"`
+	Settings fgwsvm.Settings     `json:"settings"`
+	Cost     fgwsvm.Stats        `json:"cost"`
+	Folds    []fgwsvm.FoldResult `json:"folds,omitempty"`
+	Accuracy meanStd             `json:"accuracy"`
+	Labeled  int                 `json:"labeled,omitempty"`
+	Choice   *fgwsvm.Choice      `json:"choice,omitempty"`
 }
 
 // checkSVMFlags refuses the flags of the GWF model with --method fgw-svm.
@@ -111,6 +109,9 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if f.innerFolds < 2 {
 		return usagef("--inner-folds = %d must be at least 2", f.innerFolds)
 	}
+	if f.screen < 0 {
+		return usagef("--screen = %d must not be negative (0: no screening)", f.screen)
+	}
 	if err := f.data.check(); err != nil {
 		return err
 	}
@@ -140,16 +141,17 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	}
 	grid := fgwsvm.DefaultGrid()
 	grid.Folds, grid.Seed = f.innerFolds, f.foldSeed
+	set := fgwsvm.Settings{Candidates: cands, Grid: grid, Screen: f.screen}
 	rep := &svmReport{Dataset: ds.Name, Graphs: len(data), Classes: classesN, Method: methodSVM,
-		Features: used, Candidates: cands, Grid: grid}
-	rep.GWDs = len(cands) * len(data) * (len(data) - 1) / 2
-	a.log.Infof("classifying %s (%d graphs, %d classes) with an SVM on FGW discrepancies; node features: %s; %d candidates (%s), each %d GWDs (exact CG solver): %d in all",
-		ds.Name, len(data), classesN, used, len(cands), describeCandidates(cands), len(data)*(len(data)-1)/2, rep.GWDs)
+		Features: used, Settings: set}
+	a.log.Infof("classifying %s (%d graphs, %d classes) with an SVM on FGW discrepancies (exact CG solver); node features: %s; %d candidates: %s",
+		ds.Name, len(data), classesN, used, len(cands), describeCandidates(cands))
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
 	opt := fgwsvm.Options{Workers: f.train.workers}
 	if !f.quiet {
 		opt.Progress = gwdProgress(a, nil)
+		opt.Log = func(msg string) { a.log.Info(msg) }
 	}
 	interrupted := func(err error) error {
 		if ctx.Err() != nil {
@@ -157,8 +159,9 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		}
 		return err
 	}
-	if f.fraction == 1 {
-		m, err := fgwsvm.Train(ctx, data, labels, classesN, cands, grid, opt)
+	switch {
+	case f.fraction == 1:
+		m, err := fgwsvm.Train(ctx, data, labels, classesN, set, opt)
 		if err != nil {
 			return interrupted(err)
 		}
@@ -167,26 +170,21 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 			return err
 		}
 		rep.Protocol = fmt.Sprintf("one classifier trained on all %d labelled graphs, settings chosen by %d-fold cross-validation on them; saved to %s for 'gwf predict'", len(data), grid.Folds, f.output)
-		rep.Choice, rep.Labeled = &m.Choice, len(data)
+		rep.Choice, rep.Labeled, rep.Cost = &m.Choice, len(data), m.Stats
 		rep.Accuracy = meanStd{Mean: m.Choice.Validation}
 		a.log.Infof("chose %s; kept %d support graphs", m.Choice, len(m.Graphs))
 		return writeSVMReport(cmd.OutOrStdout(), f.json, rep)
-	}
-	dists, err := fgwsvm.Distances(ctx, data, cands, opt)
-	if err != nil {
-		return interrupted(err)
-	}
-	if f.fraction > 0 {
-		return classifySVMFraction(cmd, a, f, rep, ds, dists, labels, classesN)
+	case f.fraction > 0:
+		return classifySVMFraction(ctx, cmd, a, f, rep, ds, labels, classesN, opt)
 	}
 	rep.Protocol = fmt.Sprintf("nested stratified %d-fold cross-validation (fold seed %d): candidate, γ and C chosen by %d-fold cross-validation on each fold's training graphs, held-out fold scored once; discrepancies use no label and are computed once for all graphs", f.folds, f.foldSeed, grid.Folds)
-	res, err := fgwsvm.CrossValidate(ctx, dists, cands, labels, classesN, f.folds, f.foldSeed, grid, func(r fgwsvm.FoldResult) {
+	res, st, err := fgwsvm.CrossValidate(ctx, data, labels, classesN, f.folds, f.foldSeed, set, opt, func(r fgwsvm.FoldResult) {
 		a.log.Infof("fold %d/%d: accuracy %.2f%% on %d graphs; chose %s", r.Fold, f.folds, 100*r.Accuracy, r.Test, r.Choice)
 	})
 	if err != nil {
 		return interrupted(err)
 	}
-	rep.Folds = res
+	rep.Folds, rep.Cost = res, st
 	xs := make([]float64, len(res))
 	for i, r := range res {
 		xs[i] = r.Accuracy
@@ -198,12 +196,16 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 
 // classifySVMFraction keeps a stratified fraction of the labels, trains on them and scores
 // the other graphs.
-func classifySVMFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *svmReport, ds *graphs.Dataset, dists []*mat.SymDense, labels []int, classesN int) error {
+func classifySVMFraction(ctx context.Context, cmd *cobra.Command, a *app, f *classifyFlags, rep *svmReport, ds *graphs.Dataset, labels []int, classesN int, opt fgwsvm.Options) error {
 	train := semisup.KeepLabels(labels, f.fraction, f.foldSeed)
-	pred, ch, err := fgwsvm.TrainPredict(cmd.Context(), dists, rep.Candidates, train, classesN, rep.Grid)
+	pred, ch, st, err := fgwsvm.TrainPredict(ctx, ds.Graphs, train, classesN, rep.Settings, opt)
 	if err != nil {
+		if ctx.Err() != nil {
+			return interruptedError{"interrupted"}
+		}
 		return err
 	}
+	rep.Cost = st
 	ok, n := 0, 0
 	for i, l := range train {
 		if l == semisup.Unlabeled {
@@ -215,7 +217,7 @@ func classifySVMFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *svmR
 	}
 	rep.Labeled = len(labels) - n
 	rep.Choice = &ch
-	rep.Protocol = fmt.Sprintf("%.0f%% of the labels kept (stratified, seed %d); settings chosen by %d-fold cross-validation on the labelled graphs; accuracy on the other graphs", 100*f.fraction, f.foldSeed, rep.Grid.Folds)
+	rep.Protocol = fmt.Sprintf("%.0f%% of the labels kept (stratified, seed %d); settings chosen by %d-fold cross-validation on the labelled graphs; accuracy on the other graphs", 100*f.fraction, f.foldSeed, rep.Settings.Grid.Folds)
 	if n > 0 {
 		rep.Accuracy = meanStd{Mean: float64(ok) / float64(n)}
 	}
@@ -282,7 +284,7 @@ func writeSVMReport(w io.Writer, asJSON bool, rep *svmReport) error {
 		return writeJSON(w, rep)
 	}
 	fmt.Fprintf(w, "%s: %d graphs, %d classes; %s\nclassifier: SVM on exp(−γ·FGW discrepancy); node features: %s; candidates: %s\n\n",
-		rep.Dataset, rep.Graphs, rep.Classes, rep.Protocol, rep.Features, describeCandidates(rep.Candidates))
+		rep.Dataset, rep.Graphs, rep.Classes, rep.Protocol, rep.Features, describeCandidates(rep.Settings.Candidates))
 	if len(rep.Folds) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "fold\ttest graphs\taccuracy %\tchosen\tseconds")
@@ -292,16 +294,26 @@ func writeSVMReport(w io.Writer, asJSON bool, rep *svmReport) error {
 		if err := tw.Flush(); err != nil {
 			return err
 		}
-		_, err := fmt.Fprintf(w, "\naccuracy: %.2f ± %.2f %% (mean ± std over %d folds)\n", 100*rep.Accuracy.Mean, 100*rep.Accuracy.Std, len(rep.Folds))
+		_, err := fmt.Fprintf(w, "\naccuracy: %.2f ± %.2f %% (mean ± std over %d folds)\ncost: %s\n", 100*rep.Accuracy.Mean, 100*rep.Accuracy.Std, len(rep.Folds), describeCost(rep.Cost))
 		return err
 	}
 	if rep.Choice != nil {
 		fmt.Fprintf(w, "chose %s\n", rep.Choice)
 	}
+	fmt.Fprintf(w, "cost: %s\n", describeCost(rep.Cost))
 	if rep.Labeled == rep.Graphs {
 		_, err := fmt.Fprintf(w, "cross-validated accuracy of the chosen settings on the %d labelled graphs: %.2f %%\n", rep.Graphs, 100*rep.Accuracy.Mean)
 		return err
 	}
 	_, err := fmt.Fprintf(w, "accuracy on the %d unlabelled graphs: %.2f %% (%d labelled)\n", rep.Graphs-rep.Labeled, 100*rep.Accuracy.Mean, rep.Labeled)
 	return err
+}
+
+// describeCost says how many discrepancies were computed, in how long, and what in full.
+func describeCost(st fgwsvm.Stats) string {
+	s := fmt.Sprintf("%d discrepancies in %.0f s", st.GWDs, st.Seconds)
+	if st.Screened > 0 {
+		s += fmt.Sprintf(" (every candidate on a screening subset of %d graphs; in full: %s)", st.Screened, describeCandidates(st.Full))
+	}
+	return s
 }

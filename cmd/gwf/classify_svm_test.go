@@ -18,8 +18,8 @@ func TestClassifySVMDefault(t *testing.T) {
 	if rep.Method != methodSVM || len(rep.Folds) != 3 || rep.Features != "--features labels" {
 		t.Fatalf("method %q, %d folds, features %q", rep.Method, len(rep.Folds), rep.Features)
 	}
-	if len(rep.Candidates) != 6 {
-		t.Fatalf("%d candidates, want 2 structures × 3 feature weights", len(rep.Candidates))
+	if len(rep.Settings.Candidates) != 10 {
+		t.Fatalf("%d candidates, want 2 structures × 5 feature weights", len(rep.Settings.Candidates))
 	}
 	if rep.Accuracy.Mean < 0.6 || rep.Accuracy.Mean > 1 {
 		t.Fatalf("accuracy %v", rep.Accuracy.Mean)

@@ -19,13 +19,14 @@ func (c Candidate) String() string {
 	return fmt.Sprintf("%s structure, feature weight %.4g", c.Structure, c.FeatureWeight)
 }
 
-// WeightFactors multiply the balanced feature weight (training.BalanceFeaturesSource: the
-// weight at which the structure and feature terms have the same mean) in the default
-// candidates: a quarter, equal, four times.
-var defaultWeightFactors = []float64{0.25, 1, 4}
+// defaultWeightFactors multiply the balanced feature weight (training.BalanceFeaturesSource:
+// the weight at which the structure and feature terms have the same mean) in the default
+// candidates: from a structure-led cost (the features a fifth of it) to a feature-led one
+// (the structure a thousandth), as FGW's grid of α spans both.
+var defaultWeightFactors = []float64{0.25, 2, 16, 128, 1024}
 
-// DefaultCandidates are both structures and, on graphs with node features, three weights of
-// the feature cost around the balanced weight of each structure, measured on data without
+// DefaultCandidates are both structures and, on graphs with node features, five weights of the
+// feature cost, multiples of the balanced weight of each structure measured on data without
 // labels. It applies each structure to data (see graphs.Structure.Apply).
 func DefaultCandidates(data []*graphs.Graph) ([]Candidate, error) {
 	var out []Candidate

@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
-
+	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/semisup"
 )
 
@@ -24,21 +23,25 @@ type FoldResult struct {
 
 // CrossValidate scores the classifier by nested stratified cross-validation: the graphs are
 // split into folds (semisup.Folds, so that the folds are those of the GWF classifier for the
-// same seed); for each, the candidate, γ and C are chosen by g.Folds-fold cross-validation on
-// the other folds' graphs alone, the SVM is trained on all of them and the held-out fold is
-// scored once. ds are the candidates' discrepancy matrices over all the graphs (Distances):
-// they use no label. labels are class indices in [0, classes); foldDone, if set, is called
-// after each fold.
-func CrossValidate(ctx context.Context, ds []*mat.SymDense, cands []Candidate, labels []int, classes, folds int, seed uint64, g Grid, foldDone func(FoldResult)) ([]FoldResult, error) {
-	if err := checkInputs(ds, cands, labels, classes, g); err != nil {
-		return nil, err
+// same seed); for each, the candidate, γ and C are chosen by cross-validation on the other
+// folds' graphs alone (screened, see Settings.Screen), the SVM is trained on all of them and
+// the held-out fold is scored once. The discrepancies use no label: each matrix is computed
+// once for all graphs and serves every fold. labels are class indices in [0, classes);
+// foldDone, if set, is called after each fold.
+func CrossValidate(ctx context.Context, data []*graphs.Graph, labels []int, classes, folds int, seed uint64, s Settings, opt Options, foldDone func(FoldResult)) ([]FoldResult, Stats, error) {
+	if len(data) != len(labels) {
+		return nil, Stats{}, fmt.Errorf("fgwsvm: %d graphs and %d labels", len(data), len(labels))
 	}
-	if err := checkSize(ds, len(labels)); err != nil {
-		return nil, err
+	if err := checkLabels(labels, classes); err != nil {
+		return nil, Stats{}, err
 	}
 	fold, err := semisup.Folds(labels, folds, seed)
 	if err != nil {
-		return nil, fmt.Errorf("fgwsvm: %w", err)
+		return nil, Stats{}, fmt.Errorf("fgwsvm: %w", err)
+	}
+	mx, err := newMatrices(ctx, data, s, opt)
+	if err != nil {
+		return nil, Stats{}, err
 	}
 	var out []FoldResult
 	for f := range folds {
@@ -51,15 +54,15 @@ func CrossValidate(ctx context.Context, ds []*mat.SymDense, cands []Candidate, l
 				train = append(train, i)
 			}
 		}
-		ch, err := choose(ctx, ds, cands, labels, train, classes, g)
+		ch, d, err := mx.chooseFor(train, labels, classes, s.Grid)
 		if err != nil {
-			return nil, fmt.Errorf("fold %d: %w", f+1, err)
+			return nil, Stats{}, fmt.Errorf("fold %d: %w", f+1, err)
 		}
-		m, err := fit(ds, ch, labels, train, classes)
+		m, err := fit(d, ch, labels, train, classes)
 		if err != nil {
-			return nil, fmt.Errorf("fold %d: %w", f+1, err)
+			return nil, Stats{}, fmt.Errorf("fold %d: %w", f+1, err)
 		}
-		pred := predictRows(ds, ch, m, test, train)
+		pred := predictRows(d, ch, m, test, train)
 		r := FoldResult{Fold: f + 1, Test: len(test), Choice: ch, Predicted: make([]int, classes)}
 		ok := 0
 		for a, i := range test {
@@ -75,46 +78,43 @@ func CrossValidate(ctx context.Context, ds []*mat.SymDense, cands []Candidate, l
 			foldDone(r)
 		}
 	}
-	return out, nil
+	return out, mx.stats, nil
 }
 
 // TrainPredict chooses and trains on the graphs with a label (labels[i] ≥ 0; semisup.Unlabeled
 // marks the others) and predicts every graph: the labelled-fraction protocol.
-func TrainPredict(ctx context.Context, ds []*mat.SymDense, cands []Candidate, labels []int, classes int, g Grid) ([]int, Choice, error) {
+func TrainPredict(ctx context.Context, data []*graphs.Graph, labels []int, classes int, s Settings, opt Options) ([]int, Choice, Stats, error) {
+	if len(data) != len(labels) {
+		return nil, Choice{}, Stats{}, fmt.Errorf("fgwsvm: %d graphs and %d labels", len(data), len(labels))
+	}
 	var train []int
+	masked := make([]int, len(labels))
 	for i, l := range labels {
 		if l != semisup.Unlabeled {
 			train = append(train, i)
 		}
+		masked[i] = max(l, 0) // unlabelled graphs' labels are never read
 	}
-	masked := make([]int, len(labels))
-	for i, l := range labels {
-		masked[i] = max(l, 0) // unlabelled rows are never read as labels
+	if err := checkLabels(pick(labels, train), classes); err != nil {
+		return nil, Choice{}, Stats{}, err
 	}
-	if err := checkInputs(ds, cands, pick(masked, train), classes, g); err != nil {
-		return nil, Choice{}, err
-	}
-	if err := checkSize(ds, len(labels)); err != nil {
-		return nil, Choice{}, err
-	}
-	ch, err := choose(ctx, ds, cands, masked, train, classes, g)
+	mx, err := newMatrices(ctx, data, s, opt)
 	if err != nil {
-		return nil, Choice{}, err
+		return nil, Choice{}, Stats{}, err
 	}
-	m, err := fit(ds, ch, masked, train, classes)
+	ch, d, err := mx.chooseFor(train, masked, classes, s.Grid)
 	if err != nil {
-		return nil, Choice{}, err
+		return nil, Choice{}, Stats{}, err
 	}
-	return predictRows(ds, ch, m, seq(len(labels)), train), ch, nil
+	m, err := fit(d, ch, masked, train, classes)
+	if err != nil {
+		return nil, Choice{}, Stats{}, err
+	}
+	return predictRows(d, ch, m, seq(len(labels)), train), ch, mx.stats, nil
 }
 
-func checkInputs(ds []*mat.SymDense, cands []Candidate, labels []int, classes int, g Grid) error {
-	if len(ds) == 0 || len(ds) != len(cands) {
-		return fmt.Errorf("fgwsvm: %d discrepancy matrices for %d candidates", len(ds), len(cands))
-	}
-	if err := g.Validate(); err != nil {
-		return err
-	}
+// checkLabels refuses labels out of [0, classes) and fewer than two classes.
+func checkLabels(labels []int, classes int) error {
 	seen := map[int]bool{}
 	for i, l := range labels {
 		if l < 0 || l >= classes {
@@ -124,16 +124,6 @@ func checkInputs(ds []*mat.SymDense, cands []Candidate, labels []int, classes in
 	}
 	if len(seen) < 2 {
 		return fmt.Errorf("fgwsvm: the labelled graphs have %d class(es); a classifier needs at least 2", len(seen))
-	}
-	return nil
-}
-
-// checkSize refuses matrices of another number of graphs than n.
-func checkSize(ds []*mat.SymDense, n int) error {
-	for _, d := range ds {
-		if d.SymmetricDim() != n {
-			return fmt.Errorf("fgwsvm: a discrepancy matrix of %d graphs for %d labels", d.SymmetricDim(), n)
-		}
 	}
 	return nil
 }

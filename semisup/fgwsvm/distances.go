@@ -20,8 +20,11 @@ type Options struct {
 	Solver training.Config
 	// Workers is the number of goroutines (0: GOMAXPROCS); results do not depend on it.
 	Workers int
-	// Progress, if set, is called now and then with the discrepancies done and the total.
+	// Progress, if set, is called now and then with the discrepancies done and the total of
+	// the matrices being computed.
 	Progress func(done, total int)
+	// Log, if set, is told what is computed next.
+	Log func(msg string)
 }
 
 func (o Options) solver() training.Config {

@@ -2,6 +2,7 @@ package fgwsvm
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"math/rand/v2"
@@ -79,19 +80,33 @@ func TestCrossValidateSeparatesBlockModels(t *testing.T) {
 			}
 		}
 	}
-	res, err := CrossValidate(context.Background(), ds, cands, labels, 3, 4, 1, smallGrid(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var acc float64
-	for _, r := range res {
-		acc += r.Accuracy / float64(len(res))
-		if r.Choice.Validation < 0 || r.Choice.Validation > 1 || r.Choice.C == 0 {
-			t.Fatalf("fold %d: choice %+v", r.Fold, r.Choice)
+	for _, screen := range []int{0, 18} {
+		s := Settings{Candidates: cands, Grid: smallGrid(), Screen: screen}
+		res, st, err := CrossValidate(context.Background(), data, labels, 3, 4, 1, s, Options{}, nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if acc < 0.9 {
-		t.Fatalf("accuracy %.3f on block models of 2, 3 and 4 blocks, want ≥ 0.9", acc)
+		var acc float64
+		for _, r := range res {
+			acc += r.Accuracy / float64(len(res))
+			if r.Choice.Validation < 0 || r.Choice.Validation > 1 || r.Choice.C == 0 {
+				t.Fatalf("fold %d: choice %+v", r.Fold, r.Choice)
+			}
+			if (screen > 0) != (r.Choice.Screening > 0) {
+				t.Fatalf("screen %d: fold %d's screening accuracy %v", screen, r.Fold, r.Choice.Screening)
+			}
+		}
+		if acc < 0.9 {
+			t.Fatalf("screen %d: accuracy %.3f on block models of 2, 3 and 4 blocks, want ≥ 0.9", screen, acc)
+		}
+		pairs := len(data) * (len(data) - 1) / 2
+		want := len(cands) * pairs
+		if screen > 0 {
+			want = len(cands)*screen*(screen-1)/2 + len(st.Full)*pairs
+		}
+		if st.GWDs != want || st.Screened != screen || len(st.Full) == 0 {
+			t.Fatalf("screen %d: stats %+v, want %d GWDs", screen, st, want)
+		}
 	}
 }
 
@@ -101,8 +116,8 @@ func TestFeatureCandidatesAroundBalancedWeight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cands) != 3 || !(cands[0].FeatureWeight < cands[1].FeatureWeight && cands[1].FeatureWeight < cands[2].FeatureWeight) {
-		t.Fatalf("candidates %v, want three increasing weights", cands)
+	if len(cands) != 5 || !slices.IsSortedFunc(cands, func(a, b Candidate) int { return cmp.Compare(a.FeatureWeight, b.FeatureWeight) }) {
+		t.Fatalf("candidates %v, want five increasing weights", cands)
 	}
 }
 
@@ -127,11 +142,11 @@ func TestSelectionIgnoresHeldOutLabels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := fit(ds, ch, y, train, 3)
+		m, err := fit(ds[ch.index], ch, y, train, 3)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return ch, predictRows(ds, ch, m, test, train)
+		return ch, predictRows(ds[ch.index], ch, m, test, train)
 	}
 	ch1, p1 := run(labels)
 	scrambled := slices.Clone(labels)
@@ -153,7 +168,7 @@ func TestPredictUnseenOnTheSameFooting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Train(context.Background(), train, labels[:21], 3, cands, smallGrid(), Options{})
+	m, err := Train(context.Background(), train, labels[:21], 3, Settings{Candidates: cands, Grid: smallGrid()}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,13 +181,11 @@ func TestPredictUnseenOnTheSameFooting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch := m.Choice
-	ch.index = 0
-	full, err := fit(ds, ch, labels, seq(21), 3)
+	full, err := fit(ds[0], m.Choice, labels, seq(21), 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := predictRows(ds, ch, full, seq(len(data))[21:], seq(21))
+	want := predictRows(ds[0], m.Choice, full, seq(len(data))[21:], seq(21))
 	if !slices.Equal(got, want) {
 		t.Fatalf("unseen graphs predicted %v, the cross-validation path %v", got, want)
 	}
@@ -225,42 +238,32 @@ func noFeatures(t *testing.T) *graphs.Graph {
 func TestErrors(t *testing.T) {
 	data, labels := threeClasses(t, 3, false)
 	cands, _ := DefaultCandidates(data)
-	ds, err := Distances(context.Background(), data, cands, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := Settings{Candidates: cands, Grid: smallGrid()}
+	ctx := context.Background()
 	one := make([]int, len(labels))
 	bad := slices.Clone(labels)
 	bad[0] = 7
+	cv := func(data []*graphs.Graph, labels []int, s Settings) error {
+		_, _, err := CrossValidate(ctx, data, labels, 3, 3, 1, s, Options{}, nil)
+		return err
+	}
 	cases := map[string]func() error{
-		"one class": func() error {
-			_, err := CrossValidate(context.Background(), ds, cands, one, 3, 3, 1, smallGrid(), nil)
-			return err
-		},
-		"label out of range": func() error {
-			_, err := CrossValidate(context.Background(), ds, cands, bad, 3, 3, 1, smallGrid(), nil)
-			return err
-		},
-		"matrices and candidates": func() error {
-			_, err := CrossValidate(context.Background(), ds[:1], cands, labels, 3, 3, 1, smallGrid(), nil)
-			return err
-		},
-		"labels and graphs": func() error {
-			_, err := CrossValidate(context.Background(), ds, cands, labels[:5], 3, 3, 1, smallGrid(), nil)
-			return err
-		},
-		"empty grid": func() error {
-			_, err := CrossValidate(context.Background(), ds, cands, labels, 3, 3, 1, Grid{Folds: 3}, nil)
-			return err
+		"one class":          func() error { return cv(data, one, s) },
+		"label out of range": func() error { return cv(data, bad, s) },
+		"labels and graphs":  func() error { return cv(data, labels[:5], s) },
+		"no candidates":      func() error { return cv(data, labels, Settings{Grid: smallGrid()}) },
+		"empty grid":         func() error { return cv(data, labels, Settings{Candidates: cands, Grid: Grid{Folds: 3}}) },
+		"negative screen": func() error {
+			return cv(data, labels, Settings{Candidates: cands, Grid: smallGrid(), Screen: -1})
 		},
 		"one labelled class": func() error {
 			y := slices.Repeat([]int{semisup.Unlabeled}, len(labels))
 			y[0], y[3] = 0, 0
-			_, _, err := TrainPredict(context.Background(), ds, cands, y, 3, smallGrid())
+			_, _, _, err := TrainPredict(ctx, data, y, 3, s, Options{})
 			return err
 		},
 		"train one graph": func() error {
-			_, err := Train(context.Background(), data[:1], labels[:1], 3, cands, smallGrid(), Options{})
+			_, err := Train(ctx, data[:1], labels[:1], 3, s, Options{})
 			return err
 		},
 	}

@@ -27,30 +27,29 @@ type Model struct {
 	Classes    []int
 	ClassNames []string
 	Features   graphs.FeatureEncoding
+	// Stats says what choosing cost (not saved).
+	Stats Stats
 }
 
-// Train chooses a candidate, γ and C by g.Folds-fold cross-validation on data (labels in
-// [0, classes)), trains the SVM on all of data and keeps the graphs it needs.
-func Train(ctx context.Context, data []*graphs.Graph, labels []int, classes int, cands []Candidate, g Grid, opt Options) (*Model, error) {
+// Train chooses a candidate, γ and C by cross-validation on data (labels in [0, classes);
+// screened, see Settings.Screen), trains the SVM on all of data and keeps the graphs it needs.
+func Train(ctx context.Context, data []*graphs.Graph, labels []int, classes int, s Settings, opt Options) (*Model, error) {
 	if len(data) != len(labels) {
 		return nil, fmt.Errorf("fgwsvm: %d graphs and %d labels", len(data), len(labels))
 	}
-	if len(data) < 2 {
-		return nil, fmt.Errorf("fgwsvm: %d graphs, need at least 2", len(data))
-	}
-	ds, err := Distances(ctx, data, cands, opt)
-	if err != nil {
+	if err := checkLabels(labels, classes); err != nil {
 		return nil, err
 	}
-	if err := checkInputs(ds, cands, labels, classes, g); err != nil {
+	mx, err := newMatrices(ctx, data, s, opt)
+	if err != nil {
 		return nil, err
 	}
 	all := seq(len(data))
-	ch, err := choose(ctx, ds, cands, labels, all, classes, g)
+	ch, d, err := mx.chooseFor(all, labels, classes, s.Grid)
 	if err != nil {
 		return nil, err
 	}
-	m, err := fit(ds, ch, labels, all, classes)
+	m, err := fit(d, ch, labels, all, classes)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +58,7 @@ func Train(ctx context.Context, data []*graphs.Graph, labels []int, classes int,
 	for a, i := range sup {
 		kept[a] = data[i]
 	}
-	return &Model{Choice: ch, SVM: remap(m, sup), Graphs: kept, Solver: opt.solver()}, nil
+	return &Model{Choice: ch, SVM: remap(m, sup), Graphs: kept, Solver: opt.solver(), Stats: mx.stats}, nil
 }
 
 // remap renumbers the machines' support indices into positions in sup (sorted).

@@ -54,8 +54,10 @@ type Choice struct {
 	Gamma  float64 `json:"gamma"`
 	Median float64 `json:"median"`
 	C      float64 `json:"c"`
-	// Validation is the mean inner-fold accuracy of the choice.
+	// Validation is the mean inner-fold accuracy of the choice; Screening, where the candidate
+	// was chosen on a subset (Settings.Screen), its mean inner-fold accuracy there.
 	Validation float64 `json:"validation_accuracy"`
+	Screening  float64 `json:"screening_accuracy,omitempty"`
 	// index is the candidate's position in the matrices chosen from.
 	index int
 }
@@ -100,9 +102,9 @@ func choose(ctx context.Context, ds []*mat.SymDense, cands []Candidate, y, idx [
 	return best, nil
 }
 
-// fit trains the SVM of choice ch on the graphs idx.
-func fit(ds []*mat.SymDense, ch Choice, y, idx []int, classes int) (*svm.Model, error) {
-	k := svm.ExpKernelSym(subSym(ds[ch.index], idx), ch.kernelScale())
+// fit trains the SVM of choice ch on the graphs idx of d, the chosen candidate's matrix.
+func fit(d *mat.SymDense, ch Choice, y, idx []int, classes int) (*svm.Model, error) {
+	k := svm.ExpKernelSym(subSym(d, idx), ch.kernelScale())
 	m, err := svm.Fit(k, pick(y, idx), classes, ch.C)
 	if err != nil {
 		return nil, fmt.Errorf("fgwsvm: %w", err)
@@ -111,8 +113,7 @@ func fit(ds []*mat.SymDense, ch Choice, y, idx []int, classes int) (*svm.Model, 
 }
 
 // predictRows predicts the graphs rows from their discrepancies to the training graphs idx.
-func predictRows(ds []*mat.SymDense, ch Choice, m *svm.Model, rows, idx []int) []int {
-	d := ds[ch.index]
+func predictRows(d *mat.SymDense, ch Choice, m *svm.Model, rows, idx []int) []int {
 	kr := mat.NewDense(len(rows), len(idx), nil)
 	for a, i := range rows {
 		for b, j := range idx {
