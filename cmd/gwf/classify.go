@@ -141,7 +141,7 @@ are refused.`,
 	fs.StringVar(&f.hidden, "hidden", "32", `hidden layer sizes of the head, comma-separated ("" or 0: a linear head)`)
 	fs.StringVar(&f.activation, "activation", d.Activation, "activation of the hidden layers: relu or tanh")
 	fs.StringVar(&f.input, "head-input", d.Input, "what the head reads: centered (z minus its mean: the identifiable part of z), lambda (softmax(z)) or z (the raw embedding, as eq. ssl)")
-	fs.BoolVar(&f.detach, "detach", false, "stop the classification gradient at the embeddings: the labels train the head only (eq. ssl lets them move z)")
+	fs.BoolVar(&f.detach, "detach", false, "stop the classification gradient at the embeddings: the labels train the head only. The default with free z (--encoder none), where the cross-entropy reaches only the labelled graphs' own z and moves them away from the unlabelled graphs of their class; --detach=false is the paper's eq. ssl. Not the default with an encoder, whose shared weights carry the labels to every graph")
 	fs.StringVar(&f.encoder, "encoder", semisup.EncoderNone, "embeddings: none (one free z per graph, the paper's model), gcn or gin (z = a graph neural network of the graph, trained through the GWF term and the labels; unseen graphs are embedded by one forward pass)")
 	fs.StringVar(&f.encHidden, "encoder-hidden", "32,32", "hidden widths of the --encoder")
 	fs.Float64Var(&f.encLR, "encoder-lr", 0, "Adam learning rate of the --encoder's weights (0: --lr, the GWF model's)")
@@ -330,6 +330,10 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	encHidden, err := parseHidden(f.encHidden)
 	if err != nil || len(encHidden) == 0 {
 		return usagef("--encoder-hidden %q: give one or more widths", f.encHidden)
+	}
+	if !flags.Changed("detach") && f.encoder == semisup.EncoderNone {
+		f.detach = true
+		a.log.Info("free z: the cross-entropy trains the head only (--detach; --detach=false for the paper's eq. ssl)")
 	}
 	sc := semisup.Config{Beta: f.beta, Hidden: hidden, Activation: f.activation, Input: f.input, Detach: f.detach, Head: f.head,
 		Encoder: f.encoder, EncoderHidden: encHidden, EncoderLearningRate: f.encLR, NoGWF: f.noGWF}
@@ -531,6 +535,21 @@ func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *classif
 			return interruptedError{"interrupted"}
 		}
 		return err
+	}
+	if f.fraction == 1 && m.Encoder == nil {
+		// The saved classifier's head is fit on embeddings made as unseen graphs' will be.
+		a.log.Infof("re-embedding the %d training graphs in transform mode (atoms fixed) and training the head on them, as 'gwf predict' embeds unseen graphs", len(data))
+		if err := m.Reembed(ctx, data, train, 0, training.Options{Workers: f.train.workers, Progress: opt.Progress}); err != nil {
+			if ctx.Err() != nil {
+				return interruptedError{"interrupted"}
+			}
+			return err
+		}
+		if f.output != "" {
+			if err := m.Save(f.output); err != nil {
+				return err
+			}
+		}
 	}
 	pred := m.Predict()
 	var truth, got []int

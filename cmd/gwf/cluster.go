@@ -348,20 +348,24 @@ func (f *clusterFlags) progress(a *app, opt experiment.Options) (func(int, train
 	return train, gwds, logEvent
 }
 
-// gwdProgress logs the GWDs done every progressEvery, with rate and ETA, and at the end.
+// gwdProgress logs the GWDs done every progressEvery, with rate and ETA, and at the end. A
+// count that falls back, or a new total, starts a new computation: its rate and ETA start
+// afresh.
 func gwdProgress(a *app, fields logrus.Fields) func(done, total int) {
 	var start, last time.Time
+	var startDone, lastDone, lastTotal int
 	return func(done, total int) {
 		now := time.Now()
-		if start.IsZero() {
-			start, last = now, now
+		if start.IsZero() || done < lastDone || total != lastTotal {
+			start, last, startDone, lastDone, lastTotal = now, now, done, done, total
 			return
 		}
+		lastDone = done
 		if done < total && now.Sub(last) < progressEvery {
 			return
 		}
 		last = now
-		rate := float64(done) / now.Sub(start).Seconds()
+		rate := float64(done-startDone) / now.Sub(start).Seconds()
 		eta := time.Duration(float64(total-done) / rate * float64(time.Second))
 		a.log.WithFields(fields).WithFields(logrus.Fields{
 			"gwds": fmt.Sprintf("%d/%d", done, total), "gwds/s": fmt.Sprintf("%.0f", rate), "eta": eta.Round(time.Second).String(),
