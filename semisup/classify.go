@@ -3,7 +3,6 @@ package semisup
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -28,21 +27,6 @@ func (m *Model) ClassProbabilities(ctx context.Context, data []*graphs.Graph, st
 	return Probabilities(m.Head.Logits(m.Config.headInput(z))), transform, nil
 }
 
-// Label is class c in the data's own encoding (Classes[c]; c itself when the model has none).
-func (m *Model) Label(c int) int {
-	if c >= 0 && c < len(m.Classes) {
-		return m.Classes[c]
-	}
-	return c
-}
-
-// LabelText is class c as the data wrote it: ClassNames[c] for text labels, else Label(c).
-func (m *Model) LabelText(c int) string {
-	if c >= 0 && c < len(m.ClassNames) {
-		return m.ClassNames[c]
-	}
-	return strconv.Itoa(m.Label(c))
-}
 
 // ArgMax is the most probable class of each row of p.
 func ArgMax(p *mat.Dense) []int {

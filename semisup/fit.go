@@ -147,11 +147,8 @@ type Model struct {
 	// (Config.Head); 0 if never. Fit does not train it again at the same epoch, so resuming a
 	// finished model changes nothing.
 	HeadTrainedAt int
-	// Classes are the data's own class labels: head output c stands for Classes[c] (nil: c).
-	Classes []int
-	// ClassNames, when the data's labels are text (graphs.Dataset.ClassNames), are those
-	// labels: head output c stands for ClassNames[c].
-	ClassNames []string
+	// ClassLabels say which of the data's labels head output c stands for.
+	ClassLabels
 }
 
 // OptimizerState is the joint Adam state after epoch Epoch: the atoms' solver (V_k then H_k),

@@ -151,7 +151,7 @@ func Decode(r io.Reader) (*Model, error) {
 	if p.ClassNames != nil && len(p.ClassNames) != head.Classes() {
 		return nil, bad("%d class names for a head of %d classes", len(p.ClassNames), head.Classes())
 	}
-	m := &Model{GWF: gwf, Head: head, Config: p.Config, Optimizer: p.Optimizer, HeadTrainedAt: p.HeadTrainedAt, Classes: p.Classes, ClassNames: p.ClassNames}
+	m := &Model{GWF: gwf, Head: head, Config: p.Config, Optimizer: p.Optimizer, HeadTrainedAt: p.HeadTrainedAt, ClassLabels: ClassLabels{Classes: p.Classes, ClassNames: p.ClassNames}}
 	if m.Encoder, err = p.Encoder.gnn(p.Config, InputDim(gwf.Dim()), gwf.K()); err != nil {
 		return nil, bad("%v", err)
 	}

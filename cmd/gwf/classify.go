@@ -391,14 +391,9 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		return err
 	}
 	data := ds.Graphs
-	labels, k, err := classes(data)
-	switch {
-	case err != nil:
+	labels, k, err := classifyLabels(ds)
+	if err != nil {
 		return err
-	case labels == nil:
-		return fmt.Errorf("%s has no class labels: classify needs them (a TU graph-labels file, or a labels.csv in a graph folder); for unlabelled data use 'gwf fit' or 'gwf cluster --clusters K'", ds.Name)
-	case k < 2:
-		return fmt.Errorf("every graph of %s has the same class label: classify needs at least two classes", ds.Name)
 	}
 	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(data), a.log); err != nil {
 		return err
@@ -654,4 +649,19 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// classifyLabels are the class of every graph and the number of classes, refused where a
+// classifier cannot be trained: no labels, or a single class.
+func classifyLabels(ds *graphs.Dataset) ([]int, int, error) {
+	labels, k, err := classes(ds.Graphs)
+	switch {
+	case err != nil:
+		return nil, 0, err
+	case labels == nil:
+		return nil, 0, fmt.Errorf("%s has no class labels: classify needs them (a TU graph-labels file, or a labels.csv in a graph folder); for unlabelled data use 'gwf fit' or 'gwf cluster --clusters K'", ds.Name)
+	case k < 2:
+		return nil, 0, fmt.Errorf("every graph of %s has the same class label: classify needs at least two classes", ds.Name)
+	}
+	return labels, k, nil
 }

@@ -120,14 +120,9 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		return err
 	}
 	data := ds.Graphs
-	labels, k, err := classes(data)
-	switch {
-	case err != nil:
+	labels, k, err := classifyLabels(ds)
+	if err != nil {
 		return err
-	case labels == nil:
-		return fmt.Errorf("%s has no class labels: classify needs them (a TU graph-labels file, or a labels.csv in a graph folder); for unlabelled data use 'gwf fit' or 'gwf cluster --clusters K'", ds.Name)
-	case k < 2:
-		return fmt.Errorf("every graph of %s has the same class label: classify needs at least two classes", ds.Name)
 	}
 	classesN := max(k, len(ds.Classes), len(ds.ClassNames))
 	if f.fraction == 0 {

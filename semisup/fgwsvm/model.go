@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/semisup/svm"
 	"github.com/gwf-graphs/gwf/training"
 )
@@ -21,12 +22,10 @@ type Model struct {
 	// Solver is the GWD module the discrepancies were computed with (FeatureWeight aside:
 	// Choice.Candidate's); prediction uses the same.
 	Solver training.Config
-	// Classes are the data's own class labels (class c is Classes[c]; nil: c itself), and
-	// ClassNames the labels as text where they were text. Features says how the training
-	// graphs' node features were read, so that new graphs are read alike.
-	Classes    []int
-	ClassNames []string
-	Features   graphs.FeatureEncoding
+	// ClassLabels say which of the data's labels class c stands for; Features says how the
+	// training graphs' node features were read, so that new graphs are read alike.
+	semisup.ClassLabels
+	Features graphs.FeatureEncoding
 	// Stats says what choosing cost (not saved).
 	Stats Stats
 }
@@ -110,20 +109,4 @@ func dim(g *graphs.Graph) int {
 	}
 	_, d := g.F.Dims()
 	return d
-}
-
-// Label is class c in the data's own encoding (Classes[c]; c itself without Classes).
-func (m *Model) Label(c int) int {
-	if c >= 0 && c < len(m.Classes) {
-		return m.Classes[c]
-	}
-	return c
-}
-
-// LabelText is class c as the data wrote it: ClassNames[c] for text labels, else Label(c).
-func (m *Model) LabelText(c int) string {
-	if c >= 0 && c < len(m.ClassNames) {
-		return m.ClassNames[c]
-	}
-	return fmt.Sprint(m.Label(c))
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
 	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/semisup/svm"
 	"github.com/gwf-graphs/gwf/training"
 )
@@ -117,8 +118,8 @@ func Decode(r io.Reader) (*Model, error) {
 	if p.SVM.Classes < len(p.Classes) || p.SVM.Classes < len(p.ClassNames) {
 		return nil, bad("%d classes with %d labels and %d names", p.SVM.Classes, len(p.Classes), len(p.ClassNames))
 	}
-	m := &Model{Choice: p.Choice, SVM: p.SVM, Solver: p.Solver, Classes: p.Classes,
-		ClassNames: p.ClassNames, Features: p.Features}
+	m := &Model{Choice: p.Choice, SVM: p.SVM, Solver: p.Solver, Features: p.Features,
+		ClassLabels: semisup.ClassLabels{Classes: p.Classes, ClassNames: p.ClassNames}}
 	for i, raw := range p.Graphs {
 		g, err := graphs.ReadJSON(bytes.NewReader(raw), p.Names[i], graphs.DefaultLimits)
 		if err != nil {
