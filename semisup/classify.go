@@ -27,7 +27,6 @@ func (m *Model) ClassProbabilities(ctx context.Context, data []*graphs.Graph, st
 	return Probabilities(m.Head.Logits(m.Config.headInput(z))), transform, nil
 }
 
-
 // ArgMax is the most probable class of each row of p.
 func ArgMax(p *mat.Dense) []int {
 	r, _ := p.Dims()
