@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/semisup/svm"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -74,8 +75,10 @@ type Baseline struct {
 	// Epoch is the unsupervised model's epoch whose embeddings it read (chosen on the validation
 	// split for the head, the last for the logistic regression).
 	Epoch int `json:"epoch"`
-	// C is the logistic regression's inverse L2 strength, chosen by inner cross-validation.
+	// C is the logistic regression's inverse L2 strength or the SVM's C, chosen by inner
+	// cross-validation; Gamma the SVM's kernel width, relative to the median squared distance.
 	C         float64 `json:"c,omitempty"`
+	Gamma     float64 `json:"gamma,omitempty"`
 	Predicted []int   `json:"predicted_per_class"`
 	// TrainAccuracy is the accuracy on the fold's labelled graphs; ValidationAccuracy and
 	// ValidationLoss (mean cross-entropy) the head's on its validation split, where it was chosen.
@@ -146,6 +149,50 @@ func (u *Unsupervised) LogRegFold(labels, test []int, grid []float64, innerFolds
 	}
 	pred := lr.Predict(lambda)
 	b := Baseline{Epoch: len(u.Z), C: c}
+	b.Accuracy, b.Predicted = scoreOn(pred, labels, test, classes)
+	return b, pick(pred, test), nil
+}
+
+// SVMGrid is the grid of SVMFold: kernel widths relative to the median squared distance
+// between embeddings, and C.
+func SVMGrid() (gammas, cs []float64) {
+	return []float64{0.01, 0.1, 1, 10, 100}, []float64{0.01, 0.1, 1, 10, 100, 1000}
+}
+
+// SVMFold is GDL's protocol on one fold (Vincent-Cuaz et al., ICML 2021: an SVM on the
+// embeddings of a model trained without labels): an SVM on the Gaussian kernel
+// exp(−γ·‖λ_i − λ_j‖²/median) of the unsupervised model's last-epoch λ, trained on the labelled
+// graphs outside test, γ and C chosen from SVMGrid by stratified inner
+// cross-validation on them (innerFolds folds, seeded). Labels of the graphs in test are not read
+// before scoring.
+func (u *Unsupervised) SVMFold(ctx context.Context, labels, test []int, innerFolds int, seed uint64) (Baseline, []int, error) {
+	train := hide(labels, test)
+	lambda := training.Lambda(u.Z[len(u.Z)-1])
+	var rows []int
+	for i, l := range train {
+		if l != Unlabeled {
+			rows = append(rows, i)
+		}
+	}
+	n := len(rows)
+	x, y := subset(lambda, rows), pick(train, rows)
+	classes := u.Head.Classes()
+	d := mat.NewSymDense(n, svm.SquaredDistances(x, x).RawMatrix().Data)
+	fold, err := svm.StratifiedFolds(y, min(innerFolds, n), seed)
+	if err != nil {
+		return Baseline{}, nil, fmt.Errorf("svm baseline: %w", err)
+	}
+	gammas, cs := SVMGrid()
+	ch, err := svm.SelectExp(ctx, d, y, classes, gammas, cs, fold)
+	if err != nil {
+		return Baseline{}, nil, fmt.Errorf("svm baseline: %w", err)
+	}
+	m, err := svm.Fit(svm.ExpKernelSym(d, ch.Scale()), y, classes, ch.C)
+	if err != nil {
+		return Baseline{}, nil, fmt.Errorf("svm baseline: %w", err)
+	}
+	pred := m.Predict(svm.ExpKernel(svm.SquaredDistances(lambda, x), ch.Scale()))
+	b := Baseline{Epoch: len(u.Z), C: ch.C, Gamma: ch.Gamma, ValidationAccuracy: ch.Accuracy}
 	b.Accuracy, b.Predicted = scoreOn(pred, labels, test, classes)
 	return b, pick(pred, test), nil
 }

@@ -103,7 +103,11 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 			if err != nil {
 				return nil, fmt.Errorf("fold %d: %w", f+1, err)
 			}
-			r.Beta0, r.LogReg = &b, &lr
+			sv, _, err := u.SVMFold(ctx, labels, test, 5, opt.Seed)
+			if err != nil {
+				return nil, fmt.Errorf("fold %d: %w", f+1, err)
+			}
+			r.Beta0, r.LogReg, r.SVM = &b, &lr, &sv
 			if sel.Unsupervised {
 				r.chooseUnsupervised(pred)
 			}

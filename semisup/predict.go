@@ -126,6 +126,9 @@ type FoldResult struct {
 	// on the unsupervised embeddings, and logistic regression on the unsupervised λ.
 	Beta0  *Baseline `json:"beta0,omitempty"`
 	LogReg *Baseline `json:"logreg,omitempty"`
+	// SVM is the third baseline: GDL's protocol, an SVM on the unsupervised λ (SVMFold).
+	// Absent in folds saved before it existed.
+	SVM *Baseline `json:"svm,omitempty"`
 	// JointAccuracy is, with Selection.Unsupervised, the held-out accuracy of the trained
 	// candidate Select chose: the fold's result had the β = 0 head not been a candidate (a
 	// diagnostic; nothing chooses on it).

@@ -118,10 +118,13 @@ func TestCrossValidateNestedWithBaselines(t *testing.T) {
 		t.Fatalf("%d folds", len(res))
 	}
 	for _, r := range res {
-		if r.Choice == nil || r.Beta0 == nil || r.LogReg == nil || len(r.Predictions) != r.Test || len(r.Graphs) != r.Test {
+		if r.Choice == nil || r.Beta0 == nil || r.LogReg == nil || r.SVM == nil || len(r.Predictions) != r.Test || len(r.Graphs) != r.Test {
 			t.Fatalf("fold %d: %+v", r.Fold, r)
 		}
-		for _, acc := range []float64{r.Accuracy, r.Beta0.Accuracy, r.LogReg.Accuracy} {
+		if r.SVM.C == 0 || r.SVM.Gamma == 0 {
+			t.Errorf("fold %d: SVM baseline chose C = %v, γ = %v", r.Fold, r.SVM.C, r.SVM.Gamma)
+		}
+		for _, acc := range []float64{r.Accuracy, r.Beta0.Accuracy, r.LogReg.Accuracy, r.SVM.Accuracy} {
 			if acc < 0 || acc > 1 {
 				t.Errorf("fold %d: accuracy %v", r.Fold, acc)
 			}
@@ -132,5 +135,40 @@ func TestCrossValidateNestedWithBaselines(t *testing.T) {
 		if r.Beta0.Epoch < 1 || r.Beta0.Epoch > gwf.Epochs {
 			t.Errorf("fold %d: β = 0 epoch %d", r.Fold, r.Beta0.Epoch)
 		}
+	}
+}
+
+// TestSVMFoldIgnoresHeldOutLabels: the SVM baseline's predictions of the held-out graphs do
+// not depend on their labels, and it separates two structures.
+func TestSVMFoldIgnoresHeldOutLabels(t *testing.T) {
+	data, labels := twoStructures(t, 40, 5)
+	gwf := smallGWF()
+	gwf.Epochs = 3
+	cfg := Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Head: HeadTraining{Steps: 30, LearningRate: 0.05}}
+	u, err := FitUnsupervised(context.Background(), data, 2, gwf, cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var test []int
+	for i := 0; i < len(data); i += 4 {
+		test = append(test, i)
+	}
+	flipped := slices.Clone(labels)
+	for _, i := range test {
+		flipped[i] = 1 - flipped[i]
+	}
+	a, pa, err := u.SVMFold(context.Background(), labels, test, 5, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, pb, err := u.SVMFold(context.Background(), flipped, test, 5, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(pa, pb) || a.C != b.C || a.Gamma != b.Gamma || a.Accuracy+b.Accuracy != 1 {
+		t.Fatalf("held-out labels changed the SVM baseline: %+v %v vs %+v %v", a, pa, b, pb)
+	}
+	if a.Accuracy < 0.8 {
+		t.Errorf("SVM baseline accuracy %v on two structures", a.Accuracy)
 	}
 }

@@ -14,6 +14,8 @@ type Summary struct {
 	SemiSupervised Score `json:"semi_supervised"`
 	Beta0          Score `json:"beta0_head"`
 	LogReg         Score `json:"logreg"`
+	// SVM is the SVM baseline's score where every fold has it.
+	SVM *Score `json:"svm,omitempty"`
 	// Wins count the folds where the semi-supervised model scores strictly higher than each
 	// baseline (Losses strictly lower).
 	WinsBeta0    int `json:"wins_over_beta0"`
@@ -34,7 +36,7 @@ func (s *Summary) Beats() (beta0, logreg bool) {
 
 // Summarize compares the folds that have both baselines; nil if none has.
 func Summarize(rs []FoldResult) *Summary {
-	var ss, b0, lr, joint []float64
+	var ss, b0, lr, sv, joint []float64
 	s := &Summary{}
 	for _, r := range rs {
 		if r.Beta0 == nil || r.LogReg == nil {
@@ -43,6 +45,9 @@ func Summarize(rs []FoldResult) *Summary {
 		ss, b0, lr = append(ss, r.Accuracy), append(b0, r.Beta0.Accuracy), append(lr, r.LogReg.Accuracy)
 		if r.JointAccuracy != nil {
 			joint = append(joint, *r.JointAccuracy)
+		}
+		if r.SVM != nil {
+			sv = append(sv, r.SVM.Accuracy)
 		}
 		if r.Choice != nil && r.Choice.Unsupervised {
 			s.ChoseBeta0++
@@ -61,6 +66,10 @@ func Summarize(rs []FoldResult) *Summary {
 		out *Score
 	}{{ss, &s.SemiSupervised}, {b0, &s.Beta0}, {lr, &s.LogReg}} {
 		p.out.Mean, p.out.Std = cluster.MeanStd(p.xs)
+	}
+	if len(sv) == len(ss) {
+		s.SVM = &Score{}
+		s.SVM.Mean, s.SVM.Std = cluster.MeanStd(sv)
 	}
 	if len(joint) == len(ss) {
 		s.Joint = &Score{}

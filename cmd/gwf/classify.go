@@ -444,6 +444,9 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 			if r.Beta0 != nil {
 				a.log.Infof("fold %d/%d: baselines: β = 0 head %.2f%% (epoch %d), logistic regression on λ %.2f%% (C = %g)", r.Fold, f.folds, 100*r.Beta0.Accuracy, r.Beta0.Epoch, 100*r.LogReg.Accuracy, r.LogReg.C)
 			}
+			if r.SVM != nil {
+				a.log.Infof("fold %d/%d: baseline: SVM on λ %.2f%% (γ = %g/median, C = %g)", r.Fold, f.folds, 100*r.SVM.Accuracy, r.SVM.Gamma, r.SVM.C)
+			}
 		},
 	}
 	if sel != nil {
@@ -613,6 +616,9 @@ func writeClassify(w io.Writer, asJSON bool, rep *classifyReport) error {
 				100*b.Beta0.Mean, 100*b.Beta0.Std, 100*b.LogReg.Mean, 100*b.LogReg.Std)
 			fmt.Fprintf(w, "semi-supervised beats the β = 0 head: %s (%d folds better, %d worse); beats logistic regression: %s (%d better, %d worse)\n",
 				yesNo(beta0), b.WinsBeta0, b.LossesBeta0, yesNo(logreg), b.WinsLogReg, b.LossesLogReg)
+			if b.SVM != nil {
+				fmt.Fprintf(w, "SVM on the unsupervised λ (GDL's protocol): %.1f ± %.1f %%\n", 100*b.SVM.Mean, 100*b.SVM.Std)
+			}
 			if b.Joint != nil {
 				fmt.Fprintf(w, "the validation split chose the β = 0 head in %d of %d folds; the trained model alone (without that candidate): %.1f ± %.1f %%\n",
 					b.ChoseBeta0, b.Folds, 100*b.Joint.Mean, 100*b.Joint.Std)

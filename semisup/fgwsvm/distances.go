@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -97,27 +96,4 @@ func checkFinite(m mat.Matrix) error {
 		}
 	}
 	return nil
-}
-
-// medianPair is the median discrepancy between distinct items of idx: the scale γ is
-// relative to. It is 1 when every discrepancy is 0 (γ then does nothing).
-func medianPair(d mat.Symmetric, idx []int) float64 {
-	var xs []float64
-	for a, i := range idx {
-		for _, j := range idx[a+1:] {
-			xs = append(xs, d.At(i, j))
-		}
-	}
-	if len(xs) == 0 {
-		return 1
-	}
-	slices.Sort(xs)
-	m := xs[len(xs)/2]
-	if len(xs)%2 == 0 {
-		m = (xs[len(xs)/2-1] + m) / 2
-	}
-	if !(m > 0) {
-		return 1
-	}
-	return m
 }

@@ -81,22 +81,12 @@ func choose(ctx context.Context, ds []*mat.SymDense, cands []Candidate, y, idx [
 	}
 	best := Choice{Validation: -1}
 	for ci, d := range ds {
-		sub := subSym(d, idx)
-		med := medianPair(sub, seq(len(idx)))
-		for _, gamma := range g.Gammas {
-			k := svm.ExpKernelSym(sub, gamma/med)
-			for _, c := range g.Cs {
-				if err := ctx.Err(); err != nil {
-					return Choice{}, err
-				}
-				acc, err := svm.CrossValAccuracy(k, yi, classes, c, fold)
-				if err != nil {
-					return Choice{}, fmt.Errorf("fgwsvm: %s, γ = %g, C = %g: %w", cands[ci], gamma, c, err)
-				}
-				if acc > best.Validation {
-					best = Choice{Candidate: cands[ci], Gamma: gamma, Median: med, C: c, Validation: acc, index: ci}
-				}
-			}
+		ec, err := svm.SelectExp(ctx, subSym(d, idx), yi, classes, g.Gammas, g.Cs, fold)
+		if err != nil {
+			return Choice{}, fmt.Errorf("fgwsvm: %s: %w", cands[ci], err)
+		}
+		if ec.Accuracy > best.Validation {
+			best = Choice{Candidate: cands[ci], Gamma: ec.Gamma, Median: ec.Median, C: ec.C, Validation: ec.Accuracy, index: ci}
 		}
 	}
 	return best, nil
