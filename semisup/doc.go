@@ -29,8 +29,8 @@
 // candidate configuration, and keeps the candidate and epoch that score best on it
 // (NestedFold); the held-out fold is scored once. With CVOptions.Baselines the same folds
 // score the same head on GWF trained without labels (β = 0, Unsupervised.HeadFold) and a
-// multinomial logistic regression on its λ (LogReg, C by inner cross-validation), and
-// Summarize compares them. With Selection.Unsupervised that β = 0 head is a candidate of the
+// multinomial logistic regression on its λ (LogReg, C by inner cross-validation) and an SVM on
+// its λ (Unsupervised.SVMFold: GDL's protocol, with package svm), and Summarize compares them. With Selection.Unsupervised that β = 0 head is a candidate of the
 // nested choice too: a fold keeps it where it scores better on the validation split, so that
 // where the labels make the GWF model worse the classifier falls back to embeddings trained
 // without them.
