@@ -88,3 +88,30 @@ func TestClassifySVMUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestClassifySVMBadLabels: a class of one graph cannot be cross-validated, more folds than
+// graphs and a single class are refused, each with a message that says so.
+func TestClassifySVMBadLabels(t *testing.T) {
+	dir := t.TempDir()
+	labels := "a.json,x\nb.json,x\nc.json,x\nd.json,y\ne.json,y\nf.json,z\n"
+	for i, name := range []string{"a", "b", "c", "d", "e", "f"} {
+		adj := `[[0,1,1],[1,0,1],[1,1,0]]`
+		if i >= 3 {
+			adj = `[[0,1,0],[1,0,1],[0,1,0]]`
+		}
+		writeFile(t, dir, name+".json", `{"adjacency": `+adj+`}`)
+	}
+	writeFile(t, dir, "labels.csv", labels)
+	_, stderr, code := runCLI(t, "classify", "--graphs", dir, "--folds", "2", "-q")
+	if code == 0 || !strings.Contains(stderr, "single graph") {
+		t.Fatalf("a class of one graph: exit %d, %q", code, stderr)
+	}
+	writeFile(t, dir, "labels.csv", strings.ReplaceAll(labels, "z", "y"))
+	if _, stderr, code := runCLI(t, "classify", "--graphs", dir, "--folds", "7", "-q"); code != exitUsage {
+		t.Fatalf("more folds than graphs: exit %d, %q", code, stderr)
+	}
+	writeFile(t, dir, "labels.csv", strings.NewReplacer("y", "x", "z", "x").Replace(labels))
+	if _, stderr, code := runCLI(t, "classify", "--graphs", dir, "--folds", "2", "-q"); code == 0 || !strings.Contains(stderr, "same class") {
+		t.Fatalf("one class: exit %d, %q", code, stderr)
+	}
+}
