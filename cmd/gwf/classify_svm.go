@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"text/tabwriter"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/atomicfile"
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 	"github.com/gwf-graphs/gwf/training/cluster"
@@ -25,7 +27,7 @@ const (
 
 // svmFlags are the flags that --method fgw-svm reads besides the data flags.
 var svmFlags = map[string]bool{
-	"method": true, "structure": true, "feature-weight": true, "inner-folds": true, "screen": true,
+	"method": true, "structure": true, "feature-weight": true, "inner-folds": true, "screen": true, "output-dir": true,
 	"folds": true, "fold-seed": true, "labeled-fraction": true, "output": true, "model": true,
 	"predictions": true, "json": true, "quiet": true, "workers": true,
 }
@@ -143,7 +145,7 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		ds.Name, len(data), classesN, used, len(cands), describeCandidates(cands))
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
-	opt := fgwsvm.Options{Workers: f.train.workers}
+	opt := fgwsvm.Options{Workers: f.train.workers, Dir: f.outputDir}
 	if !f.quiet {
 		opt.Progress = gwdProgress(a, nil)
 		opt.Log = func(msg string) { a.log.Info(msg) }
@@ -186,6 +188,11 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	}
 	m, s := cluster.MeanStd(xs)
 	rep.Accuracy = meanStd{Mean: m, Std: s}
+	if f.outputDir != "" {
+		if err := atomicfile.Write(filepath.Join(f.outputDir, "report.json"), func(w io.Writer) error { return writeJSON(w, rep) }); err != nil {
+			return err
+		}
+	}
 	return writeSVMReport(cmd.OutOrStdout(), f.json, rep)
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -113,5 +114,34 @@ func TestClassifySVMBadLabels(t *testing.T) {
 	writeFile(t, dir, "labels.csv", strings.NewReplacer("y", "x", "z", "x").Replace(labels))
 	if _, stderr, code := runCLI(t, "classify", "--graphs", dir, "--folds", "2", "-q"); code == 0 || !strings.Contains(stderr, "same class") {
 		t.Fatalf("one class: exit %d, %q", code, stderr)
+	}
+}
+
+// TestClassifySVMOutputDir: the matrices and the report are kept, and a rerun reuses the
+// matrices (the same report, nothing computed).
+func TestClassifySVMOutputDir(t *testing.T) {
+	train := writeBlocksTU(t, "TRAIN", 24, 1)
+	dir := t.TempDir()
+	args := []string{"classify", "--tu", train, "--folds", "3", "--output-dir", dir, "--json"}
+	first, _ := mustRun(t, args...)
+	if files, _ := filepath.Glob(filepath.Join(dir, "*.npy")); len(files) != 2 {
+		t.Fatalf("kept %v, want one matrix per structure", files)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "report.json")); err != nil {
+		t.Fatal(err)
+	}
+	again, stderr := mustRun(t, args...)
+	if strings.Count(stderr, "reusing") != 2 || strings.Contains(stderr, "computing") {
+		t.Fatalf("the rerun did not reuse both matrices:\n%s", stderr)
+	}
+	var a, b svmReport
+	if err := json.Unmarshal([]byte(first), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(again), &b); err != nil {
+		t.Fatal(err)
+	}
+	if a.Accuracy != b.Accuracy || len(a.Folds) != len(b.Folds) {
+		t.Fatalf("rerun: %+v, first %+v", b.Accuracy, a.Accuracy)
 	}
 }

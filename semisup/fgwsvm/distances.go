@@ -24,6 +24,10 @@ type Options struct {
 	Progress func(done, total int)
 	// Log, if set, is told what is computed next.
 	Log func(msg string)
+	// Dir, if set, is a folder where every matrix computed is kept (as a NumPy array, named by
+	// what it holds and a hash of the graphs, the candidate and the solver) and found again by
+	// a later run, so that a killed run loses at most the matrix it was computing.
+	Dir string
 }
 
 func (o Options) solver() training.Config {
@@ -50,6 +54,15 @@ func Distances(ctx context.Context, data []*graphs.Graph, cands []Candidate, opt
 	pairs := baselines.Pairs(len(data))
 	out := make([]*mat.SymDense, len(cands))
 	for i, c := range cands {
+		var path string
+		if opt.Dir != "" {
+			path = matrixFile(opt.Dir, data, c, opt.solver())
+			if d, ok := loadMatrix(path, len(data)); ok {
+				opt.log("reusing %s", path)
+				out[i] = d
+				continue
+			}
+		}
 		sd, err := c.Structure.Apply(data)
 		if err != nil {
 			return nil, err
@@ -60,6 +73,11 @@ func Distances(ctx context.Context, data []*graphs.Graph, cands []Candidate, opt
 		}
 		if err := checkFinite(d); err != nil {
 			return nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
+		}
+		if path != "" {
+			if err := saveMatrix(path, d); err != nil {
+				return nil, fmt.Errorf("fgwsvm: keep the matrix: %w", err)
+			}
 		}
 		out[i] = d
 	}

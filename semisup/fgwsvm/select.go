@@ -74,22 +74,41 @@ func (c Choice) String() string {
 // (labels y[idx]); ties keep the first in candidate, γ, C order. Only rows and columns idx of
 // the matrices are read.
 func choose(ctx context.Context, ds []*mat.SymDense, cands []Candidate, y, idx []int, classes int, g Grid) (Choice, error) {
+	all, err := chooseEach(ctx, ds, cands, y, idx, classes, g)
+	if err != nil {
+		return Choice{}, err
+	}
+	return best(all, func(int) bool { return true }), nil
+}
+
+// chooseEach is each candidate's best γ and C on the graphs idx.
+func chooseEach(ctx context.Context, ds []*mat.SymDense, cands []Candidate, y, idx []int, classes int, g Grid) ([]Choice, error) {
 	yi := pick(y, idx)
 	fold, err := svm.StratifiedFolds(yi, min(g.Folds, len(idx)), g.Seed)
 	if err != nil {
-		return Choice{}, fmt.Errorf("fgwsvm: inner folds: %w", err)
+		return nil, fmt.Errorf("fgwsvm: inner folds: %w", err)
 	}
-	best := Choice{Validation: -1}
+	out := make([]Choice, len(ds))
 	for ci, d := range ds {
 		ec, err := svm.SelectExp(ctx, subSym(d, idx), yi, classes, g.Gammas, g.Cs, fold)
 		if err != nil {
-			return Choice{}, fmt.Errorf("fgwsvm: %s: %w", cands[ci], err)
+			return nil, fmt.Errorf("fgwsvm: %s: %w", cands[ci], err)
 		}
-		if ec.Accuracy > best.Validation {
-			best = Choice{Candidate: cands[ci], Gamma: ec.Gamma, Median: ec.Median, C: ec.C, Validation: ec.Accuracy, index: ci}
+		out[ci] = Choice{Candidate: cands[ci], Gamma: ec.Gamma, Median: ec.Median, C: ec.C, Validation: ec.Accuracy, index: ci}
+	}
+	return out, nil
+}
+
+// best is the choice of highest validation accuracy among those ok accepts (the first of
+// equals), or a choice with Validation −1 if it accepts none.
+func best(cs []Choice, ok func(ci int) bool) Choice {
+	b := Choice{Validation: -1}
+	for ci, c := range cs {
+		if ok(ci) && c.Validation > b.Validation {
+			b = c
 		}
 	}
-	return best, nil
+	return b
 }
 
 // fit trains the SVM of choice ch on the graphs idx of d, the chosen candidate's matrix.
