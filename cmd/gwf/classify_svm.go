@@ -315,7 +315,14 @@ func writeSVMReport(w io.Writer, asJSON bool, rep *svmReport) error {
 func describeCost(st fgwsvm.Stats) string {
 	s := fmt.Sprintf("%d discrepancies in %.0f s", st.GWDs, st.Seconds)
 	if st.Screened > 0 {
-		s += fmt.Sprintf(" (every candidate on a screening subset of %d graphs; in full: %s)", st.Screened, describeCandidates(st.Full))
+		s += fmt.Sprintf(" (every candidate on a screening subset of %d graphs; in full: %s)", st.Screened, describeCandidates(st.Full()))
+	}
+	for _, m := range st.Matrices {
+		if m.Reused {
+			s += fmt.Sprintf("\n  %s on %d graphs: reused", m.Candidate, m.Graphs)
+		} else {
+			s += fmt.Sprintf("\n  %s on %d graphs: %d discrepancies, %.0f s", m.Candidate, m.Graphs, m.GWDs, m.Seconds)
+		}
 	}
 	return s
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -48,40 +49,60 @@ func (o Options) baselines(c Candidate, offset, total int) baselines.Options {
 // Distances returns the matrix of discrepancies between all pairs of data for each candidate,
 // in the order of cands: len(cands)·n(n−1)/2 GWDs, reported to opt.Progress as one count.
 func Distances(ctx context.Context, data []*graphs.Graph, cands []Candidate, opt Options) ([]*mat.SymDense, error) {
+	ds, _, err := distances(ctx, data, cands, opt)
+	return ds, err
+}
+
+// MatrixCost is what one matrix cost: its candidate, its graphs, the discrepancies computed
+// and their seconds (0 and Reused where Options.Dir held it).
+type MatrixCost struct {
+	Candidate Candidate `json:"candidate"`
+	Graphs    int       `json:"graphs"`
+	GWDs      int       `json:"gwds"`
+	Seconds   float64   `json:"seconds"`
+	Reused    bool      `json:"reused,omitempty"`
+}
+
+// distances is Distances with the cost of each matrix.
+func distances(ctx context.Context, data []*graphs.Graph, cands []Candidate, opt Options) ([]*mat.SymDense, []MatrixCost, error) {
 	if len(cands) == 0 {
-		return nil, fmt.Errorf("fgwsvm: no candidates")
+		return nil, nil, fmt.Errorf("fgwsvm: no candidates")
 	}
 	pairs := baselines.Pairs(len(data))
 	out := make([]*mat.SymDense, len(cands))
+	costs := make([]MatrixCost, len(cands))
 	for i, c := range cands {
+		costs[i] = MatrixCost{Candidate: c, Graphs: len(data)}
 		var path string
 		if opt.Dir != "" {
 			path = matrixFile(opt.Dir, data, c, opt.solver())
 			if d, ok := loadMatrix(path, len(data)); ok {
 				opt.log("reusing %s", path)
-				out[i] = d
+				out[i], costs[i].Reused = d, true
 				continue
 			}
 		}
+		start := time.Now()
 		sd, err := c.Structure.Apply(data)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		d, _, err := baselines.PairwiseGWD(ctx, sd, opt.baselines(c, i*pairs, len(cands)*pairs))
 		if err != nil {
-			return nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
+			return nil, nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
 		}
 		if err := checkFinite(d); err != nil {
-			return nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
+			return nil, nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
 		}
+		costs[i].GWDs, costs[i].Seconds = pairs, time.Since(start).Seconds()
 		if path != "" {
 			if err := saveMatrix(path, d); err != nil {
-				return nil, fmt.Errorf("fgwsvm: keep the matrix: %w", err)
+				return nil, nil, fmt.Errorf("fgwsvm: keep the matrix: %w", err)
 			}
 		}
 		out[i] = d
 	}
-	return out, nil
+	return out, costs, nil
 }
 
 // crossDistances returns the discrepancies from each of a to each of b under c.

@@ -102,9 +102,9 @@ func TestCrossValidateSeparatesBlockModels(t *testing.T) {
 		pairs := len(data) * (len(data) - 1) / 2
 		want := len(cands) * pairs
 		if screen > 0 {
-			want = len(cands)*screen*(screen-1)/2 + len(st.Full)*pairs
+			want = len(cands)*screen*(screen-1)/2 + len(st.Full())*pairs
 		}
-		if st.GWDs != want || st.Screened != screen || len(st.Full) == 0 {
+		if st.GWDs != want || st.Screened != screen || len(st.Full()) == 0 {
 			t.Fatalf("screen %d: stats %+v, want %d GWDs", screen, st, want)
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -39,10 +38,30 @@ const DefaultScreen = 300
 type Stats struct {
 	GWDs    int     `json:"gwds"`
 	Seconds float64 `json:"seconds"`
-	// Screened is the size of the screening subset (0: none); Full lists the candidates whose
-	// matrix over all graphs was computed.
-	Screened int         `json:"screened,omitempty"`
-	Full     []Candidate `json:"full"`
+	// Screened is the size of the screening subset (0: none).
+	Screened int `json:"screened,omitempty"`
+	// Matrices are the matrices computed or reused, in order: the screening's, then those over
+	// all graphs.
+	Matrices []MatrixCost `json:"matrices"`
+}
+
+// Full lists the candidates whose matrix over all graphs was computed or reused.
+func (s Stats) Full() []Candidate {
+	var out []Candidate
+	for _, m := range s.Matrices {
+		if m.Graphs > s.Screened || s.Screened == 0 {
+			out = append(out, m.Candidate)
+		}
+	}
+	return out
+}
+
+func (s *Stats) add(costs []MatrixCost) {
+	for _, c := range costs {
+		s.GWDs += c.GWDs
+		s.Seconds += c.Seconds
+	}
+	s.Matrices = append(s.Matrices, costs...)
 }
 
 // matrices computes discrepancy matrices on demand and keeps them.
@@ -79,15 +98,13 @@ func newMatrices(ctx context.Context, data []*graphs.Graph, s Settings, opt Opti
 			sub[a] = data[i]
 		}
 		opt.log("screening %d candidates on %d of the %d graphs (%d discrepancies)", len(s.Candidates), len(sub), len(data), len(s.Candidates)*baselines.Pairs(len(sub)))
-		start := time.Now()
-		ds, err := Distances(ctx, sub, s.Candidates, opt)
+		ds, costs, err := distances(ctx, sub, s.Candidates, opt)
 		if err != nil {
 			return nil, err
 		}
 		m.screenD = ds
 		m.stats.Screened = len(sub)
-		m.stats.GWDs += len(s.Candidates) * baselines.Pairs(len(sub))
-		m.stats.Seconds += time.Since(start).Seconds()
+		m.stats.add(costs)
 	}
 	return m, nil
 }
@@ -99,15 +116,12 @@ func (m *matrices) fullOf(ci int) (*mat.SymDense, error) {
 	}
 	c := m.cands[ci]
 	m.opt.log("discrepancies of all %d graphs under %s (%d)", len(m.data), c, baselines.Pairs(len(m.data)))
-	start := time.Now()
-	ds, err := Distances(m.ctx, m.data, []Candidate{c}, m.opt)
+	ds, costs, err := distances(m.ctx, m.data, []Candidate{c}, m.opt)
 	if err != nil {
 		return nil, err
 	}
 	m.full[ci] = ds[0]
-	m.stats.Full = append(m.stats.Full, c)
-	m.stats.GWDs += baselines.Pairs(len(m.data))
-	m.stats.Seconds += time.Since(start).Seconds()
+	m.stats.add(costs)
 	return ds[0], nil
 }
 
