@@ -13,7 +13,6 @@
 // structure and dataset.
 //
 // The GWF model of the paper (package semisup) learns an embedding; this package is the
-// classifier researchers use on GW representations, and the default of 'gwf classify', because
-// it is the one that reaches the published accuracies of GW graph classifiers (the README's
-// benchmark table).
+// classifier GW graph methods are benchmarked with, and the default of 'gwf classify' (the
+// README's benchmark table compares the two).
 package fgwsvm
