@@ -124,15 +124,15 @@ func TestClassifySVMOutputDir(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"classify", "--tu", train, "--folds", "3", "--output-dir", dir, "--json"}
 	first, _ := mustRun(t, args...)
-	if files, _ := filepath.Glob(filepath.Join(dir, "*.npy")); len(files) != 2 {
-		t.Fatalf("kept %v, want one matrix per structure", files)
+	if files, _ := filepath.Glob(filepath.Join(dir, "*.npy")); len(files) != 12 {
+		t.Fatalf("kept %v, want one matrix per candidate (2 structures × 6)", files)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "report.json")); err != nil {
 		t.Fatal(err)
 	}
 	again, stderr := mustRun(t, args...)
-	if strings.Count(stderr, "reusing") != 2 || strings.Contains(stderr, "computing") {
-		t.Fatalf("the rerun did not reuse both matrices:\n%s", stderr)
+	if strings.Count(stderr, "reusing") != 12 || strings.Contains(stderr, "computing") {
+		t.Fatalf("the rerun did not reuse every matrix:\n%s", stderr)
 	}
 	var a, b svmReport
 	if err := json.Unmarshal([]byte(first), &a); err != nil {

@@ -83,7 +83,7 @@ func distances(ctx context.Context, data []*graphs.Graph, cands []Candidate, opt
 			}
 		}
 		start := time.Now()
-		sd, err := c.Structure.Apply(data)
+		sd, err := c.apply(data)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -107,11 +107,11 @@ func distances(ctx context.Context, data []*graphs.Graph, cands []Candidate, opt
 
 // crossDistances returns the discrepancies from each of a to each of b under c.
 func crossDistances(ctx context.Context, a, b []*graphs.Graph, c Candidate, opt Options) (*mat.Dense, error) {
-	sa, err := c.Structure.Apply(a)
+	sa, err := c.apply(a)
 	if err != nil {
 		return nil, err
 	}
-	sb, err := c.Structure.Apply(b)
+	sb, err := c.apply(b)
 	if err != nil {
 		return nil, err
 	}

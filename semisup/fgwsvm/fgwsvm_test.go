@@ -66,8 +66,8 @@ func TestCrossValidateSeparatesBlockModels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cands) != 2 {
-		t.Fatalf("%d candidates for graphs without features, want 2 (one per structure)", len(cands))
+	if len(cands) != 12 || cands[0].Degree || !cands[1].Degree || cands[6].Degree || cands[6].Structure != graphs.ShortestPath {
+		t.Fatalf("candidates %v for graphs without features, want per structure the structure alone and five weights of degrees", cands)
 	}
 	ds, err := Distances(context.Background(), data, cands, Options{})
 	if err != nil {
@@ -271,5 +271,20 @@ func TestErrors(t *testing.T) {
 		if err := f(); err == nil {
 			t.Errorf("%s: no error", name)
 		}
+	}
+}
+
+func TestWithDegrees(t *testing.T) {
+	g, err := graphs.New("star", mat.NewDense(3, 3, []float64{0, 1, 2, 1, 0, 0, 2, 0, 0}), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := withDegrees([]*graphs.Graph{g})[0]
+	if g.F != nil || d.F == nil || !mat.Equal(d.F, mat.NewDense(3, 1, []float64{3, 1, 2})) || d.A != g.A {
+		t.Fatalf("degree features %v of %v (the input must keep none)", mat.Formatted(d.F), g.F)
+	}
+	featured, _ := threeClasses(t, 1, true)
+	if withDegrees(featured)[0] != featured[0] {
+		t.Fatal("a graph with features was given degrees")
 	}
 }
