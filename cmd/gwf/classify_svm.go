@@ -258,7 +258,12 @@ func describeCandidates(cs []fgwsvm.Candidate) string {
 		if i > 0 {
 			s += "; "
 		}
-		s += fmt.Sprintf("%s, weight %.3g", c.Structure, c.FeatureWeight)
+		switch {
+		case c.Degree:
+			s += fmt.Sprintf("%s with degrees, weight %.3g", c.Structure, c.FeatureWeight)
+		default:
+			s += fmt.Sprintf("%s, weight %.3g", c.Structure, c.FeatureWeight)
+		}
 	}
 	return s
 }
