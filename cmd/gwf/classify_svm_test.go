@@ -11,7 +11,7 @@ import (
 // TestClassifySVMDefault: with no flag but the data, classify runs the fgw-svm classifier
 // under nested cross-validation with the node labels MUTAG has.
 func TestClassifySVMDefault(t *testing.T) {
-	out, _ := mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "36", "--folds", "3", "-q", "--json")
+	out, _ := mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "24", "--folds", "3", "--inner-folds", "2", "-q", "--json")
 	var rep svmReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -22,7 +22,7 @@ func TestClassifySVMDefault(t *testing.T) {
 	if len(rep.Settings.Candidates) != 10 {
 		t.Fatalf("%d candidates, want 2 structures × 5 feature weights", len(rep.Settings.Candidates))
 	}
-	if rep.Accuracy.Mean < 0.6 || rep.Accuracy.Mean > 1 {
+	if rep.Accuracy.Mean < 0.5 || rep.Accuracy.Mean > 1 {
 		t.Fatalf("accuracy %v", rep.Accuracy.Mean)
 	}
 	for _, f := range rep.Folds {
@@ -65,7 +65,7 @@ func TestClassifySVMThenPredict(t *testing.T) {
 	}
 
 	preds := filepath.Join(t.TempDir(), "p.csv")
-	out, _ = mustRun(t, "classify", "--tu", train, "--labeled-fraction", "0.5", "--predictions", preds, "-q", "--json")
+	out, _ = mustRun(t, "classify", "--tu", train, "--labeled-fraction", "0.5", "--structure", "sp", "--predictions", preds, "-q", "--json")
 	if rows := readCSV(t, preds); len(rows) != 25 || rows[0][2] != "predicted" {
 		t.Fatalf("predictions file: %d rows, header %v", len(rows), rows[0])
 	}
@@ -122,16 +122,16 @@ func TestClassifySVMBadLabels(t *testing.T) {
 func TestClassifySVMOutputDir(t *testing.T) {
 	train := writeBlocksTU(t, "TRAIN", 24, 1)
 	dir := t.TempDir()
-	args := []string{"classify", "--tu", train, "--folds", "3", "--output-dir", dir, "--json"}
+	args := []string{"classify", "--tu", train, "--folds", "3", "--structure", "adjacency", "--output-dir", dir, "--json"}
 	first, _ := mustRun(t, args...)
-	if files, _ := filepath.Glob(filepath.Join(dir, "*.npy")); len(files) != 12 {
-		t.Fatalf("kept %v, want one matrix per candidate (2 structures × 6)", files)
+	if files, _ := filepath.Glob(filepath.Join(dir, "*.npy")); len(files) != 6 {
+		t.Fatalf("kept %v, want one matrix per candidate (the structure alone and 5 weights of degrees)", files)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "report.json")); err != nil {
 		t.Fatal(err)
 	}
 	again, stderr := mustRun(t, args...)
-	if strings.Count(stderr, "reusing") != 12 || strings.Contains(stderr, "computing") {
+	if strings.Count(stderr, "reusing") != 6 || strings.Contains(stderr, "computing") {
 		t.Fatalf("the rerun did not reuse every matrix:\n%s", stderr)
 	}
 	var a, b svmReport

@@ -88,8 +88,9 @@ func parallel(ctx context.Context, n int, opt Options, work func(st *layers.Stat
 		}()
 	}
 	if opt.Progress != nil {
-		stop := make(chan struct{})
+		stop, stopped := make(chan struct{}), make(chan struct{})
 		go func() {
+			defer close(stopped)
 			tick := time.NewTicker(100 * time.Millisecond)
 			defer tick.Stop()
 			for {
@@ -101,7 +102,8 @@ func parallel(ctx context.Context, n int, opt Options, work func(st *layers.Stat
 				}
 			}
 		}()
-		defer func() { close(stop); opt.Progress(int(done.Load()), n) }()
+		// The last report waits for the ticker's goroutine: Progress is never called twice at once.
+		defer func() { close(stop); <-stopped; opt.Progress(int(done.Load()), n) }()
 	}
 	wg.Wait()
 	for _, err := range errs {
