@@ -69,15 +69,17 @@ func newClassifyCmd(a *app) *cobra.Command {
 
 The default, --method fgw-svm, is the classifier of Vayer et al. (FGW, ICML 2019): a support
 vector machine on the kernel exp(−γ·d) of the pairwise fused GW discrepancies d, computed with
-the exact conditional-gradient solver. It uses what the data have: node attributes
-(standardized) where there are some, else one-hot node labels (--features none: structure
-only). Everything else is chosen by --inner-folds cross-validation on the training graphs
-alone: the structure matrix (adjacency or shortest paths, --structure), the weight of the
-node-feature cost (a quarter, one and four times the balanced weight; a number given with
+the exact conditional-gradient solver. Unless --features is given it uses what the data have:
+node attributes (standardized) where there are some, else one-hot node labels, else node
+degrees as well as the structure alone (--features none: structure only). Everything else is
+chosen by --inner-folds cross-validation on the training graphs alone: the structure matrix
+(adjacency or shortest paths, --structure), the weight of the node-feature cost (0.25, 2, 16,
+128 or 1024 times the weight that balances the two costs' means; a number given with
 --feature-weight is kept), γ (relative to the median discrepancy) and C. The discrepancies use
-no label, so they are computed once for all graphs (candidates × n(n−1)/2 solves, logged with
-an ETA); a held-out graph's row is exactly what a saved classifier computes for an unseen
-graph. --folds runs nested cross-validation; --labeled-fraction p trains on a stratified
+no label, so they are computed once for all graphs (n(n−1)/2 solves a candidate, logged with an
+ETA; with more than --screen graphs every candidate is first compared on a random subset and
+only those the training folds choose there are computed in full); a held-out graph's row is
+exactly what a saved classifier computes for an unseen graph. --folds runs nested cross-validation; --labeled-fraction p trains on a stratified
 fraction p and scores the rest; --labeled-fraction 1 --output FILE saves a classifier (its
 support graphs, choice and SVM) for 'gwf predict'.
 
