@@ -145,3 +145,32 @@ func TestClassifySVMOutputDir(t *testing.T) {
 		t.Fatalf("rerun: %+v, first %+v", b.Accuracy, a.Accuracy)
 	}
 }
+
+// TestPoolSVMReports: fgw-svm reports of two fold seeds pool into one mean over their folds;
+// other settings, and a report of the other classifier, are refused.
+func TestPoolSVMReports(t *testing.T) {
+	train := writeBlocksTU(t, "TRAIN", 24, 1)
+	dir := t.TempDir()
+	args := []string{"classify", "--tu", train, "--folds", "3", "--structure", "adjacency", "--inner-folds", "2", "--output-dir", filepath.Join(dir, "m"), "--json", "-q"}
+	var files []string
+	for _, seed := range []string{"1", "2"} {
+		out, _ := mustRun(t, append(args, "--fold-seed", seed)...)
+		files = append(files, writeFile(t, dir, "r"+seed+".json", out))
+	}
+	out, _ := mustRun(t, "pool", "--json", files[0], files[1])
+	var p poolReport
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Reports) != 2 || p.Pooled.Folds != 6 || p.Reports[1].Seed != 2 || !(p.Pooled.Accuracy.Mean > 0) {
+		t.Fatalf("pooled %+v", p)
+	}
+	other, _ := mustRun(t, append(args, "--structure", "sp")...)
+	if _, _, code := runCLI(t, "pool", files[0], writeFile(t, dir, "sp.json", other)); code != exitUsage {
+		t.Fatalf("pooling two settings: exit %d", code)
+	}
+	gwf, _ := mustRun(t, "classify", "--method", "gwf", "--tu", train, "--folds", "3", "--atoms", "2", "--layers", "3", "--epochs", "1", "--json", "-q")
+	if _, _, code := runCLI(t, "pool", files[0], writeFile(t, dir, "gwf.json", gwf)); code != exitUsage {
+		t.Fatalf("pooling two classifiers: exit %d", code)
+	}
+}

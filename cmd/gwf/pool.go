@@ -48,11 +48,14 @@ how many folds chose the β = 0 head — the numbers 'gwf classify' prints for o
 report's own summary is listed first.
 
 The reports must be of the same data and settings but for the seed (training.Config.Seed and
-the selection's seed): pooling other settings is refused, naming the first that differs.`,
-		Example: `  gwf classify --dataset MUTAG --folds 10 --seed 1 --fold-seed 1 --json > mutag-1.json
-  gwf classify --dataset MUTAG --folds 10 --seed 2 --fold-seed 2 --json > mutag-2.json
+the selection's seed; for fgw-svm reports, the fold seed): pooling other settings, or reports
+of both classifiers, is refused, naming the first that differs.`,
+		Example: `  gwf classify --dataset MUTAG --folds 10 --fold-seed 1 --json > mutag-1.json
+  gwf classify --dataset MUTAG --folds 10 --fold-seed 2 --json > mutag-2.json
   gwf pool mutag-1.json mutag-2.json
-  gwf pool --json results/*/report.json`,
+  gwf classify --method gwf --dataset MUTAG --folds 10 --seed 1 --fold-seed 1 --json > gwf-1.json
+  gwf classify --method gwf --dataset MUTAG --folds 10 --seed 2 --fold-seed 2 --json > gwf-2.json
+  gwf pool --json gwf-1.json gwf-2.json`,
 		Args: func(_ *cobra.Command, files []string) error {
 			if len(files) == 0 {
 				return usagef("give the reports to pool: gwf pool REPORT.json...")
@@ -61,6 +64,13 @@ the selection's seed): pooling other settings is refused, naming the first that 
 		},
 		RunE: func(cmd *cobra.Command, files []string) error {
 			a.quiet(cmd.Flags(), quiet)
+			method, _, err := reportMethod(files[0])
+			if err != nil {
+				return err
+			}
+			if method == methodSVM {
+				return runPoolSVM(cmd, a, files, asJSON)
+			}
 			var reps []*classifyReport
 			for _, f := range files {
 				rep, err := readClassifyReport(f)
@@ -215,4 +225,34 @@ func writePool(w io.Writer, first *classifyReport, p poolReport) error {
 		}
 	}
 	return nil
+}
+
+// runPoolSVM pools the reports of 'gwf classify --method fgw-svm'.
+func runPoolSVM(cmd *cobra.Command, a *app, files []string, asJSON bool) error {
+	var reps []*svmReport
+	for _, f := range files {
+		method, b, err := reportMethod(f)
+		if err != nil {
+			return err
+		}
+		if method != methodSVM {
+			return usagef("%s is a report of --method %s, %s of --method %s: pool reports of one classifier", f, method, files[0], methodSVM)
+		}
+		rep, err := decodeSVMReport(f, b)
+		if err != nil {
+			return err
+		}
+		if len(reps) > 0 {
+			if err := sameSVMSettings(reps[0], rep, files[0], f); err != nil {
+				return usageError{err}
+			}
+		}
+		reps = append(reps, rep)
+	}
+	out := poolSVM(files, reps)
+	a.log.Infof("pooled %d folds of %d reports of %s", out.Pooled.Folds, len(reps), reps[0].Dataset)
+	if asJSON {
+		return writeJSON(cmd.OutOrStdout(), out)
+	}
+	return writePoolSVM(cmd.OutOrStdout(), reps[0], out)
 }
