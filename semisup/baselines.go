@@ -129,14 +129,7 @@ func (u *Unsupervised) HeadFold(labels, test []int, sel Selection) (Baseline, []
 // graphs outside test, its C chosen from grid by stratified inner cross-validation on them
 // (innerFolds folds, seeded). Labels of the graphs in test are not read before scoring.
 func (u *Unsupervised) LogRegFold(labels, test []int, grid []float64, innerFolds int, seed uint64) (Baseline, []int, error) {
-	train := hide(labels, test)
-	lambda := training.Lambda(u.Z[len(u.Z)-1])
-	var rows []int
-	for i, l := range train {
-		if l != Unlabeled {
-			rows = append(rows, i)
-		}
-	}
+	train, lambda, rows := u.lastLambda(labels, test)
 	x, y := subset(lambda, rows), pick(train, rows)
 	classes := u.Head.Classes()
 	c, err := ChooseC(x, y, classes, grid, innerFolds, seed)
@@ -153,6 +146,19 @@ func (u *Unsupervised) LogRegFold(labels, test []int, grid []float64, innerFolds
 	return b, pick(pred, test), nil
 }
 
+// lastLambda is what the baselines on λ read for a fold: the labels with test's hidden, λ of
+// the unsupervised model's last epoch, and the rows of the labelled graphs outside test.
+func (u *Unsupervised) lastLambda(labels, test []int) (train []int, lambda *mat.Dense, rows []int) {
+	train = hide(labels, test)
+	lambda = training.Lambda(u.Z[len(u.Z)-1])
+	for i, l := range train {
+		if l != Unlabeled {
+			rows = append(rows, i)
+		}
+	}
+	return train, lambda, rows
+}
+
 // SVMGrid is the grid of SVMFold: kernel widths relative to the median squared distance
 // between embeddings, and C.
 func SVMGrid() (gammas, cs []float64) {
@@ -166,14 +172,7 @@ func SVMGrid() (gammas, cs []float64) {
 // cross-validation on them (innerFolds folds, seeded). Labels of the graphs in test are not read
 // before scoring.
 func (u *Unsupervised) SVMFold(ctx context.Context, labels, test []int, innerFolds int, seed uint64) (Baseline, []int, error) {
-	train := hide(labels, test)
-	lambda := training.Lambda(u.Z[len(u.Z)-1])
-	var rows []int
-	for i, l := range train {
-		if l != Unlabeled {
-			rows = append(rows, i)
-		}
-	}
+	train, lambda, rows := u.lastLambda(labels, test)
 	n := len(rows)
 	x, y := subset(lambda, rows), pick(train, rows)
 	classes := u.Head.Classes()

@@ -182,11 +182,7 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		return interrupted(err)
 	}
 	rep.Folds, rep.Cost = res, st
-	xs := make([]float64, len(res))
-	for i, r := range res {
-		xs[i] = r.Accuracy
-	}
-	m, s := cluster.MeanStd(xs)
+	m, s := cluster.MeanStd(foldAccuracies(res))
 	rep.Accuracy = meanStd{Mean: m, Std: s}
 	if f.outputDir != "" {
 		if err := atomicfile.Write(filepath.Join(f.outputDir, "report.json"), func(w io.Writer) error { return writeJSON(w, rep) }); err != nil {

@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/gwf-graphs/gwf/internal/jsonread"
 	"github.com/gwf-graphs/gwf/semisup"
 )
 
@@ -97,30 +95,37 @@ of both classifiers, is refused, naming the first that differs.`,
 	return cmd
 }
 
-// readClassifyReport reads a cross-validation report of 'gwf classify --json'.
+// readClassifyReport reads a cross-validation report of 'gwf classify --method gwf --json'.
 func readClassifyReport(path string) (*classifyReport, error) {
-	f, err := os.Open(path)
+	_, b, err := reportMethod(path)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	b, err := jsonread.Object(f, maxReportBytes)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	var rep classifyReport
 	if err := json.Unmarshal(b, &rep); err != nil {
 		return nil, fmt.Errorf("%s: not a report of gwf classify --json: %w", path, err)
 	}
-	if len(rep.Folds) == 0 {
-		return nil, fmt.Errorf("%s: no folds: not the report of a cross-validation (gwf classify --folds, --json)", path)
+	accs := make([]float64, len(rep.Folds))
+	for i, r := range rep.Folds {
+		accs[i] = r.Accuracy
 	}
-	for _, r := range rep.Folds {
-		if !(r.Accuracy >= 0 && r.Accuracy <= 1) {
-			return nil, fmt.Errorf("%s: fold %d: accuracy %v is not in [0, 1]", path, r.Fold, r.Accuracy)
-		}
+	if err := checkFoldAccuracies(path, accs); err != nil {
+		return nil, err
 	}
 	return &rep, nil
+}
+
+// checkFoldAccuracies refuses a report without folds or with an accuracy outside [0, 1].
+func checkFoldAccuracies(path string, accs []float64) error {
+	if len(accs) == 0 {
+		return fmt.Errorf("%s: no folds: not the report of a cross-validation (gwf classify --folds, --json)", path)
+	}
+	for i, a := range accs {
+		if !(a >= 0 && a <= 1) {
+			return fmt.Errorf("%s: fold %d: accuracy %v is not in [0, 1]", path, i+1, a)
+		}
+	}
+	return nil
 }
 
 // samePoolSettings says whether the reports a and b (of the files fa and fb) can be pooled:

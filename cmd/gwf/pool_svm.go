@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gwf-graphs/gwf/internal/jsonread"
+	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
@@ -42,13 +43,8 @@ func decodeSVMReport(path string, b []byte) (*svmReport, error) {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		return nil, fmt.Errorf("%s: not a report of gwf classify --json: %w", path, err)
 	}
-	if len(rep.Folds) == 0 {
-		return nil, fmt.Errorf("%s: no folds: not the report of a cross-validation (gwf classify --folds, --json)", path)
-	}
-	for _, r := range rep.Folds {
-		if !(r.Accuracy >= 0 && r.Accuracy <= 1) {
-			return nil, fmt.Errorf("%s: fold %d: accuracy %v is not in [0, 1]", path, r.Fold, r.Accuracy)
-		}
+	if err := checkFoldAccuracies(path, foldAccuracies(rep.Folds)); err != nil {
+		return nil, err
 	}
 	return &rep, nil
 }
@@ -75,10 +71,7 @@ func poolSVM(files []string, reps []*svmReport) poolReport {
 	var out poolReport
 	var all []float64
 	for i, rep := range reps {
-		xs := make([]float64, len(rep.Folds))
-		for j, r := range rep.Folds {
-			xs[j] = r.Accuracy
-		}
+		xs := foldAccuracies(rep.Folds)
 		m, s := cluster.MeanStd(xs)
 		out.Reports = append(out.Reports, pooledRun{File: files[i], Seed: rep.Settings.Grid.Seed, Folds: len(xs), Accuracy: meanStd{Mean: m, Std: s}})
 		all = append(all, xs...)
@@ -105,4 +98,13 @@ func writePoolSVM(w io.Writer, first *svmReport, p poolReport) error {
 	}
 	_, err := fmt.Fprintf(w, "\naccuracy: %.1f ± %.1f %% (mean ± std over %d folds of %d reports)\n", 100*p.Pooled.Accuracy.Mean, 100*p.Pooled.Accuracy.Std, p.Pooled.Folds, len(p.Reports))
 	return err
+}
+
+// foldAccuracies are the held-out accuracies of an fgw-svm cross-validation, fold by fold.
+func foldAccuracies(folds []fgwsvm.FoldResult) []float64 {
+	xs := make([]float64, len(folds))
+	for i, r := range folds {
+		xs[i] = r.Accuracy
+	}
+	return xs
 }
