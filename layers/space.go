@@ -12,17 +12,43 @@ import (
 )
 
 // Space is one side of a (fused) GW problem: a structure matrix (an adjacency or a
-// barycenter), a strictly positive node distribution Mu, and optional node features F. The
-// structure is C, dense, or, when C is nil, A, sparse: an observed graph stored sparse is
-// densified only inside the solver's state, one problem at a time.
+// barycenter), a strictly positive node distribution Mu, and optional node features F compared
+// by Metric. The structure is C, dense, or, when C is nil, A, sparse: an observed graph stored
+// sparse is densified only inside the solver's state, one problem at a time.
 type Space struct {
 	C  *mat.Dense
 	A  *csr.Matrix
 	Mu []float64
 	F  *mat.Dense
+	// Metric is how the features of two nodes are compared; both sides of a problem must use
+	// the same. Solvers that differentiate through the features (the GWB module's atoms) use
+	// the zero value, SquaredEuclidean.
+	Metric FeatureMetric
 
 	// lowRank, set by GWBState for a barycenter of small atoms, factors C for the products.
 	lowRank *lowRank
+}
+
+// FeatureMetric is the cost of the features of two nodes in the fused cost D.
+type FeatureMetric uint8
+
+const (
+	// SquaredEuclidean is ‖f_i − g_j‖², the paper's.
+	SquaredEuclidean FeatureMetric = iota
+	// Hamming counts the columns where f_i and g_j differ: features that are categorical codes,
+	// one column per code, as FGW's code compares Weisfeiler-Lehman labels. On one-hot
+	// encodings of the same codes it is half the squared Euclidean distance.
+	Hamming
+)
+
+func (m FeatureMetric) String() string {
+	switch m {
+	case SquaredEuclidean:
+		return "squared-euclidean"
+	case Hamming:
+		return "hamming"
+	}
+	return fmt.Sprintf("FeatureMetric(%d)", uint8(m))
 }
 
 // ErrInput is wrapped by every error about a malformed problem (sizes, values, distributions).
@@ -157,6 +183,12 @@ func checkPair(src, dst Space) error {
 	}
 	if src.Dim() != dst.Dim() {
 		return fmt.Errorf("%w: feature dimensions differ: %d and %d", ErrInput, src.Dim(), dst.Dim())
+	}
+	if src.Metric != dst.Metric {
+		return fmt.Errorf("%w: features compared by %s on one side and %s on the other", ErrInput, src.Metric, dst.Metric)
+	}
+	if src.Metric > Hamming {
+		return fmt.Errorf("%w: unknown feature metric %s", ErrInput, src.Metric)
 	}
 	return nil
 }

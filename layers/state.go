@@ -106,7 +106,11 @@ func (st *State) reset(src, dst Space, featureWeight float64) {
 	squaredRowMass(st.ft, st.ct.g, dst.Mu)
 	if src.F != nil {
 		st.d = grow(st.d, m)
-		featureCost(st.d, src.F, dst.F, featureWeight)
+		if src.Metric == Hamming {
+			hammingCost(st.d, src.F, dst.F, featureWeight)
+		} else {
+			featureCost(st.d, src.F, dst.F, featureWeight)
+		}
 	} else {
 		st.d = nil
 	}
@@ -145,6 +149,25 @@ func featureCost(d []float64, fs, ft *mat.Dense, w float64) {
 				s += e * e
 			}
 			d[i*nt+j] = w * s
+		}
+	}
+}
+
+// hammingCost writes D_ij = w·#{k : Fs_ik ≠ Ft_jk}.
+func hammingCost(d []float64, fs, ft *mat.Dense, w float64) {
+	ns, _ := fs.Dims()
+	nt, _ := ft.Dims()
+	for i := 0; i < ns; i++ {
+		a := fs.RawRowView(i)
+		for j := 0; j < nt; j++ {
+			b := ft.RawRowView(j)
+			s := 0
+			for k, v := range a {
+				if v != b[k] {
+					s++
+				}
+			}
+			d[i*nt+j] = w * float64(s)
 		}
 	}
 }

@@ -55,6 +55,7 @@ type classifyFlags struct {
 	quiet      bool
 	method     string
 	structure  string
+	wl         string
 	innerFolds int
 	screen     int
 }
@@ -75,7 +76,9 @@ degrees as well as the structure alone (--features none: structure only). Everyt
 chosen by --inner-folds cross-validation on the training graphs alone: the structure matrix
 (adjacency or shortest paths, --structure), the weight of the node-feature cost (0.25, 2, 16,
 128 or 1024 times the weight that balances the two costs' means; a number given with
---feature-weight is kept), γ (relative to the median discrepancy) and C. The discrepancies use
+--feature-weight is kept), on node labels whether they are compared as they are or as their
+Weisfeiler-Lehman labels after 2 or 4 iterations (Hamming distance, as FGW does), γ (relative
+to the median discrepancy) and C. The discrepancies use
 no label, so they are computed once for all graphs (n(n−1)/2 solves a candidate, logged with an
 ETA; with more than --screen graphs every candidate is first compared on a random subset and
 only those the training folds choose there are computed in full); a held-out graph's row is
@@ -172,6 +175,7 @@ are refused.`,
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
 	fs.StringVar(&f.method, "method", methodSVM, "classifier: fgw-svm (an SVM on a kernel of pairwise FGW discrepancies, every setting chosen on the training graphs) or gwf (the paper's semi-supervised GWF model: the flags of 'gwf fit' and the head's)")
 	fs.StringVar(&f.structure, "structure", "auto", "fgw-svm: the matrix graphs are compared by: adjacency, shortest-path, or auto (both, chosen on the training graphs)")
+	fs.StringVar(&f.wl, "wl", "auto", "fgw-svm: node labels compared as their Weisfeiler-Lehman labels after this many iterations (0: as they are; at most 10), or auto (0, 2 and 4, chosen on the training graphs); categorical node features only")
 	fs.IntVar(&f.screen, "screen", fgwsvm.DefaultScreen, "fgw-svm: with more graphs than this, compare every candidate on a random subset of this many graphs first and compute all the discrepancies only for those the training graphs choose there (0: every candidate in full)")
 	fs.IntVar(&f.innerFolds, "inner-folds", 5, "fgw-svm: folds of the cross-validation on the training graphs that chooses the structure, feature weight, γ and C")
 	return cmd
@@ -317,7 +321,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	default:
 		return usagef("--method %q: give fgw-svm or gwf", f.method)
 	}
-	for _, name := range []string{"structure", "inner-folds", "screen"} {
+	for _, name := range []string{"structure", "wl", "inner-folds", "screen"} {
 		if flags.Changed(name) {
 			return usagef("--%s is a setting of --method fgw-svm", name)
 		}

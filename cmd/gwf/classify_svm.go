@@ -27,7 +27,7 @@ const (
 
 // svmFlags are the flags that --method fgw-svm reads besides the data flags.
 var svmFlags = map[string]bool{
-	"method": true, "structure": true, "feature-weight": true, "inner-folds": true, "screen": true, "output-dir": true,
+	"method": true, "structure": true, "wl": true, "feature-weight": true, "inner-folds": true, "screen": true, "output-dir": true,
 	"folds": true, "fold-seed": true, "labeled-fraction": true, "output": true, "model": true,
 	"predictions": true, "json": true, "quiet": true, "workers": true,
 }
@@ -68,8 +68,8 @@ func isDataFlag(name string) bool {
 }
 
 // svmCandidates are the candidates the flags leave to choose from: both structures unless
-// --structure names one, and around the balanced feature weight unless --feature-weight is a
-// number.
+// --structure names one, around the balanced feature weight unless --feature-weight is a
+// number, and the default Weisfeiler-Lehman iterations unless --wl is a number.
 func (f *classifyFlags) svmCandidates(fs *pflag.FlagSet, data []*graphs.Graph) ([]fgwsvm.Candidate, error) {
 	structures := []graphs.Structure{graphs.Adjacency, graphs.ShortestPath}
 	if f.structure != "auto" {
@@ -79,19 +79,47 @@ func (f *classifyFlags) svmCandidates(fs *pflag.FlagSet, data []*graphs.Graph) (
 		}
 		structures = []graphs.Structure{s}
 	}
+	wl, err := f.wlIterations(data)
+	if err != nil {
+		return nil, err
+	}
 	var out []fgwsvm.Candidate
 	for _, s := range structures {
 		if fs.Changed("feature-weight") && !f.train.featureWeight.auto {
-			out = append(out, fgwsvm.Candidate{Structure: s, FeatureWeight: f.train.featureWeight.w})
+			out = append(out, fgwsvm.Candidate{Structure: s, FeatureWeight: f.train.featureWeight.w, WL: max(wl, 0)})
 			continue
 		}
 		cs, err := fgwsvm.StructureCandidates(data, s)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, cs...)
+		if wl > 0 {
+			if cs, err = fgwsvm.WLCandidates(data, s, wl); err != nil {
+				return nil, err
+			}
+		}
+		for _, c := range cs {
+			if wl < 0 || c.WL == wl {
+				out = append(out, c)
+			}
+		}
 	}
 	return out, nil
+}
+
+// wlIterations is --wl as a number, −1 for auto.
+func (f *classifyFlags) wlIterations(data []*graphs.Graph) (int, error) {
+	if f.wl == "auto" {
+		return -1, nil
+	}
+	h, err := strconv.Atoi(f.wl)
+	if err != nil || h < 0 || h > graphs.MaxWLIterations {
+		return 0, usagef("--wl = %q: give auto or a number of iterations from 0 to %d", f.wl, graphs.MaxWLIterations)
+	}
+	if h > 0 && !graphs.Categorical(data) {
+		return 0, usagef("--wl %d refines categorical node features (one-hot node labels: --features labels); these graphs have none", h)
+	}
+	return h, nil
 }
 
 func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
@@ -257,6 +285,8 @@ func describeCandidates(cs []fgwsvm.Candidate) string {
 		switch {
 		case c.Degree:
 			s += fmt.Sprintf("%s with degrees, weight %.3g", c.Structure, c.FeatureWeight)
+		case c.WL > 0:
+			s += fmt.Sprintf("%s with WL-%d labels, weight %.3g", c.Structure, c.WL, c.FeatureWeight)
 		default:
 			s += fmt.Sprintf("%s, weight %.3g", c.Structure, c.FeatureWeight)
 		}

@@ -19,8 +19,24 @@ func TestClassifySVMDefault(t *testing.T) {
 	if rep.Method != methodSVM || len(rep.Folds) != 3 || rep.Features != "--features labels" {
 		t.Fatalf("method %q, %d folds, features %q", rep.Method, len(rep.Folds), rep.Features)
 	}
-	if len(rep.Settings.Candidates) != 10 {
-		t.Fatalf("%d candidates, want 2 structures × 5 feature weights", len(rep.Settings.Candidates))
+	if len(rep.Settings.Candidates) != 30 {
+		t.Fatalf("%d candidates, want 2 structures × 5 feature weights × (labels, WL-2, WL-4)", len(rep.Settings.Candidates))
+	}
+	wl := map[int]int{}
+	for _, c := range rep.Settings.Candidates {
+		wl[c.WL]++
+	}
+	if wl[0] != 10 || wl[2] != 10 || wl[4] != 10 {
+		t.Fatalf("candidates by WL iterations %v, want 10 each of 0, 2 and 4", wl)
+	}
+	// --wl fixes the iterations.
+	out, _ = mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "24", "--folds", "3", "--inner-folds", "2", "--wl", "3", "--structure", "sp", "-q", "--json")
+	rep = svmReport{}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(rep.Settings.Candidates) != 5 || rep.Settings.Candidates[0].WL != 3 || rep.Folds[0].Choice.Candidate.WL != 3 {
+		t.Fatalf("--wl 3: candidates %v, fold choice %v", rep.Settings.Candidates, rep.Folds[0].Choice)
 	}
 	if rep.Accuracy.Mean < 0.5 || rep.Accuracy.Mean > 1 {
 		t.Fatalf("accuracy %v", rep.Accuracy.Mean)
@@ -83,6 +99,10 @@ func TestClassifySVMUsage(t *testing.T) {
 		{"--method", "svm"},     // not a method
 		{"--output", "x.model"}, // needs --labeled-fraction 1
 		{"--method", "gwf", "--structure", "sp"},
+		{"--wl", "two"},                     // not a number
+		{"--wl", "11"},                      // too many
+		{"--wl", "2", "--features", "none"}, // nothing to refine
+		{"--method", "gwf", "--wl", "2"},
 	} {
 		if _, _, code := runCLI(t, append([]string{"classify", "--dataset", "MUTAG", "--subset", "20"}, bad...)...); code != exitUsage {
 			t.Errorf("classify %v: exit %d, want %d", bad, code, exitUsage)

@@ -39,7 +39,7 @@ func (o Options) solver() training.Config {
 }
 
 func (o Options) baselines(c Candidate, offset, total int) baselines.Options {
-	bo := baselines.Options{Config: c.config(o.solver()), Workers: o.Workers}
+	bo := baselines.Options{Config: c.config(o.solver()), Workers: o.Workers, Metric: c.metric()}
 	if o.Progress != nil {
 		bo.Progress = func(done, _ int) { o.Progress(offset+done, total) }
 	}

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -117,8 +118,30 @@ func TestFeatureCandidatesAroundBalancedWeight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cands) != 5 || !slices.IsSortedFunc(cands, func(a, b Candidate) int { return cmp.Compare(a.FeatureWeight, b.FeatureWeight) }) {
-		t.Fatalf("candidates %v, want five increasing weights", cands)
+	// Categorical features (0/1): the features, then their WL labels after 2 and 4 iterations.
+	if len(cands) != 15 {
+		t.Fatalf("candidates %v, want 3 × 5", cands)
+	}
+	for k, wl := range []int{0, 2, 4} {
+		group := cands[5*k : 5*k+5]
+		if !slices.IsSortedFunc(group, func(a, b Candidate) int { return cmp.Compare(a.FeatureWeight, b.FeatureWeight) }) {
+			t.Fatalf("candidates %v, want five increasing weights", group)
+		}
+		for _, c := range group {
+			if c.WL != wl {
+				t.Fatalf("candidate %v, want %d WL iterations", c, wl)
+			}
+		}
+	}
+	// Features that are not 0/1 get no WL candidates.
+	for _, g := range data {
+		g.F.Set(0, 0, 0.5)
+	}
+	if cands, err := StructureCandidates(data, graphs.ShortestPath); err != nil || len(cands) != 5 {
+		t.Fatalf("continuous features: %v, %v; want five candidates", cands, err)
+	}
+	if _, err := (Candidate{Structure: graphs.Adjacency, WL: 2}).apply(data); err == nil {
+		t.Fatal("WL labels of continuous features accepted")
 	}
 }
 
@@ -163,14 +186,26 @@ func TestSelectionIgnoresHeldOutLabels(t *testing.T) {
 
 // A saved classifier predicts unseen graphs by the computation cross-validation scored
 // held-out graphs with: the same predictions as the rows of the full matrix.
+// Unseen graphs get the row of the matrix that cross-validation uses, for features compared
+// as they are and as Weisfeiler-Lehman labels.
 func TestPredictUnseenOnTheSameFooting(t *testing.T) {
 	data, labels := threeClasses(t, 10, true)
-	train, test := data[:21], data[21:]
+	train, _ := data[:21], data[21:]
 	cands, err := DefaultCandidates(train)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cands = []Candidate{cands[1], cands[6]} // a weight of each structure
+	// A weight of each structure: features as they are (0–4: adjacency, 15–19: shortest
+	// paths), then WL labels (10–14: 4 iterations, adjacency; 20–24: 2, shortest paths).
+	for _, pick := range [][]int{{1, 16}, {11, 21}} {
+		t.Run(cands[pick[0]].String(), func(t *testing.T) {
+			samePredictions(t, data, labels, []Candidate{cands[pick[0]], cands[pick[1]]})
+		})
+	}
+}
+
+func samePredictions(t *testing.T, data []*graphs.Graph, labels []int, cands []Candidate) {
+	train, test := data[:21], data[21:]
 	m, err := Train(context.Background(), train, labels[:21], 3, Settings{Candidates: cands, Grid: smallGrid()}, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -289,5 +324,22 @@ func TestWithDegrees(t *testing.T) {
 	featured, _ := threeClasses(t, 1, true)
 	if withDegrees(featured)[0] != featured[0] {
 		t.Fatal("a graph with features was given degrees")
+	}
+}
+
+// hammingSpread is the chance that two nodes drawn independently differ, summed over columns.
+func TestHammingSpread(t *testing.T) {
+	mk := func(codes ...float64) *graphs.Graph {
+		n := len(codes) / 2
+		g, err := graphs.New("g", mat.NewDense(n, n, nil), nil, mat.NewDense(n, 2, codes))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	// Column 0: code 1 in one graph, 2 in the other (differ half the time); column 1: all 5.
+	got := hammingSpread([]*graphs.Graph{mk(1, 5, 1, 5), mk(2, 5, 2, 5, 2, 5)})
+	if math.Abs(got-0.5) > 1e-12 {
+		t.Fatalf("spread %v, want 0.5", got)
 	}
 }

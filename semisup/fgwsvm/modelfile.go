@@ -145,6 +145,9 @@ func checkChoice(c Choice) error {
 	if w := c.Candidate.FeatureWeight; !(w >= 0) || w > training.MaxFeatureWeight {
 		return fmt.Errorf("choice: feature weight %v", w)
 	}
+	if h := c.Candidate.WL; h < 0 || h > graphs.MaxWLIterations || (h > 0 && c.Candidate.Degree) {
+		return fmt.Errorf("choice: Weisfeiler-Lehman iterations %d (degrees %v)", h, c.Candidate.Degree)
+	}
 	return nil
 }
 

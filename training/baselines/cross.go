@@ -28,7 +28,7 @@ func CrossGWD(ctx context.Context, a, b []*graphs.Graph, opt Options) (*mat.Dens
 	raw := d.RawMatrix()
 	err = parallel(ctx, len(a)*len(b), opt, func(st *layers.State, t int) error {
 		i, j := t/len(b), t%len(b)
-		if err := layers.Solve(s, st, space(a[i]), space(b[j])); err != nil {
+		if err := layers.Solve(s, st, opt.space(a[i]), opt.space(b[j])); err != nil {
 			return fmt.Errorf("gwd of graphs %q and %q: %w", a[i].Name, b[j].Name, err)
 		}
 		raw.Data[i*raw.Stride+j] = st.Objective() // each t is written by exactly one goroutine

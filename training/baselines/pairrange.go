@@ -46,7 +46,7 @@ func PairwiseRange(ctx context.Context, data []*graphs.Graph, opt Options, lo, h
 		}
 		err := parallel(ctx, m, opt, func(st *layers.State, t int) error {
 			i, j := pairOf(b+t, n)
-			if err := layers.Solve(s, st, space(data[i]), space(data[j])); err != nil {
+			if err := layers.Solve(s, st, opt.space(data[i]), opt.space(data[j])); err != nil {
 				return fmt.Errorf("gwd of graphs %q and %q: %w", data[i].Name, data[j].Name, err)
 			}
 			block[t] = st.Objective() // each t is written by exactly one goroutine

@@ -29,6 +29,10 @@ type Options struct {
 	Progress func(done, total int)
 	// Seed seeds the random choices (initial centers, K-means).
 	Seed uint64
+	// Metric compares node features in PairwiseGWD, PairwiseRange and CrossGWD (the zero
+	// value: squared Euclidean, the paper's); layers.Hamming for categorical codes such as
+	// Weisfeiler-Lehman labels.
+	Metric layers.FeatureMetric
 }
 
 // config is o.Config, or the paper's settings for the zero Config.
@@ -62,6 +66,13 @@ type Stats struct {
 }
 
 func space(g *graphs.Graph) layers.Space { return layers.Space{A: g.A, Mu: g.Mu, F: g.F} }
+
+// space is g as the pairwise baselines compare it: with o's feature metric.
+func (o Options) space(g *graphs.Graph) layers.Space {
+	s := space(g)
+	s.Metric = o.Metric
+	return s
+}
 
 // parallel runs work(state, t) for t = 0..n-1 on the workers, each with its own GWD state,
 // reporting progress about every 100 ms; it stops early when ctx is cancelled.
