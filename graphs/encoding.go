@@ -11,7 +11,8 @@ import (
 // the encoding of its training data so that graphs it has never seen get the same features
 // (TUOptions.NodeLabels, ApplyStandardization) rather than an encoding of their own: a folder
 // whose node labels are a subset of the training values, or standardized over itself, would
-// otherwise be encoded differently, or not fit the model at all.
+// otherwise be encoded differently, or not fit the model at all. It also keeps the structure
+// matrix the graphs were given (Structure), which new graphs must be given too.
 type FeatureEncoding struct {
 	Kind FeatureKind `json:"kind"`
 	// NodeLabels are the values of the one-hot columns (Kind FeaturesLabels), sorted.
@@ -19,6 +20,9 @@ type FeatureEncoding struct {
 	// Mean and Scale, when set, standardized each feature dimension: x' = (x − Mean)/Scale.
 	Mean  []float64 `json:"mean,omitempty"`
 	Scale []float64 `json:"scale,omitempty"`
+	// Structure is the matrix that replaced each graph's adjacency (Structure.Apply); the
+	// zero value is the adjacency itself.
+	Structure Structure `json:"structure,omitempty"`
 }
 
 // Dim is the feature width the encoding gives: the number of one-hot values for labels, of
@@ -38,6 +42,9 @@ func (e FeatureEncoding) Standardized() bool { return e.Mean != nil }
 // standardization for kind none; sorted, distinct node-label values for labels (none for
 // attributes); as many finite means as positive finite scales, one per dimension.
 func (e FeatureEncoding) Validate() error {
+	if e.Structure != "" && e.Structure != Adjacency && e.Structure != ShortestPath {
+		return fmt.Errorf("graphs: feature encoding: unknown structure %q", e.Structure)
+	}
 	switch e.Kind {
 	case FeaturesNone:
 		if e.NodeLabels != nil || e.Mean != nil || e.Scale != nil {
@@ -83,7 +90,7 @@ func checkMeanScale(mean, scale []float64) error {
 
 // Clone returns a deep copy.
 func (e FeatureEncoding) Clone() FeatureEncoding {
-	return FeatureEncoding{Kind: e.Kind, NodeLabels: slices.Clone(e.NodeLabels), Mean: slices.Clone(e.Mean), Scale: slices.Clone(e.Scale)}
+	return FeatureEncoding{Kind: e.Kind, NodeLabels: slices.Clone(e.NodeLabels), Mean: slices.Clone(e.Mean), Scale: slices.Clone(e.Scale), Structure: e.Structure}
 }
 
 // ApplyStandardization standardizes the node features of gs in place with given means and

@@ -54,7 +54,6 @@ type classifyFlags struct {
 	json       bool
 	quiet      bool
 	method     string
-	structure  string
 	wl         string
 	innerFolds int
 	screen     int
@@ -174,7 +173,7 @@ are refused.`,
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
 	fs.StringVar(&f.method, "method", methodSVM, "classifier: fgw-svm (an SVM on a kernel of pairwise FGW discrepancies, every setting chosen on the training graphs) or gwf (the paper's semi-supervised GWF model: the flags of 'gwf fit' and the head's)")
-	fs.StringVar(&f.structure, "structure", "auto", "fgw-svm: the matrix graphs are compared by: adjacency, shortest-path, or auto (both, chosen on the training graphs)")
+	f.data.AllowAutoStructure(fs, "the matrix graphs are compared by: adjacency, shortest-path (sp), or auto (fgw-svm: both, chosen on the training graphs; gwf: adjacency, the paper's)")
 	fs.StringVar(&f.wl, "wl", "auto", "fgw-svm: node labels compared as their Weisfeiler-Lehman labels after this many iterations (0: as they are; at most 10), or auto (0, 2 and 4, chosen on the training graphs); categorical node features only")
 	fs.IntVar(&f.screen, "screen", fgwsvm.DefaultScreen, "fgw-svm: with more graphs than this, compare every candidate on a random subset of this many graphs first and compute all the discrepancies only for those the training graphs choose there (0: every candidate in full)")
 	fs.IntVar(&f.innerFolds, "inner-folds", 5, "fgw-svm: folds of the cross-validation on the training graphs that chooses the structure, feature weight, γ and C")
@@ -321,7 +320,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	default:
 		return usagef("--method %q: give fgw-svm or gwf", f.method)
 	}
-	for _, name := range []string{"structure", "wl", "inner-folds", "screen"} {
+	for _, name := range []string{"wl", "inner-folds", "screen"} {
 		if flags.Changed(name) {
 			return usagef("--%s is a setting of --method fgw-svm", name)
 		}

@@ -27,7 +27,7 @@ const (
 
 // svmFlags are the flags that --method fgw-svm reads besides the data flags.
 var svmFlags = map[string]bool{
-	"method": true, "structure": true, "wl": true, "feature-weight": true, "inner-folds": true, "screen": true, "output-dir": true,
+	"method": true, "wl": true, "feature-weight": true, "inner-folds": true, "screen": true, "output-dir": true,
 	"folds": true, "fold-seed": true, "labeled-fraction": true, "output": true, "model": true,
 	"predictions": true, "json": true, "quiet": true, "workers": true,
 }
@@ -61,7 +61,7 @@ func checkSVMFlags(fs *pflag.FlagSet) error {
 
 func isDataFlag(name string) bool {
 	switch name {
-	case "dataset", "tu", "graphs", "features", "standardize", "max-nodes", "max-memory", "subset", "subset-seed":
+	case "dataset", "tu", "graphs", "features", "standardize", "max-nodes", "max-memory", "subset", "subset-seed", "structure":
 		return true
 	}
 	return false
@@ -72,11 +72,7 @@ func isDataFlag(name string) bool {
 // number, and the default Weisfeiler-Lehman iterations unless --wl is a number.
 func (f *classifyFlags) svmCandidates(fs *pflag.FlagSet, data []*graphs.Graph) ([]fgwsvm.Candidate, error) {
 	structures := []graphs.Structure{graphs.Adjacency, graphs.ShortestPath}
-	if f.structure != "auto" {
-		s, err := graphs.ParseStructure(f.structure)
-		if err != nil {
-			return nil, usagef("--structure: %v (or auto: both, chosen on the training graphs)", err)
-		}
+	if s, auto := f.data.StructureChoice(); !auto {
 		structures = []graphs.Structure{s}
 	}
 	wl, err := f.wlIterations(data)
@@ -145,7 +141,10 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if err := f.data.check(); err != nil {
 		return err
 	}
-	ds, used, err := f.data.loadAutoFeatures(fs, a.log)
+	// The candidates apply their structures themselves: read the adjacency.
+	raw := f.data
+	raw.Structure = "auto"
+	ds, used, err := raw.loadAutoFeatures(fs, a.log)
 	if err != nil {
 		return err
 	}

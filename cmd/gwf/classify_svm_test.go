@@ -98,7 +98,7 @@ func TestClassifySVMUsage(t *testing.T) {
 		{"--inner-folds", "1"},  // too few
 		{"--method", "svm"},     // not a method
 		{"--output", "x.model"}, // needs --labeled-fraction 1
-		{"--method", "gwf", "--structure", "sp"},
+		{"--method", "gwf", "--structure", "ring"},
 		{"--wl", "two"},                     // not a number
 		{"--wl", "11"},                      // too many
 		{"--wl", "2", "--features", "none"}, // nothing to refine

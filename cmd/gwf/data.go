@@ -56,7 +56,10 @@ func (d *dataFlags) useModelFeatures(log *logrus.Logger, enc *graphs.FeatureEnco
 		if d.Standardize {
 			how += " --standardize (with the training data's means and scales)"
 		}
-		log.Infof("reading node features as the model's training data were: %s", how)
+		if s, _ := d.StructureChoice(); s != graphs.Adjacency {
+			how += " --structure " + string(s)
+		}
+		log.Infof("reading the graphs as the model's training data were: %s", how)
 	}
 	return nil
 }

@@ -131,6 +131,9 @@ func scanChunks(spec Spec, chunk int, span func(int) (int, int), fn func(Chunk) 
 			}
 			ds.Encoding.Mean, ds.Encoding.Scale = spec.Encoding.Mean, spec.Encoding.Scale
 		}
+		if err := spec.applyStructure(&ds); err != nil {
+			return total, lo, hi, err
+		}
 		if err := fn(Chunk{Total: total, Lo: lo, Hi: hi, Start: start, Data: &ds}); err != nil {
 			return total, lo, hi, err
 		}

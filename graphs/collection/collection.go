@@ -43,6 +43,11 @@ type Spec struct {
 	// then standardize over the window alone.
 	Window func(kept int) (lo, hi int)
 
+	// Structure replaces each graph's adjacency by its structure matrix (graphs.Structure; the
+	// zero value keeps the adjacency), checked against Limits. With an Encoding, it must be
+	// the Encoding's.
+	Structure graphs.Structure
+
 	// Limits bound each graph and the memory of the graphs kept; zero fields mean
 	// graphs.DefaultLimits.
 	Limits graphs.Limits
@@ -83,10 +88,15 @@ func (s Spec) Validate() error {
 			return fmt.Errorf("collection: features %q asked for, but the encoding given is of %q", s.Features, e.Kind)
 		case e.Standardized() != s.Standardize:
 			return fmt.Errorf("collection: Standardize = %v, but the encoding given is standardized: %v", s.Standardize, e.Standardized())
+		case s.structure() != structureOf(e.Structure):
+			return fmt.Errorf("collection: structure %s asked for, but the encoding given is of %s", s.structure(), structureOf(e.Structure))
 		}
 		if err := e.Validate(); err != nil {
 			return fmt.Errorf("collection: %w", err)
 		}
+	}
+	if s.Structure != "" && s.Structure != graphs.Adjacency && s.Structure != graphs.ShortestPath {
+		return fmt.Errorf("collection: unknown structure %q", s.Structure)
 	}
 	if s.Dataset != "" && !slices.ContainsFunc(datasets.Names(), func(n string) bool { return strings.EqualFold(n, s.Dataset) }) {
 		return fmt.Errorf("collection: unknown bundled dataset %q (bundled: %v)", s.Dataset, datasets.Names())
@@ -172,5 +182,33 @@ func Load(s Spec) (*graphs.Dataset, error) {
 			return nil, fmt.Errorf("collection %s: %w", ds.Name, err)
 		}
 	}
+	if err := s.applyStructure(ds); err != nil {
+		return nil, err
+	}
 	return ds, nil
+}
+
+// structure is the spec's structure, Adjacency for the zero value.
+func (s Spec) structure() graphs.Structure { return structureOf(s.Structure) }
+
+func structureOf(st graphs.Structure) graphs.Structure {
+	if st == "" {
+		return graphs.Adjacency
+	}
+	return st
+}
+
+// applyStructure gives the graphs of ds the spec's structure and records it in ds.Encoding
+// (the zero value for the adjacency, as before structures were recorded).
+func (s Spec) applyStructure(ds *graphs.Dataset) error {
+	if s.structure() == graphs.Adjacency {
+		ds.Encoding.Structure = ""
+		return nil
+	}
+	out, err := s.Structure.ApplyWithin(ds.Graphs, s.Limits)
+	if err != nil {
+		return fmt.Errorf("collection %s: %w", ds.Name, err)
+	}
+	ds.Graphs, ds.Encoding.Structure = out, s.Structure
+	return nil
 }

@@ -223,3 +223,48 @@ func TestLoadEncoding(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadStructure: a spec with shortest paths gives the graphs of graphs.ShortestPaths and
+// records the structure; in chunks too; an encoding of another structure is refused.
+func TestLoadStructure(t *testing.T) {
+	spec := Spec{Dataset: "MUTAG", Subset: 9, Structure: graphs.ShortestPath}
+	ds, err := Load(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	adj, err := Load(Spec{Dataset: "MUTAG", Subset: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.Encoding.Structure != graphs.ShortestPath || adj.Encoding.Structure != "" {
+		t.Fatalf("encodings record %q and %q", ds.Encoding.Structure, adj.Encoding.Structure)
+	}
+	for i, g := range adj.Graphs {
+		want, err := graphs.ShortestPaths(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !mat.Equal(ds.Graphs[i].Dense(), want.Dense()) {
+			t.Fatalf("graph %s: not its shortest paths", g.Name)
+		}
+	}
+	n := 0
+	if _, _, _, err := Chunks(spec, 4, nil, func(c Chunk) error {
+		for i, g := range c.Data.Graphs {
+			if !mat.Equal(g.Dense(), ds.Graphs[c.Start+i].Dense()) || c.Data.Encoding.Structure != graphs.ShortestPath {
+				t.Fatalf("chunk graph %d differs from Load's", c.Start+i)
+			}
+			n++
+		}
+		return nil
+	}); err != nil || n != 9 {
+		t.Fatalf("chunks: %d graphs, %v", n, err)
+	}
+	other := Spec{Dataset: "MUTAG", Encoding: &adj.Encoding, Structure: graphs.ShortestPath}
+	if err := other.Validate(); err == nil {
+		t.Error("shortest paths with an encoding of adjacencies accepted")
+	}
+	if err := (Spec{Dataset: "MUTAG", Structure: "laplacian"}).Validate(); err == nil {
+		t.Error("unknown structure accepted")
+	}
+}

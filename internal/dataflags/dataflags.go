@@ -30,6 +30,11 @@ type Flags struct {
 	Standardize bool
 	Subset      int
 	SubsetSeed  uint64
+	// Structure is --structure: a graphs.ParseStructure name, or "auto" where
+	// AllowAutoStructure allowed it (the command chooses; the data are read as adjacency).
+	Structure string
+
+	autoStructure bool
 
 	// encoding, set by UseEncoding, is a model's feature encoding to read the data with.
 	encoding *graphs.FeatureEncoding
@@ -44,6 +49,26 @@ func (d *Flags) Register(fs *pflag.FlagSet) {
 	fs.Float64Var(&d.MaxMemory, "max-memory", float64(graphs.DefaultLimits.MaxDenseBytes)/(1<<30), "refuse datasets that need more GiB than this as stored (sparse adjacency, features; counting the --subset kept), or a graph whose dense matrices do")
 	fs.IntVar(&d.Subset, "subset", 0, "use only N graphs, the first N after a shuffle seeded by --subset-seed, kept in file order (0: all); chosen before reading, so only they count for --max-memory")
 	fs.Uint64Var(&d.SubsetSeed, "subset-seed", 1, "seed of the --subset shuffle")
+	fs.StringVar(&d.Structure, "structure", "adjacency", "the matrix graphs are compared by: adjacency (the paper's) or shortest-path (sp: shortest-path lengths, FGW's and GDL's choice for molecules); a model keeps it, and the graphs it embeds or predicts get the same")
+}
+
+// AllowAutoStructure makes --structure accept and default to "auto", a choice the command
+// makes (the data are read with their adjacency), with usage as its help. Call it after
+// Register.
+func (d *Flags) AllowAutoStructure(fs *pflag.FlagSet, usage string) {
+	d.autoStructure, d.Structure = true, "auto"
+	f := fs.Lookup("structure")
+	f.DefValue, f.Usage = "auto", usage
+}
+
+// StructureChoice is --structure parsed; auto reports "auto" (AllowAutoStructure). Check
+// must have passed.
+func (d *Flags) StructureChoice() (s graphs.Structure, auto bool) {
+	if d.Structure == "auto" && d.autoStructure {
+		return graphs.Adjacency, true
+	}
+	s, _ = graphs.ParseStructure(d.Structure) // checked
+	return s, false
 }
 
 // String renders the flags that choose the data, as a command line would give them.
@@ -62,6 +87,9 @@ func (d *Flags) String() string {
 	}
 	if d.Subset > 0 {
 		parts = append(parts, fmt.Sprintf("--subset %d --subset-seed %d", d.Subset, d.SubsetSeed))
+	}
+	if s, auto := d.StructureChoice(); !auto && s == graphs.ShortestPath {
+		parts = append(parts, "--structure "+string(s))
 	}
 	return strings.Join(parts, " ")
 }
@@ -101,6 +129,14 @@ func (d *Flags) Check() error {
 	if err != nil {
 		return fmt.Errorf("--features: %w", err)
 	}
+	if d.Structure == "" {
+		d.Structure = "adjacency" // Flags built without Register
+	}
+	if !(d.Structure == "auto" && d.autoStructure) {
+		if _, err := graphs.ParseStructure(d.Structure); err != nil {
+			return fmt.Errorf("--structure: %w", err)
+		}
+	}
 	if d.Dataset != "" && !IsBundled(d.Dataset) {
 		return fmt.Errorf("unknown dataset %q (bundled: %s; use --tu or --graphs for your own data)", d.Dataset, strings.Join(datasets.Names(), ", "))
 	}
@@ -133,16 +169,25 @@ func (d *Flags) Spec() collection.Spec {
 		Dataset: d.Dataset, TU: d.TU, Folder: d.Graphs,
 		Features: kind, Standardize: d.Standardize,
 		Subset: d.Subset, SubsetSeed: d.SubsetSeed,
-		Limits: d.Limits(), Encoding: d.encoding,
+		Limits: d.Limits(), Encoding: d.encoding, Structure: d.loadStructure(),
 	}
+}
+
+// loadStructure is the structure the data are read with: "" for the adjacency.
+func (d *Flags) loadStructure() graphs.Structure {
+	if s, _ := d.StructureChoice(); s == graphs.ShortestPath {
+		return s
+	}
+	return ""
 }
 
 // UseEncoding makes the flags read node features as a model's training data were read (e, the
 // model's graphs.FeatureEncoding; nil changes nothing): the model's kind when --features was
 // left at none, the model's one-hot node-label values and its standardization (whether or not
-// --standardize was given). It reports whether it changed --features or --standardize, and
-// refuses flags that contradict the model: other features, or --standardize for a model whose
-// features were not standardized. Call it after Check.
+// --standardize was given), and the model's structure when --structure was left at adjacency.
+// It reports whether it changed --features, --standardize or --structure, and refuses flags
+// that contradict the model: other features, --standardize for a model whose features were not
+// standardized, or shortest paths for a model of adjacencies. Call it after Check.
 func (d *Flags) UseEncoding(e *graphs.FeatureEncoding) (changed bool, err error) {
 	if e == nil {
 		return false, nil
@@ -161,6 +206,17 @@ func (d *Flags) UseEncoding(e *graphs.FeatureEncoding) (changed bool, err error)
 		d.Standardize, changed = true, true
 	case !e.Standardized() && d.Standardize:
 		return false, errors.New("--standardize: the model was trained on node features that were not standardized")
+	}
+	model := e.Structure
+	if model == "" {
+		model = graphs.Adjacency
+	}
+	switch s, _ := d.StructureChoice(); {
+	case s == model:
+	case s == graphs.Adjacency:
+		d.Structure, changed = string(model), true
+	default:
+		return false, fmt.Errorf("--structure %s: the model was trained with --structure %s", s, model)
 	}
 	d.encoding = e
 	return changed, nil
