@@ -130,7 +130,11 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 		g.Name = name
 		if opt.Features == FeaturesAttributes {
 			if g.F == nil {
-				return nil, fmt.Errorf("%s: no node features, but features %q asked for (edge lists have none; JSON files need \"features\", node-link files numeric node attributes)", p, opt.Features)
+				err := fmt.Errorf("%s: no node features, but features %q asked for (edge lists have none; JSON files need \"features\", node-link files numeric node attributes)", p, opt.Features)
+				if len(ds.Graphs) == 0 {
+					err = fmt.Errorf("%w: %w", ErrNoFeatures, err)
+				}
+				return nil, err
 			}
 			if d0 := ds.dim(); d0 > 0 && g.Dim() != d0 {
 				return nil, fmt.Errorf("%s: %d node features, but %s has %d", p, g.Dim(), ds.Graphs[0].Name, d0)

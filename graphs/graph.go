@@ -30,6 +30,11 @@ type Graph struct {
 // ErrInvalid is wrapped by every validation error, so callers can test for it with errors.Is.
 var ErrInvalid = errors.New("invalid graph")
 
+// ErrNoFeatures is wrapped by the readers' errors when node features are asked for and the data
+// have none of that kind (a TU dataset without the file, a folder whose first graph has none),
+// so that a caller may read the data without them instead.
+var ErrNoFeatures = errors.New("no node features of the kind asked for")
+
 // simplexTol is how far the sum of Mu may be from 1.
 const simplexTol = 1e-9
 

@@ -455,8 +455,8 @@ func (r *tuReader) read() (*Dataset, error) {
 		if len(offered) > 0 {
 			what = "node features: " + featureKindList(offered)
 		}
-		return nil, fmt.Errorf("features %q asked for, but there is no %s.txt[.gz]; the dataset has %s",
-			opt.Features, r.label(path.Join(r.dir, r.name+missing)), what)
+		return nil, fmt.Errorf("%w: features %q asked for, but there is no %s.txt[.gz]; the dataset has %s",
+			ErrNoFeatures, opt.Features, r.label(path.Join(r.dir, r.name+missing)), what)
 	}
 
 	// Graph sizes come first: they are all the limits need, and nothing big is allocated yet.

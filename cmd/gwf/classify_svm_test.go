@@ -111,7 +111,8 @@ func TestClassifySVMUsage(t *testing.T) {
 }
 
 // TestClassifySVMBadLabels: a class of one graph cannot be cross-validated, more folds than
-// graphs and a single class are refused, each with a message that says so.
+// graphs, a single class and node features of two widths are refused, each with a message
+// that says so.
 func TestClassifySVMBadLabels(t *testing.T) {
 	dir := t.TempDir()
 	labels := "a.json,x\nb.json,x\nc.json,x\nd.json,y\ne.json,y\nf.json,z\n"
@@ -134,6 +135,13 @@ func TestClassifySVMBadLabels(t *testing.T) {
 	writeFile(t, dir, "labels.csv", strings.NewReplacer("y", "x", "z", "x").Replace(labels))
 	if _, stderr, code := runCLI(t, "classify", "--graphs", dir, "--folds", "2", "-q"); code == 0 || !strings.Contains(stderr, "same class") {
 		t.Fatalf("one class: exit %d, %q", code, stderr)
+	}
+	// Node features of two widths are an error, not a reason to read the graphs without.
+	writeFile(t, dir, "labels.csv", labels)
+	writeFile(t, dir, "a.json", `{"adjacency": [[0,1,1],[1,0,1],[1,1,0]], "features": [[1],[2],[3]]}`)
+	writeFile(t, dir, "b.json", `{"adjacency": [[0,1,1],[1,0,1],[1,1,0]], "features": [[1,0],[2,0],[3,0]]}`)
+	if _, stderr, code := runCLI(t, "classify", "--graphs", dir, "--folds", "2", "-q"); code == 0 || !strings.Contains(stderr, "2 node features") {
+		t.Fatalf("features of two widths: exit %d, %q", code, stderr)
 	}
 }
 

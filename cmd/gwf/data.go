@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -103,7 +104,8 @@ func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) err
 // loadAutoFeatures reads the data, with the node features the source has when --features was
 // not given: attributes (standardized) where it offers them, else one-hot node labels (TU
 // data), else none; a folder is tried with attributes and read without where its files have
-// none. It returns the dataset and what it used, as flags.
+// none. Features that are there but cannot be read (of differing widths, not finite) are an
+// error, not a reason to leave them out. It returns the dataset and what it used, as flags.
 func (d *dataFlags) loadAutoFeatures(fs *pflag.FlagSet, log *logrus.Logger) (*graphs.Dataset, string, error) {
 	if fs.Changed("features") {
 		ds, err := d.load()
@@ -115,11 +117,17 @@ func (d *dataFlags) loadAutoFeatures(fs *pflag.FlagSet, log *logrus.Logger) (*gr
 		log.Infof("node features: the data's attributes, standardized (--features attributes --standardize; --features none for structure only)")
 		return ds, "--features attributes --standardize", nil
 	}
+	if !errors.Is(err, graphs.ErrNoFeatures) {
+		return nil, "", err // attributes that are there but cannot be used: say why
+	}
 	d.Features, d.Standardize = "labels", false
 	if d.Graphs == "" {
 		if ds, err = d.load(); err == nil {
 			log.Infof("node features: one-hot node labels (--features labels; --features none for structure only)")
 			return ds, "--features labels", nil
+		}
+		if !errors.Is(err, graphs.ErrNoFeatures) {
+			return nil, "", err
 		}
 	}
 	d.Features = "none"

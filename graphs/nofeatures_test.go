@@ -1,0 +1,48 @@
+package graphs
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestErrNoFeatures: asking for features the data do not have wraps ErrNoFeatures (callers
+// then read without); features that are there but unusable do not.
+func TestErrNoFeatures(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.json", `{"adjacency": [[0,1],[1,0]]}`)
+	write("b.json", `{"adjacency": [[0,1],[1,0]], "features": [[1],[2]]}`)
+	if _, err := ReadFolder(dir, FolderOptions{Features: FeaturesAttributes}); !errors.Is(err, ErrNoFeatures) {
+		t.Errorf("a folder whose first graph has no features: %v, want ErrNoFeatures", err)
+	}
+	write("a.json", `{"adjacency": [[0,1],[1,0]], "features": [[1,0],[2,0]]}`)
+	if _, err := ReadFolder(dir, FolderOptions{Features: FeaturesAttributes}); err == nil || errors.Is(err, ErrNoFeatures) {
+		t.Errorf("features of two widths: %v, want another error", err)
+	}
+	// TINY without its attribute file.
+	tu := filepath.Join(t.TempDir(), "TINY")
+	if err := os.Mkdir(tu, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"A", "graph_indicator", "graph_labels", "node_labels"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "tu", "TINY", "TINY_"+f+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tu, "TINY_"+f+".txt"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := ReadTUPath(tu, TUOptions{Features: FeaturesAttributes}); !errors.Is(err, ErrNoFeatures) {
+		t.Errorf("TU data without attributes: %v, want ErrNoFeatures", err)
+	}
+	if _, err := ReadTUPath(tu, TUOptions{Features: FeaturesLabels}); err != nil {
+		t.Errorf("TU data with node labels: %v", err)
+	}
+}
