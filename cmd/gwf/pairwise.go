@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -31,7 +33,9 @@ func newPairwiseCmd(a *app) *cobra.Command {
 		Long: `pairwise computes the GW discrepancy (fused GW with node features) of every pair of graphs i < j
 with the GWD module of --solver/--gamma/--layers/--inner/--tol/--feature-weight: the matrix of
 the FGWK baseline ('gwf cluster --method fgwk'). It writes CSV, one row per pair in the order
-(0,1), (0,2), ..., (1,2), ...: "i,j,graph_i,graph_j,gwd" with 0-based indices in data order.
+(0,1), (0,2), ..., (1,2), ...: "i,j,graph_i,graph_j,gwd" with 0-based indices in data order;
+an --output ending in .npy gets the square matrix instead (float64, n×n, zero diagonal, rows
+and columns in data order), as numpy.load reads it.
 
 The pairs are independent: with --shard i/n (or a Slurm job array or Kubernetes Indexed Job,
 see 'gwf embed --help' and the README) a process computes only its contiguous slice of the
@@ -39,6 +43,7 @@ pairs into OUTPUT.shard-i-of-n.csv; 'gwf merge' joins the parts into the file on
 writes, byte for byte. 'gwf cluster --method fgwk --distances FILE' then clusters from the
 file without computing anything.`,
 		Example: `  gwf pairwise --dataset MUTAG --output mutag-gwd.csv
+  gwf pairwise --dataset MUTAG --structure sp --solver cg --output mutag-gwd.npy   # numpy.load
   gwf pairwise --dataset MUTAG --shard 0/2 --output mutag-gwd.csv &   # mutag-gwd.shard-0-of-2.csv
   gwf pairwise --dataset MUTAG --shard 1/2 --output mutag-gwd.csv &   # mutag-gwd.shard-1-of-2.csv
   wait; gwf merge --output mutag-gwd.csv mutag-gwd.shard-*-of-2.csv
@@ -50,7 +55,7 @@ file without computing anything.`,
 	f.data.register(fs)
 	f.train.register(fs)
 	f.shard.registerShard(fs, "compute only shard i/n (0-based) of the pairs")
-	fs.StringVarP(&f.output, "output", "o", "-", "CSV file of the discrepancies (- for stdout)")
+	fs.StringVarP(&f.output, "output", "o", "-", "file of the discrepancies: CSV of the pairs (- for stdout), or FILE.npy: the square matrix")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
 	return cmd
 }
@@ -66,6 +71,10 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 		return err
 	}
 	output := f.output
+	square := isNPY(output)
+	if square && sharded && sh.Count > 1 {
+		return usagef("--shard writes its part of the pairs as CSV: give --output FILE.csv (or compute the whole .npy matrix on one machine)")
+	}
 	if sharded && sh.Count > 1 {
 		if output == "" || output == "-" {
 			return usagef("--shard %s needs --output FILE: the shard writes FILE's part, FILE.shard-i-of-n.csv", sh)
@@ -98,6 +107,20 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 		opt.Progress = gwdProgress(a, nil)
 	}
 	start := time.Now()
+	if square {
+		d, _, err := baselines.PairwiseGWD(ctx, data, opt)
+		if err != nil {
+			if ctx.Err() != nil {
+				return interruptedError{"interrupted: no discrepancies written"}
+			}
+			return err
+		}
+		if err := writeOutput(cmd.OutOrStdout(), output, func(w io.Writer) error { return baselines.WriteMatrixNPY(w, d) }); err != nil {
+			return err
+		}
+		a.log.Infof("%d discrepancies in %.1f s, written to %s as a %d×%d matrix", hi-lo, time.Since(start).Seconds(), output, len(data), len(data))
+		return nil
+	}
 	err = writeOutput(cmd.OutOrStdout(), output, func(w io.Writer) error {
 		pw := baselines.NewPairCSVWriter(w, data)
 		if _, err := baselines.PairwiseRange(ctx, data, opt, lo, hi, pw.Write); err != nil {
@@ -115,13 +138,28 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 	return nil
 }
 
-// readDistances reads the CSV of 'gwf pairwise' for data.
+// isNPY reports whether path names a NumPy array file.
+func isNPY(path string) bool { return strings.EqualFold(filepath.Ext(path), ".npy") }
+
+// readDistances reads what 'gwf pairwise' wrote for data: the CSV of pairs, or a square .npy
+// matrix (numpy's, too).
 func readDistances(path string, data []*graphs.Graph) (*mat.SymDense, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	if isNPY(path) {
+		st, err := f.Stat()
+		if err != nil {
+			return nil, err
+		}
+		d, err := baselines.ReadMatrixNPY(f, st.Size(), len(data))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return d, nil
+	}
 	d, err := baselines.ReadPairwiseCSV(bufio.NewReader(f), data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

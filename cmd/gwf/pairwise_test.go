@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/internal/dataflags"
 )
 
 // TestPairwiseShardsMergeToOneRun: three shards of 'gwf pairwise' (one from a Slurm array's
@@ -64,4 +68,42 @@ func equalJSON(a, b any) bool {
 	writeJSON(&x, a)
 	writeJSON(&y, b)
 	return x.String() == y.String()
+}
+
+// TestPairwiseNPY: --output FILE.npy writes the square matrix of the same discrepancies as the
+// CSV; cluster reads it; a matrix of other graphs and a shard of a .npy are refused.
+func TestPairwiseNPY(t *testing.T) {
+	dir := t.TempDir()
+	common := []string{"--dataset", "MUTAG", "--subset", "8", "--layers", "5", "-q"}
+	csvPath, npyPath := filepath.Join(dir, "d.csv"), filepath.Join(dir, "d.npy")
+	mustRun(t, append([]string{"pairwise", "--output", csvPath}, common...)...)
+	mustRun(t, append([]string{"pairwise", "--output", npyPath}, common...)...)
+	ds, err := (&dataFlags{Flags: dataflags.Flags{Dataset: "MUTAG", Features: "none", Subset: 8, SubsetSeed: 1, MaxNodes: 5000, MaxMemory: 4}}).load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := readDistances(csvPath, ds.Graphs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := readDistances(npyPath, ds.Graphs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.EqualApprox(got, want, 1e-12) {
+		t.Fatalf("npy matrix %v, CSV %v", mat.Formatted(got), mat.Formatted(want))
+	}
+	clusterArgs := []string{"cluster", "--dataset", "MUTAG", "--subset", "8", "--method", "fgwk", "--clusters", "2", "--runs", "1", "--json", "-q"}
+	fromCSV, _ := mustRun(t, append(clusterArgs, "--distances", csvPath)...)
+	fromNPY, _ := mustRun(t, append(clusterArgs, "--distances", npyPath)...)
+	if !equalJSON(decodeJSON(t, fromCSV)["nmi"], decodeJSON(t, fromNPY)["nmi"]) {
+		t.Errorf("cluster from the npy: %s, from the CSV: %s", fromNPY, fromCSV)
+	}
+	bad := []string{"cluster", "--dataset", "MUTAG", "--subset", "9", "--method", "fgwk", "--runs", "1", "-q", "--distances", npyPath}
+	if _, stderr, code := runCLI(t, bad...); code == 0 || !strings.Contains(stderr, "for 9 graphs") {
+		t.Errorf("an 8×8 matrix for 9 graphs: exit %d, %s", code, stderr)
+	}
+	if _, _, code := runCLI(t, append([]string{"pairwise", "--output", npyPath, "--shard", "0/2"}, common...)...); code != exitUsage {
+		t.Errorf("a shard of a .npy: exit %d", code)
+	}
 }

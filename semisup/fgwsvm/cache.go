@@ -6,16 +6,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 
-	"github.com/sbinet/npyio/npy"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
 	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/baselines"
 )
 
 // matrixFile is where candidate c's matrix of data is kept in dir: a name that says what it
@@ -44,35 +43,16 @@ func loadMatrix(path string, n int) (d *mat.SymDense, ok bool) {
 	}
 	defer f.Close()
 	st, err := f.Stat()
-	if err != nil || st.Size() > int64(n)*int64(n)*8+4096 { // checked before anything is allocated
+	if err != nil {
 		return nil, false
 	}
-	var m mat.Dense
-	if err := npy.Read(io.LimitReader(f, st.Size()), &m); err != nil {
-		return nil, false
-	}
-	if r, c := m.Dims(); r != n || c != n {
-		return nil, false
-	}
-	for i := range n {
-		if m.At(i, i) != 0 {
-			return nil, false
-		}
-		for j := i + 1; j < n; j++ {
-			v := m.At(i, j)
-			if v != m.At(j, i) || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, false
-			}
-		}
-	}
-	return mat.NewSymDense(n, m.RawMatrix().Data), true
+	d, err = baselines.ReadMatrixNPY(f, st.Size(), n)
+	return d, err == nil
 }
 
-// saveMatrix writes d as a NumPy array (n×n float64), atomically.
 func saveMatrix(path string, d *mat.SymDense) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	full := mat.DenseCopyOf(d)
-	return atomicfile.Write(path, func(w io.Writer) error { return npy.Write(w, full) })
+	return atomicfile.Write(path, func(w io.Writer) error { return baselines.WriteMatrixNPY(w, d) })
 }
