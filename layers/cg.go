@@ -1,8 +1,12 @@
 package layers
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/blas/blas64"
 )
 
 // CG is the conditional gradient (Frank-Wolfe) solver of the (fused) GW problem
@@ -23,6 +27,15 @@ type CG struct {
 	MaxIter        int     // at most this many iterations; POT's default is 10000
 	Weight         float64 // weight w of the feature cost D (FGW)
 	TolRel, TolAbs float64 // stopping thresholds on the objective's change; POT's are 1e-9
+	// OrderStart runs CG a second time, from the coupling that matches the nodes of the two
+	// graphs in the order of their structure's row sums (degrees of an adjacency, total
+	// distances of shortest paths; north-west corner of the sorted masses), and keeps the
+	// lower objective. The product coupling μs·μtᵀ is a stationary point on symmetric graphs
+	// (regular graphs, ego networks), where CG stays; from the ordered start it can leave.
+	// MUTAG, 60 graphs: the ordered start is lower on 47% of the pairs (adjacency), by 6% on
+	// average. Up to twice the iterations. Not the classifier's default (fgwsvm): MUTAG's
+	// nested accuracy moved from 85.1 to 84.9 % (3 fold seeds) at 1.6× the time.
+	OrderStart bool
 }
 
 // DefaultCG returns POT's defaults: 10000 iterations, tolerances 1e-9, feature weight 1.
@@ -31,8 +44,13 @@ func DefaultCG() CG { return CG{MaxIter: 10000, Weight: 1, TolRel: 1e-9, TolAbs:
 // Name implements Solver.
 func (c CG) Name() string { return "cg" }
 
-// Depth implements Solver: the iteration limit.
-func (c CG) Depth() int { return c.MaxIter }
+// Depth implements Solver: the iteration limit (of both starts with OrderStart).
+func (c CG) Depth() int {
+	if c.OrderStart {
+		return 2 * c.MaxIter
+	}
+	return c.MaxIter
+}
 
 // FeatureWeight implements Solver.
 func (c CG) FeatureWeight() float64 { return c.Weight }
@@ -68,6 +86,7 @@ func (c CG) Init(st *State, src, dst Space) error {
 	st.emd.Warm = false // a new problem: its marginals may differ from the last basis's
 	st.cgObj = st.Objective()
 	st.cgPrev = math.NaN()
+	st.cgStart, st.cgSteps = 0, 0
 	return nil
 }
 
@@ -98,6 +117,7 @@ func (c CG) Step(st *State) {
 	st.cgPrev = st.cgObj
 	st.cgObj += tau*b + tau*tau*a
 	st.Layer++
+	st.cgSteps++
 }
 
 // gradient writes G = L(T) − 2·Csᵀ·T·Ct into st.cost.
@@ -186,11 +206,78 @@ func lineSearch(a, b float64) float64 {
 	return 0
 }
 
-// done implements stopper: POT's stopping rule on the objective's change.
+// done implements stopper: POT's stopping rule on the objective's change, or MaxIter
+// iterations of the start; with OrderStart, the first start's end begins the second.
 func (c CG) done(st *State) bool {
 	if st.err != nil {
 		return true
 	}
 	change := math.Abs(st.cgObj - st.cgPrev)
-	return change <= c.TolAbs || change <= c.TolRel*math.Abs(st.cgObj)
+	stop := change <= c.TolAbs || change <= c.TolRel*math.Abs(st.cgObj) || st.cgSteps >= c.MaxIter
+	if !stop || !c.OrderStart || st.cgStart == 1 {
+		return stop
+	}
+	st.cgBest = grow(st.cgBest, len(st.t))
+	copy(st.cgBest, st.t)
+	st.cgBestObj = st.cgObj
+	st.cgStart, st.cgSteps = 1, 0
+	orderedCoupling(st)
+	st.cgObj = st.Objective()
+	st.cgPrev = math.NaN()
+	return false
+}
+
+// finish implements finisher: with OrderStart, the plan of the lower objective.
+func (c CG) finish(st *State) {
+	if c.OrderStart && st.cgStart == 1 && st.cgBestObj < st.cgObj {
+		copy(st.t, st.cgBest)
+		st.cgObj = st.cgBestObj
+	}
+}
+
+// orderedCoupling writes into st.t the north-west-corner coupling of μs and μt with the nodes
+// of each side sorted by their structure row sums, ties kept in node order.
+func orderedCoupling(st *State) {
+	ns, nt := st.ns, st.nt
+	st.cgKeyS, st.cgIdxS = rowSumOrder(st.cgKeyS, st.cgIdxS, st.cs.g, ns)
+	st.cgKeyT, st.cgIdxT = rowSumOrder(st.cgKeyT, st.cgIdxT, st.ct.g, nt)
+	clear(st.t)
+	a, b := 0, 0
+	ra, rb := st.mus[st.cgIdxS[0]], st.mut[st.cgIdxT[0]]
+	for a < ns && b < nt {
+		m := math.Min(ra, rb)
+		st.t[st.cgIdxS[a]*nt+st.cgIdxT[b]] += m
+		ra -= m
+		rb -= m
+		// The side with less left (0 up to rounding) moves on, both at a tie.
+		moveA, moveB := ra <= rb, rb <= ra
+		if moveA {
+			if a++; a < ns {
+				ra = st.mus[st.cgIdxS[a]]
+			}
+		}
+		if moveB {
+			if b++; b < nt {
+				rb = st.mut[st.cgIdxT[b]]
+			}
+		}
+	}
+}
+
+// rowSumOrder returns the row sums of c's n rows (in key) and the rows sorted by them.
+func rowSumOrder(key []float64, idx []int, c blas64.General, n int) ([]float64, []int) {
+	key = grow(key, n)
+	if cap(idx) < n {
+		idx = make([]int, n)
+	}
+	idx = idx[:n]
+	for i := range n {
+		s := 0.0
+		for _, v := range c.Data[i*c.Stride : i*c.Stride+c.Cols] {
+			s += v
+		}
+		key[i], idx[i] = s, i
+	}
+	slices.SortStableFunc(idx, func(x, y int) int { return cmp.Compare(key[x], key[y]) })
+	return key, idx
 }

@@ -39,6 +39,8 @@ type SolverOptions struct {
 	MaxSweeps int
 	// Round projects the final transport onto Π(μs, μt) (PPA, BADMM; see Round).
 	Round bool
+	// OrderStart runs CG from a second, ordered start too (see CG.OrderStart).
+	OrderStart bool
 }
 
 // DefaultMaxSweeps is the sweep cap of the converged mode when none is given.
@@ -93,7 +95,7 @@ func NewSolver(o SolverOptions) (Solver, error) {
 			Tol: o.Tol, MaxSweeps: o.MaxSweeps, Round: o.Round}
 	case "cg":
 		c := DefaultCG()
-		c.MaxIter, c.Weight = o.Layers, o.FeatureWeight
+		c.MaxIter, c.Weight, c.OrderStart = o.Layers, o.FeatureWeight, o.OrderStart
 		if o.Tol > 0 {
 			c.TolRel = o.Tol
 		}

@@ -59,6 +59,13 @@ type State struct {
 	cgSym         bool // both structure matrices symmetric: the cheaper gradient and line search
 	cgX           []float64
 	emd           emd.Workspace
+	// CG with OrderStart: the start being run (0: the product coupling, 1: the ordered one),
+	// its iterations, the first start's plan and objective, and the sort scratch.
+	cgStart, cgSteps int
+	cgBest           []float64
+	cgBestObj        float64
+	cgKeyS, cgKeyT   []float64
+	cgIdxS, cgIdxT   []int
 }
 
 // grow returns buf resized to n, reusing its storage when large enough.

@@ -101,7 +101,7 @@ func Load(path string) (*Model, error) {
 func Decode(r io.Reader) (*Model, error) {
 	payload, err := envelope.Open(r, "gwf-semisup-model", FormatVersion, "semi-supervised gwf model", training.MaxFileBytes)
 	if errors.Is(err, envelope.ErrCorrupt) {
-		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err) // a file of another kind: envelope.FormatError
 	} else if err != nil {
 		return nil, err
 	}

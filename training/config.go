@@ -24,6 +24,8 @@ type Config struct {
 	// Tol > 0 runs PPA and BADMM in their converged mode (layers.SolverOptions.Tol); 0, the
 	// paper's setting, leaves model files as they were.
 	Tol float64 `json:"tol,omitempty"`
+	// OrderStart runs CG from a second, ordered start as well (layers.CG.OrderStart).
+	OrderStart bool `json:"order_start,omitempty"`
 	// FeatureWeight weighs the node-feature cost in the fused GW cost (FGW).
 	FeatureWeight float64 `json:"feature_weight"`
 	// GWBLayers is L, the number of barycenter layers.
@@ -71,7 +73,7 @@ func (c Config) WithSolverDefaults(solver string) Config {
 // SolverOptions are the configured solver's settings.
 func (c Config) SolverOptions() layers.SolverOptions {
 	return layers.SolverOptions{Name: c.Solver, Gamma: c.Gamma, Layers: c.Layers, Inner: c.Inner,
-		FeatureWeight: c.FeatureWeight, Tol: c.Tol}
+		FeatureWeight: c.FeatureWeight, Tol: c.Tol, OrderStart: c.OrderStart}
 }
 
 // Validate reports the first invalid hyperparameter.
@@ -98,6 +100,8 @@ func (c Config) Validate() error {
 		return bad("z init std = %v must be between 0 and %v", c.ZInitStd, float64(MaxZInitStd))
 	case !(c.FeatureWeight >= 0) || c.FeatureWeight > MaxFeatureWeight:
 		return bad("feature weight = %v must be between 0 and %v", c.FeatureWeight, MaxFeatureWeight)
+	case c.OrderStart && c.Solver != "cg":
+		return bad("order start is a start of the cg solver, not of %s", c.Solver)
 	}
 	_, err := c.GWDSolver()
 	return err

@@ -120,7 +120,7 @@ var ErrCorrupt = errors.New("corrupt model file")
 func Decode(r io.Reader) (*Model, error) {
 	payload, err := envelope.Open(r, "gwf-model", FormatVersion, "gwf model", MaxFileBytes)
 	if errors.Is(err, envelope.ErrCorrupt) {
-		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err) // a file of another kind: envelope.FormatError
 	} else if err != nil {
 		return nil, err
 	}

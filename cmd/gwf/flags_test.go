@@ -26,6 +26,13 @@ func TestFlagSuggestions(t *testing.T) {
 			t.Errorf("gwf %v: stderr %q, want %q", tc.args, stderr, tc.want)
 		}
 	}
+	// A mistyped command gets its suggestion, with or without flags after it.
+	for _, args := range [][]string{{"clsuter"}, {"clsuter", "--dataset", "MUTAG"}, {"classfy", "--folds", "3"}} {
+		_, stderr, code := runCLI(t, args...)
+		if code != exitUsage || !strings.Contains(stderr, "unknown command") || !strings.Contains(stderr, "did you mean") {
+			t.Errorf("gwf %v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
 	if d := editDistance("kitten", "sitting"); d != 3 {
 		t.Errorf("editDistance(kitten, sitting) = %d, want 3", d)
 	}

@@ -179,3 +179,26 @@ func TestPredictTextLabels(t *testing.T) {
 		t.Errorf("CSV header:\n%s", out)
 	}
 }
+
+// TestModelOfAnotherKind: a valid file of another kind says what it is and what makes the
+// file the command needs.
+func TestModelOfAnotherKind(t *testing.T) {
+	dir := t.TempDir()
+	fit := filepath.Join(dir, "fit.model")
+	mustRun(t, "fit", "--dataset", "MUTAG", "--subset", "10", "--atoms", "2", "--epochs", "1", "--layers", "5", "--output", fit, "-q")
+	svm := filepath.Join(dir, "svm.classifier")
+	mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "16", "--structure", "sp", "--wl", "0", "--inner-folds", "2", "--labeled-fraction", "1", "--output", svm, "-q")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"predict", "--model", fit, "--dataset", "MUTAG", "--subset", "4"}, "written by 'gwf fit'"},
+		{[]string{"embed", "--model", svm, "--dataset", "MUTAG", "--subset", "4"}, "This needs a GWF model, written by 'gwf fit'"},
+		{[]string{"fit", "--resume", "--output", svm, "--dataset", "MUTAG"}, "The file is an fgw-svm classifier"},
+	} {
+		_, stderr, code := runCLI(t, tc.args...)
+		if code == 0 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("gwf %v: exit %d, stderr %q, want %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gwf-graphs/gwf/internal/envelope"
 	"github.com/gwf-graphs/gwf/internal/simd"
 )
 
@@ -98,7 +99,13 @@ interrupted (SIGINT/SIGTERM).`,
 	root.CompletionOptions.HiddenDefaultCmd = true
 	root.PersistentFlags().StringVar(&a.logLevel, "log-level", a.logLevel, "log level: error, warn, info, debug or trace (progress is logged at info)")
 	root.PersistentFlags().StringVar(&a.cpuProfile, "cpuprofile", "", "write a CPU profile (for 'go tool pprof') to this file")
+	root.SuggestionsMinimumDistance = 2 // cobra's SuggestionsFor suggests nothing at 0
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		// "gwf clsuter --dataset X": the flags of a mistyped command are unknown to the root;
+		// the command is the mistake to report.
+		if args := cmd.Flags().Args(); !cmd.HasParent() && len(args) > 0 {
+			return noArgs(cmd, args)
+		}
 		return usageError{suggestFlag(cmd, err)}
 	})
 	root.AddCommand(newGWCmd(a), newDatasetsCmd(), newFitCmd(a), newEmbedCmd(a), newClusterCmd(a), newClassifyCmd(a), newPredictCmd(a), newPlotCmd(a), newBenchCmd(a), newGenerateCmd(a), newPairwiseCmd(a), newMergeCmd(a), newPoolCmd(a), newVersionCmd())
@@ -185,6 +192,9 @@ func execute(ctx context.Context, root *cobra.Command, a *app, args []string, st
 		return exitOK
 	}
 	fmt.Fprintf(stderr, "gwf: %v\n", err)
+	if hint := formatHint(err); hint != "" {
+		fmt.Fprintln(stderr, hint)
+	}
 	var ue usageError
 	var ie interruptedError
 	switch {
@@ -197,6 +207,34 @@ func execute(ctx context.Context, root *cobra.Command, a *app, args []string, st
 		return exitInterrupted
 	}
 	return exitError
+}
+
+// modelFormats say, for each file format of gwf, what the file is and which commands make and
+// read it.
+var modelFormats = map[string]string{
+	"gwf-model":             "a GWF model, written by 'gwf fit' (read by gwf embed, gwf cluster --model, gwf fit --resume)",
+	"gwf-semisup-model":     "a semi-supervised GWF classifier, written by 'gwf classify --method gwf --labeled-fraction 1 --output' (read by gwf predict)",
+	"gwf-fgwsvm-classifier": "an fgw-svm classifier, written by 'gwf classify --labeled-fraction 1 --output' (read by gwf predict)",
+}
+
+// formatHint explains a file of the wrong kind: what it is, and what makes the one asked for.
+func formatHint(err error) string {
+	var fe *envelope.FormatError
+	if !errors.As(err, &fe) {
+		return ""
+	}
+	got, ok := modelFormats[fe.Got]
+	if !ok {
+		return ""
+	}
+	hint := "The file is " + got + "."
+	switch fe.Want {
+	case "gwf-model":
+		hint += " This needs " + modelFormats[fe.Want] + "."
+	case "gwf-semisup-model", "gwf-fgwsvm-classifier": // gwf predict reads both
+		hint += " This needs a classifier, written by 'gwf classify --labeled-fraction 1 --output'."
+	}
+	return hint
 }
 
 // noArgs refuses positional arguments with a usage error, suggesting a command for a typo.

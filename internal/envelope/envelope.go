@@ -29,6 +29,15 @@ type kindError struct {
 func (e kindError) Error() string        { return e.msg }
 func (e kindError) Is(target error) bool { return target == e.kind }
 
+// FormatError is the ErrCorrupt of a well-formed file of another format than the one asked
+// for: a caller may name what the file is (Got) and what makes the right one.
+type FormatError struct {
+	Want, Got, What string
+}
+
+func (e *FormatError) Error() string        { return fmt.Sprintf("not a %s file (format %q)", e.What, e.Got) }
+func (e *FormatError) Is(target error) bool { return target == ErrCorrupt }
+
 func errorf(kind error, format string, args ...any) error {
 	return kindError{kind, fmt.Sprintf(format, args...)}
 }
@@ -109,7 +118,7 @@ func Open(r io.Reader, format string, version int, what string, maxBytes int64) 
 		return nil, errorf(ErrCorrupt, "%v", err)
 	}
 	if f.Format != format {
-		return nil, errorf(ErrCorrupt, "not a %s file (format %q)", what, f.Format)
+		return nil, &FormatError{Want: format, Got: f.Format, What: what}
 	}
 	if f.Version != version {
 		return nil, errorf(ErrVersion, "%s file version %d is not supported (this gwf reads version %d)", what, f.Version, version)

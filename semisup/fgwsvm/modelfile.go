@@ -89,7 +89,7 @@ func IsClassifierFile(head []byte) bool {
 func Decode(r io.Reader) (*Model, error) {
 	payload, err := envelope.Open(r, FormatName, FormatVersion, "fgw-svm classifier", training.MaxFileBytes)
 	if errors.Is(err, envelope.ErrCorrupt) {
-		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err) // a file of another kind: envelope.FormatError
 	} else if err != nil {
 		return nil, err
 	}
