@@ -85,16 +85,16 @@ func (f *classifyFlags) svmCandidates(fs *pflag.FlagSet, data []*graphs.Graph) (
 			out = append(out, fgwsvm.Candidate{Structure: s, FeatureWeight: f.train.featureWeight.w, WL: max(wl, 0)})
 			continue
 		}
-		cs, err := fgwsvm.StructureCandidates(data, s)
+		var cs []fgwsvm.Candidate
+		if wl > 0 {
+			cs, err = fgwsvm.WLCandidates(data, s, wl)
+		} else {
+			cs, err = fgwsvm.StructureCandidates(data, s)
+		}
 		if err != nil {
 			return nil, err
 		}
-		if wl > 0 {
-			if cs, err = fgwsvm.WLCandidates(data, s, wl); err != nil {
-				return nil, err
-			}
-		}
-		for _, c := range cs {
+		for _, c := range cs { // --wl 0: the features as they are only
 			if wl < 0 || c.WL == wl {
 				out = append(out, c)
 			}

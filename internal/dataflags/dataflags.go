@@ -61,8 +61,8 @@ func (d *Flags) AllowAutoStructure(fs *pflag.FlagSet, usage string) {
 	f.DefValue, f.Usage = "auto", usage
 }
 
-// StructureChoice is --structure parsed; auto reports "auto" (AllowAutoStructure). Check
-// must have passed.
+// StructureChoice is --structure parsed, or Adjacency and auto = true for "auto"
+// (AllowAutoStructure). Check must have passed.
 func (d *Flags) StructureChoice() (s graphs.Structure, auto bool) {
 	if d.Structure == "auto" && d.autoStructure {
 		return graphs.Adjacency, true

@@ -71,12 +71,13 @@ func TestLoadAndString(t *testing.T) {
 func TestUseEncoding(t *testing.T) {
 	labels := &graphs.FeatureEncoding{Kind: graphs.FeaturesLabels, NodeLabels: []int{0, 4}}
 	std := &graphs.FeatureEncoding{Kind: graphs.FeaturesAttributes, Mean: []float64{1}, Scale: []float64{2}}
+	sp := &graphs.FeatureEncoding{Structure: graphs.ShortestPath}
 	for _, c := range []struct {
 		args    []string
 		enc     *graphs.FeatureEncoding
 		changed bool
 		err     string
-		want    string // the features read, then "+std" when standardized
+		want    string // the features read, then "+std" when standardized, "+sp" with shortest paths
 	}{
 		{[]string{"--dataset", "MUTAG"}, nil, false, "", "none"},
 		{[]string{"--dataset", "MUTAG"}, labels, true, "", "labels"},
@@ -86,6 +87,9 @@ func TestUseEncoding(t *testing.T) {
 		{[]string{"--dataset", "MUTAG", "--features", "attributes"}, labels, false, "trained with --features labels", ""},
 		{[]string{"--dataset", "MUTAG", "--standardize"}, labels, false, "not standardized", ""},
 		{[]string{"--graphs", "x"}, labels, false, "does not have", ""},
+		{[]string{"--dataset", "MUTAG"}, sp, true, "", "none+sp"},
+		{[]string{"--dataset", "MUTAG", "--structure", "sp"}, sp, false, "", "none+sp"},
+		{[]string{"--dataset", "MUTAG", "--structure", "sp"}, labels, false, "trained with --structure adjacency", ""},
 	} {
 		f, err := parse(t, c.args...)
 		if err != nil {
@@ -102,6 +106,9 @@ func TestUseEncoding(t *testing.T) {
 		got := spec.Features.String()
 		if spec.Standardize {
 			got += "+std"
+		}
+		if spec.Structure == graphs.ShortestPath {
+			got += "+sp"
 		}
 		if err != nil || changed != c.changed || got != c.want || spec.Encoding != c.enc {
 			t.Errorf("%v: changed %v, reads %s, encoding %v (%v); want %v, %s", c.args, changed, got, spec.Encoding, err, c.changed, c.want)

@@ -93,14 +93,14 @@ func withDegrees(data []*graphs.Graph) []*graphs.Graph {
 // (the structure a thousandth), as FGW's grid of α spans both.
 var defaultWeightFactors = []float64{0.25, 2, 16, 128, 1024}
 
-// DefaultWLIterations are the Weisfeiler-Lehman refinements of the default candidates on
+// defaultWLIterations are the Weisfeiler-Lehman refinements of the default candidates on
 // categorical node features (FGW reports 2 and 4).
-var DefaultWLIterations = []int{2, 4}
+var defaultWLIterations = []int{2, 4}
 
 // DefaultCandidates are both structures and, on graphs with node features, five weights of the
 // feature cost, multiples of the balanced weight of each structure measured on data without
 // labels; categorical features (one-hot node labels) get the same five weights of their
-// Weisfeiler-Lehman labels after each of DefaultWLIterations; graphs without node features
+// Weisfeiler-Lehman labels after 2 and after 4 iterations; graphs without node features
 // get, besides the structure alone, the five weights of node degrees as features.
 func DefaultCandidates(data []*graphs.Graph) ([]Candidate, error) {
 	var out []Candidate
@@ -121,7 +121,7 @@ func StructureCandidates(data []*graphs.Graph, s graphs.Structure) ([]Candidate,
 		if err != nil || !graphs.Categorical(data) {
 			return out, err
 		}
-		for _, h := range DefaultWLIterations {
+		for _, h := range defaultWLIterations {
 			wl, err := WLCandidates(data, s, h)
 			if err != nil {
 				return nil, err
