@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -109,7 +111,7 @@ output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding
 	fs.IntVar(&f.iterations, "iterations", 10, "assign/update rounds of gwb-km")
 	fs.StringVarP(&f.model, "model", "m", "", "model file written by 'gwf fit': cluster under it, without training")
 	f.under.register(fs)
-	fs.StringVarP(&f.output, "output", "o", "", "with --model: file to write the embeddings and their clusters to (.csv or .npz; - for stdout)")
+	fs.StringVarP(&f.output, "output", "o", "", "file to write the clusters to: with --model, the embeddings and their clusters (.csv or .npz); without, every run's cluster of each graph (CSV: graph,label,cluster...); - for stdout")
 	fs.StringVar(&f.format, "format", "", "format of --output: csv, npy or npz (default: from its extension, else csv)")
 	fs.StringVar(&f.distances, "distances", "", "with --method fgwk: the pairwise discrepancies written by 'gwf pairwise' for the same data, CSV or .npy (nothing is recomputed)")
 	fs.StringVar(&f.encoder, "encoder", semisup.EncoderNone, "embeddings: none (one free z per graph, the paper's model), gcn or gin (z = a graph neural network of the graph, trained by the GWF term)")
@@ -131,10 +133,13 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	if f.model != "" {
 		return clusterModel(cmd, a, f, opt)
 	}
-	for _, fl := range []string{"output", "format", "steps", "transform"} {
+	for _, fl := range []string{"format", "steps", "transform"} {
 		if changed(flags, fl) {
 			return usagef("--%s needs --model (for the runs' files use --output-dir)", fl)
 		}
+	}
+	if f.output != "" && f.output != "-" && !strings.EqualFold(filepath.Ext(f.output), ".csv") {
+		return usagef("--output %s: without --model, --output writes every run's clusters as CSV: give FILE.csv (the embeddings: --output-dir, or --model)", f.output)
 	}
 	cfg, err := f.train.configLogged(flags, a.log)
 	if err != nil {
@@ -180,13 +185,23 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 		return err
 	}
 	out := cmd.OutOrStdout()
-	if f.json {
-		err = rep.WriteJSON(out)
-	} else {
-		err = rep.WriteTable(out)
+	if f.output != "" && len(rep.Runs) > 0 {
+		if err := writeOutput(out, f.output, func(w io.Writer) error { return rep.WriteAssignments(w, ds) }); err != nil {
+			return err
+		}
+		if f.output != "-" {
+			a.log.Infof("the clusters of %d run(s) written to %s", len(rep.Runs), f.output)
+		}
 	}
-	if err != nil {
-		return fmt.Errorf("write output: %w", err)
+	if f.output != "-" {
+		if f.json {
+			err = rep.WriteJSON(out)
+		} else {
+			err = rep.WriteTable(out)
+		}
+		if err != nil {
+			return fmt.Errorf("write output: %w", err)
+		}
 	}
 	if rep.Interrupted {
 		return interruptedError{fmt.Sprintf("interrupted: %d of %d runs completed (reported above)", len(rep.Runs), f.runs)}

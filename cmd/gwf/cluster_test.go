@@ -126,7 +126,7 @@ func TestClusterModel(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"cluster", "--model", model, "--dataset", "MUTAG", "--runs", "2"},
-		{"cluster", "--dataset", "MUTAG", "--output", csvPath},
+		{"cluster", "--dataset", "MUTAG", "--output", csvPath, "--format", "npz"},
 	} {
 		if _, _, code := runCLI(t, args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
@@ -174,5 +174,35 @@ func TestClusterEncoder(t *testing.T) {
 		if _, _, code := runCLI(t, append(append([]string{"cluster"}, small...), args...)...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
 		}
+	}
+}
+
+// TestClusterOutputAssignments: without --model, --output writes every run's cluster of each
+// graph; a rerun that reuses the runs from --output-dir writes the same; fgwk too.
+func TestClusterOutputAssignments(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "clusters.csv")
+	args := []string{"cluster", "--dataset", "MUTAG", "--subset", "14", "--runs", "2", "--epochs", "1", "--atoms", "2", "--layers", "5",
+		"--output-dir", filepath.Join(dir, "runs"), "--output", out, "-q"}
+	mustRun(t, args...)
+	first, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(first)), "\n")
+	if len(lines) != 15 || lines[0] != "graph,label,cluster_run0,cluster_run1" || !strings.HasPrefix(lines[1], "MUTAG#") {
+		t.Fatalf("assignments:\n%s", first)
+	}
+	mustRun(t, args...) // both runs reused
+	again, _ := os.ReadFile(out)
+	if string(again) != string(first) {
+		t.Fatalf("reused runs wrote\n%s\nthe first time\n%s", again, first)
+	}
+	fgwk, _ := mustRun(t, "cluster", "--dataset", "MUTAG", "--subset", "10", "--method", "fgwk", "--layers", "5", "--clusters", "2", "--output", "-", "-q")
+	if rows := strings.Split(strings.TrimSpace(fgwk), "\n"); len(rows) != 11 || rows[0] != "graph,label,cluster" {
+		t.Fatalf("fgwk assignments on stdout:\n%s", fgwk)
+	}
+	if _, _, code := runCLI(t, "cluster", "--dataset", "MUTAG", "--output", filepath.Join(dir, "c.npz")); code != exitUsage {
+		t.Errorf("--output .npz without --model: exit %d", code)
 	}
 }

@@ -26,6 +26,9 @@ type record struct {
 	Trainer        string          `json:"trainer,omitempty"`  // Options.Trainer's name ("": the paper's model)
 	Config         training.Config `json:"config"`             // with this run's seed
 	Run            RunResult       `json:"run"`
+	// Assign is the run's cluster of every graph (absent from records written before it was
+	// kept: such runs are reused without their assignments).
+	Assign []int `json:"assign,omitempty"`
 }
 
 func recordPath(dir string, r int) string {
@@ -40,7 +43,7 @@ func reportPath(dir string) string { return filepath.Join(dir, "report.json") }
 
 // settings is the record without its result: what must match for a saved run to be reused.
 func (rec record) settings() ([]byte, error) {
-	rec.Run = RunResult{}
+	rec.Run, rec.Assign = RunResult{}, nil
 	return json.Marshal(rec)
 }
 
@@ -71,7 +74,9 @@ func savedRun(dir string, r int, want record) (run RunResult, ok bool, reason st
 	if got.Run.Run != r || got.Run.Seed != want.Config.Seed || len(got.Run.Loss) == 0 {
 		return RunResult{}, false, fmt.Sprintf("%s does not hold run %d", p, r)
 	}
-	return got.Run, true, ""
+	run = got.Run
+	run.Assign = got.Assign
+	return run, true, ""
 }
 
 // saveRun writes the run's record into dir, atomically.

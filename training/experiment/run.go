@@ -161,7 +161,7 @@ func runGWF(ctx context.Context, ds *graphs.Dataset, truth []int, opt Options, r
 			if err := writeFile(embeddingsPath(opt.Dir, r), func(w io.Writer) error { return e.WriteCSV(w) }); err != nil {
 				return fmt.Errorf("experiment: %w", err)
 			}
-			rec.Run = run
+			rec.Run, rec.Assign = run, run.Assign
 			if err := saveRun(opt.Dir, rec); err != nil {
 				return fmt.Errorf("experiment: %w", err)
 			}
