@@ -8,6 +8,10 @@ package graphs
 //	0 1
 //	1 2 2.5
 //	2 0   # closes the triangle
+//
+// The third field may also be the Python dict of the edge's attributes that networkx's
+// write_edgelist writes by default: "0 1 {}" (weight 1) or "1 2 {'weight': 2.5, 'color': 'red'}";
+// its 'weight' is the weight and the other attributes are ignored.
 
 import (
 	"bufio"
@@ -114,15 +118,14 @@ func ReadEdgeList(r io.Reader, name string, opt EdgeListOptions) (*Graph, error)
 	compactAt := edgeListCompactMin
 	for sc.Scan() {
 		line++
-		text := sc.Text()
-		if i := strings.IndexByte(text, '#'); i >= 0 {
-			text = text[:i]
-		}
-		fields := strings.Fields(text)
-		if len(fields) == 0 {
+		fields, err := edgeLineFields(sc.Text())
+		if err == nil && len(fields) == 0 {
 			continue
 		}
-		e, err := parseEdge(fields, opt.Nodes, base, names, lim)
+		var e edgeListEdge
+		if err == nil {
+			e, err = parseEdge(fields, opt.Nodes, base, names, lim)
+		}
 		if err != nil {
 			if er.err != nil {
 				// The scanner hands out what it had before a read error as a last line, which
@@ -253,7 +256,7 @@ func ReadEdgeListFile(path string, opt EdgeListOptions) (*Graph, error) {
 // when it is not nil.
 func parseEdge(fields []string, nodes, base int, names *nodeNames, lim Limits) (edgeListEdge, error) {
 	if len(fields) != 2 && len(fields) != 3 {
-		return edgeListEdge{}, fmt.Errorf("%d fields, want 2 or 3 (u v [weight])", len(fields))
+		return edgeListEdge{}, fmt.Errorf("%d fields, want 2 or 3 (u v [weight], or u v {attributes} as networkx writes)", len(fields))
 	}
 	var ids [2]int
 	for i := range ids {
@@ -355,4 +358,128 @@ func compactEdges(edges []edgeListEdge, directed bool) []edgeListEdge {
 		out = append(out, e)
 	}
 	return out
+}
+
+// edgeLineFields splits a line into its fields, its comment left out. When the text after two
+// fields opens with "{", it is networkx's attribute dict, which may hold spaces and "#": its
+// 'weight' comes back as the third field, and without one there are two.
+func edgeLineFields(text string) ([]string, error) {
+	if i := strings.IndexByte(text, '{'); i > 0 {
+		head := text[:i]
+		if fields := strings.Fields(head); len(fields) == 2 && !strings.Contains(head, "#") && strings.TrimRight(head, " \t") != head {
+			w, ok, err := pyDictWeight(text[i:])
+			if err != nil {
+				return nil, fmt.Errorf("attribute dict: %w", err)
+			}
+			if ok {
+				fields = append(fields, w)
+			}
+			return fields, nil
+		}
+	}
+	if i := strings.IndexByte(text, '#'); i >= 0 {
+		text = text[:i]
+	}
+	return strings.Fields(text), nil
+}
+
+// pyDictWeight reads the Python dict literal that s opens with (the repr of a dict of edge
+// attributes) and returns the text of its 'weight' value; ok is false when it has none. Only
+// comments and blanks may follow the dict.
+func pyDictWeight(s string) (weight string, ok bool, err error) {
+	i := 1 // past "{"
+	skip := func() {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+	}
+	item := func(what string) (string, error) {
+		skip()
+		n, err := pyLiteral(s[i:])
+		if err != nil {
+			return "", err
+		}
+		v := strings.TrimSpace(s[i : i+n])
+		if v == "" {
+			return "", fmt.Errorf("no %s at byte %d of %q", what, i+1, s)
+		}
+		i += n
+		return v, nil
+	}
+	for skip(); i < len(s) && s[i] != '}'; {
+		key, err := item("key")
+		if err != nil {
+			return "", false, err
+		}
+		if i >= len(s) || s[i] != ':' {
+			return "", false, fmt.Errorf("key %s without a value in %q", key, s)
+		}
+		i++
+		val, err := item("value")
+		if err != nil {
+			return "", false, err
+		}
+		if key == "'weight'" || key == `"weight"` {
+			weight, ok = pyUnwrap(val), true
+		}
+		if i < len(s) && s[i] == ',' {
+			i++
+			skip()
+		} else if i < len(s) && s[i] != '}' {
+			return "", false, fmt.Errorf("%q after %s: want \",\" or \"}\"", s[i], key)
+		}
+	}
+	if i >= len(s) {
+		return "", false, fmt.Errorf("%q is not closed by a }", s)
+	}
+	if rest := strings.TrimSpace(s[i+1:]); rest != "" && rest[0] != '#' {
+		return "", false, fmt.Errorf("%q after the dict", rest)
+	}
+	return weight, ok, nil
+}
+
+// pyLiteral is the length of the Python literal that s opens with: up to a ",", ":" or
+// closing bracket outside brackets and quotes.
+func pyLiteral(s string) (int, error) {
+	var open []byte // the closing brackets awaited
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\'', '"':
+			j := i + 1
+			for ; j < len(s) && s[j] != c; j++ {
+				if s[j] == '\\' {
+					j++
+				}
+			}
+			if j >= len(s) {
+				return 0, fmt.Errorf("string not closed in %q", s)
+			}
+			i = j
+		case '(', '[', '{':
+			open = append(open, ")]}"[strings.IndexByte("([{", c)])
+		case ')', ']', '}':
+			if len(open) == 0 {
+				return i, nil
+			}
+			if open[len(open)-1] != c {
+				return 0, fmt.Errorf("%q where %q was expected in %q", c, open[len(open)-1], s)
+			}
+			open = open[:len(open)-1]
+		case ',', ':':
+			if len(open) == 0 {
+				return i, nil
+			}
+		}
+	}
+	return len(s), nil
+}
+
+// pyUnwrap takes the number out of a numpy scalar's repr, "np.float64(2.5)" (numpy 2 writes
+// those for weights taken from arrays).
+func pyUnwrap(v string) string {
+	i := strings.IndexByte(v, '(')
+	if i <= 0 || !strings.HasSuffix(v, ")") || strings.Trim(v[:i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") != "" {
+		return v
+	}
+	return strings.TrimSpace(v[i+1 : len(v)-1])
 }

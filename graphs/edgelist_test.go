@@ -62,6 +62,20 @@ func TestReadEdgeList(t *testing.T) {
 			1, 0, 0,
 			0, 0, 0,
 		}},
+		// networkx's write_edgelist writes each edge's attribute dict.
+		{"networkx attribute dicts", "0 1 {}\n1 2 {'weight': 2.5, 'color': 'red'}\n2 0\t{\"weight\": 0.5}  # c\n", EdgeListOptions{}, []float64{
+			0, 1, 0.5,
+			1, 0, 2.5,
+			0.5, 2.5, 0,
+		}},
+		{"networkx dict with spaces, # and nesting", "0 1 {'note': \"it's #1, {x}: [y]\", 'l': [1, {'a': (2, 3)}], 'weight': 3,}\n", EdgeListOptions{}, []float64{
+			0, 3,
+			3, 0,
+		}},
+		{"networkx dict with a numpy weight", "0 1 {'weight': np.float64(1e-05)}\n", EdgeListOptions{}, []float64{
+			0, 1e-05,
+			1e-05, 0,
+		}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -122,6 +136,15 @@ func TestReadEdgeListErrors(t *testing.T) {
 		{"Nodes over the limit", "0 1\n", EdgeListOptions{Nodes: 1 << 40}, ": 1099511627776 nodes exceed the limit of 5000"},
 		{"negative Nodes", "0 1\n", EdgeListOptions{Nodes: -1}, ": EdgeListOptions.Nodes = -1 is negative"},
 		{"line too long", "0 1\n" + strings.Repeat(" ", edgeListMaxLine+1) + "\n", EdgeListOptions{}, ":2: line longer than"},
+		{"dict weight not a number", "0 1 {'weight': 'heavy'}\n", EdgeListOptions{}, `:1: weight "'heavy'" is not a number`},
+		{"dict negative weight", "0 1 {}\n0 1 {'weight': -1}\n", EdgeListOptions{}, `:2: weight "-1" is not a finite non-negative number`},
+		{"dict infinite weight", "0 1 {'weight': inf}\n", EdgeListOptions{}, `:1: weight "inf" is not a finite`},
+		{"dict not closed", "0 1 {'weight': 2\n", EdgeListOptions{}, ":1: attribute dict: "},
+		{"dict string not closed", "0 1 {'a: 1}\n", EdgeListOptions{}, ":1: attribute dict: string not closed"},
+		{"dict brackets", "0 1 {'a': (1]}\n", EdgeListOptions{}, `:1: attribute dict: ']' where ')' was expected`},
+		{"dict key without value", "0 1 {'a' 1}\n", EdgeListOptions{}, ":1: attribute dict: key 'a' 1 without a value"},
+		{"text after dict", "0 1 {} x\n", EdgeListOptions{}, `:1: attribute dict: "x" after the dict`},
+		{"weight and dict", "0 1 2 {}\n", EdgeListOptions{}, ":1: 4 fields, want 2 or 3"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -285,5 +308,17 @@ func TestReadEdgeListRepeatedEdges(t *testing.T) {
 	got = compactEdges(slices.Clone(edges), true)
 	if len(got) != 3 || got[0] != (edgeListEdge{0, 1, 4}) || got[1] != (edgeListEdge{1, 0, 2}) {
 		t.Errorf("directed merge: %v", got)
+	}
+}
+
+// networkx's default edge lists ("u v {attributes}") of testdata/formats, read as a graph
+// folder reads edge lists.
+func TestReadEdgeListNetworkxFixtures(t *testing.T) {
+	for _, want := range formatFixtures(t, ".edgelist") {
+		g, err := ReadEdgeListFile(filepath.Join(formatsDir, want.File), EdgeListOptions{IDs: NodeNames, Directed: want.Directed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkFixture(t, g, want, false)
 	}
 }

@@ -24,6 +24,33 @@ func ExampleReadNodeLink() {
 	// 3 nodes, row of hub: [0 1 2] features: [1 0 -1]
 }
 
+// A graph in GraphML, as networkx's write_graphml writes it: a weighted edge, a numeric node
+// attribute that becomes the node feature (the string one does not), a graph label.
+func ExampleReadGraphML() {
+	in := `<?xml version='1.0' encoding='utf-8'?>
+<graphml xmlns="http://graphml.graphdrawing.org/xmlns">
+  <key id="d3" for="edge" attr.name="weight" attr.type="double"/>
+  <key id="d2" for="node" attr.name="element" attr.type="string"/>
+  <key id="d1" for="node" attr.name="charge" attr.type="double"/>
+  <key id="d0" for="graph" attr.name="label" attr.type="long"/>
+  <graph edgedefault="undirected">
+    <data key="d0">1</data>
+    <node id="hub"><data key="d1">1</data><data key="d2">C</data></node>
+    <node id="a"><data key="d1">0</data><data key="d2">O</data></node>
+    <node id="b"><data key="d1">-1</data><data key="d2">N</data></node>
+    <edge source="hub" target="a"/>
+    <edge source="hub" target="b"><data key="d3">2</data></edge>
+  </graph>
+</graphml>`
+	g, err := graphs.ReadGraphML(strings.NewReader(in), "star.graphml", graphs.NodeLinkOptions{Attributes: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(g.N(), "nodes, row of hub:", g.Dense().RawRowView(0), "features:", g.F.RawMatrix().Data, "label:", g.Label)
+	// Output:
+	// 3 nodes, row of hub: [0 1 2] features: [1 0 -1] label: 1
+}
+
 // A folder mixing the JSON form, node-link JSON and edge lists (one with 1-based ids, one with
 // names), labelled by its labels.csv.
 func ExampleReadFolder() {

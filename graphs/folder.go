@@ -4,7 +4,10 @@ package graphs
 //
 //	*.json                               the JSON form of ReadJSON ({"adjacency": ...}) or
 //	                                     networkx node-link JSON ({"nodes": ..., "links": ...})
-//	*.txt, *.edges, *.edgelist, *.el     edge lists, node ids read as names (NodeNames)
+//	*.txt, *.edges, *.edgelist, *.el     edge lists, node ids read as names (NodeNames); networkx's
+//	                                     default write_edgelist lines ("0 1 {'weight': 2}") too
+//	*.graphml                            GraphML (ReadGraphML: networkx, Gephi, igraph, yEd)
+//	*.gml                                GML (ReadGML: networkx, Gephi, igraph)
 //	labels.csv                           optional: "file,label" lines giving each graph's class
 //
 // Sub-folders, hidden files and README/LICENSE files are ignored; any other file is an error, so that a
@@ -31,10 +34,10 @@ import (
 // lists, all files, under DefaultLimits.
 type FolderOptions struct {
 	// Features is FeaturesNone or FeaturesAttributes: the "features" of JSON files and the
-	// numeric node attributes of node-link files. With FeaturesAttributes every graph must have
-	// features of one width. FeaturesLabels is not supported for folders.
+	// numeric node attributes of node-link, GraphML and GML files. With FeaturesAttributes every
+	// graph must have features of one width. FeaturesLabels is not supported for folders.
 	Features FeatureKind
-	// Directed reads edge lists as directed (JSON files say it themselves).
+	// Directed reads edge lists as directed (JSON, GraphML and GML files say it themselves).
 	Directed bool
 	// DegreeMu sets each graph's Mu to DegreeMu(C) instead of the uniform distribution (JSON
 	// files that give "mu" keep theirs).
@@ -56,13 +59,18 @@ func folderIgnored(name string) bool {
 // folderLabels is the name of the optional labels file of a graph folder.
 const folderLabels = "labels.csv"
 
-// folderFormat is the reader of a file, by extension: "json", "edges" or "" (unknown).
+// folderFormat is the reader of a file, by extension: "json", "edges", "graphml", "gml" or ""
+// (unknown).
 func folderFormat(name string) string {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".json":
 		return "json"
 	case ".txt", ".edges", ".edgelist", ".el":
 		return "edges"
+	case ".graphml":
+		return "graphml"
+	case ".gml":
+		return "gml"
 	}
 	return ""
 }
@@ -70,7 +78,8 @@ func folderFormat(name string) string {
 // ReadFolder reads every graph file of the folder dir (see the formats above), in file-name
 // order, into a Dataset named after the folder. Graphs are named by their file names. Class
 // labels come from labels.csv when it exists (every graph must be listed), else from the
-// files ("label" of the JSON form, "graph" "label" of node-link); either all graphs have one
+// files ("label" of the JSON form, "graph" "label" of node-link, the graph attribute "label"
+// of GraphML and GML); either all graphs have one
 // or none. Integer labels are mapped like TU labels (Dataset.Classes); other labels are kept
 // as text (Dataset.ClassNames).
 func ReadFolder(dir string, opt FolderOptions) (*Dataset, error) {
@@ -101,12 +110,12 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 			continue
 		}
 		if folderFormat(name) == "" {
-			return nil, fmt.Errorf("%s: unknown graph format (want .json for JSON or node-link JSON, .txt/.edges/.edgelist/.el for edge lists)", filepath.Join(dir, name))
+			return nil, fmt.Errorf("%s: unknown graph format (want .json for JSON or node-link JSON, .txt/.edges/.edgelist/.el for edge lists, .graphml for GraphML, .gml for GML)", filepath.Join(dir, name))
 		}
 		files = append(files, name)
 	}
 	if len(files) == 0 {
-		return nil, errors.New("no graph files (.json, .txt, .edges, .edgelist, .el) there")
+		return nil, errors.New("no graph files (.json, .txt, .edges, .edgelist, .el, .graphml, .gml) there")
 	}
 	keep := files
 	if opt.Select != nil {
@@ -130,7 +139,7 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 		g.Name = name
 		if opt.Features == FeaturesAttributes {
 			if g.F == nil {
-				err := fmt.Errorf("%s: no node features, but features %q asked for (edge lists have none; JSON files need \"features\", node-link files numeric node attributes)", p, opt.Features)
+				err := fmt.Errorf("%s: no node features, but features %q asked for (edge lists have none; JSON files need \"features\", node-link, GraphML and GML files numeric node attributes)", p, opt.Features)
 				if len(ds.Graphs) == 0 {
 					err = fmt.Errorf("%w: %w", ErrNoFeatures, err)
 				}
@@ -171,11 +180,28 @@ func (ds *Dataset) dim() int {
 	return ds.Graphs[0].Dim()
 }
 
+// ReadGraphFile reads one graph file as ReadFolder reads the files of a folder: the format by
+// the extension (.json: the JSON form or node-link, told apart by their fields; edge lists;
+// .graphml; .gml), features as opt.Features says, within opt.Limits. An unknown extension is
+// an error. Directed, DegreeMu and Select are not used.
+func ReadGraphFile(path string, opt FolderOptions) (*Graph, error) {
+	if folderFormat(path) == "" {
+		return nil, fmt.Errorf("%s: unknown graph format (want .json, .txt/.edges/.edgelist/.el, .graphml or .gml)", path)
+	}
+	return readGraphFile(path, opt, opt.Limits.OrDefault())
+}
+
 // readGraphFile reads one graph file by its extension; a .json file is told apart by its
 // top-level fields.
 func readGraphFile(p string, opt FolderOptions, lim Limits) (*Graph, error) {
-	if folderFormat(p) == "edges" {
+	attrs := NodeLinkOptions{Attributes: opt.Features == FeaturesAttributes, Limits: lim}
+	switch folderFormat(p) {
+	case "edges":
 		return ReadEdgeListFile(p, EdgeListOptions{IDs: NodeNames, Directed: opt.Directed, Limits: lim})
+	case "graphml":
+		return ReadGraphMLFile(p, attrs)
+	case "gml":
+		return ReadGMLFile(p, attrs)
 	}
 	b, err := readBounded(p, jsonMaxBytes(lim))
 	if err != nil {
@@ -185,7 +211,7 @@ func readGraphFile(p string, opt FolderOptions, lim Limits) (*Graph, error) {
 		Nodes json.RawMessage `json:"nodes"`
 	}
 	if json.Unmarshal(b, &probe) == nil && probe.Nodes != nil {
-		return ReadNodeLink(bytes.NewReader(b), p, NodeLinkOptions{Attributes: opt.Features == FeaturesAttributes, Limits: lim})
+		return ReadNodeLink(bytes.NewReader(b), p, attrs)
 	}
 	return ReadJSON(bytes.NewReader(b), p, lim)
 }

@@ -121,7 +121,7 @@ func TestReadFolderErrors(t *testing.T) {
 		want  string
 	}{
 		{"empty", map[string]string{"README.md": "x"}, "no graph files"},
-		{"unknown format", map[string]string{"a.json": `{"adjacency": [[0]]}`, "b.graphml": "<graphml/>"}, "b.graphml: unknown graph format"},
+		{"unknown format", map[string]string{"a.json": `{"adjacency": [[0]]}`, "b.xml": "<graphml/>"}, "b.xml: unknown graph format"},
 		{"bad graph", map[string]string{"a.json": `{"adjacency": [[0, 1]]}`}, "a.json"},
 		{"binary json", map[string]string{"a.json": "\x00\x01"}, "a.json: not a JSON object"},
 		{"label for no file", map[string]string{"a.txt": "x y\n", "labels.csv": "b.txt,1\n"}, `labels.csv:1: "b.txt" is not a graph file`},

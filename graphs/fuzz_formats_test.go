@@ -2,6 +2,8 @@ package graphs
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -24,9 +26,47 @@ func FuzzReadEdgeListIDs(f *testing.F) {
 	f.Add([]byte("30 10\n10 20 0.5\n"), uint8(NodeNames), true)
 	f.Add([]byte("1 2\n2 3\n"), uint8(OneBased), false)
 	f.Add([]byte("1 2\n2 3\n"), uint8(ZeroBased), false)
+	f.Add([]byte("a b {'weight': 2.5, 'note': \"x #1\"}\nb c {}\n"), uint8(NodeNames), false)
 	f.Fuzz(func(t *testing.T, data []byte, ids uint8, directed bool) {
 		opt := EdgeListOptions{IDs: EdgeIDs(ids % 3), Directed: directed, Limits: fuzzLimits}
 		g, err := ReadEdgeList(bytes.NewReader(data), "fuzz.txt", opt)
 		checkFuzzedGraph(t, g, err, "fuzz.txt")
+	})
+}
+
+// addFormatSeeds adds the files of testdata/formats with the extension as seeds, with and
+// without attributes.
+func addFormatSeeds(f *testing.F, ext string) {
+	paths, err := filepath.Glob(filepath.Join("testdata", "formats", "*"+ext))
+	if err != nil || len(paths) == 0 {
+		f.Fatalf("no %s seeds: %v", ext, err)
+	}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, true)
+		f.Add(b, false)
+	}
+}
+
+func FuzzReadGraphML(f *testing.F) {
+	addFormatSeeds(f, ".graphml")
+	f.Add([]byte(`<graphml><key id="x" for="node" attr.name="x" attr.type="int"><default>1</default></key><graph edgedefault="directed"><edge source="b" target="a" directed="false"/><node id="a"/><node id="b"><data key="x">2</data></node></graph></graphml>`), true)
+	f.Add([]byte(`<graphml><graph edgedefault="undirected"><node id="a"><graph/></node><hyperedge/></graph></graphml>`), false)
+	f.Fuzz(func(t *testing.T, data []byte, attributes bool) {
+		g, err := ReadGraphML(bytes.NewReader(data), "fuzz.graphml", NodeLinkOptions{Attributes: attributes, Limits: fuzzLimits})
+		checkFuzzedGraph(t, g, err, "fuzz.graphml")
+	})
+}
+
+func FuzzReadGML(f *testing.F) {
+	addFormatSeeds(f, ".gml")
+	f.Add([]byte("graph [ directed 1 label \"1\" node [ id 0 v 1 v 2 ] node [ id 1 v 3 v 4 graphics [ x 1 ] ] edge [ source 1 target 0 weight 2.5 ] ]"), true)
+	f.Add([]byte("# c\ngraph [ node [ id 0 x NAN ] edge [ source 0 target 9 weight +INF ] ]"), false)
+	f.Fuzz(func(t *testing.T, data []byte, attributes bool) {
+		g, err := ReadGML(bytes.NewReader(data), "fuzz.gml", NodeLinkOptions{Attributes: attributes, Limits: fuzzLimits})
+		checkFuzzedGraph(t, g, err, "fuzz.gml")
 	})
 }

@@ -108,7 +108,7 @@ matrix (rows: the nodes of A, columns: the nodes of B).`,
 	fs.IntVar(&f.maxSweeps, "max-sweeps", layers.DefaultMaxSweeps, "with --tol: most sweeps per layer (the output counts the layers that hit it)")
 	fs.BoolVar(&f.round, "round", false, "project the final transport onto the feasible set (default true with --tol, for ppa and badmm)")
 	fs.BoolVar(&f.json, "json", false, "print a JSON object with the objective and the transport")
-	fs.StringVar(&f.format, "format", "", `input format: json or edgelist (default: json for names ending in ".json", else edgelist)`)
+	fs.StringVar(&f.format, "format", "", `input format: json (gwf's JSON or networkx node-link JSON), graphml, gml or edgelist (default: by the extension, else edgelist)`)
 	fs.BoolVar(&f.directed, "directed", false, "edge lists: read edges as directed (default: symmetric)")
 	fs.StringVar(&f.ids, "ids", "zero", "edge lists: node ids are zero (0..N−1: node i is row i), one (1..N) or names (any tokens: ordered by number when all are integers, else by first appearance)")
 	fs.IntVar(&f.maxNodes, "max-nodes", graphs.DefaultLimits.MaxNodes, "refuse graphs with more nodes than this")
@@ -153,9 +153,9 @@ func (f *gwFlags) build(cmd *cobra.Command) (layers.SolverOptions, layers.Solver
 		return o, nil, usageError{err}
 	}
 	switch strings.ToLower(f.format) {
-	case "", "json", "edgelist":
+	case "", "json", "graphml", "gml", "edgelist":
 	default:
-		return o, nil, usagef("--format: unknown format %q (want json or edgelist)", f.format)
+		return o, nil, usagef("--format: unknown format %q (want json, graphml, gml or edgelist)", f.format)
 	}
 	if _, ok := edgeIDs(f.ids); !ok {
 		return o, nil, usagef("--ids: unknown kind %q (want zero, one or names)", f.ids)
@@ -266,15 +266,27 @@ func (f *gwFlags) read(path, which string) (*graphs.Graph, error) {
 	format := strings.ToLower(f.format)
 	if format == "" {
 		format = "edgelist"
-		if strings.EqualFold(filepath.Ext(path), ".json") {
-			format = "json"
+		switch ext := strings.ToLower(filepath.Ext(path)); ext {
+		case ".json", ".graphml", ".gml":
+			format = ext[1:]
 		}
 	}
 	var g *graphs.Graph
 	var err error
-	if format == "json" {
-		g, err = graphs.ReadJSONFile(path, lim)
-	} else {
+	// Numeric node attributes are the features, as the JSON form's "features" are.
+	attrs := graphs.NodeLinkOptions{Attributes: true, Limits: lim}
+	switch format {
+	case "json":
+		if strings.EqualFold(filepath.Ext(path), ".json") { // gwf's form or node-link, by their fields
+			g, err = graphs.ReadGraphFile(path, graphs.FolderOptions{Limits: lim, Features: graphs.FeaturesAttributes})
+		} else {
+			g, err = graphs.ReadJSONFile(path, lim)
+		}
+	case "graphml":
+		g, err = graphs.ReadGraphMLFile(path, attrs)
+	case "gml":
+		g, err = graphs.ReadGMLFile(path, attrs)
+	default:
 		ids, _ := edgeIDs(f.ids) // checked by build
 		g, err = graphs.ReadEdgeListFile(path, graphs.EdgeListOptions{IDs: ids, Directed: f.directed, Limits: lim})
 		if errors.Is(err, graphs.ErrNoNodeZero) {

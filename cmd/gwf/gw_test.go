@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -227,5 +228,28 @@ func TestGWEdgeListIDs(t *testing.T) {
 	}
 	if _, _, code := runCLI(t, "gw", path, path, "--ids", "two"); code != exitUsage {
 		t.Errorf("--ids two: exit %d, want a usage error", code)
+	}
+}
+
+// TestGWFormats: gw reads the formats a --graphs folder reads (node-link JSON, GraphML, GML),
+// by extension or --format, and the same graph in two formats is at discrepancy 0.
+func TestGWFormats(t *testing.T) {
+	dir := filepath.Join("..", "..", "graphs", "testdata", "formats")
+	nodeLink := filepath.Join(t.TempDir(), "nl.json")
+	writeFile(t, filepath.Dir(nodeLink), "nl.json", `{"directed": false, "multigraph": false, "graph": {},
+		"nodes": [{"id": 0}, {"id": 1}, {"id": 2}], "links": [{"source": 0, "target": 1}, {"source": 1, "target": 2}]}`)
+	for _, args := range [][]string{
+		{filepath.Join(dir, "unweighted.graphml"), filepath.Join(dir, "unweighted.gml")},
+		{filepath.Join(dir, "weighted.gml"), filepath.Join(dir, "weighted.graphml")},
+		{nodeLink, nodeLink},
+	} {
+		out, _ := mustRun(t, append([]string{"gw", "--solver", "cg", "--json"}, args...)...)
+		obj, ok := decodeJSON(t, out)["objective"].(float64)
+		if !ok || math.Abs(obj) > 1e-12 {
+			t.Errorf("gw %v: objective %v, want 0 (the same graph)", args, decodeJSON(t, out)["objective"])
+		}
+	}
+	if _, _, code := runCLI(t, "gw", "--format", "yaml", nodeLink, nodeLink); code != exitUsage {
+		t.Errorf("--format yaml: exit %d", code)
 	}
 }

@@ -1,0 +1,384 @@
+package graphs
+
+// What the GraphML and GML readers share: the bound on the text they read, and attrGraph, the
+// graph they collect. Both formats name nodes by id, may name a node in an edge before
+// declaring it, and carry numeric node attributes.
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs/csr"
+)
+
+// textBytesPerEntry is a generous size of one adjacency entry in GraphML or GML text: an
+// edge element with its weight, or half of one for an undirected edge.
+const textBytesPerEntry = 128
+
+// textMaxBytes is the largest GraphML or GML input read under lim. Both readers stream, so the
+// bound is on time, not memory: room for a MaxNodes×MaxNodes adjacency with features, and
+// MaxDenseBytes at the same ratio, plus slack for small graphs with verbose markup.
+func textMaxBytes(lim Limits) int64 {
+	lim = lim.OrDefault()
+	n := int64(lim.MaxNodes)
+	byNodes := satMul(textBytesPerEntry, satMul(n, n+jsonFeatureAllowance))
+	byDense := satMul(textBytesPerEntry/8, lim.MaxDenseBytes)
+	return min(byNodes, byDense, math.MaxInt64-jsonSlack) + jsonSlack
+}
+
+// countingReader counts the bytes read and keeps the first read error other than io.EOF.
+type countingReader struct {
+	r   io.Reader
+	n   int64
+	err error
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	c.n += int64(k)
+	if err != nil && err != io.EOF && c.err == nil {
+		c.err = err
+	}
+	return k, err
+}
+
+// boundedRead runs parse on r cut at maxBytes+1 bytes and turns what went wrong into one error
+// naming label: input too large, a read error, or parse's own.
+func boundedRead(r io.Reader, label string, maxBytes int64, lim Limits, parse func(io.Reader) error) error {
+	src := &countingReader{r: io.LimitReader(r, maxBytes+1)}
+	err := parse(src)
+	switch {
+	case src.n > maxBytes:
+		return fmt.Errorf("%s: input is larger than %d bytes, more than a graph of at most %d nodes needs (raise Limits.MaxNodes or Limits.MaxDenseBytes, or --max-nodes or --max-memory on the command line)",
+			label, maxBytes, lim.MaxNodes)
+	case src.err != nil:
+		return fmt.Errorf("%s: reading: %w", label, src.err)
+	}
+	return err
+}
+
+// edgeKind says which entries of C an edge sets.
+type edgeKind uint8
+
+const (
+	edgeByGraph    edgeKind = iota // as the graph says (GraphML edgedefault, GML directed)
+	edgeDirected                   // C[u][v]
+	edgeUndirected                 // C[u][v] and C[v][u]
+)
+
+// attrEntry is one edge held until the node count is known, its ends as slots.
+type attrEntry struct {
+	u, v int32
+	kind edgeKind
+	w    float64
+}
+
+// attrNode is a node id met in the input.
+type attrNode struct {
+	id      string
+	rank    int32  // position among the declared nodes; -1 while only edges name it
+	refLine int    // the first edge that named it before its declaration
+	refEnd  string // "source" or "target"
+	attrs   map[string][]float64
+}
+
+// attrGraph collects a graph read by id and builds the Graph at the end. Ids get slots in
+// order of first mention, so that an edge may come before its nodes; the rows of C are the
+// declared nodes in document order.
+type attrGraph struct {
+	label      string
+	lim        Limits
+	attributes bool // collect numeric node attributes
+	directed   bool // how edgeByGraph edges set C
+	index      map[string]int32
+	nodes      []attrNode // by slot
+	declared   int32
+	entries    []attrEntry
+	compactAt  int
+	values     int64                // numeric attribute values held, bounded by MaxDenseBytes
+	defaults   map[string][]float64 // values of nodes without the attribute (GraphML <default>)
+}
+
+func newAttrGraph(label string, lim Limits, attributes bool) *attrGraph {
+	return &attrGraph{label: label, lim: lim, attributes: attributes, index: map[string]int32{}, compactAt: edgeListCompactMin}
+}
+
+// invalid is a structural error; callers add the input's name and line.
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+}
+
+// slot is the slot of id, a new one for an id not met before; the ids met count against the
+// node limit, so that a file naming too many is refused before it is all read.
+func (g *attrGraph) slot(id string) (int32, error) {
+	if s, ok := g.index[id]; ok {
+		return s, nil
+	}
+	if err := g.lim.checkNodes(fmt.Sprintf("node %q", id), len(g.nodes)+1); err != nil {
+		return 0, err
+	}
+	if len(g.nodes) >= math.MaxInt32 {
+		return 0, fmt.Errorf("node %q: more than %d nodes", id, math.MaxInt32)
+	}
+	s := int32(len(g.nodes))
+	g.index[id] = s
+	g.nodes = append(g.nodes, attrNode{id: id, rank: -1})
+	return s, nil
+}
+
+// declare makes id the next node (row) of the graph.
+func (g *attrGraph) declare(id string) (int32, error) {
+	s, err := g.slot(id)
+	if err != nil {
+		return 0, err
+	}
+	if g.nodes[s].rank >= 0 {
+		return 0, invalid("node id %q appears twice", id)
+	}
+	g.nodes[s].rank = g.declared
+	g.declared++
+	return s, nil
+}
+
+// addValues counts k more (or, negative, fewer) attribute values against the memory limit.
+func (g *attrGraph) addValues(k int) error {
+	g.values += int64(k)
+	if g.values > g.lim.MaxDenseBytes/8 {
+		return fmt.Errorf("the numeric node attributes hold more than %d values, more than node features within the limit of %d bytes can have (raise Limits.MaxDenseBytes, or --max-memory on the command line)",
+			g.lim.MaxDenseBytes/8, g.lim.MaxDenseBytes)
+	}
+	return nil
+}
+
+// finite refuses a non-finite attribute value: it would make a feature that no solver can use.
+func finite(name string, xs []float64) error {
+	for _, x := range xs {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return invalid("attribute %q is %v, not a finite number", name, x)
+		}
+	}
+	return nil
+}
+
+// setAttr sets a numeric attribute of the node in slot s (only when attributes are read).
+func (g *attrGraph) setAttr(s int32, name string, xs []float64) error {
+	if !g.attributes {
+		return nil
+	}
+	if err := finite(name, xs); err != nil {
+		return err
+	}
+	n := &g.nodes[s]
+	if n.attrs == nil {
+		n.attrs = map[string][]float64{}
+	}
+	if err := g.addValues(len(xs) - len(n.attrs[name])); err != nil {
+		return err
+	}
+	n.attrs[name] = xs
+	return nil
+}
+
+// setDefault sets the value of an attribute for the nodes that lack it.
+func (g *attrGraph) setDefault(name string, x float64) error {
+	if err := finite(name, []float64{x}); err != nil {
+		return err
+	}
+	if g.defaults == nil {
+		g.defaults = map[string][]float64{}
+	}
+	if _, ok := g.defaults[name]; !ok {
+		if err := g.addValues(1); err != nil {
+			return err
+		}
+	}
+	g.defaults[name] = []float64{x}
+	return nil
+}
+
+// edge holds an edge between two ids; line is where it is, for the error of an id that no node
+// declares.
+func (g *attrGraph) edge(source, target string, w float64, kind edgeKind, line int) error {
+	if math.IsNaN(w) || math.IsInf(w, 0) || w < 0 {
+		return invalid("weight %v is not a finite non-negative number", w)
+	}
+	var ends [2]int32
+	for i, id := range []string{source, target} {
+		s, err := g.slot(id)
+		if err != nil {
+			return err
+		}
+		if n := &g.nodes[s]; n.rank < 0 && n.refLine == 0 {
+			n.refLine, n.refEnd = line, []string{"source", "target"}[i]
+		}
+		ends[i] = s
+	}
+	g.entries = append(g.entries, attrEntry{u: ends[0], v: ends[1], kind: kind, w: w})
+	if len(g.entries) >= g.compactAt {
+		g.entries = sumEntries(g.entries)
+		g.compactAt = max(2*len(g.entries), edgeListCompactMin)
+	}
+	return nil
+}
+
+// sumEntries merges the entries of one edge (the same ends and kind; either order for an
+// undirected one) into one whose weight is their sum, so that parallel edges add up and a
+// file repeating an edge holds no more than the distinct ones. The stable sort sums in file
+// order, as adding them one at a time would.
+func sumEntries(entries []attrEntry) []attrEntry {
+	key := func(e attrEntry) (edgeKind, int32, int32) {
+		if e.kind == edgeUndirected && e.v < e.u {
+			return e.kind, e.v, e.u
+		}
+		return e.kind, e.u, e.v
+	}
+	slices.SortStableFunc(entries, func(a, b attrEntry) int {
+		ak, au, av := key(a)
+		bk, bu, bv := key(b)
+		return cmp.Or(cmp.Compare(ak, bk), cmp.Compare(au, bu), cmp.Compare(av, bv))
+	})
+	out := entries[:0]
+	for _, e := range entries {
+		if k := len(out) - 1; k >= 0 {
+			pk, pu, pv := key(out[k])
+			if ek, eu, ev := key(e); ek == pk && eu == pu && ev == pv {
+				out[k].w += e.w
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// build makes the Graph: every id an edge names must be a declared node.
+func (g *attrGraph) build(name string) (*Graph, error) {
+	for _, n := range g.nodes {
+		if n.rank < 0 {
+			return nil, invalidf(fmt.Sprintf("%s:%d", g.label, n.refLine), "edge %s %q is not the id of a node", n.refEnd, n.id)
+		}
+	}
+	n := int(g.declared)
+	if n == 0 {
+		return nil, invalidf(g.label, "no nodes: a graph needs at least one node")
+	}
+	// Slots are in order of first mention, which an edge naming a node early changes.
+	slotOf := make([]int32, n)
+	for s, node := range g.nodes {
+		slotOf[node.rank] = int32(s)
+	}
+	var f *mat.Dense
+	if g.attributes {
+		var err error
+		if f, err = g.features(slotOf); err != nil {
+			return nil, err
+		}
+	}
+	if f == nil {
+		if err := checkDenseSize(g.label, n, 0, g.lim); err != nil {
+			return nil, err
+		}
+	}
+	entries := make([]csr.Entry, 0, 2*len(g.entries))
+	for _, e := range sumEntries(g.entries) {
+		u, v := int(g.nodes[e.u].rank), int(g.nodes[e.v].rank)
+		entries = append(entries, csr.Entry{Row: u, Col: v, Val: e.w})
+		if u != v && (e.kind == edgeUndirected || e.kind == edgeByGraph && !g.directed) {
+			entries = append(entries, csr.Entry{Row: v, Col: u, Val: e.w})
+		}
+	}
+	// An edge may be there as directed and as undirected, or in both orders: sum once more by
+	// position, in place of csr.Build's last-wins.
+	slices.SortStableFunc(entries, func(a, b csr.Entry) int {
+		return cmp.Or(cmp.Compare(a.Row, b.Row), cmp.Compare(a.Col, b.Col))
+	})
+	out := entries[:0]
+	for _, e := range entries {
+		if k := len(out) - 1; k >= 0 && out[k].Row == e.Row && out[k].Col == e.Col {
+			out[k].Val += e.Val
+		} else {
+			out = append(out, e)
+		}
+	}
+	for _, e := range out {
+		if math.IsInf(e.Val, 0) {
+			return nil, invalidf(g.label, "the weights of the edges from %q to %q add up to %v", g.nodes[slotOf[e.Row]].id, g.nodes[slotOf[e.Col]].id, e.Val)
+		}
+	}
+	c, err := csr.Build(n, out)
+	if err != nil {
+		return nil, invalidf(g.label, "%v", err)
+	}
+	gr, err := NewSparse(g.label, c, nil, f)
+	if err != nil {
+		return nil, err
+	}
+	gr.Name = name
+	return gr, nil
+}
+
+// features makes F of the numeric attributes, by name in sorted order: every node must have
+// each that any node has (or a default gives), with the same number of values. nil when there
+// are none.
+func (g *attrGraph) features(slotOf []int32) (*mat.Dense, error) {
+	type column struct {
+		name  string
+		width int
+		first string // the first node with it, for errors
+	}
+	seen := map[string]bool{}
+	var cols []column
+	for _, s := range slotOf {
+		node := &g.nodes[s]
+		for _, a := range slices.Sorted(maps.Keys(node.attrs)) {
+			if !seen[a] {
+				seen[a] = true
+				cols = append(cols, column{a, len(node.attrs[a]), node.id})
+			}
+		}
+	}
+	for _, a := range slices.Sorted(maps.Keys(g.defaults)) {
+		if !seen[a] {
+			seen[a] = true
+			cols = append(cols, column{a, len(g.defaults[a]), ""})
+		}
+	}
+	slices.SortFunc(cols, func(a, b column) int { return strings.Compare(a.name, b.name) })
+	d := 0
+	for _, c := range cols {
+		d += c.width
+	}
+	if d == 0 {
+		return nil, nil
+	}
+	n := len(slotOf)
+	if err := checkDenseSize(g.label, n, d, g.lim); err != nil {
+		return nil, err
+	}
+	f := mat.NewDense(n, d, nil)
+	for i, s := range slotOf {
+		node := &g.nodes[s]
+		row := f.RawRowView(i)[:0]
+		for _, c := range cols {
+			xs, ok := node.attrs[c.name]
+			if !ok {
+				xs, ok = g.defaults[c.name]
+			}
+			switch {
+			case !ok:
+				return nil, invalidf(g.label, "node %q lacks the numeric attribute %q that node %q has: every node needs the same ones to make features", node.id, c.name, c.first)
+			case len(xs) != c.width:
+				return nil, invalidf(g.label, "node %q has %d values of the numeric attribute %q, node %q has %d: every node needs the same ones to make features", node.id, len(xs), c.name, c.first, c.width)
+			}
+			row = append(row, xs...)
+		}
+	}
+	return f, nil
+}
