@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"context"
 	"fmt"
 
 	"gonum.org/v1/gonum/blas/blas64"
@@ -25,6 +26,12 @@ type ForwardState struct {
 	// which the GWB needs only while it runs)
 	g, gHat, fHat, tf []float64
 	r, c              []float64
+}
+
+// SetContext makes every GWD of the next Runs check ctx before each layer (State.Context), so
+// that Run stops within one layer once ctx is done (nil: no checks).
+func (st *ForwardState) SetContext(ctx context.Context) {
+	st.GWB.gwd.Context, st.final.Context = ctx, ctx
 }
 
 // Run computes the barycenter, the atom transports and the final transport for obs. It checks

@@ -35,6 +35,11 @@ func Solve(s Solver, st *State, src, dst Space) error {
 	tracing := st.Trace != nil
 	stop, canStop := s.(stopper)
 	for m := 0; m < s.Depth(); m++ {
+		if st.Context != nil {
+			if err := st.Context.Err(); err != nil {
+				return fmt.Errorf("%s: stopped at layer %d: %w", s.Name(), m, err)
+			}
+		}
 		s.Step(st)
 		if tracing {
 			st.Trace = append(st.Trace, st.Objective())

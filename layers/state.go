@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"context"
 	"math"
 
 	"gonum.org/v1/gonum/blas/blas64"
@@ -17,6 +18,9 @@ import (
 type State struct {
 	// Layer is the number of layers applied since Init.
 	Layer int
+	// Context, when set, is checked before every layer of Solve: once it is done, Solve stops
+	// with its error, so that long work (a batch of large graphs) stops within one layer.
+	Context context.Context
 	// Trace, when non-nil before Solve, receives the objective <L(T),T> after every layer
 	// (a diagnostic: it costs one extra cost evaluation per layer).
 	Trace []float64

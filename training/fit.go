@@ -66,8 +66,9 @@ type Progress struct {
 // into batches; each batch is one Gorgonia expression graph — the batch's GWF loss as one node
 // (nodes.BatchLoss: the forward passes on the fast kernels in parallel, transports detached)
 // plus the extra terms — differentiated by Gorgonia, and Gorgonia's Adam takes one step for
-// the atoms, one for each z_i of the batch and one per term. It stops with ctx's error at the
-// next batch boundary when ctx is cancelled.
+// the atoms, one for each z_i of the batch and one per term. It stops with ctx's error when ctx
+// is cancelled: between batches, or inside a batch before its next graph (the batch is then
+// dropped whole), m.Partial recording the batch to resume at.
 //
 // After every epoch m.Optimizer holds the Adam state, so that a model saved then (a checkpoint)
 // resumes exactly: the same result as an uninterrupted run, whatever the number of workers.
@@ -155,6 +156,7 @@ func (tr *trainer) run(ctx context.Context) error {
 		resume = *p
 	}
 	m.Partial = nil
+	tr.loss.Context = ctx // a batch in progress stops within one graph
 	runTotal := (cfg.Epochs-first)*n - resume.Done
 	for epoch := first + 1; epoch <= cfg.Epochs; epoch++ {
 		t0 := time.Now()
@@ -166,19 +168,27 @@ func (tr *trainer) run(ctx context.Context) error {
 			b0, lossSum, prior = resume.Done, resume.LossSum, resume.Seconds
 			copy(termSums, resume.TermSums)
 		}
-		for b := b0; b < len(order); b += cfg.Batch {
-			if err := ctx.Err(); err != nil {
-				// A safe point: record where the epoch stands, so a checkpoint resumes here.
-				if b > 0 {
-					m.Partial = &PartialEpoch{Epoch: epoch, Done: b, LossSum: lossSum, Seconds: prior + time.Since(t0).Seconds(), TermSums: termSums}
-					if m.Optimizer, err = tr.adam.snapshot(len(m.History), b); err != nil {
-						return fmt.Errorf("epoch %d: %w", epoch, err)
-					}
+		// stop records where the epoch stands before batch b, a safe point, so that a
+		// checkpoint resumes there.
+		stop := func(b int) error {
+			if b > 0 {
+				m.Partial = &PartialEpoch{Epoch: epoch, Done: b, LossSum: lossSum, Seconds: prior + time.Since(t0).Seconds(), TermSums: termSums}
+				var err error
+				if m.Optimizer, err = tr.adam.snapshot(len(m.History), b); err != nil {
+					return fmt.Errorf("epoch %d: %w", epoch, err)
 				}
-				return ctx.Err()
+			}
+			return ctx.Err()
+		}
+		for b := b0; b < len(order); b += cfg.Batch {
+			if ctx.Err() != nil {
+				return stop(b)
 			}
 			batch := order[b:min(b+cfg.Batch, len(order))]
 			l, terms, err := tr.step(batch)
+			if err != nil && ctx.Err() != nil {
+				return stop(b) // interrupted inside the batch (BatchLoss.Context): nothing of it was applied
+			}
 			if err != nil {
 				return fmt.Errorf("epoch %d, batch %d: %w", epoch, b/cfg.Batch+1, err)
 			}

@@ -177,3 +177,61 @@ func TestResumeMidEpochIsExact(t *testing.T) {
 		}
 	}
 }
+
+// cancelAt is a Source that, once armed, cancels a context at the n-th graph read.
+type cancelAt struct {
+	graphs.Slice
+	armed    bool
+	n, reads int
+	cancel   context.CancelFunc
+}
+
+func (c *cancelAt) Graph(i int) (*graphs.Graph, error) {
+	if c.armed {
+		if c.reads++; c.reads == c.n {
+			c.cancel()
+		}
+	}
+	return c.Slice.Graph(i)
+}
+
+// TestResumeInsideBatchIsExact: a context cancelled while a batch is being computed stops the
+// run before that batch changes anything (BatchLoss.Context); the position recorded is the
+// batch's start, and the resumed run ends with exactly the uninterrupted model.
+func TestResumeInsideBatchIsExact(t *testing.T) {
+	data := mutag(t, 16)
+	cfg := smallConfig()
+	cfg.Epochs, cfg.Batch = 2, 5
+	whole, err := NewModel(data, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Fit(context.Background(), whole, data, Options{Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewModel(data, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	batches := 0
+	src := &cancelAt{Slice: data, n: 3, cancel: cancel} // armed after the first batch: inside the second
+	err = FitSource(ctx, m, src, Options{Workers: 2, Progress: func(Progress) { batches++; src.armed = true }})
+	if err != context.Canceled || batches != 1 || m.Partial == nil || m.Partial.Done != cfg.Batch {
+		t.Fatalf("err %v after %d batches, partial %+v; want context.Canceled after 1 batch, at graph %d", err, batches, m.Partial, cfg.Batch)
+	}
+	var buf bytes.Buffer
+	if err := m.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if m, err = Decode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := Fit(context.Background(), m, data, Options{Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if !sameModel(m, whole) {
+		t.Error("stopped inside a batch and resumed: the model differs from the uninterrupted run")
+	}
+}

@@ -49,7 +49,8 @@ continues training it instead, with the configuration stored in it (--epochs the
 epochs, done and to do; other training flags that differ are ignored with a warning) and the
 same data flags as the first run.
 
-SIGINT (Ctrl-C) or SIGTERM stops training at the next mini-batch, keeping the last checkpoint;
+SIGINT (Ctrl-C) or SIGTERM stops training within one graph's forward pass (the mini-batch in
+progress is dropped and resumes from its start), keeping the last checkpoint;
 the message says how to resume. A second interrupt aborts at once.
 
 --stream keeps the graphs on disk: the collection is read once into a spool file beside

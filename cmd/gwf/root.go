@@ -151,7 +151,7 @@ func watchSignals(parent context.Context, log *logrus.Logger, abort func()) (ctx
 			select {
 			case s := <-sigs:
 				if n == 1 {
-					log.Warnf("interrupted (%v): stopping at the next mini-batch (interrupt again to abort at once)", s)
+					log.Warnf("interrupted (%v): stopping after the graphs being computed (interrupt again to abort at once)", s)
 					cancel()
 					continue
 				}

@@ -51,7 +51,7 @@ func TestWithSignals(t *testing.T) {
 	for !strings.Contains(buf.String(), "interrupted") && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if !strings.Contains(buf.String(), "stopping at the next mini-batch") {
+	if !strings.Contains(buf.String(), "stopping after the graphs being computed") {
 		t.Errorf("log: %q", buf.String())
 	}
 }

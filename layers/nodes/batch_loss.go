@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"hash"
@@ -35,6 +36,10 @@ type BatchLoss struct {
 	// Workspace, when set, is reused by every op built from this BatchLoss (one op runs at a
 	// time): with it, a training loop allocates nothing in the kernels in steady state.
 	Workspace *Workspace
+	// Context, when set, is checked before each graph and each solver layer: once it is done,
+	// the run fails with its error (wrapped in a *GraphError), so that an interrupted trainer
+	// stops within one layer, not one batch.
+	Context context.Context
 }
 
 // Workspace holds what batch-loss ops reuse from one run to the next: each worker's
@@ -298,6 +303,11 @@ func (op *batchLossOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 	layers.RunBatch(&ws.states, op.loss.Workers, B, func(b int) int { return op.obs[b].N() }, func(st *layers.ForwardState, b int) {
 		r := ws.results[b]
 		r.reset(op.sizes, op.dim)
+		if ctx := op.loss.Context; ctx != nil && ctx.Err() != nil {
+			r.err = ctx.Err()
+			return
+		}
+		st.SetContext(op.loss.Context)
 		layers.Softmax(r.lambda, z[b*K:(b+1)*K])
 		if r.err = op.loss.Forward.Run(st, atoms, r.lambda, op.obs[b]); r.err != nil {
 			return

@@ -17,7 +17,7 @@ import (
 // returns the report. The graphs need class labels to be scored; without labels Options.Clusters
 // must be given and the runs are not scored.
 //
-// When ctx is cancelled, Run stops at the next mini-batch (GWF) or GWD and returns the report
+// When ctx is cancelled, Run stops within one graph (GWF) or GWD and returns the report
 // of the runs completed, with Interrupted set, and an error wrapping ctx.Err(); the report is
 // nil when no run completed.
 func Run(ctx context.Context, ds *graphs.Dataset, opt Options) (*Report, error) {
