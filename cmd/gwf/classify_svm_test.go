@@ -59,7 +59,8 @@ func TestClassifySVMThenPredict(t *testing.T) {
 	var got struct {
 		Classes     []int `json:"classes"`
 		Predictions []struct {
-			Label int `json:"label"`
+			Label     int `json:"label"`
+			Predicted int `json:"predicted"`
 		} `json:"predictions"`
 		Score *predictScore `json:"score"`
 	}
@@ -73,7 +74,7 @@ func TestClassifySVMThenPredict(t *testing.T) {
 		t.Fatalf("score %+v on two block structures", got.Score)
 	}
 	csvOut, _ := mustRun(t, "predict", "--model", model, "--tu", unseen, "-q")
-	if !strings.HasPrefix(csvOut, "graph,name,label\n") {
+	if !strings.HasPrefix(csvOut, "graph,label,predicted\n") {
 		t.Fatalf("CSV header: %q", strings.SplitN(csvOut, "\n", 2)[0])
 	}
 	if _, _, code := runCLI(t, "predict", "--model", model, "--tu", unseen, "--steps", "3"); code != exitUsage {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training"
 )
@@ -49,10 +50,10 @@ anew). Node features are read as the training data's were: the classifier keeps 
 applies them to the new graphs (a node label never seen in training gets a zero one-hot row,
 with a warning); --features and --standardize need not be given again.
 
-It writes CSV (graph,name,label,p_<label>...) or, with --json,
-{"predictions": [{"graph": i, "name": ..., "label": L, "probabilities": [...]}, ...]}, labels
-in the data's own encoding (MUTAG's -1 and 1, say) and probabilities in that order
-("classes" lists it).`,
+It writes CSV (graph,label,predicted,p_<label>...: the graph's name, its class in the data when
+known, the prediction, the probabilities) or, with --json, {"predictions": [{"graph": NAME,
+"index": i, "label": L, "predicted": P, "probabilities": [...]}, ...]}, labels in the data's own
+encoding (MUTAG's -1 and 1, say) and probabilities in that order ("classes" lists it).`,
 		Example: `  gwf classify --dataset MUTAG --labeled-fraction 1 --output mutag.classifier
   gwf predict --model mutag.classifier --tu ./new-graphs --json
   gwf predict --model mutag.classifier --tu ./new-graphs --steps 20 --output predictions.csv`,
@@ -73,13 +74,30 @@ in the data's own encoding (MUTAG's -1 and 1, say) and probabilities in that ord
 	return cmd
 }
 
-// prediction is one graph's line of the --json output. Labels are the data's own: numbers for
-// TU data (MUTAG's -1 and 1), text where the labels were text (a labels.csv).
+// prediction is one graph's line of the output, with the same names as the embed and cluster
+// outputs: the graph's name, its class in the data (where known) and the prediction. Labels
+// are the data's own: numbers for TU data (MUTAG's -1 and 1), text where the labels were text
+// (a labels.csv).
 type prediction struct {
-	Graph         int       `json:"graph"`
-	Name          string    `json:"name"`
-	Label         any       `json:"label"`
+	Graph         string    `json:"graph"`
+	Index         int       `json:"index"` // the graph's position in the data
+	Label         any       `json:"label,omitempty"`
+	Predicted     any       `json:"predicted"`
 	Probabilities []float64 `json:"probabilities,omitempty"` // none for an fgw-svm classifier
+}
+
+// newPrediction is graph i of ds predicted as label.
+func newPrediction(ds *graphs.Dataset, i int, predicted any, probs []float64) prediction {
+	g := ds.Graphs[i]
+	p := prediction{Graph: g.Name, Index: i, Predicted: predicted, Probabilities: probs}
+	switch {
+	case !g.HasLabel:
+	case ds.ClassNames == nil && g.Label >= 0 && g.Label < len(ds.Classes):
+		p.Label = ds.Classes[g.Label]
+	default:
+		p.Label = ds.ClassName(g)
+	}
+	return p
 }
 
 type predictReport struct {
@@ -150,7 +168,7 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 		rep.Classes = append(rep.Classes, classLabel(m, c))
 	}
 	for i, c := range semisup.ArgMax(probs) {
-		rep.Predictions = append(rep.Predictions, prediction{Graph: i, Name: data[i].Name, Label: classLabel(m, c), Probabilities: probs.RawRowView(i)})
+		rep.Predictions = append(rep.Predictions, newPrediction(ds, i, classLabel(m, c), probs.RawRowView(i)))
 	}
 	rep.Score = scorePredictions(a, ds, rep)
 	return writeOutput(cmd.OutOrStdout(), f.output, func(w io.Writer) error {
@@ -163,7 +181,7 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 
 func writePredictionsCSV(w io.Writer, rep predictReport) error {
 	cw := csv.NewWriter(w)
-	header := []string{"graph", "name", "label"}
+	header := []string{"graph", "label", "predicted"}
 	if len(rep.Predictions) > 0 && rep.Predictions[0].Probabilities != nil {
 		for _, c := range rep.Classes {
 			header = append(header, "p_"+fmt.Sprint(c))
@@ -171,7 +189,11 @@ func writePredictionsCSV(w io.Writer, rep predictReport) error {
 	}
 	cw.Write(header)
 	for _, p := range rep.Predictions {
-		row := []string{strconv.Itoa(p.Graph), p.Name, fmt.Sprint(p.Label)}
+		label := ""
+		if p.Label != nil {
+			label = fmt.Sprint(p.Label)
+		}
+		row := []string{p.Graph, label, fmt.Sprint(p.Predicted)}
 		for _, v := range p.Probabilities {
 			row = append(row, strconv.FormatFloat(v, 'g', 6, 64))
 		}

@@ -46,7 +46,7 @@ func scorePredictions(a *app, ds *graphs.Dataset, rep predictReport) *predictSco
 		if !g.HasLabel {
 			continue
 		}
-		truth, got := ds.ClassName(g), fmt.Sprint(p.Label)
+		truth, got := ds.ClassName(g), fmt.Sprint(p.Predicted)
 		s.Graphs++
 		class(truth).Graphs++
 		class(got).Predicted++

@@ -68,7 +68,7 @@ func runPredictSVM(cmd *cobra.Command, a *app, f *predictFlags) error {
 		rep.Classes = append(rep.Classes, svmClassLabel(m, c))
 	}
 	for i, c := range pred {
-		rep.Predictions = append(rep.Predictions, prediction{Graph: i, Name: data[i].Name, Label: svmClassLabel(m, c)})
+		rep.Predictions = append(rep.Predictions, newPrediction(ds, i, svmClassLabel(m, c), nil))
 	}
 	rep.Score = scorePredictions(a, ds, rep)
 	return writeOutput(cmd.OutOrStdout(), f.output, func(w io.Writer) error {

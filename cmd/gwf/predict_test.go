@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -77,8 +78,9 @@ func TestClassifyThenPredict(t *testing.T) {
 	var got struct {
 		Classes     []int `json:"classes"`
 		Predictions []struct {
-			Graph         int       `json:"graph"`
-			Label         int       `json:"label"`
+			Graph         string    `json:"graph"`
+			Index         int       `json:"index"`
+			Predicted     int       `json:"predicted"`
 			Probabilities []float64 `json:"probabilities"`
 		} `json:"predictions"`
 	}
@@ -94,7 +96,7 @@ func TestClassifyThenPredict(t *testing.T) {
 		if p.Probabilities[1] > p.Probabilities[0] {
 			want = got.Classes[1]
 		}
-		if p.Graph != i || p.Label != want || math.Abs(sum-1) > 1e-9 {
+		if p.Index != i || p.Graph != fmt.Sprintf("UNSEEN#%d", i+1) || p.Predicted != want || math.Abs(sum-1) > 1e-9 {
 			t.Errorf("prediction %d: %+v", i, p)
 		}
 	}
@@ -105,7 +107,7 @@ func TestClassifyThenPredict(t *testing.T) {
 		t.Errorf("a second prediction differs (%v)", err)
 	}
 	csvOut, _ := mustRun(t, "predict", "--model", model, "--tu", train, "-q")
-	if lines := strings.Split(strings.TrimSpace(csvOut), "\n"); len(lines) != 25 || lines[0] != "graph,name,label,p_-1,p_1" {
+	if lines := strings.Split(strings.TrimSpace(csvOut), "\n"); len(lines) != 25 || lines[0] != "graph,label,predicted,p_-1,p_1" {
 		t.Errorf("CSV on the training folder: %d lines, header %q", len(lines), lines[0])
 	}
 
@@ -163,19 +165,20 @@ func TestPredictTextLabels(t *testing.T) {
 	var got struct {
 		Classes     []string `json:"classes"`
 		Predictions []struct {
-			Label string `json:"label"`
+			Label     string `json:"label"`
+			Predicted string `json:"predicted"`
 		} `json:"predictions"`
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil || strings.Join(got.Classes, ",") != "cycle,tree" || len(got.Predictions) != 6 {
 		t.Fatalf("predict --json (%v):\n%s", err, out)
 	}
 	for _, p := range got.Predictions {
-		if p.Label != "cycle" && p.Label != "tree" {
-			t.Errorf("predicted label %q", p.Label)
+		if (p.Predicted != "cycle" && p.Predicted != "tree") || (p.Label != "cycle" && p.Label != "tree") {
+			t.Errorf("label %q, predicted %q", p.Label, p.Predicted)
 		}
 	}
 	out, _ = mustRun(t, "predict", "--model", model, "--graphs", mixedGraphs, "-q")
-	if !strings.HasPrefix(out, "graph,name,label,p_cycle,p_tree\n") {
+	if !strings.HasPrefix(out, "graph,label,predicted,p_cycle,p_tree\n") {
 		t.Errorf("CSV header:\n%s", out)
 	}
 }
