@@ -220,7 +220,7 @@ func ReadTUDir(dir string, opt TUOptions) (*Dataset, error) {
 	case len(names) == 1:
 		name = names[0]
 	case len(names) == 0:
-		return nil, fmt.Errorf("graphs: read TU folder %s: no NAME_A.txt or NAME_A.txt.gz file there", dir)
+		return nil, fmt.Errorf("graphs: read TU folder %s: no NAME_A.txt or NAME_A.txt.gz file there%s", dir, tuFolderHint(dir))
 	case slices.Contains(names, base):
 		name = base
 	default:

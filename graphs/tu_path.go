@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -20,7 +21,32 @@ func ReadTUPath(p string, opt TUOptions) (*Dataset, error) {
 	if info.IsDir() {
 		return ReadTUDir(p, opt)
 	}
+	if isTUFileName(p) {
+		return nil, fmt.Errorf("graphs: read TU dataset: %s is one file of a TU dataset: give the folder that holds it, %s", p, filepath.Dir(p))
+	}
 	return ReadTUZip(p, opt)
+}
+
+// isTUFileName reports whether p is named like one file of a TU dataset (NAME_A.txt, ...).
+func isTUFileName(p string) bool {
+	base := strings.TrimSuffix(filepath.Base(p), ".gz")
+	for _, s := range []string{"_A.txt", "_graph_indicator.txt", "_graph_labels.txt", "_node_labels.txt", "_node_attributes.txt", "_edge_labels.txt", "_edge_attributes.txt", "_graph_attributes.txt"} {
+		if strings.HasSuffix(base, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// tuFolderHint says where the TU files are when dir has none but a PyG dataset root's raw/
+// folder does ("" otherwise).
+func tuFolderHint(dir string) string {
+	raw := filepath.Join(dir, "raw")
+	matches, _ := filepath.Glob(filepath.Join(raw, "*_A.txt*"))
+	if len(matches) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (a PyTorch Geometric dataset root? its TU files are in %s: give that folder)", raw)
 }
 
 // ReadTUZip reads the TU dataset held in the zip archive at p, in any folder of it (the TU

@@ -505,7 +505,7 @@ func scanDirName(dir string) (string, error) {
 	case len(names) == 1:
 		return names[0], nil
 	case len(names) == 0:
-		return "", fmt.Errorf("graphs: scan TU folder %s: no NAME_A.txt or NAME_A.txt.gz file there", dir)
+		return "", fmt.Errorf("graphs: scan TU folder %s: no NAME_A.txt or NAME_A.txt.gz file there%s", dir, tuFolderHint(dir))
 	case slices.Contains(names, base):
 		return base, nil
 	}
