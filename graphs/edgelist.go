@@ -11,7 +11,9 @@ package graphs
 //
 // The third field may also be the Python dict of the edge's attributes that networkx's
 // write_edgelist writes by default: "0 1 {}" (weight 1) or "1 2 {'weight': 2.5, 'color': 'red'}";
-// its 'weight' is the weight and the other attributes are ignored.
+// its 'weight' is the weight and the other attributes are ignored. A line with one id is a node
+// on its own (networkx's write_adjlist writes isolated nodes so, write_edgelist drops them): it
+// counts among the nodes without adding an edge.
 
 import (
 	"bufio"
@@ -40,7 +42,8 @@ const (
 	OneBased
 	// NodeNames are any tokens without spaces ("alice", "42"): the nodes are the names that
 	// appear, ordered by number when every name is an integer and by first appearance
-	// otherwise. EdgeListOptions.Nodes must be 0 (a node in no edge cannot be named).
+	// otherwise. EdgeListOptions.Nodes must be 0 (a node in no edge is named on a line of
+	// its own).
 	NodeNames
 )
 
@@ -123,7 +126,16 @@ func ReadEdgeList(r io.Reader, name string, opt EdgeListOptions) (*Graph, error)
 			continue
 		}
 		var e edgeListEdge
-		if err == nil {
+		declared := false
+		switch {
+		case err == nil && len(fields) == 1:
+			// A node on its own line (networkx's write_adjlist writes isolated nodes so): it
+			// counts for the node ids, with no edge.
+			var id int
+			if id, err = parseNodeField(fields[0], opt.Nodes, base, names, lim); err == nil {
+				e, declared = edgeListEdge{u: id, v: id}, true
+			}
+		case err == nil:
 			e, err = parseEdge(fields, opt.Nodes, base, names, lim)
 		}
 		if err != nil {
@@ -142,6 +154,9 @@ func ReadEdgeList(r io.Reader, name string, opt EdgeListOptions) (*Graph, error)
 					return nil, err
 				}
 			}
+		}
+		if declared {
+			continue
 		}
 		edges = append(edges, e)
 		if len(edges) >= compactAt {
@@ -256,17 +271,12 @@ func ReadEdgeListFile(path string, opt EdgeListOptions) (*Graph, error) {
 // when it is not nil.
 func parseEdge(fields []string, nodes, base int, names *nodeNames, lim Limits) (edgeListEdge, error) {
 	if len(fields) != 2 && len(fields) != 3 {
-		return edgeListEdge{}, fmt.Errorf("%d fields, want 2 or 3 (u v [weight], or u v {attributes} as networkx writes)", len(fields))
+		return edgeListEdge{}, fmt.Errorf("%d fields, want 1 to 3 (u v [weight], u v {attributes} as networkx writes, or a node on its own)", len(fields))
 	}
 	var ids [2]int
 	for i := range ids {
 		var err error
-		if names != nil {
-			ids[i], err = names.id(fields[i])
-		} else {
-			ids[i], err = parseNodeID(fields[i], nodes, base, lim)
-		}
-		if err != nil {
+		if ids[i], err = parseNodeField(fields[i], nodes, base, names, lim); err != nil {
 			return edgeListEdge{}, err
 		}
 	}
@@ -284,6 +294,15 @@ func parseEdge(fields []string, nodes, base int, names *nodeNames, lim Limits) (
 		}
 	}
 	return e, nil
+}
+
+// parseNodeField is the node of one field: numbered by names when it is not nil, else parsed
+// from base (parseNodeID).
+func parseNodeField(field string, nodes, base int, names *nodeNames, lim Limits) (int, error) {
+	if names != nil {
+		return names.id(field)
+	}
+	return parseNodeID(field, nodes, base, lim)
 }
 
 // parseNodeID parses a node id numbered from base (0 or 1), checks it against the node count

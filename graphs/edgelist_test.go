@@ -115,8 +115,8 @@ func TestReadEdgeListErrors(t *testing.T) {
 		opt  EdgeListOptions
 		want string // after the name
 	}{
-		{"one field", "0 1\n# c\n2\n", EdgeListOptions{}, ":3: 1 fields, want 2 or 3"},
-		{"four fields", "0 1 1 1\n", EdgeListOptions{}, ":1: 4 fields, want 2 or 3"},
+		{"one field beyond the nodes", "0 1\n# c\n2\n", EdgeListOptions{Nodes: 2}, ":3: node id 2"},
+		{"four fields", "0 1 1 1\n", EdgeListOptions{}, ":1: 4 fields, want 1 to 3"},
 		{"non-integer id", "0 1\na 1\n", EdgeListOptions{}, `:2: node id "a" is not an integer`},
 		{"fractional id", "1.5 2\n", EdgeListOptions{}, `:1: node id "1.5" is not an integer`},
 		{"negative id", "\n0 -1\n", EdgeListOptions{}, ":2: node id -1 is negative"},
@@ -144,7 +144,7 @@ func TestReadEdgeListErrors(t *testing.T) {
 		{"dict brackets", "0 1 {'a': (1]}\n", EdgeListOptions{}, `:1: attribute dict: ']' where ')' was expected`},
 		{"dict key without value", "0 1 {'a' 1}\n", EdgeListOptions{}, ":1: attribute dict: key 'a' 1 without a value"},
 		{"text after dict", "0 1 {} x\n", EdgeListOptions{}, `:1: attribute dict: "x" after the dict`},
-		{"weight and dict", "0 1 2 {}\n", EdgeListOptions{}, ":1: 4 fields, want 2 or 3"},
+		{"weight and dict", "0 1 2 {}\n", EdgeListOptions{}, ":1: 4 fields, want 1 to 3"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -320,5 +320,36 @@ func TestReadEdgeListNetworkxFixtures(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkFixture(t, g, want, false)
+	}
+}
+
+// TestReadEdgeListIsolatedNodes: a node on its own line is a node without edges, for every
+// kind of id, in its place among the others.
+func TestReadEdgeListIsolatedNodes(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		ids        EdgeIDs
+		n          int
+		isolated   int // the row with no entry
+	}{
+		{"zero-based", "0 1\n1 2\n3\n", ZeroBased, 4, 3},
+		{"one-based", "1 2\n4\n2 3\n", OneBased, 4, 3},
+		{"names", "a b\nc\nb d\n", NodeNames, 4, 2},
+		{"numeric names", "10 20\n5\n", NodeNames, 3, 0},
+		{"declared and in an edge", "0 1\n1\n", ZeroBased, 2, -1},
+	} {
+		g, err := ReadEdgeList(strings.NewReader(c.text), c.name, EdgeListOptions{IDs: c.ids})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if g.N() != c.n {
+			t.Fatalf("%s: %d nodes, want %d", c.name, g.N(), c.n)
+		}
+		for v := range g.N() {
+			cols, _ := g.A.Row(v)
+			if (len(cols) == 0) != (v == c.isolated) {
+				t.Errorf("%s: node %d has %d entries", c.name, v, len(cols))
+			}
+		}
 	}
 }
