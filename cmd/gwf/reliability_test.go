@@ -202,9 +202,11 @@ func TestWatchSignals(t *testing.T) {
 	}
 }
 
-// TestSecondInterruptAbortsFit: a fit whose batches take minutes, started with SIGINT ignored
-// (as a background job of a shell is), stops at once at the second SIGINT with status 130.
-func TestSecondInterruptAbortsFit(t *testing.T) {
+// TestInterruptStopsInsideBatch: a fit whose one batch takes minutes (188 graphs, 1000 layers),
+// started with SIGINT ignored (as a background job of a shell is), stops within seconds of one
+// SIGINT with status 130 and a readable checkpoint: the batch in progress is dropped. (The
+// second signal's abort is TestWatchSignals'.)
+func TestInterruptStopsInsideBatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs gwf in a child process")
 	}
@@ -228,11 +230,9 @@ func TestSecondInterruptAbortsFit(t *testing.T) {
 	for !strings.Contains(stderr.String(), "training on") && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
-	for i := 0; i < 2; i++ {
-		time.Sleep(200 * time.Millisecond) // the first signal is logged before the second comes
-		if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-			t.Fatal(err)
-		}
+	time.Sleep(200 * time.Millisecond) // inside the batch
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
 	}
 	select {
 	case err := <-exited:
@@ -240,14 +240,11 @@ func TestSecondInterruptAbortsFit(t *testing.T) {
 		if !errors.As(err, &ee) || ee.ExitCode() != exitInterrupted {
 			t.Errorf("exit: %v, want status %d\n%s", err, exitInterrupted, stderr.String())
 		}
-		if !strings.Contains(stderr.String(), "interrupted again") {
-			t.Errorf("stderr: %s", stderr.String())
-		}
 	case <-time.After(20 * time.Second):
 		cmd.Process.Kill()
-		t.Fatalf("still running 20 s after the second SIGINT\n%s", stderr.String())
+		t.Fatalf("still running 20 s after SIGINT\n%s", stderr.String())
 	}
 	if _, err := training.Load(out); err != nil {
-		t.Errorf("the checkpoint is unreadable after the abort: %v", err)
+		t.Errorf("the checkpoint is unreadable after the interrupt: %v", err)
 	}
 }
