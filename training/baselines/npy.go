@@ -18,8 +18,8 @@ func WriteMatrixNPY(w io.Writer, d *mat.SymDense) error {
 
 // ReadMatrixNPY reads a matrix of discrepancies between n graphs written by WriteMatrixNPY (or
 // numpy.save of a float64 array): size is the number of bytes r holds, checked against n
-// before anything is allocated. The matrix must be n×n, finite, non-negative, symmetric, with
-// a zero diagonal.
+// before anything is allocated. The matrix must be n×n, finite, symmetric, with a zero
+// diagonal (discrepancies a rounding error below 0 are kept as they are).
 func ReadMatrixNPY(r io.Reader, size int64, n int) (*mat.SymDense, error) {
 	if n < 1 {
 		return nil, errors.New("read npy: no graphs")
@@ -40,8 +40,8 @@ func ReadMatrixNPY(r io.Reader, size int64, n int) (*mat.SymDense, error) {
 		}
 		for j := i + 1; j < n; j++ {
 			v := m.At(i, j)
-			if !(v >= 0) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("read npy: entry (%d, %d) is %v, want finite and non-negative", i, j, v)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("read npy: entry (%d, %d) is %v, want a finite number", i, j, v)
 			}
 			if v != m.At(j, i) {
 				return nil, fmt.Errorf("read npy: entries (%d, %d) and (%d, %d) differ: not symmetric", i, j, j, i)
