@@ -44,7 +44,7 @@ type clusterFlags struct {
 func newClusterCmd(a *app) *cobra.Command {
 	var f clusterFlags
 	cmd := &cobra.Command{
-		Use:   "cluster (--dataset NAME | --tu DIR|FILE.zip | --graphs DIR) [--clusters K] [--model FILE --output FILE]",
+		Use:   "cluster (--dataset NAME | --tu DIR|FILE.zip | --graphs DIR) [--clusters K] [--output FILE.csv] [--model FILE]",
 		Short: "Fit GWF models and cluster their embeddings with K-means (the paper's experiment)",
 		Long: fmt.Sprintf(`cluster runs the paper's clustering experiment --runs times: run r (r = 0, 1, ...) fits a GWF
 model with seed --seed + r, clusters the graphs' embeddings with K-means (K = --clusters, by
@@ -52,8 +52,8 @@ default the number of classes; %d restarts, seeded) and scores the clusters agai
 labels: accuracy (best matching of clusters to classes), NMI, ARI and Rand index. The chosen
 --embedding (z: raw embeddings, lambda: atom weights softmax(z); default %s) gives the main
 scores; the other one is always scored too. Unlabelled data (a TU folder without graph labels,
-a --graphs folder without labels.csv) need --clusters; the clusters are written (--output-dir)
-but not scored.
+a --graphs folder without labels.csv) need --clusters; the clusters are written (--output FILE.csv:
+every run's cluster of each graph, "graph,label,cluster..."; --output-dir) but not scored.
 
 The table shows each run and the mean ± std over runs (scores in %%); --json prints the report
 as JSON instead (scores as fractions). --output-dir also writes, per run, the embeddings with
@@ -89,7 +89,7 @@ output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding
   gwf cluster --dataset PROTEINS --features labels --embedding lambda --json > proteins.json
   gwf cluster --dataset MUTAG --subset 40 --atoms 3 --layers 5 --epochs 2 --runs 2
   gwf cluster --tu ./data/MYDATA --output-dir results/
-  gwf cluster --graphs ./my-graphs --clusters 3 --output-dir results/
+  gwf cluster --graphs ./my-graphs --clusters 3 --output clusters.csv
   gwf cluster --dataset IMDB-BINARY --encoder gin --runs 3
   gwf cluster --dataset AIDS --method fgwk --subset 500 --runs 5
   gwf cluster --model mutag.model --dataset MUTAG --output clusters.csv`,
