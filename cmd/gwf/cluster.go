@@ -194,13 +194,8 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 		}
 	}
 	if f.output != "-" {
-		if f.json {
-			err = rep.WriteJSON(out)
-		} else {
-			err = rep.WriteTable(out)
-		}
-		if err != nil {
-			return fmt.Errorf("write output: %w", err)
+		if err := f.writeReport(out, rep); err != nil {
+			return err
 		}
 	}
 	if rep.Interrupted {
@@ -243,7 +238,12 @@ func clusterModel(cmd *cobra.Command, a *app, f *clusterFlags, opt experiment.Op
 		}
 		a.log.Infof("embeddings and clusters written to %s", f.output)
 	}
-	out := cmd.OutOrStdout()
+	return f.writeReport(cmd.OutOrStdout(), rep)
+}
+
+// writeReport prints the report as --json says: JSON or the table.
+func (f *clusterFlags) writeReport(out io.Writer, rep *experiment.Report) error {
+	var err error
 	if f.json {
 		err = rep.WriteJSON(out)
 	} else {
