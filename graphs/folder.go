@@ -9,6 +9,9 @@ package graphs
 //	*.graphml                            GraphML (ReadGraphML: networkx, Gephi, igraph, yEd)
 //	*.gml                                GML (ReadGML: networkx, Gephi, igraph)
 //	labels.csv                           optional: "file,label" lines giving each graph's class
+//	nodes.csv                            optional: "file,nodes" lines giving the node count of
+//	                                     edge lists numbered 0..N−1, so that nodes in no edge
+//	                                     (which write_edgelist drops) are kept, isolated
 //
 // Sub-folders, hidden files and README/LICENSE files are ignored; any other file is an error, so that a
 // graph in an unknown format is not silently left out.
@@ -52,12 +55,16 @@ type FolderOptions struct {
 // folderIgnored reports whether a file of a graph folder is not a graph.
 func folderIgnored(name string) bool {
 	upper := strings.ToUpper(name)
-	return strings.HasPrefix(name, ".") || name == folderLabels ||
+	return strings.HasPrefix(name, ".") || name == folderLabels || name == folderNodes ||
 		strings.HasPrefix(upper, "README") || strings.HasPrefix(upper, "LICENSE")
 }
 
-// folderLabels is the name of the optional labels file of a graph folder.
-const folderLabels = "labels.csv"
+// folderLabels and folderNodes are the names of the optional labels and node counts files of
+// a graph folder.
+const (
+	folderLabels = "labels.csv"
+	folderNodes  = "nodes.csv"
+)
 
 // folderFormat is the reader of a file, by extension: "json", "edges", "graphml", "gml" or ""
 // (unknown).
@@ -100,12 +107,11 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 		return nil, err
 	}
 	var files []string
-	hasLabels := false
+	hasLabels, hasNodes := false, false
 	for _, e := range entries { // sorted by name
 		name := e.Name()
-		if name == folderLabels {
-			hasLabels = true
-		}
+		hasLabels = hasLabels || name == folderLabels
+		hasNodes = hasNodes || name == folderNodes
 		if e.IsDir() || folderIgnored(name) {
 			continue
 		}
@@ -128,11 +134,26 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 			keep[k] = files[i]
 		}
 	}
+	var counts map[string]int
+	if hasNodes {
+		if counts, err = readNodeCounts(filepath.Join(dir, folderNodes), files, lim); err != nil {
+			return nil, err
+		}
+	}
 	ds := &Dataset{Name: filepath.Base(filepath.Clean(dir)), Encoding: FeatureEncoding{Kind: opt.Features}}
 	var total int64
 	for _, name := range keep {
 		p := filepath.Join(dir, name)
-		g, err := readGraphFile(p, opt, lim)
+		var g *Graph
+		var err error
+		if n, ok := counts[name]; ok {
+			g, err = ReadEdgeListFile(p, EdgeListOptions{IDs: ZeroBased, Nodes: n, Directed: opt.Directed, Limits: lim})
+			if err != nil {
+				err = fmt.Errorf("%w (%s gives it %d nodes: its ids must be 0..%d)", err, folderNodes, n, n-1)
+			}
+		} else {
+			g, err = readGraphFile(p, opt, lim)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -131,6 +131,13 @@ func TestReadFolderErrors(t *testing.T) {
 		{"labels without line ends", map[string]string{"a.txt": "x y\n", "labels.csv": strings.Repeat("\x00", 2<<20)}, "line 1: line too long"},
 		{"some files labelled", map[string]string{"a.json": `{"adjacency": [[0]], "label": 1}`, "b.json": `{"adjacency": [[0]]}`}, "a.json has a class label and b.json none"},
 		{"feature widths", map[string]string{"a.json": `{"adjacency": [[0]], "features": [[1]]}`, "b.json": `{"adjacency": [[0]], "features": [[1, 2]]}`}, "b.json: 2 node features, but a.json has 1"},
+		{"nodes for no file", map[string]string{"a.txt": "0 1\n", "nodes.csv": "b.txt,3\n"}, `nodes.csv:1: "b.txt" is not a graph file`},
+		{"nodes of a JSON file", map[string]string{"a.json": `{"adjacency": [[0]]}`, "nodes.csv": "a.json,3\n"}, "not an edge list"},
+		{"nodes twice", map[string]string{"a.txt": "0 1\n", "nodes.csv": "a.txt,3\na.txt,3\n"}, "given twice"},
+		{"nodes not a count", map[string]string{"a.txt": "0 1\n", "nodes.csv": "a.txt,0\n"}, "not a positive integer"},
+		{"nodes over the limit", map[string]string{"a.txt": "0 1\n", "nodes.csv": "a.txt,1000000000\n"}, "over the limit"},
+		{"ids beyond the count", map[string]string{"a.txt": "0 5\n", "nodes.csv": "a.txt,3\n"}, "its ids must be 0..2"},
+		{"names with a count", map[string]string{"a.txt": "x y\n", "nodes.csv": "a.txt,3\n"}, "its ids must be 0..2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -158,5 +165,39 @@ func TestReadFolderErrors(t *testing.T) {
 	}
 	if !slices.Equal(ds.Classes, []int{-1, 2}) || ds.Graphs[0].Label != 1 || ds.Graphs[1].Label != 0 {
 		t.Errorf("classes %v, labels %d %d", ds.Classes, ds.Graphs[0].Label, ds.Graphs[1].Label)
+	}
+}
+
+// TestReadFolderNodeCounts: nodes.csv keeps the isolated nodes that networkx's write_edgelist
+// drops: an edge list numbered 0..N−1 gets N nodes, the ones in no edge isolated; files it
+// does not list are read as before.
+func TestReadFolderNodeCounts(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"a.edgelist": "0 1 {}\n1 2 {}\n",
+		"b.edgelist": "0 1 {}\n",
+		"nodes.csv":  "file,nodes\na.edgelist,5\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds, err := ReadFolder(dir, FolderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := ds.Graphs[0], ds.Graphs[1]
+	if a.N() != 5 || b.N() != 2 {
+		t.Fatalf("nodes %d and %d, want 5 and 2", a.N(), b.N())
+	}
+	for i := 3; i < 5; i++ {
+		for j := range 5 {
+			if a.A.At(i, j) != 0 {
+				t.Errorf("node %d is not isolated", i)
+			}
+		}
+	}
+	if a.A.At(1, 2) != 1 || a.A.At(2, 1) != 1 {
+		t.Error("edge 1–2 missing")
 	}
 }

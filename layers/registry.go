@@ -41,6 +41,8 @@ type SolverOptions struct {
 	Round bool
 	// OrderStart runs CG from a second, ordered start too (see CG.OrderStart).
 	OrderStart bool
+	// Anchors is the number of CG's anchored starts (see CG.Anchors).
+	Anchors int
 }
 
 // DefaultMaxSweeps is the sweep cap of the converged mode when none is given.
@@ -48,7 +50,8 @@ const DefaultMaxSweeps = 10000
 
 // DefaultSolverOptions returns the paper's settings for the named solver: PPA with γ = 0.01,
 // M = 50, 5 sweeps; BADMM with γ = 1, M = 50; CG with POT's stopping rule (relative and
-// absolute objective change 1e-9) and at most 10000 iterations. The feature weight is 1.
+// absolute objective change 1e-9), at most 10000 iterations and DefaultAnchors anchored starts.
+// The feature weight is 1.
 func DefaultSolverOptions(name string) (SolverOptions, error) {
 	switch name {
 	case "ppa":
@@ -59,7 +62,7 @@ func DefaultSolverOptions(name string) (SolverOptions, error) {
 		return SolverOptions{Name: name, Gamma: b.Gamma, Layers: b.Layers, FeatureWeight: b.Weight}, nil
 	case "cg":
 		c := DefaultCG()
-		return SolverOptions{Name: name, Layers: c.MaxIter, FeatureWeight: c.Weight}, nil
+		return SolverOptions{Name: name, Layers: c.MaxIter, FeatureWeight: c.Weight, Anchors: c.Anchors}, nil
 	}
 	return SolverOptions{}, unknownSolver(name)
 }
@@ -95,7 +98,7 @@ func NewSolver(o SolverOptions) (Solver, error) {
 			Tol: o.Tol, MaxSweeps: o.MaxSweeps, Round: o.Round}
 	case "cg":
 		c := DefaultCG()
-		c.MaxIter, c.Weight, c.OrderStart = o.Layers, o.FeatureWeight, o.OrderStart
+		c.MaxIter, c.Weight, c.OrderStart, c.Anchors = o.Layers, o.FeatureWeight, o.OrderStart, o.Anchors
 		if o.Tol > 0 {
 			c.TolRel = o.Tol
 		}

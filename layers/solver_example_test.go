@@ -26,8 +26,8 @@ func pathSpace(n int) layers.Space {
 
 // Solvers are built by name from plain options, here PPA in its converged mode and CG, the
 // conditional-gradient solver with exact OT steps; every result says how feasible its
-// transport is. GW is not convex: CG stops at a stationary point (as POT's does), which on
-// these two paths is worse than the one PPA reaches.
+// transport is. GW is not convex: from each of its starts CG stops at a stationary point (as
+// POT's does); on these two paths the lowest of them is below the point PPA reaches.
 func ExampleNewSolver() {
 	a, b := pathSpace(6), pathSpace(9)
 	for _, name := range []string{"ppa", "cg"} {
@@ -52,7 +52,7 @@ func ExampleNewSolver() {
 	fmt.Println(err)
 	// Output:
 	// ppa: objective 0.1543, feasible to 1e-12: true
-	// cg: objective 0.2284, feasible to 1e-12: true
+	// cg: objective 0.1420, feasible to 1e-12: true
 	// ppa: invalid input: layers = 1000000000 must be in [1, 100000]
 }
 

@@ -63,13 +63,14 @@ type State struct {
 	cgSym         bool // both structure matrices symmetric: the cheaper gradient and line search
 	cgX           []float64
 	emd           emd.Workspace
-	// CG with OrderStart: the start being run (0: the product coupling, 1: the ordered one),
-	// its iterations, the first start's plan and objective, and the sort scratch.
+	// CG's starts (cg_starts.go): the start being run (0: the first), its iterations, the
+	// lowest objective of the starts ended and its plan, and the scratch of the start couplings.
 	cgStart, cgSteps int
 	cgBest           []float64
 	cgBestObj        float64
 	cgKeyS, cgKeyT   []float64
 	cgIdxS, cgIdxT   []int
+	cgUsedS, cgUsedT []bool
 }
 
 // grow returns buf resized to n, reusing its storage when large enough.

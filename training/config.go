@@ -26,6 +26,9 @@ type Config struct {
 	Tol float64 `json:"tol,omitempty"`
 	// OrderStart runs CG from a second, ordered start as well (layers.CG.OrderStart).
 	OrderStart bool `json:"order_start,omitempty"`
+	// Anchors is the number of CG's anchored starts (layers.CG.Anchors); files written before
+	// it existed read as 0, the single start they were made with.
+	Anchors int `json:"anchors,omitempty"`
 	// FeatureWeight weighs the node-feature cost in the fused GW cost (FGW).
 	FeatureWeight float64 `json:"feature_weight"`
 	// GWBLayers is L, the number of barycenter layers.
@@ -57,12 +60,12 @@ func DefaultConfig() Config {
 
 // WithSolverDefaults selects the named solver with the paper's settings for it
 // (layers.DefaultSolverOptions): γ = 0.01 and 5 sweeps for PPA, γ = 1 for BADMM; Layers is
-// M = 50 for both and CG's iteration limit for CG. Inner is kept for solvers without sweeps,
+// M = 50 for both and CG's iteration limit and anchored starts for CG. Inner is kept for solvers without sweeps,
 // and an unknown name is left for Validate to report.
 func (c Config) WithSolverDefaults(solver string) Config {
 	c.Solver = solver
 	if o, err := layers.DefaultSolverOptions(solver); err == nil {
-		c.Gamma, c.Layers = o.Gamma, o.Layers
+		c.Gamma, c.Layers, c.Anchors = o.Gamma, o.Layers, o.Anchors
 		if o.Inner > 0 {
 			c.Inner = o.Inner
 		}
@@ -73,7 +76,8 @@ func (c Config) WithSolverDefaults(solver string) Config {
 // SolverOptions are the configured solver's settings.
 func (c Config) SolverOptions() layers.SolverOptions {
 	return layers.SolverOptions{Name: c.Solver, Gamma: c.Gamma, Layers: c.Layers, Inner: c.Inner,
-		FeatureWeight: c.FeatureWeight, Tol: c.Tol, OrderStart: c.OrderStart}
+		FeatureWeight: c.FeatureWeight, Tol: c.Tol, OrderStart: c.OrderStart,
+		Anchors: c.Anchors}
 }
 
 // Validate reports the first invalid hyperparameter.
@@ -102,6 +106,8 @@ func (c Config) Validate() error {
 		return bad("feature weight = %v must be between 0 and %v", c.FeatureWeight, MaxFeatureWeight)
 	case c.OrderStart && c.Solver != "cg":
 		return bad("order start is a start of the cg solver, not of %s", c.Solver)
+	case c.Anchors != 0 && c.Solver != "cg":
+		return bad("anchored starts are starts of the cg solver, not of %s", c.Solver)
 	}
 	_, err := c.GWDSolver()
 	return err

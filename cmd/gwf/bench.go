@@ -61,14 +61,14 @@ warm-started atoms, L = 2):
   curve     with --curve: one GWD between two BA graphs of N = 20, 50, 100, 200, 500 nodes
             with PPA (the paper's settings) and with CG (exact, run to convergence), and
             CG's mean number of iterations
-  epoch     one training epoch on each --dataset (all graphs, or the first --graphs of a seeded
+  epoch     one training epoch on each --dataset (all graphs, or the first --count of a seeded
             shuffle, extrapolated to the whole dataset), on --workers goroutines
 
 Peak memory is the process's peak resident set so far (it only grows; bench one dataset per
 run for a per-dataset figure).`,
 		Example: `  gwf bench
   gwf bench --dataset AIDS --dataset PROTEINS --json
-  gwf bench --dataset PROTEINS_full --graphs 200
+  gwf bench --dataset PROTEINS_full --count 200
   gwf bench --kernels=false --dataset IMDB-BINARY --solver badmm
   gwf bench --kernels=false --curve`,
 		Args: noArgs,
@@ -81,7 +81,8 @@ run for a per-dataset figure).`,
 	fs.StringVar(&f.solver, "solver", "ppa", "GWD solver for the epochs: ppa (γ = 0.01), badmm (γ = 1) or cg")
 	fs.StringVar(&f.features, "features", "none", "node features for the epochs: none, labels or attributes (PROTEINS_full's, for its FGW setting)")
 	fs.BoolVar(&f.standardize, "standardize", false, "standardize the node features (see 'gwf fit --help')")
-	fs.IntVar(&f.graphs, "graphs", 0, "time the epoch on this many graphs (0: all) and extrapolate")
+	fs.IntVar(&f.graphs, "count", 0, "time the epoch on this many graphs (0: all) and extrapolate")
+	renamedFlag(fs, "count", "graphs") // --graphs is a folder in the data commands
 	fs.DurationVar(&f.minTime, "min-time", time.Second, "run each kernel benchmark at least this long")
 	fs.BoolVar(&f.kernels, "kernels", true, "time the kernels (--kernels=false: only the epochs)")
 	fs.BoolVar(&f.curve, "curve", false, "time PPA and CG for N = 20 to --curve-max")
@@ -135,7 +136,7 @@ func runBench(cmd *cobra.Command, a *app, f *benchFlags) error {
 	a.quiet(cmd.Flags(), f.quiet)
 	switch {
 	case f.graphs < 0:
-		return usagef("--graphs = %d must not be negative", f.graphs)
+		return usagef("--count = %d must not be negative", f.graphs)
 	case f.minTime <= 0:
 		return usagef("--min-time must be positive")
 	case f.workers < 0:

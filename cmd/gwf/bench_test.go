@@ -8,7 +8,7 @@ func TestBenchJSON(t *testing.T) {
 	if testing.Short() {
 		t.Skip("times real kernels")
 	}
-	out, _ := mustRun(t, "bench", "--min-time", "1ms", "--dataset", "mutag", "--graphs", "40", "--json", "-q")
+	out, _ := mustRun(t, "bench", "--min-time", "1ms", "--dataset", "mutag", "--count", "40", "--json", "-q")
 	rep := decodeJSON(t, out)
 	if g, ok := rep["gemm_gflops"].(float64); !ok || g <= 0 {
 		t.Errorf("gemm_gflops = %v", rep["gemm_gflops"])
@@ -45,7 +45,7 @@ func TestBenchJSON(t *testing.T) {
 func TestBenchUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"bench", "--dataset", "NOPE"},
-		{"bench", "--graphs", "-1"},
+		{"bench", "--count", "-1"},
 		{"bench", "--min-time", "0s"},
 		{"bench", "--workers", "-2"},
 		{"bench", "--solver", "sinkhorn"},

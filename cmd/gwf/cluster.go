@@ -113,7 +113,7 @@ output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding
 	f.under.register(fs)
 	fs.StringVarP(&f.output, "output", "o", "", "file to write the clusters to: with --model, the embeddings and their clusters (.csv or .npz); without, every run's cluster of each graph (CSV: graph,label,cluster...); - for stdout")
 	fs.StringVar(&f.format, "format", "", "format of --output: csv, npy or npz (default: from its extension, else csv)")
-	fs.StringVar(&f.distances, "distances", "", "with --method fgwk: the pairwise discrepancies written by 'gwf pairwise' for the same data, CSV or .npy (nothing is recomputed)")
+	fs.StringVar(&f.distances, "distances", "", "with --method fgwk: the pairwise discrepancies written by 'gwf pairwise' for the same data, .npy, .npz or .csv, the matrix or --long's list (nothing is recomputed)")
 	fs.StringVar(&f.encoder, "encoder", semisup.EncoderNone, "embeddings: none (one free z per graph, the paper's model), gcn or gin (z = a graph neural network of the graph, trained by the GWF term)")
 	fs.StringVar(&f.encHidden, "encoder-hidden", "32,32", "hidden widths of the --encoder")
 	fs.Float64Var(&f.encLR, "encoder-lr", 0, "Adam learning rate of the --encoder's weights (0: --lr, the GWF model's)")

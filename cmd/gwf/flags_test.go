@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -52,5 +53,23 @@ func TestVersionCommand(t *testing.T) {
 	out, _ := mustRun(t, "version")
 	if !strings.HasPrefix(out, "gwf version ") || !strings.Contains(out, versionString()) {
 		t.Errorf("gwf version printed %q", out)
+	}
+}
+
+// TestRenamedFlags: one meaning per flag name. --graphs is a folder of the data commands, so
+// generate and bench count with --count; --format is an output format, so gw reads
+// --input-format. The old names still work, with a note, and are gone from --help.
+func TestRenamedFlags(t *testing.T) {
+	dir := t.TempDir()
+	_, stderr := mustRun(t, "generate", "sbm", "--graphs", "3", "--nodes", "5:6", "--output", filepath.Join(dir, "old"))
+	if !strings.Contains(stderr, "now --count") {
+		t.Errorf("generate --graphs: stderr %q, want a warning that it is now --count", stderr)
+	}
+	mustRun(t, "generate", "sbm", "--count", "3", "--nodes", "5:6", "--output", filepath.Join(dir, "new"), "-q")
+	for cmd, names := range map[string][2]string{"generate": {"--count", "--graphs"}, "bench": {"--count", "--graphs"}, "gw": {"--input-format", "--format "}} {
+		help, _ := mustRun(t, cmd, "--help")
+		if !strings.Contains(help, names[0]) || strings.Contains(help, names[1]) {
+			t.Errorf("%s --help: want %s and not %s:\n%s", cmd, names[0], names[1], help)
+		}
 	}
 }

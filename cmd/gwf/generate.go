@@ -28,7 +28,7 @@ type generateFlags struct {
 func newGenerateCmd(a *app) *cobra.Command {
 	var f generateFlags
 	cmd := &cobra.Command{
-		Use:   "generate sbm|ba --graphs N --output DIR",
+		Use:   "generate sbm|ba --count N --output DIR",
 		Short: "Write a synthetic corpus of random graphs in TU format",
 		Long: `generate writes N random, labelled graphs as a TU dataset in the new folder DIR, readable with
 --tu DIR by every command. Graphs are made and written one at a time, so memory does not depend
@@ -39,11 +39,11 @@ within a block with probability --p-in and across blocks with --p-out.
 ba: Barabási–Albert graphs; a graph of class c attaches each new node to c+1 existing ones.
 
 Graph i (0-based) has class i mod --classes and a node count uniform in --nodes MIN:MAX.`,
-		Example: `  gwf generate sbm --graphs 100000 --output /tmp/SBM100K
-  gwf generate ba --graphs 5000 --classes 3 --nodes 20:60 --seed 7 --gzip --output ./BA`,
+		Example: `  gwf generate sbm --count 100000 --output /tmp/SBM100K
+  gwf generate ba --count 5000 --classes 3 --nodes 20:60 --seed 7 --gzip --output ./BA`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usagef("give one model: gwf generate sbm|ba --graphs N --output DIR")
+				return usagef("give one model: gwf generate sbm|ba --count N --output DIR")
 			}
 			return nil
 		},
@@ -53,7 +53,8 @@ Graph i (0-based) has class i mod --classes and a node count uniform in --nodes 
 		},
 	}
 	fs := cmd.Flags()
-	fs.IntVar(&f.graphs, "graphs", 1000, "number of graphs")
+	fs.IntVar(&f.graphs, "count", 1000, "number of graphs")
+	renamedFlag(fs, "count", "graphs") // --graphs is a folder in the data commands
 	fs.StringVarP(&f.output, "output", "o", "", "folder to create (required; must not exist)")
 	fs.StringVar(&f.name, "name", "", "dataset name, the NAME of NAME_A.txt (default: the folder's name)")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed")

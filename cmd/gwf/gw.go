@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/matfile"
 	"github.com/gwf-graphs/gwf/layers"
 )
 
@@ -31,6 +34,9 @@ type gwFlags struct {
 	ids           string
 	maxNodes      int
 	maxMemory     float64
+	anchors       int
+	init          string
+	nodes         []int // node counts of A and B (edge lists; 0: from the ids)
 }
 
 // gwResult is the --json output of "gwf gw".
@@ -43,9 +49,13 @@ type gwResult struct {
 	Gamma         *float64 `json:"gamma"` // null for cg
 	Layers        int      `json:"layers"`
 	// Iterations is the number of layers run: Layers, or fewer when CG converged.
-	Iterations int     `json:"iterations"`
-	Inner      *int    `json:"inner"` // null for badmm and cg
-	Tol        float64 `json:"tol"`
+	Iterations int  `json:"iterations"`
+	Inner      *int `json:"inner"` // null for badmm and cg
+	// Anchors is the number of cg's anchored starts (null for ppa and badmm), Start its first
+	// start: "the product coupling" (μ_A·μ_Bᵀ) or the --init file.
+	Anchors *int    `json:"anchors"`
+	Start   string  `json:"start,omitempty"`
+	Tol     float64 `json:"tol"`
 	// SweepCapHits counts the layers whose converged-mode sweeps stopped at --max-sweeps.
 	SweepCapHits  int     `json:"sweep_cap_hits"`
 	Rounded       bool    `json:"rounded"`
@@ -71,7 +81,8 @@ T between their nodes and the objective <L(T), T>, with an unrolled GWD module o
 POT's gromov_wasserstein).
 
 Graphs are JSON files (the default for names ending in .json) or edge lists (any other name, or
---format edgelist): "u v [weight]" lines, node ids 0-based unless --ids says otherwise. Node
+--input-format edgelist): "u v [weight]" lines, node ids 0-based unless --ids says otherwise;
+--nodes NA,NB gives their node counts, which keeps nodes that are in no edge. Node
 features are used when both graphs have them (fused GW, weighted by --feature-weight); giving
 features to only one graph is an error.
 
@@ -81,16 +92,24 @@ not sum to μ_B exactly (the output reports the marginal error). --tol runs PPA'
 sweeps until the error is below it (BADMM: sweeps on its final transport), at most
 --max-sweeps per layer, and then rounds T onto the feasible set (turn off with --round=false);
 --round alone rounds the paper's result. cg runs until the objective changes by less than
-1e-9 (--tol sets the relative threshold), at most --layers iterations.
+1e-9 (--tol sets the relative threshold), at most --layers iterations per start.
+
+cg starts from the product coupling μ_A·μ_Bᵀ, as POT does, or from the coupling in --init
+(POT's G0: a .npy, .npz or .csv matrix, rows the nodes of A), and then from --anchors more
+starts: greedy matchings of the nodes seeded at one node of A and, in turn, the nodes of B
+most like it. It keeps the lowest objective. On graphs with many symmetries (cycles, grids,
+complete bipartite graphs) the product coupling is a stationary point far from the optimum;
+the anchored starts find the match there (0 for a relabelled copy). --anchors 0 is POT's CG.
 
 The plain output is the objective, the marginal error and the sizes; --json adds the transport
 matrix (rows: the nodes of A, columns: the nodes of B).`,
 		Example: `  gwf gw a.json b.json
   gwf gw a.json b.json --json > result.json
-  gwf gw a.txt b.txt --format edgelist --directed --solver badmm
+  gwf gw a.txt b.txt --input-format edgelist --directed --solver badmm
   gwf gw a.edges b.edges --ids one
   gwf gw a.json b.json --gamma 0.05 --layers 100
   gwf gw a.json b.json --solver cg --json
+  gwf gw a.graphml b.graphml --solver cg --init start.npy --anchors 0
   gwf gw a.json b.json --tol 1e-9`,
 		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -108,9 +127,13 @@ matrix (rows: the nodes of A, columns: the nodes of B).`,
 	fs.IntVar(&f.maxSweeps, "max-sweeps", layers.DefaultMaxSweeps, "with --tol: most sweeps per layer (the output counts the layers that hit it)")
 	fs.BoolVar(&f.round, "round", false, "project the final transport onto the feasible set (default true with --tol, for ppa and badmm)")
 	fs.BoolVar(&f.json, "json", false, "print a JSON object with the objective and the transport")
-	fs.StringVar(&f.format, "format", "", `input format: json (gwf's JSON or networkx node-link JSON), graphml, gml or edgelist (default: by the extension, else edgelist)`)
+	fs.StringVar(&f.format, "input-format", "", `input format: json (gwf's JSON or networkx node-link JSON), graphml, gml or edgelist (default: by the extension, else edgelist)`)
+	renamedFlag(fs, "input-format", "format") // --format is an output format in embed and cluster
 	fs.BoolVar(&f.directed, "directed", false, "edge lists: read edges as directed (default: symmetric)")
+	fs.IntSliceVar(&f.nodes, "nodes", []int{0, 0}, "edge lists: the node counts of A and B (NA,NB; 0: the largest id), to keep nodes in no edge")
 	fs.StringVar(&f.ids, "ids", "zero", "edge lists: node ids are zero (0..N−1: node i is row i), one (1..N) or names (any tokens: ordered by number when all are integers, else by first appearance)")
+	fs.IntVar(&f.anchors, "anchors", cg.Anchors, "cg: anchored starts after the first (0: the first start only, as POT)")
+	fs.StringVar(&f.init, "init", "", "cg: the first start, a coupling of the two graphs' node masses (.npy, .npz or .csv; rows: nodes of A), instead of the product coupling")
 	fs.IntVar(&f.maxNodes, "max-nodes", graphs.DefaultLimits.MaxNodes, "refuse graphs with more nodes than this")
 	fs.Float64Var(&f.maxMemory, "max-memory", float64(graphs.DefaultLimits.MaxDenseBytes)/(1<<30), "refuse graphs whose dense matrices need more GiB than this")
 	return cmd
@@ -134,6 +157,15 @@ func (f *gwFlags) options(cmd *cobra.Command) (layers.SolverOptions, error) {
 		o.Inner = f.inner
 	}
 	o.FeatureWeight, o.Tol, o.MaxSweeps = f.featureWeight, f.tol, f.maxSweeps
+	if f.solver != "cg" {
+		for _, name := range []string{"anchors", "init"} {
+			if changed(fs, name) {
+				return o, usagef("--%s is a setting of --solver cg", name)
+			}
+		}
+	} else {
+		o.Anchors = f.anchors
+	}
 	o.Round = f.round || (f.tol > 0 && !changed(fs, "round"))
 	if f.solver == "cg" {
 		o.Round = false // every CG iterate is feasible
@@ -155,7 +187,7 @@ func (f *gwFlags) build(cmd *cobra.Command) (layers.SolverOptions, layers.Solver
 	switch strings.ToLower(f.format) {
 	case "", "json", "graphml", "gml", "edgelist":
 	default:
-		return o, nil, usagef("--format: unknown format %q (want json, graphml, gml or edgelist)", f.format)
+		return o, nil, usagef("--input-format: unknown format %q (want json, graphml, gml or edgelist)", f.format)
 	}
 	if _, ok := edgeIDs(f.ids); !ok {
 		return o, nil, usagef("--ids: unknown kind %q (want zero, one or names)", f.ids)
@@ -165,6 +197,12 @@ func (f *gwFlags) build(cmd *cobra.Command) (layers.SolverOptions, layers.Solver
 	}
 	if f.maxNodes < 1 {
 		return o, nil, usagef("--max-nodes = %d must be at least 1", f.maxNodes)
+	}
+	switch ids, _ := edgeIDs(f.ids); {
+	case len(f.nodes) != 2 || f.nodes[0] < 0 || f.nodes[1] < 0:
+		return o, nil, usagef("--nodes %v: give the node counts of A and B as NA,NB (0: from the ids)", f.nodes)
+	case ids == graphs.NodeNames && (f.nodes[0] != 0 || f.nodes[1] != 0):
+		return o, nil, usagef("--nodes needs numbered ids (--ids zero or one): a node in no edge has no name (write it on a line of its own instead)")
 	}
 	return o, s, nil
 }
@@ -201,6 +239,16 @@ func runGW(cmd *cobra.Command, a *app, f *gwFlags, pathA, pathB string) error {
 	if f.directed && strings.EqualFold(f.format, "json") {
 		a.log.Warn("--directed has no effect on JSON graphs (their adjacency is used as given)")
 	}
+	startName := ""
+	if c, ok := s.(layers.CG); ok {
+		startName = "the product coupling"
+		if f.init != "" {
+			if c.Start, err = readCoupling(f.init, ga.N(), gb.N()); err != nil {
+				return err
+			}
+			s, startName = c, f.init
+		}
+	}
 	start := time.Now()
 	r, err := layers.Discrepancy(s, layers.Space{A: ga.A, Mu: ga.Mu, F: ga.F}, layers.Space{A: gb.A, Mu: gb.Mu, F: gb.F})
 	if err != nil {
@@ -219,7 +267,10 @@ func runGW(cmd *cobra.Command, a *app, f *gwFlags, pathA, pathB string) error {
 		Objective: obj, Transport: rowsOf(r.Transport), MarginalError: r.MarginalError, Solver: o.Name,
 		Layers: o.Layers, Iterations: r.Layers, Tol: o.Tol, SweepCapHits: r.SweepCapHits, Rounded: o.Round,
 		FeatureWeight: o.FeatureWeight, Seconds: elapsed.Seconds(), Rows: "nodes of A", Cols: "nodes of B",
-		NodesA: ga.N(), NodesB: gb.N(), FeatureDim: ga.Dim(),
+		NodesA: ga.N(), NodesB: gb.N(), FeatureDim: ga.Dim(), Start: startName,
+	}
+	if o.Name == "cg" {
+		res.Anchors = &o.Anchors
 	}
 	if o.Name != "cg" {
 		res.Gamma = &o.Gamma
@@ -236,7 +287,7 @@ func runGW(cmd *cobra.Command, a *app, f *gwFlags, pathA, pathB string) error {
 	var settings string
 	switch {
 	case res.Gamma == nil:
-		settings = fmt.Sprintf("%s, %d iterations", res.Solver, res.Iterations)
+		settings = fmt.Sprintf("%s, %d iterations, from %s and %d anchored starts", res.Solver, res.Iterations, res.Start, *res.Anchors)
 	default:
 		settings = fmt.Sprintf("%s, γ = %g, M = %d", res.Solver, *res.Gamma, res.Layers)
 	}
@@ -259,7 +310,7 @@ func runGW(cmd *cobra.Command, a *app, f *gwFlags, pathA, pathB string) error {
 	return nil
 }
 
-// read loads graph which ("A" or "B") in the format of --format (or guessed from the name).
+// read loads graph which ("A" or "B") in the format of --input-format (or guessed from the name).
 // The readers' errors name the file.
 func (f *gwFlags) read(path, which string) (*graphs.Graph, error) {
 	lim := graphs.Limits{MaxNodes: f.maxNodes, MaxDenseBytes: graphs.BytesOfGiB(f.maxMemory)}
@@ -288,7 +339,11 @@ func (f *gwFlags) read(path, which string) (*graphs.Graph, error) {
 		g, err = graphs.ReadGMLFile(path, attrs)
 	default:
 		ids, _ := edgeIDs(f.ids) // checked by build
-		g, err = graphs.ReadEdgeListFile(path, graphs.EdgeListOptions{IDs: ids, Directed: f.directed, Limits: lim})
+		nodes := f.nodes[0]
+		if which == "B" {
+			nodes = f.nodes[1]
+		}
+		g, err = graphs.ReadEdgeListFile(path, graphs.EdgeListOptions{IDs: ids, Directed: f.directed, Limits: lim, Nodes: nodes})
 		if errors.Is(err, graphs.ErrNoNodeZero) {
 			err = fmt.Errorf("%w\n(with gwf gw: --ids one, or --ids names)", err)
 		}
@@ -326,4 +381,29 @@ func rowsOf(m mat.Matrix) [][]float64 {
 		}
 	}
 	return out
+}
+
+// readCoupling reads the --init coupling of an na×nb problem (.npy, .npz or .csv by extension).
+func readCoupling(path string, na, nb int) (*mat.Dense, error) {
+	format, ok := matfile.FormatOf(path)
+	if !ok {
+		return nil, usagef("--init %s: name a .npy, .npz or .csv file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--init: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("--init: %w", err)
+	}
+	m, err := matfile.Read(bufio.NewReader(f), st.Size(), format, matfile.Limits{MaxRows: na, MaxCols: nb})
+	if err != nil {
+		return nil, fmt.Errorf("--init %s: %w (want a %d×%d coupling: rows the nodes of A)", path, err, na, nb)
+	}
+	if r, c := m.Dims(); r != na || c != nb {
+		return nil, fmt.Errorf("--init %s: a %d×%d matrix, want %d×%d (rows: the %d nodes of A)", path, r, c, na, nb, na)
+	}
+	return m, nil
 }

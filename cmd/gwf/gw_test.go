@@ -67,7 +67,7 @@ func TestGWEdgeListsAndFeatures(t *testing.T) {
 	if res := decodeJSON(t, out); res["nodes_a"] != 4.0 || res["nodes_b"] != 4.0 {
 		t.Errorf("edge lists: %v nodes and %v nodes, want 4 and 4", res["nodes_a"], res["nodes_b"])
 	}
-	mustRun(t, "gw", path, star, "--format", "edgelist", "--directed")
+	mustRun(t, "gw", path, star, "--input-format", "edgelist", "--directed")
 
 	fa := writeFile(t, dir, "fa.json", `{"adjacency": [[0,1],[1,0]], "features": [[0.5],[1.5]]}`)
 	fb := writeFile(t, dir, "fb.json", `{"adjacency": [[0,2,0],[2,0,1],[0,1,0]], "features": [[1],[0],[2]], "mu": [0.25, 0.5, 0.25]}`)

@@ -78,7 +78,7 @@ func TestUsageErrors(t *testing.T) {
 		{"cluster", "--dataset", "MUTAG", "--runs", "0"},
 		{"gw", "onlyone.json"},
 		{"gw", "a.json", "b.json", "--solver", "x"},
-		{"gw", "a.json", "b.json", "--format", "xml"},
+		{"gw", "a.json", "b.json", "--input-format", "xml"},
 		{"gw", "a.json", "b.json", "--layers", "-1"},
 		{"datasets", "extra"},
 		{"--log-level", "loud", "datasets"},

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -22,28 +20,32 @@ type pairwiseFlags struct {
 	train  trainFlags
 	shard  shardFlags
 	output string
+	long   bool
 	quiet  bool
 }
 
 func newPairwiseCmd(a *app) *cobra.Command {
 	var f pairwiseFlags
 	cmd := &cobra.Command{
-		Use:   "pairwise (--dataset NAME | --tu DIR|FILE.zip | --graphs DIR) [--shard i/n] --output FILE.csv",
+		Use:   "pairwise (--dataset NAME | --tu DIR|FILE.zip | --graphs DIR) --output FILE.npy|.npz|.csv [--long] [--shard i/n]",
 		Short: "Compute the (F)GW discrepancy of every pair of graphs, on one machine or many",
 		Long: `pairwise computes the GW discrepancy (fused GW with node features) of every pair of graphs i < j
 with the GWD module of --solver/--gamma/--layers/--inner/--tol/--feature-weight: the matrix of
-the FGWK baseline ('gwf cluster --method fgwk'). It writes CSV, one row per pair in the order
-(0,1), (0,2), ..., (1,2), ...: "i,j,graph_i,graph_j,gwd" with 0-based indices in data order;
-an --output ending in .npy gets the square matrix instead (float64, n×n, zero diagonal, rows
-and columns in data order), as numpy.load reads it.
+the FGWK baseline ('gwf cluster --method fgwk'). It writes the square matrix (n×n, zero
+diagonal, rows and columns in data order) in the format of --output's extension: .npy or .npz
+(float64; numpy.load, the .npz's array is "matrix") or .csv (and stdout): a header "name,<the
+graphs' names>" and a row per graph, its name first (pandas.read_csv(path, index_col=0)).
+--long writes instead the list of pairs, one row per pair in the order (0,1), (0,2), ...,
+(1,2), ...: "i,j,graph_i,graph_j,gwd" with 0-based indices in data order.
 
 The pairs are independent: with --shard i/n (or a Slurm job array or Kubernetes Indexed Job,
 see 'gwf embed --help' and the README) a process computes only its contiguous slice of the
-pairs into OUTPUT.shard-i-of-n.csv; 'gwf merge' joins the parts into the file one process
-writes, byte for byte. 'gwf cluster --method fgwk --distances FILE' then clusters from the
-file without computing anything.`,
-		Example: `  gwf pairwise --dataset MUTAG --output mutag-gwd.csv
+pairs, as a list, into OUTPUT.shard-i-of-n.csv; 'gwf merge' joins the parts into the list one
+process writes with --long, byte for byte. 'gwf cluster --method fgwk --distances FILE' then
+clusters from any of these files without computing anything.`,
+		Example: `  gwf pairwise --dataset MUTAG --output mutag-gwd.csv          # the 188×188 matrix, named
   gwf pairwise --dataset MUTAG --structure sp --solver cg --output mutag-gwd.npy   # numpy.load
+  gwf pairwise --dataset MUTAG --output mutag-gwd-pairs.csv --long     # a row per pair
   gwf pairwise --dataset MUTAG --shard 0/2 --output mutag-gwd.csv &   # mutag-gwd.shard-0-of-2.csv
   gwf pairwise --dataset MUTAG --shard 1/2 --output mutag-gwd.csv &   # mutag-gwd.shard-1-of-2.csv
   wait; gwf merge --output mutag-gwd.csv mutag-gwd.shard-*-of-2.csv
@@ -55,7 +57,8 @@ file without computing anything.`,
 	f.data.register(fs)
 	f.train.register(fs)
 	f.shard.registerShard(fs, "compute only shard i/n (0-based) of the pairs")
-	fs.StringVarP(&f.output, "output", "o", "-", "file of the discrepancies: CSV of the pairs (- for stdout), or FILE.npy: the square matrix")
+	fs.StringVarP(&f.output, "output", "o", "-", "file of the discrepancies: FILE.npy, FILE.npz or FILE.csv (- for CSV on stdout)")
+	fs.BoolVar(&f.long, "long", false, "write the list of pairs (i,j,graph_i,graph_j,gwd) instead of the square matrix, as CSV (--shard parts always are)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
 	return cmd
 }
@@ -71,9 +74,15 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 		return err
 	}
 	output := f.output
-	square := isNPY(output)
-	if square && sharded && sh.Count > 1 {
-		return usagef("--shard writes its part of the pairs as CSV: give --output FILE.csv (or compute the whole .npy matrix on one machine)")
+	format := "csv"
+	if output != "" && output != "-" {
+		if format = baselines.MatrixFormat(output); format == "" {
+			return usagef("--output %s: name a .npy, .npz or .csv file (or - for CSV on stdout)", output)
+		}
+	}
+	square := !f.long && !(sharded && sh.Count > 1)
+	if format != "csv" && !square {
+		return usagef("--long and --shard write a list of pairs as CSV: give --output FILE.csv (or compute the whole %s matrix on one machine)", format)
 	}
 	if sharded && sh.Count > 1 {
 		if output == "" || output == "-" {
@@ -115,7 +124,12 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 			}
 			return err
 		}
-		if err := writeOutput(cmd.OutOrStdout(), output, func(w io.Writer) error { return baselines.WriteMatrixNPY(w, d) }); err != nil {
+		names := make([]string, len(data))
+		for i, g := range data {
+			names[i] = g.Name
+		}
+		write := func(w io.Writer) error { return baselines.WriteMatrix(w, format, d, names) }
+		if err := writeOutput(cmd.OutOrStdout(), output, write); err != nil {
 			return err
 		}
 		a.log.Infof("%d discrepancies in %.1f s, written to %s as a %d×%d matrix", hi-lo, time.Since(start).Seconds(), output, len(data), len(data))
@@ -138,29 +152,34 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 	return nil
 }
 
-// isNPY reports whether path names a NumPy array file.
-func isNPY(path string) bool { return strings.EqualFold(filepath.Ext(path), ".npy") }
-
-// readDistances reads what 'gwf pairwise' wrote for data: the CSV of pairs, or a square .npy
-// matrix (numpy's, too).
+// readDistances reads what 'gwf pairwise' wrote for data: the square matrix (.npy, .npz,
+// .csv; numpy's and pandas' too) or the CSV list of pairs (--long, merged shards).
 func readDistances(path string, data []*graphs.Graph) (*mat.SymDense, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if isNPY(path) {
-		st, err := f.Stat()
-		if err != nil {
-			return nil, err
-		}
-		d, err := baselines.ReadMatrixNPY(f, st.Size(), len(data))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		return d, nil
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
 	}
-	d, err := baselines.ReadPairwiseCSV(bufio.NewReader(f), data)
+	format := baselines.MatrixFormat(path)
+	r := bufio.NewReader(f)
+	if format == "csv" || format == "" {
+		if head, _ := r.Peek(4); string(head) == "i,j," {
+			format = "pairs"
+		}
+	}
+	var d *mat.SymDense
+	switch format {
+	case "pairs":
+		d, err = baselines.ReadPairwiseCSV(r, data)
+	case "":
+		err = fmt.Errorf("not a file gwf pairwise writes: name a .npy, .npz or .csv file")
+	default:
+		d, err = baselines.ReadMatrix(r, st.Size(), format, data)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -13,13 +13,13 @@ import (
 )
 
 // TestPairwiseShardsMergeToOneRun: three shards of 'gwf pairwise' (one from a Slurm array's
-// environment), merged, are byte for byte one run's output, and FGWK clusters from that file
-// exactly as it does computing the discrepancies itself.
+// environment), merged, are byte for byte one run's list (--long), and FGWK clusters from that
+// file exactly as it does computing the discrepancies itself.
 func TestPairwiseShardsMergeToOneRun(t *testing.T) {
 	dir := t.TempDir()
 	common := []string{"--dataset", "MUTAG", "--subset", "16", "--layers", "5", "-q"}
 	one := filepath.Join(dir, "one.csv")
-	mustRun(t, append([]string{"pairwise", "--output", one}, common...)...)
+	mustRun(t, append([]string{"pairwise", "--output", one, "--long"}, common...)...)
 	out := filepath.Join(dir, "d.csv")
 	mustRun(t, append([]string{"pairwise", "--output", out, "--shard", "0/3"}, common...)...)
 	mustRun(t, append([]string{"pairwise", "--output", out, "--shard", "2/3"}, common...)...)
@@ -70,13 +70,14 @@ func equalJSON(a, b any) bool {
 	return x.String() == y.String()
 }
 
-// TestPairwiseNPY: --output FILE.npy writes the square matrix of the same discrepancies as the
-// CSV; cluster reads it; a matrix of other graphs and a shard of a .npy are refused.
+// TestPairwiseNPY: --output FILE.npy, FILE.npz and FILE.csv write the square matrix of the same
+// discrepancies as the list of pairs (--long); cluster reads each; a matrix of other graphs,
+// a shard or list of a .npy, and an unknown extension are refused.
 func TestPairwiseNPY(t *testing.T) {
 	dir := t.TempDir()
 	common := []string{"--dataset", "MUTAG", "--subset", "8", "--layers", "5", "-q"}
-	csvPath, npyPath := filepath.Join(dir, "d.csv"), filepath.Join(dir, "d.npy")
-	mustRun(t, append([]string{"pairwise", "--output", csvPath}, common...)...)
+	csvPath, npyPath := filepath.Join(dir, "pairs.csv"), filepath.Join(dir, "d.npy")
+	mustRun(t, append([]string{"pairwise", "--output", csvPath, "--long"}, common...)...)
 	mustRun(t, append([]string{"pairwise", "--output", npyPath}, common...)...)
 	ds, err := (&dataFlags{Flags: dataflags.Flags{Dataset: "MUTAG", Features: "none", Subset: 8, SubsetSeed: 1, MaxNodes: 5000, MaxMemory: 4}}).load()
 	if err != nil {
@@ -93,6 +94,21 @@ func TestPairwiseNPY(t *testing.T) {
 	if !mat.EqualApprox(got, want, 1e-12) {
 		t.Fatalf("npy matrix %v, CSV %v", mat.Formatted(got), mat.Formatted(want))
 	}
+	for _, name := range []string{"d.npz", "d.csv"} {
+		path := filepath.Join(dir, name)
+		mustRun(t, append([]string{"pairwise", "--output", path}, common...)...)
+		got, err := readDistances(path, ds.Graphs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !mat.Equal(got, want) {
+			t.Errorf("%s: %v, the list of pairs %v", name, mat.Formatted(got), mat.Formatted(want))
+		}
+	}
+	square, _ := os.ReadFile(filepath.Join(dir, "d.csv"))
+	if header, _, _ := strings.Cut(string(square), "\n"); !strings.HasPrefix(header, "name,"+ds.Graphs[0].Name+",") || strings.Count(string(square), "\n") != 9 {
+		t.Errorf("square CSV: header %q, %d lines", header, strings.Count(string(square), "\n"))
+	}
 	clusterArgs := []string{"cluster", "--dataset", "MUTAG", "--subset", "8", "--method", "fgwk", "--clusters", "2", "--runs", "1", "--json", "-q"}
 	fromCSV, _ := mustRun(t, append(clusterArgs, "--distances", csvPath)...)
 	fromNPY, _ := mustRun(t, append(clusterArgs, "--distances", npyPath)...)
@@ -103,7 +119,9 @@ func TestPairwiseNPY(t *testing.T) {
 	if _, stderr, code := runCLI(t, bad...); code == 0 || !strings.Contains(stderr, "for 9 graphs") {
 		t.Errorf("an 8×8 matrix for 9 graphs: exit %d, %s", code, stderr)
 	}
-	if _, _, code := runCLI(t, append([]string{"pairwise", "--output", npyPath, "--shard", "0/2"}, common...)...); code != exitUsage {
-		t.Errorf("a shard of a .npy: exit %d", code)
+	for _, extra := range [][]string{{"--output", npyPath, "--shard", "0/2"}, {"--output", npyPath, "--long"}, {"--output", filepath.Join(dir, "d.txt")}} {
+		if _, _, code := runCLI(t, append(append([]string{"pairwise"}, extra...), common...)...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", extra, code, exitUsage)
+		}
 	}
 }

@@ -88,6 +88,7 @@ interrupted (SIGINT/SIGTERM).`,
 			}
 			a.log.SetLevel(lvl)
 			a.log.SetOutput(cmd.ErrOrStderr())
+			warnRenamed(cmd.Flags(), a.log)
 			if a.cpuProfile != "" {
 				if a.stopProfile, err = startCPUProfile(a.cpuProfile); err != nil {
 					return err
@@ -354,4 +355,25 @@ func editDistance(a, b string) int {
 func changed(fs *pflag.FlagSet, name string) bool {
 	f := fs.Lookup(name)
 	return f != nil && f.Changed
+}
+
+// renamedTo annotates a flag kept under its old name: the new name.
+const renamedTo = "gwf-renamed-to"
+
+// renamedFlag registers old as a hidden alias of the flag now called name: scripts that use
+// it keep working, with a warning in the log (cobra's own deprecation note goes to stdout,
+// where it would corrupt an output), and --help shows only the new name.
+func renamedFlag(fs *pflag.FlagSet, name, old string) {
+	f := fs.Lookup(name)
+	fs.AddFlag(&pflag.Flag{Name: old, Usage: f.Usage, Value: f.Value, DefValue: f.DefValue, Hidden: true,
+		Annotations: map[string][]string{renamedTo: {name}}})
+}
+
+// warnRenamed logs a warning for each old flag name given.
+func warnRenamed(fs *pflag.FlagSet, log *logrus.Logger) {
+	fs.Visit(func(f *pflag.Flag) {
+		if to := f.Annotations[renamedTo]; len(to) == 1 {
+			log.Warnf("--%s is now --%s; the old name will go", f.Name, to[0])
+		}
+	})
 }

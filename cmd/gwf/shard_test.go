@@ -16,7 +16,7 @@ import (
 func shardCorpus(t *testing.T, dir string) (corpus, model string) {
 	t.Helper()
 	corpus, model = filepath.Join(dir, "SBM"), filepath.Join(dir, "m.model")
-	mustRun(t, "generate", "sbm", "--graphs", "37", "--classes", "3", "--nodes", "6:12", "--seed", "4", "--output", corpus, "-q")
+	mustRun(t, "generate", "sbm", "--count", "37", "--classes", "3", "--nodes", "6:12", "--seed", "4", "--output", corpus, "-q")
 	mustRun(t, "fit", "--tu", corpus, "--subset", "12", "--atoms", "3", "--layers", "8", "--epochs", "1", "--output", model, "-q")
 	return corpus, model
 }
@@ -161,8 +161,8 @@ func TestShardUsageErrors(t *testing.T) {
 		"merge a missing part":  {"merge", "--output", filepath.Join(dir, "m.csv"), part},
 		"merge no parts":        {"merge", "--output", filepath.Join(dir, "m.csv")},
 		"merge bad format":      {"merge", "--output", filepath.Join(dir, "m.csv"), "--format", "xls", other},
-		"generate no output":    {"generate", "sbm", "--graphs", "3"},
-		"generate bad model":    {"generate", "er", "--graphs", "3", "--output", filepath.Join(dir, "x")},
+		"generate no output":    {"generate", "sbm", "--count", "3"},
+		"generate bad model":    {"generate", "er", "--count", "3", "--output", filepath.Join(dir, "x")},
 		"generate bad nodes":    {"generate", "ba", "--nodes", "9-3", "--output", filepath.Join(dir, "x")},
 		"generate BA too small": {"generate", "ba", "--nodes", "2:5", "--classes", "2", "--output", filepath.Join(dir, "x")},
 	}
@@ -178,7 +178,7 @@ func TestShardUsageErrors(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "m.csv")); err == nil {
 		t.Error("a failed merge left its output")
 	}
-	if _, stderr, code := runCLI(t, "generate", "sbm", "--graphs", "3", "--output", dir); code != exitError || !strings.Contains(stderr, "already exists") {
+	if _, stderr, code := runCLI(t, "generate", "sbm", "--count", "3", "--output", dir); code != exitError || !strings.Contains(stderr, "already exists") {
 		t.Errorf("generate into an existing folder: exit %d, %s", code, stderr)
 	}
 }

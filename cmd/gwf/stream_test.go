@@ -14,7 +14,7 @@ import (
 func TestFitStream(t *testing.T) {
 	dir := t.TempDir()
 	folder := filepath.Join(dir, "SBM")
-	mustRun(t, "generate", "sbm", "--graphs", "30", "--nodes", "6:12", "--output", folder, "--quiet")
+	mustRun(t, "generate", "sbm", "--count", "30", "--nodes", "6:12", "--output", folder, "--quiet")
 	for name, data := range map[string][]string{
 		"bundled": {"--dataset", "PROTEINS", "--features", "attributes", "--standardize", "--feature-weight", "auto", "--subset", "40"},
 		"folder":  {"--tu", folder, "--subset", "25"},

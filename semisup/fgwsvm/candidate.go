@@ -218,10 +218,10 @@ func (c Candidate) config(base training.Config) training.Config {
 const DefaultIterations = 200
 
 // DefaultSolver is the GWD module the discrepancies are computed with: the exact conditional
-// gradient (FGW's solver) with at most DefaultIterations iterations, and the paper's other
-// settings.
+// gradient (FGW's solver) from the product coupling alone, as FGW's code, with at most
+// DefaultIterations iterations, and the paper's other settings.
 func DefaultSolver() training.Config {
 	cfg := training.DefaultConfig().WithSolverDefaults("cg")
-	cfg.Layers = DefaultIterations
+	cfg.Layers, cfg.Anchors = DefaultIterations, 0
 	return cfg
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/sbinet/npyio/npy"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs"
 )
 
 // TestReadMatrixNPY: a matrix written is read back; one rounding error below 0 is kept (GW
@@ -41,5 +43,36 @@ func TestReadMatrixNPY(t *testing.T) {
 		if _, err := ReadMatrixNPY(bytes.NewReader(buf.Bytes()), int64(buf.Len()), 2); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+// TestMatrixFormats: the square matrix round-trips through .npz and named CSV; a CSV of other
+// graphs' names is refused.
+func TestMatrixFormats(t *testing.T) {
+	d := mat.NewSymDense(3, []float64{0, 1.5, 0.25, 1.5, 0, 2, 0.25, 2, 0})
+	data := []*graphs.Graph{{Name: "a"}, {Name: "b"}, {Name: "c,d"}}
+	names := []string{"a", "b", "c,d"}
+	for _, format := range []string{"npy", "npz", "csv"} {
+		var buf bytes.Buffer
+		if err := WriteMatrix(&buf, format, d, names); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadMatrix(bytes.NewReader(buf.Bytes()), int64(buf.Len()), format, data)
+		if err != nil || !mat.Equal(got, d) {
+			t.Fatalf("%s: read back %v (%v)", format, got, err)
+		}
+		if format != "csv" {
+			continue
+		}
+		other := []*graphs.Graph{{Name: "a"}, {Name: "x"}, {Name: "c,d"}}
+		if _, err := ReadMatrix(bytes.NewReader(buf.Bytes()), int64(buf.Len()), format, other); err == nil || !strings.Contains(err.Error(), "other data") {
+			t.Errorf("other names: %v", err)
+		}
+	}
+	if got := MatrixFormat("x.NPZ"); got != "npz" {
+		t.Errorf("MatrixFormat(x.NPZ) = %q", got)
+	}
+	if _, err := ReadMatrix(strings.NewReader(""), 0, "txt", data); err == nil {
+		t.Error("format txt accepted")
 	}
 }
