@@ -15,6 +15,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
 	"github.com/gwf-graphs/gwf/semisup"
+	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/cluster"
@@ -56,6 +57,7 @@ type classifyFlags struct {
 	method     string
 	wl         string
 	innerFolds int
+	repeats    int
 	screen     int
 }
 
@@ -177,6 +179,7 @@ are refused.`,
 	fs.StringVar(&f.wl, "wl", "auto", "fgw-svm: node labels compared as their Weisfeiler-Lehman labels after this many iterations (0: as they are; at most 10), or auto (0, 2 and 4, chosen on the training graphs); categorical node features only")
 	fs.IntVar(&f.screen, "screen", fgwsvm.DefaultScreen, "fgw-svm: with more graphs than this, compare every candidate on a random subset of this many graphs first and compute all the discrepancies only for those the training graphs choose there (0: every candidate in full)")
 	fs.IntVar(&f.innerFolds, "inner-folds", 5, "fgw-svm: folds of the cross-validation on the training graphs that chooses the structure, feature weight, γ and C")
+	fs.IntVar(&f.repeats, "inner-repeats", 1, "fgw-svm: repeat that cross-validation over this many fold assignments and choose by the mean accuracy")
 	return cmd
 }
 
@@ -201,22 +204,6 @@ func parseHidden(s string) ([]int, error) {
 		return nil, fmt.Errorf("--hidden: %d layers, more than %d", len(out), semisup.MaxHiddenLayers)
 	}
 	return out, nil
-}
-
-type classifyReport struct {
-	Dataset  string               `json:"dataset"`
-	Graphs   int                  `json:"graphs"`
-	Classes  int                  `json:"classes"`
-	Protocol string               `json:"protocol"`
-	Semisup  semisup.Config       `json:"semisup"`
-	Config   training.Config      `json:"config"`
-	Folds    []semisup.FoldResult `json:"folds,omitempty"`
-	Accuracy meanStd              `json:"accuracy"`
-	Labeled  int                  `json:"labeled,omitempty"`
-	History  []semisup.EpochStats `json:"history,omitempty"`
-	// Selection and Baselines: the nested protocol's candidates, and the baselines' summary.
-	Selection *semisup.Selection `json:"selection,omitempty"`
-	Baselines *semisup.Summary   `json:"baselines,omitempty"`
 }
 
 // selection is the nested protocol's Selection of the flags (nil with --validation 0).
@@ -320,7 +307,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	default:
 		return usagef("--method %q: give fgw-svm or gwf", f.method)
 	}
-	for _, name := range []string{"wl", "inner-folds", "screen"} {
+	for _, name := range []string{"wl", "inner-folds", "inner-repeats", "screen"} {
 		if flags.Changed(name) {
 			return usagef("--%s is a setting of --method fgw-svm", name)
 		}
@@ -410,7 +397,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		return err
 	}
 	classesN := max(k, len(ds.Classes))
-	rep := &classifyReport{Dataset: ds.Name, Graphs: len(data), Classes: classesN, Semisup: sc, Config: cfg}
+	rep := &classexp.GWFReport{Dataset: ds.Name, Graphs: len(data), Classes: classesN, Semisup: sc, Config: cfg}
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
 	p := newProgress(a.log, "training", nil)
@@ -476,7 +463,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	}
 	rep.Folds = res
 	m, s := semisup.MeanStd(res)
-	rep.Accuracy = meanStd{Mean: m, Std: s}
+	rep.Accuracy = classexp.MeanStd{Mean: m, Std: s}
 	if b := semisup.Summarize(res); b != nil {
 		rep.Baselines = b
 	}
@@ -489,7 +476,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 }
 
 // classifyFraction trains once with a stratified fraction of labels and scores the rest.
-func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *classifyReport, ds *graphs.Dataset, labels []int, classesN int, cfg training.Config, sc semisup.Config, opt semisup.Options) error {
+func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *classexp.GWFReport, ds *graphs.Dataset, labels []int, classesN int, cfg training.Config, sc semisup.Config, opt semisup.Options) error {
 	data := ds.Graphs
 	train := semisup.KeepLabels(labels, f.fraction, f.foldSeed)
 	n := 0
@@ -567,7 +554,7 @@ func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *classif
 			ok++
 		}
 	}
-	rep.Accuracy = meanStd{Mean: float64(ok) / float64(len(truth))}
+	rep.Accuracy = classexp.MeanStd{Mean: float64(ok) / float64(len(truth))}
 	rep.History = m.History
 	if f.predFile != "" {
 		err := writeOutput(nil, f.predFile, func(w io.Writer) error {
@@ -586,7 +573,7 @@ func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *classif
 	return writeClassify(cmd.OutOrStdout(), f.json, rep)
 }
 
-func writeClassify(w io.Writer, asJSON bool, rep *classifyReport) error {
+func writeClassify(w io.Writer, asJSON bool, rep *classexp.GWFReport) error {
 	if asJSON {
 		return writeJSON(w, rep)
 	}

@@ -15,37 +15,22 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
 	"github.com/gwf-graphs/gwf/semisup"
+	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
 // The two classifiers of 'gwf classify'.
 const (
-	methodSVM = "fgw-svm" // an SVM on a kernel of pairwise FGW discrepancies (the default)
-	methodGWF = "gwf"     // the paper's semi-supervised GWF model
+	methodSVM = classexp.MethodSVM // an SVM on a kernel of pairwise FGW discrepancies (the default)
+	methodGWF = classexp.MethodGWF // the paper's semi-supervised GWF model
 )
 
 // svmFlags are the flags that --method fgw-svm reads besides the data flags.
 var svmFlags = map[string]bool{
-	"method": true, "wl": true, "feature-weight": true, "inner-folds": true, "screen": true, "output-dir": true,
+	"method": true, "wl": true, "feature-weight": true, "inner-folds": true, "inner-repeats": true, "screen": true, "output-dir": true,
 	"folds": true, "fold-seed": true, "labeled-fraction": true, "output": true, "model": true,
 	"predictions": true, "json": true, "quiet": true, "workers": true,
-}
-
-// svmReport is what 'gwf classify --method fgw-svm' reports.
-type svmReport struct {
-	Dataset  string              `json:"dataset"`
-	Graphs   int                 `json:"graphs"`
-	Classes  int                 `json:"classes"`
-	Method   string              `json:"method"`
-	Protocol string              `json:"protocol"`
-	Features string              `json:"features"`
-	Settings fgwsvm.Settings     `json:"settings"`
-	Cost     fgwsvm.Stats        `json:"cost"`
-	Folds    []fgwsvm.FoldResult `json:"folds,omitempty"`
-	Accuracy meanStd             `json:"accuracy"`
-	Labeled  int                 `json:"labeled,omitempty"`
-	Choice   *fgwsvm.Choice      `json:"choice,omitempty"`
 }
 
 // checkSVMFlags refuses the flags of the GWF model with --method fgw-svm.
@@ -135,6 +120,9 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if f.innerFolds < 2 {
 		return usagef("--inner-folds = %d must be at least 2", f.innerFolds)
 	}
+	if f.repeats < 1 || f.repeats > fgwsvm.MaxRepeats {
+		return usagef("--inner-repeats = %d must be in 1..%d", f.repeats, fgwsvm.MaxRepeats)
+	}
 	if f.screen < 0 {
 		return usagef("--screen = %d must not be negative (0: no screening)", f.screen)
 	}
@@ -164,9 +152,9 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		return err
 	}
 	grid := fgwsvm.DefaultGrid()
-	grid.Folds, grid.Seed = f.innerFolds, f.foldSeed
+	grid.Folds, grid.Seed, grid.Repeats = f.innerFolds, f.foldSeed, f.repeats
 	set := fgwsvm.Settings{Candidates: cands, Grid: grid, Screen: f.screen}
-	rep := &svmReport{Dataset: ds.Name, Graphs: len(data), Classes: classesN, Method: methodSVM,
+	rep := &classexp.SVMReport{Dataset: ds.Name, Graphs: len(data), Classes: classesN, Method: methodSVM,
 		Features: used, Settings: set}
 	a.log.Infof("classifying %s (%d graphs, %d classes) with an SVM on FGW discrepancies (exact CG solver); node features: %s; %d candidates: %s",
 		ds.Name, len(data), classesN, used, len(cands), describeCandidates(cands))
@@ -195,7 +183,7 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		}
 		rep.Protocol = fmt.Sprintf("one classifier trained on all %d labelled graphs, settings chosen by %d-fold cross-validation on them; saved to %s for 'gwf predict'", len(data), grid.Folds, f.output)
 		rep.Choice, rep.Labeled, rep.Cost = &m.Choice, len(data), m.Stats
-		rep.Accuracy = meanStd{Mean: m.Choice.Validation}
+		rep.Accuracy = classexp.MeanStd{Mean: m.Choice.Validation}
 		a.log.Infof("chose %s; kept %d support graphs", m.Choice, len(m.Graphs))
 		return writeSVMReport(cmd.OutOrStdout(), f.json, rep)
 	case f.fraction > 0:
@@ -209,8 +197,8 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		return interrupted(err)
 	}
 	rep.Folds, rep.Cost = res, st
-	m, s := cluster.MeanStd(foldAccuracies(res))
-	rep.Accuracy = meanStd{Mean: m, Std: s}
+	m, s := cluster.MeanStd(rep.FoldAccuracies())
+	rep.Accuracy = classexp.MeanStd{Mean: m, Std: s}
 	if f.outputDir != "" {
 		if err := atomicfile.Write(filepath.Join(f.outputDir, "report.json"), func(w io.Writer) error { return writeJSON(w, rep) }); err != nil {
 			return err
@@ -221,7 +209,7 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 
 // classifySVMFraction keeps a stratified fraction of the labels, trains on them and scores
 // the other graphs.
-func classifySVMFraction(ctx context.Context, cmd *cobra.Command, a *app, f *classifyFlags, rep *svmReport, ds *graphs.Dataset, labels []int, classesN int, opt fgwsvm.Options) error {
+func classifySVMFraction(ctx context.Context, cmd *cobra.Command, a *app, f *classifyFlags, rep *classexp.SVMReport, ds *graphs.Dataset, labels []int, classesN int, opt fgwsvm.Options) error {
 	train := semisup.KeepLabels(labels, f.fraction, f.foldSeed)
 	pred, ch, st, err := fgwsvm.TrainPredict(ctx, ds.Graphs, train, classesN, rep.Settings, opt)
 	if err != nil {
@@ -244,7 +232,7 @@ func classifySVMFraction(ctx context.Context, cmd *cobra.Command, a *app, f *cla
 	rep.Choice = &ch
 	rep.Protocol = fmt.Sprintf("%.0f%% of the labels kept (stratified, seed %d); settings chosen by %d-fold cross-validation on the labelled graphs; accuracy on the other graphs", 100*f.fraction, f.foldSeed, rep.Settings.Grid.Folds)
 	if n > 0 {
-		rep.Accuracy = meanStd{Mean: float64(ok) / float64(n)}
+		rep.Accuracy = classexp.MeanStd{Mean: float64(ok) / float64(n)}
 	}
 	a.log.Infof("chose %s", ch)
 	if f.predFile != "" {
@@ -311,7 +299,7 @@ func checkFoldsFit(labels []int, classes, folds int) error {
 	return nil
 }
 
-func writeSVMReport(w io.Writer, asJSON bool, rep *svmReport) error {
+func writeSVMReport(w io.Writer, asJSON bool, rep *classexp.SVMReport) error {
 	if asJSON {
 		return writeJSON(w, rep)
 	}

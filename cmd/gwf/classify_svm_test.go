@@ -6,13 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 )
 
 // TestClassifySVMDefault: with no flag but the data, classify runs the fgw-svm classifier
 // under nested cross-validation with the node labels MUTAG has.
 func TestClassifySVMDefault(t *testing.T) {
 	out, _ := mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "24", "--folds", "3", "--inner-folds", "2", "-q", "--json")
-	var rep svmReport
+	var rep classexp.SVMReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -31,7 +33,7 @@ func TestClassifySVMDefault(t *testing.T) {
 	}
 	// --wl fixes the iterations.
 	out, _ = mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "24", "--folds", "3", "--inner-folds", "2", "--wl", "3", "--structure", "sp", "-q", "--json")
-	rep = svmReport{}
+	rep = classexp.SVMReport{}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -97,6 +99,8 @@ func TestClassifySVMUsage(t *testing.T) {
 		{"--atoms", "4"},        // a GWF setting
 		{"--structure", "ring"}, // not a structure
 		{"--inner-folds", "1"},  // too few
+		{"--inner-repeats", "0"},
+		{"--method", "gwf", "--inner-repeats", "2"},
 		{"--method", "svm"},     // not a method
 		{"--output", "x.model"}, // needs --labeled-fraction 1
 		{"--method", "gwf", "--structure", "ring"},
@@ -163,7 +167,7 @@ func TestClassifySVMOutputDir(t *testing.T) {
 	if strings.Count(stderr, "reusing") != 6 || strings.Contains(stderr, "computing") {
 		t.Fatalf("the rerun did not reuse every matrix:\n%s", stderr)
 	}
-	var a, b svmReport
+	var a, b classexp.SVMReport
 	if err := json.Unmarshal([]byte(first), &a); err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +191,7 @@ func TestPoolSVMReports(t *testing.T) {
 		files = append(files, writeFile(t, dir, "r"+seed+".json", out))
 	}
 	out, _ := mustRun(t, "pool", "--json", files[0], files[1])
-	var p poolReport
+	var p classexp.Pooled
 	if err := json.Unmarshal([]byte(out), &p); err != nil {
 		t.Fatal(err)
 	}

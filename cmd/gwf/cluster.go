@@ -395,12 +395,6 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// meanStd summarises one metric over runs or folds (classify's report).
-type meanStd struct {
-	Mean float64 `json:"mean"`
-	Std  float64 `json:"std"`
-}
-
 // classes returns the class of every graph and the number of distinct classes among them;
 // nil and 0 when no graph has a label (classify's labels; cluster's are experiment.Run's).
 func classes(data []*graphs.Graph) ([]int, int, error) {

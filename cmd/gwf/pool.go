@@ -1,8 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -10,27 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gwf-graphs/gwf/semisup"
+	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 )
-
-// maxReportBytes bounds a classify report read by pool: a report of 10 folds is a few hundred
-// kilobytes (its held-out predictions and validation curves).
-const maxReportBytes = 256 << 20
-
-// poolReport is the JSON of 'gwf pool': each report's summary and the folds of all pooled.
-type poolReport struct {
-	Reports []pooledRun `json:"reports"`
-	Pooled  pooledRun   `json:"pooled"`
-}
-
-// pooledRun summarises the folds of one report, or of all (File empty, Seed 0).
-type pooledRun struct {
-	File      string           `json:"file,omitempty"`
-	Seed      uint64           `json:"seed,omitempty"`
-	Folds     int              `json:"folds"`
-	Accuracy  meanStd          `json:"accuracy"`
-	Baselines *semisup.Summary `json:"baselines,omitempty"`
-}
 
 func newPoolCmd(a *app) *cobra.Command {
 	var asJSON, quiet bool
@@ -62,32 +42,35 @@ of both classifiers, is refused, naming the first that differs.`,
 		},
 		RunE: func(cmd *cobra.Command, files []string) error {
 			a.quiet(cmd.Flags(), quiet)
-			method, _, err := reportMethod(files[0])
-			if err != nil {
-				return err
-			}
-			if method == methodSVM {
-				return runPoolSVM(cmd, a, files, asJSON)
-			}
-			var reps []*classifyReport
-			for _, f := range files {
-				rep, err := readClassifyReport(f)
+			reps := make([]classexp.Report, len(files))
+			for i, f := range files {
+				rep, err := classexp.ReadFile(f)
 				if err != nil {
 					return err
 				}
-				if len(reps) > 0 {
-					if err := samePoolSettings(reps[0], rep, files[0], f); err != nil {
-						return usageError{err}
-					}
-				}
-				reps = append(reps, rep)
+				reps[i] = rep
 			}
-			out := poolReports(files, reps)
-			a.log.Infof("pooled %d folds of %d reports of %s", out.Pooled.Folds, len(reps), reps[0].Dataset)
-			if asJSON {
+			out, err := classexp.Pool(files, reps)
+			if errors.Is(err, classexp.ErrMismatch) {
+				return usageError{err}
+			}
+			if err != nil {
+				return err
+			}
+			first := reps[0]
+			dataset := first.SVM
+			if first.GWF != nil {
+				a.log.Infof("pooled %d folds of %d reports of %s", out.Pooled.Folds, len(reps), first.GWF.Dataset)
+			} else {
+				a.log.Infof("pooled %d folds of %d reports of %s", out.Pooled.Folds, len(reps), dataset.Dataset)
+			}
+			switch {
+			case asJSON:
 				return writeJSON(cmd.OutOrStdout(), out)
+			case first.GWF != nil:
+				return writePool(cmd.OutOrStdout(), first.GWF, out)
 			}
-			return writePool(cmd.OutOrStdout(), reps[0], out)
+			return writePoolSVM(cmd.OutOrStdout(), first.SVM, out)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summaries as JSON")
@@ -95,109 +78,7 @@ of both classifiers, is refused, naming the first that differs.`,
 	return cmd
 }
 
-// readClassifyReport reads a cross-validation report of 'gwf classify --method gwf --json'.
-func readClassifyReport(path string) (*classifyReport, error) {
-	_, b, err := reportMethod(path)
-	if err != nil {
-		return nil, err
-	}
-	var rep classifyReport
-	if err := json.Unmarshal(b, &rep); err != nil {
-		return nil, fmt.Errorf("%s: not a report of gwf classify --json: %w", path, err)
-	}
-	accs := make([]float64, len(rep.Folds))
-	for i, r := range rep.Folds {
-		accs[i] = r.Accuracy
-	}
-	if err := checkFoldAccuracies(path, accs); err != nil {
-		return nil, err
-	}
-	return &rep, nil
-}
-
-// checkFoldAccuracies refuses a report without folds or with an accuracy outside [0, 1].
-func checkFoldAccuracies(path string, accs []float64) error {
-	if len(accs) == 0 {
-		return fmt.Errorf("%s: no folds: not the report of a cross-validation (gwf classify --folds, --json)", path)
-	}
-	for i, a := range accs {
-		if !(a >= 0 && a <= 1) {
-			return fmt.Errorf("%s: fold %d: accuracy %v is not in [0, 1]", path, i+1, a)
-		}
-	}
-	return nil
-}
-
-// samePoolSettings says whether the reports a and b (of the files fa and fb) can be pooled:
-// the same data and settings, the seeds aside.
-func samePoolSettings(a, b *classifyReport, fa, fb string) error {
-	key := func(r *classifyReport) map[string]any {
-		cfg := r.Config
-		cfg.Seed = 0
-		k := map[string]any{"dataset": r.Dataset, "graphs": r.Graphs, "classes": r.Classes, "folds": len(r.Folds),
-			"head and encoder (semisup)": r.Semisup, "GWF settings (config)": cfg, "baselines": r.Baselines != nil}
-		if r.Selection != nil {
-			sel := *r.Selection
-			sel.Seed = 0
-			k["selection"] = sel
-		}
-		return k
-	}
-	ka, kb := key(a), key(b)
-	for _, name := range []string{"dataset", "graphs", "classes", "folds", "GWF settings (config)", "head and encoder (semisup)", "selection", "baselines"} {
-		ja, err1 := json.Marshal(ka[name])
-		jb, err2 := json.Marshal(kb[name])
-		if err1 != nil || err2 != nil {
-			return fmt.Errorf("comparing %s: %v %v", name, err1, err2)
-		}
-		if !bytes.Equal(ja, jb) {
-			da, db := difference(ja, jb)
-			return fmt.Errorf("%s and %s differ in %s (%s against %s): pool runs of one setting that differ in their seed only", fa, fb, name, da, db)
-		}
-	}
-	return nil
-}
-
-// difference shows where the JSON values a and b first differ: each from a few bytes before
-// that point, cut after some more.
-func difference(a, b []byte) (string, string) {
-	i := 0
-	for i < len(a) && i < len(b) && a[i] == b[i] {
-		i++
-	}
-	from := max(0, i-30)
-	show := func(x []byte) string {
-		s, end := string(x[from:]), ""
-		if len(s) > 90 {
-			s, end = s[:90], "..."
-		}
-		if from > 0 {
-			s = "..." + s
-		}
-		return s + end
-	}
-	return show(a), show(b)
-}
-
-// poolReports summarises each report and all their folds together.
-func poolReports(files []string, reps []*classifyReport) poolReport {
-	var out poolReport
-	var all []semisup.FoldResult
-	for i, rep := range reps {
-		out.Reports = append(out.Reports, summariseFolds(rep.Folds))
-		out.Reports[i].File, out.Reports[i].Seed = files[i], rep.Config.Seed
-		all = append(all, rep.Folds...)
-	}
-	out.Pooled = summariseFolds(all)
-	return out
-}
-
-func summariseFolds(folds []semisup.FoldResult) pooledRun {
-	m, s := semisup.MeanStd(folds)
-	return pooledRun{Folds: len(folds), Accuracy: meanStd{Mean: m, Std: s}, Baselines: semisup.Summarize(folds)}
-}
-
-func writePool(w io.Writer, first *classifyReport, p poolReport) error {
+func writePool(w io.Writer, first *classexp.GWFReport, p classexp.Pooled) error {
 	settings := strings.TrimSuffix(describeConfig(first.Config), fmt.Sprintf(", seed %d", first.Config.Seed))
 	fmt.Fprintf(w, "%s: %d graphs, %d classes; %d reports of %d folds\nhead: β = %g, hidden %v, %s; %s\n\n", first.Dataset, first.Graphs, first.Classes,
 		len(p.Reports), len(first.Folds), first.Semisup.Beta, first.Semisup.Hidden, first.Semisup.Activation, settings)
@@ -232,32 +113,21 @@ func writePool(w io.Writer, first *classifyReport, p poolReport) error {
 	return nil
 }
 
-// runPoolSVM pools the reports of 'gwf classify --method fgw-svm'.
-func runPoolSVM(cmd *cobra.Command, a *app, files []string, asJSON bool) error {
-	var reps []*svmReport
-	for _, f := range files {
-		method, b, err := reportMethod(f)
-		if err != nil {
-			return err
+func writePoolSVM(w io.Writer, first *classexp.SVMReport, p classexp.Pooled) error {
+	fmt.Fprintf(w, "%s: %d graphs, %d classes; %d fgw-svm reports of %d folds; node features: %s\n\n", first.Dataset, first.Graphs, first.Classes,
+		len(p.Reports), len(first.Folds), first.Features)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "report\tfold seed\taccuracy %\t")
+	for _, r := range append(p.Reports, p.Pooled) {
+		file, seed := "all pooled", ""
+		if r.File != "" {
+			file, seed = r.File, fmt.Sprint(r.Seed)
 		}
-		if method != methodSVM {
-			return usagef("%s is a report of --method %s, %s of --method %s: pool reports of one classifier", f, method, files[0], methodSVM)
-		}
-		rep, err := decodeSVMReport(f, b)
-		if err != nil {
-			return err
-		}
-		if len(reps) > 0 {
-			if err := sameSVMSettings(reps[0], rep, files[0], f); err != nil {
-				return usageError{err}
-			}
-		}
-		reps = append(reps, rep)
+		fmt.Fprintf(tw, "%s\t%s\t%.1f ± %.1f\t\n", file, seed, 100*r.Accuracy.Mean, 100*r.Accuracy.Std)
 	}
-	out := poolSVM(files, reps)
-	a.log.Infof("pooled %d folds of %d reports of %s", out.Pooled.Folds, len(reps), reps[0].Dataset)
-	if asJSON {
-		return writeJSON(cmd.OutOrStdout(), out)
+	if err := tw.Flush(); err != nil {
+		return err
 	}
-	return writePoolSVM(cmd.OutOrStdout(), reps[0], out)
+	_, err := fmt.Fprintf(w, "\naccuracy: %.1f ± %.1f %% (mean ± std over %d folds of %d reports)\n", 100*p.Pooled.Accuracy.Mean, 100*p.Pooled.Accuracy.Std, p.Pooled.Folds, len(p.Reports))
+	return err
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
@@ -26,18 +27,18 @@ func TestPool(t *testing.T) {
 	s2 := classify("s2.json", "--seed", "2", "--fold-seed", "2")
 
 	out, _ := mustRun(t, "pool", "--json", "-q", s1, s2)
-	var got poolReport
+	var got classexp.Pooled
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	var accs []float64
 	wins := 0
 	for _, f := range []string{s1, s2} {
-		rep, err := readClassifyReport(f)
+		rep, err := classexp.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, r := range rep.Folds {
+		for _, r := range rep.GWF.Folds {
 			accs = append(accs, r.Accuracy)
 			if r.Accuracy > r.Beta0.Accuracy {
 				wins++

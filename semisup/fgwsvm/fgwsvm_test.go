@@ -294,6 +294,11 @@ func TestErrors(t *testing.T) {
 		"negative screen": func() error {
 			return cv(data, labels, Settings{Candidates: cands, Grid: smallGrid(), Screen: -1})
 		},
+		"negative repeats": func() error {
+			g := smallGrid()
+			g.Repeats = -1
+			return cv(data, labels, Settings{Candidates: cands, Grid: g})
+		},
 		"one labelled class": func() error {
 			y := slices.Repeat([]int{semisup.Unlabeled}, len(labels))
 			y[0], y[3] = 0, 0

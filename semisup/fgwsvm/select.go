@@ -20,6 +20,9 @@ type Grid struct {
 	// Folds is the number of inner stratified folds; Seed seeds them.
 	Folds int    `json:"folds"`
 	Seed  uint64 `json:"seed"`
+	// Repeats is the number of fold assignments (seeds Seed, Seed+1, ...) whose accuracies are
+	// averaged: repeated cross-validation, steadier on small datasets; 0 means 1.
+	Repeats int `json:"repeats,omitempty"`
 }
 
 // DefaultGrid is γ ∈ {0.01, 0.1, 1, 10, 100} (relative), C ∈ {0.01, …, 1000}, 5 inner folds.
@@ -44,8 +47,14 @@ func (g Grid) Validate() error {
 	if g.Folds < 2 {
 		return fmt.Errorf("fgwsvm: %d inner folds, need at least 2", g.Folds)
 	}
+	if g.Repeats < 0 || g.Repeats > MaxRepeats {
+		return fmt.Errorf("fgwsvm: %d repeats of the inner folds, want 1..%d (0: 1)", g.Repeats, MaxRepeats)
+	}
 	return nil
 }
+
+// MaxRepeats bounds Grid.Repeats.
+const MaxRepeats = 100
 
 // Choice is what inner cross-validation chose.
 type Choice struct {
@@ -84,13 +93,17 @@ func choose(ctx context.Context, ds []*mat.SymDense, cands []Candidate, y, idx [
 // chooseEach is each candidate's best γ and C on the graphs idx.
 func chooseEach(ctx context.Context, ds []*mat.SymDense, cands []Candidate, y, idx []int, classes int, g Grid) ([]Choice, error) {
 	yi := pick(y, idx)
-	fold, err := svm.StratifiedFolds(yi, min(g.Folds, len(idx)), g.Seed)
-	if err != nil {
-		return nil, fmt.Errorf("fgwsvm: inner folds: %w", err)
+	folds := make([][]int, max(1, g.Repeats))
+	for r := range folds {
+		fold, err := svm.StratifiedFolds(yi, min(g.Folds, len(idx)), g.Seed+uint64(r))
+		if err != nil {
+			return nil, fmt.Errorf("fgwsvm: inner folds: %w", err)
+		}
+		folds[r] = fold
 	}
 	out := make([]Choice, len(ds))
 	for ci, d := range ds {
-		ec, err := svm.SelectExp(ctx, subSym(d, idx), yi, classes, g.Gammas, g.Cs, fold)
+		ec, err := svm.SelectExp(ctx, subSym(d, idx), yi, classes, g.Gammas, g.Cs, folds...)
 		if err != nil {
 			return nil, fmt.Errorf("fgwsvm: %s: %w", cands[ci], err)
 		}

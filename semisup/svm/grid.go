@@ -23,11 +23,15 @@ func (c ExpChoice) Scale() float64 { return c.Gamma / c.Median }
 
 // SelectExp chooses, for the items of the symmetric matrix of distances (or squared distances)
 // d, the γ of gammas and the C of cs whose SVM on the kernel exp(−γ·d/median) has the best mean
-// accuracy over the folds fold (CrossValAccuracy); γ is relative to the median off-diagonal
-// entry of d, so one grid fits any scale. Ties keep the first in γ, then C, order.
-func SelectExp(ctx context.Context, d mat.Symmetric, y []int, classes int, gammas, cs []float64, fold []int) (ExpChoice, error) {
+// accuracy over the folds fold (CrossValAccuracy), averaged over every fold assignment given
+// (repeated cross-validation); γ is relative to the median off-diagonal entry of d, so one
+// grid fits any scale. Ties keep the first in γ, then C, order.
+func SelectExp(ctx context.Context, d mat.Symmetric, y []int, classes int, gammas, cs []float64, folds ...[]int) (ExpChoice, error) {
 	if len(gammas) == 0 || len(cs) == 0 {
 		return ExpChoice{}, fmt.Errorf("svm: empty grid (%d γ, %d C)", len(gammas), len(cs))
+	}
+	if len(folds) == 0 {
+		return ExpChoice{}, fmt.Errorf("svm: no fold assignment")
 	}
 	for _, v := range append(slices.Clone(gammas), cs...) {
 		if !(v > 0) || math.IsInf(v, 0) {
@@ -42,9 +46,13 @@ func SelectExp(ctx context.Context, d mat.Symmetric, y []int, classes int, gamma
 			if err := ctx.Err(); err != nil {
 				return ExpChoice{}, err
 			}
-			acc, err := CrossValAccuracy(k, y, classes, c, fold)
-			if err != nil {
-				return ExpChoice{}, fmt.Errorf("γ = %g, C = %g: %w", g, c, err)
+			acc := 0.0
+			for _, fold := range folds {
+				a, err := CrossValAccuracy(k, y, classes, c, fold)
+				if err != nil {
+					return ExpChoice{}, fmt.Errorf("γ = %g, C = %g: %w", g, c, err)
+				}
+				acc += a / float64(len(folds))
 			}
 			if acc > best.Accuracy {
 				best = ExpChoice{Gamma: g, Median: med, C: c, Accuracy: acc}

@@ -1,6 +1,7 @@
 package svm
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -161,5 +162,46 @@ func TestCrossValAccuracyErrors(t *testing.T) {
 	}
 	if _, err := CrossValAccuracy(k, y, 2, 0, []int{0, 1, 0, 1}); err == nil {
 		t.Error("C = 0 accepted")
+	}
+}
+
+// TestSelectExpRepeats: with several fold assignments SelectExp chooses by the mean of their
+// accuracies, and one assignment is the plain cross-validation.
+func TestSelectExpRepeats(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	x, y := blobs(rng, []int{25, 25}, 1.2)
+	d := SquaredDistances(x, x)
+	sym := mat.NewSymDense(len(y), nil)
+	for i := range len(y) {
+		for j := i; j < len(y); j++ {
+			sym.SetSym(i, j, d.At(i, j))
+		}
+	}
+	gammas, cs := []float64{0.1, 1, 10}, []float64{0.1, 10}
+	f1, _ := StratifiedFolds(y, 4, 1)
+	f2, _ := StratifiedFolds(y, 4, 2)
+	ctx := context.Background()
+	both, err := SelectExp(ctx, sym, y, 2, gammas, cs, f1, f2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := ExpKernelSym(sym, both.Scale())
+	a1, _ := CrossValAccuracy(k, y, 2, both.C, f1)
+	a2, _ := CrossValAccuracy(k, y, 2, both.C, f2)
+	if math.Abs(both.Accuracy-(a1+a2)/2) > 1e-12 {
+		t.Errorf("accuracy %v, the mean of the two assignments' is %v", both.Accuracy, (a1+a2)/2)
+	}
+	for _, g := range gammas {
+		kg := ExpKernelSym(sym, g/both.Median)
+		for _, c := range cs {
+			b1, _ := CrossValAccuracy(kg, y, 2, c, f1)
+			b2, _ := CrossValAccuracy(kg, y, 2, c, f2)
+			if (b1+b2)/2 > both.Accuracy+1e-12 {
+				t.Errorf("γ = %g, C = %g: mean accuracy %v above the chosen %v", g, c, (b1+b2)/2, both.Accuracy)
+			}
+		}
+	}
+	if _, err := SelectExp(ctx, sym, y, 2, gammas, cs); err == nil {
+		t.Error("no fold assignment: no error")
 	}
 }

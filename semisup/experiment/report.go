@@ -1,0 +1,147 @@
+package experiment
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/gwf-graphs/gwf/internal/jsonread"
+	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
+	"github.com/gwf-graphs/gwf/training"
+	trexp "github.com/gwf-graphs/gwf/training/experiment"
+)
+
+// The classifiers a report can be of.
+const (
+	MethodSVM = "fgw-svm" // an SVM on a kernel of pairwise FGW discrepancies
+	MethodGWF = "gwf"     // the paper's semi-supervised GWF model
+)
+
+// MaxReportBytes bounds a report Read accepts: one of 10 folds is a few hundred kilobytes (its
+// held-out predictions and validation curves).
+const MaxReportBytes = 256 << 20
+
+// MeanStd is a metric's mean and standard deviation over folds.
+type MeanStd = trexp.MeanStd
+
+// GWFReport is what `gwf classify --method gwf` reports: a cross-validation (Folds) or one
+// split of labelled and unlabelled graphs (Labeled, History).
+type GWFReport struct {
+	Dataset  string               `json:"dataset"`
+	Graphs   int                  `json:"graphs"`
+	Classes  int                  `json:"classes"`
+	Protocol string               `json:"protocol"`
+	Semisup  semisup.Config       `json:"semisup"`
+	Config   training.Config      `json:"config"`
+	Folds    []semisup.FoldResult `json:"folds,omitempty"`
+	Accuracy MeanStd              `json:"accuracy"`
+	Labeled  int                  `json:"labeled,omitempty"`
+	History  []semisup.EpochStats `json:"history,omitempty"`
+	// Selection and Baselines: the nested protocol's candidates, and the baselines' summary.
+	Selection *semisup.Selection `json:"selection,omitempty"`
+	Baselines *semisup.Summary   `json:"baselines,omitempty"`
+}
+
+// SVMReport is what `gwf classify --method fgw-svm` reports: a cross-validation (Folds) or one
+// split (Labeled, Choice).
+type SVMReport struct {
+	Dataset  string              `json:"dataset"`
+	Graphs   int                 `json:"graphs"`
+	Classes  int                 `json:"classes"`
+	Method   string              `json:"method"`
+	Protocol string              `json:"protocol"`
+	Features string              `json:"features"`
+	Settings fgwsvm.Settings     `json:"settings"`
+	Cost     fgwsvm.Stats        `json:"cost"`
+	Folds    []fgwsvm.FoldResult `json:"folds,omitempty"`
+	Accuracy MeanStd             `json:"accuracy"`
+	Labeled  int                 `json:"labeled,omitempty"`
+	Choice   *fgwsvm.Choice      `json:"choice,omitempty"`
+}
+
+// FoldAccuracies are the held-out accuracies of the report's folds.
+func (r *GWFReport) FoldAccuracies() []float64 {
+	xs := make([]float64, len(r.Folds))
+	for i, f := range r.Folds {
+		xs[i] = f.Accuracy
+	}
+	return xs
+}
+
+// FoldAccuracies are the held-out accuracies of the report's folds.
+func (r *SVMReport) FoldAccuracies() []float64 {
+	xs := make([]float64, len(r.Folds))
+	for i, f := range r.Folds {
+		xs[i] = f.Accuracy
+	}
+	return xs
+}
+
+// Report is a report read back: exactly one of GWF and SVM is set, as Method says.
+type Report struct {
+	Method string
+	GWF    *GWFReport
+	SVM    *SVMReport
+}
+
+// ErrNotCV is wrapped by Read's error for a report without folds (one split, not a
+// cross-validation) or with an accuracy outside [0, 1].
+var ErrNotCV = errors.New("not the report of a cross-validation")
+
+// ReadFile reads the cross-validation report at path (see Read).
+func ReadFile(path string) (Report, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Report{}, err
+	}
+	defer f.Close()
+	rep, err := Read(f)
+	if err != nil {
+		return Report{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return rep, nil
+}
+
+// Read reads a cross-validation report of either classifier, at most MaxReportBytes. It must
+// have folds, each of accuracy in [0, 1] (ErrNotCV otherwise).
+func Read(r io.Reader) (Report, error) {
+	b, err := jsonread.Object(r, MaxReportBytes)
+	if err != nil {
+		return Report{}, err
+	}
+	var head struct {
+		Method string `json:"method"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return Report{}, fmt.Errorf("not a report of gwf classify --json: %w", err)
+	}
+	out := Report{Method: head.Method}
+	var accs []float64
+	switch head.Method {
+	case "", MethodGWF: // reports written before fgw-svm name no method
+		out.Method, out.GWF = MethodGWF, new(GWFReport)
+		err = json.Unmarshal(b, out.GWF)
+		accs = out.GWF.FoldAccuracies()
+	case MethodSVM:
+		out.SVM = new(SVMReport)
+		err = json.Unmarshal(b, out.SVM)
+		accs = out.SVM.FoldAccuracies()
+	default:
+		return Report{}, fmt.Errorf("a report of an unknown classifier %q (want %s or %s)", head.Method, MethodGWF, MethodSVM)
+	}
+	if err != nil {
+		return Report{}, fmt.Errorf("not a report of gwf classify --json: %w", err)
+	}
+	if len(accs) == 0 {
+		return Report{}, fmt.Errorf("%w: no folds (gwf classify --folds, --json)", ErrNotCV)
+	}
+	for i, a := range accs {
+		if !(a >= 0 && a <= 1) {
+			return Report{}, fmt.Errorf("%w: fold %d: accuracy %v is not in [0, 1]", ErrNotCV, i+1, a)
+		}
+	}
+	return out, nil
+}
