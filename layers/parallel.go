@@ -12,11 +12,11 @@ import (
 // other workers idle at the end of the batch. The caller's results must not depend on which
 // state or goroutine ran an item (each item writes its own slot).
 //
-// Memory is bounded too: a worker holds about forwardFloats·N² float64s for a graph of N nodes
-// (1.8 GB at N = 3782), so an item starts only while the items running hold at most
-// batchMemory bytes with it (or when none runs: a graph always runs, alone if need be), the
-// next smaller one that fits taking its place; and a worker lets its buffers go after an item
-// over releaseAbove bytes, so that the largest graph of a batch is not held after it is done.
+// Memory is bounded too: a worker holds about 16·N² float64s for a graph of N nodes (1.8 GB at
+// N = 3782), so an item starts only while the items running hold at most 1 GiB with it (or when
+// none runs: a graph always runs, alone if need be), the next smaller one that fits taking its
+// place; and a worker lets its buffers go after an item of over 256 MiB, so that the largest
+// graph of a batch is not held after it is done.
 func RunBatch(states *[]*ForwardState, workers, n int, size func(int) int, work func(*ForwardState, int)) {
 	runBatch(states, workers, n, size, work, batchMemory)
 }

@@ -12,9 +12,10 @@ import (
 	"github.com/gwf-graphs/gwf/layers/nodes"
 )
 
-// Options control how Fit runs and what it adds to the GWF loss. Apart from Terms, they do not
-// change what Fit computes: results for a given model and data are the same whatever the
-// workers, callbacks or interruptions.
+// Options control how Fit runs and what it optimises. Terms, WithoutGWF, Encoder,
+// EncoderLearningRate, SkipNonFinite and FreshOptimizer change what Fit computes; the others
+// (Workers, the callbacks, Offset) do not: results for a given model, data and such options are
+// the same whatever the workers, callbacks or interruptions.
 type Options struct {
 	// Workers is the number of goroutines that process a batch's graphs (0: GOMAXPROCS).
 	Workers int

@@ -38,7 +38,6 @@ type benchFlags struct {
 	tol         float64
 	workers     int
 	json        bool
-	quiet       bool
 }
 
 func newBenchCmd(a *app) *cobra.Command {
@@ -90,7 +89,6 @@ run for a per-dataset figure).`,
 	fs.Float64Var(&f.tol, "tol", 0, "epochs: the solver's converged mode with this tolerance (see 'gwf gw --help'; 0: the paper's settings)")
 	fs.IntVar(&f.workers, "workers", 0, "goroutines for the epochs (0: one per CPU)")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
-	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
 	return cmd
 }
 
@@ -133,7 +131,6 @@ type epochBench struct {
 }
 
 func runBench(cmd *cobra.Command, a *app, f *benchFlags) error {
-	a.quiet(cmd.Flags(), f.quiet)
 	switch {
 	case f.graphs < 0:
 		return usagef("--count = %d must not be negative", f.graphs)
@@ -465,7 +462,7 @@ func benchEpoch(ctx context.Context, a *app, name string, f *benchFlags) (epochB
 	}
 	p := newProgress(a.log, "bench epoch", map[string]any{"dataset": name})
 	start := time.Now()
-	if err := training.Fit(ctx, m, ds.Graphs, training.Options{Workers: f.workers, Progress: p.callback(f.quiet)}); err != nil {
+	if err := training.Fit(ctx, m, ds.Graphs, training.Options{Workers: f.workers, Progress: p.callback(a.silent)}); err != nil {
 		return epochBench{}, fmt.Errorf("%s: %w", name, err)
 	}
 	el := time.Since(start).Seconds()

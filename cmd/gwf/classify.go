@@ -53,7 +53,6 @@ type classifyFlags struct {
 	refit      bool
 	baselines  bool
 	json       bool
-	quiet      bool
 	method     string
 	wl         string
 	innerFolds int
@@ -173,7 +172,6 @@ are refused.`,
 	fs.StringVar(&f.predFile, "predictions", "", "with --labeled-fraction: write every graph's prediction as CSV to this file")
 	fs.BoolVar(&f.resume, "resume", false, "with --output: continue training the classifier in that file (exactly where it stopped)")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
-	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
 	fs.StringVar(&f.method, "method", methodSVM, "classifier: fgw-svm (an SVM on a kernel of pairwise FGW discrepancies, every setting chosen on the training graphs) or gwf (the paper's semi-supervised GWF model: the flags of 'gwf fit' and the head's)")
 	f.data.AllowAutoStructure(fs, "the matrix graphs are compared by: adjacency, shortest-path (sp), or auto (fgw-svm: both, chosen on the training graphs; gwf: adjacency, the paper's)")
 	fs.StringVar(&f.wl, "wl", "auto", "fgw-svm: node labels compared as their Weisfeiler-Lehman labels after this many iterations (0: as they are; at most 10), or auto (0, 2 and 4, chosen on the training graphs); categorical node features only")
@@ -299,7 +297,6 @@ func describeChoice(c semisup.Config) string {
 
 func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	flags := cmd.Flags()
-	a.quiet(flags, f.quiet)
 	switch f.method {
 	case methodSVM:
 		return runClassifySVM(cmd, a, f)
@@ -401,7 +398,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
 	p := newProgress(a.log, "training", nil)
-	opt := semisup.Options{Workers: f.train.workers, Progress: p.callback(f.quiet)}
+	opt := semisup.Options{Workers: f.train.workers, Progress: p.callback(a.silent)}
 	if f.fraction > 0 {
 		return classifyFraction(cmd, a, f, rep, ds, labels, classesN, cfg, sc, opt)
 	}

@@ -161,7 +161,7 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
 	opt := fgwsvm.Options{Workers: f.train.workers, Dir: f.outputDir}
-	if !f.quiet {
+	if !a.silent {
 		opt.Progress = gwdProgress(a, nil)
 		opt.Log = func(msg string) { a.log.Info(msg) }
 	}

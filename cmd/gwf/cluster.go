@@ -28,7 +28,6 @@ type clusterFlags struct {
 	clusters   int
 	json       bool
 	outputDir  string
-	quiet      bool
 	method     string
 	iterations int
 	model      string
@@ -106,7 +105,6 @@ output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding
 	fs.IntVar(&f.clusters, "clusters", 0, "number of clusters K (0: the number of classes; required when the data have no class labels)")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
 	fs.StringVar(&f.outputDir, "output-dir", "", "folder to write each run's embeddings CSV and report.json into")
-	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
 	fs.StringVar(&f.method, "method", string(experiment.GWF), "clustering method: gwf (the model), fgwk (pairwise GW kernel + spectral clustering) or gwb-km (K-means with GW barycenter centers)")
 	fs.IntVar(&f.iterations, "iterations", 10, "assign/update rounds of gwb-km")
 	fs.StringVarP(&f.model, "model", "m", "", "model file written by 'gwf fit': cluster under it, without training")
@@ -122,7 +120,6 @@ output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding
 
 func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	flags := cmd.Flags()
-	a.quiet(flags, f.quiet)
 	if err := f.data.check(); err != nil {
 		return err
 	}
@@ -218,7 +215,7 @@ func clusterModel(cmd *cobra.Command, a *app, f *clusterFlags, opt experiment.Op
 		return err
 	}
 	f.under.workers = f.train.workers
-	m, ds, z, err := f.under.embed(cmd, a, f.model, &f.data, f.quiet)
+	m, ds, z, err := f.under.embed(cmd, a, f.model, &f.data, a.silent)
 	if err != nil {
 		return err
 	}
@@ -341,7 +338,7 @@ func (f *clusterFlags) progress(a *app, opt experiment.Options) (func(int, train
 			l.Info(e.Message)
 		}
 	}
-	if f.quiet {
+	if a.silent {
 		return nil, nil, logEvent
 	}
 	var cur *progress

@@ -25,7 +25,6 @@ type embedFlags struct {
 	embedding string
 	output    string
 	under     modelFlags
-	quiet     bool
 	shard     shardFlags
 }
 
@@ -65,13 +64,11 @@ embeddings back.`,
 	fs.StringVar(&f.embedding, "embedding", string(cluster.DefaultEmbedding), "what to write: z (raw embeddings) or lambda (atom weights softmax(z))")
 	fs.StringVarP(&f.output, "output", "o", "-", "output file (- for stdout)")
 	f.under.register(fs)
-	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
 	f.shard.register(fs)
 	return cmd
 }
 
 func runEmbed(cmd *cobra.Command, a *app, f *embedFlags) error {
-	a.quiet(cmd.Flags(), f.quiet)
 	if f.model == "" {
 		return usagef("--model FILE is required")
 	}
@@ -92,7 +89,7 @@ func runEmbed(cmd *cobra.Command, a *app, f *embedFlags) error {
 	if err != nil {
 		return err
 	}
-	_, ds, z, err := f.under.embed(cmd, a, f.model, &f.data, f.quiet)
+	_, ds, z, err := f.under.embed(cmd, a, f.model, &f.data, a.silent)
 	if err != nil {
 		return err
 	}

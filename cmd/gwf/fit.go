@@ -23,7 +23,6 @@ type fitFlags struct {
 	output string
 	resume bool
 	force  bool
-	quiet  bool
 	stream bool
 }
 
@@ -76,14 +75,12 @@ Progress is logged to stderr every 5 seconds and at the end of each epoch (--qui
 	fs.StringVarP(&f.output, "output", "o", "", "model file to write (required); the checkpoint after every epoch")
 	fs.BoolVar(&f.resume, "resume", false, "continue training the model in --output if it exists")
 	fs.BoolVar(&f.force, "force", false, "replace an existing --output file with a new model")
-	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
 	fs.BoolVar(&f.stream, "stream", false, "read the graphs from disk batch by batch (a spool file beside --output, removed at the end): memory holds one batch's graphs, not the dataset; same model bit for bit")
 	return cmd
 }
 
 func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 	flags := cmd.Flags()
-	a.quiet(flags, f.quiet)
 	if f.output == "" {
 		return usagef("--output FILE is required")
 	}
@@ -172,7 +169,7 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 		a.log.Infof("training on %s (%d graphs, node features: %s%s): %s", fd.name, data.Len(), f.data.Features, streamNote(f.stream), describeConfig(cfg))
 	}
 	err = fitModel(ctx, a, m, data, fitRun{
-		workers: f.train.workers, skipNonFinite: f.train.skipNonFinite, quiet: f.quiet, checkpoint: f.output, saved: &saved,
+		workers: f.train.workers, skipNonFinite: f.train.skipNonFinite, checkpoint: f.output, saved: &saved,
 	})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -269,7 +266,6 @@ func (d onDisk) describe(epochs, graphs int) string {
 type fitRun struct {
 	workers       int
 	skipNonFinite bool
-	quiet         bool
 	checkpoint    string        // file to save the model to after every epoch, "" for none
 	saved         *onDisk       // if set, updated after every successful checkpoint
 	fields        logrus.Fields // extra fields for the progress log
@@ -278,7 +274,7 @@ type fitRun struct {
 // fitModel trains m on data with progress logging and per-epoch checkpoints.
 func fitModel(ctx context.Context, a *app, m *training.Model, data graphs.Source, r fitRun) error {
 	p := newProgress(a.log, "training", r.fields)
-	opt := training.Options{Workers: r.workers, Progress: p.callback(r.quiet), SkipNonFinite: r.skipNonFinite,
+	opt := training.Options{Workers: r.workers, Progress: p.callback(a.silent), SkipNonFinite: r.skipNonFinite,
 		Warn: func(msg string) { a.log.WithFields(r.fields).Warn(msg) }}
 	if r.checkpoint != "" {
 		opt.EpochDone = func(m *training.Model) error {

@@ -22,7 +22,6 @@ type generateFlags struct {
 	classes   int
 	pIn, pOut float64
 	gzip      bool
-	quiet     bool
 }
 
 func newGenerateCmd(a *app) *cobra.Command {
@@ -63,12 +62,10 @@ Graph i (0-based) has class i mod --classes and a node count uniform in --nodes 
 	fs.Float64Var(&f.pIn, "p-in", 0.5, "sbm: link probability within a block")
 	fs.Float64Var(&f.pOut, "p-out", 0.05, "sbm: link probability across blocks")
 	fs.BoolVar(&f.gzip, "gzip", false, "write NAME_*.txt.gz files")
-	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
 	return cmd
 }
 
 func runGenerate(cmd *cobra.Command, a *app, f *generateFlags, model string) error {
-	a.quiet(cmd.Flags(), f.quiet)
 	if f.output == "" {
 		return usagef("--output DIR is required")
 	}

@@ -11,7 +11,6 @@ import (
 
 func newMergeCmd(a *app) *cobra.Command {
 	var output, format string
-	var quiet bool
 	cmd := &cobra.Command{
 		Use:   "merge --output FILE PART...",
 		Short: "Join the CSV parts of a sharded 'gwf embed' or 'gwf pairwise' into one file",
@@ -33,7 +32,6 @@ order given, and all n must be there; parts named otherwise are joined in the or
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, parts []string) error {
-			a.quiet(cmd.Flags(), quiet)
 			format, err := outputFormat(format, output)
 			if err != nil {
 				return err
@@ -59,6 +57,5 @@ order given, and all n must be there; parts named otherwise are joined in the or
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "-", "merged file (- for stdout)")
 	cmd.Flags().StringVar(&format, "format", "", "output format: csv, npy or npz (default: from the --output extension, else csv)")
-	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "do not log")
 	return cmd
 }

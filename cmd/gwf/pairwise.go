@@ -21,7 +21,6 @@ type pairwiseFlags struct {
 	shard  shardFlags
 	output string
 	long   bool
-	quiet  bool
 }
 
 func newPairwiseCmd(a *app) *cobra.Command {
@@ -59,13 +58,11 @@ clusters from any of these files without computing anything.`,
 	f.shard.registerShard(fs, "compute only shard i/n (0-based) of the pairs")
 	fs.StringVarP(&f.output, "output", "o", "-", "file of the discrepancies: FILE.npy, FILE.npz or FILE.csv (- for CSV on stdout)")
 	fs.BoolVar(&f.long, "long", false, "write the list of pairs (i,j,graph_i,graph_j,gwd) instead of the square matrix, as CSV (--shard parts always are)")
-	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
 	return cmd
 }
 
 func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 	flags := cmd.Flags()
-	a.quiet(flags, f.quiet)
 	if err := f.data.check(); err != nil {
 		return err
 	}
@@ -112,7 +109,7 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
 	opt := baselines.Options{Config: cfg, Workers: f.train.workers}
-	if !f.quiet {
+	if !a.silent {
 		opt.Progress = gwdProgress(a, nil)
 	}
 	start := time.Now()

@@ -29,7 +29,6 @@ type plotFlags struct {
 	seed      uint64
 	iter      int
 	top       int
-	quiet     bool
 }
 
 func newPlotCmd(a *app) *cobra.Command {
@@ -84,7 +83,6 @@ func newPlotKindCmd(a *app, kind string) *cobra.Command {
 	fs := cmd.Flags()
 	fs.StringVarP(&f.model, "model", "m", "", "model file written by 'gwf fit' (required)")
 	fs.StringVarP(&f.output, "output", "o", "", "PNG file to write (required; - for stdout)")
-	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
 	if kind != "loss" {
 		f.data.register(fs)
 		f.under.register(fs)
@@ -101,7 +99,6 @@ func newPlotKindCmd(a *app, kind string) *cobra.Command {
 }
 
 func runPlot(cmd *cobra.Command, a *app, kind string, f *plotFlags) error {
-	a.quiet(cmd.Flags(), f.quiet)
 	if f.model == "" || f.output == "" {
 		return usagef("--model FILE and --output FILE.png are required")
 	}
@@ -125,7 +122,7 @@ func runPlot(cmd *cobra.Command, a *app, kind string, f *plotFlags) error {
 			draw = func(w io.Writer) error { return plot.Atoms(w, m, m.Z, f.top) }
 			break
 		}
-		m, _, z, err := f.under.embed(cmd, a, f.model, &f.data, f.quiet)
+		m, _, z, err := f.under.embed(cmd, a, f.model, &f.data, a.silent)
 		if err != nil {
 			return err
 		}
@@ -141,7 +138,7 @@ func runPlot(cmd *cobra.Command, a *app, kind string, f *plotFlags) error {
 		if err := f.data.check(); err != nil {
 			return err
 		}
-		_, ds, z, err := f.under.embed(cmd, a, f.model, &f.data, f.quiet)
+		_, ds, z, err := f.under.embed(cmd, a, f.model, &f.data, a.silent)
 		if err != nil {
 			return err
 		}

@@ -13,7 +13,7 @@ import (
 )
 
 func newPoolCmd(a *app) *cobra.Command {
-	var asJSON, quiet bool
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "pool REPORT.json...",
 		Short: "Pool the folds of several 'gwf classify --json' runs (seeds) into one mean ± std",
@@ -41,7 +41,6 @@ of both classifiers, is refused, naming the first that differs.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, files []string) error {
-			a.quiet(cmd.Flags(), quiet)
 			reps := make([]classexp.Report, len(files))
 			for i, f := range files {
 				rep, err := classexp.ReadFile(f)
@@ -74,7 +73,6 @@ of both classifiers, is refused, naming the first that differs.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summaries as JSON")
-	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "do not log")
 	return cmd
 }
 

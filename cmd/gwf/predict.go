@@ -21,7 +21,6 @@ type predictFlags struct {
 	steps     int
 	transform bool
 	workers   int
-	quiet     bool
 }
 
 func newPredictCmd(a *app) *cobra.Command {
@@ -70,7 +69,6 @@ encoding (MUTAG's -1 and 1, say) and probabilities in that order ("classes" list
 	fs.IntVar(&f.steps, "steps", 0, "transform mode: Adam steps per graph (0: the model's number of epochs)")
 	fs.BoolVar(&f.transform, "transform", false, "use transform mode even on the model's training data")
 	fs.IntVar(&f.workers, "workers", 0, "goroutines of transform mode or of the discrepancies (0: one per CPU)")
-	fs.BoolVarP(&f.quiet, "quiet", "q", false, "do not log progress")
 	return cmd
 }
 
@@ -116,7 +114,6 @@ func classLabel(m *semisup.Model, c int) any {
 }
 
 func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
-	a.quiet(cmd.Flags(), f.quiet)
 	if f.model == "" {
 		return usagef("--model FILE is required")
 	}
@@ -148,7 +145,7 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
 	p := newProgress(a.log, "embedding", nil)
-	probs, transformed, err := m.ClassProbabilities(ctx, data, f.steps, f.transform, training.Options{Workers: f.workers, Progress: p.callback(f.quiet)})
+	probs, transformed, err := m.ClassProbabilities(ctx, data, f.steps, f.transform, training.Options{Workers: f.workers, Progress: p.callback(a.silent)})
 	if err != nil {
 		if ctx.Err() != nil {
 			return interruptedError{"interrupted: no predictions written"}

@@ -52,7 +52,7 @@ func runPredictSVM(cmd *cobra.Command, a *app, f *predictFlags) error {
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
 	opt := fgwsvm.Options{Workers: f.workers}
-	if !f.quiet {
+	if !a.silent {
 		opt.Progress = gwdProgress(a, nil)
 	}
 	a.log.Infof("comparing %d graphs with the classifier's %d support graphs (%s)", len(data), len(m.Graphs), m.Choice.Candidate)

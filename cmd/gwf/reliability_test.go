@@ -139,10 +139,10 @@ func TestFailedCheckpointSaysWhatTheFileHolds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &app{log: logrus.New()}
+	a := &app{log: logrus.New(), silent: true}
 	a.log.SetOutput(io.Discard)
 	var saved onDisk
-	err = fitModel(context.Background(), a, m, graphs.Slice(data), fitRun{quiet: true, checkpoint: t.TempDir(), saved: &saved})
+	err = fitModel(context.Background(), a, m, graphs.Slice(data), fitRun{checkpoint: t.TempDir(), saved: &saved})
 	if err == nil || !strings.Contains(err.Error(), "is a folder") {
 		t.Fatalf("a checkpoint to a folder: %v", err)
 	}

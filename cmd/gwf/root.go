@@ -51,6 +51,7 @@ type app struct {
 	logLevel    string
 	cpuProfile  string       // --cpuprofile path, or ""
 	stopProfile func() error // set while a CPU profile is being written
+	silent      bool         // --quiet: no progress, warnings and errors only
 }
 
 // newRootCmd builds the whole command tree and the state its commands share.
@@ -86,6 +87,9 @@ interrupted (SIGINT/SIGTERM).`,
 			if err != nil {
 				return usagef("--log-level: %q is not one of panic, fatal, error, warn, info, debug, trace", a.logLevel)
 			}
+			if a.silent && !changed(cmd.Flags(), "log-level") {
+				lvl = logrus.WarnLevel
+			}
 			a.log.SetLevel(lvl)
 			a.log.SetOutput(cmd.ErrOrStderr())
 			warnRenamed(cmd.Flags(), a.log)
@@ -99,6 +103,7 @@ interrupted (SIGINT/SIGTERM).`,
 	}
 	root.CompletionOptions.HiddenDefaultCmd = true
 	root.PersistentFlags().StringVar(&a.logLevel, "log-level", a.logLevel, "log level: error, warn, info, debug or trace (progress is logged at info)")
+	root.PersistentFlags().BoolVarP(&a.silent, "quiet", "q", false, "log no progress, only warnings and errors (--log-level overrides it)")
 	root.PersistentFlags().StringVar(&a.cpuProfile, "cpuprofile", "", "write a CPU profile (for 'go tool pprof') to this file")
 	root.SuggestionsMinimumDistance = 2 // cobra's SuggestionsFor suggests nothing at 0
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
@@ -122,13 +127,6 @@ func (a *app) finish() error {
 	err := a.stopProfile()
 	a.stopProfile = nil
 	return err
-}
-
-// quiet raises the log level to warnings when on, unless --log-level was given.
-func (a *app) quiet(flags *pflag.FlagSet, on bool) {
-	if on && !changed(flags, "log-level") {
-		a.log.SetLevel(logrus.WarnLevel)
-	}
 }
 
 // withSignals returns a context cancelled on SIGINT or SIGTERM; a second signal aborts the
