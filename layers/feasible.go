@@ -4,7 +4,7 @@ import "math"
 
 // MarginalError returns max(max_i |Σ_j T_ij − μs_i|, max_j |Σ_i T_ij − μt_j|) for the current
 // transport: 0 for a feasible transport. PPA's and BADMM's rows are exact after every layer;
-// at the paper's settings their columns are not (see the README's "GW solvers").
+// at the paper's settings their columns are not (see "GW solvers against POT" in docs/results.md).
 func (st *State) MarginalError() float64 {
 	ns, nt := st.ns, st.nt
 	cols := st.colv

@@ -15,7 +15,7 @@ func newMergeCmd(a *app) *cobra.Command {
 		Use:   "merge --output FILE PART...",
 		Short: "Join the CSV parts of a sharded 'gwf embed' or 'gwf pairwise' into one file",
 		Long: `merge joins the outputs of 'gwf embed --shard i/n' or 'gwf pairwise --shard i/n' (or of a job
-array, see the README) into the file one run of the whole corpus writes, byte for byte: the
+array, see docs/scale.md) into the file one run of the whole corpus writes, byte for byte: the
 header once, then the rows of every part in shard order. With --output FILE.npz or FILE.npy (or --format) it writes instead
 the .npz or .npy that 'gwf embed --output FILE.npz' writes, also byte for byte (embeddings
 only); that holds every embedding in memory (K numbers per graph), the CSV merge only a buffer.

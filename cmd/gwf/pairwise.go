@@ -38,7 +38,7 @@ graphs' names>" and a row per graph, its name first (pandas.read_csv(path, index
 (1,2), ...: "i,j,graph_i,graph_j,gwd" with 0-based indices in data order.
 
 The pairs are independent: with --shard i/n (or a Slurm job array or Kubernetes Indexed Job,
-see 'gwf embed --help' and the README) a process computes only its contiguous slice of the
+see 'gwf embed --help' and docs/scale.md) a process computes only its contiguous slice of the
 pairs, as a list, into OUTPUT.shard-i-of-n.csv; 'gwf merge' joins the parts into the list one
 process writes with --long, byte for byte. 'gwf cluster --method fgwk --distances FILE' then
 clusters from any of these files without computing anything.`,

@@ -11,5 +11,5 @@
 // Why: gonum's pure-Go Dgemm runs SSE2 axpy loops, about 8.6 GFLOP/s on one core here; MulAdd
 // reaches about 50 GFLOP/s on the shapes of GWF (a dense N×N barycenter times an N×Nₖ
 // transport), as fast as OpenBLAS through cgo, which the default pure-Go build cannot use.
-// See BenchmarkMulAdd, BenchmarkKernelWidth and the README's speed section.
+// See BenchmarkMulAdd, BenchmarkKernelWidth and docs/speed.md.
 package simd

@@ -14,5 +14,5 @@
 //
 // The GWF model of the paper (package semisup) learns an embedding; this package is the
 // classifier GW graph methods are benchmarked with, and the default of 'gwf classify' (the
-// README's benchmark table compares the two).
+// benchmark table in docs/results.md compares the two).
 package fgwsvm
