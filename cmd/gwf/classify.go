@@ -72,12 +72,13 @@ The default, --method fgw-svm, is the classifier of Vayer et al. (FGW, ICML 2019
 vector machine on the kernel exp(−γ·d) of the pairwise fused GW discrepancies d, computed with
 the exact conditional-gradient solver. Unless --features is given it uses what the data have:
 node attributes (standardized) where there are some, else one-hot node labels, else node
-degrees as well as the structure alone (--features none: structure only). Everything else is
+degrees and the Weisfeiler-Lehman labels that start from them, as well as the structure alone
+(--features none: structure only). Everything else is
 chosen by --inner-folds cross-validation on the training graphs alone: the structure matrix
 (adjacency or shortest paths, --structure), the weight of the node-feature cost (0.25, 2, 16,
 128 or 1024 times the weight that balances the two costs' means; a number given with
---feature-weight is kept), on node labels whether they are compared as they are or as their
-Weisfeiler-Lehman labels after 2 or 4 iterations (Hamming distance, as FGW does), γ (relative
+--feature-weight is kept), on node labels (or none) whether they are compared as they are or
+as their Weisfeiler-Lehman labels after 2 or 4 iterations (Hamming distance, as FGW does), γ (relative
 to the median discrepancy) and C. The discrepancies use
 no label, so they are computed once for all graphs (n(n−1)/2 solves a candidate, logged with an
 ETA; with more than --screen graphs every candidate is first compared on a random subset and
@@ -174,7 +175,7 @@ are refused.`,
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
 	fs.StringVar(&f.method, "method", methodSVM, "classifier: fgw-svm (an SVM on a kernel of pairwise FGW discrepancies, every setting chosen on the training graphs) or gwf (the paper's semi-supervised GWF model: the flags of 'gwf fit' and the head's)")
 	f.data.AllowAutoStructure(fs, "the matrix graphs are compared by: adjacency, shortest-path (sp), or auto (fgw-svm: both, chosen on the training graphs; gwf: adjacency, the paper's)")
-	fs.StringVar(&f.wl, "wl", "auto", "fgw-svm: node labels compared as their Weisfeiler-Lehman labels after this many iterations (0: as they are; at most 10), or auto (0, 2 and 4, chosen on the training graphs); categorical node features only")
+	fs.StringVar(&f.wl, "wl", "auto", "fgw-svm: node labels compared as their Weisfeiler-Lehman labels after this many iterations (0: as they are; at most 10), or auto (0, 2 and 4, chosen on the training graphs); categorical node features, or none (WL from the degrees)")
 	fs.IntVar(&f.screen, "screen", fgwsvm.DefaultScreen, "fgw-svm: with more graphs than this, compare every candidate on a random subset of this many graphs first and compute all the discrepancies only for those the training graphs choose there (0: every candidate in full)")
 	fs.IntVar(&f.innerFolds, "inner-folds", 5, "fgw-svm: folds of the cross-validation on the training graphs that chooses the structure, feature weight, γ and C")
 	fs.IntVar(&f.repeats, "inner-repeats", 1, "fgw-svm: repeat that cross-validation over this many fold assignments and choose by the mean accuracy")

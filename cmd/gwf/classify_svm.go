@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"text/tabwriter"
 
@@ -97,8 +98,8 @@ func (f *classifyFlags) wlIterations(data []*graphs.Graph) (int, error) {
 	if err != nil || h < 0 || h > graphs.MaxWLIterations {
 		return 0, usagef("--wl = %q: give auto or a number of iterations from 0 to %d", f.wl, graphs.MaxWLIterations)
 	}
-	if h > 0 && !graphs.Categorical(data) {
-		return 0, usagef("--wl %d refines categorical node features (one-hot node labels: --features labels); these graphs have none", h)
+	if h > 0 && slices.ContainsFunc(data, func(g *graphs.Graph) bool { return g.F != nil }) && !graphs.Categorical(data) {
+		return 0, usagef("--wl %d refines categorical node features (one-hot node labels: --features labels) or none (from the degrees); these graphs have other features", h)
 	}
 	return h, nil
 }

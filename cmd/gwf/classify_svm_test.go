@@ -104,9 +104,8 @@ func TestClassifySVMUsage(t *testing.T) {
 		{"--method", "svm"},     // not a method
 		{"--output", "x.model"}, // needs --labeled-fraction 1
 		{"--method", "gwf", "--structure", "ring"},
-		{"--wl", "two"},                     // not a number
-		{"--wl", "11"},                      // too many
-		{"--wl", "2", "--features", "none"}, // nothing to refine
+		{"--wl", "two"}, // not a number
+		{"--wl", "11"},  // too many
 		{"--method", "gwf", "--wl", "2"},
 	} {
 		if _, _, code := runCLI(t, append([]string{"classify", "--dataset", "MUTAG", "--subset", "20"}, bad...)...); code != exitUsage {
@@ -157,14 +156,14 @@ func TestClassifySVMOutputDir(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"classify", "--tu", train, "--folds", "3", "--structure", "adjacency", "--output-dir", dir, "--json"}
 	first, _ := mustRun(t, args...)
-	if files, _ := filepath.Glob(filepath.Join(dir, "*.npy")); len(files) != 6 {
-		t.Fatalf("kept %v, want one matrix per candidate (the structure alone and 5 weights of degrees)", files)
+	if files, _ := filepath.Glob(filepath.Join(dir, "*.npy")); len(files) != 16 {
+		t.Fatalf("kept %v, want one matrix per candidate (the structure alone and 5 weights of degrees, of WL-2 and of WL-4 labels)", files)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "report.json")); err != nil {
 		t.Fatal(err)
 	}
 	again, stderr := mustRun(t, args...)
-	if strings.Count(stderr, "reusing") != 6 || strings.Contains(stderr, "computing") {
+	if strings.Count(stderr, "reusing") != 16 || strings.Contains(stderr, "computing") {
 		t.Fatalf("the rerun did not reuse every matrix:\n%s", stderr)
 	}
 	var a, b classexp.SVMReport

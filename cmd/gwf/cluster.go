@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -378,9 +379,15 @@ func gwdProgress(a *app, fields logrus.Fields) func(done, total int) {
 		}
 		last = now
 		rate := float64(done-startDone) / now.Sub(start).Seconds()
-		eta := time.Duration(float64(total-done) / rate * float64(time.Second))
+		eta := "unknown" // nothing done since the first report: no rate yet
+		switch {
+		case done >= total:
+			eta = "0s"
+		case rate > 0 && !math.IsInf(rate, 0):
+			eta = time.Duration(float64(total-done) / rate * float64(time.Second)).Round(time.Second).String()
+		}
 		a.log.WithFields(fields).WithFields(logrus.Fields{
-			"gwds": fmt.Sprintf("%d/%d", done, total), "gwds/s": fmt.Sprintf("%.0f", rate), "eta": eta.Round(time.Second).String(),
+			"gwds": fmt.Sprintf("%d/%d", done, total), "gwds/s": fmt.Sprintf("%.0f", rate), "eta": eta,
 		}).Info("computing")
 	}
 }

@@ -75,3 +75,17 @@ func TestProgressBar(t *testing.T) {
 		t.Error("a buffer counted as a terminal")
 	}
 }
+
+// TestGWDProgressETA: a computation that ends before any rate is measured logs an ETA of 0,
+// not the negative duration of 0/0.
+func TestGWDProgressETA(t *testing.T) {
+	var buf bytes.Buffer
+	a := &app{log: logrus.New()}
+	a.log.SetOutput(&buf)
+	p := gwdProgress(a, nil)
+	p(276, 276)
+	p(276, 276)
+	if out := buf.String(); !strings.Contains(out, "eta=0s") || strings.Contains(out, "eta=-") {
+		t.Errorf("log %q, want eta=0s", out)
+	}
+}

@@ -2,7 +2,9 @@ package fgwsvm
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -22,7 +24,8 @@ type Candidate struct {
 	Degree bool `json:"degree,omitempty"`
 	// WL, above 0, replaces categorical node features (one-hot node labels) by their
 	// Weisfeiler-Lehman labels after 0 to WL iterations (graphs.WLCodes), compared by the
-	// Hamming distance: FGW's "wl" features.
+	// Hamming distance: FGW's "wl" features. Graphs without node features start from one
+	// label for all nodes, which the first iteration turns into the node degrees.
 	WL int `json:"wl,omitempty"`
 }
 
@@ -43,8 +46,8 @@ func (c Candidate) apply(data []*graphs.Graph) ([]*graphs.Graph, error) {
 		data = withDegrees(data)
 	}
 	if c.WL > 0 {
-		if !graphs.Categorical(data) {
-			return nil, fmt.Errorf("fgwsvm: %s: Weisfeiler-Lehman labels need categorical node features (one-hot node labels)", c)
+		if hasFeatures(data) && !graphs.Categorical(data) {
+			return nil, fmt.Errorf("fgwsvm: %s: Weisfeiler-Lehman labels need categorical node features (one-hot node labels) or none", c)
 		}
 		var err error
 		if data, err = graphs.WithWLCodes(data, c.WL); err != nil {
@@ -101,7 +104,9 @@ var defaultWLIterations = []int{2, 4}
 // feature cost, multiples of the balanced weight of each structure measured on data without
 // labels; categorical features (one-hot node labels) get the same five weights of their
 // Weisfeiler-Lehman labels after 2 and after 4 iterations; graphs without node features
-// get, besides the structure alone, the five weights of node degrees as features.
+// get, besides the structure alone, the five weights of node degrees as features and of
+// their Weisfeiler-Lehman labels after 2 and 4 iterations from one label for all nodes (the
+// first iteration gives the degrees), as WL kernels label featureless graphs.
 func DefaultCandidates(data []*graphs.Graph) ([]Candidate, error) {
 	var out []Candidate
 	for _, s := range []graphs.Structure{graphs.Adjacency, graphs.ShortestPath} {
@@ -134,11 +139,20 @@ func StructureCandidates(data []*graphs.Graph, s graphs.Structure) ([]Candidate,
 	if err != nil {
 		return nil, err
 	}
-	return append([]Candidate{{Structure: s, FeatureWeight: 1}}, deg...), nil
+	out := append([]Candidate{{Structure: s, FeatureWeight: 1}}, deg...)
+	for _, h := range defaultWLIterations {
+		wl, err := WLCandidates(data, s, h)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, wl...)
+	}
+	return out, nil
 }
 
 // WLCandidates are the five default weights of the Weisfeiler-Lehman labels after h
-// iterations of the categorical node features of data, with structure s.
+// iterations of the categorical node features of data (or of one label for all nodes, on
+// graphs without features), with structure s.
 func WLCandidates(data []*graphs.Graph, s graphs.Structure, h int) ([]Candidate, error) {
 	return weighted(data, Candidate{Structure: s, WL: h})
 }
@@ -184,9 +198,11 @@ func hammingSpread(data []*graphs.Graph) float64 {
 				p[g.F.At(v, k)] += g.Mu[v] / float64(len(data))
 			}
 		}
+		// Summed in the codes' order: a map's order would change the last bits of the weight
+		// from run to run, and with them the key of the kept matrices.
 		same := 0.0
-		for _, q := range p {
-			same += q * q
+		for _, code := range slices.Sorted(maps.Keys(p)) {
+			same += p[code] * p[code]
 		}
 		spread += 1 - same
 	}

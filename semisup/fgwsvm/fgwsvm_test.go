@@ -67,10 +67,10 @@ func TestCrossValidateSeparatesBlockModels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cands) != 12 || cands[0].Degree || !cands[1].Degree || cands[6].Degree || cands[6].Structure != graphs.ShortestPath {
-		t.Fatalf("candidates %v for graphs without features, want per structure the structure alone and five weights of degrees", cands)
+	if len(cands) != 32 || cands[0].Degree || !cands[1].Degree || cands[6].WL != 2 || cands[11].WL != 4 || cands[16].Degree || cands[16].Structure != graphs.ShortestPath {
+		t.Fatalf("candidates %v for graphs without features, want per structure the structure alone and five weights of degrees, of WL-2 and of WL-4 labels", cands)
 	}
-	cands = []Candidate{cands[0], cands[1], cands[6]} // adjacency alone and with degrees, shortest paths
+	cands = []Candidate{cands[0], cands[1], cands[16], cands[6]} // adjacency alone and with degrees, shortest paths, adjacency with WL-2
 	ds, err := Distances(context.Background(), data, cands, Options{})
 	if err != nil {
 		t.Fatal(err)
