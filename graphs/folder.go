@@ -18,11 +18,9 @@ package graphs
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,7 +28,6 @@ import (
 	"strings"
 
 	"github.com/gwf-graphs/gwf/internal/jsonread"
-	"github.com/gwf-graphs/gwf/internal/linelimit"
 )
 
 // FolderOptions controls ReadFolder. The zero value reads structure only, undirected edge
@@ -294,29 +291,8 @@ func (ds *Dataset) setIntLabels(raw []int) {
 // every graph read. files are all graph files of the folder: a row may name one that a subset
 // left out, but not one that does not exist.
 func (ds *Dataset) labelFromCSV(p string, files []string) error {
-	f, err := os.Open(p)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	r := csv.NewReader(linelimit.New(f, 1<<20)) // "file,label": a longer line is no row of it
-	r.FieldsPerRecord = 2
-	r.TrimLeadingSpace = true
-	r.Comment = '#'
 	byFile := map[string]string{}
-	for row := 1; ; row++ {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w (want rows \"file,label\")", p, err)
-		}
-		file, label := strings.TrimSpace(strings.TrimPrefix(rec[0], "\ufeff")), strings.TrimSpace(rec[1]) // a spreadsheet's byte-order mark
-		if row == 1 && strings.EqualFold(label, "label") {
-			continue // header
-		}
-		line, _ := r.FieldPos(0)
+	err := readFileTable(p, "label", func(line int, file, label string) error {
 		if !slices.Contains(files, file) {
 			return fmt.Errorf("%s:%d: %q is not a graph file of the folder", p, line, file)
 		}
@@ -327,6 +303,10 @@ func (ds *Dataset) labelFromCSV(p string, files []string) error {
 			return fmt.Errorf("%s:%d: empty label for %q", p, line, file)
 		}
 		byFile[file] = label
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	text := make([]string, len(ds.Graphs))
 	allInts := true

@@ -16,42 +16,56 @@ import (
 // "file,nodes" first), each naming an edge-list file of the folder (one of files) and its
 // node count, within lim.
 func readNodeCounts(p string, files []string, lim Limits) (map[string]int, error) {
+	counts := map[string]int{}
+	err := readFileTable(p, "nodes", func(line int, file, count string) error {
+		switch n, err := strconv.Atoi(count); {
+		case !slices.Contains(files, file):
+			return fmt.Errorf("%s:%d: %q is not a graph file of the folder", p, line, file)
+		case folderFormat(file) != "edges":
+			return fmt.Errorf("%s:%d: %q is not an edge list (its file lists its nodes)", p, line, file)
+		case counts[file] != 0:
+			return fmt.Errorf("%s:%d: %q is given twice", p, line, file)
+		case err != nil || n < 1:
+			return fmt.Errorf("%s:%d: node count %q of %q is not a positive integer", p, line, count, file)
+		case n > lim.MaxNodes:
+			return fmt.Errorf("%s:%d: %d nodes for %q, over the limit of %d (Limits.MaxNodes, --max-nodes)", p, line, n, file, lim.MaxNodes)
+		default:
+			counts[file] = n
+			return nil
+		}
+	})
+	return counts, err
+}
+
+// readFileTable calls row for every "file,value" row of the CSV file p (lines starting with #
+// are comments; a first row whose value is the column name is a header; a spreadsheet's
+// byte-order mark and spaces around cells are dropped), with the row's line, and stops at
+// its first error.
+func readFileTable(p, column string, row func(line int, file, value string) error) error {
 	f, err := os.Open(p)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
-	r := csv.NewReader(linelimit.New(f, 1<<20)) // "file,nodes": a longer line is no row of it
+	r := csv.NewReader(linelimit.New(f, 1<<20)) // "file,value": a longer line is no row of it
 	r.FieldsPerRecord = 2
 	r.TrimLeadingSpace = true
 	r.Comment = '#'
-	counts := map[string]int{}
-	for row := 1; ; row++ {
+	for n := 1; ; n++ {
 		rec, err := r.Read()
 		if err == io.EOF {
-			return counts, nil
+			return nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w (want rows \"file,nodes\")", p, err)
+			return fmt.Errorf("%s: %w (want rows \"file,%s\")", p, err, column)
 		}
-		file, count := strings.TrimSpace(strings.TrimPrefix(rec[0], "\ufeff")), strings.TrimSpace(rec[1])
-		if row == 1 && strings.EqualFold(count, "nodes") {
+		file, value := strings.TrimSpace(strings.TrimPrefix(rec[0], "\ufeff")), strings.TrimSpace(rec[1])
+		if n == 1 && strings.EqualFold(value, column) {
 			continue // header
 		}
 		line, _ := r.FieldPos(0)
-		switch n, err := strconv.Atoi(count); {
-		case !slices.Contains(files, file):
-			return nil, fmt.Errorf("%s:%d: %q is not a graph file of the folder", p, line, file)
-		case folderFormat(file) != "edges":
-			return nil, fmt.Errorf("%s:%d: %q is not an edge list (its file lists its nodes)", p, line, file)
-		case counts[file] != 0:
-			return nil, fmt.Errorf("%s:%d: %q is given twice", p, line, file)
-		case err != nil || n < 1:
-			return nil, fmt.Errorf("%s:%d: node count %q of %q is not a positive integer", p, line, count, file)
-		case n > lim.MaxNodes:
-			return nil, fmt.Errorf("%s:%d: %d nodes for %q, over the limit of %d (Limits.MaxNodes, --max-nodes)", p, line, n, file, lim.MaxNodes)
-		default:
-			counts[file] = n
+		if err := row(line, file, value); err != nil {
+			return err
 		}
 	}
 }

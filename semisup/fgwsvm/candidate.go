@@ -121,25 +121,19 @@ func DefaultCandidates(data []*graphs.Graph) ([]Candidate, error) {
 
 // StructureCandidates are the default candidates of one structure.
 func StructureCandidates(data []*graphs.Graph, s graphs.Structure) ([]Candidate, error) {
+	var out []Candidate
 	if hasFeatures(data) {
-		out, err := weighted(data, Candidate{Structure: s})
-		if err != nil || !graphs.Categorical(data) {
+		var err error
+		if out, err = weighted(data, Candidate{Structure: s}); err != nil || !graphs.Categorical(data) {
 			return out, err
 		}
-		for _, h := range defaultWLIterations {
-			wl, err := WLCandidates(data, s, h)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, wl...)
+	} else {
+		deg, err := weighted(data, Candidate{Structure: s, Degree: true})
+		if err != nil {
+			return nil, err
 		}
-		return out, nil
+		out = append([]Candidate{{Structure: s, FeatureWeight: 1}}, deg...)
 	}
-	deg, err := weighted(data, Candidate{Structure: s, Degree: true})
-	if err != nil {
-		return nil, err
-	}
-	out := append([]Candidate{{Structure: s, FeatureWeight: 1}}, deg...)
 	for _, h := range defaultWLIterations {
 		wl, err := WLCandidates(data, s, h)
 		if err != nil {
