@@ -96,8 +96,8 @@ sweeps until the error is below it (BADMM: sweeps on its final transport), at mo
 
 cg starts from the product coupling μ_A·μ_Bᵀ, as POT does, or from the coupling in --init
 (POT's G0: a .npy, .npz or .csv matrix, rows the nodes of A), and then from --anchors more
-starts: greedy matchings of the nodes seeded at one node of A and, in turn, the nodes of B
-most like it. It keeps the lowest objective. On graphs with many symmetries (cycles, grids,
+starts: greedy matchings of the nodes, seeded at one node of the smaller graph and, in turn,
+the nodes of the other most like it. It keeps the lowest objective. On graphs with many symmetries (cycles, grids,
 complete bipartite graphs) the product coupling is a stationary point far from the optimum;
 the anchored starts find the match there (0 for a relabelled copy). --anchors 0 is POT's CG.
 

@@ -8,6 +8,8 @@ import (
 	"strconv"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/internal/linelimit"
 )
 
 func writeCSV(w io.Writer, m mat.Matrix, names []string) error {
@@ -41,7 +43,9 @@ func writeCSV(w io.Writer, m mat.Matrix, names []string) error {
 
 // readCSV reads rows of numbers, with an optional header row and first column of names.
 func readCSV(r io.Reader, lim Limits) (*mat.Dense, []string, error) {
-	cr := csv.NewReader(r)
+	// A row holds at most MaxCols numbers and a name: a longer line is no row of the matrix,
+	// and is refused before it is buffered.
+	cr := csv.NewReader(linelimit.New(r, lim.MaxCols*40+4096))
 	cr.ReuseRecord = true
 	cr.FieldsPerRecord = -1 // checked below, with a clearer message
 	var data []float64

@@ -114,6 +114,16 @@ func TestReadRefuses(t *testing.T) {
 	}
 }
 
+// TestReadLongLine: a CSV line longer than a row of the limits can be is refused as such, before
+// it is buffered whole.
+func TestReadLongLine(t *testing.T) {
+	b := []byte(strings.Repeat("1", 1<<20))
+	_, err := Read(bytes.NewReader(b), int64(len(b)), CSV, Limits{MaxRows: 5, MaxCols: 5})
+	if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "too long") {
+		t.Errorf("err = %v, want a line too long", err)
+	}
+}
+
 func TestFormatOf(t *testing.T) {
 	for path, want := range map[string]Format{"a.npy": NPY, "b.NPZ": NPZ, "dir/c.csv": CSV} {
 		if f, ok := FormatOf(path); !ok || f != want {
