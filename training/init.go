@@ -34,6 +34,16 @@ func NewModelSource(src graphs.Source, cfg Config) (*Model, error) {
 	rng := initRNG(cfg)
 	m := &Model{Config: cfg, Fingerprint: info.fingerprint}
 	picks := warmPicks(cfg, src.Len(), rng)
+	sizes := make([]int, cfg.Atoms)
+	for k := range sizes {
+		sizes[k] = cfg.AtomSize
+		if picks != nil {
+			sizes[k] = info.nodes[picks[k]]
+		}
+	}
+	if err := CheckModelSize(cfg, dim, src.Len(), sizes); err != nil {
+		return nil, err
+	}
 	for k := 0; k < cfg.Atoms; k++ {
 		var v, h *mat.Dense
 		if cfg.AtomSize == 0 {

@@ -6,21 +6,26 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 )
 
-// dataInfo is what one pass over a source learns: the common feature dimension and the
-// fingerprint.
+// dataInfo is what one pass over a source learns: the common feature dimension, the
+// fingerprint and every graph's node count.
 type dataInfo struct {
 	dim         int
 	fingerprint string
+	nodes       []int
 }
 
 // describe reads src through once, checking it (checkGraphs) and computing its fingerprint.
 func describe(src graphs.Source) (dataInfo, error) {
 	var fp fingerprint
-	dim, err := checkGraphs(src, fp.add)
+	nodes := make([]int, 0, src.Len())
+	dim, err := checkGraphs(src, func(g *graphs.Graph) {
+		fp.add(g)
+		nodes = append(nodes, g.N())
+	})
 	if err != nil {
 		return dataInfo{}, err
 	}
-	return dataInfo{dim: dim, fingerprint: fp.sum()}, nil
+	return dataInfo{dim: dim, fingerprint: fp.sum(), nodes: nodes}, nil
 }
 
 // checkData is checkGraphs of graphs in memory.

@@ -215,9 +215,8 @@ func checkModelData(m *training.Model, src graphs.Source, dim int) error {
 	return fmt.Errorf("the data (%d graphs) are not the %d graphs the model was trained on: use the same --dataset/--tu, --features and --subset", src.Len(), r)
 }
 
-// checkModelSize refuses configurations whose model would not fit in memory (a usage error),
-// before anything is allocated: K atoms of AtomSize nodes (warm start: the sizes of the graphs
-// it draws) and one K-vector per graph, each held four times (value, gradient, two Adam moments).
+// checkModelSize refuses, as a usage error, configurations whose model would not fit in
+// memory (training.CheckModelSize), before anything is allocated.
 func checkModelSize(cfg training.Config, data []*graphs.Graph) error {
 	return checkModelSizes(cfg, data[0].Dim(), len(data), training.AtomSizes(data, cfg))
 }
@@ -225,16 +224,8 @@ func checkModelSize(cfg training.Config, data []*graphs.Graph) error {
 // checkModelSizes is checkModelSize given the feature dimension, the number of graphs and the
 // atom sizes.
 func checkModelSizes(cfg training.Config, featureDim, count int, sizes []int) error {
-	dim := float64(featureDim)
-	atoms, largest := 0.0, 0
-	for _, n := range sizes {
-		atoms += float64(n)*float64(n) + float64(n)*dim
-		largest = max(largest, n)
-	}
-	bytes := 4 * 8 * (atoms + float64(count)*float64(cfg.Atoms))
-	if limit := float64(graphs.DefaultLimits.MaxDenseBytes); bytes > limit {
-		return usagef("the model would need about %.1f GiB (K = %d atoms of up to %d nodes, %d graphs), more than the %.0f GiB allowed: lower --atoms or --atom-size",
-			bytes/(1<<30), cfg.Atoms, largest, count, limit/(1<<30))
+	if err := training.CheckModelSize(cfg, featureDim, count, sizes); err != nil {
+		return usagef("%v: lower --atoms or --atom-size", err)
 	}
 	return nil
 }
