@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs"
 )
 
 // symmetricGraphs are graphs with many automorphisms, on which the product coupling is a
@@ -110,4 +112,41 @@ func identity(n int) []int {
 		p[i] = i
 	}
 	return p
+}
+
+// TestCGLaterStartsBounded: a later start runs at most laterIterFactor times the first start's
+// iterations (at least laterMinIter), so that one on a Frank-Wolfe plateau does not multiply
+// the cost of a solve.
+func TestCGLaterStartsBounded(t *testing.T) {
+	single := DefaultCG()
+	single.Anchors = 0
+	for trial := range 30 {
+		// Barabási–Albert pairs as `gwf bench --curve` draws them; trial 0 is its N = 50 pair,
+		// where a later start crawled for 900 iterations before the bound.
+		rng := rand.New(rand.NewPCG(5, uint64(50+trial)))
+		ga, err := graphs.BarabasiAlbert(50, 2, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gb, err := graphs.BarabasiAlbert(50, 2, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := Space{C: ga.Dense(), Mu: ga.Mu}, Space{C: gb.Dense(), Mu: gb.Mu}
+		r1, err := Discrepancy(single, a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Discrepancy(DefaultCG(), a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		later := max(50, 4*r1.Layers) // laterMinIter, laterIterFactor
+		if r.Layers > r1.Layers+DefaultAnchors*later {
+			t.Errorf("trial %d: %d iterations in all, the first start %d: a later start ran past %d", trial, r.Layers, r1.Layers, later)
+		}
+		if r.Objective > r1.Objective {
+			t.Errorf("trial %d: all starts %v, the first alone %v", trial, r.Objective, r1.Objective)
+		}
+	}
 }

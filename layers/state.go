@@ -63,9 +63,11 @@ type State struct {
 	cgSym         bool // both structure matrices symmetric: the cheaper gradient and line search
 	cgX           []float64
 	emd           emd.Workspace
-	// CG's starts (cg_starts.go): the start being run (0: the first), its iterations, the
-	// lowest objective of the starts ended and its plan, and the scratch of the start couplings.
+	// CG's starts (cg_starts.go): the start being run (0: the first), its iterations and the
+	// iteration limit of the later starts, the lowest objective of the starts ended and its
+	// plan, and the scratch of the start couplings.
 	cgStart, cgSteps int
+	cgLaterMax       int
 	cgBest           []float64
 	cgBestObj        float64
 	cgKeyS, cgKeyT   []float64

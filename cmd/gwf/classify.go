@@ -391,9 +391,6 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if f.fraction == 0 && (f.folds < 2 || f.folds > len(data)) {
 		return usagef("--folds = %d must be between 2 and the number of graphs (%d)", f.folds, len(data))
 	}
-	if err := checkModelSize(cfg, data); err != nil {
-		return err
-	}
 	classesN := max(k, len(ds.Classes))
 	rep := &classexp.GWFReport{Dataset: ds.Name, Graphs: len(data), Classes: classesN, Semisup: sc, Config: cfg}
 	ctx, stop := withSignals(cmd.Context(), a.log)

@@ -153,11 +153,6 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(ds.Graphs), a.log); err != nil {
 		return err
 	}
-	if opt.Method == experiment.GWF {
-		if err := checkModelSize(cfg, ds.Graphs); err != nil {
-			return err
-		}
-	}
 	if f.distances != "" {
 		if opt.Method != experiment.FGWK {
 			return usagef("--distances needs --method fgwk")

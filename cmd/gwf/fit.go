@@ -156,9 +156,6 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 		if err := f.train.resolveFeatureWeight(&cfg, data, a.log); err != nil {
 			return err
 		}
-		if err := checkModelSizeOf(cfg, fd); err != nil {
-			return err
-		}
 		if m, err = training.NewModelSource(data, cfg); err != nil {
 			return fmt.Errorf("new model: %w", err)
 		}
@@ -213,21 +210,6 @@ func checkModelData(m *training.Model, src graphs.Source, dim int) error {
 		}
 	}
 	return fmt.Errorf("the data (%d graphs) are not the %d graphs the model was trained on: use the same --dataset/--tu, --features and --subset", src.Len(), r)
-}
-
-// checkModelSize refuses, as a usage error, configurations whose model would not fit in
-// memory (training.CheckModelSize), before anything is allocated.
-func checkModelSize(cfg training.Config, data []*graphs.Graph) error {
-	return checkModelSizes(cfg, data[0].Dim(), len(data), training.AtomSizes(data, cfg))
-}
-
-// checkModelSizes is checkModelSize given the feature dimension, the number of graphs and the
-// atom sizes.
-func checkModelSizes(cfg training.Config, featureDim, count int, sizes []int) error {
-	if err := training.CheckModelSize(cfg, featureDim, count, sizes); err != nil {
-		return usagef("%v: lower --atoms or --atom-size", err)
-	}
-	return nil
 }
 
 // onDisk is how far the model in a checkpoint file got: after epochs epochs, plus done graphs

@@ -8,7 +8,6 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/store"
-	"github.com/gwf-graphs/gwf/training"
 )
 
 // fitData are the graphs fit trains on: in memory, or (--stream) a store spooled from the
@@ -55,13 +54,4 @@ func loadFitData(ctx context.Context, d *dataFlags, stream bool, output string) 
 		src: st, name: meta.Name, encoding: modelFeatures(meta), dim: st.Dim(),
 		close: func() { st.Close(); os.Remove(path) },
 	}, nil
-}
-
-// checkModelSizeOf is checkModelSize for fitData.
-func checkModelSizeOf(cfg training.Config, fd *fitData) error {
-	sizes, err := training.AtomSizesSource(fd.src, cfg)
-	if err != nil {
-		return err
-	}
-	return checkModelSizes(cfg, fd.dim, fd.src.Len(), sizes)
 }

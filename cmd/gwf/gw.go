@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -385,22 +383,12 @@ func rowsOf(m mat.Matrix) [][]float64 {
 
 // readCoupling reads the --init coupling of an na×nb problem (.npy, .npz or .csv by extension).
 func readCoupling(path string, na, nb int) (*mat.Dense, error) {
-	format, ok := matfile.FormatOf(path)
-	if !ok {
+	if _, ok := matfile.FormatOf(path); !ok {
 		return nil, usagef("--init %s: name a .npy, .npz or .csv file", path)
 	}
-	f, err := os.Open(path)
+	m, err := matfile.ReadFile(path, matfile.Limits{MaxRows: na, MaxCols: nb})
 	if err != nil {
-		return nil, fmt.Errorf("--init: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("--init: %w", err)
-	}
-	m, err := matfile.Read(bufio.NewReader(f), st.Size(), format, matfile.Limits{MaxRows: na, MaxCols: nb})
-	if err != nil {
-		return nil, fmt.Errorf("--init %s: %w (want a %d×%d coupling: rows the nodes of A)", path, err, na, nb)
+		return nil, fmt.Errorf("--init: %w (want a %d×%d coupling: rows the nodes of A)", err, na, nb)
 	}
 	if r, c := m.Dims(); r != na || c != nb {
 		return nil, fmt.Errorf("--init %s: a %d×%d matrix, want %d×%d (rows: the %d nodes of A)", path, r, c, na, nb, na)

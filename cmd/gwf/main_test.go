@@ -69,6 +69,8 @@ func TestUsageErrors(t *testing.T) {
 		{"fit", "--dataset", "MUTAG", "--output", model, "--feature-weight", "heavy"},
 		{"fit", "--dataset", "MUTAG", "--output", model, "--feature-weight", "-1"},
 		{"fit", "--dataset", "MUTAG", "--output", model, "--atom-size", "big"},
+		{"fit", "--dataset", "MUTAG", "--output", model, "--atoms", "1", "--atom-size", "32768"}, // a 32 GiB model
+		{"cluster", "--dataset", "MUTAG", "--atoms", "1", "--atom-size", "32768", "-q"},
 		{"fit", "--dataset", "MUTAG", "--output", model, "--features", "colours"},
 		{"fit", "--dataset", "MUTAG", "--output", model, "--subset", "-3"},
 		{"fit", "extra-argument", "--dataset", "MUTAG", "--output", model},

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/internal/envelope"
 	"github.com/gwf-graphs/gwf/internal/simd"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 // Exit statuses.
@@ -197,6 +198,9 @@ func execute(ctx context.Context, root *cobra.Command, a *app, args []string, st
 	var ue usageError
 	var ie interruptedError
 	switch {
+	case errors.Is(err, training.ErrModelTooLarge): // the library's check of the settings
+		fmt.Fprintln(stderr, "lower --atoms or --atom-size")
+		return exitUsage
 	case errors.As(err, &ue):
 		if cmd != nil {
 			fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())

@@ -1,10 +1,12 @@
 package matfile
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -82,6 +84,28 @@ func Write(w io.Writer, f Format, m mat.Matrix, names []string) error {
 func Read(r io.Reader, size int64, f Format, lim Limits) (*mat.Dense, error) {
 	m, _, err := ReadNamed(r, size, f, lim)
 	return m, err
+}
+
+// ReadFile reads the matrix file at path in the format its extension names (FormatOf).
+func ReadFile(path string, lim Limits) (*mat.Dense, error) {
+	f, ok := FormatOf(path)
+	if !ok {
+		return nil, fmt.Errorf("%s: %w: name a .npy, .npz or .csv file", path, ErrFormat)
+	}
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	st, err := file.Stat()
+	if err != nil {
+		return nil, err
+	}
+	m, err := Read(bufio.NewReader(file), st.Size(), f, lim)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
 }
 
 // ReadNamed is Read that also returns the names of a CSV's first column (nil when it has

@@ -152,3 +152,14 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestReadFile: a file is read in the format of its extension; another extension is refused.
+func TestReadFile(t *testing.T) {
+	m, err := ReadFile("testdata/one.npz", lim)
+	if err != nil || !mat.Equal(m, want) {
+		t.Fatalf("one.npz: %v, %v", m, err)
+	}
+	if _, err := ReadFile("testdata/numpy_fixtures.py", lim); !errors.Is(err, ErrFormat) {
+		t.Errorf(".py: err = %v, want ErrFormat", err)
+	}
+}
