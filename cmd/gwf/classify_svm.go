@@ -29,7 +29,7 @@ const (
 
 // svmFlags are the flags that --method fgw-svm reads besides the data flags.
 var svmFlags = map[string]bool{
-	"method": true, "wl": true, "feature-weight": true, "inner-folds": true, "inner-repeats": true, "screen": true, "output-dir": true,
+	"method": true, "wl": true, "feature-weight": true, "inner-folds": true, "inner-repeats": true, "screen": true, "vote": true, "output-dir": true,
 	"folds": true, "fold-seed": true, "labeled-fraction": true, "output": true, "model": true,
 	"predictions": true, "json": true, "quiet": true, "workers": true,
 }
@@ -127,6 +127,9 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if f.screen < 0 {
 		return usagef("--screen = %d must not be negative (0: no screening)", f.screen)
 	}
+	if f.vote < 0 {
+		return usagef("--vote = %d must not be negative (0: the default)", f.vote)
+	}
 	if err := f.data.check(); err != nil {
 		return err
 	}
@@ -154,7 +157,11 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	}
 	grid := fgwsvm.DefaultGrid()
 	grid.Folds, grid.Seed, grid.Repeats = f.innerFolds, f.foldSeed, f.repeats
-	set := fgwsvm.Settings{Candidates: cands, Grid: grid, Screen: f.screen}
+	set := fgwsvm.Settings{Candidates: cands, Grid: grid, Screen: f.screen, Vote: f.vote}
+	if f.vote > len(cands) {
+		return usagef("--vote = %d: there are %d candidates", f.vote, len(cands))
+	}
+	set.Vote = set.VoteFor(len(data))
 	rep := &classexp.SVMReport{Dataset: ds.Name, Graphs: len(data), Classes: classesN, Method: methodSVM,
 		Features: used, Settings: set}
 	a.log.Infof("classifying %s (%d graphs, %d classes) with an SVM on FGW discrepancies (exact CG solver); node features: %s; %d candidates: %s",
@@ -183,16 +190,20 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 			return err
 		}
 		rep.Protocol = fmt.Sprintf("one classifier trained on all %d labelled graphs, settings chosen by %d-fold cross-validation on them; saved to %s for 'gwf predict'", len(data), grid.Folds, f.output)
-		rep.Choice, rep.Labeled, rep.Cost = &m.Choice, len(data), m.Stats
-		rep.Accuracy = classexp.MeanStd{Mean: m.Choice.Validation}
-		a.log.Infof("chose %s; kept %d support graphs", m.Choice, len(m.Graphs))
+		v := m.Vote()
+		rep.Choice, rep.Labeled, rep.Cost = &v[0], len(data), m.Stats
+		if len(v) > 1 {
+			rep.Voters = v
+		}
+		rep.Accuracy = classexp.MeanStd{Mean: v[0].Validation}
+		a.log.Infof("chose %s; kept %d support graphs", v, len(m.Graphs))
 		return writeSVMReport(cmd.OutOrStdout(), f.json, rep)
 	case f.fraction > 0:
 		return classifySVMFraction(ctx, cmd, a, f, rep, ds, labels, classesN, opt)
 	}
 	rep.Protocol = fmt.Sprintf("nested stratified %d-fold cross-validation (fold seed %d): candidate, γ and C chosen by %d-fold cross-validation on each fold's training graphs, held-out fold scored once; discrepancies use no label and are computed once for all graphs", f.folds, f.foldSeed, grid.Folds)
 	res, st, err := fgwsvm.CrossValidate(ctx, data, labels, classesN, f.folds, f.foldSeed, set, opt, func(r fgwsvm.FoldResult) {
-		a.log.Infof("fold %d/%d: accuracy %.2f%% on %d graphs; chose %s", r.Fold, f.folds, 100*r.Accuracy, r.Test, r.Choice)
+		a.log.Infof("fold %d/%d: accuracy %.2f%% on %d graphs; chose %s", r.Fold, f.folds, 100*r.Accuracy, r.Test, r.Chosen())
 	})
 	if err != nil {
 		return interrupted(err)
@@ -212,7 +223,7 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 // the other graphs.
 func classifySVMFraction(ctx context.Context, cmd *cobra.Command, a *app, f *classifyFlags, rep *classexp.SVMReport, ds *graphs.Dataset, labels []int, classesN int, opt fgwsvm.Options) error {
 	train := semisup.KeepLabels(labels, f.fraction, f.foldSeed)
-	pred, ch, st, err := fgwsvm.TrainPredict(ctx, ds.Graphs, train, classesN, rep.Settings, opt)
+	pred, v, st, err := fgwsvm.TrainPredict(ctx, ds.Graphs, train, classesN, rep.Settings, opt)
 	if err != nil {
 		if ctx.Err() != nil {
 			return interruptedError{"interrupted"}
@@ -230,12 +241,15 @@ func classifySVMFraction(ctx context.Context, cmd *cobra.Command, a *app, f *cla
 		}
 	}
 	rep.Labeled = len(labels) - n
-	rep.Choice = &ch
+	rep.Choice = &v[0]
+	if len(v) > 1 {
+		rep.Voters = v
+	}
 	rep.Protocol = fmt.Sprintf("%.0f%% of the labels kept (stratified, seed %d); settings chosen by %d-fold cross-validation on the labelled graphs; accuracy on the other graphs", 100*f.fraction, f.foldSeed, rep.Settings.Grid.Folds)
 	if n > 0 {
 		rep.Accuracy = classexp.MeanStd{Mean: float64(ok) / float64(n)}
 	}
-	a.log.Infof("chose %s", ch)
+	a.log.Infof("chose %s", v)
 	if f.predFile != "" {
 		err := writeOutput(nil, f.predFile, func(w io.Writer) error {
 			cw := csv.NewWriter(w)
@@ -310,7 +324,7 @@ func writeSVMReport(w io.Writer, asJSON bool, rep *classexp.SVMReport) error {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "fold\ttest graphs\taccuracy %\tchosen\tseconds")
 		for _, r := range rep.Folds {
-			fmt.Fprintf(tw, "%d\t%d\t%.2f\t%s\t%.1f\n", r.Fold, r.Test, 100*r.Accuracy, r.Choice, r.Seconds)
+			fmt.Fprintf(tw, "%d\t%d\t%.2f\t%s\t%.1f\n", r.Fold, r.Test, 100*r.Accuracy, r.Chosen(), r.Seconds)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -318,7 +332,9 @@ func writeSVMReport(w io.Writer, asJSON bool, rep *classexp.SVMReport) error {
 		_, err := fmt.Fprintf(w, "\naccuracy: %.2f ± %.2f %% (mean ± std over %d folds)\ncost: %s\n", 100*rep.Accuracy.Mean, 100*rep.Accuracy.Std, len(rep.Folds), describeCost(rep.Cost))
 		return err
 	}
-	if rep.Choice != nil {
+	if len(rep.Voters) > 1 {
+		fmt.Fprintf(w, "chose %s\n", rep.Voters)
+	} else if rep.Choice != nil {
 		fmt.Fprintf(w, "chose %s\n", rep.Choice)
 	}
 	fmt.Fprintf(w, "cost: %s\n", describeCost(rep.Cost))

@@ -31,6 +31,15 @@ func TestClassifySVMDefault(t *testing.T) {
 	if wl[0] != 10 || wl[2] != 10 || wl[4] != 10 {
 		t.Fatalf("candidates by WL iterations %v, want 10 each of 0, 2 and 4", wl)
 	}
+	// Without screening, the ten best candidates vote in each fold, the best first.
+	if rep.Settings.Vote != 10 {
+		t.Fatalf("vote of %d, want 10", rep.Settings.Vote)
+	}
+	for _, f := range rep.Folds {
+		if len(f.Voters) != 10 || f.Voters[0] != f.Choice || f.Voters[9].Validation > f.Choice.Validation {
+			t.Fatalf("fold %d: %d voters, first %v, choice %v", f.Fold, len(f.Voters), f.Voters[0], f.Choice)
+		}
+	}
 	// --wl fixes the iterations.
 	out, _ = mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "24", "--folds", "3", "--inner-folds", "2", "--wl", "3", "--structure", "sp", "-q", "--json")
 	rep = classexp.SVMReport{}
@@ -101,6 +110,9 @@ func TestClassifySVMUsage(t *testing.T) {
 		{"--inner-folds", "1"},  // too few
 		{"--inner-repeats", "0"},
 		{"--method", "gwf", "--inner-repeats", "2"},
+		{"--vote", "-1"},
+		{"--vote", "31"}, // more than the candidates
+		{"--method", "gwf", "--vote", "2"},
 		{"--method", "svm"},     // not a method
 		{"--output", "x.model"}, // needs --labeled-fraction 1
 		{"--method", "gwf", "--structure", "ring"},

@@ -55,7 +55,7 @@ func runPredictSVM(cmd *cobra.Command, a *app, f *predictFlags) error {
 	if !a.silent {
 		opt.Progress = gwdProgress(a, nil)
 	}
-	a.log.Infof("comparing %d graphs with the classifier's %d support graphs (%s)", len(data), len(m.Graphs), m.Choice.Candidate)
+	a.log.Infof("comparing %d graphs with the classifier's %d support graphs (%s)", len(data), len(m.Graphs), m.Vote())
 	pred, err := m.Predict(ctx, data, opt)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -64,7 +64,7 @@ func runPredictSVM(cmd *cobra.Command, a *app, f *predictFlags) error {
 		return err
 	}
 	rep := predictReport{}
-	for c := 0; c < m.SVM.Classes; c++ {
+	for c := 0; c < m.Voters[0].SVM.Classes; c++ {
 		rep.Classes = append(rep.Classes, svmClassLabel(m, c))
 	}
 	for i, c := range pred {

@@ -60,6 +60,9 @@ type SVMReport struct {
 	Accuracy MeanStd             `json:"accuracy"`
 	Labeled  int                 `json:"labeled,omitempty"`
 	Choice   *fgwsvm.Choice      `json:"choice,omitempty"`
+	// Voters are all the choices that vote where there are more than one (Choice is the
+	// first).
+	Voters fgwsvm.Vote `json:"voters,omitempty"`
 }
 
 // FoldAccuracies are the held-out accuracies of the report's folds.

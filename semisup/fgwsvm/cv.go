@@ -14,18 +14,28 @@ type FoldResult struct {
 	Fold     int     `json:"fold"` // 1-based
 	Test     int     `json:"test"`
 	Accuracy float64 `json:"accuracy"`
-	// Choice is what inner cross-validation on the fold's training graphs chose.
+	// Choice is what inner cross-validation on the fold's training graphs chose: the best
+	// candidate, and with Settings.Vote above 1 all the voters (Choice is the first).
 	Choice Choice `json:"choice"`
+	Voters Vote   `json:"voters,omitempty"`
 	// Predicted counts the held-out graphs predicted as each class.
 	Predicted []int   `json:"predicted"`
 	Seconds   float64 `json:"seconds"`
 }
 
+// Chosen is the fold's vote (its one choice where a single candidate decided).
+func (r FoldResult) Chosen() Vote {
+	if len(r.Voters) > 0 {
+		return r.Voters
+	}
+	return Vote{r.Choice}
+}
+
 // CrossValidate scores the classifier by nested stratified cross-validation: the graphs are
 // split into folds (semisup.Folds, so that the folds are those of the GWF classifier for the
-// same seed); for each, the candidate, γ and C are chosen by cross-validation on the other
-// folds' graphs alone (screened, see Settings.Screen), the SVM is trained on all of them and
-// the held-out fold is scored once. The discrepancies use no label: each matrix is computed
+// same seed); for each, the voters (candidate, γ and C; Settings.Vote) are chosen by
+// cross-validation on the other folds' graphs alone (screened, see Settings.Screen), their
+// SVMs are trained on all of them and the held-out fold is scored once. The discrepancies use no label: each matrix is computed
 // once for all graphs and serves every fold. labels are class indices in [0, classes);
 // foldDone, if set, is called after each fold.
 func CrossValidate(ctx context.Context, data []*graphs.Graph, labels []int, classes, folds int, seed uint64, s Settings, opt Options, foldDone func(FoldResult)) ([]FoldResult, Stats, error) {
@@ -54,16 +64,19 @@ func CrossValidate(ctx context.Context, data []*graphs.Graph, labels []int, clas
 				train = append(train, i)
 			}
 		}
-		ch, d, err := mx.chooseFor(train, labels, classes, s.Grid)
+		v, err := mx.chooseFor(train, labels, classes, s.Grid)
 		if err != nil {
 			return nil, Stats{}, fmt.Errorf("fold %d: %w", f+1, err)
 		}
-		m, err := fit(d, ch, labels, train, classes)
+		vs, err := mx.fitFor(v, labels, train, classes)
 		if err != nil {
 			return nil, Stats{}, fmt.Errorf("fold %d: %w", f+1, err)
 		}
-		pred := predictRows(d, ch, m, test, train)
-		r := FoldResult{Fold: f + 1, Test: len(test), Choice: ch, Predicted: make([]int, classes)}
+		pred := predictVote(vs, test, train, classes)
+		r := FoldResult{Fold: f + 1, Test: len(test), Choice: v[0], Predicted: make([]int, classes)}
+		if len(v) > 1 {
+			r.Voters = v
+		}
 		ok := 0
 		for a, i := range test {
 			r.Predicted[pred[a]]++
@@ -83,9 +96,9 @@ func CrossValidate(ctx context.Context, data []*graphs.Graph, labels []int, clas
 
 // TrainPredict chooses and trains on the graphs with a label (labels[i] ≥ 0; semisup.Unlabeled
 // marks the others) and predicts every graph: the labelled-fraction protocol.
-func TrainPredict(ctx context.Context, data []*graphs.Graph, labels []int, classes int, s Settings, opt Options) ([]int, Choice, Stats, error) {
+func TrainPredict(ctx context.Context, data []*graphs.Graph, labels []int, classes int, s Settings, opt Options) ([]int, Vote, Stats, error) {
 	if len(data) != len(labels) {
-		return nil, Choice{}, Stats{}, fmt.Errorf("fgwsvm: %d graphs and %d labels", len(data), len(labels))
+		return nil, nil, Stats{}, fmt.Errorf("fgwsvm: %d graphs and %d labels", len(data), len(labels))
 	}
 	var train []int
 	masked := make([]int, len(labels))
@@ -96,21 +109,21 @@ func TrainPredict(ctx context.Context, data []*graphs.Graph, labels []int, class
 		masked[i] = max(l, 0) // unlabelled graphs' labels are never read
 	}
 	if err := checkLabels(pick(labels, train), classes); err != nil {
-		return nil, Choice{}, Stats{}, err
+		return nil, nil, Stats{}, err
 	}
 	mx, err := newMatrices(ctx, data, s, opt)
 	if err != nil {
-		return nil, Choice{}, Stats{}, err
+		return nil, nil, Stats{}, err
 	}
-	ch, d, err := mx.chooseFor(train, masked, classes, s.Grid)
+	v, err := mx.chooseFor(train, masked, classes, s.Grid)
 	if err != nil {
-		return nil, Choice{}, Stats{}, err
+		return nil, nil, Stats{}, err
 	}
-	m, err := fit(d, ch, masked, train, classes)
+	vs, err := mx.fitFor(v, masked, train, classes)
 	if err != nil {
-		return nil, Choice{}, Stats{}, err
+		return nil, nil, Stats{}, err
 	}
-	return predictRows(d, ch, m, seq(len(labels)), train), ch, mx.stats, nil
+	return predictVote(vs, seq(len(labels)), train, classes), v, mx.stats, nil
 }
 
 // checkLabels refuses labels out of [0, classes) and fewer than two classes.

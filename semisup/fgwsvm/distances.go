@@ -105,8 +105,9 @@ func distances(ctx context.Context, data []*graphs.Graph, cands []Candidate, opt
 	return out, costs, nil
 }
 
-// crossDistances returns the discrepancies from each of a to each of b under c.
-func crossDistances(ctx context.Context, a, b []*graphs.Graph, c Candidate, opt Options) (*mat.Dense, error) {
+// crossDistances returns the discrepancies from each of a to each of b under c, reported to
+// opt.Progress after offset of total.
+func crossDistances(ctx context.Context, a, b []*graphs.Graph, c Candidate, opt Options, offset, total int) (*mat.Dense, error) {
 	sa, err := c.apply(a)
 	if err != nil {
 		return nil, err
@@ -115,7 +116,7 @@ func crossDistances(ctx context.Context, a, b []*graphs.Graph, c Candidate, opt 
 	if err != nil {
 		return nil, err
 	}
-	d, _, err := baselines.CrossGWD(ctx, sa, sb, opt.baselines(c, 0, len(a)*len(b)))
+	d, _, err := baselines.CrossGWD(ctx, sa, sb, opt.baselines(c, offset, total))
 	if err != nil {
 		return nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -13,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/envelope"
 	"github.com/gwf-graphs/gwf/semisup"
 )
 
@@ -162,16 +164,16 @@ func TestSelectionIgnoresHeldOutLabels(t *testing.T) {
 			train = append(train, i)
 		}
 	}
-	run := func(y []int) (Choice, []int) {
-		ch, err := choose(context.Background(), ds, cands, y, train, 3, smallGrid())
+	run := func(y []int) (Vote, []int) {
+		v, err := choose(context.Background(), ds, cands, y, train, 3, smallGrid(), 2)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := fit(ds[ch.index], ch, y, train, 3)
+		vs, err := fitVote(v, []*mat.SymDense{ds[v[0].index], ds[v[1].index]}, y, train, 3)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return ch, predictRows(ds[ch.index], ch, m, test, train)
+		return v, predictVote(vs, test, train, 3)
 	}
 	ch1, p1 := run(labels)
 	scrambled := slices.Clone(labels)
@@ -179,7 +181,7 @@ func TestSelectionIgnoresHeldOutLabels(t *testing.T) {
 		scrambled[i] = (scrambled[i] + 1) % 3
 	}
 	ch2, p2 := run(scrambled)
-	if ch1 != ch2 || !slices.Equal(p1, p2) {
+	if !slices.Equal(ch1, ch2) || !slices.Equal(p1, p2) {
 		t.Fatalf("held-out labels changed the result: %v %v vs %v %v", ch1, p1, ch2, p2)
 	}
 }
@@ -206,24 +208,31 @@ func TestPredictUnseenOnTheSameFooting(t *testing.T) {
 
 func samePredictions(t *testing.T, data []*graphs.Graph, labels []int, cands []Candidate) {
 	train, test := data[:21], data[21:]
-	m, err := Train(context.Background(), train, labels[:21], 3, Settings{Candidates: cands, Grid: smallGrid()}, Options{})
+	m, err := Train(context.Background(), train, labels[:21], 3, Settings{Candidates: cands, Grid: smallGrid(), Vote: 2}, Options{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(m.Voters) != 2 {
+		t.Fatalf("%d voters, want 2", len(m.Voters))
 	}
 	got, err := m.Predict(context.Background(), test, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The same choice applied through the matrix of all graphs.
-	ds, err := Distances(context.Background(), data, []Candidate{m.Choice.Candidate}, Options{})
-	if err != nil {
-		t.Fatal(err)
+	// The same voters applied through the matrices of all graphs.
+	var vs []voter
+	for _, vt := range m.Voters {
+		ds, err := Distances(context.Background(), data, []Candidate{vt.Choice.Candidate}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := fit(ds[0], vt.Choice, labels, seq(21), 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs = append(vs, voter{choice: vt.Choice, d: ds[0], svm: full})
 	}
-	full, err := fit(ds[0], m.Choice, labels, seq(21), 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := predictRows(ds[0], m.Choice, full, seq(len(data))[21:], seq(21))
+	want := predictVote(vs, seq(len(data))[21:], seq(21), 3)
 	if !slices.Equal(got, want) {
 		t.Fatalf("unseen graphs predicted %v, the cross-validation path %v", got, want)
 	}
@@ -291,6 +300,9 @@ func TestErrors(t *testing.T) {
 		"labels and graphs":  func() error { return cv(data, labels[:5], s) },
 		"no candidates":      func() error { return cv(data, labels, Settings{Grid: smallGrid()}) },
 		"empty grid":         func() error { return cv(data, labels, Settings{Candidates: cands, Grid: Grid{Folds: 3}}) },
+		"vote of more than the candidates": func() error {
+			return cv(data, labels, Settings{Candidates: cands, Grid: smallGrid(), Vote: len(cands) + 1})
+		},
 		"negative screen": func() error {
 			return cv(data, labels, Settings{Candidates: cands, Grid: smallGrid(), Screen: -1})
 		},
@@ -346,5 +358,83 @@ func TestHammingSpread(t *testing.T) {
 	got := hammingSpread([]*graphs.Graph{mk(1, 5, 1, 5), mk(2, 5, 2, 5, 2, 5)})
 	if math.Abs(got-0.5) > 1e-12 {
 		t.Fatalf("spread %v, want 0.5", got)
+	}
+}
+
+// The majority of the voters decides; a tie goes to the best voter's class among the tied.
+func TestMajority(t *testing.T) {
+	preds := [][]int{
+		{0, 1, 2, 2},
+		{1, 1, 0, 0},
+		{1, 0, 1, 0},
+	}
+	if got, want := majority(preds, 3), []int{1, 1, 2, 0}; !slices.Equal(got, want) {
+		t.Fatalf("majority %v, want %v", got, want)
+	}
+	if got := majority(preds[:1], 3); !slices.Equal(got, preds[0]) {
+		t.Fatalf("a vote of one %v, want %v", got, preds[0])
+	}
+}
+
+// ranked orders by validation accuracy, keeps ties in order and cuts to n (at least one).
+func TestRanked(t *testing.T) {
+	cs := []Choice{{Validation: 0.5, index: 0}, {Validation: 0.9, index: 1}, {Validation: 0.5, index: 2}, {Validation: 0.7, index: 3}}
+	idx := func(v Vote) []int {
+		var out []int
+		for _, c := range v {
+			out = append(out, c.index)
+		}
+		return out
+	}
+	for n, want := range map[int][]int{0: {1}, 1: {1}, 3: {1, 3, 0}, 9: {1, 3, 0, 2}} {
+		if got := idx(ranked(cs, n)); !slices.Equal(got, want) {
+			t.Errorf("ranked(%d) = %v, want %v", n, got, want)
+		}
+	}
+}
+
+// A classifier file of version 1 (one choice and its SVM, before voters) is still read.
+func TestDecodeVersion1(t *testing.T) {
+	data, labels := threeClasses(t, 4, false)
+	cands, _ := DefaultCandidates(data)
+	m, err := Train(context.Background(), data, labels, 3, Settings{Candidates: cands[:1], Grid: smallGrid()}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := m.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var env struct{ Payload map[string]json.RawMessage }
+	if err := json.Unmarshal(buf.Bytes(), &env); err != nil {
+		t.Fatal(err)
+	}
+	p := env.Payload
+	var voters []json.RawMessage
+	if err := json.Unmarshal(p["voters"], &voters); err != nil || len(voters) != 1 {
+		t.Fatalf("voters %s: %v", p["voters"], err)
+	}
+	var one map[string]json.RawMessage
+	if err := json.Unmarshal(voters[0], &one); err != nil {
+		t.Fatal(err)
+	}
+	delete(p, "voters")
+	p["choice"], p["svm"] = one["choice"], one["svm"]
+	payload, _ := json.Marshal(p)
+	file, err := envelope.Seal(FormatName, 1, payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := Decode(bytes.NewReader(file))
+	if err != nil {
+		t.Fatalf("version 1: %v", err)
+	}
+	want, _ := m.Predict(context.Background(), data, Options{})
+	got, err := old.Predict(context.Background(), data, Options{})
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("version 1 predicts %v (%v), version 2 %v", got, err, want)
+	}
+	if _, err := Decode(bytes.NewReader(bytes.Replace(file, []byte(`"version":1`), []byte(`"version":3`), 1))); !errors.Is(err, envelope.ErrVersion) {
+		t.Fatalf("version 3: %v, want ErrVersion", err)
 	}
 }

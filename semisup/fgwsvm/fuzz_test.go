@@ -74,8 +74,8 @@ func FuzzDecodePayload(f *testing.F) {
 			return // the probe has no features; large decoded models are slow to predict with
 		}
 		pred, err := m.Predict(context.Background(), []*graphs.Graph{probe}, Options{Workers: 1})
-		if err == nil && (len(pred) != 1 || pred[0] < 0 || pred[0] >= m.SVM.Classes) {
-			t.Fatalf("prediction %v for %d classes", pred, m.SVM.Classes)
+		if err == nil && (len(pred) != 1 || pred[0] < 0 || pred[0] >= m.Voters[0].SVM.Classes) {
+			t.Fatalf("prediction %v for %d classes", pred, m.Voters[0].SVM.Classes)
 		}
 	})
 }

@@ -23,6 +23,29 @@ type Settings struct {
 	// ScreenTolerance of it), and full matrices are computed for the kept candidates only.
 	// 0: no screening (every candidate in full).
 	Screen int `json:"screen"`
+	// Vote is the number of candidates whose SVMs vote: the best by inner cross-validation,
+	// each with its own γ and C (with screening, the best on the subset, each computed in
+	// full); 1: the single best; 0: VoteFor's default.
+	Vote int `json:"vote,omitempty"`
+}
+
+// VoteFor is the number of voters on n graphs: Vote where it is set; otherwise DefaultVote
+// (at most every candidate) where every candidate's matrix is computed anyway, and the single
+// best where the candidates are screened, since each voter would cost a matrix of all the
+// graphs.
+func (s Settings) VoteFor(n int) int {
+	switch {
+	case s.Vote > 0:
+		return s.Vote
+	case s.screens(n):
+		return 1
+	}
+	return min(DefaultVote, max(len(s.Candidates), 1))
+}
+
+// screens reports whether the candidates are screened on n graphs.
+func (s Settings) screens(n int) bool {
+	return len(s.Candidates) > 1 && s.Screen > 0 && n > s.Screen
 }
 
 // ScreenTolerance is how much lower a candidate whose full matrix is already computed may
@@ -76,6 +99,8 @@ type matrices struct {
 	screen  []int
 	screenD []*mat.SymDense
 	stats   Stats
+	// vote is the number of voters (Settings.VoteFor).
+	vote int
 }
 
 func newMatrices(ctx context.Context, data []*graphs.Graph, s Settings, opt Options) (*matrices, error) {
@@ -88,8 +113,11 @@ func newMatrices(ctx context.Context, data []*graphs.Graph, s Settings, opt Opti
 	if s.Screen < 0 {
 		return nil, fmt.Errorf("fgwsvm: screen = %d must not be negative", s.Screen)
 	}
-	m := &matrices{ctx: ctx, data: data, cands: s.Candidates, opt: opt, full: map[int]*mat.SymDense{}}
-	if len(s.Candidates) > 1 && s.Screen > 0 && len(data) > s.Screen {
+	if s.Vote < 0 || s.Vote > len(s.Candidates) {
+		return nil, fmt.Errorf("fgwsvm: a vote of %d candidates, want 1..%d (0: the default)", s.Vote, len(s.Candidates))
+	}
+	m := &matrices{ctx: ctx, data: data, cands: s.Candidates, opt: opt, full: map[int]*mat.SymDense{}, vote: s.VoteFor(len(data))}
+	if s.screens(len(data)) {
 		rng := rand.New(rand.NewPCG(s.Grid.Seed, 0x5c4ee7))
 		m.screen = rng.Perm(len(data))[:s.Screen]
 		slices.Sort(m.screen)
@@ -125,23 +153,21 @@ func (m *matrices) fullOf(ci int) (*mat.SymDense, error) {
 	return ds[0], nil
 }
 
-// chooseFor chooses the candidate, γ and C on the training graphs train (labels y, indices
-// into the data): by screening where there is a subset, then γ and C on the full matrix.
-func (m *matrices) chooseFor(train, y []int, classes int, g Grid) (Choice, *mat.SymDense, error) {
+// chooseFor chooses the voters on the training graphs train (labels y, indices into the data):
+// by screening where there is a subset, then γ and C on the full matrices. Each voter's full
+// matrix is m.full[voter.index].
+func (m *matrices) chooseFor(train, y []int, classes int, g Grid) (Vote, error) {
+	vote := m.vote
 	if m.screen == nil {
 		ds := make([]*mat.SymDense, len(m.cands))
 		for ci := range m.cands {
 			d, err := m.fullOf(ci)
 			if err != nil {
-				return Choice{}, nil, err
+				return nil, err
 			}
 			ds[ci] = d
 		}
-		ch, err := choose(m.ctx, ds, m.cands, y, train, classes, g)
-		if err != nil {
-			return Choice{}, nil, err
-		}
-		return ch, ds[ch.index], nil
+		return choose(m.ctx, ds, m.cands, y, train, classes, g, vote)
 	}
 	var pos []int // positions in the subset of its training graphs
 	for a, i := range m.screen {
@@ -151,25 +177,40 @@ func (m *matrices) chooseFor(train, y []int, classes int, g Grid) (Choice, *mat.
 	}
 	each, err := chooseEach(m.ctx, m.screenD, m.cands, pick(y, m.screen), pos, classes, g)
 	if err != nil {
-		return Choice{}, nil, fmt.Errorf("screening: %w", err)
+		return nil, fmt.Errorf("screening: %w", err)
 	}
-	sc := best(each, func(int) bool { return true })
-	// A candidate already computed in full is kept where it screens within ScreenTolerance of
-	// the best: each fold would otherwise pay a full matrix for a difference the subset
-	// cannot resolve.
-	if done := best(each, func(ci int) bool { return m.full[ci] != nil }); done.Validation >= sc.Validation-ScreenTolerance {
-		sc = done
+	screened := ranked(each, vote)
+	if len(screened) == 1 {
+		// A candidate already computed in full is kept where it screens within
+		// ScreenTolerance of the best: each fold would otherwise pay a full matrix for a
+		// difference the subset cannot resolve.
+		if done := best(each, func(ci int) bool { return m.full[ci] != nil }); done.Validation >= screened[0].Validation-ScreenTolerance {
+			screened[0] = done
+		}
 	}
-	d, err := m.fullOf(sc.index)
-	if err != nil {
-		return Choice{}, nil, err
+	out := make(Vote, len(screened))
+	for k, sc := range screened {
+		d, err := m.fullOf(sc.index)
+		if err != nil {
+			return nil, err
+		}
+		v, err := choose(m.ctx, []*mat.SymDense{d}, m.cands[sc.index:sc.index+1], y, train, classes, g, 1)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = v[0]
+		out[k].index, out[k].Screening = sc.index, sc.Validation
 	}
-	ch, err := choose(m.ctx, []*mat.SymDense{d}, m.cands[sc.index:sc.index+1], y, train, classes, g)
-	if err != nil {
-		return Choice{}, nil, err
+	return ranked(out, len(out)), nil
+}
+
+// fitFor trains the voters' SVMs on the graphs train.
+func (m *matrices) fitFor(v Vote, y, train []int, classes int) ([]voter, error) {
+	ds := make([]*mat.SymDense, len(v))
+	for k, ch := range v {
+		ds[k] = m.full[ch.index]
 	}
-	ch.index, ch.Screening = sc.index, sc.Validation
-	return ch, d, nil
+	return fitVote(v, ds, y, train, classes)
 }
 
 func (o Options) log(format string, args ...any) {

@@ -5,22 +5,24 @@ import (
 	"fmt"
 	"slices"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/semisup/svm"
 	"github.com/gwf-graphs/gwf/training"
 )
 
-// Model is a trained classifier: what inner cross-validation chose, the SVM, and the graphs
-// it compares new graphs with (its support graphs, as read: the structure is applied when
-// they are compared).
+// Model is a trained classifier: the voters inner cross-validation chose, and the graphs it
+// compares new graphs with (the voters' support graphs, as read: each voter's structure is
+// applied when they are compared).
 type Model struct {
-	Choice Choice
-	// SVM's support indices index Graphs.
-	SVM    *svm.Model
+	// Voters are the choices whose SVMs vote, best first; their SVMs' support indices index
+	// Graphs.
+	Voters []Voter
 	Graphs []*graphs.Graph
 	// Solver is the GWD module the discrepancies were computed with (FeatureWeight aside:
-	// Choice.Candidate's); prediction uses the same.
+	// each voter's candidate's); prediction uses the same.
 	Solver training.Config
 	// ClassLabels say which of the data's labels class c stands for; Features says how the
 	// training graphs' node features were read, so that new graphs are read alike.
@@ -30,8 +32,24 @@ type Model struct {
 	Stats Stats
 }
 
-// Train chooses a candidate, γ and C by cross-validation on data (labels in [0, classes);
-// screened, see Settings.Screen), trains the SVM on all of data and keeps the graphs it needs.
+// Voter is one choice of a model and its SVM.
+type Voter struct {
+	Choice Choice     `json:"choice"`
+	SVM    *svm.Model `json:"svm"`
+}
+
+// Vote is the model's choices, best first.
+func (m *Model) Vote() Vote {
+	v := make(Vote, len(m.Voters))
+	for k, vt := range m.Voters {
+		v[k] = vt.Choice
+	}
+	return v
+}
+
+// Train chooses the voters (candidate, γ and C) by cross-validation on data (labels in
+// [0, classes); screened, see Settings.Screen), trains their SVMs on all of data and keeps
+// the graphs they need.
 func Train(ctx context.Context, data []*graphs.Graph, labels []int, classes int, s Settings, opt Options) (*Model, error) {
 	if len(data) != len(labels) {
 		return nil, fmt.Errorf("fgwsvm: %d graphs and %d labels", len(data), len(labels))
@@ -44,20 +62,28 @@ func Train(ctx context.Context, data []*graphs.Graph, labels []int, classes int,
 		return nil, err
 	}
 	all := seq(len(data))
-	ch, d, err := mx.chooseFor(all, labels, classes, s.Grid)
+	v, err := mx.chooseFor(all, labels, classes, s.Grid)
 	if err != nil {
 		return nil, err
 	}
-	m, err := fit(d, ch, labels, all, classes)
+	vs, err := mx.fitFor(v, labels, all, classes)
 	if err != nil {
 		return nil, err
 	}
-	sup := m.Support()
-	kept := make([]*graphs.Graph, len(sup))
-	for a, i := range sup {
-		kept[a] = data[i]
+	var sup []int
+	for _, vt := range vs {
+		sup = append(sup, vt.svm.Support()...)
 	}
-	return &Model{Choice: ch, SVM: remap(m, sup), Graphs: kept, Solver: opt.solver(), Stats: mx.stats}, nil
+	slices.Sort(sup)
+	sup = slices.Compact(sup)
+	m := &Model{Solver: opt.solver(), Stats: mx.stats}
+	for _, vt := range vs {
+		m.Voters = append(m.Voters, Voter{Choice: vt.choice, SVM: remap(vt.svm, sup)})
+	}
+	for _, i := range sup {
+		m.Graphs = append(m.Graphs, data[i])
+	}
+	return m, nil
 }
 
 // remap renumbers the machines' support indices into positions in sup (sorted).
@@ -74,9 +100,10 @@ func remap(m *svm.Model, sup []int) *svm.Model {
 	return &out
 }
 
-// Predict classifies graphs: their discrepancies to the model's graphs under the chosen
-// candidate, the kernel, the SVM. It is the computation cross-validation scored held-out
-// graphs with. opt.Solver is ignored (the model's is used).
+// Predict classifies graphs: for each voter, their discrepancies to the model's graphs it
+// uses under its candidate, the kernel, the SVM; then the voters' majority. It is the
+// computation cross-validation scored held-out graphs with. opt.Solver is ignored (the
+// model's is used).
 func (m *Model) Predict(ctx context.Context, data []*graphs.Graph, opt Options) ([]int, error) {
 	if len(data) == 0 {
 		return nil, nil
@@ -87,11 +114,33 @@ func (m *Model) Predict(ctx context.Context, data []*graphs.Graph, opt Options) 
 		}
 	}
 	opt.Solver = m.Solver
-	d, err := crossDistances(ctx, data, m.Graphs, m.Choice.Candidate, opt)
-	if err != nil {
-		return nil, err
+	total := 0
+	for _, vt := range m.Voters {
+		total += len(data) * len(vt.SVM.Support())
 	}
-	return m.SVM.Predict(svm.ExpKernel(d, m.Choice.kernelScale())), nil
+	preds := make([][]int, len(m.Voters))
+	done := 0
+	for k, vt := range m.Voters {
+		sup := vt.SVM.Support()
+		used := make([]*graphs.Graph, len(sup))
+		for a, i := range sup {
+			used[a] = m.Graphs[i]
+		}
+		d, err := crossDistances(ctx, data, used, vt.Choice.Candidate, opt, done, total)
+		if err != nil {
+			return nil, err
+		}
+		done += len(data) * len(sup)
+		// The columns of graphs this voter does not use are never read by its SVM.
+		kr := mat.NewDense(len(data), len(m.Graphs), nil)
+		for i := range data {
+			for a, j := range sup {
+				kr.Set(i, j, d.At(i, a))
+			}
+		}
+		preds[k] = vt.SVM.Predict(svm.ExpKernel(kr, vt.Choice.kernelScale()))
+	}
+	return majority(preds, m.Voters[0].SVM.Classes), nil
 }
 
 // checkFeatures refuses a graph whose feature width differs from the model's graphs'.

@@ -18,18 +18,24 @@ import (
 )
 
 // FormatName and FormatVersion identify the classifier file (an internal/envelope: format,
-// version, SHA-256 of the payload).
+// version, SHA-256 of the payload). Version 2 holds voters; version 1 files (one choice and
+// its SVM) are still read.
 const (
 	FormatName    = "gwf-fgwsvm-classifier"
-	FormatVersion = 1
+	FormatVersion = 2
 )
+
+// MaxVoters bounds the voters a classifier file may hold.
+const MaxVoters = 1000
 
 // ErrCorrupt is wrapped by errors about unreadable, truncated or tampered files.
 var ErrCorrupt = errors.New("corrupt fgw-svm classifier file")
 
 type filePayload struct {
-	Choice     Choice                 `json:"choice"`
-	SVM        *svm.Model             `json:"svm"`
+	Voters []Voter `json:"voters,omitempty"`
+	// Choice and SVM are version 1's single voter.
+	Choice     *Choice                `json:"choice,omitempty"`
+	SVM        *svm.Model             `json:"svm,omitempty"`
 	Graphs     []json.RawMessage      `json:"graphs"` // each in the JSON form of graphs.WriteJSON
 	Names      []string               `json:"names"`
 	Solver     training.Config        `json:"solver"`
@@ -40,7 +46,7 @@ type filePayload struct {
 
 // Encode writes the classifier file.
 func (m *Model) Encode(w io.Writer) error {
-	p := filePayload{Choice: m.Choice, SVM: m.SVM, Solver: m.Solver, Classes: m.Classes,
+	p := filePayload{Voters: m.Voters, Solver: m.Solver, Classes: m.Classes,
 		ClassNames: m.ClassNames, Features: m.Features}
 	for _, g := range m.Graphs {
 		var b bytes.Buffer
@@ -87,7 +93,16 @@ func IsClassifierFile(head []byte) bool {
 // Decode reads and checks a classifier file: the SVM's shapes and values against its graphs,
 // each graph under the default size limits.
 func Decode(r io.Reader) (*Model, error) {
-	payload, err := envelope.Open(r, FormatName, FormatVersion, "fgw-svm classifier", training.MaxFileBytes)
+	file, err := io.ReadAll(io.LimitReader(r, training.MaxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	payload, err := envelope.Open(bytes.NewReader(file), FormatName, FormatVersion, "fgw-svm classifier", training.MaxFileBytes)
+	if errors.Is(err, envelope.ErrVersion) {
+		if p1, err1 := envelope.Open(bytes.NewReader(file), FormatName, 1, "fgw-svm classifier", training.MaxFileBytes); err1 == nil {
+			payload, err = p1, nil
+		}
+	}
 	if errors.Is(err, envelope.ErrCorrupt) {
 		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err) // a file of another kind: envelope.FormatError
 	} else if err != nil {
@@ -109,16 +124,27 @@ func Decode(r io.Reader) (*Model, error) {
 	if err := p.Features.Validate(); err != nil {
 		return nil, bad("%v", err)
 	}
-	if err := checkChoice(p.Choice); err != nil {
-		return nil, bad("%v", err)
+	if p.Choice != nil && len(p.Voters) == 0 {
+		p.Voters = []Voter{{Choice: *p.Choice, SVM: p.SVM}}
 	}
-	if err := checkSVM(p.SVM, len(p.Graphs)); err != nil {
-		return nil, bad("%v", err)
+	if len(p.Voters) == 0 || len(p.Voters) > MaxVoters {
+		return nil, bad("%d voters, want 1..%d", len(p.Voters), MaxVoters)
 	}
-	if p.SVM.Classes < len(p.Classes) || p.SVM.Classes < len(p.ClassNames) {
-		return nil, bad("%d classes with %d labels and %d names", p.SVM.Classes, len(p.Classes), len(p.ClassNames))
+	for k, v := range p.Voters {
+		if err := checkChoice(v.Choice); err != nil {
+			return nil, bad("voter %d: %v", k+1, err)
+		}
+		if err := checkSVM(v.SVM, len(p.Graphs)); err != nil {
+			return nil, bad("voter %d: %v", k+1, err)
+		}
+		if v.SVM.Classes != p.Voters[0].SVM.Classes {
+			return nil, bad("voter %d tells %d classes apart, voter 1 %d", k+1, v.SVM.Classes, p.Voters[0].SVM.Classes)
+		}
 	}
-	m := &Model{Choice: p.Choice, SVM: p.SVM, Solver: p.Solver, Features: p.Features,
+	if c := p.Voters[0].SVM.Classes; c < len(p.Classes) || c < len(p.ClassNames) {
+		return nil, bad("%d classes with %d labels and %d names", c, len(p.Classes), len(p.ClassNames))
+	}
+	m := &Model{Voters: p.Voters, Solver: p.Solver, Features: p.Features,
 		ClassLabels: semisup.ClassLabels{Classes: p.Classes, ClassNames: p.ClassNames}}
 	for i, raw := range p.Graphs {
 		g, err := graphs.ReadJSON(bytes.NewReader(raw), p.Names[i], graphs.DefaultLimits)

@@ -79,15 +79,15 @@ func (c Choice) String() string {
 		c.Candidate, c.Gamma, c.Median, c.C, 100*c.Validation)
 }
 
-// choose picks the candidate, γ and C of best mean inner-fold accuracy on the graphs idx
-// (labels y[idx]); ties keep the first in candidate, γ, C order. Only rows and columns idx of
-// the matrices are read.
-func choose(ctx context.Context, ds []*mat.SymDense, cands []Candidate, y, idx []int, classes int, g Grid) (Choice, error) {
+// choose ranks the candidates by the mean inner-fold accuracy of their best γ and C on the
+// graphs idx (labels y[idx]) and keeps the first n (ties keep the candidates' order; γ and C
+// ties keep the first in γ, C order). Only rows and columns idx of the matrices are read.
+func choose(ctx context.Context, ds []*mat.SymDense, cands []Candidate, y, idx []int, classes int, g Grid, n int) (Vote, error) {
 	all, err := chooseEach(ctx, ds, cands, y, idx, classes, g)
 	if err != nil {
-		return Choice{}, err
+		return nil, err
 	}
-	return best(all, func(int) bool { return true }), nil
+	return ranked(all, n), nil
 }
 
 // chooseEach is each candidate's best γ and C on the graphs idx.
