@@ -15,7 +15,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/gwf-graphs/gwf/graphs/csr"
+	"github.com/gwf-graphs/gwf/layers/csr"
 )
 
 // textBytesPerEntry is a generous size of one adjacency entry in GraphML or GML text: an

@@ -27,7 +27,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gwf-graphs/gwf/graphs/csr"
+	"github.com/gwf-graphs/gwf/layers/csr"
 )
 
 // EdgeIDs says what the node ids of an edge list are.

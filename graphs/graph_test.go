@@ -8,7 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/gwf-graphs/gwf/graphs/csr"
+	"github.com/gwf-graphs/gwf/layers/csr"
 )
 
 func TestNewValidateErrors(t *testing.T) {

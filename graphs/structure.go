@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/gwf-graphs/gwf/graphs/csr"
+	"github.com/gwf-graphs/gwf/layers/csr"
 )
 
 // Structure names the matrix a graph is compared by: the structure matrix C of the

@@ -13,7 +13,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/gwf-graphs/gwf/graphs/csr"
+	"github.com/gwf-graphs/gwf/layers/csr"
 )
 
 // spFixture is testdata/shortest_paths.json, written by testdata/shortest_paths.py.

@@ -30,7 +30,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/gwf-graphs/gwf/graphs/csr"
+	"github.com/gwf-graphs/gwf/layers/csr"
 )
 
 // FeatureKind says which node features ReadTU puts into Graph.F.

@@ -20,7 +20,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/gwf-graphs/gwf/graphs/csr"
+	"github.com/gwf-graphs/gwf/layers/csr"
 )
 
 // TUScanner reads the graphs of a TU dataset in file order, one Next (or Skip) at a time: memory

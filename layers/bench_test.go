@@ -7,7 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/gwf-graphs/gwf/graphs/csr"
+	"github.com/gwf-graphs/gwf/layers/csr"
 )
 
 // baSpace is a preferential-attachment-like random graph (sparse, like the benchmarks) with

@@ -10,7 +10,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/graphs/csr"
+	"github.com/gwf-graphs/gwf/layers/csr"
 	"github.com/gwf-graphs/gwf/layers/tape"
 )
 

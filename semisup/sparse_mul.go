@@ -9,7 +9,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/gwf-graphs/gwf/graphs/csr"
+	"github.com/gwf-graphs/gwf/layers/csr"
 )
 
 // sparseMulOp is the Gorgonia op H ↦ P·H for a constant sparse P: the encoder's message

@@ -12,8 +12,8 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/graphs/csr"
 	"github.com/gwf-graphs/gwf/layers"
+	"github.com/gwf-graphs/gwf/layers/csr"
 )
 
 // poisoned returns n MUTAG graphs where graph bad has edge weights of 1e200: finite, so the data

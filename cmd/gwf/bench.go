@@ -18,8 +18,8 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/collection"
+	"github.com/gwf-graphs/gwf/graphs/collection/dataflags"
 	"github.com/gwf-graphs/gwf/graphs/datasets"
-	"github.com/gwf-graphs/gwf/internal/dataflags"
 	"github.com/gwf-graphs/gwf/internal/simd"
 	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/training"

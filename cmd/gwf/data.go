@@ -10,11 +10,11 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/collection"
+	"github.com/gwf-graphs/gwf/graphs/collection/dataflags"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
-	"github.com/gwf-graphs/gwf/internal/dataflags"
 )
 
-// dataFlags are the shared data flags (internal/dataflags) as the commands use them: check's
+// dataFlags are the shared data flags (graphs/collection/dataflags) as the commands use them: check's
 // errors are usage errors (exit status 2).
 type dataFlags struct {
 	dataflags.Flags

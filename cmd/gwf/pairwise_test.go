@@ -9,7 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/gwf-graphs/gwf/internal/dataflags"
+	"github.com/gwf-graphs/gwf/graphs/collection/dataflags"
 )
 
 // TestPairwiseShardsMergeToOneRun: three shards of 'gwf pairwise' (one from a Slurm array's

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gwf-graphs/gwf/internal/dataflags"
+	"github.com/gwf-graphs/gwf/graphs/collection/dataflags"
 )
 
 // TestTinyFig4: a tiny run writes the t-SNE picture, the curves, the atoms, the CSV and the report.

@@ -14,7 +14,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gwf-graphs/gwf/internal/dataflags"
+	"github.com/gwf-graphs/gwf/graphs/collection/dataflags"
 	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
 	"github.com/gwf-graphs/gwf/training"

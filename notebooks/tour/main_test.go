@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gwf-graphs/gwf/internal/dataflags"
+	"github.com/gwf-graphs/gwf/graphs/collection/dataflags"
 )
 
 func TestTinyTour(t *testing.T) {

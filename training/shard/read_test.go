@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/graphs/csr"
+	"github.com/gwf-graphs/gwf/layers/csr"
 	"github.com/gwf-graphs/gwf/training"
 )
 

@@ -3,7 +3,7 @@ package csr_test
 import (
 	"fmt"
 
-	"github.com/gwf-graphs/gwf/graphs/csr"
+	"github.com/gwf-graphs/gwf/layers/csr"
 )
 
 // A path 0 – 1 – 2 as a sparse matrix: entries are assignments, so a repeated edge is stored
