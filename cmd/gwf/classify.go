@@ -4,7 +4,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -13,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/internal/atomicfile"
 	"github.com/gwf-graphs/gwf/semisup"
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
@@ -395,20 +393,20 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		return usagef("--folds = %d must be between 2 and the number of graphs (%d)", f.folds, len(data))
 	}
 	classesN := max(k, len(ds.Classes))
-	rep := &classexp.GWFReport{Dataset: ds.Name, Graphs: len(data), Classes: classesN, Semisup: sc, Config: cfg}
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
 	p := newProgress(a.log, "training", nil)
 	opt := semisup.Options{Workers: f.train.workers, Progress: p.callback(a.silent)}
 	if f.fraction > 0 {
+		rep := &classexp.GWFReport{Dataset: ds.Name, Graphs: len(data), Classes: classesN, Semisup: sc, Config: cfg}
 		return classifyFraction(cmd, a, f, rep, ds, labels, classesN, cfg, sc, opt)
 	}
-	rep.Protocol = fmt.Sprintf("stratified %d-fold cross-validation (fold seed %d); held-out graphs unlabelled in the GWF term", f.folds, f.foldSeed)
 	// The folds left after each one, at the mean time of those trained so far (their own
 	// seconds: the first fold's run also trains the model without labels, once), for the ETA.
 	foldSeconds, trained, reused := 0.0, 0, 0
-	cv := semisup.CVOptions{
-		Folds: f.folds, Seed: f.foldSeed, Options: opt, Dir: f.outputDir,
+	spec := classexp.GWFSpec{Shard: sh, CVOptions: semisup.CVOptions{
+		Folds: f.folds, Seed: f.foldSeed, Options: opt, Dir: f.outputDir, Select: sel,
+		Baselines: sel != nil && f.baselines,
 		Log: func(warning bool, msg string) {
 			if warning {
 				a.log.Warn(msg)
@@ -438,37 +436,14 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 				a.log.Infof("fold %d/%d: baseline: SVM on λ %.2f%% (γ = %g/median, C = %g)", r.Fold, f.folds, 100*r.SVM.Accuracy, r.SVM.Gamma, r.SVM.C)
 			}
 		},
-	}
-	if sel != nil {
-		cv.Select, cv.Baselines = sel, f.baselines
-		rep.Protocol = fmt.Sprintf("nested stratified %d-fold cross-validation (fold seed %d): a stratified %.0f%% of each fold's labelled graphs chooses the epoch and settings (%d candidates%s%s); held-out graphs unlabelled in the GWF term, scored once",
-			f.folds, f.foldSeed, 100*f.validation, len(sel.Candidates), map[bool]string{true: " and the β = 0 head", false: ""}[sel.Unsupervised],
-			map[bool]string{true: ", chosen settings refitted on all the fold's labels", false: ""}[sel.Refit])
-
-		rep.Selection = sel
-	}
-	if sh.Count > 1 {
-		cv.Skip = func(fold int) bool { return (fold-1)%sh.Count != sh.Index }
-		rep.Protocol += fmt.Sprintf("; shard %s: folds %s only", sh, shardFolds(sh, f.folds))
-	}
+	}}
 	a.log.Infof("classifying %s (%d graphs, %d classes): %d folds, β=%g, hidden %v, %s", ds.Name, len(data), classesN, f.folds, sc.Beta, hidden, describeConfig(cfg))
-	res, err := semisup.CrossValidate(ctx, data, labels, classesN, cfg, sc, cv)
+	rep, err := classexp.CrossValidateGWF(ctx, ds, labels, classesN, cfg, sc, spec)
 	if err != nil {
 		if ctx.Err() != nil {
 			return interruptedError{"interrupted"}
 		}
 		return err
-	}
-	rep.Folds = res
-	m, s := semisup.MeanStd(res)
-	rep.Accuracy = classexp.MeanStd{Mean: m, Std: s}
-	if b := semisup.Summarize(res); b != nil {
-		rep.Baselines = b
-	}
-	if f.outputDir != "" && sh.Count == 1 { // a shard's folds are not the report
-		if err := atomicfile.Write(filepath.Join(f.outputDir, "report.json"), func(w io.Writer) error { return writeJSON(w, rep) }); err != nil {
-			return err
-		}
 	}
 	return writeClassify(cmd.OutOrStdout(), f.json, rep)
 }
@@ -540,19 +515,8 @@ func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *classex
 		}
 	}
 	pred := m.Predict()
-	var truth, got []int
-	for i, l := range train {
-		if l == semisup.Unlabeled || f.fraction == 1 {
-			truth, got = append(truth, labels[i]), append(got, pred[i])
-		}
-	}
-	ok := 0
-	for i := range truth {
-		if truth[i] == got[i] {
-			ok++
-		}
-	}
-	rep.Accuracy = classexp.MeanStd{Mean: float64(ok) / float64(len(truth))}
+	acc, _ := classexp.HeldOutAccuracy(labels, train, pred, f.fraction == 1)
+	rep.Accuracy = classexp.MeanStd{Mean: acc}
 	rep.History = m.History
 	if f.predFile != "" {
 		err := writeOutput(nil, f.predFile, func(w io.Writer) error {
@@ -629,15 +593,6 @@ func writeClassify(w io.Writer, asJSON bool, rep *classexp.GWFReport) error {
 	}
 	_, err := fmt.Fprintf(w, "accuracy on the %d unlabelled graphs: %.2f %% (%d labelled)\n", rep.Graphs-rep.Labeled, 100*rep.Accuracy.Mean, rep.Labeled)
 	return err
-}
-
-// shardFolds lists the folds (1-based) of shard sh.
-func shardFolds(sh shard.Shard, folds int) string {
-	var out []string
-	for f := sh.Index + 1; f <= folds; f += sh.Count {
-		out = append(out, strconv.Itoa(f))
-	}
-	return strings.Join(out, ", ")
 }
 
 func yesNo(b bool) string {

@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"text/tabwriter"
@@ -14,11 +13,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/internal/atomicfile"
 	"github.com/gwf-graphs/gwf/semisup"
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
-	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
 // The two classifiers of 'gwf classify'.
@@ -201,22 +198,16 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	case f.fraction > 0:
 		return classifySVMFraction(ctx, cmd, a, f, rep, ds, labels, classesN, opt)
 	}
-	rep.Protocol = fmt.Sprintf("nested stratified %d-fold cross-validation (fold seed %d): candidate, γ and C chosen by %d-fold cross-validation on each fold's training graphs, held-out fold scored once; discrepancies use no label and are computed once for all graphs", f.folds, f.foldSeed, grid.Folds)
-	res, st, err := fgwsvm.CrossValidate(ctx, data, labels, classesN, f.folds, f.foldSeed, set, opt, func(r fgwsvm.FoldResult) {
-		a.log.Infof("fold %d/%d: accuracy %.2f%% on %d graphs; chose %s", r.Fold, f.folds, 100*r.Accuracy, r.Test, r.Chosen())
+	cv, err := classexp.CrossValidateSVM(ctx, ds, labels, classesN, used, classexp.SVMSpec{
+		Folds: f.folds, Seed: f.foldSeed, Settings: set, Options: opt, ReportDir: f.outputDir,
+		FoldDone: func(r fgwsvm.FoldResult) {
+			a.log.Infof("fold %d/%d: accuracy %.2f%% on %d graphs; chose %s", r.Fold, f.folds, 100*r.Accuracy, r.Test, r.Chosen())
+		},
 	})
 	if err != nil {
 		return interrupted(err)
 	}
-	rep.Folds, rep.Cost = res, st
-	m, s := cluster.MeanStd(rep.FoldAccuracies())
-	rep.Accuracy = classexp.MeanStd{Mean: m, Std: s}
-	if f.outputDir != "" {
-		if err := atomicfile.Write(filepath.Join(f.outputDir, "report.json"), func(w io.Writer) error { return writeJSON(w, rep) }); err != nil {
-			return err
-		}
-	}
-	return writeSVMReport(cmd.OutOrStdout(), f.json, rep)
+	return writeSVMReport(cmd.OutOrStdout(), f.json, cv)
 }
 
 // classifySVMFraction keeps a stratified fraction of the labels, trains on them and scores
@@ -231,24 +222,14 @@ func classifySVMFraction(ctx context.Context, cmd *cobra.Command, a *app, f *cla
 		return err
 	}
 	rep.Cost = st
-	ok, n := 0, 0
-	for i, l := range train {
-		if l == semisup.Unlabeled {
-			n++
-			if pred[i] == labels[i] {
-				ok++
-			}
-		}
-	}
+	acc, n := classexp.HeldOutAccuracy(labels, train, pred, false)
 	rep.Labeled = len(labels) - n
 	rep.Choice = &v[0]
 	if len(v) > 1 {
 		rep.Voters = v
 	}
 	rep.Protocol = fmt.Sprintf("%.0f%% of the labels kept (stratified, seed %d); settings chosen by %d-fold cross-validation on the labelled graphs; accuracy on the other graphs", 100*f.fraction, f.foldSeed, rep.Settings.Grid.Folds)
-	if n > 0 {
-		rep.Accuracy = classexp.MeanStd{Mean: float64(ok) / float64(n)}
-	}
+	rep.Accuracy = classexp.MeanStd{Mean: acc}
 	a.log.Infof("chose %s", v)
 	if f.predFile != "" {
 		err := writeOutput(nil, f.predFile, func(w io.Writer) error {

@@ -29,6 +29,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
 	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/cluster"
 	"github.com/gwf-graphs/gwf/training/plot"
@@ -261,19 +262,8 @@ func fractions(ctx context.Context, o options, sc semisup.Config, rep *nb.Report
 			if err := semisup.Fit(ctx, m, ds.Graphs, train, semisup.Options{}); err != nil {
 				return err
 			}
-			pred := m.Predict()
-			ok, n, labelled := 0, 0, 0
-			for i, l := range train {
-				if l == semisup.Unlabeled {
-					n++
-					if pred[i] == labels[i] {
-						ok++
-					}
-				} else {
-					labelled++
-				}
-			}
-			acc := float64(ok) / float64(n)
+			acc, held := experiment.HeldOutAccuracy(labels, train, m.Predict(), false)
+			labelled := len(labels) - held
 			accs = append(accs, acc)
 			fmt.Fprintf(&csv, "%g,%d,%d,%.6f\n", f, s, labelled, acc)
 		}
@@ -313,13 +303,17 @@ func (o options) crossValidate(ctx context.Context, d, solver string, sc semisup
 		name += fmt.Sprintf("-nested-seed%d", seed)
 	}
 	fmt.Fprintf(log, "table2: %s, %s: %d folds\n", d, solver, o.folds)
-	return semisup.CrossValidate(ctx, ds.Graphs, labels, len(ds.Classes), cfg, sc, semisup.CVOptions{
+	rep, err := experiment.CrossValidateGWF(ctx, ds, labels, len(ds.Classes), cfg, sc, experiment.GWFSpec{CVOptions: semisup.CVOptions{
 		Folds: o.folds, Seed: seed, Select: sel, Baselines: baselines, Dir: filepath.Join(o.out, "cells", name),
 		Log: func(_ bool, msg string) { fmt.Fprintf(log, "table2: %s, %s: %s\n", d, solver, msg) },
 		FoldDone: func(r semisup.FoldResult) {
 			fmt.Fprintf(log, "table2: %s, %s: fold %d: %.1f%%\n", d, solver, r.Fold, 100*r.Accuracy)
 		},
-	})
+	}})
+	if err != nil {
+		return nil, err
+	}
+	return rep.Folds, nil
 }
 
 func joinFloats(xs []float64) string {

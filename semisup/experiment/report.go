@@ -148,3 +148,10 @@ func Read(r io.Reader) (Report, error) {
 	}
 	return out, nil
 }
+
+// WriteJSON writes a report (or any value) as indented JSON, the form Read reads back.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

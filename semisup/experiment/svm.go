@@ -1,0 +1,58 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/atomicfile"
+	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
+	"github.com/gwf-graphs/gwf/training/cluster"
+)
+
+// SVMSpec is a nested cross-validation of the fgw-svm classifier.
+type SVMSpec struct {
+	Folds int
+	Seed  uint64 // of the fold split (semisup.Folds: the GWF classifier's folds for the seed)
+	fgwsvm.Settings
+	fgwsvm.Options
+	// FoldDone, if set, is called after each fold.
+	FoldDone func(fgwsvm.FoldResult)
+	// ReportDir, if set, receives the report as report.json (usually Options.Dir, where the
+	// matrices are kept).
+	ReportDir string
+}
+
+// CrossValidateSVM runs the nested cross-validation spec of the fgw-svm classifier on the
+// graphs of ds (labels: class indices in [0, classes); features describes how their node
+// features were read) and reports it: the protocol in words, every fold, the mean ± std and
+// what the discrepancies cost.
+func CrossValidateSVM(ctx context.Context, ds *graphs.Dataset, labels []int, classes int, features string, spec SVMSpec) (*SVMReport, error) {
+	rep := &SVMReport{Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Method: MethodSVM,
+		Features: features, Settings: spec.Settings}
+	rep.Settings.Vote = spec.VoteFor(len(ds.Graphs))
+	rep.Protocol = fmt.Sprintf("nested stratified %d-fold cross-validation (fold seed %d): candidate, γ and C chosen by %d-fold cross-validation on each fold's training graphs (%s), held-out fold scored once; discrepancies use no label and are computed once for all graphs",
+		spec.Folds, spec.Seed, spec.Grid.Folds, describeVote(rep.Settings.Vote))
+	res, st, err := fgwsvm.CrossValidate(ctx, ds.Graphs, labels, classes, spec.Folds, spec.Seed, spec.Settings, spec.Options, spec.FoldDone)
+	if err != nil {
+		return nil, err
+	}
+	rep.Folds, rep.Cost = res, st
+	m, s := cluster.MeanStd(rep.FoldAccuracies())
+	rep.Accuracy = MeanStd{Mean: m, Std: s}
+	if spec.ReportDir != "" {
+		if err := atomicfile.Write(filepath.Join(spec.ReportDir, "report.json"), func(w io.Writer) error { return WriteJSON(w, rep) }); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
+}
+
+func describeVote(n int) string {
+	if n <= 1 {
+		return "the best candidate decides"
+	}
+	return fmt.Sprintf("the SVMs of the best %d candidates vote", n)
+}
