@@ -226,8 +226,6 @@ type Options struct {
 	Progress func(training.Progress)
 	// EpochDone, if set, is called after every epoch (to save a checkpoint); an error stops.
 	EpochDone func(*Model) error
-	// resume: see selectResume (set for the folds of a cross-validation with a fold directory).
-	resume *selectResume
 }
 
 // Fit trains m on data jointly (eq. ssl) from the epoch after its last one up to

@@ -230,15 +230,16 @@ func crossValidateDir(ctx context.Context, data []*graphs.Graph, labels, fold []
 		}
 	}
 	inner := opt
-	inner.Dir, inner.joint = "", joint
-	inner.fitUnsupervised = func(ctx context.Context, cfg Config) (*Unsupervised, error) {
+	inner.Dir = ""
+	inner.Skip = func(f int) bool { return saved[f] || opt.Skip != nil && opt.Skip(f) }
+	hooks := &dirHooks{joint: joint}
+	hooks.fitUnsupervised = func(ctx context.Context, cfg Config) (*Unsupervised, error) {
 		return unsupervisedInDir(ctx, opt.Dir, data, want.Data, classes, gwf, cfg, opt)
 	}
-	inner.Skip = func(f int) bool { return saved[f] || opt.Skip != nil && opt.Skip(f) }
-	inner.foldResume = func(f int, sel Selection, validation int) (*selectResume, error) {
+	hooks.foldResume = func(f int, sel Selection, validation int) (*selectResume, error) {
 		return foldResume(opt.Dir, f, want, sel, validation, len(data), opt.log)
 	}
-	inner.save = func(r FoldResult) error {
+	hooks.save = func(r FoldResult) error {
 		if err := saveFold(opt.Dir, want, r); err != nil {
 			return fmt.Errorf("semisup: fold %d: %w", r.Fold, err)
 		}
@@ -247,7 +248,7 @@ func crossValidateDir(ctx context.Context, data []*graphs.Graph, labels, fold []
 		}
 		return nil
 	}
-	ran, err := crossValidate(ctx, data, labels, fold, classes, gwf, cfg, inner)
+	ran, err := crossValidate(ctx, data, labels, fold, classes, gwf, cfg, inner, hooks)
 	if err != nil {
 		return nil, err
 	}
@@ -267,10 +268,10 @@ func heldOut(fold []int, f int) []int {
 	return test
 }
 
-// done records a finished fold: in the fold directory, then FoldDone.
-func (o CVOptions) done(r FoldResult) error {
-	if o.save != nil {
-		if err := o.save(r); err != nil {
+// done records a finished fold: in the fold directory (dir, if set), then FoldDone.
+func (o CVOptions) done(r FoldResult, dir *dirHooks) error {
+	if dir != nil {
+		if err := dir.save(r); err != nil {
 			return err
 		}
 	}

@@ -328,7 +328,7 @@ func TestCrossValidateChecksValidationFirst(t *testing.T) {
 	// Fold 1 holds out two graphs (three of each class left, a validation split), fold 2 the
 	// other six (one of each class left: none).
 	fold := []int{0, 0, 1, 1, 1, 1, 1, 1}
-	_, err := nestedCV(context.Background(), data, labels, fold, 2, gwf, cfg, opt)
+	_, err := nestedCV(context.Background(), data, labels, fold, 2, gwf, cfg, opt, nil)
 	if !errors.Is(err, errNoValidation) || !strings.Contains(err.Error(), "fold 2") || trained != 0 {
 		t.Fatalf("error %v after %d progress reports; want fold 2's errNoValidation before training", err, trained)
 	}

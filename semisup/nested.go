@@ -15,9 +15,14 @@ import (
 // (the held-out graphs take part in the GWF term unlabelled), and the chosen model's
 // predictions on test are scored once. Nothing before the scoring reads labels[i] for i in test.
 func NestedFold(ctx context.Context, data []*graphs.Graph, labels, test []int, classes int, gwf training.Config, sel Selection, opt Options) (FoldResult, error) {
+	return nestedFold(ctx, data, labels, test, classes, gwf, sel, opt, nil)
+}
+
+// nestedFold is NestedFold, its selection resumed from and saved to resume where it is set.
+func nestedFold(ctx context.Context, data []*graphs.Graph, labels, test []int, classes int, gwf training.Config, sel Selection, opt Options, resume *selectResume) (FoldResult, error) {
 	t0 := time.Now()
 	train := hide(labels, test)
-	m, choice, err := Select(ctx, data, train, classes, gwf, sel, opt)
+	m, choice, err := selectResumable(ctx, data, train, classes, gwf, sel, opt, resume)
 	if err != nil {
 		return FoldResult{}, err
 	}
@@ -30,10 +35,10 @@ func NestedFold(ctx context.Context, data []*graphs.Graph, labels, test []int, c
 }
 
 // nestedCV is CrossValidate with opt.Select or opt.Baselines: NestedFold on every fold (or the
-// trained candidates' result saved in opt.Dir, opt.joint), and the baselines on the same folds
+// trained candidates' result saved in the fold directory, dir.joint), and the baselines on the same folds
 // from one unsupervised model shared by all of them; with Select.Unsupervised the β = 0 head
 // is then a candidate too.
-func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, classes int, gwf training.Config, cfg Config, opt CVOptions) ([]FoldResult, error) {
+func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, classes int, gwf training.Config, cfg Config, opt CVOptions, dir *dirHooks) ([]FoldResult, error) {
 	sel := Selection{Candidates: []Config{cfg}, Seed: opt.Seed}
 	if opt.Select != nil {
 		sel = *opt.Select
@@ -66,26 +71,30 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 			continue
 		}
 		test := heldOut(fold, f)
-		r, ok := opt.joint[f+1]
+		var r FoldResult
+		var ok bool
+		if dir != nil {
+			r, ok = dir.joint[f+1]
+		}
 		if !ok {
 			opt.log(false, fmt.Sprintf("fold %d/%d: training %d candidate(s) on %d graphs, the fold's %d unlabelled", f+1, opt.Folds, len(sel.Candidates), len(data), len(test)))
-			fo := opt.Options
+			var resume *selectResume
 			var err error
-			if opt.foldResume != nil {
+			if dir != nil {
 				_, val := ValidationSplit(hide(labels, test), sel.fraction(), sel.Seed)
-				if fo.resume, err = opt.foldResume(f+1, sel, len(val)); err != nil {
+				if resume, err = dir.foldResume(f+1, sel, len(val)); err != nil {
 					return nil, fmt.Errorf("fold %d: %w", f+1, err)
 				}
 			}
-			if r, err = NestedFold(ctx, data, labels, test, classes, gwf, sel, fo); err != nil {
+			if r, err = nestedFold(ctx, data, labels, test, classes, gwf, sel, opt.Options, resume); err != nil {
 				return nil, fmt.Errorf("fold %d: %w", f+1, err)
 			}
 			r.Fold = f + 1
 		}
 		if baselines && u == nil {
 			var err error
-			if opt.fitUnsupervised != nil {
-				u, err = opt.fitUnsupervised(ctx, sel.Candidates[0])
+			if dir != nil {
+				u, err = dir.fitUnsupervised(ctx, sel.Candidates[0])
 			} else {
 				opt.log(false, trainingUnsupervised)
 				u, err = FitUnsupervised(ctx, data, classes, gwf, sel.Candidates[0], opt.Options)
@@ -113,7 +122,7 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 			}
 		}
 		out = append(out, r)
-		if err := opt.done(r); err != nil {
+		if err := opt.done(r, dir); err != nil {
 			return nil, err
 		}
 	}

@@ -159,17 +159,6 @@ type CVOptions struct {
 	// FoldDone is not called.
 	Reused func(fold int)
 
-	save func(FoldResult) error // set by CrossValidate with Dir: keeps a finished fold
-	// joint, set by CrossValidate with Dir, holds the folds saved there without the β = 0
-	// candidate (Selection.Unsupervised) and otherwise the same settings: their trained
-	// candidates are reused, and only the β = 0 candidate is added.
-	joint map[int]FoldResult
-	// fitUnsupervised, set by CrossValidate with Dir, is FitUnsupervised through the file
-	// Dir/unsupervised.json: a model saved there with the same data and settings is reused.
-	fitUnsupervised func(ctx context.Context, cfg Config) (*Unsupervised, error)
-	// foldResume, set by CrossValidate with Dir, checkpoints fold f's selection sel (with
-	// validation graphs) in Dir after every epoch, resuming it from there (foldCheckpoint).
-	foldResume func(f int, sel Selection, validation int) (*selectResume, error)
 	// Select, if set, makes the protocol nested: inside each fold, Select chooses among
 	// Select.Candidates and the stopping epoch on a validation split of the fold's labelled
 	// graphs (the cfg argument is then unused), and the held-out fold is scored once at the end.
@@ -195,13 +184,29 @@ func CrossValidate(ctx context.Context, data []*graphs.Graph, labels []int, clas
 	if opt.Dir != "" {
 		return crossValidateDir(ctx, data, labels, fold, classes, gwf, cfg, opt)
 	}
-	return crossValidate(ctx, data, labels, fold, classes, gwf, cfg, opt)
+	return crossValidate(ctx, data, labels, fold, classes, gwf, cfg, opt, nil)
 }
 
-// crossValidate is CrossValidate without opt.Dir, on the folds fold.
-func crossValidate(ctx context.Context, data []*graphs.Graph, labels, fold []int, classes int, gwf training.Config, cfg Config, opt CVOptions) ([]FoldResult, error) {
+// dirHooks are how crossValidateDir's fold directory takes part in a cross-validation.
+type dirHooks struct {
+	save func(FoldResult) error // keeps a finished fold
+	// joint holds the folds saved without the β = 0 candidate (Selection.Unsupervised) and
+	// otherwise the same settings: their trained candidates are reused, and only the β = 0
+	// candidate is added.
+	joint map[int]FoldResult
+	// fitUnsupervised is FitUnsupervised through the file Dir/unsupervised.json: a model saved
+	// there with the same data and settings is reused.
+	fitUnsupervised func(ctx context.Context, cfg Config) (*Unsupervised, error)
+	// foldResume checkpoints fold f's selection sel (with validation graphs) in the directory
+	// after every epoch, resuming it from there (foldCheckpoint).
+	foldResume func(f int, sel Selection, validation int) (*selectResume, error)
+}
+
+// crossValidate is CrossValidate without opt.Dir, on the folds fold; dir, if set, is the fold
+// directory's part.
+func crossValidate(ctx context.Context, data []*graphs.Graph, labels, fold []int, classes int, gwf training.Config, cfg Config, opt CVOptions, dir *dirHooks) ([]FoldResult, error) {
 	if opt.Select != nil || opt.Baselines {
-		return nestedCV(ctx, data, labels, fold, classes, gwf, cfg, opt)
+		return nestedCV(ctx, data, labels, fold, classes, gwf, cfg, opt, dir)
 	}
 	var out []FoldResult
 	for f := 0; f < opt.Folds; f++ {
@@ -243,7 +248,7 @@ func crossValidate(ctx context.Context, data []*graphs.Graph, labels, fold []int
 			r.Seconds += h.Seconds
 		}
 		out = append(out, r)
-		if err := opt.done(r); err != nil {
+		if err := opt.done(r, dir); err != nil {
 			return nil, err
 		}
 	}

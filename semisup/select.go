@@ -130,8 +130,13 @@ func ValidationSplit(labels []int, fraction float64, seed uint64) (inner []int, 
 //
 // The returned model's GWF epochs are the chosen epoch, so resuming it trains no further.
 // opt.EpochDone is not called; in a cross-validation with a fold directory, the selection is
-// saved after every epoch instead, and resumed from there (opt.resume).
+// saved after every epoch instead, and resumed from there (selectResumable).
 func Select(ctx context.Context, data []*graphs.Graph, labels []int, classes int, gwf training.Config, sel Selection, opt Options) (*Model, *Choice, error) {
+	return selectResumable(ctx, data, labels, classes, gwf, sel, opt, nil)
+}
+
+// selectResumable is Select, resumed from and saved to resume where it is set.
+func selectResumable(ctx context.Context, data []*graphs.Graph, labels []int, classes int, gwf training.Config, sel Selection, opt Options, resume *selectResume) (*Model, *Choice, error) {
 	if err := sel.Validate(); err != nil {
 		return nil, nil, err
 	}
@@ -143,7 +148,7 @@ func Select(ctx context.Context, data []*graphs.Graph, labels []int, classes int
 	var best, resumed *Model
 	var curve []float64
 	start := 0
-	if r := opt.resume; r != nil && r.from != nil {
+	if r := resume; r != nil && r.from != nil {
 		p := r.from
 		start, resumed, curve, best, *choice = p.Candidate, p.Model, p.Curve, p.Best, p.Choice
 	}
@@ -173,7 +178,7 @@ func Select(ctx context.Context, data []*graphs.Graph, labels []int, classes int
 				choice.Candidate, choice.Config, choice.Epoch = ci, c, len(m.History)
 				choice.ValidationAccuracy, choice.ValidationLoss = acc, loss
 			}
-			return opt.resume.keep(selectProgress{Candidate: ci, Model: m, Curve: curve, Best: best, Choice: *choice})
+			return resume.keep(selectProgress{Candidate: ci, Model: m, Curve: curve, Best: best, Choice: *choice})
 		}
 		if err := Fit(ctx, m, data, inner, fo); err != nil {
 			return nil, nil, fmt.Errorf("candidate %d: %w", ci+1, err)
@@ -187,7 +192,7 @@ func Select(ctx context.Context, data []*graphs.Graph, labels []int, classes int
 		return best, choice, nil
 	}
 	// Every candidate is trained: a stop during the refit does not train them again.
-	if err := opt.resume.keep(selectProgress{Candidate: len(sel.Candidates), Best: best, Choice: *choice}); err != nil {
+	if err := resume.keep(selectProgress{Candidate: len(sel.Candidates), Best: best, Choice: *choice}); err != nil {
 		return nil, nil, err
 	}
 	g := gwf

@@ -99,7 +99,7 @@ func TestCrossValidateUnsupervisedCandidate(t *testing.T) {
 	}
 	one := withOpt
 	one.Skip = func(f int) bool { return f != 1 }
-	again, err := nestedCV(context.Background(), data, flipped, mustFolds(t, labels, 3, 1), 2, gwf, cfg, one)
+	again, err := nestedCV(context.Background(), data, flipped, mustFolds(t, labels, 3, 1), 2, gwf, cfg, one, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
