@@ -8,36 +8,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// randomModel makes K random atoms (V with some negative entries, so ReLU matters), their
-// features when d > 0, and z.
-func randomModel(rng *rand.Rand, sizes []int, d int) (v, h []*mat.Dense, mus [][]float64, z []float64) {
-	for _, nk := range sizes {
-		vk := mat.NewDense(nk, nk, nil)
-		for i := 0; i < nk; i++ {
-			for j := 0; j < nk; j++ {
-				vk.Set(i, j, rng.Float64()*1.5-0.3)
-			}
-		}
-		v = append(v, vk)
-		mu := make([]float64, nk)
-		for i := range mu {
-			mu[i] = 1 / float64(nk)
-		}
-		mus = append(mus, mu)
-		if d > 0 {
-			hk := mat.NewDense(nk, d, nil)
-			for i := 0; i < nk; i++ {
-				for j := 0; j < d; j++ {
-					hk.Set(i, j, rng.NormFloat64())
-				}
-			}
-			h = append(h, hk)
-		}
-		z = append(z, rng.NormFloat64())
-	}
-	return v, h, mus, z
-}
-
 func atomsOf(v, h []*mat.Dense, mus [][]float64) []Atom {
 	atoms := make([]Atom, len(v))
 	for k, vk := range v {

@@ -8,48 +8,22 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/layers/layerstest"
 )
 
-// randomSpace makes a random weighted graph with n nodes, edge density p, weights in
-// [0, scale], a random strictly positive mu, and d-dimensional features when d > 0.
+// checkTransport asserts the invariants of a transport: finite, non-negative, rows sum to mus
+// (to rowTol relative), and reports the column-marginal error.
+// randomSpace makes a random weighted graph (layerstest.RandomGraph) as a Space.
 func randomSpace(rng *rand.Rand, n int, p, scale float64, directed bool, d int) Space {
-	c := mat.NewDense(n, n, nil)
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			if i == j || (!directed && j < i) || rng.Float64() > p {
-				continue
-			}
-			w := scale * rng.Float64()
-			c.Set(i, j, w)
-			if !directed {
-				c.Set(j, i, w)
-			}
-		}
-	}
-	mu := make([]float64, n)
-	s := 0.0
-	for i := range mu {
-		mu[i] = 0.5 + rng.Float64()
-		s += mu[i]
-	}
-	for i := range mu {
-		mu[i] /= s
-	}
+	c, f, mu := layerstest.RandomGraph(rng, n, p, scale, directed, d)
 	sp := Space{C: c, Mu: mu}
-	if d > 0 {
-		f := mat.NewDense(n, d, nil)
-		for i := 0; i < n; i++ {
-			for j := 0; j < d; j++ {
-				f.Set(i, j, rng.NormFloat64())
-			}
-		}
+	if f != nil {
 		sp.F = f
 	}
 	return sp
 }
 
-// checkTransport asserts the invariants of a transport: finite, non-negative, rows sum to mus
-// (to rowTol relative), and reports the column-marginal error.
 func checkTransport(t *testing.T, tr *mat.Dense, mus, mut []float64, rowTol float64) (colErr float64) {
 	t.Helper()
 	ns, nt := tr.Dims()
