@@ -50,7 +50,7 @@ func TestCrossValidateSVM(t *testing.T) {
 	dir := t.TempDir()
 	var folds int
 	rep, err := CrossValidateSVM(context.Background(), ds, labels, 2, "--features none", SVMSpec{
-		Folds: 3, Seed: 1, Settings: fgwsvm.Settings{Candidates: cands, Grid: grid}, ReportDir: dir,
+		Folds: 3, Seed: 1, Settings: fgwsvm.Settings{Candidates: cands, Grid: grid, Vote: 2}, ReportDir: dir,
 		FoldDone: func(fgwsvm.FoldResult) { folds++ },
 	})
 	if err != nil {

@@ -99,6 +99,10 @@ func TestCrossValidateSeparatesBlockModels(t *testing.T) {
 			if (screen > 0) != (r.Choice.Screening > 0) {
 				t.Fatalf("screen %d: fold %d's screening accuracy %v", screen, r.Fold, r.Choice.Screening)
 			}
+			// The default vote: the best third of 4 candidates (2), or the best 3 screened.
+			if want := map[bool]int{false: 2, true: DefaultScreenedVote}[screen > 0]; len(r.Voters) != want {
+				t.Fatalf("screen %d: fold %d has %d voters, want %d", screen, r.Fold, len(r.Voters), want)
+			}
 		}
 		if acc < 0.9 {
 			t.Fatalf("screen %d: accuracy %.3f on block models of 2, 3 and 4 blocks, want ≥ 0.9", screen, acc)
@@ -436,5 +440,30 @@ func TestDecodeVersion1(t *testing.T) {
 	}
 	if _, err := Decode(bytes.NewReader(bytes.Replace(file, []byte(`"version":1`), []byte(`"version":3`), 1))); !errors.Is(err, envelope.ErrVersion) {
 		t.Fatalf("version 3: %v, want ErrVersion", err)
+	}
+}
+
+// VoteFor: the best third of the candidates (at most DefaultVote) without screening, three
+// with it, and Vote where it is set.
+func TestVoteFor(t *testing.T) {
+	cands := func(n int) []Candidate { return make([]Candidate, n) }
+	for _, c := range []struct {
+		s      Settings
+		graphs int
+		want   int
+	}{
+		{Settings{Candidates: cands(30)}, 188, 10},
+		{Settings{Candidates: cands(32)}, 150, 10},
+		{Settings{Candidates: cands(10)}, 100, 4},
+		{Settings{Candidates: cands(5)}, 100, 2},
+		{Settings{Candidates: cands(1)}, 100, 1},
+		{Settings{Candidates: cands(30), Screen: 300}, 301, 3},
+		{Settings{Candidates: cands(2), Screen: 300}, 301, 2},
+		{Settings{Candidates: cands(30), Screen: 300}, 300, 10},
+		{Settings{Candidates: cands(30), Screen: 300, Vote: 3}, 600, 3},
+	} {
+		if got := c.s.VoteFor(c.graphs); got != c.want {
+			t.Errorf("%d candidates, screen %d, vote %d, %d graphs: %d voters, want %d", len(c.s.Candidates), c.s.Screen, c.s.Vote, c.graphs, got, c.want)
+		}
 	}
 }

@@ -29,18 +29,19 @@ type Settings struct {
 	Vote int `json:"vote,omitempty"`
 }
 
-// VoteFor is the number of voters on n graphs: Vote where it is set; otherwise DefaultVote
-// (at most every candidate) where every candidate's matrix is computed anyway, and the single
-// best where the candidates are screened, since each voter would cost a matrix of all the
-// graphs.
+// VoteFor is the number of voters on n graphs: Vote where it is set; otherwise, where every
+// candidate's matrix is computed anyway, the best third of the candidates (rounded up) and at
+// most DefaultVote — a vote of all would give the poor candidates of a wide grid as many votes
+// as the good ones —, and DefaultScreenedVote where the candidates are screened, since each
+// voter then costs a matrix of all the graphs.
 func (s Settings) VoteFor(n int) int {
 	switch {
 	case s.Vote > 0:
 		return s.Vote
 	case s.screens(n):
-		return 1
+		return min(DefaultScreenedVote, len(s.Candidates))
 	}
-	return min(DefaultVote, max(len(s.Candidates), 1))
+	return max(1, min(DefaultVote, (len(s.Candidates)+2)/3))
 }
 
 // screens reports whether the candidates are screened on n graphs.
