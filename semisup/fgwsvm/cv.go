@@ -15,7 +15,7 @@ type FoldResult struct {
 	Test     int     `json:"test"`
 	Accuracy float64 `json:"accuracy"`
 	// Choice is what inner cross-validation on the fold's training graphs chose: the best
-	// candidate, and with Settings.Vote above 1 all the voters (Choice is the first).
+	// candidate; Voters, where more than one voted, all the voters (Choice is the first).
 	Choice Choice `json:"choice"`
 	Voters Vote   `json:"voters,omitempty"`
 	// Predicted counts the held-out graphs predicted as each class.
@@ -33,10 +33,10 @@ func (r FoldResult) Chosen() Vote {
 
 // CrossValidate scores the classifier by nested stratified cross-validation: the graphs are
 // split into folds (semisup.Folds, so that the folds are those of the GWF classifier for the
-// same seed); for each, the voters (candidate, γ and C; Settings.Vote) are chosen by
+// same seed); for each, the voters (candidate, γ and C; Settings.VoteFor) are chosen by
 // cross-validation on the other folds' graphs alone (screened, see Settings.Screen), their
-// SVMs are trained on all of them and the held-out fold is scored once. The discrepancies use no label: each matrix is computed
-// once for all graphs and serves every fold. labels are class indices in [0, classes);
+// SVMs are trained on all of them and the held-out fold is scored once. The discrepancies use
+// no label: each matrix is computed once for all graphs and serves every fold. labels are class indices in [0, classes);
 // foldDone, if set, is called after each fold.
 func CrossValidate(ctx context.Context, data []*graphs.Graph, labels []int, classes, folds int, seed uint64, s Settings, opt Options, foldDone func(FoldResult)) ([]FoldResult, Stats, error) {
 	if len(data) != len(labels) {

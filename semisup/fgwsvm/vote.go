@@ -10,12 +10,12 @@ import (
 	"github.com/gwf-graphs/gwf/semisup/svm"
 )
 
-// DefaultVote is the most candidates whose SVMs vote by default where every candidate's matrix
-// is computed anyway (no screening; Settings.VoteFor). Choosing one candidate among thirty by a 5-fold
-// estimate on a few hundred graphs picks a lucky one as often as a good one; a vote of the ten
-// best keeps what they agree on. Nested 10-fold accuracy, single best → vote of ten: MUTAG
-// (3 fold seeds pooled) 85.1 → 85.9 %, a folder of networkx graphs 91.3 → 93.3 %
-// (docs/results/classification.md).
+// DefaultVote is the most candidates whose SVMs vote by default where every candidate's
+// matrix is computed anyway (no screening; Settings.VoteFor). Choosing one candidate among
+// thirty by a 5-fold estimate on a few hundred graphs picks a lucky one as often as a good
+// one; a vote of the ten best keeps what they agree on. Nested 10-fold accuracy, single best →
+// vote of ten: MUTAG (3 fold seeds pooled) 85.1 → 85.9 %, a folder of networkx graphs 91.3 →
+// 93.3 % (docs/results/classification.md).
 const DefaultVote = 10
 
 // DefaultScreenedVote is the number of voters by default where the candidates are screened
