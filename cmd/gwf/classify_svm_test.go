@@ -73,7 +73,7 @@ func TestClassifySVMThenPredict(t *testing.T) {
 			Label     int `json:"label"`
 			Predicted int `json:"predicted"`
 		} `json:"predictions"`
-		Score *predictScore `json:"score"`
+		Score *classexp.PredictionScore `json:"score"`
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v\n%s", err, out)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/semisup"
+	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -102,7 +103,7 @@ type predictReport struct {
 	Classes     []any        `json:"classes"`
 	Predictions []prediction `json:"predictions"`
 	// Score, when the data have class labels: how many predictions are right.
-	Score *predictScore `json:"score,omitempty"`
+	Score *classexp.PredictionScore `json:"score,omitempty"`
 }
 
 // classLabel is class c of m for the report: its name for text labels, else its number.

@@ -115,3 +115,24 @@ func TestHeldOutAccuracy(t *testing.T) {
 		t.Fatalf("nothing held out: %v of %d", acc, n)
 	}
 }
+
+// ScorePredictions counts per class, leaves unlabelled graphs out and counts a label the
+// classifier never saw as wrong.
+func TestScorePredictions(t *testing.T) {
+	s := ScorePredictions([]string{"a", "b"}, []string{"a", "a", "", "b", "c"}, []string{"a", "b", "a", "b", "a"})
+	if s.Graphs != 4 || s.Correct != 2 || s.Accuracy != 0.5 {
+		t.Fatalf("score %+v", s)
+	}
+	want := []ClassScore{{"a", 2, 1, 2}, {"b", 1, 1, 2}, {"c", 1, 0, 0}}
+	if len(s.PerClass) != 3 {
+		t.Fatalf("per class %+v", s.PerClass)
+	}
+	for i, c := range want {
+		if s.PerClass[i] != c {
+			t.Errorf("class %d: %+v, want %+v", i, s.PerClass[i], c)
+		}
+	}
+	if ScorePredictions(nil, []string{"", ""}, []string{"a", "b"}) != nil {
+		t.Fatal("no labelled graph: want nil")
+	}
+}
