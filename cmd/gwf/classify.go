@@ -72,20 +72,21 @@ vector machine on the kernel exp(−γ·d) of the pairwise fused GW discrepancie
 the exact conditional-gradient solver. Unless --features is given it uses what the data have:
 node attributes (standardized) where there are some, else one-hot node labels, else node
 degrees and the Weisfeiler-Lehman labels that start from them, as well as the structure alone
-(--features none: structure only). Everything else is
-chosen by --inner-folds cross-validation on the training graphs alone: the structure matrix
-(adjacency or shortest paths, --structure), the weight of the node-feature cost (0.25, 2, 16,
-128 or 1024 times the weight that balances the two costs' means; a number given with
---feature-weight is kept), on node labels (or none) whether they are compared as they are or
-as their Weisfeiler-Lehman labels after 2 or 4 iterations (Hamming distance, as FGW does), γ (relative
-to the median discrepancy) and C. The SVMs of the best candidates vote, each with its own γ and C (--vote): the best
-third of them (at most ten) without screening, the best three screened with it. The discrepancies use
-no label, so they are computed once for all graphs (n(n−1)/2 solves a candidate, logged with an
+(--features none: structure only). Everything else is chosen by --inner-folds cross-validation
+on the training graphs alone: the structure matrix (adjacency or shortest paths, --structure),
+the weight of the node-feature cost (0.25, 2, 16, 128 or 1024 times the weight that balances
+the two costs' means; a number given with --feature-weight is kept), on node labels (or none)
+whether they are compared as they are or as their Weisfeiler-Lehman labels after 2 or 4
+iterations (Hamming distance, as FGW does), γ (relative to the median discrepancy) and C. The
+SVMs of the best candidates vote, each with its own γ and C (--vote): the best third of them
+(at most ten) without screening, the best three screened with it. The discrepancies use no
+label, so they are computed once for all graphs (n(n−1)/2 solves a candidate, logged with an
 ETA; with more than --screen graphs every candidate is first compared on a random subset and
 only those the training folds choose there are computed in full); a held-out graph's row is
-exactly what a saved classifier computes for an unseen graph. --folds runs nested cross-validation; --labeled-fraction p trains on a stratified
-fraction p and scores the rest; --labeled-fraction 1 --output FILE saves a classifier (its
-support graphs, choice and SVM) for 'gwf predict'.
+exactly what a saved classifier computes for an unseen graph. --folds runs nested
+cross-validation; --labeled-fraction p trains on a stratified fraction p and scores the rest;
+--labeled-fraction 1 --output FILE saves a classifier (its support graphs, voters and SVMs) for
+'gwf predict'.
 
 --method gwf trains GWF models with a classifier head on the embeddings (the paper's eq. ssl:
 the GWF loss plus beta times the head's cross-entropy on the labelled graphs, one Gorgonia graph
