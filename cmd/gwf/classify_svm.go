@@ -320,7 +320,11 @@ func writeSVMReport(w io.Writer, asJSON bool, rep *classexp.SVMReport) error {
 	}
 	fmt.Fprintf(w, "cost: %s\n", describeCost(rep.Cost))
 	if rep.Labeled == rep.Graphs {
-		_, err := fmt.Fprintf(w, "cross-validated accuracy of the chosen settings on the %d labelled graphs: %.2f %%\n", rep.Graphs, 100*rep.Accuracy.Mean)
+		what := "the chosen settings"
+		if len(rep.Voters) > 1 {
+			what = "the best voter (the vote itself is scored by --folds)"
+		}
+		_, err := fmt.Fprintf(w, "cross-validated accuracy of %s on the %d labelled graphs: %.2f %%\n", what, rep.Graphs, 100*rep.Accuracy.Mean)
 		return err
 	}
 	_, err := fmt.Fprintf(w, "accuracy on the %d unlabelled graphs: %.2f %% (%d labelled)\n", rep.Graphs-rep.Labeled, 100*rep.Accuracy.Mean, rep.Labeled)
