@@ -18,12 +18,6 @@ import (
 // 93.3 % (docs/results/classification.md).
 const DefaultVote = 10
 
-// DefaultScreenedVote is the number of voters by default where the candidates are screened
-// (Settings.Screen): the best three on the subset, each computed in full (once for all the
-// folds that choose it). ENZYMES, nested 10-fold: 72.8 → 73.8 %, for three more matrices of
-// shortest paths (1 min 43 s).
-const DefaultScreenedVote = 3
-
 // Vote is the choices whose SVMs vote, best validation accuracy first; a vote of one is the
 // single best choice.
 type Vote []Choice
