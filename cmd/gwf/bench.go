@@ -116,7 +116,7 @@ func runBench(cmd *cobra.Command, a *app, f *benchFlags) error {
 		a.log.Infof("gemm: %.2f GFLOP/s (one core, %s), gonum %.2f", rep.GEMMGflops, rep.Kernels, rep.GonumGflops)
 	}
 	if f.curve {
-		for _, n := range bench.CurveSizes {
+		for _, n := range bench.CurveSizes() {
 			if n > f.curveMax {
 				break
 			}

@@ -15,11 +15,11 @@ import (
 	"github.com/gwf-graphs/gwf/layers"
 )
 
-// GWDSizes are the node counts of the GWD kernels; CurveSizes those of Curve.
-var (
-	GWDSizes   = []int{20, 40, 100, 200}
-	CurveSizes = []int{20, 50, 100, 200, 500}
-)
+// GWDSizes are the node counts of the GWD kernels that Kernels times.
+func GWDSizes() []int { return []int{20, 40, 100, 200} }
+
+// CurveSizes are the node counts 'gwf bench --curve' times Curve at.
+func CurveSizes() []int { return []int{20, 50, 100, 200, 500} }
 
 // Kernels measures the GEMM rates into rep and times the GWD kernels (GWDSizes, sparse then
 // dense) and the barycenter with and without the loss, each run at least minTime, appending
@@ -33,7 +33,7 @@ func Kernels(rep *Report, minTime time.Duration, done func(Kernel)) error {
 		}
 	}
 	for _, dense := range []bool{false, true} {
-		for _, n := range GWDSizes {
+		for _, n := range GWDSizes() {
 			k, err := GWD(n, dense, minTime, rep.GEMMGflops)
 			if err != nil {
 				return err
