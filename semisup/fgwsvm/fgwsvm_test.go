@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -463,6 +464,20 @@ func TestVoteFor(t *testing.T) {
 	} {
 		if got := c.s.VoteFor(c.graphs); got != c.want {
 			t.Errorf("%d candidates, screen %d, vote %d, %d graphs: %d voters, want %d", len(c.s.Candidates), c.s.Screen, c.s.Vote, c.graphs, got, c.want)
+		}
+	}
+}
+
+// Inner folds whose training part would hold one class are refused with a message that says
+// why, before any SVM is trained; a class of one graph beside two larger ones is fine.
+func TestInnerFoldsNeedTwoClasses(t *testing.T) {
+	if _, err := innerFolds([]int{0, 1, 1}, 3, 1); err == nil || !strings.Contains(err.Error(), "two classes") {
+		t.Fatalf("one graph of class 0 beside two of class 1: %v", err)
+	}
+	for _, y := range [][]int{{0, 0, 1, 1, 1}, {0, 1, 1, 2, 2}, {0, 1, 2, 2, 2}} {
+		fold, err := innerFolds(y, 3, 1)
+		if err != nil || len(fold) != len(y) {
+			t.Fatalf("%v: %v, %v", y, fold, err)
 		}
 	}
 }

@@ -3,7 +3,9 @@ package fgwsvm
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -95,9 +97,9 @@ func chooseEach(ctx context.Context, ds []*mat.SymDense, cands []Candidate, y, i
 	yi := pick(y, idx)
 	folds := make([][]int, max(1, g.Repeats))
 	for r := range folds {
-		fold, err := svm.StratifiedFolds(yi, min(g.Folds, len(idx)), g.Seed+uint64(r))
+		fold, err := innerFolds(yi, min(g.Folds, len(idx)), g.Seed+uint64(r))
 		if err != nil {
-			return nil, fmt.Errorf("fgwsvm: inner folds: %w", err)
+			return nil, err
 		}
 		folds[r] = fold
 	}
@@ -169,4 +171,48 @@ func seq(n int) []int {
 		out[i] = i
 	}
 	return out
+}
+
+// innerFolds are k stratified folds of the labels y. It returns an error, rather than the
+// SVM's own about one fold, where a training part (all but one fold) would hold a single class:
+// a class with one graph leaves the training part of its fold without it (stratification
+// spreads any larger class over two folds or more), which fails where only one other class is
+// left.
+func innerFolds(y []int, k int, seed uint64) ([]int, error) {
+	fold, err := svm.StratifiedFolds(y, k, seed)
+	if err != nil {
+		return nil, fmt.Errorf("fgwsvm: inner folds: %w", err)
+	}
+	if trainingPartsHoldTwoClasses(y, fold, k) {
+		return fold, nil
+	}
+	count := map[int]int{}
+	for _, l := range y {
+		count[l]++
+	}
+	sizes := slices.Sorted(maps.Values(count))
+	return nil, fmt.Errorf("fgwsvm: %d training graphs in %d classes of %v graphs: too few for an inner cross-validation whose every training part holds two classes (with --folds, more folds train each on more graphs; or label more graphs)", len(y), len(count), sizes)
+}
+
+// trainingPartsHoldTwoClasses reports whether, for each of the k folds, the items outside it
+// hold at least two classes.
+func trainingPartsHoldTwoClasses(y, fold []int, k int) bool {
+	for f := range k {
+		first, two := -1, false
+		for i, l := range y {
+			if fold[i] == f {
+				continue
+			}
+			if first < 0 {
+				first = l
+			} else if l != first {
+				two = true
+				break
+			}
+		}
+		if !two {
+			return false
+		}
+	}
+	return true
 }
