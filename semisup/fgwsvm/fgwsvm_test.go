@@ -481,3 +481,21 @@ func TestInnerFoldsNeedTwoClasses(t *testing.T) {
 		}
 	}
 }
+
+// rankedPreferring puts a computed candidate ahead of an uncomputed one that screens at most
+// ScreenTolerance higher, and keeps the plain order otherwise; its first is the single-voter
+// rule (the computed candidate within ScreenTolerance of the best).
+func TestRankedPreferring(t *testing.T) {
+	cs := []Choice{{Validation: 0.80, index: 0}, {Validation: 0.795, index: 1}, {Validation: 0.70, index: 2}, {Validation: 0.78, index: 3}}
+	done := func(ci int) bool { return ci == 1 || ci == 2 }
+	var got []int
+	for _, c := range rankedPreferring(cs, 4, done) {
+		got = append(got, c.index)
+	}
+	if want := []int{1, 0, 3, 2}; !slices.Equal(got, want) {
+		t.Fatalf("order %v, want %v", got, want)
+	}
+	if v := rankedPreferring(cs, 1, func(ci int) bool { return ci == 2 }); v[0].index != 0 {
+		t.Fatalf("a computed candidate 0.1 under the best was kept: %v", v[0])
+	}
+}

@@ -181,15 +181,11 @@ func (m *matrices) chooseFor(train, y []int, classes int, g Grid) (Vote, error) 
 	if err != nil {
 		return nil, fmt.Errorf("screening: %w", err)
 	}
-	screened := ranked(each, vote)
-	if len(screened) == 1 {
-		// A candidate already computed in full is kept where it screens within
-		// ScreenTolerance of the best: each fold would otherwise pay a full matrix for a
-		// difference the subset cannot resolve.
-		if done := best(each, func(ci int) bool { return m.full[ci] != nil }); done.Validation >= screened[0].Validation-ScreenTolerance {
-			screened[0] = done
-		}
-	}
+	// Candidates already computed in full rank as if they screened ScreenTolerance higher
+	// (first among equals): each fold would otherwise pay a full matrix for a difference the
+	// subset cannot resolve. With one voter this keeps the computed candidate that screens
+	// within ScreenTolerance of the best.
+	screened := rankedPreferring(each, vote, func(ci int) bool { return m.full[ci] != nil })
 	out := make(Vote, len(screened))
 	for k, sc := range screened {
 		d, err := m.fullOf(sc.index)

@@ -114,18 +114,6 @@ func chooseEach(ctx context.Context, ds []*mat.SymDense, cands []Candidate, y, i
 	return out, nil
 }
 
-// best is the choice of highest validation accuracy among those ok accepts (the first of
-// equals), or a choice with Validation −1 if it accepts none.
-func best(cs []Choice, ok func(ci int) bool) Choice {
-	b := Choice{Validation: -1}
-	for ci, c := range cs {
-		if ok(ci) && c.Validation > b.Validation {
-			b = c
-		}
-	}
-	return b
-}
-
 // fit trains the SVM of choice ch on the graphs idx of d, the chosen candidate's matrix.
 func fit(d *mat.SymDense, ch Choice, y, idx []int, classes int) (*svm.Model, error) {
 	k := svm.ExpKernelSym(subSym(d, idx), ch.kernelScale())

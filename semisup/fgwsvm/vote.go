@@ -37,6 +37,30 @@ func ranked(cs []Choice, n int) Vote {
 	return out[:min(max(n, 1), len(out))]
 }
 
+// rankedPreferring is ranked, except that a candidate done accepts goes ahead of one it does
+// not whose validation accuracy is at most ScreenTolerance higher.
+func rankedPreferring(cs []Choice, n int, done func(ci int) bool) Vote {
+	out := slices.Clone(cs)
+	slices.SortStableFunc(out, func(a, b Choice) int {
+		da, db := done(a.index), done(b.index)
+		switch {
+		case da == db:
+			return cmp.Compare(b.Validation, a.Validation)
+		case da:
+			if a.Validation >= b.Validation-ScreenTolerance {
+				return -1
+			}
+			return 1
+		default:
+			if b.Validation >= a.Validation-ScreenTolerance {
+				return 1
+			}
+			return -1
+		}
+	})
+	return out[:min(max(n, 1), len(out))]
+}
+
 // voter is one choice, the matrix it reads and its trained SVM.
 type voter struct {
 	choice Choice
