@@ -78,8 +78,8 @@ the weight of the node-feature cost (0.25, 2, 16, 128 or 1024 times the weight t
 the two costs' means; a number given with --feature-weight is kept), on node labels (or none)
 whether they are compared as they are or as their Weisfeiler-Lehman labels after 2 or 4
 iterations (Hamming distance, as FGW does), γ (relative to the median discrepancy) and C. The
-SVMs of the best third of the candidates (at most ten) vote, each with its own γ and C, where
-every candidate is computed in full (--vote; with screening the best decides). The
+SVMs of the best candidates vote, each with its own γ and C (--vote): the best third (at most
+ten) where every candidate is computed in full, the best three of the screening with it. The
 discrepancies use no label, so they are computed once for all graphs (n(n−1)/2 solves a
 candidate, logged with an ETA; with more than --screen graphs every candidate is first compared
 on a random subset and only those the training folds choose there are computed in full); a
@@ -179,7 +179,7 @@ are refused.`,
 	fs.StringVar(&f.wl, "wl", "auto", "fgw-svm: node labels compared as their Weisfeiler-Lehman labels after this many iterations (0: as they are; at most 10), or auto (0, 2 and 4, chosen on the training graphs); categorical node features, or none (WL from the degrees)")
 	fs.IntVar(&f.screen, "screen", fgwsvm.DefaultScreen, "fgw-svm: with more graphs than this, compare every candidate on a random subset of this many graphs first and compute all the discrepancies only for those the training graphs choose there (0: every candidate in full)")
 	fs.IntVar(&f.innerFolds, "inner-folds", 5, "fgw-svm: folds of the cross-validation on the training graphs that chooses the structure, feature weight, γ and C")
-	fs.IntVar(&f.vote, "vote", 0, fmt.Sprintf("fgw-svm: let the SVMs of this many candidates vote, the best by that cross-validation, each with its own γ and C (1: the single best; 0: the best third of the candidates, at most %d, where every candidate is computed in full, and the single best where they are screened, since there each voter costs a matrix of all the graphs)", fgwsvm.DefaultVote))
+	fs.IntVar(&f.vote, "vote", 0, fmt.Sprintf("fgw-svm: let the SVMs of this many candidates vote, the best by that cross-validation, each with its own γ and C (1: the single best; 0: the best third of the candidates, at most %d, where every candidate is computed in full, the best %d of the screening where they are screened)", fgwsvm.DefaultVote, fgwsvm.DefaultScreenedVote))
 	fs.IntVar(&f.repeats, "inner-repeats", 1, "fgw-svm: repeat that cross-validation over this many fold assignments and choose by the mean accuracy")
 	return cmd
 }

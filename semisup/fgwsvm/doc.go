@@ -15,7 +15,7 @@
 // Choosing one candidate among dozens by a 5-fold estimate on a few hundred graphs picks a
 // lucky one as often as a good one; by default (Settings.VoteFor) the SVMs of the best third
 // (at most ten) vote, each with its own γ and C, where every candidate's matrix is computed
-// anyway.
+// anyway, and those of the best three where the candidates are screened.
 //
 // The GWF model of the paper (package semisup) learns an embedding; this package is the
 // classifier GW graph methods are benchmarked with, and the default of 'gwf classify' (the

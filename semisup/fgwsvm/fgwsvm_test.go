@@ -100,8 +100,8 @@ func TestCrossValidateSeparatesBlockModels(t *testing.T) {
 			if (screen > 0) != (r.Choice.Screening > 0) {
 				t.Fatalf("screen %d: fold %d's screening accuracy %v", screen, r.Fold, r.Choice.Screening)
 			}
-			// The default vote: the best third of 4 candidates (2), or the single best screened.
-			if want := map[bool]int{false: 2, true: 0}[screen > 0]; len(r.Voters) != want {
+			// The default vote: the best third of 4 candidates (2), or the best 3 screened.
+			if want := map[bool]int{false: 2, true: DefaultScreenedVote}[screen > 0]; len(r.Voters) != want {
 				t.Fatalf("screen %d: fold %d has %d voters, want %d", screen, r.Fold, len(r.Voters), want)
 			}
 		}
@@ -444,8 +444,8 @@ func TestDecodeVersion1(t *testing.T) {
 	}
 }
 
-// VoteFor: the best third of the candidates (at most DefaultVote) without screening, one with
-// it, and Vote where it is set.
+// VoteFor: the best third of the candidates (at most DefaultVote) without screening, three
+// with it, and Vote where it is set.
 func TestVoteFor(t *testing.T) {
 	cands := func(n int) []Candidate { return make([]Candidate, n) }
 	for _, c := range []struct {
@@ -458,7 +458,8 @@ func TestVoteFor(t *testing.T) {
 		{Settings{Candidates: cands(10)}, 100, 4},
 		{Settings{Candidates: cands(5)}, 100, 2},
 		{Settings{Candidates: cands(1)}, 100, 1},
-		{Settings{Candidates: cands(30), Screen: 300}, 301, 1},
+		{Settings{Candidates: cands(30), Screen: 300}, 301, 3},
+		{Settings{Candidates: cands(2), Screen: 300}, 301, 2},
 		{Settings{Candidates: cands(30), Screen: 300}, 300, 10},
 		{Settings{Candidates: cands(30), Screen: 300, Vote: 3}, 600, 3},
 	} {

@@ -32,15 +32,13 @@ type Settings struct {
 // VoteFor is the number of voters on n graphs: Vote where it is set; otherwise, where every
 // candidate's matrix is computed anyway, the best third of the candidates (rounded up) and at
 // most DefaultVote — a vote of all would give the poor candidates of a wide grid as many votes
-// as the good ones —, and the single best where the candidates are screened: there each voter
-// costs a matrix of all the graphs, and three voters measured +1.0 point on ENZYMES for 2
-// more minutes, +0.1 on IMDB-MULTI for 14 more (docs/results/classification.md).
+// as the good ones —, and DefaultScreenedVote where the candidates are screened.
 func (s Settings) VoteFor(n int) int {
 	switch {
 	case s.Vote > 0:
 		return s.Vote
 	case s.screens(n):
-		return 1
+		return min(DefaultScreenedVote, len(s.Candidates))
 	}
 	return max(1, min(DefaultVote, (len(s.Candidates)+2)/3))
 }
