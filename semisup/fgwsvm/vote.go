@@ -22,8 +22,7 @@ const DefaultVote = 10
 // (Settings.Screen): the best three of the screening, each computed in full once for all the
 // folds (candidates already computed go first, see ScreenTolerance). Nested 10-fold, single
 // best → three voters: ENZYMES 72.8 → 74.2 %, IMDB-MULTI 50.3 → 50.5, IMDB-BINARY 74.3 → 74.3,
-// for 3, 4 and 5 more matrices of all the graphs (IMDB-BINARY's default run: about half as
-// long again).
+// for 3, 4 and 5 more matrices of all the graphs (about 2, 7 and 10 more minutes on 2 cores).
 const DefaultScreenedVote = 3
 
 // Vote is the choices whose SVMs vote, best validation accuracy first; a vote of one is the
