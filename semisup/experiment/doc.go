@@ -1,8 +1,14 @@
-// Package experiment holds the reports of graph-classification experiments as a library: the
-// JSON that `gwf classify --json` writes for each classifier (GWFReport for the semi-supervised
-// GWF model, SVMReport for the SVM on FGW discrepancies), reading a report back (Read), and
-// pooling the folds of reports that differ only in their seeds into one mean ± std (Pool), as
-// `gwf pool` does.
+// Package experiment runs graph-classification experiments and holds their reports, as
+// `gwf classify`, `gwf predict`, `gwf pool` and notebooks/table2 use them:
+//
+//   - CrossValidateGWF and CrossValidateSVM run the nested cross-validation of each classifier
+//     (the semi-supervised GWF model of package semisup; the SVM on FGW discrepancies of
+//     package fgwsvm) and report it: the protocol in words, every fold, the mean ± std, and
+//     the baselines or the cost of the discrepancies (GWFReport, SVMReport);
+//   - HeldOutAccuracy scores the labelled-fraction protocol, ScorePredictions a classifier's
+//     predictions on labelled data, per class;
+//   - Read reads a report back, and Pool pools the folds of reports that differ only in their
+//     seeds into one mean ± std.
 //
 // The reports' JSON is stable: files written by earlier versions read back, and a report of
 // the GWF model names no method (it predates the SVM).
