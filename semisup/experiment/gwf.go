@@ -47,7 +47,7 @@ func CrossValidateGWF(ctx context.Context, ds *graphs.Dataset, labels []int, cla
 	}
 	if sh := spec.Shard; sh.Count > 1 {
 		spec.Skip = func(fold int) bool { return (fold-1)%sh.Count != sh.Index }
-		rep.Protocol += fmt.Sprintf("; shard %s: folds %s only", sh, ShardFolds(sh, spec.Folds))
+		rep.Protocol += fmt.Sprintf("; shard %s: folds %s only", sh, shardFolds(sh, spec.Folds))
 	}
 	res, err := semisup.CrossValidate(ctx, ds.Graphs, labels, classes, cfg, sc, spec.CVOptions)
 	if err != nil {
@@ -65,8 +65,8 @@ func CrossValidateGWF(ctx context.Context, ds *graphs.Dataset, labels []int, cla
 	return rep, nil
 }
 
-// ShardFolds lists the folds (1-based) of shard sh of folds, comma-separated.
-func ShardFolds(sh shard.Shard, folds int) string {
+// shardFolds lists the folds (1-based) of shard sh of folds, comma-separated.
+func shardFolds(sh shard.Shard, folds int) string {
 	var out []string
 	for f := sh.Index + 1; f <= folds; f += sh.Count {
 		out = append(out, strconv.Itoa(f))

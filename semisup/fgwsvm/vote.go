@@ -39,9 +39,7 @@ func (v Vote) String() string {
 // ranked is cs sorted by validation accuracy, best first (ties keep their order), cut to the
 // first n (all where n exceeds them, one where n < 1).
 func ranked(cs []Choice, n int) Vote {
-	out := slices.Clone(cs)
-	slices.SortStableFunc(out, func(a, b Choice) int { return cmp.Compare(b.Validation, a.Validation) })
-	return out[:min(max(n, 1), len(out))]
+	return rankedPreferring(cs, n, func(int) bool { return false })
 }
 
 // rankedPreferring is ranked, except that a candidate done accepts goes ahead of one it does
