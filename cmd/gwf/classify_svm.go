@@ -188,10 +188,8 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		}
 		rep.Protocol = fmt.Sprintf("one classifier trained on all %d labelled graphs, settings chosen by %d-fold cross-validation on them; saved to %s for 'gwf predict'", len(data), grid.Folds, f.output)
 		v := m.Vote()
-		rep.Choice, rep.Labeled, rep.Cost = &v[0], len(data), m.Stats
-		if len(v) > 1 {
-			rep.Voters = v
-		}
+		rep.SetChosen(v)
+		rep.Labeled, rep.Cost = len(data), m.Stats
 		rep.Accuracy = classexp.MeanStd{Mean: v[0].Validation}
 		a.log.Infof("chose %s; kept %d support graphs", v, len(m.Graphs))
 		return writeSVMReport(cmd.OutOrStdout(), f.json, rep)
@@ -224,10 +222,7 @@ func classifySVMFraction(ctx context.Context, cmd *cobra.Command, a *app, f *cla
 	rep.Cost = st
 	acc, n := classexp.HeldOutAccuracy(labels, train, pred, false)
 	rep.Labeled = len(labels) - n
-	rep.Choice = &v[0]
-	if len(v) > 1 {
-		rep.Voters = v
-	}
+	rep.SetChosen(v)
 	rep.Protocol = fmt.Sprintf("%.0f%% of the labels kept (stratified, seed %d); settings chosen by %d-fold cross-validation on the labelled graphs; accuracy on the other graphs", 100*f.fraction, f.foldSeed, rep.Settings.Grid.Folds)
 	rep.Accuracy = classexp.MeanStd{Mean: acc}
 	a.log.Infof("chose %s", v)

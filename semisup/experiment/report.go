@@ -74,6 +74,15 @@ func (r *GWFReport) FoldAccuracies() []float64 {
 	return xs
 }
 
+// SetChosen records what one classifier chose: Choice, the best, and Voters where more than one
+// voted.
+func (r *SVMReport) SetChosen(v fgwsvm.Vote) {
+	r.Choice, r.Voters = &v[0], nil
+	if len(v) > 1 {
+		r.Voters = v
+	}
+}
+
 // FoldAccuracies are the held-out accuracies of the report's folds.
 func (r *SVMReport) FoldAccuracies() []float64 {
 	xs := make([]float64, len(r.Folds))

@@ -136,3 +136,15 @@ func TestScorePredictions(t *testing.T) {
 		t.Fatal("no labelled graph: want nil")
 	}
 }
+
+func TestSetChosen(t *testing.T) {
+	var r SVMReport
+	r.SetChosen(fgwsvm.Vote{{C: 1}, {C: 2}})
+	if r.Choice == nil || r.Choice.C != 1 || len(r.Voters) != 2 {
+		t.Fatalf("two voters: choice %v, voters %v", r.Choice, r.Voters)
+	}
+	r.SetChosen(fgwsvm.Vote{{C: 3}})
+	if r.Choice.C != 3 || r.Voters != nil {
+		t.Fatalf("one voter: choice %v, voters %v", r.Choice, r.Voters)
+	}
+}
