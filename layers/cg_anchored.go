@@ -8,43 +8,118 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 )
 
-// matchSide is one graph of an anchored matching: its structure, masses and row sums, and
-// the matching's order of its nodes and marks of the matched ones.
+// matchSide is one graph of an anchored matching: its structure, masses, row sums and walk
+// sums, and the matching's order of its nodes and marks of the matched ones.
 type matchSide struct {
 	c     blas64.General
 	mu    []float64
 	rs    []float64
+	walk  []float64 // walkSums: C·rs in [0, n), C·C·rs in [n, 2n)
 	order []int
 	used  []bool
+	// Colour refinement from the anchor (cg_refine.go): the colours, scratch of the same
+	// length, the number of colours, and scratch to count them.
+	col, next []uint64
+	classes   int
+	sorted    []uint64
+	edges     *refineEdges
+}
+
+// walkSums returns in buf (2n long) C·rs and C·(C·rs): for 0/1 graphs, the number of walks of
+// two and three steps from each node. Two nodes of the same degree that no automorphism maps
+// onto each other often differ here (in a 3×4 grid, a side's middle and a long side's node
+// next to a corner), where a greedy matching on degrees alone picks either.
+func walkSums(buf []float64, c blas64.General, rs []float64, n int) []float64 {
+	buf = grow(buf, 2*n)
+	mulVec(buf[:n], c, rs)
+	mulVec(buf[n:2*n], c, buf[:n])
+	return buf
+}
+
+// mulVec writes C·in into out (out and in must not overlap).
+func mulVec(out []float64, c blas64.General, in []float64) {
+	for i := range out {
+		s := 0.0
+		for j, v := range c.Data[i*c.Stride : i*c.Stride+len(in)] {
+			s += v * in[j]
+		}
+		out[i] = s
+	}
+}
+
+// betterTie reports whether x is a better match than v for u when both add as much to the
+// objective: x shares u's colour and v does not, or the colours say nothing and x is closer.
+func betterTie(lead, other *matchSide, d []float64, dRow, dCol, u, x, v int) bool {
+	xSame, vSame := other.col[x] == lead.col[u], other.col[v] == lead.col[u]
+	if xSame != vSame {
+		return xSame
+	}
+	return closeness(lead, other, d, dRow, dCol, u, x, v) < 0
+}
+
+// closeness compares how close the other graph's nodes x and y are to the leading graph's
+// node u: by row sums, then by feature cost D (d[u·dRow + x·dCol], none when d is nil), then
+// by walk sums of two, then of three steps.
+func closeness(lead, other *matchSide, d []float64, dRow, dCol, u, x, y int) int {
+	nl, no := len(lead.mu), len(other.mu)
+	if c := cmp.Compare(math.Abs(other.rs[x]-lead.rs[u]), math.Abs(other.rs[y]-lead.rs[u])); c != 0 {
+		return c
+	}
+	if d != nil {
+		if c := cmp.Compare(d[u*dRow+x*dCol], d[u*dRow+y*dCol]); c != 0 {
+			return c
+		}
+	}
+	for l := range 2 {
+		k := [2][]float64{lead.walk[l*nl : (l+1)*nl], other.walk[l*no : (l+1)*no]}
+		if c := cmp.Compare(math.Abs(k[1][x]-k[0][u]), math.Abs(k[1][y]-k[0][u])); c != 0 {
+			return c
+		}
+	}
+	return 0
 }
 
 // anchoredCoupling writes into st.t the k-th anchored start, a greedy matching of the nodes
 // of a "leading" graph to those of the other. It begins by matching the leading graph's node
-// of largest row sum (lowest index on ties) to the other's node whose row sum is k-th
-// closest to it (then by feature cost and index). Then, in turn, the free node of the leading
+// of largest row sum (lowest index on ties) to the other's k-th closest node (closeness: row
+// sums, feature cost, walk sums, index). Then, in turn, the free node of the leading
 // graph most strongly tied to the matched ones (largest sum of its structure entries to them)
 // is matched to the free node of the other that adds the least to the objective of a
-// permutation: 2·Σ_m μ_m·(C_um − C'_vπ(m))² + μ_u·(C_uu − C'_vv)² + D_uv over the matched m.
-// The start is the north-west-corner coupling of the two matched orders (a permutation for
-// graphs of equal sizes and uniform masses), the larger graph's free nodes last.
+// permutation: 2·Σ_m μ_m·(C_um − C'_vπ(m))² + μ_u·(C_uu − C'_vv)² + D_uv over the matched m;
+// ties go to a node of u's colour (cg_refine.go), then to the closest. The second start
+// matches the anchor to the node, among those as close as the closest, whose matching costs
+// least (rankTied). The start is the north-west-corner coupling of the two matched orders (a
+// permutation for graphs of equal sizes and uniform masses), the larger graph's free nodes last.
 //
 // The leading graph is the smaller one, or for equal sizes the one whose sorted row sums come
 // first, so that the start of (B, A) is the transpose of the start of (A, B) wherever the two
-// graphs can be told apart this way. It costs O(ns²·nt), about one CG iteration.
+// graphs can be told apart this way. A start costs O(ns²·nt), about one CG iteration; the
+// second up to anchorTargets times that.
 func anchoredCoupling(st *State, k int) {
 	st.cgKeyS = rowSums(st.cgKeyS, st.cs.g, st.ns)
 	st.cgKeyT = rowSums(st.cgKeyT, st.ct.g, st.nt)
+	st.cgWalkS = walkSums(st.cgWalkS, st.cs.g, st.cgKeyS, st.ns)
+	st.cgWalkT = walkSums(st.cgWalkT, st.ct.g, st.cgKeyT, st.nt)
 	st.cgIdxS, st.cgIdxT = growInt(st.cgIdxS, st.ns), growInt(st.cgIdxT, st.nt)
 	st.cgUsedS, st.cgUsedT = growBool(st.cgUsedS, st.ns), growBool(st.cgUsedT, st.nt)
-	src := matchSide{st.cs.g, st.mus, st.cgKeyS, st.cgIdxS, st.cgUsedS}
-	dst := matchSide{st.ct.g, st.mut, st.cgKeyT, st.cgIdxT, st.cgUsedT}
+	st.cgColS, st.cgNextS = growUint(st.cgColS, st.ns), growUint(st.cgNextS, st.ns)
+	st.cgColT, st.cgNextT = growUint(st.cgColT, st.nt), growUint(st.cgNextT, st.nt)
+	st.cgSorted = growUint(st.cgSorted, max(st.ns, st.nt))
+	// Both graphs' in-edges count unless both are symmetric, so that their colours compare.
+	st.cgEdgesS.build(st.cs.g, st.cgSym)
+	st.cgEdgesT.build(st.ct.g, st.cgSym)
+	src := matchSide{c: st.cs.g, mu: st.mus, rs: st.cgKeyS, walk: st.cgWalkS, order: st.cgIdxS, used: st.cgUsedS,
+		col: st.cgColS, next: st.cgNextS, sorted: st.cgSorted, edges: &st.cgEdgesS}
+	dst := matchSide{c: st.ct.g, mu: st.mut, rs: st.cgKeyT, walk: st.cgWalkT, order: st.cgIdxT, used: st.cgUsedT,
+		col: st.cgColT, next: st.cgNextT, sorted: st.cgSorted, edges: &st.cgEdgesT}
 	// D_uv of a leading node u and another v: d[u·dRow + v·dCol].
 	// tie: per-node scratch of the leading graph (roww is ns long, colw nt).
 	lead, other, dRow, dCol, tie := &src, &dst, st.nt, 1, st.roww
 	if leadsTarget(st) {
 		lead, other, dRow, dCol, tie = &dst, &src, 1, st.nt, st.colw
 	}
-	greedyMatch(lead, other, st.d, dRow, dCol, k, tie)
+	st.cgTargets = growInt(st.cgTargets, len(other.mu))
+	greedyMatch(lead, other, st.d, dRow, dCol, k, tie, st.cgTargets)
 	northWestCorner(st, src.order, dst.order)
 }
 
@@ -70,31 +145,86 @@ func leadsTarget(st *State) bool {
 	return false
 }
 
-// greedyMatch fills lead.order and other.order with the anchored matching of anchoredCoupling
-// (k-th anchor); tie is scratch of lead's length.
-func greedyMatch(lead, other *matchSide, d []float64, dRow, dCol, k int, tie []float64) {
-	nl, no := len(lead.mu), len(other.mu)
+// anchorTargets is how many nodes of the other graph (of no nodes) the second anchored start
+// tries as the anchor's image. A graph whose nodes all look alike (a regular graph) has no
+// better guess of the anchor's image than trying each: every node up to maxAnchorTargets
+// nodes, then maxAnchorTargets²/no (at least minAnchorTargets), so that the greedy matchings,
+// O(no³) each, cost O(maxAnchorTargets²·no²) together until that floor.
+func anchorTargets(no int) int {
+	return min(no, max(minAnchorTargets, maxAnchorTargets*maxAnchorTargets/no))
+}
+
+const (
+	minAnchorTargets = 16
+	maxAnchorTargets = 64
+)
+
+// greedyMatch fills lead.order and other.order with the k-th anchored matching of
+// anchoredCoupling; tie is scratch of lead's length, targets (other's length) the anchor's
+// candidate images in the order the starts take them, kept from one start to the next of a
+// solve. The first start (k = 0) orders them by closeness and takes the closest; the second
+// (k = 1) reorders those as close as the closest (rankTied) before taking its own.
+func greedyMatch(lead, other *matchSide, d []float64, dRow, dCol, k int, tie []float64, targets []int) {
 	anchor := 0
 	for i, v := range lead.rs {
 		if v > lead.rs[anchor] {
 			anchor = i
 		}
 	}
-	// The other anchor: the k-th node by closeness of row sums (k ≥ no wraps around).
-	byCloseness := other.order
-	for j := range byCloseness {
-		byCloseness[j] = j
-	}
-	slices.SortStableFunc(byCloseness, func(x, y int) int {
-		c := cmp.Compare(math.Abs(other.rs[x]-lead.rs[anchor]), math.Abs(other.rs[y]-lead.rs[anchor]))
-		if c != 0 || d == nil {
-			return c
+	switch k {
+	case 0:
+		for j := range targets {
+			targets[j] = j
 		}
-		return cmp.Compare(d[anchor*dRow+x*dCol], d[anchor*dRow+y*dCol])
-	})
-	target := byCloseness[k%no]
+		slices.SortStableFunc(targets, func(x, y int) int {
+			return closeness(lead, other, d, dRow, dCol, anchor, x, y)
+		})
+	case 1:
+		rankTied(lead, other, d, dRow, dCol, anchor, tie, targets)
+	}
+	matchFrom(lead, other, d, dRow, dCol, anchor, targets[k%len(targets)], tie, math.Inf(1))
+}
 
+// rankTied orders targets[1:] that are as close to the anchor as targets[0] (at most
+// anchorTargets of them) by the cost of the greedy matching each leads to; it stops at one
+// that costs nothing.
+func rankTied(lead, other *matchSide, d []float64, dRow, dCol, anchor int, tie []float64, targets []int) {
+	tries := 1
+	for limit := anchorTargets(len(targets)); tries < limit; tries++ {
+		if closeness(lead, other, d, dRow, dCol, anchor, targets[0], targets[tries]) != 0 {
+			break
+		}
+	}
+	var cost [maxAnchorTargets]float64
+	var order [maxAnchorTargets]int
+	bound := math.Inf(1)
+	for i := 1; i < tries; i++ {
+		cost[i] = matchFrom(lead, other, d, dRow, dCol, anchor, targets[i], tie, bound)
+		bound = min(bound, cost[i])
+		if bound <= 0 { // a matching that adds nothing: no other can do better
+			tries = i + 1
+			break
+		}
+	}
+	for i := range tries {
+		order[i] = i
+	}
+	slices.SortStableFunc(order[1:tries], func(x, y int) int { return cmp.Compare(cost[x], cost[y]) })
+	var ranked [maxAnchorTargets]int
+	for i := range tries {
+		ranked[i] = targets[order[i]]
+	}
+	copy(targets, ranked[:tries])
+}
+
+// matchFrom fills lead.order and other.order with the greedy matching that begins with the
+// anchor matched to target, and returns its cost: the sum of what each match adds to the
+// objective of a permutation. It stops early, returning +Inf, once the cost passes bound.
+func matchFrom(lead, other *matchSide, d []float64, dRow, dCol, anchor, target int, tie []float64, bound float64) float64 {
+	nl, no := len(lead.mu), len(other.mu)
 	clear(tie)
+	clear(lead.used)
+	clear(other.used)
 	lc, oc := lead.c, other.c
 	match := func(m, u, v int) {
 		lead.order[m], other.order[m] = u, v
@@ -104,6 +234,11 @@ func greedyMatch(lead, other *matchSide, d []float64, dRow, dCol, k int, tie []f
 		}
 	}
 	match(0, anchor, target)
+	refineFromAnchors(lead, other, anchor, target)
+	total := 0.0
+	if d != nil {
+		total = d[anchor*dRow+target*dCol]
+	}
 	pairs := min(nl, no)
 	for m := 1; m < pairs; m++ {
 		u := -1
@@ -129,11 +264,19 @@ func greedyMatch(lead, other *matchSide, d []float64, dRow, dCol, k int, tie []f
 			if d != nil {
 				s += d[u*dRow+x*dCol]
 			}
-			if s < best || (s == best && math.Abs(other.rs[x]-lead.rs[u]) < math.Abs(other.rs[v]-lead.rs[u])) {
+			if s < best || s == best && betterTie(lead, other, d, dRow, dCol, u, x, v) {
 				v, best = x, s
 			}
 		}
 		match(m, u, v)
+		if total += best; total > bound {
+			return math.Inf(1)
+		}
+		// A choice among nodes of one colour: make it part of the colouring, so that the
+		// nodes left are told apart by their paths to it as well.
+		if lead.col[u] == other.col[v] && (lead.shared(u) || other.shared(v)) {
+			individualize(lead, other, u, v)
+		}
 	}
 	// The larger graph's free nodes follow in index order.
 	for _, side := range []*matchSide{lead, other} {
@@ -144,4 +287,5 @@ func greedyMatch(lead, other *matchSide, d []float64, dRow, dCol, k int, tie []f
 			}
 		}
 	}
+	return total
 }

@@ -169,6 +169,14 @@ func rowSums(key []float64, c blas64.General, n int) []float64 {
 	return key
 }
 
+// growUint is grow for []uint64.
+func growUint(buf []uint64, n int) []uint64 {
+	if cap(buf) < n {
+		return make([]uint64, n)
+	}
+	return buf[:n]
+}
+
 // growInt is grow for []int.
 func growInt(buf []int, n int) []int {
 	if cap(buf) < n {

@@ -11,17 +11,7 @@ import (
 )
 
 func permuted(rng *rand.Rand, s Space) Space {
-	n := s.N()
-	p := rng.Perm(n)
-	c := mat.NewDense(n, n, nil)
-	mu := make([]float64, n)
-	for i := 0; i < n; i++ {
-		mu[p[i]] = s.Mu[i]
-		for j := 0; j < n; j++ {
-			c.Set(p[i], p[j], s.C.At(i, j))
-		}
-	}
-	return Space{C: c, Mu: mu}
+	return permutedBy(s, rng.Perm(s.N()))
 }
 
 // TestInnerSweepsStudy is the measurement behind DefaultPPA's Inner = 5 (run it with

@@ -52,7 +52,7 @@ func ExampleNewSolver() {
 	fmt.Println(err)
 	// Output:
 	// ppa: objective 0.1543, feasible to 1e-12: true
-	// cg: objective 0.1420, feasible to 1e-12: true
+	// cg: objective 0.1173, feasible to 1e-12: true
 	// ppa: invalid input: layers = 1000000000 must be in [1, 100000]
 }
 

@@ -71,7 +71,14 @@ type State struct {
 	cgBest           []float64
 	cgBestObj        float64
 	cgKeyS, cgKeyT   []float64
+	cgWalkS, cgWalkT []float64
+	cgColS, cgColT   []uint64
+	cgNextS, cgNextT []uint64
+	cgSorted         []uint64
+	cgEdgesS         refineEdges
+	cgEdgesT         refineEdges
 	cgIdxS, cgIdxT   []int
+	cgTargets        []int
 	cgUsedS, cgUsedT []bool
 }
 
