@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"strconv"
@@ -399,8 +398,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	p := newProgress(a.log, "training", nil)
 	opt := semisup.Options{Workers: f.train.workers, Progress: p.callback(a.silent)}
 	if f.fraction > 0 {
-		rep := &classexp.GWFReport{Dataset: ds.Name, Graphs: len(data), Classes: classesN, Semisup: sc, Config: cfg}
-		return classifyFraction(cmd, a, f, rep, ds, labels, classesN, cfg, sc, opt)
+		return classifyFraction(cmd, a, f, ds, labels, classesN, cfg, sc, opt)
 	}
 	// The folds left after each one, at the mean time of those trained so far (their own
 	// seconds: the first fold's run also trains the model without labels, once), for the ETA.
@@ -450,20 +448,8 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 }
 
 // classifyFraction trains once with a stratified fraction of labels and scores the rest.
-func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *classexp.GWFReport, ds *graphs.Dataset, labels []int, classesN int, cfg training.Config, sc semisup.Config, opt semisup.Options) error {
+func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, ds *graphs.Dataset, labels []int, classesN int, cfg training.Config, sc semisup.Config, opt semisup.Options) error {
 	data := ds.Graphs
-	train := semisup.KeepLabels(labels, f.fraction, f.foldSeed)
-	n := 0
-	for _, l := range train {
-		if l != semisup.Unlabeled {
-			n++
-		}
-	}
-	rep.Protocol = fmt.Sprintf("%.0f%% of the labels kept (stratified, seed %d); accuracy on the other graphs", 100*f.fraction, f.foldSeed)
-	if f.fraction == 1 {
-		rep.Protocol = "one classifier trained on all labelled graphs; accuracy on them (training accuracy)"
-	}
-	rep.Labeled = n
 	var m *semisup.Model
 	var err error
 	if f.resume {
@@ -492,46 +478,26 @@ func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, rep *classex
 	if f.output != "" {
 		opt.EpochDone = func(m *semisup.Model) error { return m.Save(f.output) }
 	}
+	if f.fraction == 1 && m.Encoder == nil {
+		a.log.Infof("after training, the %d training graphs are re-embedded in transform mode (atoms fixed) and the head trained on them, as 'gwf predict' embeds unseen graphs", len(data))
+	}
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
-	if err := semisup.Fit(ctx, m, data, train, opt); err != nil {
+	rep, split, err := classexp.FractionGWF(ctx, m, ds, labels, classexp.Fraction{Share: f.fraction, Seed: f.foldSeed}, opt,
+		training.Options{Workers: f.train.workers, Progress: opt.Progress})
+	if err != nil {
 		if ctx.Err() != nil {
 			return interruptedError{"interrupted"}
 		}
 		return err
 	}
-	if f.fraction == 1 && m.Encoder == nil {
-		// The saved classifier's head is fit on embeddings made as unseen graphs' will be.
-		a.log.Infof("re-embedding the %d training graphs in transform mode (atoms fixed) and training the head on them, as 'gwf predict' embeds unseen graphs", len(data))
-		if err := m.Reembed(ctx, data, train, 0, training.Options{Workers: f.train.workers, Progress: opt.Progress}); err != nil {
-			if ctx.Err() != nil {
-				return interruptedError{"interrupted"}
-			}
+	if f.output != "" {
+		if err := m.Save(f.output); err != nil {
 			return err
-		}
-		if f.output != "" {
-			if err := m.Save(f.output); err != nil {
-				return err
-			}
 		}
 	}
-	pred := m.Predict()
-	acc, _ := classexp.HeldOutAccuracy(labels, train, pred, f.fraction == 1)
-	rep.Accuracy = classexp.MeanStd{Mean: acc}
-	rep.History = m.History
-	if f.predFile != "" {
-		err := writeOutput(nil, f.predFile, func(w io.Writer) error {
-			cw := csv.NewWriter(w)
-			cw.Write([]string{"graph", "label", "predicted", "labelled_in_training"})
-			for i, g := range data {
-				cw.Write([]string{g.Name, m.LabelText(labels[i]), m.LabelText(pred[i]), strconv.FormatBool(train[i] != semisup.Unlabeled)})
-			}
-			cw.Flush()
-			return cw.Error()
-		})
-		if err != nil {
-			return err
-		}
+	if err := f.writePredictions(ds, labels, split, m.LabelText); err != nil {
+		return err
 	}
 	return writeClassify(cmd.OutOrStdout(), f.json, rep)
 }

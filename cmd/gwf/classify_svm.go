@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"slices"
@@ -13,7 +12,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/semisup"
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 )
@@ -194,7 +192,7 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		a.log.Infof("chose %s; kept %d support graphs", v, len(m.Graphs))
 		return writeSVMReport(cmd.OutOrStdout(), f.json, rep)
 	case f.fraction > 0:
-		return classifySVMFraction(ctx, cmd, a, f, rep, ds, labels, classesN, opt)
+		return classifySVMFraction(ctx, cmd, a, f, ds, labels, classesN, used, set, opt)
 	}
 	cv, err := classexp.CrossValidateSVM(ctx, ds, labels, classesN, used, classexp.SVMSpec{
 		Folds: f.folds, Seed: f.foldSeed, Settings: set, Options: opt, ReportDir: f.outputDir,
@@ -210,37 +208,31 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 
 // classifySVMFraction keeps a stratified fraction of the labels, trains on them and scores
 // the other graphs.
-func classifySVMFraction(ctx context.Context, cmd *cobra.Command, a *app, f *classifyFlags, rep *classexp.SVMReport, ds *graphs.Dataset, labels []int, classesN int, opt fgwsvm.Options) error {
-	train := semisup.KeepLabels(labels, f.fraction, f.foldSeed)
-	pred, v, st, err := fgwsvm.TrainPredict(ctx, ds.Graphs, train, classesN, rep.Settings, opt)
+func classifySVMFraction(ctx context.Context, cmd *cobra.Command, a *app, f *classifyFlags, ds *graphs.Dataset, labels []int, classesN int, features string, set fgwsvm.Settings, opt fgwsvm.Options) error {
+	rep, split, err := classexp.FractionSVM(ctx, ds, labels, classesN, features, classexp.Fraction{Share: f.fraction, Seed: f.foldSeed}, set, opt)
 	if err != nil {
 		if ctx.Err() != nil {
 			return interruptedError{"interrupted"}
 		}
 		return err
 	}
-	rep.Cost = st
-	acc, n := classexp.HeldOutAccuracy(labels, train, pred, false)
-	rep.Labeled = len(labels) - n
-	rep.SetChosen(v)
-	rep.Protocol = fmt.Sprintf("%.0f%% of the labels kept (stratified, seed %d); settings chosen by %d-fold cross-validation on the labelled graphs; accuracy on the other graphs", 100*f.fraction, f.foldSeed, rep.Settings.Grid.Folds)
-	rep.Accuracy = classexp.MeanStd{Mean: acc}
-	a.log.Infof("chose %s", v)
-	if f.predFile != "" {
-		err := writeOutput(nil, f.predFile, func(w io.Writer) error {
-			cw := csv.NewWriter(w)
-			cw.Write([]string{"graph", "label", "predicted", "labelled_in_training"})
-			for i, g := range ds.Graphs {
-				cw.Write([]string{g.Name, classText(ds, labels[i]), classText(ds, pred[i]), strconv.FormatBool(train[i] != semisup.Unlabeled)})
-			}
-			cw.Flush()
-			return cw.Error()
-		})
-		if err != nil {
-			return err
-		}
+	a.log.Infof("chose %s", rep.Chosen())
+	if err := f.writePredictions(ds, labels, split, func(c int) string { return classText(ds, c) }); err != nil {
+		return err
 	}
 	return writeSVMReport(cmd.OutOrStdout(), f.json, rep)
+}
+
+// writePredictions writes --predictions, if given.
+func (f *classifyFlags) writePredictions(ds *graphs.Dataset, labels []int, s classexp.Split, text func(int) string) error {
+	if f.predFile == "" {
+		return nil
+	}
+	names := make([]string, len(ds.Graphs))
+	for i, g := range ds.Graphs {
+		names[i] = g.Name
+	}
+	return writeOutput(nil, f.predFile, func(w io.Writer) error { return classexp.WritePredictions(w, names, labels, s, text) })
 }
 
 // classText is class c of the dataset as its files wrote it.

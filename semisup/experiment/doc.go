@@ -5,8 +5,10 @@
 //     (the semi-supervised GWF model of package semisup; the SVM on FGW discrepancies of
 //     package fgwsvm) and report it: the protocol in words, every fold, the mean ± std, and
 //     the baselines or the cost of the discrepancies (GWFReport, SVMReport);
-//   - HeldOutAccuracy scores the labelled-fraction protocol, ScorePredictions a classifier's
-//     predictions on labelled data, per class;
+//   - FractionGWF and FractionSVM run the labelled-fraction protocol (Fraction: a stratified
+//     share of the labels kept, the other graphs scored; with every label kept, a classifier
+//     for unseen graphs) and WritePredictions writes its predictions; HeldOutAccuracy scores
+//     it, ScorePredictions a classifier's predictions on labelled data, per class;
 //   - Read reads a report back, and Pool pools the folds of reports that differ only in their
 //     seeds into one mean ± std.
 //

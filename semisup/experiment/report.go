@@ -83,6 +83,17 @@ func (r *SVMReport) SetChosen(v fgwsvm.Vote) {
 	}
 }
 
+// Chosen is what SetChosen recorded (nil before).
+func (r *SVMReport) Chosen() fgwsvm.Vote {
+	switch {
+	case r.Voters != nil:
+		return r.Voters
+	case r.Choice != nil:
+		return fgwsvm.Vote{*r.Choice}
+	}
+	return nil
+}
+
 // FoldAccuracies are the held-out accuracies of the report's folds.
 func (r *SVMReport) FoldAccuracies() []float64 {
 	xs := make([]float64, len(r.Folds))

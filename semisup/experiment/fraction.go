@@ -1,0 +1,121 @@
+package experiment
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
+	"github.com/gwf-graphs/gwf/training"
+)
+
+// Fraction is the labelled-fraction protocol: a stratified share of the labels is kept
+// (semisup.KeepLabels with Seed), a classifier is trained with them and scored on the graphs
+// whose labels were hidden; with Share 1 it is scored on the graphs it was trained on.
+type Fraction struct {
+	Share float64 // in (0, 1]
+	Seed  uint64
+}
+
+// Split is one run of the protocol: the labels kept (semisup.Unlabeled where hidden), the
+// class predicted for every graph, and the accuracy on the Scored graphs.
+type Split struct {
+	Train, Predicted []int
+	Accuracy         float64
+	Scored           int
+}
+
+// Labelled is the number of graphs whose labels were kept.
+func (s Split) Labelled() int {
+	n := 0
+	for _, l := range s.Train {
+		if l != semisup.Unlabeled {
+			n++
+		}
+	}
+	return n
+}
+
+func (p Fraction) check() error {
+	if !(p.Share > 0 && p.Share <= 1) {
+		return fmt.Errorf("experiment: labelled fraction %v must be in (0, 1]", p.Share)
+	}
+	return nil
+}
+
+// score fills s's accuracy from the true labels.
+func (p Fraction) score(s *Split, labels []int) {
+	s.Accuracy, s.Scored = HeldOutAccuracy(labels, s.Train, s.Predicted, p.Share == 1)
+}
+
+// protocol describes the split in words.
+func (p Fraction) protocol() string {
+	if p.Share == 1 {
+		return "one classifier trained on all labelled graphs; accuracy on them (training accuracy)"
+	}
+	return fmt.Sprintf("%.0f%% of the labels kept (stratified, seed %d), accuracy on the other graphs", 100*p.Share, p.Seed)
+}
+
+// FractionSVM runs protocol p with the fgw-svm classifier of settings set on the graphs of ds
+// (labels: class indices in [0, classes); features describes how their node features were
+// read): the candidate, γ and C are chosen by cross-validation on the kept labels only.
+func FractionSVM(ctx context.Context, ds *graphs.Dataset, labels []int, classes int, features string, p Fraction, set fgwsvm.Settings, opt fgwsvm.Options) (*SVMReport, Split, error) {
+	if err := p.check(); err != nil {
+		return nil, Split{}, err
+	}
+	s := Split{Train: semisup.KeepLabels(labels, p.Share, p.Seed)}
+	pred, v, st, err := fgwsvm.TrainPredict(ctx, ds.Graphs, s.Train, classes, set, opt)
+	if err != nil {
+		return nil, Split{}, err
+	}
+	s.Predicted = pred
+	p.score(&s, labels)
+	rep := &SVMReport{Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Method: MethodSVM,
+		Features: features, Settings: set, Cost: st, Labeled: s.Labelled(),
+		Accuracy: MeanStd{Mean: s.Accuracy},
+		Protocol: fmt.Sprintf("%s; settings chosen by %d-fold cross-validation on the labelled graphs", p.protocol(), set.Grid.Folds)}
+	rep.SetChosen(v)
+	return rep, s, nil
+}
+
+// FractionGWF runs protocol p with the semi-supervised model m on data (ds's graphs; labels:
+// class indices). With Share 1 and free embeddings, the training graphs are then re-embedded
+// as unseen graphs will be (atoms fixed, semisup.Model.Reembed with reembed) and the head is
+// trained on those embeddings, so that a saved model predicts new graphs on the same footing.
+func FractionGWF(ctx context.Context, m *semisup.Model, ds *graphs.Dataset, labels []int, p Fraction, opt semisup.Options, reembed training.Options) (*GWFReport, Split, error) {
+	if err := p.check(); err != nil {
+		return nil, Split{}, err
+	}
+	data := ds.Graphs
+	s := Split{Train: semisup.KeepLabels(labels, p.Share, p.Seed)}
+	if err := semisup.Fit(ctx, m, data, s.Train, opt); err != nil {
+		return nil, Split{}, err
+	}
+	if p.Share == 1 && m.Encoder == nil {
+		if err := m.Reembed(ctx, data, s.Train, 0, reembed); err != nil {
+			return nil, Split{}, err
+		}
+	}
+	s.Predicted = m.Predict()
+	p.score(&s, labels)
+	rep := &GWFReport{Dataset: ds.Name, Graphs: len(data), Classes: m.Head.Classes(), Protocol: p.protocol(),
+		Semisup: m.Config, Config: m.GWF.Config, Accuracy: MeanStd{Mean: s.Accuracy},
+		Labeled: s.Labelled(), History: m.History}
+	return rep, s, nil
+}
+
+// WritePredictions writes s as CSV, a row per graph: its name, its label and the predicted
+// class as text names them, and whether its label was kept for training.
+func WritePredictions(w io.Writer, names []string, labels []int, s Split, text func(class int) string) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"graph", "label", "predicted", "labelled_in_training"})
+	for i, name := range names {
+		cw.Write([]string{name, text(labels[i]), text(s.Predicted[i]), strconv.FormatBool(s.Train[i] != semisup.Unlabeled)})
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,77 @@
+package experiment
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
+	"github.com/gwf-graphs/gwf/training"
+)
+
+// TestFractionSVM: half the labels kept, stratified; the other half scored, and written out.
+func TestFractionSVM(t *testing.T) {
+	ds, labels := cyclesAndPaths(t, 8)
+	set := fgwsvm.Settings{
+		Candidates: []fgwsvm.Candidate{{Structure: graphs.Adjacency, FeatureWeight: 1}},
+		Grid:       fgwsvm.Grid{Gammas: []float64{1}, Cs: []float64{1, 10}, Folds: 2, Seed: 1},
+	}
+	rep, s, err := FractionSVM(context.Background(), ds, labels, 2, "--features none", Fraction{Share: 0.5, Seed: 3}, set, fgwsvm.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Labelled() != 8 || s.Scored != 8 || rep.Labeled != 8 || len(s.Predicted) != 16 {
+		t.Fatalf("%d labelled, %d scored (report: %d labelled), %d predictions", s.Labelled(), s.Scored, rep.Labeled, len(s.Predicted))
+	}
+	if s.Accuracy < 0.75 || rep.Accuracy.Mean != s.Accuracy || rep.Chosen() == nil || !strings.Contains(rep.Protocol, "50% of the labels kept") {
+		t.Fatalf("accuracy %v (report %v), chosen %v, protocol %q", s.Accuracy, rep.Accuracy.Mean, rep.Chosen(), rep.Protocol)
+	}
+	for i, l := range s.Train {
+		if l != semisup.Unlabeled && l != labels[i] {
+			t.Fatalf("graph %d: kept label %d, its label is %d", i, l, labels[i])
+		}
+	}
+	names := make([]string, len(ds.Graphs))
+	for i := range names {
+		names[i] = "g" + strconv.Itoa(i)
+	}
+	var buf bytes.Buffer
+	if err := WritePredictions(&buf, names, labels, s, strconv.Itoa); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil || len(rows) != 17 || rows[0][3] != "labelled_in_training" || rows[1][0] != "g0" || rows[1][1] != strconv.Itoa(labels[0]) {
+		t.Fatalf("predictions CSV: %v, %v", rows, err)
+	}
+	if _, _, err := FractionSVM(context.Background(), ds, labels, 2, "", Fraction{Share: 0}, set, fgwsvm.Options{}); err == nil {
+		t.Fatal("a fraction of 0: no error")
+	}
+}
+
+// TestFractionGWF: with every label kept the model is re-embedded and scored on its training
+// graphs; the report says so.
+func TestFractionGWF(t *testing.T) {
+	ds, labels := cyclesAndPaths(t, 4)
+	cfg := training.DefaultConfig()
+	cfg.Atoms, cfg.AtomSize, cfg.Epochs = 2, 4, 1
+	m, err := semisup.NewModel(ds.Graphs, 2, cfg, semisup.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	z0 := m.GWF.Z.At(0, 0)
+	rep, s, err := FractionGWF(context.Background(), m, ds, labels, Fraction{Share: 1, Seed: 1}, semisup.Options{}, training.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Scored != 8 || rep.Labeled != 8 || len(rep.History) != 1 || !strings.Contains(rep.Protocol, "training accuracy") {
+		t.Fatalf("%d scored, %d labelled, %d epochs, protocol %q", s.Scored, rep.Labeled, len(rep.History), rep.Protocol)
+	}
+	if m.GWF.Z.At(0, 0) == z0 {
+		t.Fatal("the embeddings did not move")
+	}
+}
