@@ -104,6 +104,10 @@ type attrGraph struct {
 	compactAt  int
 	values     int64                // numeric attribute values held, bounded by MaxDenseBytes
 	defaults   map[string][]float64 // values of nodes without the attribute (GraphML <default>)
+	// With categories, the string node attributes by slot, and their defaults.
+	categories  bool
+	catValues   []map[string]string
+	catDefaults map[string]string
 }
 
 func newAttrGraph(label string, lim Limits, attributes bool) *attrGraph {
@@ -184,6 +188,56 @@ func (g *attrGraph) setAttr(s int32, name string, xs []float64) error {
 	}
 	n.attrs[name] = xs
 	return nil
+}
+
+// setCategory sets a string attribute of the node in slot s (only when categories are kept).
+func (g *attrGraph) setCategory(s int32, name, value string) {
+	if !g.categories {
+		return
+	}
+	for int(s) >= len(g.catValues) {
+		g.catValues = append(g.catValues, nil)
+	}
+	if g.catValues[s] == nil {
+		g.catValues[s] = map[string]string{}
+	}
+	g.catValues[s][name] = value
+}
+
+// setCategoryDefault sets the value of a string attribute for the nodes that lack it.
+func (g *attrGraph) setCategoryDefault(name, value string) {
+	if !g.categories {
+		return
+	}
+	if g.catDefaults == nil {
+		g.catDefaults = map[string]string{}
+	}
+	g.catDefaults[name] = value
+}
+
+// nodeCategories are the kept string attributes in row order (slotOf: the slot of each row).
+func (g *attrGraph) nodeCategories(slotOf []int32) nodeCategories {
+	if !g.categories || (len(g.catValues) == 0 && len(g.catDefaults) == 0) {
+		return nil
+	}
+	c := nodeCategories{}
+	for row, s := range slotOf {
+		var own map[string]string
+		if int(s) < len(g.catValues) {
+			own = g.catValues[s]
+		}
+		for name, v := range own {
+			if v != "" {
+				c.set(name, row, len(slotOf), v)
+			}
+		}
+		for name, v := range g.catDefaults {
+			if _, ok := own[name]; !ok && v != "" {
+				c.set(name, row, len(slotOf), v)
+			}
+		}
+	}
+	return c
 }
 
 // setDefault sets the value of an attribute for the nodes that lack it.
@@ -321,6 +375,7 @@ func (g *attrGraph) build(name string) (*Graph, error) {
 		return nil, err
 	}
 	gr.Name = name
+	gr.categories = g.nodeCategories(slotOf)
 	return gr, nil
 }
 

@@ -13,9 +13,10 @@
 // solver's worker holds while it works on the graph), so a corrupt or hostile file is refused
 // with a message naming the file (and line, where there are lines) instead of exhausting memory.
 //
-// Node features (one-hot TU node labels, attributes, optionally standardized) are made by the
-// readers; a Dataset's FeatureEncoding records how, so that a model trained on it can have new
-// graphs encoded the same way (TUOptions.NodeLabels, ApplyStandardization).
+// Node features (one-hot TU node labels or a folder's string node attributes, attributes,
+// optionally standardized) are made by the readers; a Dataset's FeatureEncoding records how, so
+// that a model trained on it can have new graphs encoded the same way (TUOptions.NodeLabels,
+// FolderOptions.NodeLabelNames, ApplyStandardization).
 //
 // Data flows one way: graphs → layers → training. This package knows nothing of optimal
 // transport or Gorgonia; it only produces valid graphs for the packages above it.

@@ -17,6 +17,9 @@ type FeatureEncoding struct {
 	Kind FeatureKind `json:"kind"`
 	// NodeLabels are the values of the one-hot columns (Kind FeaturesLabels), sorted.
 	NodeLabels []int `json:"node_labels,omitempty"`
+	// NodeLabelNames are instead the one-hot columns of a folder's categorical node
+	// attributes (Kind FeaturesLabels), "name=value", sorted.
+	NodeLabelNames []string `json:"node_label_names,omitempty"`
 	// Mean and Scale, when set, standardized each feature dimension: x' = (x − Mean)/Scale.
 	Mean  []float64 `json:"mean,omitempty"`
 	Scale []float64 `json:"scale,omitempty"`
@@ -30,7 +33,7 @@ type FeatureEncoding struct {
 // width it does not record).
 func (e FeatureEncoding) Dim() int {
 	if e.Kind == FeaturesLabels {
-		return len(e.NodeLabels)
+		return len(e.NodeLabels) + len(e.NodeLabelNames)
 	}
 	return len(e.Mean)
 }
@@ -47,19 +50,27 @@ func (e FeatureEncoding) Validate() error {
 	}
 	switch e.Kind {
 	case FeaturesNone:
-		if e.NodeLabels != nil || e.Mean != nil || e.Scale != nil {
+		if e.NodeLabels != nil || e.NodeLabelNames != nil || e.Mean != nil || e.Scale != nil {
 			return fmt.Errorf("graphs: feature encoding: kind none with %d node-label values and %d means", len(e.NodeLabels), len(e.Mean))
 		}
 		return nil
 	case FeaturesLabels:
-		if len(e.NodeLabels) == 0 {
+		switch {
+		case len(e.NodeLabels) == 0 && len(e.NodeLabelNames) == 0:
 			return fmt.Errorf("graphs: feature encoding: labels without node-label values")
-		}
-		if err := checkNodeLabelValues(e.Kind, e.NodeLabels); err != nil {
-			return fmt.Errorf("graphs: feature encoding: %w", err)
+		case len(e.NodeLabels) > 0 && len(e.NodeLabelNames) > 0:
+			return fmt.Errorf("graphs: feature encoding: both node-label values and names")
+		case len(e.NodeLabelNames) > 0:
+			if !slices.IsSorted(e.NodeLabelNames) || len(slices.Compact(slices.Clone(e.NodeLabelNames))) != len(e.NodeLabelNames) {
+				return fmt.Errorf("graphs: feature encoding: node-label names not sorted and distinct")
+			}
+		default:
+			if err := checkNodeLabelValues(e.Kind, e.NodeLabels); err != nil {
+				return fmt.Errorf("graphs: feature encoding: %w", err)
+			}
 		}
 	case FeaturesAttributes:
-		if e.NodeLabels != nil {
+		if e.NodeLabels != nil || e.NodeLabelNames != nil {
 			return fmt.Errorf("graphs: feature encoding: node-label values for attributes")
 		}
 	default:
@@ -69,8 +80,8 @@ func (e FeatureEncoding) Validate() error {
 		return nil
 	}
 	d := len(e.Mean)
-	if d == 0 || len(e.Scale) != d || (e.Kind == FeaturesLabels && d != len(e.NodeLabels)) {
-		return fmt.Errorf("graphs: feature encoding: %d means and %d scales for %d node-label values", d, len(e.Scale), len(e.NodeLabels))
+	if d == 0 || len(e.Scale) != d || (e.Kind == FeaturesLabels && d != e.Dim()) {
+		return fmt.Errorf("graphs: feature encoding: %d means and %d scales for %d node-label values", d, len(e.Scale), e.Dim())
 	}
 	if err := checkMeanScale(e.Mean, e.Scale); err != nil {
 		return fmt.Errorf("graphs: feature encoding: %w", err)
@@ -90,7 +101,8 @@ func checkMeanScale(mean, scale []float64) error {
 
 // Clone returns a deep copy.
 func (e FeatureEncoding) Clone() FeatureEncoding {
-	return FeatureEncoding{Kind: e.Kind, NodeLabels: slices.Clone(e.NodeLabels), Mean: slices.Clone(e.Mean), Scale: slices.Clone(e.Scale), Structure: e.Structure}
+	return FeatureEncoding{Kind: e.Kind, NodeLabels: slices.Clone(e.NodeLabels), NodeLabelNames: slices.Clone(e.NodeLabelNames),
+		Mean: slices.Clone(e.Mean), Scale: slices.Clone(e.Scale), Structure: e.Structure}
 }
 
 // ApplyStandardization standardizes the node features of gs in place with given means and

@@ -33,10 +33,16 @@ import (
 // FolderOptions controls ReadFolder. The zero value reads structure only, undirected edge
 // lists, all files, under DefaultLimits.
 type FolderOptions struct {
-	// Features is FeaturesNone or FeaturesAttributes: the "features" of JSON files and the
-	// numeric node attributes of node-link, GraphML and GML files. With FeaturesAttributes every
-	// graph must have features of one width. FeaturesLabels is not supported for folders.
+	// Features is FeaturesNone; FeaturesAttributes, the "features" of JSON files and the
+	// numeric node attributes of node-link, GraphML and GML files (every graph must have
+	// features of one width); or FeaturesLabels, the string node attributes of node-link and
+	// GraphML files one-hot encoded over the folder's values (categories.go: an attribute
+	// with more than MaxCategories values is left out; a node without one has no column set).
 	Features FeatureKind
+	// NodeLabelNames, with FeaturesLabels, are the one-hot columns to use (a model's
+	// FeatureEncoding.NodeLabelNames) instead of the folder's values; a node whose value is
+	// not among them has none set (counted in Dataset.UnknownNodeLabels).
+	NodeLabelNames []string
 	// Directed reads edge lists as directed (JSON, GraphML and GML files say it themselves).
 	Directed bool
 	// DegreeMu sets each graph's Mu to DegreeMu(C) instead of the uniform distribution (JSON
@@ -96,8 +102,8 @@ func ReadFolder(dir string, opt FolderOptions) (*Dataset, error) {
 
 func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 	lim := opt.Limits.OrDefault()
-	if opt.Features == FeaturesLabels {
-		return nil, errors.New(`node features "labels" are not supported for graph folders (use attributes: JSON "features" or numeric node-link attributes)`)
+	if opt.NodeLabelNames != nil && opt.Features != FeaturesLabels {
+		return nil, fmt.Errorf("FolderOptions.NodeLabelNames with features %q: they are the columns of labels", opt.Features)
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -169,6 +175,9 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 		} else {
 			g.F = nil
 		}
+		if opt.Features != FeaturesLabels {
+			g.categories = nil
+		}
 		if opt.DegreeMu {
 			g.Mu = DegreeMu(g.A)
 		}
@@ -178,6 +187,11 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 				p, tuBytes(total), tuBytes(lim.MaxDenseBytes))
 		}
 		ds.Graphs = append(ds.Graphs, g)
+	}
+	if opt.Features == FeaturesLabels {
+		if err := ds.encodeCategories(opt.NodeLabelNames, lim.MaxDenseBytes-total); err != nil {
+			return nil, fmt.Errorf("%s: %w", dir, err)
+		}
 	}
 	if hasLabels {
 		err = ds.labelFromCSV(filepath.Join(dir, folderLabels), files)
@@ -212,7 +226,7 @@ func ReadGraphFile(path string, opt FolderOptions) (*Graph, error) {
 // readGraphFile reads one graph file by its extension; a .json file is told apart by its
 // top-level fields.
 func readGraphFile(p string, opt FolderOptions, lim Limits) (*Graph, error) {
-	attrs := NodeLinkOptions{Attributes: opt.Features == FeaturesAttributes, Limits: lim}
+	attrs := NodeLinkOptions{Attributes: opt.Features == FeaturesAttributes, Categories: opt.Features == FeaturesLabels, Limits: lim}
 	switch folderFormat(p) {
 	case "edges":
 		return ReadEdgeListFile(p, EdgeListOptions{IDs: NodeNames, Directed: opt.Directed, Limits: lim})

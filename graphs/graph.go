@@ -25,6 +25,9 @@ type Graph struct {
 	// Label is the class label of the graph; meaningful only when HasLabel is true.
 	Label    int
 	HasLabel bool
+	// categories are the string node attributes a reader kept for a folder to encode
+	// (NodeLinkOptions.Categories); nil otherwise.
+	categories nodeCategories
 }
 
 // ErrInvalid is wrapped by every validation error, so callers can test for it with errors.Is.

@@ -38,7 +38,8 @@ const graphmlMaxDepth = 64
 // and becomes Graph.Name. With opt.Attributes the numeric node attributes (keys of attr.type
 // int, long, float or double, by attribute name in sorted order) are the node features: every
 // node must have each, from its own <data> or the key's <default>. Boolean and string
-// attributes are not features. An integer graph attribute "label" becomes the class label.
+// attributes are not features; with opt.Categories the string ones are kept for ReadFolder's
+// node labels. An integer graph attribute "label" becomes the class label.
 // The input is bounded, and the node count is checked against opt.Limits as nodes appear.
 func ReadGraphML(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
 	lim := opt.Limits.OrDefault()
@@ -47,6 +48,7 @@ func ReadGraphML(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) 
 		label = "<graphml>"
 	}
 	p := &graphmlParser{label: label, keys: map[string]*graphmlKey{}, g: newAttrGraph(label, lim, opt.Attributes)}
+	p.g.categories = opt.Categories
 	err := boundedRead(r, label, textMaxBytes(lim), lim, func(src io.Reader) error {
 		p.d = xml.NewDecoder(src)
 		p.d.CharsetReader = graphmlCharset
@@ -94,6 +96,7 @@ type graphmlKey struct {
 	name    string // attr.name, or the key's id when it has none
 	domain  string // "for": node, edge, graph, all, ...
 	numeric bool   // attr.type int, long, float or double
+	text    bool   // attr.type string
 	def     *string
 	line    int
 }
@@ -281,6 +284,8 @@ func (p *graphmlParser) key(e xml.StartElement) error {
 	switch v, _ := attr(e, "attr.type"); v {
 	case "int", "long", "float", "double":
 		k.numeric = true
+	case "string":
+		k.text = true
 	}
 	p.keys[id] = k
 	p.order = append(p.order, k)
@@ -348,6 +353,9 @@ func (p *graphmlParser) graph(e xml.StartElement) error {
 		if k.name == "label" && k.on("graph") && k.def != nil {
 			p.graphLabel = k.def
 		}
+		if k.text && k.on("node") && k.def != nil {
+			p.g.setCategoryDefault(k.name, strings.TrimSpace(*k.def))
+		}
 	}
 	return p.inside(func(c xml.StartElement) error {
 		switch c.Name.Local {
@@ -383,6 +391,9 @@ func (p *graphmlParser) node(e xml.StartElement) error {
 			return p.errorf("node %q holds a nested <graph>: nested graphs are not supported", id)
 		case "data":
 			k, text, err := p.data(c)
+			if err == nil && k.text && k.on("node") && text != nil {
+				p.g.setCategory(slot, k.name, strings.TrimSpace(*text))
+			}
 			if err != nil || !k.numeric || !k.on("node") || !p.g.attributes {
 				return err
 			}

@@ -9,7 +9,9 @@ package graphs
 // Node ids are any JSON value (strings, numbers); the nodes are rows of C in the order of
 // "nodes". "edges" is accepted for "links" (networkx ≥ 3.4 can write either). A link's
 // "weight" is its entry of C (1 when absent); in a multigraph the weights of parallel links
-// add up. Other fields are ignored: node-link files carry arbitrary attributes.
+// add up. Numeric node attributes are features (NodeLinkOptions.Attributes), string ones
+// ReadFolder's node labels (NodeLinkOptions.Categories); other fields are ignored: node-link
+// files carry arbitrary attributes.
 
 import (
 	"bytes"
@@ -30,6 +32,9 @@ type NodeLinkOptions struct {
 	// name in sorted order, "id" excluded) the node features F. Every node must have the same
 	// numeric attributes. Without it, or when the nodes have none, F is nil.
 	Attributes bool
+	// Categories keeps the string node attributes for ReadFolder to one-hot encode
+	// (FeaturesLabels over a folder's values); a single graph does not use them.
+	Categories bool
 	// Limits bounds the node count and memory; the zero value means DefaultLimits.
 	Limits Limits
 }
@@ -84,7 +89,11 @@ func ReadNodeLink(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error)
 	if err != nil {
 		return nil, jsonDecodeError(label, src, err)
 	}
-	return nl.graph(name, label, opt.Attributes, lim)
+	g, err := nl.graph(name, label, opt.Attributes, lim)
+	if err == nil && opt.Categories {
+		g.categories = nodeLinkCategories(nl.Nodes.list)
+	}
+	return g, err
 }
 
 // ReadNodeLinkFile reads the node-link JSON file at path; the path names the graph.
@@ -188,6 +197,25 @@ func (nl *nodeLink) graph(name, label string, attributes bool, lim Limits) (*Gra
 		g.Label, g.HasLabel = y, true
 	}
 	return g, nil
+}
+
+// nodeLinkCategories are the string attributes of the nodes ("id" aside), nil when none has
+// any.
+func nodeLinkCategories(nodes []map[string]json.RawMessage) nodeCategories {
+	var c nodeCategories
+	for i, node := range nodes {
+		for name, raw := range node {
+			var v string
+			if name == "id" || len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &v) != nil || v == "" {
+				continue
+			}
+			if c == nil {
+				c = nodeCategories{}
+			}
+			c.set(name, i, len(nodes), v)
+		}
+	}
+	return c
 }
 
 // nodeLinkFeatures builds F from the numeric attributes of the nodes, or returns nil when the

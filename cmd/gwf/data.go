@@ -103,8 +103,7 @@ func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) err
 
 // loadAutoFeatures reads the data, with the node features the source has when --features was
 // not given: attributes (standardized) where it offers them, else one-hot node labels (TU
-// data), else none; a folder is tried with attributes and read without where its files have
-// none. Features that are there but cannot be read (of differing widths, not finite) are an
+// node labels; a folder's string node attributes), else none. Features that are there but cannot be read (of differing widths, not finite) are an
 // error, not a reason to leave them out. It returns the dataset and what it used, as flags.
 func (d *dataFlags) loadAutoFeatures(fs *pflag.FlagSet, log *logrus.Logger) (*graphs.Dataset, string, error) {
 	if fs.Changed("features") {
@@ -121,14 +120,12 @@ func (d *dataFlags) loadAutoFeatures(fs *pflag.FlagSet, log *logrus.Logger) (*gr
 		return nil, "", err // attributes that are there but cannot be used: say why
 	}
 	d.Features, d.Standardize = "labels", false
-	if d.Graphs == "" {
-		if ds, err = d.load(); err == nil {
-			log.Infof("node features: one-hot node labels (--features labels; --features none for structure only)")
-			return ds, "--features labels", nil
-		}
-		if !errors.Is(err, graphs.ErrNoFeatures) {
-			return nil, "", err
-		}
+	if ds, err = d.load(); err == nil {
+		log.Infof("node features: one-hot node labels (--features labels; --features none for structure only)")
+		return ds, "--features labels", nil
+	}
+	if !errors.Is(err, graphs.ErrNoFeatures) {
+		return nil, "", err
 	}
 	d.Features = "none"
 	ds, err = d.load()

@@ -21,7 +21,8 @@ type Spec struct {
 	// Folder is a folder of graph files in the formats of graphs.ReadFolder.
 	Folder string
 
-	// Features are the node features to read (graphs.FeaturesLabels is for TU data only).
+	// Features are the node features to read (graphs.FeaturesLabels: a TU dataset's node
+	// labels, or a folder's string node attributes, one-hot).
 	Features graphs.FeatureKind
 	// Standardize rescales every feature dimension to mean 0 and standard deviation 1 over the
 	// graphs kept (graphs.StandardizeFeatures).
@@ -79,8 +80,8 @@ func (s Spec) Validate() error {
 		return fmt.Errorf("collection: unknown feature kind %d", int(s.Features))
 	case s.Window != nil && s.Standardize && s.Encoding == nil:
 		return errors.New("collection: Standardize with a Window would standardize the features over the window alone")
-	case s.Folder != "" && s.Features == graphs.FeaturesLabels:
-		return errors.New(`collection: node features "labels" are for TU data; a graph folder has attributes or none`)
+	case s.Window != nil && s.Folder != "" && s.Features == graphs.FeaturesLabels && s.Encoding == nil:
+		return errors.New("collection: a Window of a folder would one-hot encode its node labels over the window alone: give the Encoding whose columns to use")
 	}
 	if e := s.Encoding; e != nil {
 		switch {
@@ -93,6 +94,12 @@ func (s Spec) Validate() error {
 		}
 		if err := e.Validate(); err != nil {
 			return fmt.Errorf("collection: %w", err)
+		}
+		switch {
+		case s.Folder != "" && e.NodeLabels != nil:
+			return errors.New("collection: the encoding's node labels are a TU dataset's integer labels; a folder has string node attributes")
+		case s.Folder == "" && e.NodeLabelNames != nil:
+			return errors.New("collection: the encoding's node labels are a folder's string node attributes; TU data have integer labels")
 		}
 	}
 	if s.Structure != "" && s.Structure != graphs.Adjacency && s.Structure != graphs.ShortestPath {
@@ -160,7 +167,11 @@ func Load(s Spec) (*graphs.Dataset, error) {
 	case s.TU != "":
 		ds, err = graphs.ReadTUPath(s.TU, tu)
 	default:
-		ds, err = graphs.ReadFolder(s.Folder, graphs.FolderOptions{Features: s.Features, Directed: s.Directed, Limits: s.Limits, Select: pick})
+		fo := graphs.FolderOptions{Features: s.Features, Directed: s.Directed, Limits: s.Limits, Select: pick}
+		if s.Encoding != nil {
+			fo.NodeLabelNames = s.Encoding.NodeLabelNames
+		}
+		ds, err = graphs.ReadFolder(s.Folder, fo)
 	}
 	if windowErr != nil {
 		return nil, windowErr

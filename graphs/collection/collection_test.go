@@ -98,7 +98,9 @@ func TestLoadSources(t *testing.T) {
 		{Spec{Dataset: "MUTAG", TU: "x"}, "only one"},
 		{Spec{Dataset: "nope"}, `unknown bundled dataset "nope"`},
 		{Spec{Dataset: "MUTAG", Subset: -1}, "negative"},
-		{Spec{Folder: "x", Features: graphs.FeaturesLabels}, "for TU data"},
+		{Spec{Folder: "x", Features: graphs.FeaturesLabels, Window: func(n int) (int, int) { return 0, n }}, "over the window alone"},
+		{Spec{Folder: "x", Features: graphs.FeaturesLabels, Encoding: &graphs.FeatureEncoding{Kind: graphs.FeaturesLabels, NodeLabels: []int{1}}}, "a folder has string node attributes"},
+		{Spec{Dataset: "MUTAG", Features: graphs.FeaturesLabels, Encoding: &graphs.FeatureEncoding{Kind: graphs.FeaturesLabels, NodeLabelNames: []string{"a=b"}}}, "TU data have integer labels"},
 		{Spec{TU: filepath.Join("..", "testdata", "nowhere")}, "nowhere"},
 	} {
 		if _, err := Load(s.spec); err == nil || !strings.Contains(err.Error(), s.want) {

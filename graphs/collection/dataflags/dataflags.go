@@ -43,7 +43,7 @@ type Flags struct {
 // Register adds all the flags to fs.
 func (d *Flags) Register(fs *pflag.FlagSet) {
 	d.RegisterSources(fs)
-	fs.StringVar(&d.Features, "features", "none", "node features: none (structure only, the paper's setting), labels (one-hot node labels; TU data) or attributes")
+	fs.StringVar(&d.Features, "features", "none", "node features: none (structure only, the paper's setting), labels (one-hot node labels: TU node labels, or the string node attributes of a folder's node-link and GraphML files) or attributes")
 	fs.IntVar(&d.MaxNodes, "max-nodes", graphs.DefaultLimits.MaxNodes, "refuse graphs with more nodes than this")
 	fs.BoolVar(&d.Standardize, "standardize", false, "rescale each node-feature dimension to mean 0 and std 1 over the data read (recommended with --features attributes: raw attributes such as PROTEINS_full's reach 400 and drown the structure term)")
 	fs.Float64Var(&d.MaxMemory, "max-memory", float64(graphs.DefaultLimits.MaxDenseBytes)/(1<<30), "refuse datasets that need more GiB than this as stored (sparse adjacency, features; counting the --subset kept), or a graph whose dense matrices do")
@@ -125,7 +125,7 @@ func (d *Flags) Check() error {
 	case d.Subset < 0:
 		return fmt.Errorf("--subset = %d must not be negative", d.Subset)
 	}
-	kind, err := graphs.ParseFeatureKind(d.Features)
+	_, err := graphs.ParseFeatureKind(d.Features)
 	if err != nil {
 		return fmt.Errorf("--features: %w", err)
 	}
@@ -139,9 +139,6 @@ func (d *Flags) Check() error {
 	}
 	if d.Dataset != "" && !IsBundled(d.Dataset) {
 		return fmt.Errorf("unknown dataset %q (bundled: %s; use --tu or --graphs for your own data)", d.Dataset, strings.Join(datasets.Names(), ", "))
-	}
-	if d.Graphs != "" && kind == graphs.FeaturesLabels {
-		return fmt.Errorf("--features labels is for TU data; with --graphs use attributes (JSON \"features\", numeric node-link attributes) or none")
 	}
 	return nil
 }
@@ -194,8 +191,10 @@ func (d *Flags) UseEncoding(e *graphs.FeatureEncoding) (changed bool, err error)
 	}
 	kind, _ := graphs.ParseFeatureKind(d.Features) // checked
 	switch {
-	case e.Kind == graphs.FeaturesLabels && d.Graphs != "":
+	case e.Kind == graphs.FeaturesLabels && d.Graphs != "" && e.NodeLabelNames == nil:
 		return false, errors.New("the model was trained on one-hot TU node labels (--features labels), which a --graphs folder does not have: give the graphs as TU data (--tu)")
+	case e.Kind == graphs.FeaturesLabels && d.Graphs == "" && e.NodeLabelNames != nil:
+		return false, errors.New("the model was trained on a folder's string node attributes (--features labels), which TU data do not have: give the graphs as a folder (--graphs)")
 	case kind == graphs.FeaturesNone && e.Kind != kind:
 		d.Features, changed = e.Kind.String(), true
 	case kind != e.Kind:

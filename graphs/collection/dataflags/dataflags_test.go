@@ -34,7 +34,6 @@ func TestCheck(t *testing.T) {
 		{[]string{"--dataset", "MUTAG", "--max-memory", "-1"}, "--max-memory"},
 		{[]string{"--dataset", "MUTAG", "--subset", "-2"}, "--subset"},
 		{[]string{"--dataset", "MUTAG", "--features", "colour"}, "--features"},
-		{[]string{"--graphs", "d", "--features", "labels"}, "TU data"},
 	} {
 		_, err := parse(t, c.args...)
 		switch {
@@ -72,6 +71,7 @@ func TestUseEncoding(t *testing.T) {
 	labels := &graphs.FeatureEncoding{Kind: graphs.FeaturesLabels, NodeLabels: []int{0, 4}}
 	std := &graphs.FeatureEncoding{Kind: graphs.FeaturesAttributes, Mean: []float64{1}, Scale: []float64{2}}
 	sp := &graphs.FeatureEncoding{Structure: graphs.ShortestPath}
+	names := &graphs.FeatureEncoding{Kind: graphs.FeaturesLabels, NodeLabelNames: []string{"element=C"}}
 	for _, c := range []struct {
 		args    []string
 		enc     *graphs.FeatureEncoding
@@ -87,6 +87,8 @@ func TestUseEncoding(t *testing.T) {
 		{[]string{"--dataset", "MUTAG", "--features", "attributes"}, labels, false, "trained with --features labels", ""},
 		{[]string{"--dataset", "MUTAG", "--standardize"}, labels, false, "not standardized", ""},
 		{[]string{"--graphs", "x"}, labels, false, "does not have", ""},
+		{[]string{"--graphs", "x"}, names, true, "", "labels"},
+		{[]string{"--dataset", "MUTAG"}, names, false, "TU data do not have", ""},
 		{[]string{"--dataset", "MUTAG"}, sp, true, "", "none+sp"},
 		{[]string{"--dataset", "MUTAG", "--structure", "sp"}, sp, false, "", "none+sp"},
 		{[]string{"--dataset", "MUTAG", "--structure", "sp"}, labels, false, "trained with --structure adjacency", ""},
