@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -101,36 +100,15 @@ func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) err
 	return atomicfile.Write(path, write)
 }
 
-// loadAutoFeatures reads the data, with the node features the source has when --features was
-// not given: attributes (standardized) where it offers them, else one-hot node labels (TU
-// node labels; a folder's string node attributes), else none. Features that are there but cannot be read (of differing widths, not finite) are an
-// error, not a reason to leave them out. It returns the dataset and what it used, as flags.
+// loadAutoFeatures checks the flags and reads the data with the node features they have
+// when --features was not given (dataflags.Flags.LoadAutoFeatures), saying which.
 func (d *dataFlags) loadAutoFeatures(fs *pflag.FlagSet, log *logrus.Logger) (*graphs.Dataset, string, error) {
-	if fs.Changed("features") {
-		ds, err := d.load()
-		return ds, d.String(), err
-	}
-	d.Features, d.Standardize = "attributes", true
-	ds, err := d.load()
-	if err == nil {
-		log.Infof("node features: the data's attributes, standardized (--features attributes --standardize; --features none for structure only)")
-		return ds, "--features attributes --standardize", nil
-	}
-	if !errors.Is(err, graphs.ErrNoFeatures) {
-		return nil, "", err // attributes that are there but cannot be used: say why
-	}
-	d.Features, d.Standardize = "labels", false
-	if ds, err = d.load(); err == nil {
-		log.Infof("node features: one-hot node labels (--features labels; --features none for structure only)")
-		return ds, "--features labels", nil
-	}
-	if !errors.Is(err, graphs.ErrNoFeatures) {
+	if err := d.check(); err != nil {
 		return nil, "", err
 	}
-	d.Features = "none"
-	ds, err = d.load()
-	if err == nil {
-		log.Infof("node features: none (the data have no node attributes or labels)")
+	ds, used, err := d.LoadAutoFeatures(fs)
+	if err == nil && !fs.Changed("features") {
+		log.Infof("node features: %s (the data's own; --features none for structure only)", used)
 	}
-	return ds, "--features none", err
+	return ds, used, err
 }

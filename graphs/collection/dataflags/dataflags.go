@@ -230,3 +230,36 @@ func (d *Flags) Load() (*graphs.Dataset, error) {
 	}
 	return ds, nil
 }
+
+// LoadAutoFeatures reads the data (Check first) with the node features the source has when
+// --features was not given (fs has not seen it changed): attributes, standardized, where the
+// source offers them; else one-hot node labels (a TU dataset's node labels, a folder's string
+// node attributes); else none. Features that are there but cannot be read (of differing
+// widths, not finite) are an error, not a reason to leave them out. It returns the dataset
+// and the flags it was read with ("--features attributes --standardize", ...).
+func (d *Flags) LoadAutoFeatures(fs *pflag.FlagSet) (*graphs.Dataset, string, error) {
+	if fs.Changed("features") {
+		ds, err := d.Load()
+		return ds, d.String(), err
+	}
+	for _, try := range []struct {
+		features    string
+		standardize bool
+		used        string
+	}{
+		{"attributes", true, "--features attributes --standardize"},
+		{"labels", false, "--features labels"},
+	} {
+		d.Features, d.Standardize = try.features, try.standardize
+		ds, err := d.Load()
+		if err == nil {
+			return ds, try.used, nil
+		}
+		if !errors.Is(err, graphs.ErrNoFeatures) {
+			return nil, "", err // features that are there but cannot be used: say why
+		}
+	}
+	d.Features, d.Standardize = "none", false
+	ds, err := d.Load()
+	return ds, "--features none", err
+}

@@ -1,6 +1,8 @@
 package dataflags
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -116,4 +118,50 @@ func TestUseEncoding(t *testing.T) {
 			t.Errorf("%v: changed %v, reads %s, encoding %v (%v); want %v, %s", c.args, changed, got, spec.Encoding, err, c.changed, c.want)
 		}
 	}
+}
+
+// TestLoadAutoFeatures: without --features the data's own features are read (attributes,
+// else node labels, else none); with it, what it says.
+func TestLoadAutoFeatures(t *testing.T) {
+	named := t.TempDir()
+	doc := `{"nodes": [{"id": 0, "element": "C"}, {"id": 1, "element": "N"}], "links": [{"source": 0, "target": 1}]}`
+	if err := os.WriteFile(filepath.Join(named, "a.json"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plain := t.TempDir()
+	if err := os.WriteFile(filepath.Join(plain, "a.txt"), []byte("x y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		used string
+		dim  int
+	}{
+		{[]string{"--dataset", "MUTAG", "--subset", "5"}, "--features labels", 7},
+		{[]string{"--dataset", "PROTEINS", "--subset", "5"}, "--features attributes --standardize", 1},
+		{[]string{"--dataset", "PROTEINS", "--subset", "5", "--features", "none"}, "--dataset PROTEINS", 0},
+		{[]string{"--graphs", named}, "--features labels", 2},
+		{[]string{"--graphs", plain}, "--features none", 0},
+	} {
+		var f Flags
+		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+		f.Register(fs)
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Check(); err != nil {
+			t.Fatal(err)
+		}
+		ds, used, err := f.LoadAutoFeatures(fs)
+		if err != nil || !strings.HasPrefix(used, c.used) || ds.Graphs[0].Dim() != c.dim {
+			t.Errorf("%v: %q, width %v (%v); want %q, %d", c.args, used, dimOf(ds), err, c.used, c.dim)
+		}
+	}
+}
+
+func dimOf(ds *graphs.Dataset) int {
+	if ds == nil || len(ds.Graphs) == 0 {
+		return -1
+	}
+	return ds.Graphs[0].Dim()
 }
