@@ -6,8 +6,11 @@ package graphs
 //	                                     networkx node-link JSON ({"nodes": ..., "links": ...})
 //	*.txt, *.edges, *.edgelist, *.el     edge lists, node ids read as names (NodeNames); networkx's
 //	                                     default write_edgelist lines ("0 1 {'weight': 2}") too
+//	*.adjlist                            adjacency lists (ReadAdjList: networkx's write_adjlist)
 //	*.graphml                            GraphML (ReadGraphML: networkx, Gephi, igraph, yEd)
 //	*.gml                                GML (ReadGML: networkx, Gephi, igraph)
+//	*.g6                                 graph6 (ReadGraph6: nauty, networkx's write_graph6)
+//	*.npy, *.npz                         an adjacency matrix (ReadMatrixFile: numpy.save)
 //	labels.csv                           optional: "file,label" lines giving each graph's class
 //	nodes.csv                            optional: "file,nodes" lines giving the node count of
 //	                                     edge lists numbered 0..N−1, so that nodes in no edge
@@ -69,21 +72,30 @@ const (
 	folderNodes  = "nodes.csv"
 )
 
-// folderFormat is the reader of a file, by extension: "json", "edges", "graphml", "gml" or ""
-// (unknown).
+// folderFormat is the reader of a file, by extension: "json", "edges", "adjlist", "graphml",
+// "gml", "graph6", "matrix" or "" (unknown).
 func folderFormat(name string) string {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".json":
 		return "json"
 	case ".txt", ".edges", ".edgelist", ".el":
 		return "edges"
+	case ".adjlist":
+		return "adjlist"
 	case ".graphml":
 		return "graphml"
 	case ".gml":
 		return "gml"
+	case ".g6":
+		return "graph6"
+	case ".npy", ".npz":
+		return "matrix"
 	}
 	return ""
 }
+
+// folderFormats names the formats for errors.
+const folderFormats = ".json for JSON or node-link, .txt/.edges/.edgelist/.el for edge lists, .adjlist for adjacency lists, .graphml for GraphML, .gml for GML, .g6 for graph6, .npy/.npz for adjacency matrices"
 
 // ReadFolder reads every graph file of the folder dir (see the formats above), in file-name
 // order, into a Dataset named after the folder. Graphs are named by their file names. Class
@@ -119,12 +131,12 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 			continue
 		}
 		if folderFormat(name) == "" {
-			return nil, fmt.Errorf("%s: unknown graph format (want .json for JSON or node-link JSON, .txt/.edges/.edgelist/.el for edge lists, .graphml for GraphML, .gml for GML)", filepath.Join(dir, name))
+			return nil, fmt.Errorf("%s: unknown graph format (want %s)", filepath.Join(dir, name), folderFormats)
 		}
 		files = append(files, name)
 	}
 	if len(files) == 0 {
-		return nil, errors.New("no graph files (.json, .txt, .edges, .edgelist, .el, .graphml, .gml) there")
+		return nil, fmt.Errorf("no graph files there (%s)", folderFormats)
 	}
 	keep := files
 	if opt.Select != nil {
@@ -218,7 +230,7 @@ func (ds *Dataset) dim() int {
 // an error. Directed, DegreeMu and Select are not used.
 func ReadGraphFile(path string, opt FolderOptions) (*Graph, error) {
 	if folderFormat(path) == "" {
-		return nil, fmt.Errorf("%s: unknown graph format (want .json, .txt/.edges/.edgelist/.el, .graphml or .gml)", path)
+		return nil, fmt.Errorf("%s: unknown graph format (want %s)", path, folderFormats)
 	}
 	return readGraphFile(path, opt, opt.Limits.OrDefault())
 }
@@ -230,6 +242,12 @@ func readGraphFile(p string, opt FolderOptions, lim Limits) (*Graph, error) {
 	switch folderFormat(p) {
 	case "edges":
 		return ReadEdgeListFile(p, EdgeListOptions{IDs: NodeNames, Directed: opt.Directed, Limits: lim})
+	case "adjlist":
+		return ReadAdjListFile(p, EdgeListOptions{Directed: opt.Directed, Limits: lim})
+	case "graph6":
+		return ReadGraph6File(p, lim)
+	case "matrix":
+		return ReadMatrixFile(p, lim)
 	case "graphml":
 		return ReadGraphMLFile(p, attrs)
 	case "gml":

@@ -70,3 +70,22 @@ func FuzzReadGML(f *testing.F) {
 		checkFuzzedGraph(t, g, err, "fuzz.gml")
 	})
 }
+
+func FuzzReadGraph6(f *testing.F) {
+	addFormatSeeds(f, ".g6")
+	f.Add([]byte("~?@E~~~~"), false)
+	f.Add([]byte(":Fa@x^\n"), false)
+	f.Fuzz(func(t *testing.T, data []byte, _ bool) {
+		g, err := ReadGraph6(bytes.NewReader(data), "fuzz.g6", fuzzLimits)
+		checkFuzzedGraph(t, g, err, "fuzz.g6")
+	})
+}
+
+func FuzzReadAdjList(f *testing.F) {
+	addFormatSeeds(f, ".adjlist")
+	f.Add([]byte("a b c\nb\n# c\nc a\n"), true)
+	f.Fuzz(func(t *testing.T, data []byte, directed bool) {
+		g, err := ReadAdjList(bytes.NewReader(data), "fuzz.adjlist", EdgeListOptions{Directed: directed, Limits: fuzzLimits})
+		checkFuzzedGraph(t, g, err, "fuzz.adjlist")
+	})
+}

@@ -125,7 +125,7 @@ matrix (rows: the nodes of A, columns: the nodes of B).`,
 	fs.IntVar(&f.maxSweeps, "max-sweeps", layers.DefaultMaxSweeps, "with --tol: most sweeps per layer (the output counts the layers that hit it)")
 	fs.BoolVar(&f.round, "round", false, "project the final transport onto the feasible set (default true with --tol, for ppa and badmm)")
 	fs.BoolVar(&f.json, "json", false, "print a JSON object with the objective and the transport")
-	fs.StringVar(&f.format, "input-format", "", `input format: json (gwf's JSON or networkx node-link JSON), graphml, gml or edgelist (default: by the extension, else edgelist)`)
+	fs.StringVar(&f.format, "input-format", "", `input format: json (gwf's JSON or networkx node-link JSON), graphml, gml, edgelist, adjlist, graph6 (.g6) or matrix (.npy, .npz) (default: by the extension, else edgelist)`)
 	renamedFlag(fs, "input-format", "format") // --format is an output format in embed and cluster
 	fs.BoolVar(&f.directed, "directed", false, "edge lists: read edges as directed (default: symmetric)")
 	fs.IntSliceVar(&f.nodes, "nodes", []int{0, 0}, "edge lists: the node counts of A and B (NA,NB; 0: the largest id), to keep nodes in no edge")
@@ -183,9 +183,9 @@ func (f *gwFlags) build(cmd *cobra.Command) (layers.SolverOptions, layers.Solver
 		return o, nil, usageError{err}
 	}
 	switch strings.ToLower(f.format) {
-	case "", "json", "graphml", "gml", "edgelist":
+	case "", "json", "graphml", "gml", "edgelist", "adjlist", "graph6", "matrix":
 	default:
-		return o, nil, usagef("--input-format: unknown format %q (want json, graphml, gml or edgelist)", f.format)
+		return o, nil, usagef("--input-format: unknown format %q (want json, graphml, gml, edgelist, adjlist, graph6 or matrix)", f.format)
 	}
 	if _, ok := edgeIDs(f.ids); !ok {
 		return o, nil, usagef("--ids: unknown kind %q (want zero, one or names)", f.ids)
@@ -316,8 +316,12 @@ func (f *gwFlags) read(path, which string) (*graphs.Graph, error) {
 	if format == "" {
 		format = "edgelist"
 		switch ext := strings.ToLower(filepath.Ext(path)); ext {
-		case ".json", ".graphml", ".gml":
+		case ".json", ".graphml", ".gml", ".adjlist":
 			format = ext[1:]
+		case ".g6":
+			format = "graph6"
+		case ".npy", ".npz":
+			format = "matrix"
 		}
 	}
 	var g *graphs.Graph
@@ -335,6 +339,12 @@ func (f *gwFlags) read(path, which string) (*graphs.Graph, error) {
 		g, err = graphs.ReadGraphMLFile(path, attrs)
 	case "gml":
 		g, err = graphs.ReadGMLFile(path, attrs)
+	case "adjlist":
+		g, err = graphs.ReadAdjListFile(path, graphs.EdgeListOptions{Directed: f.directed, Limits: lim})
+	case "graph6":
+		g, err = graphs.ReadGraph6File(path, lim)
+	case "matrix":
+		g, err = graphs.ReadMatrixFile(path, lim)
 	default:
 		ids, _ := edgeIDs(f.ids) // checked by build
 		nodes := f.nodes[0]

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes testdata/formats/, the fixtures of graphs/graphml_test.go, gml_test.go and edgelist_test.go.
+"""Writes testdata/formats/, the fixtures of graphs/graphml_test.go, gml_test.go, edgelist_test.go
+and formats_more_test.go.
 
 A few small graphs (weighted, unweighted, directed, a multigraph; numeric and string node
 attributes; a graph label; an isolated node; a self-loop) are written by networkx as GraphML
@@ -14,10 +15,16 @@ expected.json gives, for each file, what the Go readers should make of it:
   label      the graph's "label", or null
   directed   for edge lists: read them as directed
 
+Adjacency lists (write_adjlist; not of the multigraph) lose weights, attributes and the label;
+graph6 files (write_graph6; the simple undirected graphs) lose weights too; NumPy files
+(numpy.save of to_numpy_array) keep the weights and lose the node names.
+
 Edge lists lose isolated nodes, node attributes and the label; their nodes are ordered as
 EdgeListOptions{IDs: NodeNames} orders them (by number when all are integers, else by first
 appearance), and a pair that appears twice takes the weight of its last line, as networkx's
 read_edgelist does too.
+
+The Petersen graph is also written as graph6 (petersen.g6), with its adjacency.
 
 Run from the repository root:  /usr/bin/python3 graphs/testdata/formats_fixtures.py
 Needs networkx (written with networkx 2.8.8) and numpy.
@@ -104,6 +111,42 @@ def edgelist_expected(path, directed):
     return order, nx.to_numpy_array(h, nodelist=order, weight="weight").tolist()
 
 
+def first_appearance(path):
+    """The node names of a text file in the order the Go reader numbers them."""
+    order = []
+    for line in open(path):
+        for name in line.split("#")[0].split():
+            if name not in order:
+                order.append(name)
+    if all(n.lstrip("-").isdigit() for n in order):
+        order.sort(key=int)
+    return order
+
+
+def more_formats(name, g):
+    """Adjacency list, graph6 and .npy of g, with what the Go readers should make of them."""
+    out = []
+    nodes = list(g.nodes)
+    if not g.is_multigraph():
+        path = os.path.join(OUT, name + ".adjlist")
+        nx.write_adjlist(g, path)
+        order = first_appearance(path)
+        h = nx.read_adjlist(path, create_using=nx.DiGraph if g.is_directed() else nx.Graph)
+        out.append({"file": name + ".adjlist", "nodes": order, "adjacency": nx.to_numpy_array(h, nodelist=order, weight=None).tolist(),
+                    "features": None, "label": None, "directed": g.is_directed()})
+    if not g.is_directed() and not g.is_multigraph() and nx.number_of_selfloops(g) == 0:
+        path = os.path.join(OUT, name + ".g6")
+        nx.write_graph6(g, path)
+        h = nx.read_graph6(path)
+        out.append({"file": name + ".g6", "nodes": [str(n) for n in h.nodes], "adjacency": nx.to_numpy_array(h, weight=None).tolist(),
+                    "features": None, "label": None, "directed": False})
+    path = os.path.join(OUT, name + ".npy")
+    np.save(path, np.array(adjacency(g, nodes)))
+    out.append({"file": name + ".npy", "nodes": [str(i) for i in range(len(nodes))], "adjacency": adjacency(g, nodes),
+                "features": None, "label": None, "directed": g.is_directed()})
+    return out
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     expected = []
@@ -121,6 +164,7 @@ def main():
                 "label": label,
                 "directed": g.is_directed(),
             })
+        expected += more_formats(name, g)
         path = os.path.join(OUT, name + ".edgelist")
         nx.write_edgelist(g, path)  # data=True: "u v {attributes}"
         order, adj = edgelist_expected(path, g.is_directed())
@@ -132,6 +176,10 @@ def main():
             "label": None,
             "directed": g.is_directed(),
         })
+    p = nx.petersen_graph()
+    nx.write_graph6(p, os.path.join(OUT, "petersen.g6"))
+    expected.append({"file": "petersen.g6", "nodes": [str(n) for n in p.nodes], "adjacency": nx.to_numpy_array(p).tolist(),
+                     "features": None, "label": None, "directed": False})
     # networkx reads its own files back to the same graphs (a check of the expectations).
     for e in expected:
         path = os.path.join(OUT, e["file"])
