@@ -494,3 +494,13 @@ func crossEntropyNode(g *gorgonia.ExprGraph, logits *gorgonia.Node, onehot, rows
 	}
 	return gorgonia.Sum(gorgonia.Must(gorgonia.HadamardProd(per, rowMask)))
 }
+
+// Describe names the settings that tell candidates of a selection apart: β, detach, the
+// head's weight decay and hidden sizes, the encoder's learning rate where set.
+func (c Config) Describe() string {
+	s := fmt.Sprintf("β = %g, detach %v, head decay %g, hidden %v", c.Beta, c.Detach, c.Head.WeightDecay, c.Hidden)
+	if c.EncoderLearningRate > 0 {
+		s += fmt.Sprintf(", encoder lr %g", c.EncoderLearningRate)
+	}
+	return s
+}

@@ -130,3 +130,23 @@ func (c Config) Forward() (layers.Forward, error) {
 	}
 	return layers.Forward{GWB: layers.GWB{Solver: s, Layers: c.GWBLayers}}, nil
 }
+
+// Describe says the settings in one line, as the command logs them: K, the atoms' size, the
+// solver and its parameters, the feature weight where it is not 1, and the training settings.
+func (c Config) Describe() string {
+	s := fmt.Sprintf("K=%d atoms (%s), %s γ=%g M=%d", c.Atoms, atomSizeText(c.AtomSize), c.Solver, c.Gamma, c.Layers)
+	if c.Solver == "ppa" {
+		s += fmt.Sprintf(" inner=%d", c.Inner)
+	}
+	if c.FeatureWeight != 1 {
+		s += fmt.Sprintf(", feature weight %.4g", c.FeatureWeight)
+	}
+	return s + fmt.Sprintf(", L=%d, lr=%g, %d epochs, batch %d, seed %d", c.GWBLayers, c.LearningRate, c.Epochs, c.Batch, c.Seed)
+}
+
+func atomSizeText(n int) string {
+	if n == 0 {
+		return "warm start"
+	}
+	return fmt.Sprintf("%d nodes", n)
+}

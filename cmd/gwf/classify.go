@@ -5,7 +5,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,7 +14,6 @@ import (
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 	"github.com/gwf-graphs/gwf/training"
-	"github.com/gwf-graphs/gwf/training/cluster"
 	"github.com/gwf-graphs/gwf/training/shard"
 )
 
@@ -280,23 +278,6 @@ func parseFloats(flag, s string, def float64) ([]float64, error) {
 	return out, nil
 }
 
-// describeFoldChoice names the model a fold of the nested protocol chose.
-func describeFoldChoice(r semisup.FoldResult) string {
-	if r.Choice.Unsupervised {
-		return fmt.Sprintf("the β = 0 head, epoch %d (over %s, epoch %d: %.2f%% held out)", r.Beta0.Epoch, describeChoice(r.Choice.Config), r.Choice.Epoch, 100**r.JointAccuracy)
-	}
-	return fmt.Sprintf("%s, epoch %d", describeChoice(r.Choice.Config), r.Choice.Epoch)
-}
-
-// describeChoice names the settings a fold chose.
-func describeChoice(c semisup.Config) string {
-	s := fmt.Sprintf("β = %g, detach %v, head decay %g, hidden %v", c.Beta, c.Detach, c.Head.WeightDecay, c.Hidden)
-	if c.EncoderLearningRate > 0 {
-		s += fmt.Sprintf(", encoder lr %g", c.EncoderLearningRate)
-	}
-	return s
-}
-
 func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	flags := cmd.Flags()
 	switch f.method {
@@ -426,7 +407,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 				if c.Unsupervised {
 					val = r.Beta0.ValidationAccuracy
 				}
-				a.log.Infof("fold %d/%d: chose %s (validation accuracy %.2f%% on %d graphs)", r.Fold, f.folds, describeFoldChoice(r), 100*val, c.Validation)
+				a.log.Infof("fold %d/%d: chose %s (validation accuracy %.2f%% on %d graphs)", r.Fold, f.folds, classexp.DescribeFoldChoice(r), 100*val, c.Validation)
 			}
 			if r.Beta0 != nil {
 				a.log.Infof("fold %d/%d: baselines: β = 0 head %.2f%% (epoch %d), logistic regression on λ %.2f%% (C = %g)", r.Fold, f.folds, 100*r.Beta0.Accuracy, r.Beta0.Epoch, 100*r.LogReg.Accuracy, r.LogReg.C)
@@ -436,7 +417,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 			}
 		},
 	}}
-	a.log.Infof("classifying %s (%d graphs, %d classes): %d folds, β=%g, hidden %v, %s", ds.Name, len(data), classesN, f.folds, sc.Beta, hidden, describeConfig(cfg))
+	a.log.Infof("classifying %s (%d graphs, %d classes): %d folds, β=%g, hidden %v, %s", ds.Name, len(data), classesN, f.folds, sc.Beta, hidden, cfg.Describe())
 	rep, err := classexp.CrossValidateGWF(ctx, ds, labels, classesN, cfg, sc, spec)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -444,7 +425,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		}
 		return err
 	}
-	return writeClassify(cmd.OutOrStdout(), f.json, rep)
+	return writeReport(cmd.OutOrStdout(), f.json, rep)
 }
 
 // classifyFraction trains once with a stratified fraction of labels and scores the rest.
@@ -499,74 +480,7 @@ func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, ds *graphs.D
 	if err := f.writePredictions(ds, labels, split, m.LabelText); err != nil {
 		return err
 	}
-	return writeClassify(cmd.OutOrStdout(), f.json, rep)
-}
-
-func writeClassify(w io.Writer, asJSON bool, rep *classexp.GWFReport) error {
-	if asJSON {
-		return writeJSON(w, rep)
-	}
-	fmt.Fprintf(w, "%s: %d graphs, %d classes; %s\nhead: β = %g, hidden %v, %s; %s\n\n", rep.Dataset, rep.Graphs, rep.Classes, rep.Protocol,
-		rep.Semisup.Beta, rep.Semisup.Hidden, rep.Semisup.Activation, describeConfig(rep.Config))
-	if len(rep.Folds) > 0 {
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "fold\ttest graphs\taccuracy %\ton labelled graphs %\tchosen\tβ = 0 head %\tlogistic regression %\tseconds\t")
-		for _, r := range rep.Folds {
-			chosen, b0, lr := "–", "–", "–"
-			if r.Choice != nil {
-				chosen = describeFoldChoice(r)
-			}
-			if r.Beta0 != nil {
-				b0, lr = fmt.Sprintf("%.2f", 100*r.Beta0.Accuracy), fmt.Sprintf("%.2f", 100*r.LogReg.Accuracy)
-			}
-			fmt.Fprintf(tw, "%d\t%d\t%.2f\t%.2f\t%s\t%s\t%s\t%.1f\t\n", r.Fold, r.Test, 100*r.Accuracy, 100*r.TrainAccuracy, chosen, b0, lr, r.Seconds)
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		xs := make([]float64, len(rep.Folds))
-		for i, r := range rep.Folds {
-			xs[i] = r.Accuracy
-		}
-		if _, err := fmt.Fprintf(w, "\naccuracy: %s %% (mean ± std over %d folds)\n", cluster.FormatMeanStd(xs, 100), len(rep.Folds)); err != nil {
-			return err
-		}
-		if b := rep.Baselines; b != nil {
-			beta0, logreg := b.Beats()
-			fmt.Fprintf(w, "baselines on the same folds: β = 0 head %.1f ± %.1f %%, logistic regression on the unsupervised λ %.1f ± %.1f %%\n",
-				100*b.Beta0.Mean, 100*b.Beta0.Std, 100*b.LogReg.Mean, 100*b.LogReg.Std)
-			fmt.Fprintf(w, "semi-supervised beats the β = 0 head: %s (%d folds better, %d worse); beats logistic regression: %s (%d better, %d worse)\n",
-				yesNo(beta0), b.WinsBeta0, b.LossesBeta0, yesNo(logreg), b.WinsLogReg, b.LossesLogReg)
-			if b.SVM != nil {
-				fmt.Fprintf(w, "SVM on the unsupervised λ (GDL's protocol): %.1f ± %.1f %%\n", 100*b.SVM.Mean, 100*b.SVM.Std)
-			}
-			if b.Joint != nil {
-				fmt.Fprintf(w, "the validation split chose the β = 0 head in %d of %d folds; the trained model alone (without that candidate): %.1f ± %.1f %%\n",
-					b.ChoseBeta0, b.Folds, 100*b.Joint.Mean, 100*b.Joint.Std)
-			}
-		}
-		if last := semisup.LastEpoch(rep.Folds); len(last) > 0 {
-			fmt.Fprintf(w, "the joint head after the last epoch, before it is trained alone (--head-steps 0): %s %%\n", cluster.FormatMeanStd(last, 100))
-		}
-		if best := semisup.BestEpoch(rep.Folds); len(best) > 0 {
-			_, err := fmt.Fprintf(w, "diagnostic, not a result: the best epoch's held-out accuracy, chosen on the held-out labels as the authors' code does: %s %%\n", cluster.FormatMeanStd(best, 100))
-			return err
-		}
-		return nil
-	}
-	if rep.Labeled == rep.Graphs {
-		_, err := fmt.Fprintf(w, "accuracy on the %d labelled graphs it was trained on: %.2f %%\n", rep.Graphs, 100*rep.Accuracy.Mean)
-		return err
-	}
-	_, err := fmt.Fprintf(w, "accuracy on the %d unlabelled graphs: %.2f %% (%d labelled)\n", rep.Graphs-rep.Labeled, 100*rep.Accuracy.Mean, rep.Labeled)
-	return err
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
+	return writeReport(cmd.OutOrStdout(), f.json, rep)
 }
 
 // classifyLabels are the class of every graph and the number of classes, refused where a
@@ -582,4 +496,12 @@ func classifyLabels(ds *graphs.Dataset) ([]int, int, error) {
 		return nil, 0, fmt.Errorf("every graph of %s has the same class label: classify needs at least two classes", ds.Name)
 	}
 	return labels, k, nil
+}
+
+// writeReport writes a classification report as JSON or as text.
+func writeReport(w io.Writer, asJSON bool, rep interface{ WriteText(io.Writer) error }) error {
+	if asJSON {
+		return writeJSON(w, rep)
+	}
+	return rep.WriteText(w)
 }

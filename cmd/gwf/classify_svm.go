@@ -6,7 +6,6 @@ import (
 	"io"
 	"slices"
 	"strconv"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -160,7 +159,7 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	rep := &classexp.SVMReport{Dataset: ds.Name, Graphs: len(data), Classes: classesN, Method: methodSVM,
 		Features: used, Settings: set}
 	a.log.Infof("classifying %s (%d graphs, %d classes) with an SVM on FGW discrepancies (exact CG solver); node features: %s; %d candidates: %s",
-		ds.Name, len(data), classesN, used, len(cands), describeCandidates(cands))
+		ds.Name, len(data), classesN, used, len(cands), classexp.DescribeCandidates(cands))
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
 	opt := fgwsvm.Options{Workers: f.train.workers, Dir: f.outputDir}
@@ -190,7 +189,7 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		rep.Labeled, rep.Cost = len(data), m.Stats
 		rep.Accuracy = classexp.MeanStd{Mean: v[0].Validation}
 		a.log.Infof("chose %s; kept %d support graphs", v, len(m.Graphs))
-		return writeSVMReport(cmd.OutOrStdout(), f.json, rep)
+		return writeReport(cmd.OutOrStdout(), f.json, rep)
 	case f.fraction > 0:
 		return classifySVMFraction(ctx, cmd, a, f, ds, labels, classesN, used, set, opt)
 	}
@@ -203,7 +202,7 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if err != nil {
 		return interrupted(err)
 	}
-	return writeSVMReport(cmd.OutOrStdout(), f.json, cv)
+	return writeReport(cmd.OutOrStdout(), f.json, cv)
 }
 
 // classifySVMFraction keeps a stratified fraction of the labels, trains on them and scores
@@ -220,7 +219,7 @@ func classifySVMFraction(ctx context.Context, cmd *cobra.Command, a *app, f *cla
 	if err := f.writePredictions(ds, labels, split, func(c int) string { return classText(ds, c) }); err != nil {
 		return err
 	}
-	return writeSVMReport(cmd.OutOrStdout(), f.json, rep)
+	return writeReport(cmd.OutOrStdout(), f.json, rep)
 }
 
 // writePredictions writes --predictions, if given.
@@ -246,24 +245,6 @@ func classText(ds *graphs.Dataset, c int) string {
 	return strconv.Itoa(c)
 }
 
-func describeCandidates(cs []fgwsvm.Candidate) string {
-	s := ""
-	for i, c := range cs {
-		if i > 0 {
-			s += "; "
-		}
-		switch {
-		case c.Degree:
-			s += fmt.Sprintf("%s with degrees, weight %.3g", c.Structure, c.FeatureWeight)
-		case c.WL > 0:
-			s += fmt.Sprintf("%s with WL-%d labels, weight %.3g", c.Structure, c.WL, c.FeatureWeight)
-		default:
-			s += fmt.Sprintf("%s, weight %.3g", c.Structure, c.FeatureWeight)
-		}
-	}
-	return s
-}
-
 // checkFoldsFit refuses a fold count the classes cannot fill: every class needs a graph in
 // every fold's training part, and there must be at least as many graphs as folds.
 func checkFoldsFit(labels []int, classes, folds int) error {
@@ -280,56 +261,4 @@ func checkFoldsFit(labels []int, classes, folds int) error {
 		}
 	}
 	return nil
-}
-
-func writeSVMReport(w io.Writer, asJSON bool, rep *classexp.SVMReport) error {
-	if asJSON {
-		return writeJSON(w, rep)
-	}
-	fmt.Fprintf(w, "%s: %d graphs, %d classes; %s\nclassifier: SVM on exp(−γ·FGW discrepancy); node features: %s; candidates: %s\n\n",
-		rep.Dataset, rep.Graphs, rep.Classes, rep.Protocol, rep.Features, describeCandidates(rep.Settings.Candidates))
-	if len(rep.Folds) > 0 {
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "fold\ttest graphs\taccuracy %\tchosen\tseconds")
-		for _, r := range rep.Folds {
-			fmt.Fprintf(tw, "%d\t%d\t%.2f\t%s\t%.1f\n", r.Fold, r.Test, 100*r.Accuracy, r.Chosen(), r.Seconds)
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		_, err := fmt.Fprintf(w, "\naccuracy: %.2f ± %.2f %% (mean ± std over %d folds)\ncost: %s\n", 100*rep.Accuracy.Mean, 100*rep.Accuracy.Std, len(rep.Folds), describeCost(rep.Cost))
-		return err
-	}
-	if len(rep.Voters) > 1 {
-		fmt.Fprintf(w, "chose %s\n", rep.Voters)
-	} else if rep.Choice != nil {
-		fmt.Fprintf(w, "chose %s\n", rep.Choice)
-	}
-	fmt.Fprintf(w, "cost: %s\n", describeCost(rep.Cost))
-	if rep.Labeled == rep.Graphs {
-		what := "the chosen settings"
-		if len(rep.Voters) > 1 {
-			what = "the best voter (the vote itself is scored by --folds)"
-		}
-		_, err := fmt.Fprintf(w, "cross-validated accuracy of %s on the %d labelled graphs: %.2f %%\n", what, rep.Graphs, 100*rep.Accuracy.Mean)
-		return err
-	}
-	_, err := fmt.Fprintf(w, "accuracy on the %d unlabelled graphs: %.2f %% (%d labelled)\n", rep.Graphs-rep.Labeled, 100*rep.Accuracy.Mean, rep.Labeled)
-	return err
-}
-
-// describeCost says how many discrepancies were computed, in how long, and what in full.
-func describeCost(st fgwsvm.Stats) string {
-	s := fmt.Sprintf("%d discrepancies in %.0f s", st.GWDs, st.Seconds)
-	if st.Screened > 0 {
-		s += fmt.Sprintf(" (every candidate on a screening subset of %d graphs; in full: %s)", st.Screened, describeCandidates(st.Full()))
-	}
-	for _, m := range st.Matrices {
-		if m.Reused {
-			s += fmt.Sprintf("\n  %s on %d graphs: reused", m.Candidate, m.Graphs)
-		} else {
-			s += fmt.Sprintf("\n  %s on %d graphs: %d discrepancies, %.0f s", m.Candidate, m.Graphs, m.GWDs, m.Seconds)
-		}
-	}
-	return s
 }

@@ -163,7 +163,7 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	}
 	opt.Config = cfg
 	opt.Progress, opt.GWDProgress, opt.Log = f.progress(a, opt)
-	how := describeConfig(cfg)
+	how := cfg.Describe()
 	if opt.Trainer != nil {
 		how += ", embeddings by a " + opt.Trainer.Name() + " encoder"
 	}

@@ -151,7 +151,7 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 			fmt.Fprintf(cmd.OutOrStdout(), "%s already holds %d epochs (--epochs %d): nothing to do\n", f.output, len(m.History), cfg.Epochs)
 			return nil
 		}
-		a.log.Infof("resuming %s after epoch %d of %d: %s", f.output, len(m.History), cfg.Epochs, describeConfig(cfg))
+		a.log.Infof("resuming %s after epoch %d of %d: %s", f.output, len(m.History), cfg.Epochs, cfg.Describe())
 	} else {
 		if err := f.train.resolveFeatureWeight(&cfg, data, a.log); err != nil {
 			return err
@@ -163,7 +163,7 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 		if err := m.Save(f.output); err != nil { // fail early when the output is not writable
 			return fmt.Errorf("write model: %w", err)
 		}
-		a.log.Infof("training on %s (%d graphs, node features: %s%s): %s", fd.name, data.Len(), f.data.Features, streamNote(f.stream), describeConfig(cfg))
+		a.log.Infof("training on %s (%d graphs, node features: %s%s): %s", fd.name, data.Len(), f.data.Features, streamNote(f.stream), cfg.Describe())
 	}
 	err = fitModel(ctx, a, m, data, fitRun{
 		workers: f.train.workers, skipNonFinite: f.train.skipNonFinite, checkpoint: f.output, saved: &saved,

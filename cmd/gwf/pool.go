@@ -2,10 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"io"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -63,69 +59,12 @@ of both classifiers, is refused, naming the first that differs.`,
 			} else {
 				a.log.Infof("pooled %d folds of %d reports of %s", out.Pooled.Folds, len(reps), dataset.Dataset)
 			}
-			switch {
-			case asJSON:
+			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), out)
-			case first.GWF != nil:
-				return writePool(cmd.OutOrStdout(), first.GWF, out)
 			}
-			return writePoolSVM(cmd.OutOrStdout(), first.SVM, out)
+			return out.WriteText(cmd.OutOrStdout(), first)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summaries as JSON")
 	return cmd
-}
-
-func writePool(w io.Writer, first *classexp.GWFReport, p classexp.Pooled) error {
-	settings := strings.TrimSuffix(describeConfig(first.Config), fmt.Sprintf(", seed %d", first.Config.Seed))
-	fmt.Fprintf(w, "%s: %d graphs, %d classes; %d reports of %d folds\nhead: β = %g, hidden %v, %s; %s\n\n", first.Dataset, first.Graphs, first.Classes,
-		len(p.Reports), len(first.Folds), first.Semisup.Beta, first.Semisup.Hidden, first.Semisup.Activation, settings)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "report\tseed\taccuracy %\tβ = 0 head %\tlogistic regression %\tchose β = 0\t")
-	for _, r := range append(p.Reports, p.Pooled) {
-		file, seed, b0, lr, chose := "all pooled", "", "–", "–", "–"
-		if r.File != "" {
-			file, seed = r.File, fmt.Sprint(r.Seed)
-		}
-		if b := r.Baselines; b != nil {
-			b0, lr = fmt.Sprintf("%.1f ± %.1f", 100*b.Beta0.Mean, 100*b.Beta0.Std), fmt.Sprintf("%.1f ± %.1f", 100*b.LogReg.Mean, 100*b.LogReg.Std)
-			if b.Joint != nil {
-				chose = fmt.Sprintf("%d of %d", b.ChoseBeta0, b.Folds)
-			}
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%.1f ± %.1f\t%s\t%s\t%s\t\n", file, seed, 100*r.Accuracy.Mean, 100*r.Accuracy.Std, b0, lr, chose)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "\naccuracy: %.1f ± %.1f %% (mean ± std over %d folds of %d reports)\n", 100*p.Pooled.Accuracy.Mean, 100*p.Pooled.Accuracy.Std, p.Pooled.Folds, len(p.Reports))
-	if b := p.Pooled.Baselines; b != nil {
-		beta0, logreg := b.Beats()
-		fmt.Fprintf(w, "semi-supervised beats the β = 0 head: %s (%d folds better, %d worse); beats logistic regression: %s (%d better, %d worse)\n",
-			yesNo(beta0), b.WinsBeta0, b.LossesBeta0, yesNo(logreg), b.WinsLogReg, b.LossesLogReg)
-		if b.Joint != nil {
-			fmt.Fprintf(w, "the validation split chose the β = 0 head in %d of %d folds; the trained model alone (without that candidate): %.1f ± %.1f %%\n",
-				b.ChoseBeta0, b.Folds, 100*b.Joint.Mean, 100*b.Joint.Std)
-		}
-	}
-	return nil
-}
-
-func writePoolSVM(w io.Writer, first *classexp.SVMReport, p classexp.Pooled) error {
-	fmt.Fprintf(w, "%s: %d graphs, %d classes; %d fgw-svm reports of %d folds; node features: %s\n\n", first.Dataset, first.Graphs, first.Classes,
-		len(p.Reports), len(first.Folds), first.Features)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "report\tfold seed\taccuracy %\t")
-	for _, r := range append(p.Reports, p.Pooled) {
-		file, seed := "all pooled", ""
-		if r.File != "" {
-			file, seed = r.File, fmt.Sprint(r.Seed)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%.1f ± %.1f\t\n", file, seed, 100*r.Accuracy.Mean, 100*r.Accuracy.Std)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintf(w, "\naccuracy: %.1f ± %.1f %% (mean ± std over %d folds of %d reports)\n", 100*p.Pooled.Accuracy.Mean, 100*p.Pooled.Accuracy.Std, p.Pooled.Folds, len(p.Reports))
-	return err
 }

@@ -241,22 +241,3 @@ func (t *trainFlags) resolveFeatureWeight(cfg *training.Config, data graphs.Sour
 	log.Infof("--feature-weight auto: %.6g (mean structure cost %.4g, mean feature cost %.4g under independent couplings)", b.Weight, b.Structure, b.Features)
 	return nil
 }
-
-// describeConfig is a one-line summary of a configuration for logs.
-func describeConfig(c training.Config) string {
-	s := fmt.Sprintf("K=%d atoms (%s), %s γ=%g M=%d", c.Atoms, atomSizeText(c.AtomSize), c.Solver, c.Gamma, c.Layers)
-	if c.Solver == "ppa" {
-		s += fmt.Sprintf(" inner=%d", c.Inner)
-	}
-	if c.FeatureWeight != 1 {
-		s += fmt.Sprintf(", feature weight %.4g", c.FeatureWeight)
-	}
-	return s + fmt.Sprintf(", L=%d, lr=%g, %d epochs, batch %d, seed %d", c.GWBLayers, c.LearningRate, c.Epochs, c.Batch, c.Seed)
-}
-
-func atomSizeText(n int) string {
-	if n == 0 {
-		return "warm start"
-	}
-	return fmt.Sprintf("%d nodes", n)
-}

@@ -10,7 +10,8 @@
 //     for unseen graphs) and WritePredictions writes its predictions; HeldOutAccuracy scores
 //     it, ScorePredictions a classifier's predictions on labelled data, per class;
 //   - Read reads a report back, and Pool pools the folds of reports that differ only in their
-//     seeds into one mean ± std.
+//     seeds into one mean ± std;
+//   - WriteText writes a report, or pooled reports, as the command prints them.
 //
 // The reports' JSON is stable: files written by earlier versions read back, and a report of
 // the GWF model names no method (it predates the SVM).

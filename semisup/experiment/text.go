@@ -1,0 +1,221 @@
+package experiment
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
+	"github.com/gwf-graphs/gwf/training/cluster"
+)
+
+// The reports as text, as `gwf classify` and `gwf pool` print them.
+
+// WriteText writes the report as `gwf classify --method gwf` prints it: the protocol and
+// settings, a table of the folds (or the split's accuracy), the mean ± std and the baselines.
+func (rep *GWFReport) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "%s: %d graphs, %d classes; %s\nhead: β = %g, hidden %v, %s; %s\n\n", rep.Dataset, rep.Graphs, rep.Classes, rep.Protocol,
+		rep.Semisup.Beta, rep.Semisup.Hidden, rep.Semisup.Activation, rep.Config.Describe())
+	if len(rep.Folds) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "fold\ttest graphs\taccuracy %\ton labelled graphs %\tchosen\tβ = 0 head %\tlogistic regression %\tseconds\t")
+		for _, r := range rep.Folds {
+			chosen, b0, lr := "–", "–", "–"
+			if r.Choice != nil {
+				chosen = DescribeFoldChoice(r)
+			}
+			if r.Beta0 != nil {
+				b0, lr = fmt.Sprintf("%.2f", 100*r.Beta0.Accuracy), fmt.Sprintf("%.2f", 100*r.LogReg.Accuracy)
+			}
+			fmt.Fprintf(tw, "%d\t%d\t%.2f\t%.2f\t%s\t%s\t%s\t%.1f\t\n", r.Fold, r.Test, 100*r.Accuracy, 100*r.TrainAccuracy, chosen, b0, lr, r.Seconds)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		xs := make([]float64, len(rep.Folds))
+		for i, r := range rep.Folds {
+			xs[i] = r.Accuracy
+		}
+		if _, err := fmt.Fprintf(w, "\naccuracy: %s %% (mean ± std over %d folds)\n", cluster.FormatMeanStd(xs, 100), len(rep.Folds)); err != nil {
+			return err
+		}
+		if b := rep.Baselines; b != nil {
+			beta0, logreg := b.Beats()
+			fmt.Fprintf(w, "baselines on the same folds: β = 0 head %.1f ± %.1f %%, logistic regression on the unsupervised λ %.1f ± %.1f %%\n",
+				100*b.Beta0.Mean, 100*b.Beta0.Std, 100*b.LogReg.Mean, 100*b.LogReg.Std)
+			fmt.Fprintf(w, "semi-supervised beats the β = 0 head: %s (%d folds better, %d worse); beats logistic regression: %s (%d better, %d worse)\n",
+				yesNo(beta0), b.WinsBeta0, b.LossesBeta0, yesNo(logreg), b.WinsLogReg, b.LossesLogReg)
+			if b.SVM != nil {
+				fmt.Fprintf(w, "SVM on the unsupervised λ (GDL's protocol): %.1f ± %.1f %%\n", 100*b.SVM.Mean, 100*b.SVM.Std)
+			}
+			if b.Joint != nil {
+				fmt.Fprintf(w, "the validation split chose the β = 0 head in %d of %d folds; the trained model alone (without that candidate): %.1f ± %.1f %%\n",
+					b.ChoseBeta0, b.Folds, 100*b.Joint.Mean, 100*b.Joint.Std)
+			}
+		}
+		if last := semisup.LastEpoch(rep.Folds); len(last) > 0 {
+			fmt.Fprintf(w, "the joint head after the last epoch, before it is trained alone (--head-steps 0): %s %%\n", cluster.FormatMeanStd(last, 100))
+		}
+		if best := semisup.BestEpoch(rep.Folds); len(best) > 0 {
+			_, err := fmt.Fprintf(w, "diagnostic, not a result: the best epoch's held-out accuracy, chosen on the held-out labels as the authors' code does: %s %%\n", cluster.FormatMeanStd(best, 100))
+			return err
+		}
+		return nil
+	}
+	if rep.Labeled == rep.Graphs {
+		_, err := fmt.Fprintf(w, "accuracy on the %d labelled graphs it was trained on: %.2f %%\n", rep.Graphs, 100*rep.Accuracy.Mean)
+		return err
+	}
+	_, err := fmt.Fprintf(w, "accuracy on the %d unlabelled graphs: %.2f %% (%d labelled)\n", rep.Graphs-rep.Labeled, 100*rep.Accuracy.Mean, rep.Labeled)
+	return err
+}
+
+// WriteText writes the report as `gwf classify` prints it: the protocol, the candidates, a
+// table of the folds (or what the split chose), the mean ± std and what it cost.
+func (rep *SVMReport) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "%s: %d graphs, %d classes; %s\nclassifier: SVM on exp(−γ·FGW discrepancy); node features: %s; candidates: %s\n\n",
+		rep.Dataset, rep.Graphs, rep.Classes, rep.Protocol, rep.Features, DescribeCandidates(rep.Settings.Candidates))
+	if len(rep.Folds) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "fold\ttest graphs\taccuracy %\tchosen\tseconds")
+		for _, r := range rep.Folds {
+			fmt.Fprintf(tw, "%d\t%d\t%.2f\t%s\t%.1f\n", r.Fold, r.Test, 100*r.Accuracy, r.Chosen(), r.Seconds)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		_, err := fmt.Fprintf(w, "\naccuracy: %.2f ± %.2f %% (mean ± std over %d folds)\ncost: %s\n", 100*rep.Accuracy.Mean, 100*rep.Accuracy.Std, len(rep.Folds), describeCost(rep.Cost))
+		return err
+	}
+	if len(rep.Voters) > 1 {
+		fmt.Fprintf(w, "chose %s\n", rep.Voters)
+	} else if rep.Choice != nil {
+		fmt.Fprintf(w, "chose %s\n", rep.Choice)
+	}
+	fmt.Fprintf(w, "cost: %s\n", describeCost(rep.Cost))
+	if rep.Labeled == rep.Graphs {
+		what := "the chosen settings"
+		if len(rep.Voters) > 1 {
+			what = "the best voter (the vote itself is scored by --folds)"
+		}
+		_, err := fmt.Fprintf(w, "cross-validated accuracy of %s on the %d labelled graphs: %.2f %%\n", what, rep.Graphs, 100*rep.Accuracy.Mean)
+		return err
+	}
+	_, err := fmt.Fprintf(w, "accuracy on the %d unlabelled graphs: %.2f %% (%d labelled)\n", rep.Graphs-rep.Labeled, 100*rep.Accuracy.Mean, rep.Labeled)
+	return err
+}
+
+// WriteText writes the pooled reports as `gwf pool` prints them (first: the first report
+// pooled, for the settings they share): a row per report, the pooled row and its mean ± std.
+func (p Pooled) WriteText(w io.Writer, first Report) error {
+	if first.GWF != nil {
+		return p.writeGWF(w, first.GWF)
+	}
+	return p.writeSVM(w, first.SVM)
+}
+
+func (p Pooled) writeGWF(w io.Writer, first *GWFReport) error {
+	settings := strings.TrimSuffix(first.Config.Describe(), fmt.Sprintf(", seed %d", first.Config.Seed))
+	fmt.Fprintf(w, "%s: %d graphs, %d classes; %d reports of %d folds\nhead: β = %g, hidden %v, %s; %s\n\n", first.Dataset, first.Graphs, first.Classes,
+		len(p.Reports), len(first.Folds), first.Semisup.Beta, first.Semisup.Hidden, first.Semisup.Activation, settings)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "report\tseed\taccuracy %\tβ = 0 head %\tlogistic regression %\tchose β = 0\t")
+	for _, r := range append(p.Reports, p.Pooled) {
+		file, seed, b0, lr, chose := "all pooled", "", "–", "–", "–"
+		if r.File != "" {
+			file, seed = r.File, fmt.Sprint(r.Seed)
+		}
+		if b := r.Baselines; b != nil {
+			b0, lr = fmt.Sprintf("%.1f ± %.1f", 100*b.Beta0.Mean, 100*b.Beta0.Std), fmt.Sprintf("%.1f ± %.1f", 100*b.LogReg.Mean, 100*b.LogReg.Std)
+			if b.Joint != nil {
+				chose = fmt.Sprintf("%d of %d", b.ChoseBeta0, b.Folds)
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.1f ± %.1f\t%s\t%s\t%s\t\n", file, seed, 100*r.Accuracy.Mean, 100*r.Accuracy.Std, b0, lr, chose)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\naccuracy: %.1f ± %.1f %% (mean ± std over %d folds of %d reports)\n", 100*p.Pooled.Accuracy.Mean, 100*p.Pooled.Accuracy.Std, p.Pooled.Folds, len(p.Reports))
+	if b := p.Pooled.Baselines; b != nil {
+		beta0, logreg := b.Beats()
+		fmt.Fprintf(w, "semi-supervised beats the β = 0 head: %s (%d folds better, %d worse); beats logistic regression: %s (%d better, %d worse)\n",
+			yesNo(beta0), b.WinsBeta0, b.LossesBeta0, yesNo(logreg), b.WinsLogReg, b.LossesLogReg)
+		if b.Joint != nil {
+			fmt.Fprintf(w, "the validation split chose the β = 0 head in %d of %d folds; the trained model alone (without that candidate): %.1f ± %.1f %%\n",
+				b.ChoseBeta0, b.Folds, 100*b.Joint.Mean, 100*b.Joint.Std)
+		}
+	}
+	return nil
+}
+
+func (p Pooled) writeSVM(w io.Writer, first *SVMReport) error {
+	fmt.Fprintf(w, "%s: %d graphs, %d classes; %d fgw-svm reports of %d folds; node features: %s\n\n", first.Dataset, first.Graphs, first.Classes,
+		len(p.Reports), len(first.Folds), first.Features)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "report\tfold seed\taccuracy %\t")
+	for _, r := range append(p.Reports, p.Pooled) {
+		file, seed := "all pooled", ""
+		if r.File != "" {
+			file, seed = r.File, fmt.Sprint(r.Seed)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.1f ± %.1f\t\n", file, seed, 100*r.Accuracy.Mean, 100*r.Accuracy.Std)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\naccuracy: %.1f ± %.1f %% (mean ± std over %d folds of %d reports)\n", 100*p.Pooled.Accuracy.Mean, 100*p.Pooled.Accuracy.Std, p.Pooled.Folds, len(p.Reports))
+	return err
+}
+
+// DescribeFoldChoice names the model a fold of the nested protocol chose.
+func DescribeFoldChoice(r semisup.FoldResult) string {
+	if r.Choice.Unsupervised {
+		return fmt.Sprintf("the β = 0 head, epoch %d (over %s, epoch %d: %.2f%% held out)", r.Beta0.Epoch, r.Choice.Config.Describe(), r.Choice.Epoch, 100**r.JointAccuracy)
+	}
+	return fmt.Sprintf("%s, epoch %d", r.Choice.Config.Describe(), r.Choice.Epoch)
+}
+
+// DescribeCandidates lists candidates briefly: structure, features and weight.
+func DescribeCandidates(cs []fgwsvm.Candidate) string {
+	s := ""
+	for i, c := range cs {
+		if i > 0 {
+			s += "; "
+		}
+		switch {
+		case c.Degree:
+			s += fmt.Sprintf("%s with degrees, weight %.3g", c.Structure, c.FeatureWeight)
+		case c.WL > 0:
+			s += fmt.Sprintf("%s with WL-%d labels, weight %.3g", c.Structure, c.WL, c.FeatureWeight)
+		default:
+			s += fmt.Sprintf("%s, weight %.3g", c.Structure, c.FeatureWeight)
+		}
+	}
+	return s
+}
+
+// describeCost says how many discrepancies were computed, in how long, and what in full.
+func describeCost(st fgwsvm.Stats) string {
+	s := fmt.Sprintf("%d discrepancies in %.0f s", st.GWDs, st.Seconds)
+	if st.Screened > 0 {
+		s += fmt.Sprintf(" (every candidate on a screening subset of %d graphs; in full: %s)", st.Screened, DescribeCandidates(st.Full()))
+	}
+	for _, m := range st.Matrices {
+		if m.Reused {
+			s += fmt.Sprintf("\n  %s on %d graphs: reused", m.Candidate, m.Graphs)
+		} else {
+			s += fmt.Sprintf("\n  %s on %d graphs: %d discrepancies, %.0f s", m.Candidate, m.Graphs, m.GWDs, m.Seconds)
+		}
+	}
+	return s
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}

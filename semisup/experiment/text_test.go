@@ -1,0 +1,46 @@
+package experiment
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
+)
+
+// TestWriteText: a report as text names its protocol, every fold and the mean ± std; pooled
+// reports add a row per report and the pooled row.
+func TestWriteText(t *testing.T) {
+	ds, labels := cyclesAndPaths(t, 6)
+	set := fgwsvm.Settings{
+		Candidates: []fgwsvm.Candidate{{Structure: graphs.Adjacency, FeatureWeight: 1}},
+		Grid:       fgwsvm.Grid{Gammas: []float64{1}, Cs: []float64{1}, Folds: 2, Seed: 1},
+	}
+	rep, err := CrossValidateSVM(context.Background(), ds, labels, 2, "--features none", SVMSpec{Folds: 3, Seed: 1, Settings: set})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := rep.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{rep.Protocol, "candidates: adjacency, weight 1", "fold  test graphs", "(mean ± std over 3 folds)", "cost: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	p, err := Pool([]string{"a.json", "b.json"}, []Report{{SVM: rep}, {SVM: rep}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf.Reset()
+	if err := p.WriteText(&buf, Report{SVM: rep}); err != nil {
+		t.Fatal(err)
+	}
+	if out := buf.String(); !strings.Contains(out, "a.json") || !strings.Contains(out, "all pooled") || !strings.Contains(out, "over 6 folds of 2 reports") {
+		t.Errorf("pooled:\n%s", out)
+	}
+}
