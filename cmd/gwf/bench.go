@@ -79,7 +79,7 @@ run for a per-dataset figure).`,
 	fs.IntVar(&f.curveMax, "curve-max", 500, "largest N of --curve")
 	fs.Float64Var(&f.tol, "tol", 0, "epochs: the solver's converged mode with this tolerance (see 'gwf gw --help'; 0: the paper's settings)")
 	fs.IntVar(&f.workers, "workers", 0, "goroutines for the epochs (0: one per CPU)")
-	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
+	jsonFlag(fs, &f.json, "the report")
 	return cmd
 }
 

@@ -156,8 +156,6 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		return usagef("--vote = %d: there are %d candidates", f.vote, len(cands))
 	}
 	set.Vote = set.VoteFor(len(data))
-	rep := &classexp.SVMReport{Dataset: ds.Name, Graphs: len(data), Classes: classesN, Method: methodSVM,
-		Features: used, Settings: set}
 	a.log.Infof("classifying %s (%d graphs, %d classes) with an SVM on FGW discrepancies (exact CG solver); node features: %s; %d candidates: %s",
 		ds.Name, len(data), classesN, used, len(cands), classexp.DescribeCandidates(cands))
 	ctx, stop := withSignals(cmd.Context(), a.log)
@@ -175,20 +173,15 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	}
 	switch {
 	case f.fraction == 1:
-		m, err := fgwsvm.Train(ctx, data, labels, classesN, set, opt)
+		m, rep, err := classexp.TrainSVM(ctx, ds, labels, classesN, used, set, opt)
 		if err != nil {
 			return interrupted(err)
 		}
-		m.Classes, m.ClassNames, m.Features = ds.Classes, ds.ClassNames, ds.Encoding.Clone()
 		if err := m.Save(f.output); err != nil {
 			return err
 		}
-		rep.Protocol = fmt.Sprintf("one classifier trained on all %d labelled graphs, settings chosen by %d-fold cross-validation on them; saved to %s for 'gwf predict'", len(data), grid.Folds, f.output)
-		v := m.Vote()
-		rep.SetChosen(v)
-		rep.Labeled, rep.Cost = len(data), m.Stats
-		rep.Accuracy = classexp.MeanStd{Mean: v[0].Validation}
-		a.log.Infof("chose %s; kept %d support graphs", v, len(m.Graphs))
+		rep.Protocol += fmt.Sprintf("; saved to %s for 'gwf predict'", f.output)
+		a.log.Infof("chose %s; kept %d support graphs", rep.Chosen(), len(m.Graphs))
 		return writeReport(cmd.OutOrStdout(), f.json, rep)
 	case f.fraction > 0:
 		return classifySVMFraction(ctx, cmd, a, f, ds, labels, classesN, used, set, opt)

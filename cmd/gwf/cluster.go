@@ -104,7 +104,7 @@ output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding
 	fs.StringVar(&f.embedding, "embedding", string(cluster.DefaultEmbedding), "embedding to cluster: z (raw) or lambda (softmax(z), the atom weights)")
 	fs.IntVar(&f.runs, "runs", 1, "number of runs (seeds --seed, --seed+1, ...)")
 	fs.IntVar(&f.clusters, "clusters", 0, "number of clusters K (0: the number of classes; required when the data have no class labels)")
-	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
+	jsonFlag(fs, &f.json, "the report")
 	fs.StringVar(&f.outputDir, "output-dir", "", "folder to write each run's embeddings CSV and report.json into")
 	fs.StringVar(&f.method, "method", string(experiment.GWF), "clustering method: gwf (the model), fgwk (pairwise GW kernel + spectral clustering) or gwb-km (K-means with GW barycenter centers)")
 	fs.IntVar(&f.iterations, "iterations", 10, "assign/update rounds of gwb-km")

@@ -73,7 +73,7 @@ the JSON) names the node features the files hold, read or not.`,
 			return writeDatasets(cmd.OutOrStdout(), infos, asJSON)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array instead of a table")
+	jsonFlag(cmd.Flags(), &asJSON, "the table (an array of datasets)")
 	data.register(cmd.Flags())
 	return cmd
 }

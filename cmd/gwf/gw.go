@@ -124,7 +124,7 @@ matrix (rows: the nodes of A, columns: the nodes of B).`,
 	fs.Float64Var(&f.tol, "tol", 0, "converged mode (ppa, badmm): Sinkhorn sweeps until the marginal error is below this; cg: relative objective change at which to stop")
 	fs.IntVar(&f.maxSweeps, "max-sweeps", layers.DefaultMaxSweeps, "with --tol: most sweeps per layer (the output counts the layers that hit it)")
 	fs.BoolVar(&f.round, "round", false, "project the final transport onto the feasible set (default true with --tol, for ppa and badmm)")
-	fs.BoolVar(&f.json, "json", false, "print a JSON object with the objective and the transport")
+	jsonFlag(fs, &f.json, "the objective and the transport")
 	fs.StringVar(&f.format, "input-format", "", `input format: json (gwf's JSON or networkx node-link JSON), graphml, gml, edgelist, adjlist, graph6 (.g6) or matrix (.npy, .npz) (default: by the extension, else edgelist)`)
 	renamedFlag(fs, "input-format", "format") // --format is an output format in embed and cluster
 	fs.BoolVar(&f.directed, "directed", false, "edge lists: read edges as directed (default: symmetric)")

@@ -65,6 +65,6 @@ of both classifiers, is refused, naming the first that differs.`,
 			return out.WriteText(cmd.OutOrStdout(), first)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summaries as JSON")
+	jsonFlag(cmd.Flags(), &asJSON, "the summaries")
 	return cmd
 }

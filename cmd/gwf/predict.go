@@ -66,7 +66,7 @@ encoding (MUTAG's -1 and 1, say) and probabilities in that order ("classes" list
 	f.data.register(fs)
 	fs.StringVarP(&f.model, "model", "m", "", "classifier file written by 'gwf classify --output' (required)")
 	fs.StringVarP(&f.output, "output", "o", "-", "output file (- for stdout)")
-	fs.BoolVar(&f.json, "json", false, "write JSON instead of CSV")
+	jsonFlag(fs, &f.json, "the predictions (instead of CSV)")
 	fs.IntVar(&f.steps, "steps", 0, "transform mode: Adam steps per graph (0: the model's number of epochs)")
 	fs.BoolVar(&f.transform, "transform", false, "use transform mode even on the model's training data")
 	fs.IntVar(&f.workers, "workers", 0, "goroutines of transform mode or of the discrepancies (0: one per CPU)")

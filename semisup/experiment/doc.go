@@ -7,8 +7,9 @@
 //     the baselines or the cost of the discrepancies (GWFReport, SVMReport);
 //   - FractionGWF and FractionSVM run the labelled-fraction protocol (Fraction: a stratified
 //     share of the labels kept, the other graphs scored; with every label kept, a classifier
-//     for unseen graphs) and WritePredictions writes its predictions; HeldOutAccuracy scores
-//     it, ScorePredictions a classifier's predictions on labelled data, per class;
+//     for unseen graphs: TrainSVM for the SVM) and WritePredictions writes its predictions;
+//     HeldOutAccuracy scores it, ScorePredictions a classifier's predictions on labelled data,
+//     per class;
 //   - Read reads a report back, and Pool pools the folds of reports that differ only in their
 //     seeds into one mean ± std;
 //   - WriteText writes a report, or pooled reports, as the command prints them.

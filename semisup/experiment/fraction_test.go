@@ -75,3 +75,21 @@ func TestFractionGWF(t *testing.T) {
 		t.Fatal("the embeddings did not move")
 	}
 }
+
+// TestTrainSVM: a classifier of every labelled graph keeps the data's classes and encoding
+// and reports what it chose.
+func TestTrainSVM(t *testing.T) {
+	ds, labels := cyclesAndPaths(t, 6)
+	ds.ClassNames = []string{"cycle", "path"}
+	set := fgwsvm.Settings{
+		Candidates: []fgwsvm.Candidate{{Structure: graphs.Adjacency, FeatureWeight: 1}},
+		Grid:       fgwsvm.Grid{Gammas: []float64{1}, Cs: []float64{1, 10}, Folds: 2, Seed: 1},
+	}
+	m, rep, err := TrainSVM(context.Background(), ds, labels, 2, "--features none", set, fgwsvm.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.ClassNames) != 2 || rep.Labeled != 12 || rep.Chosen() == nil || rep.Accuracy.Mean != rep.Chosen()[0].Validation {
+		t.Fatalf("class names %v, %d labelled, chosen %v, accuracy %v", m.ClassNames, rep.Labeled, rep.Chosen(), rep.Accuracy.Mean)
+	}
+}
