@@ -18,12 +18,8 @@ import (
 
 // gwFlags are the flags of "gwf gw".
 type gwFlags struct {
-	solver        string
-	gamma         float64
-	layers        int
-	inner         int
+	solverFlags
 	featureWeight float64
-	tol           float64
 	maxSweeps     int
 	round         bool
 	json          bool
@@ -69,7 +65,7 @@ type gwResult struct {
 
 func newGWCmd(a *app) *cobra.Command {
 	var f gwFlags
-	p, b, cg := layers.DefaultPPA(), layers.DefaultBADMM(), layers.DefaultCG()
+	p, cg := layers.DefaultPPA(), layers.DefaultCG()
 	cmd := &cobra.Command{
 		Use:   "gw A B",
 		Short: "Gromov-Wasserstein discrepancy between two graphs",
@@ -115,13 +111,8 @@ matrix (rows: the nodes of A, columns: the nodes of B).`,
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.solver, "solver", p.Name(), "GWD solver: ppa (proximal point), badmm (Bregman ADMM) or cg (conditional gradient, exact OT)")
-	fs.Float64Var(&f.gamma, "gamma", p.Gamma, fmt.Sprintf("solver weight γ (default %g with ppa, %g with badmm)", p.Gamma, b.Gamma))
-	fs.Lookup("gamma").DefValue = "0" // hides "(default 0.01)": it depends on --solver, as the usage says
-	fs.IntVar(&f.layers, "layers", p.Layers, fmt.Sprintf("number of layers M (cg: most iterations, default %d)", cg.MaxIter))
-	fs.IntVar(&f.inner, "inner", p.Inner, "Sinkhorn sweeps per PPA layer (ppa only)")
+	f.solverFlags.register(fs, "converged mode (ppa, badmm): Sinkhorn sweeps until the marginal error is below this; cg: relative objective change at which to stop")
 	fs.Float64Var(&f.featureWeight, "feature-weight", p.Weight, "weight of the node-feature cost (when both graphs have features)")
-	fs.Float64Var(&f.tol, "tol", 0, "converged mode (ppa, badmm): Sinkhorn sweeps until the marginal error is below this; cg: relative objective change at which to stop")
 	fs.IntVar(&f.maxSweeps, "max-sweeps", layers.DefaultMaxSweeps, "with --tol: most sweeps per layer (the output counts the layers that hit it)")
 	fs.BoolVar(&f.round, "round", false, "project the final transport onto the feasible set (default true with --tol, for ppa and badmm)")
 	jsonFlag(fs, &f.json, "the objective and the transport")

@@ -15,13 +15,9 @@ import (
 // trainFlags are the hyperparameter flags of fit and cluster; their defaults are
 // training.DefaultConfig (the paper's settings).
 type trainFlags struct {
-	atoms         int
-	atomSize      string
-	solver        string
-	gamma         float64
-	layers        int
-	inner         int
-	tol           float64
+	atoms    int
+	atomSize string
+	solverFlags
 	featureWeight featureWeightFlag
 	gwbLayers     int
 	lr            float64
@@ -36,12 +32,7 @@ func (t *trainFlags) register(fs *pflag.FlagSet) {
 	d := training.DefaultConfig()
 	fs.IntVar(&t.atoms, "atoms", d.Atoms, "number of atoms K")
 	fs.StringVar(&t.atomSize, "atom-size", "warm", `nodes per atom, or "warm" (or 0): each atom starts as a random observed graph (the paper's setting)`)
-	fs.StringVar(&t.solver, "solver", d.Solver, "GWD module: ppa (proximal point, Algorithm 1), badmm (Bregman ADMM, Algorithm 2) or cg (conditional gradient, exact; --layers is its iteration limit)")
-	fs.Float64Var(&t.gamma, "gamma", d.Gamma, "solver weight γ (default 0.01 with ppa, 1 with badmm)")
-	fs.Lookup("gamma").DefValue = "0" // hides "(default 0.01)": it depends on --solver, as the usage says
-	fs.IntVar(&t.layers, "layers", d.Layers, "GWD layers M")
-	fs.IntVar(&t.inner, "inner", d.Inner, "Sinkhorn sweeps per PPA layer (ppa only)")
-	fs.Float64Var(&t.tol, "tol", d.Tol, "converged mode of every GWD (ppa, badmm): Sinkhorn sweeps until the marginal error is below this (0: the paper's fixed sweeps; much slower, see 'gwf gw --help')")
+	t.solverFlags.register(fs, "converged mode of every GWD (ppa, badmm): Sinkhorn sweeps until the marginal error is below this (0: the paper's fixed sweeps; much slower, see 'gwf gw --help')")
 	t.featureWeight.w = d.FeatureWeight
 	fs.Var(&t.featureWeight, "feature-weight", `weight of the node-feature cost in the fused GW cost (1 in the paper), or "auto": the weight that gives the feature and structure terms the same mean over the data, measured without labels (see 'gwf fit --help')`)
 	fs.IntVar(&t.gwbLayers, "gwb-layers", d.GWBLayers, "barycenter (GWB) layers L")
