@@ -20,7 +20,7 @@ import (
 // each with the hash of its weight and direction. A round costs O(edges), not O(n²): a cycle
 // needs as many rounds as half its length.
 type refineEdges struct {
-	ptr  []int32
+	ptr  []int // n² edges may pass int32 on graphs the limits allow when raised
 	nbr  []int32
 	hash []uint64
 }
@@ -41,7 +41,7 @@ func (e *refineEdges) build(c blas64.General, sym bool) {
 				e.hash = append(e.hash, mix(math.Float64bits(y)+anchorSeed))
 			}
 		}
-		e.ptr = append(e.ptr, int32(len(e.nbr)))
+		e.ptr = append(e.ptr, len(e.nbr))
 	}
 }
 
