@@ -200,6 +200,12 @@ func ReadEdgeList(r io.Reader, name string, opt EdgeListOptions) (*Graph, error)
 			entries = append(entries, csr.Entry{Row: e.v, Col: e.u, Val: e.w})
 		}
 	}
+	return structureGraph(label, name, n, entries)
+}
+
+// structureGraph builds the graph of n nodes whose adjacency has entries (csr.Build's rules),
+// uniform masses and no features; label names it in errors, name becomes Graph.Name.
+func structureGraph(label, name string, n int, entries []csr.Entry) (*Graph, error) {
 	c, err := csr.Build(n, entries)
 	if err != nil {
 		return nil, invalidf(label, "%v", err)

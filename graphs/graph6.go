@@ -82,16 +82,7 @@ func ReadGraph6(r io.Reader, name string, lim Limits) (*Graph, error) {
 			k++
 		}
 	}
-	c, err := csr.Build(nn, entries)
-	if err != nil {
-		return nil, invalidf(label, "%v", err)
-	}
-	g, err := NewSparse(label, c, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	g.Name = name
-	return g, nil
+	return structureGraph(label, name, nn, entries)
 }
 
 // graph6Size decodes N(n) at the start of b: the node count and the bytes after it, or −1

@@ -96,18 +96,20 @@ func closeness(lead, other *matchSide, d []float64, dRow, dCol, u, x, y int) int
 // graphs can be told apart this way. A start costs O(ns²·nt), about one CG iteration; the
 // second up to anchorTargets times that.
 func anchoredCoupling(st *State, k int) {
-	st.cgKeyS = rowSums(st.cgKeyS, st.cs.g, st.ns)
-	st.cgKeyT = rowSums(st.cgKeyT, st.ct.g, st.nt)
-	st.cgWalkS = walkSums(st.cgWalkS, st.cs.g, st.cgKeyS, st.ns)
-	st.cgWalkT = walkSums(st.cgWalkT, st.ct.g, st.cgKeyT, st.nt)
+	if k == 0 { // the graphs' keys and edges serve every anchored start of the solve
+		st.cgKeyS = rowSums(st.cgKeyS, st.cs.g, st.ns)
+		st.cgKeyT = rowSums(st.cgKeyT, st.ct.g, st.nt)
+		st.cgWalkS = walkSums(st.cgWalkS, st.cs.g, st.cgKeyS, st.ns)
+		st.cgWalkT = walkSums(st.cgWalkT, st.ct.g, st.cgKeyT, st.nt)
+		// Both graphs' in-edges count unless both are symmetric, so that their colours compare.
+		st.cgEdgesS.build(st.cs.g, st.cgSym)
+		st.cgEdgesT.build(st.ct.g, st.cgSym)
+	}
 	st.cgIdxS, st.cgIdxT = growInt(st.cgIdxS, st.ns), growInt(st.cgIdxT, st.nt)
 	st.cgUsedS, st.cgUsedT = growBool(st.cgUsedS, st.ns), growBool(st.cgUsedT, st.nt)
 	st.cgColS, st.cgNextS = growUint(st.cgColS, st.ns), growUint(st.cgNextS, st.ns)
 	st.cgColT, st.cgNextT = growUint(st.cgColT, st.nt), growUint(st.cgNextT, st.nt)
 	st.cgSorted = growUint(st.cgSorted, max(st.ns, st.nt))
-	// Both graphs' in-edges count unless both are symmetric, so that their colours compare.
-	st.cgEdgesS.build(st.cs.g, st.cgSym)
-	st.cgEdgesT.build(st.ct.g, st.cgSym)
 	src := matchSide{c: st.cs.g, mu: st.mus, rs: st.cgKeyS, walk: st.cgWalkS, order: st.cgIdxS, used: st.cgUsedS,
 		col: st.cgColS, next: st.cgNextS, sorted: st.cgSorted, edges: &st.cgEdgesS}
 	dst := matchSide{c: st.ct.g, mu: st.mut, rs: st.cgKeyT, walk: st.cgWalkT, order: st.cgIdxT, used: st.cgUsedT,
