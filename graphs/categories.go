@@ -124,9 +124,24 @@ func (ds *Dataset) encodeCategories(columns []string, room int64) error {
 	}
 	for _, g := range ds.Graphs {
 		f, unknown := g.oneHotCategories(columns)
+		if ds.Encoding.Kind == FeaturesBoth {
+			ds.Encoding.Attributes = g.Dim()
+			f = besideAttributes(g.F, f)
+		}
 		g.F, g.categories = f, nil
 		ds.UnknownNodeLabels += unknown
 	}
 	ds.Encoding.NodeLabelNames = slices.Clone(columns)
 	return nil
+}
+
+// besideAttributes returns the matrix whose rows are those of attrs followed by those of
+// onehot.
+func besideAttributes(attrs, onehot *mat.Dense) *mat.Dense {
+	n, da := attrs.Dims()
+	_, dl := onehot.Dims()
+	f := mat.NewDense(n, da+dl, nil)
+	f.Slice(0, n, 0, da).(*mat.Dense).Copy(attrs)
+	f.Slice(0, n, da, da+dl).(*mat.Dense).Copy(onehot)
+	return f
 }

@@ -15,12 +15,18 @@ import (
 // matrix the graphs were given (Structure), which new graphs must be given too.
 type FeatureEncoding struct {
 	Kind FeatureKind `json:"kind"`
-	// NodeLabels are the values of the one-hot columns (Kind FeaturesLabels), sorted.
+	// NodeLabels are the values of the one-hot columns (Kind FeaturesLabels, FeaturesBoth),
+	// sorted.
 	NodeLabels []int `json:"node_labels,omitempty"`
 	// NodeLabelNames are instead the one-hot columns of a folder's categorical node
-	// attributes (Kind FeaturesLabels), "name=value", sorted.
+	// attributes (Kind FeaturesLabels, FeaturesBoth), "name=value", sorted.
 	NodeLabelNames []string `json:"node_label_names,omitempty"`
+	// Attributes, with Kind FeaturesBoth, is the number of attribute columns, which come
+	// before the one-hot columns; 0 for the other kinds.
+	Attributes int `json:"attributes,omitempty"`
 	// Mean and Scale, when set, standardized each feature dimension: x' = (x − Mean)/Scale.
+	// With Kind FeaturesBoth the one-hot columns keep mean 0 and scale 1
+	// (FeatureEncoding.Standardization).
 	Mean  []float64 `json:"mean,omitempty"`
 	Scale []float64 `json:"scale,omitempty"`
 	// Structure is the matrix that replaced each graph's adjacency (Structure.Apply); the
@@ -32,10 +38,18 @@ type FeatureEncoding struct {
 // means for standardized attributes, 0 for none and for attributes not standardized (whose
 // width it does not record).
 func (e FeatureEncoding) Dim() int {
-	if e.Kind == FeaturesLabels {
-		return len(e.NodeLabels) + len(e.NodeLabelNames)
+	if e.Kind.HasLabels() {
+		return e.Attributes + len(e.NodeLabels) + len(e.NodeLabelNames)
 	}
 	return len(e.Mean)
+}
+
+// Labels returns the one-hot columns' first index and count (0, 0 for kinds without labels).
+func (e FeatureEncoding) Labels() (first, count int) {
+	if !e.Kind.HasLabels() {
+		return 0, 0
+	}
+	return e.Attributes, len(e.NodeLabels) + len(e.NodeLabelNames)
 }
 
 // Standardized reports whether the features were standardized.
@@ -48,14 +62,19 @@ func (e FeatureEncoding) Validate() error {
 	if e.Structure != "" && e.Structure != Adjacency && e.Structure != ShortestPath {
 		return fmt.Errorf("graphs: feature encoding: unknown structure %q", e.Structure)
 	}
+	if e.Attributes != 0 && (e.Kind != FeaturesBoth || e.Attributes < 0) {
+		return fmt.Errorf("graphs: feature encoding: %d attribute columns for kind %s", e.Attributes, e.Kind)
+	}
 	switch e.Kind {
 	case FeaturesNone:
 		if e.NodeLabels != nil || e.NodeLabelNames != nil || e.Mean != nil || e.Scale != nil {
 			return fmt.Errorf("graphs: feature encoding: kind none with %d node-label values and %d means", len(e.NodeLabels), len(e.Mean))
 		}
 		return nil
-	case FeaturesLabels:
+	case FeaturesLabels, FeaturesBoth:
 		switch {
+		case e.Kind == FeaturesBoth && e.Attributes == 0:
+			return fmt.Errorf("graphs: feature encoding: both without attribute columns")
 		case len(e.NodeLabels) == 0 && len(e.NodeLabelNames) == 0:
 			return fmt.Errorf("graphs: feature encoding: labels without node-label values")
 		case len(e.NodeLabels) > 0 && len(e.NodeLabelNames) > 0:
@@ -80,13 +99,34 @@ func (e FeatureEncoding) Validate() error {
 		return nil
 	}
 	d := len(e.Mean)
-	if d == 0 || len(e.Scale) != d || (e.Kind == FeaturesLabels && d != e.Dim()) {
-		return fmt.Errorf("graphs: feature encoding: %d means and %d scales for %d node-label values", d, len(e.Scale), e.Dim())
+	if d == 0 || len(e.Scale) != d || (e.Kind.HasLabels() && d != e.Dim()) {
+		return fmt.Errorf("graphs: feature encoding: %d means and %d scales for %d feature columns", d, len(e.Scale), e.Dim())
 	}
 	if err := checkMeanScale(e.Mean, e.Scale); err != nil {
 		return fmt.Errorf("graphs: feature encoding: %w", err)
 	}
+	if e.Kind == FeaturesBoth {
+		for j := e.Attributes; j < d; j++ {
+			if e.Mean[j] != 0 || e.Scale[j] != 1 {
+				return fmt.Errorf("graphs: feature encoding: one-hot column %d standardized (mean %v, scale %v)", j, e.Mean[j], e.Scale[j])
+			}
+		}
+	}
 	return nil
+}
+
+// Standardization returns the means and scales that standardize the features of src
+// (graphs.Standardization), except that with Kind FeaturesBoth the one-hot columns keep mean
+// 0 and scale 1: standardizing a label of frequency p would weigh it by 1/√(p(1−p)), and a
+// rare atom type would outweigh everything else.
+func (e FeatureEncoding) Standardization(src Source) (mean, scale []float64, err error) {
+	if mean, scale, err = Standardization(src); err != nil || e.Kind != FeaturesBoth {
+		return mean, scale, err
+	}
+	for j := e.Attributes; j < len(mean); j++ {
+		mean[j], scale[j] = 0, 1
+	}
+	return mean, scale, nil
 }
 
 // checkMeanScale checks a standardization: finite means, finite positive scales.
@@ -102,7 +142,7 @@ func checkMeanScale(mean, scale []float64) error {
 // Clone returns a deep copy.
 func (e FeatureEncoding) Clone() FeatureEncoding {
 	return FeatureEncoding{Kind: e.Kind, NodeLabels: slices.Clone(e.NodeLabels), NodeLabelNames: slices.Clone(e.NodeLabelNames),
-		Mean: slices.Clone(e.Mean), Scale: slices.Clone(e.Scale), Structure: e.Structure}
+		Attributes: e.Attributes, Mean: slices.Clone(e.Mean), Scale: slices.Clone(e.Scale), Structure: e.Structure}
 }
 
 // ApplyStandardization standardizes the node features of gs in place with given means and

@@ -114,7 +114,7 @@ func ReadFolder(dir string, opt FolderOptions) (*Dataset, error) {
 
 func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 	lim := opt.Limits.OrDefault()
-	if opt.NodeLabelNames != nil && opt.Features != FeaturesLabels {
+	if opt.NodeLabelNames != nil && !opt.Features.HasLabels() {
 		return nil, fmt.Errorf("FolderOptions.NodeLabelNames with features %q: they are the columns of labels", opt.Features)
 	}
 	entries, err := os.ReadDir(dir)
@@ -173,7 +173,7 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 			return nil, err
 		}
 		g.Name = name
-		if opt.Features == FeaturesAttributes {
+		if opt.Features.HasAttributes() {
 			if g.F == nil {
 				err := fmt.Errorf("%s: no node features, but features %q asked for (edge lists have none; JSON files need \"features\", node-link, GraphML and GML files numeric node attributes)", p, opt.Features)
 				if len(ds.Graphs) == 0 {
@@ -187,7 +187,7 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 		} else {
 			g.F = nil
 		}
-		if opt.Features != FeaturesLabels {
+		if !opt.Features.HasLabels() {
 			g.categories = nil
 		}
 		if opt.DegreeMu {
@@ -200,7 +200,7 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 		}
 		ds.Graphs = append(ds.Graphs, g)
 	}
-	if opt.Features == FeaturesLabels {
+	if opt.Features.HasLabels() {
 		if err := ds.encodeCategories(opt.NodeLabelNames, lim.MaxDenseBytes-total); err != nil {
 			return nil, fmt.Errorf("%s: %w", dir, err)
 		}
@@ -238,7 +238,7 @@ func ReadGraphFile(path string, opt FolderOptions) (*Graph, error) {
 // readGraphFile reads one graph file by its extension; a .json file is told apart by its
 // top-level fields.
 func readGraphFile(p string, opt FolderOptions, lim Limits) (*Graph, error) {
-	attrs := NodeLinkOptions{Attributes: opt.Features == FeaturesAttributes, Categories: opt.Features == FeaturesLabels, Limits: lim}
+	attrs := NodeLinkOptions{Attributes: opt.Features.HasAttributes(), Categories: opt.Features.HasLabels(), Limits: lim}
 	switch folderFormat(p) {
 	case "edges":
 		return ReadEdgeListFile(p, EdgeListOptions{IDs: NodeNames, Directed: opt.Directed, Limits: lim})

@@ -45,9 +45,14 @@ const (
 	FeaturesLabels
 	// FeaturesAttributes uses the real-valued node attributes as they are.
 	FeaturesAttributes
+	// FeaturesBoth puts the one-hot node labels (as FeaturesLabels) after the node attributes
+	// (as FeaturesAttributes), for data that have both: molecules with atom types and
+	// coordinates, proteins with structure types and sizes. FeatureEncoding.Attributes says
+	// where the labels start.
+	FeaturesBoth
 )
 
-// String returns "none", "labels" or "attributes", the names ParseFeatureKind accepts.
+// String returns "none", "labels", "attributes" or "both", the names ParseFeatureKind accepts.
 func (k FeatureKind) String() string {
 	switch k {
 	case FeaturesNone:
@@ -56,6 +61,8 @@ func (k FeatureKind) String() string {
 		return "labels"
 	case FeaturesAttributes:
 		return "attributes"
+	case FeaturesBoth:
+		return "both"
 	}
 	return "FeatureKind(" + strconv.Itoa(int(k)) + ")"
 }
@@ -71,7 +78,7 @@ func featureKindList(kinds []FeatureKind) string {
 
 // MarshalText implements encoding.TextMarshaler (JSON: "none", "labels", "attributes").
 func (k FeatureKind) MarshalText() ([]byte, error) {
-	if k < FeaturesNone || k > FeaturesAttributes {
+	if k < FeaturesNone || k > FeaturesBoth {
 		return nil, fmt.Errorf("graphs: unknown feature kind %d", int(k))
 	}
 	return []byte(k.String()), nil
@@ -87,13 +94,13 @@ func (k *FeatureKind) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// checkNodeLabelValues checks TUOptions.NodeLabels: nil, or given with FeaturesLabels, not
-// empty, sorted and distinct.
+// checkNodeLabelValues checks TUOptions.NodeLabels: nil, or given with FeaturesLabels or
+// FeaturesBoth, not empty, sorted and distinct.
 func checkNodeLabelValues(kind FeatureKind, values []int) error {
 	switch {
 	case values == nil:
 		return nil
-	case kind != FeaturesLabels:
+	case !kind.HasLabels():
 		return fmt.Errorf("node-label values given for features %q", kind)
 	case len(values) == 0:
 		return errors.New("an empty list of node-label values given")
@@ -106,15 +113,21 @@ func checkNodeLabelValues(kind FeatureKind, values []int) error {
 	return nil
 }
 
-// ParseFeatureKind parses "none", "labels" or "attributes" (case-insensitive), e.g. from a
-// command-line flag.
+// HasLabels reports whether the kind holds one-hot node labels (labels, both).
+func (k FeatureKind) HasLabels() bool { return k == FeaturesLabels || k == FeaturesBoth }
+
+// HasAttributes reports whether the kind holds node attributes (attributes, both).
+func (k FeatureKind) HasAttributes() bool { return k == FeaturesAttributes || k == FeaturesBoth }
+
+// ParseFeatureKind parses "none", "labels", "attributes" or "both" (case-insensitive), e.g.
+// from a command-line flag.
 func ParseFeatureKind(s string) (FeatureKind, error) {
-	for _, k := range []FeatureKind{FeaturesNone, FeaturesLabels, FeaturesAttributes} {
+	for _, k := range []FeatureKind{FeaturesNone, FeaturesLabels, FeaturesAttributes, FeaturesBoth} {
 		if strings.EqualFold(strings.TrimSpace(s), k.String()) {
 			return k, nil
 		}
 	}
-	return 0, fmt.Errorf("graphs: unknown feature kind %q (want none, labels or attributes)", s)
+	return 0, fmt.Errorf("graphs: unknown feature kind %q (want none, labels, attributes or both)", s)
 }
 
 // TUOptions controls ReadTU. The zero value reads graphs without features, with uniform node
@@ -132,7 +145,7 @@ type TUOptions struct {
 	// large for the limits can be read. Node-label one-hot columns still count the values of
 	// the whole dataset, so the encoding does not depend on the subset.
 	Select func(graphs int) []int
-	// NodeLabels, when set with FeaturesLabels, are the values of the one-hot columns (sorted,
+	// NodeLabels, when set with FeaturesLabels or FeaturesBoth, are the values of the one-hot columns (sorted,
 	// distinct: a model's FeatureEncoding.NodeLabels) instead of the values found in the file;
 	// a node whose label is not among them gets a zero row (counted in
 	// Dataset.UnknownNodeLabels).
@@ -154,7 +167,8 @@ type Dataset struct {
 	// are not all integers): Graph.Label = k means ClassNames[k]. Classes is nil then.
 	ClassNames []string
 	// NodeLabels are the distinct node-label values, sorted, when the features are
-	// FeaturesLabels: one-hot column k stands for NodeLabels[k]. Nil otherwise.
+	// FeaturesLabels (one-hot column k stands for NodeLabels[k]) or FeaturesBoth (column
+	// Encoding.Attributes+k does). Nil otherwise.
 	NodeLabels []int
 	// Encoding is how the node features of Graphs were made (kind, one-hot values, any
 	// standardization): what a model trained on them keeps to encode new graphs alike.
@@ -437,18 +451,13 @@ func (r *tuReader) read() (*Dataset, error) {
 	// Asking for features the files lack is an error rather than a silent FeaturesNone: the
 	// caller would otherwise compare graphs on structure alone without knowing it.
 	var missing string
-	switch opt.Features {
-	case FeaturesNone:
-	case FeaturesLabels:
-		if !hasNL {
-			missing = "_node_labels"
-		}
-	case FeaturesAttributes:
-		if !hasAttr {
-			missing = "_node_attributes"
-		}
-	default:
+	switch {
+	case opt.Features < FeaturesNone || opt.Features > FeaturesBoth:
 		return nil, fmt.Errorf("unknown feature kind %d", int(opt.Features))
+	case opt.Features.HasLabels() && !hasNL:
+		missing = "_node_labels"
+	case opt.Features.HasAttributes() && !hasAttr:
+		missing = "_node_attributes"
 	}
 	if missing != "" {
 		what := `no node features (only "none" works)`
@@ -486,16 +495,22 @@ func (r *tuReader) read() (*Dataset, error) {
 	// feat holds the features of all nodes, n×d row-major; each graph's F is a window on it.
 	var feat []float64
 	d := 0
-	switch opt.Features {
-	case FeaturesLabels:
-		feat, ds.NodeLabels, ds.UnknownNodeLabels, err = r.readNodeLabels(fNL, n, lim)
-		d = len(ds.NodeLabels)
-		ds.Encoding.NodeLabels = ds.NodeLabels
-	case FeaturesAttributes:
-		feat, d, err = r.readAttributes(fAttr, n, lim)
+	if opt.Features.HasAttributes() {
+		if feat, d, err = r.readAttributes(fAttr, n, lim); err != nil {
+			return nil, err
+		}
 	}
-	if err != nil {
-		return nil, err
+	if opt.Features.HasLabels() {
+		var onehot []float64
+		if onehot, ds.NodeLabels, ds.UnknownNodeLabels, err = r.readNodeLabels(fNL, n, d, lim); err != nil {
+			return nil, err
+		}
+		ds.Encoding.NodeLabels = ds.NodeLabels
+		ds.Encoding.Attributes = d
+		feat, d = appendColumns(feat, d, onehot, len(ds.NodeLabels)), d+len(ds.NodeLabels)
+		if opt.Features == FeaturesLabels {
+			ds.Encoding.Attributes = 0
+		}
 	}
 
 	keys, err := r.readEdges(fA, r.nodeBytes(d), lim)
@@ -709,7 +724,8 @@ func errMoreLines(what string, n int) error {
 // readNodeLabels reads one integer label per node and one-hot encodes it over the sorted distinct
 // values of the whole dataset, or over opt.NodeLabels when given (unknown counts the kept nodes
 // whose label is not among those).
-func (r *tuReader) readNodeLabels(f tuFile, n int, lim Limits) (feat []float64, values []int, unknown int, err error) {
+// Held is the width of the features already read (attributes), which count in the limit.
+func (r *tuReader) readNodeLabels(f tuFile, n, held int, lim Limits) (feat []float64, values []int, unknown int, err error) {
 	raw := make([]int, 0, n)
 	lines, err := r.eachLine(f, func(line int, text string) error {
 		if len(raw) == n {
@@ -734,7 +750,7 @@ func (r *tuReader) readNodeLabels(f tuFile, n int, lim Limits) (feat []float64, 
 		values = slices.Compact(values)
 	}
 	d := len(values)
-	if err := r.checkDense(d, lim); err != nil {
+	if err := r.checkDense(held+d, lim); err != nil {
 		return nil, nil, 0, fmt.Errorf("%s: %w", f.label, err)
 	}
 	feat = make([]float64, r.rows()*d)
@@ -749,6 +765,24 @@ func (r *tuReader) readNodeLabels(f tuFile, n int, lim Limits) (feat []float64, 
 		}
 	}
 	return feat, values, unknown, nil
+}
+
+// appendColumns returns the rows×(da+db) row-major matrix whose rows are those of a (da
+// columns) followed by those of b (db columns); a itself when db is 0, b when da is 0.
+func appendColumns(a []float64, da int, b []float64, db int) []float64 {
+	switch {
+	case db == 0:
+		return a
+	case da == 0:
+		return b
+	}
+	rows := len(a) / da
+	out := make([]float64, rows*(da+db))
+	for i := range rows {
+		copy(out[i*(da+db):], a[i*da:(i+1)*da])
+		copy(out[i*(da+db)+da:], b[i*db:(i+1)*db])
+	}
+	return out
 }
 
 // readAttributes reads one comma-separated real vector per node. The width is that of the first

@@ -39,7 +39,7 @@ type TUScanner struct {
 	a, nl, attr *tuLines
 	values      []int // the one-hot node-label values (FeaturesLabels)
 	unknown     int   // nodes built whose label is not among values
-	dim         int   // feature width
+	adim        int   // attribute width, known from the first attribute line
 	edge        [2]int
 	hasEdge     bool        // edge holds a line read but not used yet
 	entries     []csr.Entry // the current graph's adjacency lines, reused
@@ -89,9 +89,10 @@ func (s *TUScanner) open() error {
 			return err
 		}
 	}
-	switch r.opt.Features {
-	case FeaturesNone:
-	case FeaturesLabels:
+	if r.opt.Features < FeaturesNone || r.opt.Features > FeaturesBoth {
+		return fmt.Errorf("unknown feature kind %d", int(r.opt.Features))
+	}
+	if r.opt.Features.HasLabels() {
 		f, err := r.need("_node_labels")
 		if err != nil {
 			return err
@@ -101,12 +102,13 @@ func (s *TUScanner) open() error {
 				return err
 			}
 		}
-		s.ds.NodeLabels, s.dim = s.values, len(s.values)
+		s.ds.NodeLabels = s.values
 		s.ds.Encoding.NodeLabels = s.values
 		if s.nl, err = r.openLines(f); err != nil {
 			return err
 		}
-	case FeaturesAttributes:
+	}
+	if r.opt.Features.HasAttributes() {
 		f, err := r.need("_node_attributes")
 		if err != nil {
 			return err
@@ -114,8 +116,12 @@ func (s *TUScanner) open() error {
 		if s.attr, err = r.openLines(f); err != nil {
 			return err
 		}
-	default:
-		return fmt.Errorf("unknown feature kind %d", int(r.opt.Features))
+		if s.nl != nil { // where the labels start is part of the encoding, known before any graph
+			if s.adim, err = r.attributeWidth(f); err != nil {
+				return err
+			}
+			s.ds.Encoding.Attributes = s.adim
+		}
 	}
 	if err := s.checkGrouped(fA); err != nil {
 		return err
@@ -206,10 +212,10 @@ func (s *TUScanner) step(build bool) (*Graph, error) {
 	var maxEdges int64 = -1 // skip the edges
 	if build {
 		what := fmt.Sprintf("graph %s#%d", s.r.name, g+1)
-		if err := checkDenseSize(what, n, s.dim, s.lim); err != nil {
+		if err := checkDenseSize(what, n, s.adim+len(s.values), s.lim); err != nil {
 			return nil, err
 		}
-		b := nodeBytes(n, s.dim)
+		b := nodeBytes(n, s.adim+len(s.values))
 		if b > s.lim.MaxDenseBytes {
 			return nil, fmt.Errorf("%s: its nodes and features need %s, over the limit of %s", what, tuBytes(b), tuBytes(s.lim.MaxDenseBytes))
 		}
@@ -218,13 +224,7 @@ func (s *TUScanner) step(build bool) (*Graph, error) {
 	if err := s.edges(g, lo, hi, maxEdges); err != nil {
 		return nil, err
 	}
-	var err error
-	switch {
-	case s.nl != nil:
-		f, err = s.nodeLabels(n, build)
-	case s.attr != nil:
-		f, err = s.attributes(n, build)
-	}
+	f, err := s.features(n, build)
 	if err != nil {
 		return nil, err
 	}
@@ -313,11 +313,52 @@ func (s *TUScanner) edges(g, lo, hi int, maxEdges int64) error {
 	}
 }
 
+// attributeWidth is the number of attributes on the first line of f (0 when f is empty).
+func (r *tuReader) attributeWidth(f tuFile) (int, error) {
+	l, err := r.openLines(f)
+	if err != nil {
+		return 0, err
+	}
+	defer l.close()
+	text, ok, err := l.next()
+	if err != nil || !ok {
+		return 0, err
+	}
+	return strings.Count(text, ",") + 1, nil
+}
+
+// features reads the node features of the next n nodes: attributes, one-hot node labels, or
+// both side by side (nil unless build).
+func (s *TUScanner) features(n int, build bool) (*mat.Dense, error) {
+	var a, l *mat.Dense
+	var err error
+	if s.attr != nil {
+		if a, err = s.attributes(n, build); err != nil {
+			return nil, err
+		}
+	}
+	if s.nl != nil {
+		if l, err = s.nodeLabels(n, build); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case a == nil:
+		return l, nil
+	case l == nil:
+		return a, nil
+	}
+	f := mat.NewDense(n, s.adim+len(s.values), nil)
+	f.Slice(0, n, 0, s.adim).(*mat.Dense).Copy(a)
+	f.Slice(0, n, s.adim, s.adim+len(s.values)).(*mat.Dense).Copy(l)
+	return f, nil
+}
+
 // nodeLabels reads n node labels and one-hot encodes them when build.
 func (s *TUScanner) nodeLabels(n int, build bool) (*mat.Dense, error) {
 	var f *mat.Dense
 	if build {
-		f = mat.NewDense(n, s.dim, nil)
+		f = mat.NewDense(n, len(s.values), nil)
 	}
 	for i := range n {
 		text, ok, err := s.nl.next()
@@ -354,10 +395,10 @@ func (s *TUScanner) attributes(n int, build bool) (*mat.Dense, error) {
 			return nil, err
 		}
 		fields := strings.Split(text, ",")
-		if s.dim == 0 {
-			s.dim = len(fields)
-		} else if len(fields) != s.dim {
-			return nil, s.attr.fail("%d attributes, but line 1 has %d", len(fields), s.dim)
+		if s.adim == 0 {
+			s.adim = len(fields)
+		} else if len(fields) != s.adim {
+			return nil, s.attr.fail("%d attributes, but line 1 has %d", len(fields), s.adim)
 		}
 		for j, field := range fields {
 			v, err := strconv.ParseFloat(strings.TrimSpace(field), 64)
@@ -372,7 +413,7 @@ func (s *TUScanner) attributes(n int, build bool) (*mat.Dense, error) {
 	if !build {
 		return nil, nil
 	}
-	return mat.NewDense(n, s.dim, data), nil
+	return mat.NewDense(n, s.adim, data), nil
 }
 
 // checkNodeFilesEnd, after the last graph, reports text left in the per-node files (node

@@ -82,6 +82,7 @@ func TestTUScannerMatchesReadTU(t *testing.T) {
 		{filepath.Join("testdata", "tu", "TINY"), TUOptions{}},
 		{filepath.Join("testdata", "tu", "TINY"), TUOptions{Features: FeaturesLabels, DegreeMu: true}},
 		{filepath.Join("testdata", "tu", "TINY"), TUOptions{Features: FeaturesAttributes}},
+		{filepath.Join("testdata", "tu", "TINY"), TUOptions{Features: FeaturesBoth, NodeLabels: []int{3, 7}}},
 		{filepath.Join("testdata", "tu", "TINY"), TUOptions{Features: FeaturesLabels, NodeLabels: []int{1, 3, 7}}},
 		{filepath.Join("datasets", "tu", "MUTAG"), TUOptions{Features: FeaturesLabels}},
 		{written, TUOptions{Features: FeaturesAttributes}},
@@ -95,7 +96,8 @@ func TestTUScannerMatchesReadTU(t *testing.T) {
 		what := c.dir + " " + c.opt.Features.String()
 		sameGraphs(t, what, got, want.Graphs)
 		if ds.Name != want.Name || !slices.Equal(ds.Classes, want.Classes) || !slices.Equal(ds.NodeLabels, want.NodeLabels) ||
-			ds.Encoding.Kind != want.Encoding.Kind || !slices.Equal(ds.Encoding.NodeLabels, want.Encoding.NodeLabels) {
+			ds.Encoding.Kind != want.Encoding.Kind || !slices.Equal(ds.Encoding.NodeLabels, want.Encoding.NodeLabels) ||
+			ds.Encoding.Attributes != want.Encoding.Attributes {
 			t.Errorf("%s: dataset %s %v %v, want %s %v %v", what, ds.Name, ds.Classes, ds.NodeLabels, want.Name, want.Classes, want.NodeLabels)
 		}
 		odd := func(i int) bool { return i%2 == 1 }

@@ -418,13 +418,13 @@ func TestReadTUDirNames(t *testing.T) {
 }
 
 func TestParseFeatureKind(t *testing.T) {
-	for _, k := range []FeatureKind{FeaturesNone, FeaturesLabels, FeaturesAttributes} {
+	for _, k := range []FeatureKind{FeaturesNone, FeaturesLabels, FeaturesAttributes, FeaturesBoth} {
 		got, err := ParseFeatureKind(strings.ToUpper(k.String()))
 		if err != nil || got != k {
 			t.Errorf("ParseFeatureKind(%q) = %v, %v", k.String(), got, err)
 		}
 	}
-	if _, err := ParseFeatureKind("onehot"); err == nil || !strings.Contains(err.Error(), "none, labels or attributes") {
+	if _, err := ParseFeatureKind("onehot"); err == nil || !strings.Contains(err.Error(), "none, labels, attributes or both") {
 		t.Errorf("error %v", err)
 	}
 	if s := FeatureKind(7).String(); s != "FeatureKind(7)" {

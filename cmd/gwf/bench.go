@@ -69,7 +69,7 @@ run for a per-dataset figure).`,
 	fs := cmd.Flags()
 	fs.StringArrayVar(&f.datasets, "dataset", nil, "bundled dataset to time an epoch on (repeatable; none: kernels only)")
 	fs.StringVar(&f.solver, "solver", "ppa", "GWD solver for the epochs: ppa (γ = 0.01), badmm (γ = 1) or cg")
-	fs.StringVar(&f.features, "features", "none", "node features for the epochs: none, labels or attributes (PROTEINS_full's, for its FGW setting)")
+	fs.StringVar(&f.features, "features", "none", "node features for the epochs: none, labels, attributes or both (PROTEINS_full's, for its FGW setting)")
 	fs.BoolVar(&f.standardize, "standardize", false, "standardize the node features (see 'gwf fit --help')")
 	fs.IntVar(&f.graphs, "count", 0, "time the epoch on this many graphs (0: all) and extrapolate")
 	renamedFlag(fs, "count", "graphs") // --graphs is a folder in the data commands

@@ -67,9 +67,10 @@ func newClassifyCmd(a *app) *cobra.Command {
 The default, --method fgw-svm, is the classifier of Vayer et al. (FGW, ICML 2019): a support
 vector machine on the kernel exp(−γ·d) of the pairwise fused GW discrepancies d, computed with
 the exact conditional-gradient solver. Unless --features is given it uses what the data have:
-node attributes (standardized) where there are some, else one-hot node labels, else node
-degrees and the Weisfeiler-Lehman labels that start from them, as well as the structure alone
-(--features none: structure only). Everything else is chosen by --inner-folds cross-validation
+node attributes (standardized) and one-hot node labels, either of them, or else node degrees
+and the Weisfeiler-Lehman labels that start from them, as well as the structure alone
+(--features none: structure only); with both, the attributes alone, both together or the
+labels alone are candidates. Everything else is chosen by --inner-folds cross-validation
 on the training graphs alone: the structure matrix (adjacency or shortest paths, --structure),
 the weight of the node-feature cost (0.25, 2, 16, 128 or 1024 times the weight that balances
 the two costs' means; a number given with --feature-weight is kept), on node labels (or none)

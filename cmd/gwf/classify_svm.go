@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -47,55 +46,25 @@ func isDataFlag(name string) bool {
 	return false
 }
 
-// svmCandidates are the candidates the flags leave to choose from: both structures unless
-// --structure names one, around the balanced feature weight unless --feature-weight is a
-// number, and the default Weisfeiler-Lehman iterations unless --wl is a number.
-func (f *classifyFlags) svmCandidates(fs *pflag.FlagSet, data []*graphs.Graph) ([]fgwsvm.Candidate, error) {
-	structures := []graphs.Structure{graphs.Adjacency, graphs.ShortestPath}
+// svmCandidates are the candidates the flags leave to choose from (fgwsvm.Candidates): one
+// structure when --structure names it, one weight when --feature-weight is a number, one
+// number of Weisfeiler-Lehman iterations when --wl is.
+func (f *classifyFlags) svmCandidates(fs *pflag.FlagSet, data []*graphs.Graph, enc graphs.FeatureEncoding) ([]fgwsvm.Candidate, error) {
+	var n fgwsvm.Narrow
 	if s, auto := f.data.StructureChoice(); !auto {
-		structures = []graphs.Structure{s}
+		n.Structure = s
 	}
-	wl, err := f.wlIterations(data)
-	if err != nil {
-		return nil, err
+	if fs.Changed("feature-weight") && !f.train.featureWeight.auto {
+		n.FeatureWeight = f.train.featureWeight.w
 	}
-	var out []fgwsvm.Candidate
-	for _, s := range structures {
-		if fs.Changed("feature-weight") && !f.train.featureWeight.auto {
-			out = append(out, fgwsvm.Candidate{Structure: s, FeatureWeight: f.train.featureWeight.w, WL: max(wl, 0)})
-			continue
+	if f.wl != "auto" {
+		h, err := strconv.Atoi(f.wl)
+		if err != nil || h < 0 || h > graphs.MaxWLIterations {
+			return nil, usagef("--wl = %q: give auto or a number of iterations from 0 to %d", f.wl, graphs.MaxWLIterations)
 		}
-		var cs []fgwsvm.Candidate
-		if wl > 0 {
-			cs, err = fgwsvm.WLCandidates(data, s, wl)
-		} else {
-			cs, err = fgwsvm.StructureCandidates(data, s)
-		}
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range cs { // --wl 0: the features as they are only
-			if wl < 0 || c.WL == wl {
-				out = append(out, c)
-			}
-		}
+		n.WL = &h
 	}
-	return out, nil
-}
-
-// wlIterations is --wl as a number, −1 for auto.
-func (f *classifyFlags) wlIterations(data []*graphs.Graph) (int, error) {
-	if f.wl == "auto" {
-		return -1, nil
-	}
-	h, err := strconv.Atoi(f.wl)
-	if err != nil || h < 0 || h > graphs.MaxWLIterations {
-		return 0, usagef("--wl = %q: give auto or a number of iterations from 0 to %d", f.wl, graphs.MaxWLIterations)
-	}
-	if h > 0 && slices.ContainsFunc(data, func(g *graphs.Graph) bool { return g.F != nil }) && !graphs.Categorical(data) {
-		return 0, usagef("--wl %d refines categorical node features (one-hot node labels: --features labels) or none (from the degrees); these graphs have other features", h)
-	}
-	return h, nil
+	return fgwsvm.Candidates(data, enc, n)
 }
 
 func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
@@ -145,7 +114,7 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 			return err
 		}
 	}
-	cands, err := f.svmCandidates(fs, data)
+	cands, err := f.svmCandidates(fs, data, ds.Encoding)
 	if err != nil {
 		return err
 	}

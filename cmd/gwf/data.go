@@ -81,7 +81,7 @@ func modelFeatures(ds *graphs.Dataset) *graphs.FeatureEncoding {
 func featureHint(modelDim, dataDim int) string {
 	switch {
 	case modelDim > 0 && dataDim == 0:
-		return fmt.Sprintf("the model was trained with %d-dimensional node features: pass the --features it was trained with (labels or attributes)", modelDim)
+		return fmt.Sprintf("the model was trained with %d-dimensional node features: pass the --features it was trained with (labels, attributes or both)", modelDim)
 	case modelDim == 0 && dataDim > 0:
 		return "the model was trained without node features: use --features none"
 	default:

@@ -22,10 +22,12 @@ type Spec struct {
 	Folder string
 
 	// Features are the node features to read (graphs.FeaturesLabels: a TU dataset's node
-	// labels, or a folder's string node attributes, one-hot).
+	// labels, or a folder's string node attributes, one-hot; graphs.FeaturesBoth: the
+	// attributes followed by those labels).
 	Features graphs.FeatureKind
 	// Standardize rescales every feature dimension to mean 0 and standard deviation 1 over the
-	// graphs kept (graphs.StandardizeFeatures).
+	// graphs kept (graphs.FeatureEncoding.Standardization: one-hot columns of kind both stay
+	// as they are).
 	Standardize bool
 	// Directed reads the edge lists of a Folder as directed.
 	Directed bool
@@ -76,11 +78,11 @@ func (s Spec) Validate() error {
 		return errors.New("collection: set only one of Dataset, TU and Folder")
 	case s.Subset < 0:
 		return fmt.Errorf("collection: Subset = %d is negative", s.Subset)
-	case s.Features < graphs.FeaturesNone || s.Features > graphs.FeaturesAttributes:
+	case s.Features < graphs.FeaturesNone || s.Features > graphs.FeaturesBoth:
 		return fmt.Errorf("collection: unknown feature kind %d", int(s.Features))
 	case s.Window != nil && s.Standardize && s.Encoding == nil:
 		return errors.New("collection: Standardize with a Window would standardize the features over the window alone")
-	case s.Window != nil && s.Folder != "" && s.Features == graphs.FeaturesLabels && s.Encoding == nil:
+	case s.Window != nil && s.Folder != "" && s.Features.HasLabels() && s.Encoding == nil:
 		return errors.New("collection: a Window of a folder would one-hot encode its node labels over the window alone: give the Encoding whose columns to use")
 	}
 	if e := s.Encoding; e != nil {
@@ -189,9 +191,14 @@ func Load(s Spec) (*graphs.Dataset, error) {
 		}
 		ds.Encoding.Mean, ds.Encoding.Scale = slices.Clone(s.Encoding.Mean), slices.Clone(s.Encoding.Scale)
 	case s.Standardize:
-		if ds.Encoding.Mean, ds.Encoding.Scale, err = graphs.StandardizeFeatures(ds.Graphs); err != nil {
+		mean, scale, err := ds.Encoding.Standardization(graphs.Slice(ds.Graphs))
+		if err == nil && mean != nil {
+			err = graphs.ApplyStandardization(ds.Graphs, mean, scale)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("collection %s: %w", ds.Name, err)
 		}
+		ds.Encoding.Mean, ds.Encoding.Scale = mean, scale
 	}
 	if err := s.applyStructure(ds); err != nil {
 		return nil, err

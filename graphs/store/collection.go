@@ -99,7 +99,7 @@ func finish(spec collection.Spec, path string, meta *graphs.Dataset, opt Options
 		if err != nil {
 			return nil, err
 		}
-		opt.Mean, opt.Scale, err = graphs.Standardization(raw)
+		opt.Mean, opt.Scale, err = meta.Encoding.Standardization(raw)
 		raw.Close()
 		if err != nil {
 			return nil, fmt.Errorf("collection %s: %w", meta.Name, err)

@@ -190,6 +190,10 @@ func DescribeCandidates(cs []fgwsvm.Candidate) string {
 			s += fmt.Sprintf("%s with degrees, weight %.3g", c.Structure, c.FeatureWeight)
 		case c.WL > 0:
 			s += fmt.Sprintf("%s with WL-%d labels, weight %.3g", c.Structure, c.WL, c.FeatureWeight)
+		case c.Attributes > 0 && c.Part != "":
+			s += fmt.Sprintf("%s with %s, weight %.3g", c.Structure, c.Part, c.FeatureWeight)
+		case c.Attributes > 0:
+			s += fmt.Sprintf("%s with attributes and labels, weight %.3g", c.Structure, c.FeatureWeight)
 		default:
 			s += fmt.Sprintf("%s, weight %.3g", c.Structure, c.FeatureWeight)
 		}

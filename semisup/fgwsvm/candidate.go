@@ -27,21 +27,75 @@ type Candidate struct {
 	// Hamming distance: FGW's "wl" features. Graphs without node features start from one
 	// label for all nodes, which the first iteration turns into the node degrees.
 	WL int `json:"wl,omitempty"`
+	// Attributes, above 0, says that the node features are that many attribute columns
+	// followed by one-hot node labels (graphs.FeaturesBoth); Part then says what the
+	// candidate compares: "attributes" or "labels" alone, or both ("").
+	Attributes int    `json:"attributes,omitempty"`
+	Part       string `json:"part,omitempty"`
+	// LabelScale multiplies the one-hot columns where both parts are compared, so that the
+	// labels' cost weighs as much as the attributes' (MixedCandidates); 0 means 1.
+	LabelScale float64 `json:"label_scale,omitempty"`
 }
 
+// The parts of mixed node features (Candidate.Part).
+const (
+	PartAttributes = "attributes"
+	PartLabels     = "labels"
+)
+
 func (c Candidate) String() string {
+	on := ""
+	switch {
+	case c.Attributes > 0 && c.Part != "":
+		on = " of the node " + c.Part
+	case c.Attributes > 0:
+		on = fmt.Sprintf(" of the node attributes and labels (scaled by %.3g)", c.LabelScale)
+	}
 	if c.WL > 0 {
-		return fmt.Sprintf("%s structure, Weisfeiler-Lehman labels (%d iterations) of weight %.4g", c.Structure, c.WL, c.FeatureWeight)
+		return fmt.Sprintf("%s structure, Weisfeiler-Lehman labels (%d iterations)%s of weight %.4g", c.Structure, c.WL, on, c.FeatureWeight)
 	}
 	if c.Degree {
 		return fmt.Sprintf("%s structure, node degrees as features of weight %.4g", c.Structure, c.FeatureWeight)
 	}
+	if on != "" {
+		return fmt.Sprintf("%s structure, features%s of weight %.4g", c.Structure, on, c.FeatureWeight)
+	}
 	return fmt.Sprintf("%s structure, feature weight %.4g", c.Structure, c.FeatureWeight)
 }
 
-// apply returns data as the candidate compares it: with degree features where it asks for
-// them, then with its structure matrix.
+// check reports a candidate no constructor makes (from a model file).
+func (c Candidate) check() error {
+	if _, err := graphs.ParseStructure(string(c.Structure)); err != nil {
+		return err
+	}
+	if w := c.FeatureWeight; !(w >= 0) || w > training.MaxFeatureWeight {
+		return fmt.Errorf("feature weight %v", w)
+	}
+	if h := c.WL; h < 0 || h > graphs.MaxWLIterations || (h > 0 && c.Degree) {
+		return fmt.Errorf("Weisfeiler-Lehman iterations %d (degrees %v)", h, c.Degree)
+	}
+	switch {
+	case c.Attributes < 0: // a width beyond the graphs' is refused when applied
+		return fmt.Errorf("%d attribute columns", c.Attributes)
+	case c.Attributes == 0 && (c.Part != "" || c.LabelScale != 0):
+		return fmt.Errorf("part %q and label scale %v without attribute columns", c.Part, c.LabelScale)
+	case c.Part != "" && c.Part != PartAttributes && c.Part != PartLabels:
+		return fmt.Errorf("unknown part %q", c.Part)
+	case !(c.LabelScale >= 0) || math.IsInf(c.LabelScale, 0):
+		return fmt.Errorf("label scale %v", c.LabelScale)
+	}
+	return nil
+}
+
+// apply returns data as the candidate compares it: the part of mixed features it compares,
+// with degree features where it asks for them, then with its structure matrix.
 func (c Candidate) apply(data []*graphs.Graph) ([]*graphs.Graph, error) {
+	if c.Attributes > 0 {
+		var err error
+		if data, err = c.part(data); err != nil {
+			return nil, err
+		}
+	}
 	if c.Degree {
 		data = withDegrees(data)
 	}
@@ -63,6 +117,34 @@ func (c Candidate) metric() layers.FeatureMetric {
 		return layers.Hamming
 	}
 	return layers.SquaredEuclidean
+}
+
+// part returns copies of data whose node features are the candidate's part of the mixed
+// features: the attribute columns, the one-hot columns, or both with the latter scaled.
+func (c Candidate) part(data []*graphs.Graph) ([]*graphs.Graph, error) {
+	out := make([]*graphs.Graph, len(data))
+	for i, g := range data {
+		d := g.Dim()
+		if g.F == nil || d <= c.Attributes {
+			return nil, fmt.Errorf("fgwsvm: %s: graph %s has %d node-feature columns, want %d attributes and node labels after them", c, g.Name, d, c.Attributes)
+		}
+		n := g.N()
+		cp := *g
+		switch c.Part {
+		case PartAttributes:
+			cp.F = mat.DenseCopyOf(g.F.Slice(0, n, 0, c.Attributes))
+		case PartLabels:
+			cp.F = mat.DenseCopyOf(g.F.Slice(0, n, c.Attributes, d))
+		default:
+			cp.F = mat.DenseCopyOf(g.F)
+			if s := c.LabelScale; s > 0 {
+				labels := cp.F.Slice(0, n, c.Attributes, d).(*mat.Dense)
+				labels.Scale(s, labels)
+			}
+		}
+		out[i] = &cp
+	}
+	return out, nil
 }
 
 // withDegrees returns copies of data whose node features are the nodes' degrees (weighted: the
@@ -149,6 +231,88 @@ func StructureCandidates(data []*graphs.Graph, s graphs.Structure) ([]Candidate,
 // graphs without features), with structure s.
 func WLCandidates(data []*graphs.Graph, s graphs.Structure, h int) ([]Candidate, error) {
 	return weighted(data, Candidate{Structure: s, WL: h})
+}
+
+// MixedCandidates are the default candidates of structure s on data whose node features are
+// attributes columns of attributes followed by one-hot node labels (graphs.FeaturesBoth):
+// the five default weights of the attributes alone, of both (the labels scaled so that their
+// mean cost equals the attributes', measured on data without labels), and of the labels'
+// Weisfeiler-Lehman labels after 2 and after 4 iterations. Which part carries the class is
+// the data's: atom types decide molecules whose attributes are coordinates, for instance.
+func MixedCandidates(data []*graphs.Graph, s graphs.Structure, attributes int) ([]Candidate, error) {
+	if attributes <= 0 {
+		return nil, fmt.Errorf("fgwsvm: mixed candidates with %d attribute columns", attributes)
+	}
+	base := Candidate{Structure: s, Attributes: attributes}
+	attrs, err := MixedPart(data, base, PartAttributes)
+	if err != nil {
+		return nil, err
+	}
+	both := base
+	if both.LabelScale, err = LabelScale(data, attributes); err != nil {
+		return nil, err
+	}
+	mixed, err := weighted(data, both)
+	if err != nil {
+		return nil, err
+	}
+	out := append(attrs, mixed...)
+	for _, h := range defaultWLIterations {
+		wl := base
+		wl.Part, wl.WL = PartLabels, h
+		cs, err := weighted(data, wl)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cs...)
+	}
+	return out, nil
+}
+
+// MixedPart is base (a candidate with Attributes set) on one part of the mixed features at
+// the five default weights; base's WL applies to the labels part.
+func MixedPart(data []*graphs.Graph, base Candidate, part string) ([]Candidate, error) {
+	base.Part = part
+	return weighted(data, base)
+}
+
+// LabelScale is the factor that gives the one-hot columns (from column attributes on) the
+// mean squared distance of the attribute columns between two nodes drawn independently (a
+// graph uniformly, then a node by its distribution): √(spread of attributes / spread of
+// labels); 1 where either does not vary.
+func LabelScale(data []*graphs.Graph, attributes int) (float64, error) {
+	a, l := 0.0, 0.0
+	for i, g := range data {
+		if g.F == nil || g.Dim() <= attributes {
+			return 0, fmt.Errorf("fgwsvm: graph %d has %d node-feature columns, want %d attributes and node labels after them", i, g.Dim(), attributes)
+		}
+	}
+	for j := range data[0].Dim() {
+		if j < attributes {
+			a += columnVariance(data, j)
+		} else {
+			l += columnVariance(data, j)
+		}
+	}
+	if !(a > 0) || !(l > 0) || math.IsInf(a, 0) {
+		return 1, nil
+	}
+	return math.Sqrt(a / l), nil
+}
+
+// columnVariance is the variance of feature column j over the nodes of data (a graph drawn
+// uniformly, then a node by its distribution).
+func columnVariance(data []*graphs.Graph, j int) float64 {
+	w := 1 / float64(len(data))
+	mean, sq := 0.0, 0.0
+	for _, g := range data {
+		for v := range g.N() {
+			x := g.F.At(v, j)
+			mean += w * g.Mu[v] * x
+			sq += w * g.Mu[v] * x * x
+		}
+	}
+	return max(sq-mean*mean, 0)
 }
 
 // weighted is base with the default multiples of its balanced feature weight (base alone,

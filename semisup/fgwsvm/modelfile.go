@@ -160,19 +160,13 @@ func Decode(r io.Reader) (*Model, error) {
 }
 
 func checkChoice(c Choice) error {
-	if _, err := graphs.ParseStructure(string(c.Candidate.Structure)); err != nil {
-		return err
-	}
 	for _, v := range []float64{c.Gamma, c.Median, c.C} {
 		if !(v > 0) || math.IsInf(v, 0) {
 			return fmt.Errorf("choice: γ, median and C must be positive and finite, got %v", v)
 		}
 	}
-	if w := c.Candidate.FeatureWeight; !(w >= 0) || w > training.MaxFeatureWeight {
-		return fmt.Errorf("choice: feature weight %v", w)
-	}
-	if h := c.Candidate.WL; h < 0 || h > graphs.MaxWLIterations || (h > 0 && c.Candidate.Degree) {
-		return fmt.Errorf("choice: Weisfeiler-Lehman iterations %d (degrees %v)", h, c.Candidate.Degree)
+	if err := c.Candidate.check(); err != nil {
+		return fmt.Errorf("choice: %w", err)
 	}
 	return nil
 }

@@ -43,7 +43,7 @@ type Flags struct {
 // Register adds all the flags to fs.
 func (d *Flags) Register(fs *pflag.FlagSet) {
 	d.RegisterSources(fs)
-	fs.StringVar(&d.Features, "features", "none", "node features: none (structure only, the paper's setting), labels (one-hot node labels: TU node labels, or the string node attributes of a folder's node-link and GraphML files) or attributes")
+	fs.StringVar(&d.Features, "features", "none", "node features: none (structure only, the paper's setting), labels (one-hot node labels: TU node labels, or the string node attributes of a folder's node-link and GraphML files), attributes (numeric), or both (the attributes, then the one-hot labels)")
 	fs.IntVar(&d.MaxNodes, "max-nodes", graphs.DefaultLimits.MaxNodes, "refuse graphs with more nodes than this")
 	fs.BoolVar(&d.Standardize, "standardize", false, "rescale each node-feature dimension to mean 0 and std 1 over the data read (recommended with --features attributes: raw attributes such as PROTEINS_full's reach 400 and drown the structure term)")
 	fs.Float64Var(&d.MaxMemory, "max-memory", float64(graphs.DefaultLimits.MaxDenseBytes)/(1<<30), "refuse datasets that need more GiB than this as stored (sparse adjacency, features; counting the --subset kept), or a graph whose dense matrices do")
@@ -191,10 +191,10 @@ func (d *Flags) UseEncoding(e *graphs.FeatureEncoding) (changed bool, err error)
 	}
 	kind, _ := graphs.ParseFeatureKind(d.Features) // checked
 	switch {
-	case e.Kind == graphs.FeaturesLabels && d.Graphs != "" && e.NodeLabelNames == nil:
-		return false, errors.New("the model was trained on one-hot TU node labels (--features labels), which a --graphs folder does not have: give the graphs as TU data (--tu)")
-	case e.Kind == graphs.FeaturesLabels && d.Graphs == "" && e.NodeLabelNames != nil:
-		return false, errors.New("the model was trained on a folder's string node attributes (--features labels), which TU data do not have: give the graphs as a folder (--graphs)")
+	case e.Kind.HasLabels() && d.Graphs != "" && e.NodeLabelNames == nil:
+		return false, fmt.Errorf("the model was trained on one-hot TU node labels (--features %s), which a --graphs folder does not have: give the graphs as TU data (--tu)", e.Kind)
+	case e.Kind.HasLabels() && d.Graphs == "" && e.NodeLabelNames != nil:
+		return false, fmt.Errorf("the model was trained on a folder's string node attributes (--features %s), which TU data do not have: give the graphs as a folder (--graphs)", e.Kind)
 	case kind == graphs.FeaturesNone && e.Kind != kind:
 		d.Features, changed = e.Kind.String(), true
 	case kind != e.Kind:
@@ -232,9 +232,8 @@ func (d *Flags) Load() (*graphs.Dataset, error) {
 }
 
 // LoadAutoFeatures reads the data (Check first) with the node features the source has when
-// --features was not given (fs has not seen it changed): attributes, standardized, where the
-// source offers them; else one-hot node labels (a TU dataset's node labels, a folder's string
-// node attributes); else none. Features that are there but cannot be read (of differing
+// --features was not given (fs has not seen it changed): attributes, standardized, followed
+// by one-hot node labels where the source has both; else either of them; else none. Features that are there but cannot be read (of differing
 // widths, not finite) are an error, not a reason to leave them out. It returns the dataset
 // and the flags it was read with ("--features attributes --standardize", ...).
 func (d *Flags) LoadAutoFeatures(fs *pflag.FlagSet) (*graphs.Dataset, string, error) {
@@ -247,6 +246,7 @@ func (d *Flags) LoadAutoFeatures(fs *pflag.FlagSet) (*graphs.Dataset, string, er
 		standardize bool
 		used        string
 	}{
+		{"both", true, "--features both --standardize"},
 		{"attributes", true, "--features attributes --standardize"},
 		{"labels", false, "--features labels"},
 	} {

@@ -138,7 +138,8 @@ func TestLoadAutoFeatures(t *testing.T) {
 		dim  int
 	}{
 		{[]string{"--dataset", "MUTAG", "--subset", "5"}, "--features labels", 7},
-		{[]string{"--dataset", "PROTEINS", "--subset", "5"}, "--features attributes --standardize", 1},
+		{[]string{"--dataset", "PROTEINS", "--subset", "5"}, "--features both --standardize", 4},
+		{[]string{"--dataset", "PROTEINS", "--subset", "5", "--features", "attributes"}, "--dataset PROTEINS --features attributes", 1},
 		{[]string{"--dataset", "PROTEINS", "--subset", "5", "--features", "none"}, "--dataset PROTEINS", 0},
 		{[]string{"--graphs", named}, "--features labels", 2},
 		{[]string{"--graphs", plain}, "--features none", 0},

@@ -69,7 +69,7 @@ func (f Features) Flags(d string) []string {
 
 // Prep says how dataset d's node features are prepared.
 type Prep struct {
-	Kind        string // graphs feature kind: none, labels or attributes
+	Kind        string // graphs feature kind: none, labels, attributes or both
 	Standardize bool   // mean 0 and std 1 per dimension over the dataset
 	Balance     bool   // feature weight from training.BalanceFeatures, not 1
 }

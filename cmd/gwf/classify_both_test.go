@@ -1,0 +1,46 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
+)
+
+// TestClassifyBothFeatures: on data with node attributes and node labels (bundled PROTEINS),
+// classify uses both by default and chooses among the attributes alone, both, and the labels'
+// WL labels; a saved classifier predicts graphs read with its encoding.
+func TestClassifyBothFeatures(t *testing.T) {
+	out, _ := mustRun(t, "classify", "--dataset", "PROTEINS", "--subset", "16", "--folds", "2", "--inner-folds", "2", "--structure", "adjacency", "-q", "--json")
+	var rep classexp.SVMReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if rep.Features != "--features both --standardize" {
+		t.Errorf("features %q, want both, standardized", rep.Features)
+	}
+	parts := map[string]int{}
+	for _, c := range rep.Settings.Candidates {
+		if c.Attributes != 1 {
+			t.Fatalf("candidate %+v, want 1 attribute column", c)
+		}
+		parts[c.Part+"/"+string(rune('0'+c.WL))]++
+	}
+	if len(rep.Settings.Candidates) != 20 || parts[fgwsvm.PartAttributes+"/0"] != 5 || parts["/0"] != 5 || parts[fgwsvm.PartLabels+"/2"] != 5 || parts[fgwsvm.PartLabels+"/4"] != 5 {
+		t.Fatalf("candidates by part and WL iterations %v, want 5 each", parts)
+	}
+
+	model := filepath.Join(t.TempDir(), "svm.classifier")
+	mustRun(t, "classify", "--dataset", "PROTEINS", "--subset", "16", "--inner-folds", "2", "--structure", "adjacency", "--wl", "0", "--feature-weight", "1", "--labeled-fraction", "1", "--output", model, "-q")
+	out, _ = mustRun(t, "predict", "--model", model, "--dataset", "PROTEINS", "--subset", "8", "--subset-seed", "9")
+	if lines := strings.Count(out, "\n"); lines < 8 {
+		t.Fatalf("predictions:\n%s", out)
+	}
+	// Features of another kind than the classifier's are refused.
+	if _, stderr, code := runCLI(t, "predict", "--model", model, "--dataset", "PROTEINS", "--subset", "8", "--features", "attributes"); code == 0 || !strings.Contains(stderr, "both") {
+		t.Errorf("predict with --features attributes: exit %d, %s", code, stderr)
+	}
+}

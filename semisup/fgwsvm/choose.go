@@ -1,0 +1,100 @@
+package fgwsvm
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/training"
+)
+
+// Narrow restricts the default candidates (Candidates): the zero value keeps them all.
+type Narrow struct {
+	// Structure, when set, is the only structure tried (else adjacency and shortest paths).
+	Structure graphs.Structure
+	// FeatureWeight, above 0, is the only weight of the node-feature cost (else five around
+	// the balanced weight).
+	FeatureWeight float64
+	// WL, when set, is the only number of Weisfeiler-Lehman iterations of node labels (0: the
+	// features as they are); nil tries the defaults.
+	WL *int
+}
+
+// Candidates are the candidates of data whose node features were made as enc says: the
+// default candidates of each structure (StructureCandidates; MixedCandidates on attributes
+// followed by node labels, graphs.FeaturesBoth) narrowed as n says. Weisfeiler-Lehman
+// iterations need categorical node features (node labels) or none.
+func Candidates(data []*graphs.Graph, enc graphs.FeatureEncoding, n Narrow) ([]Candidate, error) {
+	structures := []graphs.Structure{graphs.Adjacency, graphs.ShortestPath}
+	if n.Structure != "" {
+		structures = []graphs.Structure{n.Structure}
+	}
+	mixed := enc.Kind == graphs.FeaturesBoth
+	wl := -1
+	if n.WL != nil {
+		wl = *n.WL
+	}
+	switch {
+	case wl < -1 || wl > graphs.MaxWLIterations:
+		return nil, fmt.Errorf("fgwsvm: %d Weisfeiler-Lehman iterations (want 0 to %d)", wl, graphs.MaxWLIterations)
+	case wl > 0 && !mixed && hasFeatures(data) && !graphs.Categorical(data):
+		return nil, errors.New("fgwsvm: Weisfeiler-Lehman labels refine categorical node features (one-hot node labels) or none (from the degrees); these graphs have other features")
+	case !(n.FeatureWeight >= 0) || n.FeatureWeight > training.MaxFeatureWeight || math.IsInf(n.FeatureWeight, 0):
+		return nil, fmt.Errorf("fgwsvm: feature weight %v", n.FeatureWeight)
+	}
+	var out []Candidate
+	for _, s := range structures {
+		cs, err := structureCandidates(data, s, enc, n.FeatureWeight, wl)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cs...)
+	}
+	return out, nil
+}
+
+// structureCandidates are the candidates of structure s: at weight w when above 0, with wl
+// Weisfeiler-Lehman iterations (−1: the defaults).
+func structureCandidates(data []*graphs.Graph, s graphs.Structure, enc graphs.FeatureEncoding, w float64, wl int) ([]Candidate, error) {
+	base := Candidate{Structure: s, WL: max(wl, 0)}
+	mixed := enc.Kind == graphs.FeaturesBoth
+	if mixed {
+		base.Attributes = enc.Attributes
+		if wl > 0 {
+			base.Part = PartLabels
+		}
+	}
+	if w > 0 {
+		if mixed && wl <= 0 {
+			var err error
+			if base.LabelScale, err = LabelScale(data, enc.Attributes); err != nil {
+				return nil, err
+			}
+		}
+		base.FeatureWeight = w
+		return []Candidate{base}, nil
+	}
+	var cs []Candidate
+	var err error
+	switch {
+	case mixed && wl > 0:
+		cs, err = MixedPart(data, base, PartLabels)
+	case mixed:
+		cs, err = MixedCandidates(data, s, enc.Attributes)
+	case wl > 0:
+		cs, err = WLCandidates(data, s, wl)
+	default:
+		cs, err = StructureCandidates(data, s)
+	}
+	if err != nil || wl < 0 {
+		return cs, err
+	}
+	var out []Candidate
+	for _, c := range cs { // wl 0: the features as they are only
+		if c.WL == wl {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
