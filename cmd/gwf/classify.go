@@ -364,17 +364,13 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		return err
 	}
 	data := ds.Graphs
-	labels, k, err := classifyLabels(ds)
+	labels, classesN, err := f.classLabels(a, ds)
 	if err != nil {
 		return err
 	}
 	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(data), a.log); err != nil {
 		return err
 	}
-	if f.fraction == 0 && (f.folds < 2 || f.folds > len(data)) {
-		return usagef("--folds = %d must be between 2 and the number of graphs (%d)", f.folds, len(data))
-	}
-	classesN := max(k, len(ds.Classes))
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
 	p := newProgress(a.log, "training", nil)
@@ -484,17 +480,23 @@ func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, ds *graphs.D
 	return writeReport(cmd.OutOrStdout(), f.json, rep)
 }
 
-// classifyLabels are the class of every graph and the number of classes, refused where a
-// classifier cannot be trained: no labels, or a single class.
-func classifyLabels(ds *graphs.Dataset) ([]int, int, error) {
-	labels, k, err := classes(ds.Graphs)
-	switch {
-	case err != nil:
+// classLabels are the class of every graph and the number of classes
+// (experiment.ClassLabels); in --folds mode the classes must fill the folds, and a class with
+// fewer graphs than folds is said to miss some.
+func (f *classifyFlags) classLabels(a *app, ds *graphs.Dataset) ([]int, int, error) {
+	labels, k, err := classexp.ClassLabels(ds)
+	if err != nil || f.fraction > 0 {
+		return labels, k, err
+	}
+	if f.folds < 2 || f.folds > len(labels) {
+		return nil, 0, usagef("--folds = %d must be between 2 and the number of graphs (%d)", f.folds, len(labels))
+	}
+	short, err := classexp.FoldFit(labels, k, f.folds)
+	if err != nil {
 		return nil, 0, err
-	case labels == nil:
-		return nil, 0, fmt.Errorf("%s has no class labels: classify needs them (a TU graph-labels file, or a labels.csv in a graph folder); for unlabelled data use 'gwf fit' or 'gwf cluster --clusters K'", ds.Name)
-	case k < 2:
-		return nil, 0, fmt.Errorf("every graph of %s has the same class label: classify needs at least two classes", ds.Name)
+	}
+	for _, c := range short {
+		a.log.Warnf("class %s has fewer graphs than the %d folds: some test folds hold none of it", classText(ds, c), f.folds)
 	}
 	return labels, k, nil
 }

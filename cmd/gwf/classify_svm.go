@@ -104,15 +104,9 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		return err
 	}
 	data := ds.Graphs
-	labels, k, err := classifyLabels(ds)
+	labels, classesN, err := f.classLabels(a, ds)
 	if err != nil {
 		return err
-	}
-	classesN := max(k, len(ds.Classes), len(ds.ClassNames))
-	if f.fraction == 0 {
-		if err := checkFoldsFit(labels, classesN, f.folds); err != nil {
-			return err
-		}
 	}
 	cands, err := f.svmCandidates(fs, data, ds.Encoding)
 	if err != nil {
@@ -205,22 +199,4 @@ func classText(ds *graphs.Dataset, c int) string {
 		return strconv.Itoa(ds.Classes[c])
 	}
 	return strconv.Itoa(c)
-}
-
-// checkFoldsFit refuses a fold count the classes cannot fill: every class needs a graph in
-// every fold's training part, and there must be at least as many graphs as folds.
-func checkFoldsFit(labels []int, classes, folds int) error {
-	if folds < 2 || folds > len(labels) {
-		return usagef("--folds = %d must be between 2 and the number of graphs (%d)", folds, len(labels))
-	}
-	count := make([]int, classes)
-	for _, l := range labels {
-		count[l]++
-	}
-	for c, n := range count {
-		if n == 1 {
-			return fmt.Errorf("class %d has a single graph: it cannot be both trained on and held out; drop it or label more graphs", c)
-		}
-	}
-	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -392,22 +391,4 @@ func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-// classes returns the class of every graph and the number of distinct classes among them;
-// nil and 0 when no graph has a label (classify's labels; cluster's are experiment.Run's).
-func classes(data []*graphs.Graph) ([]int, int, error) {
-	truth := make([]int, len(data))
-	seen := map[int]bool{}
-	if !slices.ContainsFunc(data, func(g *graphs.Graph) bool { return g.HasLabel }) {
-		return nil, 0, nil
-	}
-	for i, g := range data {
-		if !g.HasLabel {
-			return nil, 0, fmt.Errorf("graph %q has no class label, others have: label all graphs or none", g.Name)
-		}
-		truth[i] = g.Label
-		seen[g.Label] = true
-	}
-	return truth, len(seen), nil
 }
