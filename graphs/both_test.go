@@ -88,3 +88,27 @@ func TestReadFolderBoth(t *testing.T) {
 		t.Errorf("encoding %+v (%v)", e, e.Validate())
 	}
 }
+
+// TestReadFolderGMLCategories: a GML file's string node attributes are node labels (networkx
+// write_gml: one value a key; a repeated key is a list, not a category), its numbers features.
+func TestReadFolderGMLCategories(t *testing.T) {
+	dir := t.TempDir()
+	gml := `graph [
+  node [ id 0 label "0" element "C" x 1.5 tags "a" tags "b" ]
+  node [ id 1 label "1" element "O" x -2.0 tags "c" tags "d" ]
+  edge [ source 0 target 1 ]
+]`
+	if err := os.WriteFile(filepath.Join(dir, "m.gml"), []byte(gml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := ReadFolder(dir, FolderOptions{Features: FeaturesBoth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := tuDense(ds.Graphs[0].F), []float64{1.5, 1, 0, -2, 0, 1}; !slices.Equal(got, want) {
+		t.Errorf("F = %v, want %v", got, want)
+	}
+	if !slices.Equal(ds.Encoding.NodeLabelNames, []string{"element=C", "element=O"}) {
+		t.Errorf("columns %v, want element only", ds.Encoding.NodeLabelNames)
+	}
+}

@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Categorical node attributes: the string values of node-link and GraphML node attributes
+// Categorical node attributes: the string values of node-link, GraphML and GML node attributes
 // (networkx's "element": "C", "type": "donor"), one-hot encoded over a folder's values as
 // FeaturesLabels encodes a TU dataset's integer node labels. Column "name=value" is 1 where
 // the node's attribute name has that value.
@@ -111,7 +111,7 @@ func (ds *Dataset) encodeCategories(columns []string, room int64) error {
 			if len(dropped) > 0 {
 				why = fmt.Sprintf("string node attributes %q, each with more than %d values, are not categories", dropped, MaxCategories)
 			}
-			return fmt.Errorf("%w: node features \"labels\" of a folder are the one-hot string node attributes of its node-link JSON and GraphML files: %s", ErrNoFeatures, why)
+			return fmt.Errorf("%w: node features \"labels\" of a folder are the one-hot string node attributes of its node-link JSON, GraphML and GML files: %s", ErrNoFeatures, why)
 		}
 	}
 	var need int64

@@ -38,11 +38,12 @@ import (
 type FolderOptions struct {
 	// Features is FeaturesNone; FeaturesAttributes, the "features" of JSON files and the
 	// numeric node attributes of node-link, GraphML and GML files (every graph must have
-	// features of one width); or FeaturesLabels, the string node attributes of node-link and
-	// GraphML files one-hot encoded over the folder's values (categories.go: an attribute
-	// with more than MaxCategories values is left out; a node without one has no column set).
+	// features of one width); FeaturesLabels, the string node attributes of node-link,
+	// GraphML and GML files one-hot encoded over the folder's values (categories.go: an
+	// attribute with more than MaxCategories values is left out; a node without one has no
+	// column set); or FeaturesBoth, the former followed by the latter.
 	Features FeatureKind
-	// NodeLabelNames, with FeaturesLabels, are the one-hot columns to use (a model's
+	// NodeLabelNames, with FeaturesLabels or FeaturesBoth, are the one-hot columns to use (a model's
 	// FeatureEncoding.NodeLabelNames) instead of the folder's values; a node whose value is
 	// not among them has none set (counted in Dataset.UnknownNodeLabels).
 	NodeLabelNames []string

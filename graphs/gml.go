@@ -44,7 +44,8 @@ const (
 // Graph.Name. With opt.Attributes the numeric node attributes (integers and reals; a key
 // repeated within a node, networkx's form of a list, gives several values), by name in sorted
 // order and "id" and "label" excluded, are the node features: every node must have the same
-// ones. An integer graph "label" (networkx writes it quoted, "1") becomes the class label. The
+// ones; with opt.Categories the string ones (one value, not a list) are kept for ReadFolder's
+// node labels. An integer graph "label" (networkx writes it quoted, "1") becomes the class label. The
 // input, its tokens and its nesting are bounded, and the node count is checked against
 // opt.Limits as nodes appear.
 func ReadGML(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
@@ -54,6 +55,7 @@ func ReadGML(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
 		label = "<gml>"
 	}
 	p := &gmlParser{label: label, g: newAttrGraph(label, lim, opt.Attributes)}
+	p.g.categories = opt.Categories
 	err := boundedRead(r, label, textMaxBytes(lim), lim, func(src io.Reader) error {
 		p.lex = &gmlLexer{r: bufio.NewReader(src), line: 1}
 		return p.document()
@@ -386,9 +388,14 @@ func (p *gmlParser) node(v gmlToken) error {
 	var id string
 	hasID := false
 	attrs := map[string][]float64{}
-	text := map[string]bool{} // attributes with a value that is not a number
+	text := map[string]bool{}     // attributes with a value that is not a number
+	strs := map[string][]string{} // their string values
 	values := 0
+	numeric := map[string]bool{}
 	err := p.list(v.line, false, func(k, v gmlToken) error {
+		if v.kind == gmlInt || v.kind == gmlReal {
+			numeric[k.text] = true
+		}
 		switch {
 		case k.text == "id":
 			if hasID {
@@ -404,6 +411,9 @@ func (p *gmlParser) node(v gmlToken) error {
 		case v.kind == gmlString:
 			if v.text != gmlListStart {
 				text[k.text] = true
+				if p.g.categories && len(strs[k.text]) < 2 { // two make a list: no category
+					strs[k.text] = append(strs[k.text], v.text)
+				}
 			}
 		case (v.kind == gmlInt || v.kind == gmlReal) && p.g.attributes:
 			x, _ := strconv.ParseFloat(v.text, 64) // ±Inf when out of range, refused below
@@ -428,6 +438,11 @@ func (p *gmlParser) node(v gmlToken) error {
 	}
 	if err := p.g.addValues(-values); err != nil { // setAttr counts them again
 		return p.wrap(v.line, err)
+	}
+	for name, vs := range strs {
+		if len(vs) == 1 && !numeric[name] {
+			p.g.setCategory(slot, name, vs[0])
+		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(attrs)) {
 		xs := attrs[name]

@@ -43,7 +43,7 @@ type Flags struct {
 // Register adds all the flags to fs.
 func (d *Flags) Register(fs *pflag.FlagSet) {
 	d.RegisterSources(fs)
-	fs.StringVar(&d.Features, "features", "none", "node features: none (structure only, the paper's setting), labels (one-hot node labels: TU node labels, or the string node attributes of a folder's node-link and GraphML files), attributes (numeric), or both (the attributes, then the one-hot labels)")
+	fs.StringVar(&d.Features, "features", "none", "node features: none (structure only, the paper's setting), labels (one-hot node labels: TU node labels, or the string node attributes of a folder's node-link, GraphML and GML files), attributes (numeric), or both (the attributes, then the one-hot labels)")
 	fs.IntVar(&d.MaxNodes, "max-nodes", graphs.DefaultLimits.MaxNodes, "refuse graphs with more nodes than this")
 	fs.BoolVar(&d.Standardize, "standardize", false, "rescale each node-feature dimension to mean 0 and std 1 over the data read (recommended with --features attributes: raw attributes such as PROTEINS_full's reach 400 and drown the structure term)")
 	fs.Float64Var(&d.MaxMemory, "max-memory", float64(graphs.DefaultLimits.MaxDenseBytes)/(1<<30), "refuse datasets that need more GiB than this as stored (sparse adjacency, features; counting the --subset kept), or a graph whose dense matrices do")
