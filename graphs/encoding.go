@@ -44,13 +44,6 @@ func (e FeatureEncoding) Dim() int {
 	return len(e.Mean)
 }
 
-// Labels returns the one-hot columns' first index and count (0, 0 for kinds without labels).
-func (e FeatureEncoding) Labels() (first, count int) {
-	if !e.Kind.HasLabels() {
-		return 0, 0
-	}
-	return e.Attributes, len(e.NodeLabels) + len(e.NodeLabelNames)
-}
 
 // Standardized reports whether the features were standardized.
 func (e FeatureEncoding) Standardized() bool { return e.Mean != nil }

@@ -76,7 +76,8 @@ func featureKindList(kinds []FeatureKind) string {
 	return strings.Join(names, ", ")
 }
 
-// MarshalText implements encoding.TextMarshaler (JSON: "none", "labels", "attributes").
+// MarshalText implements encoding.TextMarshaler (JSON: "none", "labels", "attributes",
+// "both").
 func (k FeatureKind) MarshalText() ([]byte, error) {
 	if k < FeaturesNone || k > FeaturesBoth {
 		return nil, fmt.Errorf("graphs: unknown feature kind %d", int(k))
@@ -145,9 +146,9 @@ type TUOptions struct {
 	// large for the limits can be read. Node-label one-hot columns still count the values of
 	// the whole dataset, so the encoding does not depend on the subset.
 	Select func(graphs int) []int
-	// NodeLabels, when set with FeaturesLabels or FeaturesBoth, are the values of the one-hot columns (sorted,
-	// distinct: a model's FeatureEncoding.NodeLabels) instead of the values found in the file;
-	// a node whose label is not among them gets a zero row (counted in
+	// NodeLabels, when set with FeaturesLabels or FeaturesBoth, are the values of the one-hot
+	// columns (sorted, distinct: a model's FeatureEncoding.NodeLabels) instead of the values
+	// found in the file; a node whose label is not among them gets a zero row (counted in
 	// Dataset.UnknownNodeLabels).
 	NodeLabels []int
 }
@@ -506,11 +507,10 @@ func (r *tuReader) read() (*Dataset, error) {
 			return nil, err
 		}
 		ds.Encoding.NodeLabels = ds.NodeLabels
-		ds.Encoding.Attributes = d
-		feat, d = appendColumns(feat, d, onehot, len(ds.NodeLabels)), d+len(ds.NodeLabels)
-		if opt.Features == FeaturesLabels {
-			ds.Encoding.Attributes = 0
+		if opt.Features == FeaturesBoth {
+			ds.Encoding.Attributes = d
 		}
+		feat, d = appendColumns(feat, d, onehot, len(ds.NodeLabels)), d+len(ds.NodeLabels)
 	}
 
 	keys, err := r.readEdges(fA, r.nodeBytes(d), lim)
@@ -723,8 +723,8 @@ func errMoreLines(what string, n int) error {
 
 // readNodeLabels reads one integer label per node and one-hot encodes it over the sorted distinct
 // values of the whole dataset, or over opt.NodeLabels when given (unknown counts the kept nodes
-// whose label is not among those).
-// Held is the width of the features already read (attributes), which count in the limit.
+// whose label is not among those). The limit counts the held columns already read beside them
+// (attributes).
 func (r *tuReader) readNodeLabels(f tuFile, n, held int, lim Limits) (feat []float64, values []int, unknown int, err error) {
 	raw := make([]int, 0, n)
 	lines, err := r.eachLine(f, func(line int, text string) error {

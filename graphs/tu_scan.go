@@ -37,7 +37,7 @@ type TUScanner struct {
 	lim    Limits
 
 	a, nl, attr *tuLines
-	values      []int // the one-hot node-label values (FeaturesLabels)
+	values      []int // the one-hot node-label values (FeaturesLabels, FeaturesBoth)
 	unknown     int   // nodes built whose label is not among values
 	adim        int   // attribute width, known from the first attribute line
 	edge        [2]int

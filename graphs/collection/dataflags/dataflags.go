@@ -233,9 +233,10 @@ func (d *Flags) Load() (*graphs.Dataset, error) {
 
 // LoadAutoFeatures reads the data (Check first) with the node features the source has when
 // --features was not given (fs has not seen it changed): attributes, standardized, followed
-// by one-hot node labels where the source has both; else either of them; else none. Features that are there but cannot be read (of differing
-// widths, not finite) are an error, not a reason to leave them out. It returns the dataset
-// and the flags it was read with ("--features attributes --standardize", ...).
+// by one-hot node labels where the source has both; else either of them; else none.
+// Features that are there but cannot be read (of differing widths, not finite) are an error,
+// not a reason to leave them out. It returns the dataset and the flags it was read with
+// ("--features both --standardize", ...).
 func (d *Flags) LoadAutoFeatures(fs *pflag.FlagSet) (*graphs.Dataset, string, error) {
 	if fs.Changed("features") {
 		ds, err := d.Load()
