@@ -173,17 +173,23 @@ func TestDatasetsDescribesData(t *testing.T) {
 	if !strings.Contains(out, "MUTAG") || !strings.Contains(out, " 20 ") || strings.Contains(out, "AIDS") || strings.Contains(out, "--features") {
 		t.Errorf("datasets --dataset mutag --subset 20:\n%s", out)
 	}
-	// Read without features, a TU source still says which node features its files hold.
+	// Without --features, the node features the data have are read and named.
 	out, _ = mustRun(t, "datasets", "--dataset", "PROTEINS", "--subset", "20")
-	if !strings.Contains(out, "PROTEINS also has node features (labels, attributes), not read here") {
+	if !strings.Contains(out, "node features read: --features both --standardize") || !strings.Contains(out, "  3         1") {
 		t.Errorf("datasets --dataset PROTEINS without --features:\n%s", out)
+	}
+	// Read without features, a TU source still says which node features its files hold.
+	out, _ = mustRun(t, "datasets", "--dataset", "PROTEINS", "--subset", "20", "--features", "none")
+	if !strings.Contains(out, "PROTEINS also has node features (labels, attributes), not read here") {
+		t.Errorf("datasets --dataset PROTEINS --features none:\n%s", out)
 	}
 	out, _ = mustRun(t, "datasets", "--dataset", "IMDB-BINARY", "--subset", "20", "--json")
 	if err := json.Unmarshal([]byte(out), &infos); err != nil || len(infos) != 1 || infos[0].OfferedFeatures != nil {
 		t.Errorf("datasets --dataset IMDB-BINARY --json (no node features): %v\n%s", err, out)
 	}
 	out, _ = mustRun(t, "datasets", "--dataset", "MUTAG", "--json")
-	if err := json.Unmarshal([]byte(out), &infos); err != nil || len(infos) != 1 || !slices.Equal(infos[0].OfferedFeatures, []string{"labels"}) {
+	if err := json.Unmarshal([]byte(out), &infos); err != nil || len(infos) != 1 || !slices.Equal(infos[0].OfferedFeatures, []string{"labels"}) ||
+		infos[0].Features != "--features labels" || infos[0].NodeLabels != 7 {
 		t.Errorf("datasets --dataset MUTAG --json: %v\n%s", err, out)
 	}
 }

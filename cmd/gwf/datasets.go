@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/collection"
@@ -25,8 +26,11 @@ type datasetInfo struct {
 	NodeLabels     int     `json:"node_labels"`
 	NodeAttributes int     `json:"node_attributes"`
 	// OfferedFeatures are the node features a TU source has files for, read or not (the
-	// columns above count only those read with --features).
+	// columns above count only those read).
 	OfferedFeatures []string `json:"offered_features,omitempty"`
+	// Features are the flags the node features were read with: --features as given, or what
+	// the data have (as classify reads them by default).
+	Features string `json:"features,omitempty"`
 }
 
 func newDatasetsCmd() *cobra.Command {
@@ -42,9 +46,10 @@ dimension (0: none).
 
 With a data flag it reads that collection as the training commands would (same data flags,
 --subset and limits included) and prints the same statistics for it: a quick check that your
-TU folder, .zip or graph folder loads. The node-label and attribute columns then give the
-width of the --features read; for TU data, a line below the table (or "offered_features" in
-the JSON) names the node features the files hold, read or not.`,
+TU folder, .zip or graph folder loads. Without --features it reads the node features the data
+have, as classify does by default, and says which below the table; the node-label and
+attribute columns give their widths. For TU data read without some of the node features
+their files hold, a line below the table (or "offered_features" in the JSON) names them.`,
 		Example: `  gwf datasets
   gwf datasets --json
   gwf datasets --graphs ./my-graphs
@@ -53,7 +58,7 @@ the JSON) names the node features the files hold, read or not.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var infos []datasetInfo
 			if data.Dataset != "" || data.TU != "" || data.Graphs != "" {
-				info, err := describeData(&data)
+				info, err := describeData(cmd.Flags(), &data)
 				if err != nil {
 					return err
 				}
@@ -95,6 +100,11 @@ func writeDatasets(out io.Writer, infos []datasetInfo, asJSON bool) error {
 		return fmt.Errorf("write output: %w", err)
 	}
 	for _, s := range infos {
+		if s.Features != "" {
+			if _, err := fmt.Fprintf(out, "node features read: %s\n", s.Features); err != nil {
+				return fmt.Errorf("write output: %w", err)
+			}
+		}
 		if len(s.OfferedFeatures) > 0 && s.NodeLabels == 0 && s.NodeAttributes == 0 {
 			if _, err := fmt.Fprintf(out, "%s also has node features (%s), not read here: add --features %s\n",
 				s.Name, strings.Join(s.OfferedFeatures, ", "), strings.Join(s.OfferedFeatures, "|")); err != nil {
@@ -105,24 +115,33 @@ func writeDatasets(out io.Writer, infos []datasetInfo, asJSON bool) error {
 	return nil
 }
 
-// describeData loads the collection of the data flags and summarises it.
-func describeData(data *dataFlags) (datasetInfo, error) {
-	ds, err := data.load()
+// describeData loads the collection of the data flags, with the node features the data have
+// unless --features is given, and summarises it.
+func describeData(fs *pflag.FlagSet, data *dataFlags) (datasetInfo, error) {
+	if err := data.check(); err != nil {
+		return datasetInfo{}, err
+	}
+	ds, used, err := data.LoadAutoFeatures(fs)
 	if err != nil {
 		return datasetInfo{}, err
 	}
 	s := collection.Summarize(ds)
 	info := datasetInfo{
 		Name: s.Name, Graphs: s.Graphs, Classes: s.Classes, AvgNodes: s.AvgNodes, AvgEdges: s.AvgEdges,
-		MinNodes: s.MinNodes, MaxNodes: s.MaxNodes,
+		MinNodes: s.MinNodes, MaxNodes: s.MaxNodes, Features: used,
+	}
+	if fs.Changed("features") {
+		info.Features = ""
 	}
 	for _, k := range ds.Offered {
 		info.OfferedFeatures = append(info.OfferedFeatures, k.String())
 	}
-	switch kind, _ := graphs.ParseFeatureKind(data.Features); kind { // checked by load
-	case graphs.FeaturesLabels:
-		info.NodeLabels = s.FeatureDim
-	case graphs.FeaturesAttributes:
+	e := ds.Encoding
+	switch {
+	case e.Kind.HasLabels():
+		info.NodeLabels = len(e.NodeLabels) + len(e.NodeLabelNames)
+		info.NodeAttributes = e.Attributes
+	case e.Kind == graphs.FeaturesAttributes:
 		info.NodeAttributes = s.FeatureDim
 	}
 	return info, nil
