@@ -44,7 +44,6 @@ func (e FeatureEncoding) Dim() int {
 	return len(e.Mean)
 }
 
-
 // Standardized reports whether the features were standardized.
 func (e FeatureEncoding) Standardized() bool { return e.Mean != nil }
 
