@@ -431,27 +431,16 @@ func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, ds *graphs.D
 	var m *semisup.Model
 	var err error
 	if f.resume {
-		if m, err = semisup.Load(f.output); err != nil {
-			return fmt.Errorf("resume: %w", err)
-		}
+		epochs := 0
 		if changed(cmd.Flags(), "epochs") {
-			m.GWF.Config.Epochs = cfg.Epochs
+			epochs = cfg.Epochs
 		}
-		if r, _ := m.GWF.Z.Dims(); r != len(data) || m.Head.Classes() != classesN {
-			return fmt.Errorf("resume: %s holds a model of %d graphs and %d classes, the data has %d and %d", f.output, r, m.Head.Classes(), len(data), classesN)
-		}
-		a.log.Infof("resuming %s after epoch %d of %d", f.output, len(m.History), m.GWF.Config.Epochs)
-	} else {
-		if m, err = semisup.NewModel(data, classesN, cfg, sc); err != nil {
+		if m, err = classexp.ResumeGWFModel(f.output, ds, classesN, epochs); err != nil {
 			return err
 		}
-		m.GWF.Features = modelFeatures(ds)
-		if len(ds.Classes) == classesN {
-			m.Classes = ds.Classes
-		}
-		if len(ds.ClassNames) == classesN {
-			m.ClassNames = ds.ClassNames
-		}
+		a.log.Infof("resuming %s after epoch %d of %d", f.output, len(m.History), m.GWF.Config.Epochs)
+	} else if m, err = classexp.NewGWFModel(ds, classesN, cfg, sc); err != nil {
+		return err
 	}
 	if f.output != "" {
 		opt.EpochDone = func(m *semisup.Model) error { return m.Save(f.output) }

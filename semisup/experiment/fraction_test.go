@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -59,9 +60,13 @@ func TestFractionGWF(t *testing.T) {
 	ds, labels := cyclesAndPaths(t, 4)
 	cfg := training.DefaultConfig()
 	cfg.Atoms, cfg.AtomSize, cfg.Epochs = 2, 4, 1
-	m, err := semisup.NewModel(ds.Graphs, 2, cfg, semisup.DefaultConfig())
+	ds.ClassNames = []string{"cycle", "path"}
+	m, err := NewGWFModel(ds, 2, cfg, semisup.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
+	}
+	if m.GWF.Features == nil || m.GWF.Features.Kind != ds.Encoding.Kind || m.LabelText(1) != "path" {
+		t.Fatalf("model of the data: encoding %v, class 1 %q", m.GWF.Features, m.LabelText(1))
 	}
 	z0 := m.GWF.Z.At(0, 0)
 	rep, s, err := FractionGWF(context.Background(), m, ds, labels, Fraction{Share: 1, Seed: 1}, semisup.Options{}, training.Options{})
@@ -73,6 +78,20 @@ func TestFractionGWF(t *testing.T) {
 	}
 	if m.GWF.Z.At(0, 0) == z0 {
 		t.Fatal("the embeddings did not move")
+	}
+
+	// A saved run resumes on the same data, with more epochs when asked; other data do not.
+	path := filepath.Join(t.TempDir(), "m.classifier")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	r, err := ResumeGWFModel(path, ds, 2, 3)
+	if err != nil || r.GWF.Config.Epochs != 3 || len(r.History) != 1 {
+		t.Fatalf("resumed: %v (epochs %d, history %d)", err, r.GWF.Config.Epochs, len(r.History))
+	}
+	other, _ := cyclesAndPaths(t, 3)
+	if _, err := ResumeGWFModel(path, other, 2, 0); err == nil || !strings.Contains(err.Error(), "the data has 6 and 2") {
+		t.Fatalf("resumed on other data: %v", err)
 	}
 }
 
