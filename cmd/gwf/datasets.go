@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -106,8 +107,12 @@ func writeDatasets(out io.Writer, infos []datasetInfo, asJSON bool) error {
 			}
 		}
 		if len(s.OfferedFeatures) > 0 && s.NodeLabels == 0 && s.NodeAttributes == 0 {
+			kinds := s.OfferedFeatures
+			if len(kinds) == 2 {
+				kinds = slices.Concat(kinds, []string{"both"})
+			}
 			if _, err := fmt.Fprintf(out, "%s also has node features (%s), not read here: add --features %s\n",
-				s.Name, strings.Join(s.OfferedFeatures, ", "), strings.Join(s.OfferedFeatures, "|")); err != nil {
+				s.Name, strings.Join(s.OfferedFeatures, ", "), strings.Join(kinds, "|")); err != nil {
 				return fmt.Errorf("write output: %w", err)
 			}
 		}
