@@ -27,11 +27,17 @@ func matrixFile(dir string, data []*graphs.Graph, c Candidate, solver training.C
 		Solver    training.Config `json:"solver"`
 	}{training.Fingerprint(data), c, c.config(solver)})
 	sum := sha256.Sum256(key)
-	wl := ""
-	if c.WL > 0 {
-		wl = fmt.Sprintf("-wl%d", c.WL)
+	tag := ""
+	switch {
+	case c.Attributes > 0 && c.Part == "":
+		tag = "-both"
+	case c.Attributes > 0:
+		tag = "-" + c.Part
 	}
-	return filepath.Join(dir, fmt.Sprintf("fgw-%s%s-w%.4g-%d-graphs-%s.npy", c.Structure, wl, c.FeatureWeight, len(data), hex.EncodeToString(sum[:6])))
+	if c.WL > 0 {
+		tag += fmt.Sprintf("-wl%d", c.WL)
+	}
+	return filepath.Join(dir, fmt.Sprintf("fgw-%s%s-w%.4g-%d-graphs-%s.npy", c.Structure, tag, c.FeatureWeight, len(data), hex.EncodeToString(sum[:6])))
 }
 
 // loadMatrix reads a matrix kept by saveMatrix, if the file exists and holds a finite,

@@ -234,7 +234,7 @@ func WLCandidates(data []*graphs.Graph, s graphs.Structure, h int) ([]Candidate,
 }
 
 // MixedCandidates are the default candidates of structure s on data whose node features are
-// attributes columns of attributes followed by one-hot node labels (graphs.FeaturesBoth):
+// the given number of attribute columns followed by one-hot node labels (graphs.FeaturesBoth):
 // the five default weights of the attributes alone, of both (the labels scaled so that their
 // mean cost equals the attributes', measured on data without labels), and of the labels'
 // Weisfeiler-Lehman labels after 2 and after 4 iterations. Which part carries the class is
