@@ -1,14 +1,11 @@
 package main
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
-	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/semisup"
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/training"
@@ -73,39 +70,6 @@ encoding (MUTAG's -1 and 1, say) and probabilities in that order ("classes" list
 	return cmd
 }
 
-// prediction is one graph's line of the output, with the same names as the embed and cluster
-// outputs: the graph's name, its class in the data (where known) and the prediction. Labels
-// are the data's own: numbers for TU data (MUTAG's -1 and 1), text where the labels were text
-// (a labels.csv).
-type prediction struct {
-	Graph         string    `json:"graph"`
-	Index         int       `json:"index"` // the graph's position in the data
-	Label         any       `json:"label,omitempty"`
-	Predicted     any       `json:"predicted"`
-	Probabilities []float64 `json:"probabilities,omitempty"` // none for an fgw-svm classifier
-}
-
-// newPrediction is graph i of ds predicted as label.
-func newPrediction(ds *graphs.Dataset, i int, predicted any, probs []float64) prediction {
-	g := ds.Graphs[i]
-	p := prediction{Graph: g.Name, Index: i, Predicted: predicted, Probabilities: probs}
-	switch {
-	case !g.HasLabel:
-	case ds.ClassNames == nil && g.Label >= 0 && g.Label < len(ds.Classes):
-		p.Label = ds.Classes[g.Label]
-	default:
-		p.Label = ds.ClassName(g)
-	}
-	return p
-}
-
-type predictReport struct {
-	Classes     []any        `json:"classes"`
-	Predictions []prediction `json:"predictions"`
-	// Score, when the data have class labels: how many predictions are right.
-	Score *classexp.PredictionScore `json:"score,omitempty"`
-}
-
 // classLabel is class c of m for the report: its name for text labels, else its number.
 func classLabel(m *semisup.Model, c int) any {
 	if m.ClassNames != nil {
@@ -161,42 +125,30 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 	default:
 		a.log.Infof("the data are the model's training data: predicting from the trained embeddings (%d graphs)", len(data))
 	}
-	rep := predictReport{}
+	var classes []any
 	for c := 0; c < m.Head.Classes(); c++ {
-		rep.Classes = append(rep.Classes, classLabel(m, c))
+		classes = append(classes, classLabel(m, c))
 	}
-	for i, c := range semisup.ArgMax(probs) {
-		rep.Predictions = append(rep.Predictions, newPrediction(ds, i, classLabel(m, c), probs.RawRowView(i)))
+	rep, err := classexp.NewPredictions(ds, classes, semisup.ArgMax(probs), probs)
+	if err != nil {
+		return err
 	}
-	rep.Score = scorePredictions(a, ds, rep)
-	return writeOutput(cmd.OutOrStdout(), f.output, func(w io.Writer) error {
+	return f.write(cmd.OutOrStdout(), a, rep)
+}
+
+// write logs the score of the predictions, where the data have class labels, and writes them
+// as CSV or JSON.
+func (f *predictFlags) write(stdout io.Writer, a *app, rep *classexp.Predictions) error {
+	if s := rep.Score; s != nil {
+		a.log.Infof("accuracy on the %d labelled graphs: %.2f%% (%d right)", s.Graphs, 100*s.Accuracy, s.Correct)
+		for _, c := range s.PerClass {
+			a.log.Infof("class %s: %d graphs, %d predicted right; %d graphs predicted as it", c.Label, c.Graphs, c.Correct, c.Predicted)
+		}
+	}
+	return writeOutput(stdout, f.output, func(w io.Writer) error {
 		if f.json {
 			return writeJSON(w, rep)
 		}
-		return writePredictionsCSV(w, rep)
+		return rep.WriteCSV(w)
 	})
-}
-
-func writePredictionsCSV(w io.Writer, rep predictReport) error {
-	cw := csv.NewWriter(w)
-	header := []string{"graph", "label", "predicted"}
-	if len(rep.Predictions) > 0 && rep.Predictions[0].Probabilities != nil {
-		for _, c := range rep.Classes {
-			header = append(header, "p_"+fmt.Sprint(c))
-		}
-	}
-	cw.Write(header)
-	for _, p := range rep.Predictions {
-		label := ""
-		if p.Label != nil {
-			label = fmt.Sprint(p.Label)
-		}
-		row := []string{p.Graph, label, fmt.Sprint(p.Predicted)}
-		for _, v := range p.Probabilities {
-			row = append(row, strconv.FormatFloat(v, 'g', 6, 64))
-		}
-		cw.Write(row)
-	}
-	cw.Flush()
-	return cw.Error()
 }

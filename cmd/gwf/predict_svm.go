@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 )
 
@@ -63,18 +64,13 @@ func runPredictSVM(cmd *cobra.Command, a *app, f *predictFlags) error {
 		}
 		return err
 	}
-	rep := predictReport{}
+	var classes []any
 	for c := 0; c < m.Voters[0].SVM.Classes; c++ {
-		rep.Classes = append(rep.Classes, svmClassLabel(m, c))
+		classes = append(classes, svmClassLabel(m, c))
 	}
-	for i, c := range pred {
-		rep.Predictions = append(rep.Predictions, newPrediction(ds, i, svmClassLabel(m, c), nil))
+	rep, err := classexp.NewPredictions(ds, classes, pred, nil)
+	if err != nil {
+		return err
 	}
-	rep.Score = scorePredictions(a, ds, rep)
-	return writeOutput(cmd.OutOrStdout(), f.output, func(w io.Writer) error {
-		if f.json {
-			return writeJSON(w, rep)
-		}
-		return writePredictionsCSV(w, rep)
-	})
+	return f.write(cmd.OutOrStdout(), a, rep)
 }
