@@ -10,6 +10,10 @@
 //     for unseen graphs: TrainSVM for the SVM) and WritePredictions writes its predictions;
 //     HeldOutAccuracy scores it, ScorePredictions a classifier's predictions on labelled data,
 //     per class;
+//   - NewPredictions holds a classifier's predictions of a dataset's graphs (`gwf predict`),
+//     scored against the data's own labels where they have them, and writes them as CSV;
+//     ClassLabels and FoldFit check the class labels an experiment is given, NewGWFModel and
+//     ResumeGWFModel set up the model of a labelled-fraction run;
 //   - Read reads a report back, and Pool pools the folds of reports that differ only in their
 //     seeds into one mean ± std;
 //   - WriteText writes a report, or pooled reports, as the command prints them.
