@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 )
@@ -52,4 +54,36 @@ func Example() {
 	fmt.Println("predicted:", pred)
 	// Output:
 	// predicted: [0 1 0 1 0 1]
+}
+
+// The candidates of graphs whose node features are an attribute followed by a one-hot node
+// label (read with graphs.FeaturesBoth), narrowed to shortest paths: the attribute alone, both,
+// and the labels' Weisfeiler-Lehman labels after 2 and 4 iterations, five weights each.
+func ExampleCandidates() {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var data []*graphs.Graph
+	for range 6 {
+		g, err := graphs.StochasticBlockModel([]int{4, 4}, [][]float64{{0.9, 0.1}, {0.1, 0.9}}, rng)
+		if err != nil {
+			panic(err)
+		}
+		g.F = mat.NewDense(8, 3, nil)
+		for v := range 8 {
+			g.F.Set(v, 0, rng.NormFloat64()) // the attribute
+			g.F.Set(v, 1+v/4, 1)             // the label: the node's block
+		}
+		data = append(data, g)
+	}
+	enc := graphs.FeatureEncoding{Kind: graphs.FeaturesBoth, Attributes: 1}
+	cands, err := fgwsvm.Candidates(data, enc, fgwsvm.Narrow{Structure: graphs.ShortestPath})
+	if err != nil {
+		panic(err)
+	}
+	parts := map[string]int{}
+	for _, c := range cands {
+		parts[fmt.Sprintf("part %q, WL %d", c.Part, c.WL)]++
+	}
+	fmt.Println(len(cands), "candidates:", parts)
+	// Output:
+	// 20 candidates: map[part "", WL 0:5 part "attributes", WL 0:5 part "labels", WL 2:5 part "labels", WL 4:5]
 }
