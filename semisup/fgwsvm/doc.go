@@ -12,6 +12,11 @@
 // relative to the median discrepancy of the training pairs, so that one grid fits every
 // structure and dataset.
 //
+// Candidates are what the data offer (Candidates): both structures at five weights of the
+// node-feature cost around the balanced one; on node labels also their Weisfeiler-Lehman labels;
+// on graphs without features their degrees; on node attributes followed by node labels
+// (graphs.FeaturesBoth) the attributes alone, both, or the labels' WL labels (MixedCandidates).
+//
 // Choosing one candidate among dozens by a 5-fold estimate on a few hundred graphs picks a
 // lucky one as often as a good one; by default (Settings.VoteFor) the SVMs of the best third
 // (at most ten) vote, each with its own γ and C, where every candidate's matrix is computed
