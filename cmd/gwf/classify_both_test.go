@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,7 +28,7 @@ func TestClassifyBothFeatures(t *testing.T) {
 		if c.Attributes != 1 {
 			t.Fatalf("candidate %+v, want 1 attribute column", c)
 		}
-		parts[c.Part+"/"+string(rune('0'+c.WL))]++
+		parts[fmt.Sprintf("%s/%d", c.Part, c.WL)]++
 	}
 	if len(rep.Settings.Candidates) != 20 || parts[fgwsvm.PartAttributes+"/0"] != 5 || parts["/0"] != 5 || parts[fgwsvm.PartLabels+"/2"] != 5 || parts[fgwsvm.PartLabels+"/4"] != 5 {
 		t.Fatalf("candidates by part and WL iterations %v, want 5 each", parts)
