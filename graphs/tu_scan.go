@@ -348,10 +348,7 @@ func (s *TUScanner) features(n int, build bool) (*mat.Dense, error) {
 	case l == nil:
 		return a, nil
 	}
-	f := mat.NewDense(n, s.adim+len(s.values), nil)
-	f.Slice(0, n, 0, s.adim).(*mat.Dense).Copy(a)
-	f.Slice(0, n, s.adim, s.adim+len(s.values)).(*mat.Dense).Copy(l)
-	return f, nil
+	return besideAttributes(a, l), nil
 }
 
 // nodeLabels reads n node labels and one-hot encodes them when build.
