@@ -3,7 +3,10 @@ package semisup
 import (
 	"context"
 	"fmt"
+	"math"
+	"slices"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
@@ -24,7 +27,7 @@ func (m *Model) ClassProbabilities(ctx context.Context, data []*graphs.Graph, st
 		}
 		transform = true
 	}
-	return Probabilities(m.Head.Logits(m.Config.headInput(z))), transform, nil
+	return Probabilities(m.Head.Logits(m.Config.HeadInput(z))), transform, nil
 }
 
 // ArgMax is the most probable class of each row of p.
@@ -32,7 +35,26 @@ func ArgMax(p *mat.Dense) []int {
 	r, _ := p.Dims()
 	out := make([]int, r)
 	for i := range out {
-		out[i] = argmax(p.RawRowView(i))
+		out[i] = floats.MaxIdx(p.RawRowView(i))
 	}
 	return out
+}
+
+// Probabilities is the row-wise softmax of logits.
+func Probabilities(logits *mat.Dense) *mat.Dense {
+	r, c := logits.Dims()
+	p := mat.NewDense(r, c, nil)
+	for i := 0; i < r; i++ {
+		row, out := logits.RawRowView(i), p.RawRowView(i)
+		top := slices.Max(row)
+		var sum float64
+		for j, v := range row {
+			out[j] = math.Exp(v - top)
+			sum += out[j]
+		}
+		for j := range out {
+			out[j] /= sum
+		}
+	}
+	return p
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -14,9 +15,9 @@ import (
 // graphs go through transform mode, rows are distributions, and the class names survive a
 // save and load.
 func TestClassProbabilities(t *testing.T) {
-	data, labels := twoStructures(t, 20, 4)
-	unseen, _ := twoStructures(t, 6, 5)
-	gwf := smallGWF()
+	data, labels := semisuptest.TwoStructures(t, 20, 4)
+	unseen, _ := semisuptest.TwoStructures(t, 6, 5)
+	gwf := semisuptest.SmallGWF()
 	gwf.Epochs = 2
 	m, err := NewModel(data, 2, gwf, Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Head: HeadTraining{Steps: 20, LearningRate: 0.05}})
 	if err != nil {

@@ -23,15 +23,7 @@
 // one forward pass. EncoderTrainer trains such a model without labels, by the GWF term alone,
 // for the clustering experiment (experiment.Options.Trainer).
 //
-// CrossValidate runs the stratified k-fold protocol of the paper's Table 2. With
-// CVOptions.Select it is nested, so that no held-out label chooses anything: in each fold,
-// Select holds out a stratified validation split of the fold's labelled graphs, trains every
-// candidate configuration, and keeps the candidate and epoch that score best on it
-// (NestedFold); the held-out fold is scored once. With CVOptions.Baselines the same folds
-// score the same head on GWF trained without labels (β = 0, Unsupervised.HeadFold) and a
-// multinomial logistic regression on its λ (LogReg, C by inner cross-validation) and an SVM on
-// its λ (Unsupervised.SVMFold: GDL's protocol, with package svm), and Summarize compares them. With Selection.Unsupervised that β = 0 head is a candidate of the
-// nested choice too: a fold keeps it where it scores better on the validation split, so that
-// where the labels make the GWF model worse the classifier falls back to embeddings trained
-// without them.
+// The classification experiments built on the model (the cross-validation protocol of the
+// paper's Table 2, nested selection, fold directories, baselines, reports) are package
+// semisup/experiment. Folds and KeepLabels make the stratified splits they use.
 package semisup

@@ -33,7 +33,7 @@ func gnnPayloadOf(e *GNN) *gnnPayload {
 // configuration (kind, hidden widths), the input width in and the embedding width k before
 // allocating it, and every value for finiteness.
 func (p *gnnPayload) gnn(cfg Config, in, k int) (*GNN, error) {
-	if !cfg.usesEncoder() {
+	if !cfg.UsesEncoder() {
 		if p != nil {
 			return nil, fmt.Errorf("encoder weights for a model without an encoder")
 		}

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -39,7 +40,7 @@ func permute(g *graphs.Graph, perm []int) *graphs.Graph {
 // TestGNNPermutationInvariant: both encoders embed a graph and any relabelling of its nodes
 // identically, with and without node features.
 func TestGNNPermutationInvariant(t *testing.T) {
-	data, _ := twoStructures(t, 4, 3)
+	data, _ := semisuptest.TwoStructures(t, 4, 3)
 	rng := rand.New(rand.NewPCG(4, 5))
 	withF := permute(data[1], rng.Perm(data[1].N()))
 	withF.F = mat.NewDense(withF.N(), 2, nil)
@@ -65,10 +66,10 @@ func TestGNNPermutationInvariant(t *testing.T) {
 // TestEncoderGradientsByFiniteDifferences: without the GWF term the objective is β·CE of the
 // head on the encoder's embeddings, and its backward pass gives the encoder's gradients.
 func TestEncoderGradientsByFiniteDifferences(t *testing.T) {
-	data, labels := twoStructures(t, 6, 7)
+	data, labels := semisuptest.TwoStructures(t, 6, 7)
 	labels[2] = Unlabeled
 	for _, kind := range []string{EncoderGCN, EncoderGIN} {
-		m, err := NewModel(data, 2, smallGWF(), Config{Beta: 0.5, Hidden: []int{4}, Activation: Tanh, Input: InputZ, Encoder: kind, EncoderHidden: []int{5}, NoGWF: true})
+		m, err := NewModel(data, 2, semisuptest.SmallGWF(), Config{Beta: 0.5, Hidden: []int{4}, Activation: Tanh, Input: InputZ, Encoder: kind, EncoderHidden: []int{5}, NoGWF: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,8 +112,8 @@ func TestEncoderGradientsByFiniteDifferences(t *testing.T) {
 // TestEncoderClassifiesUnseenGraphs: a GCN encoder trained with the GWF term and the labels
 // classifies graphs it has never seen with one forward pass, and the GWF term moves the atoms.
 func TestEncoderClassifiesUnseenGraphs(t *testing.T) {
-	data, labels := twoStructures(t, 40, 21)
-	m, err := NewModel(data, 2, smallGWF(), Config{Beta: 0.1, Hidden: []int{8}, Activation: ReLU, Input: InputCentered, Encoder: EncoderGCN, Head: DefaultHeadTraining()})
+	data, labels := semisuptest.TwoStructures(t, 40, 21)
+	m, err := NewModel(data, 2, semisuptest.SmallGWF(), Config{Beta: 0.1, Hidden: []int{8}, Activation: ReLU, Input: InputCentered, Encoder: EncoderGCN, Head: DefaultHeadTraining()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func TestEncoderClassifiesUnseenGraphs(t *testing.T) {
 	if mat.Equal(v0, m.GWF.V[0]) {
 		t.Error("the atoms did not move")
 	}
-	fresh, truth := twoStructures(t, 20, 22)
+	fresh, truth := semisuptest.TwoStructures(t, 20, 22)
 	pred, err := m.PredictNew(context.Background(), fresh, 0, training.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -136,9 +137,9 @@ func TestEncoderClassifiesUnseenGraphs(t *testing.T) {
 // TestEncoderModelSaveLoadResume: an encoder model round-trips through its file (weights,
 // optimizer state), resumes exactly, and a damaged encoder layer is refused.
 func TestEncoderModelSaveLoadResume(t *testing.T) {
-	data, labels := twoStructures(t, 16, 31)
+	data, labels := semisuptest.TwoStructures(t, 16, 31)
 	cfg := Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Encoder: EncoderGIN, EncoderHidden: []int{6}}
-	gwf := smallGWF()
+	gwf := semisuptest.SmallGWF()
 	gwf.Epochs = 4
 	full := func() *Model {
 		m, err := NewModel(data, 2, gwf, cfg)
@@ -190,8 +191,8 @@ func TestEncoderModelSaveLoadResume(t *testing.T) {
 // a rate a hundred times smaller moves its first layer about a hundred times less (Adam's
 // steps are about the rate each), while the atoms keep the GWF model's rate.
 func TestEncoderLearningRate(t *testing.T) {
-	data, labels := twoStructures(t, 8, 41)
-	gwf := smallGWF()
+	data, labels := semisuptest.TwoStructures(t, 8, 41)
+	gwf := semisuptest.SmallGWF()
 	gwf.Epochs = 1
 	moved := func(lr float64) (enc, atoms float64) {
 		m, err := NewModel(data, 2, gwf, Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Encoder: EncoderGIN, EncoderHidden: []int{6}, EncoderLearningRate: lr})
@@ -223,8 +224,8 @@ func TestEncoderLearningRate(t *testing.T) {
 // pass with the weights of the end of that epoch (what the epoch's model, once saved, embeds),
 // not each graph's embedding from its mini-batch — the nested protocol chooses and scores on it.
 func TestEncoderEpochEmbeddings(t *testing.T) {
-	data, labels := twoStructures(t, 20, 5)
-	gwf := smallGWF()
+	data, labels := semisuptest.TwoStructures(t, 20, 5)
+	gwf := semisuptest.SmallGWF()
 	gwf.Epochs = 3
 	m, err := NewModel(data, 2, gwf, Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Encoder: EncoderGIN, EncoderHidden: []int{6}})
 	if err != nil {

@@ -69,7 +69,7 @@ func (t EncoderTrainer) Train(ctx context.Context, data []*graphs.Graph, cfg tra
 	if err != nil {
 		return nil, err
 	}
-	if err := Fit(ctx, m, data, unlabeled(len(data)), Options{Workers: opt.Workers, Progress: opt.Progress}); err != nil {
+	if err := Fit(ctx, m, data, NoLabels(len(data)), Options{Workers: opt.Workers, Progress: opt.Progress}); err != nil {
 		return nil, err
 	}
 	return m.GWF, nil

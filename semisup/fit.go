@@ -51,8 +51,8 @@ const (
 	InputCentered = "centered"
 )
 
-// headInput is the matrix the head reads for embeddings z (one row per graph).
-func (c Config) headInput(z *mat.Dense) *mat.Dense {
+// HeadInput is the matrix the head reads for embeddings z (one row per graph).
+func (c Config) HeadInput(z *mat.Dense) *mat.Dense {
 	switch c.Input {
 	case InputLambda:
 		return training.Lambda(z)
@@ -182,7 +182,7 @@ func NewModel(data []*graphs.Graph, classes int, gwf training.Config, cfg Config
 		return nil, fmt.Errorf("semisup: %w", err)
 	}
 	out := &Model{GWF: m, Head: head, Config: cfg}
-	if cfg.usesEncoder() {
+	if cfg.UsesEncoder() {
 		hidden := cfg.EncoderHidden
 		if len(hidden) == 0 {
 			hidden = []int{32, 32}
@@ -313,7 +313,7 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, labels []int, opt 
 	if m.Config.Head.Steps == 0 || labelled == 0 || m.HeadTrainedAt == len(m.History) {
 		return nil
 	}
-	if err := m.Head.Train(m.Config.headInput(gm.Z), labels, m.Config.Head); err != nil {
+	if err := m.Head.Train(m.Config.HeadInput(gm.Z), labels, m.Config.Head); err != nil {
 		return err
 	}
 	m.HeadTrainedAt = len(m.History)
@@ -325,8 +325,8 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, labels []int, opt 
 	return nil
 }
 
-// usesEncoder reports whether the embeddings come from a graph encoder.
-func (c Config) usesEncoder() bool { return c.Encoder == EncoderGCN || c.Encoder == EncoderGIN }
+// UsesEncoder reports whether the embeddings come from a graph encoder.
+func (c Config) UsesEncoder() bool { return c.Encoder == EncoderGCN || c.Encoder == EncoderGIN }
 
 // stateOf is the classifier's view of the trainer's Adam state (the head is its one term).
 func (m *Model) stateOf(st *training.OptimizerState) *OptimizerState {

@@ -7,14 +7,15 @@ import (
 	"testing"
 
 	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
 )
 
 // seedFile is a small valid semi-supervised model file (untrained: training under the fuzzer's
 // coverage instrumentation would slow every worker's start).
 func seedFile(f *testing.F) []byte {
 	f.Helper()
-	data, _ := twoStructures(f, 6, 31)
-	m, err := NewModel(data, 2, smallGWF(), Config{Beta: 0.1, Hidden: []int{3}, Activation: ReLU, Input: InputCentered, Head: HeadTraining{Steps: 2, LearningRate: 0.01}})
+	data, _ := semisuptest.TwoStructures(f, 6, 31)
+	m, err := NewModel(data, 2, semisuptest.SmallGWF(), Config{Beta: 0.1, Hidden: []int{3}, Activation: ReLU, Input: InputCentered, Head: HeadTraining{Steps: 2, LearningRate: 0.01}})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -28,3 +28,13 @@ func (l ClassLabels) LabelText(c int) string {
 	}
 	return strconv.Itoa(l.Label(c))
 }
+
+// NoLabels is the labels of n graphs none of which has one: what Fit takes to train a model
+// without labels.
+func NoLabels(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = Unlabeled
+	}
+	return out
+}

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
+
+	"github.com/gwf-graphs/gwf/internal/subset"
 )
 
 // LogReg is multinomial logistic regression on standardized inputs: class scores
@@ -148,7 +151,7 @@ func (lr *LogReg) Predict(x *mat.Dense) []int {
 	r, _ := lg.Dims()
 	out := make([]int, r)
 	for i := range out {
-		out[i] = argmax(lg.RawRowView(i))
+		out[i] = floats.MaxIdx(lg.RawRowView(i))
 	}
 	return out
 }
@@ -184,11 +187,11 @@ func ChooseC(x *mat.Dense, y []int, classes int, grid []float64, folds int, seed
 			if len(te) == 0 || len(tr) == 0 {
 				continue
 			}
-			lr, err := FitLogReg(subset(x, tr), pick(y, tr), classes, c)
+			lr, err := FitLogReg(subset.Rows(x, tr), subset.Ints(y, tr), classes, c)
 			if err != nil {
 				return 0, err
 			}
-			pred := lr.Predict(subset(x, te))
+			pred := lr.Predict(subset.Rows(x, te))
 			for r, i := range te {
 				if pred[r] == y[i] {
 					acc++

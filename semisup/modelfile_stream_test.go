@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -53,8 +54,8 @@ func TestStreamedPayloadIsMarshal(t *testing.T) {
 	if n := reflect.TypeOf(OptimizerState{}).NumField(); n != 6 {
 		t.Fatalf("OptimizerState has %d fields, encodePayload writes 6: add the new one", n)
 	}
-	data, labels := twoStructures(t, 8, 5)
-	gwf := smallGWF()
+	data, labels := semisuptest.TwoStructures(t, 8, 5)
+	gwf := semisuptest.SmallGWF()
 	gwf.Epochs = 1
 	for _, enc := range []string{EncoderNone, EncoderGIN} {
 		m, err := NewModel(data, 2, gwf, Config{Beta: 0.1, Hidden: []int{3}, Activation: ReLU, Input: InputCentered, Encoder: enc, EncoderHidden: []int{4}})

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -19,8 +20,8 @@ import (
 // of its epoch set to seconds.
 func trainedFile(t *testing.T, seconds float64) []byte {
 	t.Helper()
-	data, labels := twoStructures(t, 8, 5)
-	gwf := smallGWF()
+	data, labels := semisuptest.TwoStructures(t, 8, 5)
+	gwf := semisuptest.SmallGWF()
 	gwf.Epochs = 1
 	m, err := NewModel(data, 2, gwf, Config{Beta: 0.1, Hidden: []int{3}, Activation: ReLU, Input: InputCentered})
 	if err != nil {
@@ -130,8 +131,8 @@ func TestDecodeRefusesInconsistentFiles(t *testing.T) {
 // exactly the model of an uninterrupted run (the file keeps the epoch's position beside the
 // joint optimizer state; without it the resume restarted Adam and the epoch).
 func TestResumeMidEpochThroughFile(t *testing.T) {
-	data, labels := twoStructures(t, 16, 9)
-	gwf := smallGWF()
+	data, labels := semisuptest.TwoStructures(t, 16, 9)
+	gwf := semisuptest.SmallGWF()
 	gwf.Epochs, gwf.Batch = 2, 4
 	cfg := Config{Beta: 0.1, Hidden: []int{3}, Activation: ReLU, Input: InputCentered}
 	newModel := func() *Model {

@@ -28,7 +28,7 @@ func (m *Model) Reembed(ctx context.Context, data []*graphs.Graph, labels []int,
 	if err != nil {
 		return fmt.Errorf("semisup: reembed the training graphs: %w", err)
 	}
-	if err := m.Head.Train(m.Config.headInput(z), labels, m.Config.Head); err != nil {
+	if err := m.Head.Train(m.Config.HeadInput(z), labels, m.Config.Head); err != nil {
 		return fmt.Errorf("semisup: reembed: %w", err)
 	}
 	m.GWF.Z = z

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -12,8 +13,8 @@ import (
 // exactly as an unseen graph's are (PredictNew on the same graphs gives the same classes), and
 // unseen graphs are still classified.
 func TestReembedSameFooting(t *testing.T) {
-	data, labels := twoStructures(t, 40, 13)
-	m, err := NewModel(data, 2, smallGWF(), Config{Beta: 0.1, Hidden: []int{8}, Activation: ReLU, Detach: true, Head: DefaultHeadTraining()})
+	data, labels := semisuptest.TwoStructures(t, 40, 13)
+	m, err := NewModel(data, 2, semisuptest.SmallGWF(), Config{Beta: 0.1, Hidden: []int{8}, Activation: ReLU, Detach: true, Head: DefaultHeadTraining()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +31,7 @@ func TestReembedSameFooting(t *testing.T) {
 	if got := m.Predict(); !slices.Equal(got, asNew) {
 		t.Fatalf("training graphs predicted %v from the re-embedded z, %v as unseen graphs", got, asNew)
 	}
-	fresh, truth := twoStructures(t, 20, 14)
+	fresh, truth := semisuptest.TwoStructures(t, 20, 14)
 	pred, err := m.PredictNew(context.Background(), fresh, 0, training.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -10,53 +10,21 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
 	"github.com/gwf-graphs/gwf/training"
-	"github.com/gwf-graphs/gwf/training/cluster"
 )
-
-// twoStructures: graphs of two block structures (two communities vs core-periphery), 10–13
-// nodes, with their classes 0 and 1.
-func twoStructures(t testing.TB, n int, seed uint64) ([]*graphs.Graph, []int) {
-	t.Helper()
-	rng := rand.New(rand.NewPCG(seed, 1))
-	var data []*graphs.Graph
-	var labels []int
-	for i := 0; i < n; i++ {
-		size := 10 + rng.IntN(4)
-		var g *graphs.Graph
-		var err error
-		if i%2 == 0 {
-			g, err = graphs.StochasticBlockModel([]int{size / 2, size - size/2}, [][]float64{{0.9, 0.05}, {0.05, 0.9}}, rng)
-		} else {
-			g, err = graphs.StochasticBlockModel([]int{3, size - 3}, [][]float64{{0.9, 0.8}, {0.8, 0.05}}, rng)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		data = append(data, g)
-		labels = append(labels, i%2)
-	}
-	return data, labels
-}
-
-func smallGWF() training.Config {
-	c := training.DefaultConfig()
-	c.Atoms, c.Layers, c.Epochs, c.Batch, c.LearningRate = 4, 10, 8, 8, 0.05
-	return c
-}
 
 // TestJointTrainingClassifies: on two structures with 30% of the labels, the joint loss goes
 // down and the head labels the unlabelled graphs far better than chance.
 func TestJointTrainingClassifies(t *testing.T) {
-	data, labels := twoStructures(t, 60, 3)
+	data, labels := semisuptest.TwoStructures(t, 60, 3)
 	train := append([]int(nil), labels...)
 	for i := range train {
 		if i%10 >= 3 {
 			train[i] = Unlabeled
 		}
 	}
-	m, err := NewModel(data, 2, smallGWF(), Config{Beta: 0.1, Hidden: []int{8}, Activation: ReLU})
+	m, err := NewModel(data, 2, semisuptest.SmallGWF(), Config{Beta: 0.1, Hidden: []int{8}, Activation: ReLU})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,12 +54,12 @@ func TestJointTrainingClassifies(t *testing.T) {
 // (central differences of the batch loss, in which the GWF term does not depend on the head),
 // and for z the envelope gradient of the GWF term plus β times the cross-entropy's.
 func TestGradientsByFiniteDifferences(t *testing.T) {
-	data, labels := twoStructures(t, 6, 5)
+	data, labels := semisuptest.TwoStructures(t, 6, 5)
 	labels[1] = Unlabeled
 	for _, c := range []Config{{Beta: 0.7, Hidden: []int{5}, Activation: ReLU}, {Beta: 0.7, Hidden: []int{5}, Activation: Tanh, Input: InputLambda},
 		{Beta: 0.7, Hidden: []int{5}, Activation: ReLU, Input: InputCentered}} {
 		act := c.Activation + "/" + c.Input
-		m, err := NewModel(data, 2, smallGWF(), c)
+		m, err := NewModel(data, 2, semisuptest.SmallGWF(), c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,7 +136,7 @@ func rawOf(ms []*mat.Dense) [][]float64 {
 
 // crossEntropy is Σ_labelled −log softmax(MLP(z_i))_label, in plain Go.
 func crossEntropy(m *Model, labels []int) float64 {
-	lg := m.Head.Logits(m.Config.headInput(m.GWF.Z))
+	lg := m.Head.Logits(m.Config.HeadInput(m.GWF.Z))
 	s := 0.0
 	for i, l := range labels {
 		if l == Unlabeled {
@@ -189,14 +157,14 @@ func crossEntropy(m *Model, labels []int) float64 {
 }
 
 func TestErrors(t *testing.T) {
-	data, labels := twoStructures(t, 6, 7)
-	if _, err := NewModel(data, 2, smallGWF(), Config{Beta: -1, Activation: ReLU}); err == nil {
+	data, labels := semisuptest.TwoStructures(t, 6, 7)
+	if _, err := NewModel(data, 2, semisuptest.SmallGWF(), Config{Beta: -1, Activation: ReLU}); err == nil {
 		t.Error("beta < 0: no error")
 	}
-	if _, err := NewModel(data, 2, smallGWF(), Config{Beta: 1, Activation: "sigmoid"}); err == nil {
+	if _, err := NewModel(data, 2, semisuptest.SmallGWF(), Config{Beta: 1, Activation: "sigmoid"}); err == nil {
 		t.Error("unknown activation: no error")
 	}
-	m, err := NewModel(data, 2, smallGWF(), DefaultConfig())
+	m, err := NewModel(data, 2, semisuptest.SmallGWF(), DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,63 +214,16 @@ func TestFoldsStratified(t *testing.T) {
 	}
 }
 
-func TestCrossValidate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("trains several models")
-	}
-	data, labels := twoStructures(t, 40, 11)
-	cfg := smallGWF()
-	res, err := CrossValidate(context.Background(), data, labels, 2, cfg, Config{Beta: 0.1, Hidden: []int{8}, Activation: ReLU}, CVOptions{Folds: 4, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res) != 4 {
-		t.Fatalf("%d folds", len(res))
-	}
-	if mean, _ := MeanStd(res); mean < 0.8 {
-		t.Errorf("cross-validated accuracy %.2f on a clear problem: %+v", mean, res)
-	}
-	for _, r := range res {
-		n := 0
-		for _, c := range r.Predicted {
-			n += c
-		}
-		if len(r.Predicted) != 2 || n != r.Test || r.TrainAccuracy < 0.8 || r.TrainAccuracy > 1 {
-			t.Errorf("fold %d: predicted per class %v for %d graphs, accuracy on the labelled graphs %.2f", r.Fold, r.Predicted, r.Test, r.TrainAccuracy)
-		}
-		// One held-out accuracy per joint epoch, each a fraction of the fold's graphs.
-		if len(r.EpochAccuracy) != cfg.Epochs {
-			t.Errorf("fold %d: %d per-epoch accuracies for %d epochs", r.Fold, len(r.EpochAccuracy), cfg.Epochs)
-		}
-		for _, a := range r.EpochAccuracy {
-			if k := a * float64(r.Test); a < 0 || a > 1 || math.Abs(k-math.Round(k)) > 1e-9 {
-				t.Errorf("fold %d: per-epoch accuracy %v is not a fraction of %d graphs", r.Fold, a, r.Test)
-			}
-		}
-	}
-	// Skipping folds 1 and 3 runs folds 2 and 4 only, with the same results.
-	part, err := CrossValidate(context.Background(), data, labels, 2, cfg, Config{Beta: 0.1, Hidden: []int{8}, Activation: ReLU},
-		CVOptions{Folds: 4, Seed: 1, Skip: func(f int) bool { return f%2 == 1 }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	same := func(a, b FoldResult) bool { return a.Fold == b.Fold && a.Test == b.Test && a.Accuracy == b.Accuracy }
-	if len(part) != 2 || !same(part[0], res[1]) || !same(part[1], res[3]) {
-		t.Errorf("with folds 1 and 3 skipped: %+v, want %+v and %+v", part, res[1], res[3])
-	}
-}
-
-// TestPredictNew: unseen graphs are embedded with the atoms fixed and classified by the head.
 func TestPredictNew(t *testing.T) {
-	data, labels := twoStructures(t, 40, 13)
-	m, err := NewModel(data, 2, smallGWF(), Config{Beta: 0.1, Hidden: []int{8}, Activation: ReLU})
+	data, labels := semisuptest.TwoStructures(t, 40, 13)
+	m, err := NewModel(data, 2, semisuptest.SmallGWF(), Config{Beta: 0.1, Hidden: []int{8}, Activation: ReLU})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := Fit(context.Background(), m, data, labels, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	fresh, truth := twoStructures(t, 20, 14)
+	fresh, truth := semisuptest.TwoStructures(t, 20, 14)
 	pred, err := m.PredictNew(context.Background(), fresh, 0, training.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -335,9 +256,9 @@ func TestKeepLabels(t *testing.T) {
 // TestSaveLoadResume: a model saved after some epochs, loaded and trained on ends exactly like
 // an uninterrupted run; damaged files are refused.
 func TestSaveLoadResume(t *testing.T) {
-	data, labels := twoStructures(t, 20, 17)
+	data, labels := semisuptest.TwoStructures(t, 20, 17)
 	labels[3], labels[8] = Unlabeled, Unlabeled
-	cfg := smallGWF()
+	cfg := semisuptest.SmallGWF()
 	cfg.Epochs = 3
 	sc := Config{Beta: 0.1, Hidden: []int{4}, Activation: Tanh}
 	whole, err := NewModel(data, 2, cfg, sc)
@@ -390,8 +311,8 @@ func TestSaveLoadResume(t *testing.T) {
 // TestBetaZeroIsGWF: with β = 0 the joint trainer (one Gorgonia graph per batch, the batch op's
 // envelope gradients) trains exactly the model that training.Fit (its own fused trainer) does.
 func TestBetaZeroIsGWF(t *testing.T) {
-	data, labels := twoStructures(t, 18, 19)
-	cfg := smallGWF()
+	data, labels := semisuptest.TwoStructures(t, 18, 19)
+	cfg := semisuptest.SmallGWF()
 	cfg.Epochs, cfg.Batch = 3, 5
 	m, err := NewModel(data, 2, cfg, Config{Beta: 0, Activation: ReLU})
 	if err != nil {
@@ -420,8 +341,8 @@ func TestBetaZeroIsGWF(t *testing.T) {
 // TestDetach: with Detach the embeddings get only the GWF gradient, and the head the same
 // gradient as without.
 func TestDetach(t *testing.T) {
-	data, labels := twoStructures(t, 6, 23)
-	m, err := NewModel(data, 2, smallGWF(), Config{Beta: 0.5, Hidden: []int{4}, Activation: ReLU, Input: InputCentered})
+	data, labels := semisuptest.TwoStructures(t, 6, 23)
+	m, err := NewModel(data, 2, semisuptest.SmallGWF(), Config{Beta: 0.5, Hidden: []int{4}, Activation: ReLU, Input: InputCentered})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -478,24 +399,4 @@ func accuracy(truth, pred []int) float64 {
 		}
 	}
 	return float64(ok) / float64(len(truth))
-}
-
-func TestBestEpoch(t *testing.T) {
-	rs := []FoldResult{
-		{Accuracy: 0.5, EpochAccuracy: []float64{0.4, 0.7, 0.6}},
-		{Accuracy: 0.6, EpochAccuracy: []float64{0.5, 0.5}},
-		{Accuracy: 0.9}, // saved before the field existed: left out
-	}
-	best := BestEpoch(rs)
-	mean, std := cluster.MeanStd(best)
-	if n := len(best); n != 2 || math.Abs(mean-0.6) > 1e-12 || !(std > 0) {
-		t.Errorf("BestEpoch = %v ± %v over %d folds, want 0.6 over 2", mean, std, n)
-	}
-	if n := len(BestEpoch(nil)); n != 0 {
-		t.Errorf("no folds: n = %d", n)
-	}
-	last := LastEpoch(rs)
-	if mean, _ := cluster.MeanStd(last); len(last) != 2 || math.Abs(mean-0.55) > 1e-12 {
-		t.Errorf("LastEpoch = %v over %d folds, want 0.55 over 2", mean, len(last))
-	}
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
 )
 
 // TestHeadTrainFitsBlobs: two Gaussian blobs in 3-D, a third of them unlabelled; the trained
@@ -77,9 +79,9 @@ func TestHeadTrainErrors(t *testing.T) {
 // TestFitTrainsHeadOnce: Fit ends by training the head alone (HeadTrainedAt records the
 // epoch); the saved model keeps that, and fitting the finished model again changes nothing.
 func TestFitTrainsHeadOnce(t *testing.T) {
-	data, labels := twoStructures(t, 16, 29)
+	data, labels := semisuptest.TwoStructures(t, 16, 29)
 	labels[2], labels[5] = Unlabeled, Unlabeled
-	cfg := smallGWF()
+	cfg := semisuptest.SmallGWF()
 	cfg.Epochs = 2
 	sc := Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Head: HeadTraining{Steps: 30, LearningRate: 0.01}}
 	m, err := NewModel(data, 2, cfg, sc)

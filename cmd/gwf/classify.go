@@ -154,7 +154,7 @@ are refused.`,
 	fs.IntVar(&f.head.Steps, "head-steps", d.Head.Steps, "after the joint epochs, train the head alone on the final embeddings for this many full-batch Adam steps (0: not at all)")
 	fs.Float64Var(&f.head.LearningRate, "head-lr", d.Head.LearningRate, "learning rate of those head steps")
 	fs.Float64Var(&f.head.WeightDecay, "head-decay", d.Head.WeightDecay, "weight decay (L2 on the head's weights) of those head steps")
-	fs.Float64Var(&f.validation, "validation", semisup.DefaultValidation, "nested protocol: fraction of each fold's labelled graphs held out to choose the epoch and settings (0: no selection, the un-nested protocol)")
+	fs.Float64Var(&f.validation, "validation", classexp.DefaultValidation, "nested protocol: fraction of each fold's labelled graphs held out to choose the epoch and settings (0: no selection, the un-nested protocol)")
 	fs.StringVar(&f.selBeta, "select-beta", "", "nested protocol: comma-separated values of β to choose from (default: --beta alone)")
 	fs.BoolVar(&f.selDetach, "select-detach", false, "nested protocol: also try the other value of --detach")
 	fs.BoolVar(&f.selUnsup, "select-unsupervised", true, "nested protocol: the β = 0 head (the baseline's: the model trained without labels) is a candidate too, kept where it scores better on the validation split (false: the trained candidates only)")
@@ -206,7 +206,7 @@ func parseHidden(s string) ([]int, error) {
 }
 
 // selection is the nested protocol's Selection of the flags (nil with --validation 0).
-func (f *classifyFlags) selection(sc semisup.Config) (*semisup.Selection, error) {
+func (f *classifyFlags) selection(sc semisup.Config) (*classexp.Selection, error) {
 	if f.validation == 0 {
 		if f.selBeta != "" || f.selDetach || f.selDecay != "" || f.selHidden != "" || f.selEncLR != "" || f.refit {
 			return nil, usagef("--select-beta, --select-detach, --select-decay, --select-hidden, --select-encoder-lr and --refit need --validation > 0")
@@ -243,7 +243,7 @@ func (f *classifyFlags) selection(sc semisup.Config) (*semisup.Selection, error)
 	if f.selDetach {
 		detach = append(detach, !sc.Detach)
 	}
-	sel := &semisup.Selection{Validation: f.validation, Refit: f.refit, Seed: f.foldSeed, Unsupervised: f.selUnsup}
+	sel := &classexp.Selection{Validation: f.validation, Refit: f.refit, Seed: f.foldSeed, Unsupervised: f.selUnsup}
 	for _, b := range betas {
 		for _, d := range detach {
 			for _, wd := range decays {
@@ -381,7 +381,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	// The folds left after each one, at the mean time of those trained so far (their own
 	// seconds: the first fold's run also trains the model without labels, once), for the ETA.
 	foldSeconds, trained, reused := 0.0, 0, 0
-	spec := classexp.GWFSpec{Shard: sh, CVOptions: semisup.CVOptions{
+	spec := classexp.GWFSpec{Shard: sh, CVOptions: classexp.CVOptions{
 		Folds: f.folds, Seed: f.foldSeed, Options: opt, Dir: f.outputDir, Select: sel,
 		Baselines: sel != nil && f.baselines,
 		Log: func(warning bool, msg string) {
@@ -392,7 +392,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 			}
 		},
 		Reused: func(int) { reused++ },
-		FoldDone: func(r semisup.FoldResult) {
+		FoldDone: func(r classexp.FoldResult) {
 			trained++
 			foldSeconds += r.Seconds
 			left := (f.folds-sh.Index+sh.Count-1)/sh.Count - trained - reused // this shard's folds

@@ -48,11 +48,11 @@ type options struct {
 	fractions         []float64
 	seeds             int
 	out               string
-	// The nested protocol (semisup.CVOptions.Select and Baselines).
+	// The nested protocol (experiment.CVOptions.Select and Baselines).
 	nested     bool
 	validation float64
 	refit      bool
-	unsup      bool // the β = 0 head a candidate too (semisup.Selection.Unsupervised)
+	unsup      bool // the β = 0 head a candidate too (experiment.Selection.Unsupervised)
 	cvSeeds    int
 	// variants are the embeddings compared by the nested table (see withVariant).
 	variants []string
@@ -84,7 +84,7 @@ func main() {
 	fs.IntVar(&o.seeds, "seeds", 3, "seeds per labelled fraction")
 	nb.OutputDir(fs, &o.out, "results/table2")
 	fs.BoolVar(&o.nested, "nested", true, "nested protocol: a validation split of each fold's labels chooses the epoch; the β = 0 head and logistic regression on the unsupervised λ are scored on the same folds (false: fixed settings, last epoch)")
-	fs.Float64Var(&o.validation, "validation", semisup.DefaultValidation, "nested protocol: fraction of each fold's labelled graphs held out for validation")
+	fs.Float64Var(&o.validation, "validation", experiment.DefaultValidation, "nested protocol: fraction of each fold's labelled graphs held out for validation")
 	fs.BoolVar(&o.refit, "refit", false, "nested protocol: retrain the chosen settings on all the fold's labels")
 	fs.BoolVar(&o.unsup, "select-unsupervised", true, "nested protocol: the β = 0 head is a candidate too, kept where it scores better on the validation split (as gwf classify)")
 	fs.StringVar(&variants, "encoders", "none", "nested protocol: comma-separated embeddings to compare: none (free z, the paper's model), gin, gcn (a graph encoder trained through the GWF term and the labels), gin-alone, gcn-alone (the encoder on the labels alone: what the GWF term adds)")
@@ -212,8 +212,8 @@ func run(ctx context.Context, o options, log io.Writer) error {
 				}
 				row = append(row, cluster.FormatMeanStd(xs, 100))
 				fit = append(fit, foldsCell(train))
-				last = append(last, foldsCell(semisup.LastEpoch(res)))
-				best = append(best, foldsCell(semisup.BestEpoch(res)))
+				last = append(last, foldsCell(experiment.LastEpoch(res)))
+				best = append(best, foldsCell(experiment.BestEpoch(res)))
 			}
 			rows = append(rows, row, fit, last, best)
 		}
@@ -286,27 +286,27 @@ func fractions(ctx context.Context, o options, sc semisup.Config, rep *nb.Report
 }
 
 // crossValidate runs the cell's folds, reusing those OUT/cells/NAME already holds for the same
-// data and settings, and saving each new one as soon as it ends (semisup.CVOptions.Dir).
-func (o options) crossValidate(ctx context.Context, d, solver string, sc semisup.Config, seed uint64, baselines bool, log io.Writer) ([]semisup.FoldResult, error) {
+// data and settings, and saving each new one as soon as it ends (experiment.CVOptions.Dir).
+func (o options) crossValidate(ctx context.Context, d, solver string, sc semisup.Config, seed uint64, baselines bool, log io.Writer) ([]experiment.FoldResult, error) {
 	ds, labels, weight, err := load(d, o.subset, o.features)
 	if err != nil {
 		return nil, err
 	}
 	cfg := o.config(solver, seed, weight)
-	var sel *semisup.Selection
+	var sel *experiment.Selection
 	name := o.features.CellName(d, solver)
 	if v := variantName(sc); v != semisup.EncoderNone {
 		name += "-" + v
 	}
 	if o.nested {
-		sel = &semisup.Selection{Validation: o.validation, Candidates: []semisup.Config{sc}, Refit: o.refit, Seed: seed, Unsupervised: o.unsup && !sc.NoGWF}
+		sel = &experiment.Selection{Validation: o.validation, Candidates: []semisup.Config{sc}, Refit: o.refit, Seed: seed, Unsupervised: o.unsup && !sc.NoGWF}
 		name += fmt.Sprintf("-nested-seed%d", seed)
 	}
 	fmt.Fprintf(log, "table2: %s, %s: %d folds\n", d, solver, o.folds)
-	rep, err := experiment.CrossValidateGWF(ctx, ds, labels, len(ds.Classes), cfg, sc, experiment.GWFSpec{CVOptions: semisup.CVOptions{
+	rep, err := experiment.CrossValidateGWF(ctx, ds, labels, len(ds.Classes), cfg, sc, experiment.GWFSpec{CVOptions: experiment.CVOptions{
 		Folds: o.folds, Seed: seed, Select: sel, Baselines: baselines, Dir: filepath.Join(o.out, "cells", name),
 		Log: func(_ bool, msg string) { fmt.Fprintf(log, "table2: %s, %s: %s\n", d, solver, msg) },
-		FoldDone: func(r semisup.FoldResult) {
+		FoldDone: func(r experiment.FoldResult) {
 			fmt.Fprintf(log, "table2: %s, %s: fold %d: %.1f%%\n", d, solver, r.Fold, 100*r.Accuracy)
 		},
 	}})

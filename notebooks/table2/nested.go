@@ -9,6 +9,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
 	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
@@ -74,7 +75,7 @@ func (o options) runNested(ctx context.Context, sc semisup.Config, rep *nb.Repor
 				verdict := []string{what + ": semi-supervised beats β = 0 / logistic regression (folds better–worse)"}
 				joint := []string{what + ", the trained model alone (without the β = 0 candidate; folds choosing that candidate)"}
 				for _, d := range o.datasets {
-					var all []semisup.FoldResult
+					var all []experiment.FoldResult
 					for seed := 1; seed <= o.cvSeeds; seed++ {
 						res, err := o.crossValidate(ctx, d, s, vc, uint64(seed), !vc.NoGWF, log)
 						if err != nil {
@@ -96,7 +97,7 @@ func (o options) runNested(ctx context.Context, sc semisup.Config, rep *nb.Repor
 					}
 					semi = append(semi, cluster.FormatMeanStd(xs, 100))
 					fit = append(fit, cluster.FormatMeanStd(train, 100))
-					sum := semisup.Summarize(all)
+					sum := experiment.Summarize(all)
 					if sum == nil {
 						beta0, logreg, verdict, joint = append(beta0, "–"), append(logreg, "–"), append(verdict, "–"), append(joint, "–")
 						continue
@@ -133,7 +134,7 @@ func (o options) runNested(ctx context.Context, sc semisup.Config, rep *nb.Repor
 
 // baselineCSV is a baseline's accuracy and its epoch (or, withC, its C) as two CSV fields, both
 // empty when the fold has none.
-func baselineCSV(b *semisup.Baseline, withC bool) string {
+func baselineCSV(b *experiment.Baseline, withC bool) string {
 	switch {
 	case b == nil:
 		return ","

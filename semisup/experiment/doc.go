@@ -1,6 +1,17 @@
 // Package experiment runs graph-classification experiments and holds their reports, as
 // `gwf classify`, `gwf predict`, `gwf pool` and notebooks/table2 use them:
 //
+//   - CrossValidate runs the stratified k-fold protocol of the paper's Table 2 on the model of
+//     package semisup. With CVOptions.Select it is nested, so that no held-out label chooses
+//     anything: in each fold, Select holds out a stratified validation split of the fold's
+//     labelled graphs, trains every candidate configuration, and keeps the candidate and epoch
+//     that score best on it (NestedFold); the held-out fold is scored once. With
+//     CVOptions.Baselines the same folds score the same head on GWF trained without labels
+//     (β = 0, FitUnsupervised, Unsupervised.HeadFold), a logistic regression on its λ
+//     (Unsupervised.LogRegFold) and an SVM on its λ (Unsupervised.SVMFold: GDL's protocol), and
+//     Summarize compares them. With Selection.Unsupervised that β = 0 head is a candidate of
+//     the nested choice too. CVOptions.Dir keeps every finished fold and checkpoints what is
+//     training, so that a killed run continues where it stopped;
 //   - CrossValidateGWF and CrossValidateSVM run the nested cross-validation of each classifier
 //     (the semi-supervised GWF model of package semisup; the SVM on FGW discrepancies of
 //     package fgwsvm) and report it: the protocol in words, every fold, the mean ± std, and

@@ -28,7 +28,7 @@ func gwfReport(seed uint64, accs ...float64) *GWFReport {
 	cfg.Seed = seed
 	r := &GWFReport{Dataset: "D", Graphs: 20, Classes: 2, Config: cfg, Semisup: semisup.DefaultConfig()}
 	for i, a := range accs {
-		r.Folds = append(r.Folds, semisup.FoldResult{Fold: i + 1, Accuracy: a})
+		r.Folds = append(r.Folds, FoldResult{Fold: i + 1, Accuracy: a})
 	}
 	return r
 }

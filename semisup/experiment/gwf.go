@@ -15,11 +15,11 @@ import (
 	"github.com/gwf-graphs/gwf/training/shard"
 )
 
-// GWFSpec is a cross-validation of the semi-supervised GWF classifier: semisup.CVOptions
+// GWFSpec is a cross-validation of the semi-supervised GWF classifier: CVOptions
 // (folds, seed, fold directory, selection, baselines, callbacks) and, optionally, a shard of
 // the folds to run.
 type GWFSpec struct {
-	semisup.CVOptions
+	CVOptions
 	// Shard, if it has more than one part, runs only its folds (fold f where (f−1) mod Count =
 	// Index); the shards share CVOptions.Dir, and a run without Shard then gathers them.
 	Shard shard.Shard
@@ -49,14 +49,13 @@ func CrossValidateGWF(ctx context.Context, ds *graphs.Dataset, labels []int, cla
 		spec.Skip = func(fold int) bool { return (fold-1)%sh.Count != sh.Index }
 		rep.Protocol += fmt.Sprintf("; shard %s: folds %s only", sh, shardFolds(sh, spec.Folds))
 	}
-	res, err := semisup.CrossValidate(ctx, ds.Graphs, labels, classes, cfg, sc, spec.CVOptions)
+	res, err := CrossValidate(ctx, ds.Graphs, labels, classes, cfg, sc, spec.CVOptions)
 	if err != nil {
 		return nil, err
 	}
 	rep.Folds = res
-	m, s := semisup.MeanStd(res)
-	rep.Accuracy = MeanStd{Mean: m, Std: s}
-	rep.Baselines = semisup.Summarize(res)
+	rep.Accuracy = FoldAccuracy(res)
+	rep.Baselines = Summarize(res)
 	if spec.Dir != "" && spec.Shard.Count == 1 { // a shard's folds are not the report
 		if err := atomicfile.Write(filepath.Join(spec.Dir, "report.json"), func(w io.Writer) error { return WriteJSON(w, rep) }); err != nil {
 			return nil, err

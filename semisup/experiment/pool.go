@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
@@ -19,11 +18,11 @@ type Pooled struct {
 // PooledRun summarises the folds of one report (File, Seed), or of all (File empty, Seed 0).
 // Baselines, for reports of the GWF model that have them, are the baselines on the same folds.
 type PooledRun struct {
-	File      string           `json:"file,omitempty"`
-	Seed      uint64           `json:"seed,omitempty"`
-	Folds     int              `json:"folds"`
-	Accuracy  MeanStd          `json:"accuracy"`
-	Baselines *semisup.Summary `json:"baselines,omitempty"`
+	File      string   `json:"file,omitempty"`
+	Seed      uint64   `json:"seed,omitempty"`
+	Folds     int      `json:"folds"`
+	Accuracy  MeanStd  `json:"accuracy"`
+	Baselines *Summary `json:"baselines,omitempty"`
 }
 
 // ErrMismatch is wrapped by Pool's error for reports that cannot be pooled: of both
@@ -39,7 +38,7 @@ func Pool(files []string, reps []Report) (Pooled, error) {
 		return Pooled{}, fmt.Errorf("pool: %d reports for %d files", len(reps), len(files))
 	}
 	var out Pooled
-	var allGWF []semisup.FoldResult
+	var allGWF []FoldResult
 	var allSVM []float64
 	for i, rep := range reps {
 		if rep.Method != reps[0].Method {
@@ -70,9 +69,8 @@ func Pool(files []string, reps []Report) (Pooled, error) {
 	return out, nil
 }
 
-func summariseGWF(folds []semisup.FoldResult) PooledRun {
-	m, s := semisup.MeanStd(folds)
-	return PooledRun{Folds: len(folds), Accuracy: MeanStd{Mean: m, Std: s}, Baselines: semisup.Summarize(folds)}
+func summariseGWF(folds []FoldResult) PooledRun {
+	return PooledRun{Folds: len(folds), Accuracy: FoldAccuracy(folds), Baselines: Summarize(folds)}
 }
 
 func summarise(xs []float64) PooledRun {
@@ -113,7 +111,7 @@ func settingsKey(r Report) []namedValue {
 	g := r.GWF
 	cfg := g.Config
 	cfg.Seed = 0
-	var sel *semisup.Selection
+	var sel *Selection
 	if g.Selection != nil {
 		s := *g.Selection
 		s.Seed = 0

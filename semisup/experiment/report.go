@@ -36,13 +36,13 @@ type GWFReport struct {
 	Protocol string               `json:"protocol"`
 	Semisup  semisup.Config       `json:"semisup"`
 	Config   training.Config      `json:"config"`
-	Folds    []semisup.FoldResult `json:"folds,omitempty"`
+	Folds    []FoldResult         `json:"folds,omitempty"`
 	Accuracy MeanStd              `json:"accuracy"`
 	Labeled  int                  `json:"labeled,omitempty"`
 	History  []semisup.EpochStats `json:"history,omitempty"`
 	// Selection and Baselines: the nested protocol's candidates, and the baselines' summary.
-	Selection *semisup.Selection `json:"selection,omitempty"`
-	Baselines *semisup.Summary   `json:"baselines,omitempty"`
+	Selection *Selection `json:"selection,omitempty"`
+	Baselines *Summary   `json:"baselines,omitempty"`
 }
 
 // SVMReport is what `gwf classify --method fgw-svm` reports: a cross-validation (Folds) or one

@@ -73,7 +73,7 @@ func TestCrossValidateGWF(t *testing.T) {
 	cfg := training.DefaultConfig()
 	cfg.Atoms, cfg.AtomSize, cfg.Epochs = 2, 4, 1
 	dir := t.TempDir()
-	spec := GWFSpec{CVOptions: semisup.CVOptions{Folds: 3, Seed: 1, Dir: dir}, Shard: shard.Shard{Index: 1, Count: 2}}
+	spec := GWFSpec{CVOptions: CVOptions{Folds: 3, Seed: 1, Dir: dir}, Shard: shard.Shard{Index: 1, Count: 2}}
 	rep, err := CrossValidateGWF(context.Background(), ds, labels, 2, cfg, semisup.DefaultConfig(), spec)
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +95,7 @@ func TestCrossValidateGWF(t *testing.T) {
 	if _, err := ReadFile(filepath.Join(dir, "report.json")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := CrossValidateGWF(context.Background(), ds, labels, 2, cfg, semisup.DefaultConfig(), GWFSpec{CVOptions: semisup.CVOptions{Folds: 3}, Shard: shard.Shard{Index: 2, Count: 2}}); err == nil {
+	if _, err := CrossValidateGWF(context.Background(), ds, labels, 2, cfg, semisup.DefaultConfig(), GWFSpec{CVOptions: CVOptions{Folds: 3}, Shard: shard.Shard{Index: 2, Count: 2}}); err == nil {
 		t.Fatal("shard 2/2 accepted")
 	}
 }

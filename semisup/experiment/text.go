@@ -6,7 +6,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 	"github.com/gwf-graphs/gwf/training/cluster"
 )
@@ -55,10 +54,10 @@ func (rep *GWFReport) WriteText(w io.Writer) error {
 					b.ChoseBeta0, b.Folds, 100*b.Joint.Mean, 100*b.Joint.Std)
 			}
 		}
-		if last := semisup.LastEpoch(rep.Folds); len(last) > 0 {
+		if last := LastEpoch(rep.Folds); len(last) > 0 {
 			fmt.Fprintf(w, "the joint head after the last epoch, before it is trained alone (--head-steps 0): %s %%\n", cluster.FormatMeanStd(last, 100))
 		}
-		if best := semisup.BestEpoch(rep.Folds); len(best) > 0 {
+		if best := BestEpoch(rep.Folds); len(best) > 0 {
 			_, err := fmt.Fprintf(w, "diagnostic, not a result: the best epoch's held-out accuracy, chosen on the held-out labels as the authors' code does: %s %%\n", cluster.FormatMeanStd(best, 100))
 			return err
 		}
@@ -171,7 +170,7 @@ func (p Pooled) writeSVM(w io.Writer, first *SVMReport) error {
 }
 
 // DescribeFoldChoice names the model a fold of the nested protocol chose.
-func DescribeFoldChoice(r semisup.FoldResult) string {
+func DescribeFoldChoice(r FoldResult) string {
 	if r.Choice.Unsupervised {
 		return fmt.Sprintf("the β = 0 head, epoch %d (over %s, epoch %d: %.2f%% held out)", r.Beta0.Epoch, r.Choice.Config.Describe(), r.Choice.Epoch, 100**r.JointAccuracy)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/subset"
 	"github.com/gwf-graphs/gwf/semisup"
 )
 
@@ -108,7 +109,7 @@ func TrainPredict(ctx context.Context, data []*graphs.Graph, labels []int, class
 		}
 		masked[i] = max(l, 0) // unlabelled graphs' labels are never read
 	}
-	if err := checkLabels(pick(labels, train), classes); err != nil {
+	if err := checkLabels(subset.Ints(labels, train), classes); err != nil {
 		return nil, nil, Stats{}, err
 	}
 	mx, err := newMatrices(ctx, data, s, opt)

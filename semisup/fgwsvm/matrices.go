@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/subset"
 	"github.com/gwf-graphs/gwf/training/baselines"
 )
 
@@ -175,7 +176,7 @@ func (m *matrices) chooseFor(train, y []int, classes int, g Grid) (Vote, error) 
 			pos = append(pos, a)
 		}
 	}
-	each, err := chooseEach(m.ctx, m.screenD, m.cands, pick(y, m.screen), pos, classes, g)
+	each, err := chooseEach(m.ctx, m.screenD, m.cands, subset.Ints(y, m.screen), pos, classes, g)
 	if err != nil {
 		return nil, fmt.Errorf("screening: %w", err)
 	}

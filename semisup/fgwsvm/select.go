@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gwf-graphs/gwf/internal/subset"
 	"github.com/gwf-graphs/gwf/semisup/svm"
 )
 
@@ -94,7 +95,7 @@ func choose(ctx context.Context, ds []*mat.SymDense, cands []Candidate, y, idx [
 
 // chooseEach is each candidate's best γ and C on the graphs idx.
 func chooseEach(ctx context.Context, ds []*mat.SymDense, cands []Candidate, y, idx []int, classes int, g Grid) ([]Choice, error) {
-	yi := pick(y, idx)
+	yi := subset.Ints(y, idx)
 	folds := make([][]int, max(1, g.Repeats))
 	for r := range folds {
 		fold, err := innerFolds(yi, min(g.Folds, len(idx)), g.Seed+uint64(r))
@@ -117,7 +118,7 @@ func chooseEach(ctx context.Context, ds []*mat.SymDense, cands []Candidate, y, i
 // fit trains the SVM of choice ch on the graphs idx of d, the chosen candidate's matrix.
 func fit(d *mat.SymDense, ch Choice, y, idx []int, classes int) (*svm.Model, error) {
 	k := svm.ExpKernelSym(subSym(d, idx), ch.kernelScale())
-	m, err := svm.Fit(k, pick(y, idx), classes, ch.C)
+	m, err := svm.Fit(k, subset.Ints(y, idx), classes, ch.C)
 	if err != nil {
 		return nil, fmt.Errorf("fgwsvm: %w", err)
 	}
@@ -143,14 +144,6 @@ func subSym(d mat.Symmetric, idx []int) *mat.SymDense {
 		}
 	}
 	return s
-}
-
-func pick(xs, idx []int) []int {
-	out := make([]int, len(idx))
-	for a, i := range idx {
-		out[a] = xs[i]
-	}
-	return out
 }
 
 func seq(n int) []int {

@@ -1,4 +1,4 @@
-package semisup
+package experiment
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/subset"
+	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -14,12 +16,12 @@ import (
 // graphs test are hidden, Select chooses on a validation split of the other labelled graphs
 // (the held-out graphs take part in the GWF term unlabelled), and the chosen model's
 // predictions on test are scored once. Nothing before the scoring reads labels[i] for i in test.
-func NestedFold(ctx context.Context, data []*graphs.Graph, labels, test []int, classes int, gwf training.Config, sel Selection, opt Options) (FoldResult, error) {
+func NestedFold(ctx context.Context, data []*graphs.Graph, labels, test []int, classes int, gwf training.Config, sel Selection, opt semisup.Options) (FoldResult, error) {
 	return nestedFold(ctx, data, labels, test, classes, gwf, sel, opt, nil)
 }
 
 // nestedFold is NestedFold, its selection resumed from and saved to resume where it is set.
-func nestedFold(ctx context.Context, data []*graphs.Graph, labels, test []int, classes int, gwf training.Config, sel Selection, opt Options, resume *selectResume) (FoldResult, error) {
+func nestedFold(ctx context.Context, data []*graphs.Graph, labels, test []int, classes int, gwf training.Config, sel Selection, opt semisup.Options, resume *selectResume) (FoldResult, error) {
 	t0 := time.Now()
 	train := hide(labels, test)
 	m, choice, err := selectResumable(ctx, data, train, classes, gwf, sel, opt, resume)
@@ -27,7 +29,7 @@ func nestedFold(ctx context.Context, data []*graphs.Graph, labels, test []int, c
 		return FoldResult{}, err
 	}
 	pred := m.Predict()
-	r := FoldResult{Test: len(test), Graphs: append([]int(nil), test...), Predictions: pick(pred, test), Choice: choice}
+	r := FoldResult{Test: len(test), Graphs: append([]int(nil), test...), Predictions: subset.Ints(pred, test), Choice: choice}
 	r.Accuracy, r.Predicted = scoreOn(pred, labels, test, classes)
 	r.TrainAccuracy = labelledAccuracy(pred, train)
 	r.Seconds = time.Since(t0).Seconds()
@@ -38,8 +40,8 @@ func nestedFold(ctx context.Context, data []*graphs.Graph, labels, test []int, c
 // trained candidates' result saved in the fold directory, dir.joint), and the baselines on the same folds
 // from one unsupervised model shared by all of them; with Select.Unsupervised the β = 0 head
 // is then a candidate too.
-func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, classes int, gwf training.Config, cfg Config, opt CVOptions, dir *dirHooks) ([]FoldResult, error) {
-	sel := Selection{Candidates: []Config{cfg}, Seed: opt.Seed}
+func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, classes int, gwf training.Config, cfg semisup.Config, opt CVOptions, dir *dirHooks) ([]FoldResult, error) {
+	sel := Selection{Candidates: []semisup.Config{cfg}, Seed: opt.Seed}
 	if opt.Select != nil {
 		sel = *opt.Select
 	}
@@ -48,7 +50,7 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 	}
 	baselines := opt.Baselines || sel.Unsupervised
 	if baselines && sel.Candidates[0].NoGWF {
-		return nil, errors.New("semisup: the baselines and the β = 0 candidate need the GWF term: without it (NoGWF) nothing trains without labels")
+		return nil, errors.New("experiment: the baselines and the β = 0 candidate need the GWF term: without it (NoGWF) nothing trains without labels")
 	}
 	// Every fold's validation split is known before anything trains: a fold too small to hold
 	// one out is an error now, not after the folds before it have trained.
@@ -63,7 +65,7 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 	var u *Unsupervised // fitted at the first fold that runs
 	grid := opt.LogRegGrid
 	if grid == nil {
-		grid = DefaultCGrid
+		grid = semisup.DefaultCGrid
 	}
 	var out []FoldResult
 	for f := 0; f < opt.Folds; f++ {

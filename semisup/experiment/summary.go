@@ -1,4 +1,4 @@
-package semisup
+package experiment
 
 import "github.com/gwf-graphs/gwf/training/cluster"
 

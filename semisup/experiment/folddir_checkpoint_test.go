@@ -1,4 +1,4 @@
-package semisup
+package experiment
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -20,12 +22,12 @@ type cvRun func(dir string, ctx context.Context, log func(bool, string), progres
 // fold2 is the cross-validation of the checkpoint tests: fold 2 only of three, 24 graphs, 3
 // epochs, encoder enc (at its own learning rate), with opt's protocol; cfg is its (first)
 // configuration.
-func fold2(t *testing.T, enc string, opt CVOptions) (Config, cvRun) {
-	data, labels := twoStructures(t, 24, 11)
-	gwf := smallGWF()
+func fold2(t *testing.T, enc string, opt CVOptions) (semisup.Config, cvRun) {
+	data, labels := semisuptest.TwoStructures(t, 24, 11)
+	gwf := semisuptest.SmallGWF()
 	gwf.Epochs = 3
-	cfg := Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Encoder: enc}
-	if enc != EncoderNone {
+	cfg := semisup.Config{Beta: 0.1, Hidden: []int{4}, Activation: semisup.ReLU, Input: semisup.InputCentered, Encoder: enc}
+	if enc != semisup.EncoderNone {
 		// an encoder rate of its own, as --select-encoder-lr gives: a resume must keep it
 		cfg.EncoderLearningRate = gwf.LearningRate / 5
 	}
@@ -67,7 +69,7 @@ func checkResumed(t *testing.T, name string, run cvRun, dir string, want []FoldR
 // and with an encoder. A checkpoint that cannot be resumed (a damaged model, another fold's
 // record) is said in the log and the fold trains from the start, with the same result.
 func TestCrossValidateDirResumesFold(t *testing.T) {
-	for _, enc := range []string{EncoderNone, EncoderGIN} {
+	for _, enc := range []string{semisup.EncoderNone, semisup.EncoderGIN} {
 		for _, c := range []struct {
 			name string
 			at   int // the epoch start (counting every candidate's, then the refit's) that kills
@@ -86,7 +88,7 @@ func testResumesFold(t *testing.T, enc string, at int, where string) {
 	a, run := fold2(t, enc, CVOptions{Select: sel})
 	b := a
 	b.Beta = 0.5
-	sel.Candidates = []Config{a, b}
+	sel.Candidates = []semisup.Config{a, b}
 	want, err := run(t.TempDir(), context.Background(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +152,7 @@ func testResumesFold(t *testing.T, enc string, at int, where string) {
 // and ends with the files and results of one uninterrupted run, the checkpoint removed. A
 // checkpoint that does not continue the saved epochs is not resumed: the model trains again.
 func TestCrossValidateDirResumesUnsupervised(t *testing.T) {
-	for _, enc := range []string{EncoderNone, EncoderGIN} {
+	for _, enc := range []string{semisup.EncoderNone, semisup.EncoderGIN} {
 		t.Run(enc, func(t *testing.T) { testResumesUnsupervised(t, enc) })
 	}
 }

@@ -1,10 +1,13 @@
-package semisup
+package experiment
 
 import (
 	"context"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
 )
 
 // TestChooseUnsupervised: the β = 0 head replaces the trained candidate exactly when it scores
@@ -49,11 +52,11 @@ func TestChooseUnsupervised(t *testing.T) {
 // validation; the held-out labels choose nothing. A fold directory saved without the candidate
 // keeps its trained models and only adds the candidate.
 func TestCrossValidateUnsupervisedCandidate(t *testing.T) {
-	data, labels := twoStructures(t, 30, 11)
-	gwf := smallGWF()
+	data, labels := semisuptest.TwoStructures(t, 30, 11)
+	gwf := semisuptest.SmallGWF()
 	gwf.Epochs = 2
-	cfg := Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Head: HeadTraining{Steps: 30, LearningRate: 0.05}}
-	plainSel := Selection{Candidates: []Config{cfg}, Seed: 1}
+	cfg := semisup.Config{Beta: 0.1, Hidden: []int{4}, Activation: semisup.ReLU, Input: semisup.InputCentered, Head: semisup.HeadTraining{Steps: 30, LearningRate: 0.05}}
+	plainSel := Selection{Candidates: []semisup.Config{cfg}, Seed: 1}
 	withSel := plainSel
 	withSel.Unsupervised = true
 	opt := CVOptions{Folds: 3, Seed: 1, LogRegGrid: []float64{0.1, 10}}
@@ -149,7 +152,7 @@ func TestCrossValidateUnsupervisedCandidate(t *testing.T) {
 	// Without the GWF term there is no β = 0 model.
 	noGWF := cfg
 	noGWF.NoGWF = true
-	bad := Selection{Candidates: []Config{noGWF}, Seed: 1, Unsupervised: true}
+	bad := Selection{Candidates: []semisup.Config{noGWF}, Seed: 1, Unsupervised: true}
 	if _, err := CrossValidate(context.Background(), data, labels, 2, gwf, noGWF, CVOptions{Folds: 3, Seed: 1, Select: &bad}); err == nil {
 		t.Error("β = 0 candidate without the GWF term: no error")
 	}
@@ -157,7 +160,7 @@ func TestCrossValidateUnsupervisedCandidate(t *testing.T) {
 
 func mustFolds(t *testing.T, labels []int, k int, seed uint64) []int {
 	t.Helper()
-	f, err := Folds(labels, k, seed)
+	f, err := semisup.Folds(labels, k, seed)
 	if err != nil {
 		t.Fatal(err)
 	}

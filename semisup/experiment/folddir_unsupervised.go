@@ -1,4 +1,4 @@
-package semisup
+package experiment
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
 	"github.com/gwf-graphs/gwf/internal/jsonread"
+	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -30,7 +31,7 @@ type unsupervisedRecord struct {
 	Data    string          `json:"data"` // training.Fingerprint of the graphs
 	Classes int             `json:"classes"`
 	GWF     training.Config `json:"gwf"`
-	Semisup Config          `json:"semisup"` // the head's and the encoder's settings, β = 0
+	Semisup semisup.Config  `json:"semisup"` // the head's and the encoder's settings, β = 0
 	// Z[e] holds the embeddings after epoch e+1 in gonum's binary matrix format
 	// (mat.Dense.MarshalBinary); SHA256 is the checksum of them all, in order.
 	Z      [][]byte `json:"z"`
@@ -58,7 +59,7 @@ func checksum(z [][]byte) string {
 // has it); otherwise the model is trained and its embeddings saved, atomically, after every
 // epoch with the model beside them (unsupervisedCheckpointPath), so that a killed run resumes
 // at its last epoch. A file that cannot be reused is reported through opt.Log and replaced.
-func unsupervisedInDir(ctx context.Context, dir string, data []*graphs.Graph, fingerprint string, classes int, gwf training.Config, cfg Config, opt CVOptions) (*Unsupervised, error) {
+func unsupervisedInDir(ctx context.Context, dir string, data []*graphs.Graph, fingerprint string, classes int, gwf training.Config, cfg semisup.Config, opt CVOptions) (*Unsupervised, error) {
 	cfg.Beta = 0
 	want := unsupervisedRecord{Data: fingerprint, Classes: classes, GWF: gwf, Semisup: cfg}
 	z, reason := savedUnsupervised(dir, want, len(data), gwf.Atoms, gwf.Epochs)
@@ -72,7 +73,7 @@ func unsupervisedInDir(ctx context.Context, dir string, data []*graphs.Graph, fi
 		opt.log(false, fmt.Sprintf("reusing the model trained without labels of %s (%d epochs)", unsupervisedPath(dir), len(z)))
 		return u, nil
 	case len(z) > 0:
-		var resumed *Model
+		var resumed *semisup.Model
 		if resumed, reason = savedUnsupervisedCheckpoint(dir, m, z); resumed != nil {
 			m, u.Z = resumed, z
 			opt.log(false, fmt.Sprintf("resuming the model trained without labels of %s after epoch %d of %d", unsupervisedCheckpointPath(dir), len(z), gwf.Epochs))
@@ -84,7 +85,7 @@ func unsupervisedInDir(ctx context.Context, dir string, data []*graphs.Graph, fi
 	if len(u.Z) == 0 {
 		opt.log(false, trainingUnsupervised)
 	}
-	save := func(m *Model) error {
+	save := func(m *semisup.Model) error {
 		if len(u.Z) == gwf.Epochs {
 			return nil // saved below, without the checkpoint
 		}
@@ -112,14 +113,14 @@ func saveUnsupervised(dir string, rec unsupervisedRecord, z []*mat.Dense) error 
 	for _, e := range z {
 		b, err := e.MarshalBinary()
 		if err != nil {
-			return fmt.Errorf("semisup: the unsupervised model's embeddings: %w", err)
+			return fmt.Errorf("experiment: the unsupervised model's embeddings: %w", err)
 		}
 		rec.Z = append(rec.Z, b)
 	}
 	rec.SHA256 = checksum(rec.Z)
 	err := atomicfile.Write(unsupervisedPath(dir), func(w io.Writer) error { return json.NewEncoder(w).Encode(rec) })
 	if err != nil {
-		return fmt.Errorf("semisup: saving the unsupervised model: %w", err)
+		return fmt.Errorf("experiment: saving the unsupervised model: %w", err)
 	}
 	return nil
 }

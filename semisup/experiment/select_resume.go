@@ -1,4 +1,6 @@
-package semisup
+package experiment
+
+import "github.com/gwf-graphs/gwf/semisup"
 
 // selectProgress is where Select stands after an epoch: what is saved, and resumed from.
 type selectProgress struct {
@@ -6,11 +8,11 @@ type selectProgress struct {
 	Candidate int
 	// Model is that candidate's model after its last epoch (nil once all are trained), and
 	// Curve its validation accuracies so far.
-	Model *Model
+	Model *semisup.Model
 	Curve []float64
 	// Best is the best epoch's model so far, and Choice the choice so far (its Curves are the
 	// trained candidates').
-	Best   *Model
+	Best   *semisup.Model
 	Choice Choice
 }
 

@@ -1,4 +1,4 @@
-package semisup
+package experiment
 
 import (
 	"context"
@@ -8,9 +8,11 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -21,7 +23,7 @@ type Selection struct {
 	// (0 means DefaultValidation).
 	Validation float64 `json:"validation"`
 	// Candidates are the configurations tried, each trained once (at least one).
-	Candidates []Config `json:"candidates"`
+	Candidates []semisup.Config `json:"candidates"`
 	// Refit retrains the chosen candidate on all the labels up to the chosen epoch; without it
 	// the result is the model of the chosen epoch, trained without the validation labels.
 	Refit bool `json:"refit"`
@@ -51,10 +53,10 @@ func (s Selection) fraction() float64 {
 // Validate checks the selection.
 func (s Selection) Validate() error {
 	if f := s.fraction(); !(f > 0 && f < 1) {
-		return fmt.Errorf("semisup: validation fraction %v not in (0, 1)", s.Validation)
+		return fmt.Errorf("experiment: validation fraction %v not in (0, 1)", s.Validation)
 	}
 	if len(s.Candidates) == 0 {
-		return errors.New("semisup: no candidate configuration to select from")
+		return errors.New("experiment: no candidate configuration to select from")
 	}
 	for i, c := range s.Candidates {
 		if err := c.Validate(); err != nil {
@@ -66,9 +68,9 @@ func (s Selection) Validate() error {
 
 // Choice is what Select chose, and on what.
 type Choice struct {
-	Candidate int    `json:"candidate"` // index into Selection.Candidates
-	Config    Config `json:"config"`
-	Epoch     int    `json:"epoch"`
+	Candidate int            `json:"candidate"` // index into Selection.Candidates
+	Config    semisup.Config `json:"config"`
+	Epoch     int            `json:"epoch"`
 	// Validation is the number of validation graphs; ValidationAccuracy and ValidationLoss (mean
 	// cross-entropy) are the chosen model's scores on them.
 	Validation         int     `json:"validation_graphs"`
@@ -84,7 +86,7 @@ type Choice struct {
 
 // errNoValidation: the validation split of a fraction of the labelled graphs is empty (no class
 // has two labelled graphs).
-var errNoValidation = errors.New("semisup: too few labelled graphs to hold some out for validation")
+var errNoValidation = errors.New("experiment: too few labelled graphs to hold some out for validation")
 
 // ValidationSplit holds out a stratified, seeded fraction of each class's labelled graphs (at
 // least one per class with two or more, never the last one): it returns the labels with those
@@ -94,7 +96,7 @@ func ValidationSplit(labels []int, fraction float64, seed uint64) (inner []int, 
 	byClass := map[int][]int{}
 	var classes []int
 	for i, l := range labels {
-		if l == Unlabeled {
+		if l == semisup.Unlabeled {
 			continue
 		}
 		if _, ok := byClass[l]; !ok {
@@ -112,7 +114,7 @@ func ValidationSplit(labels []int, fraction float64, seed uint64) (inner []int, 
 			n = min(max(1, int(fraction*float64(len(members))+0.5)), len(members)-1)
 		}
 		for _, i := range members[:n] {
-			inner[i] = Unlabeled
+			inner[i] = semisup.Unlabeled
 			val = append(val, i)
 		}
 	}
@@ -131,12 +133,12 @@ func ValidationSplit(labels []int, fraction float64, seed uint64) (inner []int, 
 // The returned model's GWF epochs are the chosen epoch, so resuming it trains no further.
 // opt.EpochDone is not called; in a cross-validation with a fold directory, the selection is
 // saved after every epoch instead, and resumed from there (selectResumable).
-func Select(ctx context.Context, data []*graphs.Graph, labels []int, classes int, gwf training.Config, sel Selection, opt Options) (*Model, *Choice, error) {
+func Select(ctx context.Context, data []*graphs.Graph, labels []int, classes int, gwf training.Config, sel Selection, opt semisup.Options) (*semisup.Model, *Choice, error) {
 	return selectResumable(ctx, data, labels, classes, gwf, sel, opt, nil)
 }
 
 // selectResumable is Select, resumed from and saved to resume where it is set.
-func selectResumable(ctx context.Context, data []*graphs.Graph, labels []int, classes int, gwf training.Config, sel Selection, opt Options, resume *selectResume) (*Model, *Choice, error) {
+func selectResumable(ctx context.Context, data []*graphs.Graph, labels []int, classes int, gwf training.Config, sel Selection, opt semisup.Options, resume *selectResume) (*semisup.Model, *Choice, error) {
 	if err := sel.Validate(); err != nil {
 		return nil, nil, err
 	}
@@ -145,7 +147,7 @@ func selectResumable(ctx context.Context, data []*graphs.Graph, labels []int, cl
 		return nil, nil, errNoValidation
 	}
 	choice := &Choice{Candidate: -1, Validation: len(val), Refit: sel.Refit}
-	var best, resumed *Model
+	var best, resumed *semisup.Model
 	var curve []float64
 	start := 0
 	if r := resume; r != nil && r.from != nil {
@@ -159,19 +161,19 @@ func selectResumable(ctx context.Context, data []*graphs.Graph, labels []int, cl
 		m := resumed
 		if m == nil {
 			var err error
-			if m, err = NewModel(data, classes, gwf, joint); err != nil {
+			if m, err = semisup.NewModel(data, classes, gwf, joint); err != nil {
 				return nil, nil, err
 			}
 			curve = nil
 		}
 		resumed = nil
 		fo := opt
-		fo.EpochDone = func(m *Model) error {
-			snap, err := m.snapshotAt(c, inner)
+		fo.EpochDone = func(m *semisup.Model) error {
+			snap, err := m.Snapshot(c, inner)
 			if err != nil {
 				return err
 			}
-			acc, loss := snap.score(val, labels)
+			acc, loss := headScore(snap, val, labels)
 			curve = append(curve, acc)
 			if acc > choice.ValidationAccuracy || (acc == choice.ValidationAccuracy && loss < choice.ValidationLoss) || best == nil {
 				best = snap
@@ -180,13 +182,13 @@ func selectResumable(ctx context.Context, data []*graphs.Graph, labels []int, cl
 			}
 			return resume.keep(selectProgress{Candidate: ci, Model: m, Curve: curve, Best: best, Choice: *choice})
 		}
-		if err := Fit(ctx, m, data, inner, fo); err != nil {
+		if err := semisup.Fit(ctx, m, data, inner, fo); err != nil {
 			return nil, nil, fmt.Errorf("candidate %d: %w", ci+1, err)
 		}
 		choice.Curves = append(choice.Curves, curve)
 	}
 	if best == nil {
-		return nil, nil, errors.New("semisup: no epoch to select from")
+		return nil, nil, errors.New("experiment: no epoch to select from")
 	}
 	if !sel.Refit {
 		return best, choice, nil
@@ -197,34 +199,19 @@ func selectResumable(ctx context.Context, data []*graphs.Graph, labels []int, cl
 	}
 	g := gwf
 	g.Epochs = choice.Epoch
-	m, err := NewModel(data, classes, g, choice.Config)
+	m, err := semisup.NewModel(data, classes, g, choice.Config)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := Fit(ctx, m, data, labels, opt); err != nil {
+	if err := semisup.Fit(ctx, m, data, labels, opt); err != nil {
 		return nil, nil, fmt.Errorf("refit: %w", err)
 	}
 	return m, choice, nil
 }
 
-// snapshotAt copies m as Fit with configuration c would leave it after this epoch: the head
-// trained alone on the labels (if c.Head.Steps > 0), training stopping here.
-func (m *Model) snapshotAt(c Config, labels []int) (*Model, error) {
-	epoch := len(m.History)
-	s := &Model{GWF: cloneGWF(m.GWF), Head: m.Head.clone(), Encoder: m.Encoder.clone(), Config: c, History: slices.Clone(m.History), Optimizer: m.Optimizer}
-	s.GWF.Config.Epochs = epoch
-	if c.Head.Steps > 0 {
-		if err := s.Head.Train(c.headInput(s.GWF.Z), labels, c.Head); err != nil {
-			return nil, fmt.Errorf("after epoch %d: %w", epoch, err)
-		}
-		s.HeadTrainedAt = epoch
-	}
-	return s, nil
-}
-
-// score is the head's accuracy and mean cross-entropy on the graphs idx.
-func (m *Model) score(idx []int, labels []int) (acc, loss float64) {
-	p := Probabilities(m.Head.Logits(m.Config.headInput(m.GWF.Z)))
+// headScore is the head's accuracy and mean cross-entropy on the graphs idx.
+func headScore(m *semisup.Model, idx []int, labels []int) (acc, loss float64) {
+	p := semisup.Probabilities(m.Head.Logits(m.Config.HeadInput(m.GWF.Z)))
 	return scoreRows(p, idx, labels)
 }
 
@@ -233,82 +220,11 @@ func scoreRows(p *mat.Dense, idx []int, labels []int) (acc, loss float64) {
 	ok := 0
 	for _, i := range idx {
 		row := p.RawRowView(i)
-		if argmax(row) == labels[i] {
+		if floats.MaxIdx(row) == labels[i] {
 			ok++
 		}
 		loss -= math.Log(max(row[labels[i]], 1e-300))
 	}
 	n := float64(len(idx))
 	return float64(ok) / n, loss / n
-}
-
-// Probabilities is the row-wise softmax of logits.
-func Probabilities(logits *mat.Dense) *mat.Dense {
-	r, c := logits.Dims()
-	p := mat.NewDense(r, c, nil)
-	for i := 0; i < r; i++ {
-		row, out := logits.RawRowView(i), p.RawRowView(i)
-		top := slices.Max(row)
-		var sum float64
-		for j, v := range row {
-			out[j] = math.Exp(v - top)
-			sum += out[j]
-		}
-		for j := range out {
-			out[j] /= sum
-		}
-	}
-	return p
-}
-
-func argmax(xs []float64) int {
-	best := 0
-	for j, v := range xs {
-		if v > xs[best] {
-			best = j
-		}
-	}
-	return best
-}
-
-// cloneGWF deep-copies the trained parameters of a GWF model (AtomMu, which training never
-// changes, is shared).
-func cloneGWF(m *training.Model) *training.Model {
-	c := *m
-	c.V, c.H = cloneDenses(m.V), cloneDenses(m.H)
-	c.Z = mat.DenseCopyOf(m.Z)
-	c.History = slices.Clone(m.History)
-	c.Partial = nil
-	return &c
-}
-
-func cloneDenses(ms []*mat.Dense) []*mat.Dense {
-	if ms == nil {
-		return nil
-	}
-	out := make([]*mat.Dense, len(ms))
-	for i, m := range ms {
-		out[i] = mat.DenseCopyOf(m)
-	}
-	return out
-}
-
-// clone deep-copies the encoder (nil for free embeddings).
-func (g *GNN) clone() *GNN {
-	if g == nil {
-		return nil
-	}
-	c := &GNN{Kind: g.Kind, W: cloneDenses(g.W)}
-	for _, b := range g.B {
-		c.B = append(c.B, slices.Clone(b))
-	}
-	return c
-}
-
-func (m *MLP) clone() *MLP {
-	c := &MLP{Activation: m.Activation, W: cloneDenses(m.W)}
-	for _, b := range m.B {
-		c.B = append(c.B, slices.Clone(b))
-	}
-	return c
 }

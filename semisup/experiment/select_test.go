@@ -1,18 +1,21 @@
-package semisup
+package experiment
 
 import (
 	"context"
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
 )
 
 func TestValidationSplit(t *testing.T) {
-	labels := []int{0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, Unlabeled, Unlabeled}
+	labels := []int{0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, semisup.Unlabeled, semisup.Unlabeled}
 	inner, val := ValidationSplit(labels, 0.2, 7)
 	count := map[int]int{}
 	for _, i := range val {
-		if labels[i] == Unlabeled || inner[i] != Unlabeled {
+		if labels[i] == semisup.Unlabeled || inner[i] != semisup.Unlabeled {
 			t.Fatalf("graph %d (label %d) validated and inner label %d", i, labels[i], inner[i])
 		}
 		count[labels[i]]++
@@ -22,7 +25,7 @@ func TestValidationSplit(t *testing.T) {
 		t.Errorf("validation per class %v, want 1, 2, 0", count)
 	}
 	for i, l := range inner {
-		if l != Unlabeled && l != labels[i] {
+		if l != semisup.Unlabeled && l != labels[i] {
 			t.Errorf("inner label %d of graph %d, want %d", l, i, labels[i])
 		}
 	}
@@ -34,13 +37,13 @@ func TestValidationSplit(t *testing.T) {
 // TestNestedFoldIgnoresHeldOutLabels: changing the held-out graphs' labels changes neither
 // what is chosen nor what is predicted; only the score moves.
 func TestNestedFoldIgnoresHeldOutLabels(t *testing.T) {
-	data, labels := twoStructures(t, 40, 5)
-	gwf := smallGWF()
+	data, labels := semisuptest.TwoStructures(t, 40, 5)
+	gwf := semisuptest.SmallGWF()
 	gwf.Epochs = 3
-	head := HeadTraining{Steps: 50, LearningRate: 0.05}
-	sel := Selection{Seed: 3, Candidates: []Config{
-		{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Head: head},
-		{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Head: head, Detach: true},
+	head := semisup.HeadTraining{Steps: 50, LearningRate: 0.05}
+	sel := Selection{Seed: 3, Candidates: []semisup.Config{
+		{Beta: 0.1, Hidden: []int{4}, Activation: semisup.ReLU, Input: semisup.InputCentered, Head: head},
+		{Beta: 0.1, Hidden: []int{4}, Activation: semisup.ReLU, Input: semisup.InputCentered, Head: head, Detach: true},
 	}}
 	var test []int
 	for i := 0; i < len(data); i += 4 {
@@ -51,11 +54,11 @@ func TestNestedFoldIgnoresHeldOutLabels(t *testing.T) {
 		flipped[i] = 1 - flipped[i]
 	}
 	ctx := context.Background()
-	a, err := NestedFold(ctx, data, labels, test, 2, gwf, sel, Options{})
+	a, err := NestedFold(ctx, data, labels, test, 2, gwf, sel, semisup.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := NestedFold(ctx, data, flipped, test, 2, gwf, sel, Options{})
+	b, err := NestedFold(ctx, data, flipped, test, 2, gwf, sel, semisup.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,12 +79,12 @@ func TestNestedFoldIgnoresHeldOutLabels(t *testing.T) {
 // TestSelectModel: the returned model is the chosen epoch's, with or without a refit, and
 // resuming it trains no further.
 func TestSelectModel(t *testing.T) {
-	data, labels := twoStructures(t, 30, 9)
-	gwf := smallGWF()
+	data, labels := semisuptest.TwoStructures(t, 30, 9)
+	gwf := semisuptest.SmallGWF()
 	gwf.Epochs = 3
-	cfg := Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Head: HeadTraining{Steps: 30, LearningRate: 0.05}}
+	cfg := semisup.Config{Beta: 0.1, Hidden: []int{4}, Activation: semisup.ReLU, Input: semisup.InputCentered, Head: semisup.HeadTraining{Steps: 30, LearningRate: 0.05}}
 	for _, refit := range []bool{false, true} {
-		m, c, err := Select(context.Background(), data, labels, 2, gwf, Selection{Candidates: []Config{cfg}, Refit: refit}, Options{})
+		m, c, err := Select(context.Background(), data, labels, 2, gwf, Selection{Candidates: []semisup.Config{cfg}, Refit: refit}, semisup.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,27 +92,27 @@ func TestSelectModel(t *testing.T) {
 			t.Errorf("refit %v: %d epochs (config %d, head trained at %d), chose %d on %d graphs", refit, len(m.History), m.GWF.Config.Epochs, m.HeadTrainedAt, c.Epoch, c.Validation)
 		}
 		before := m.Predict()
-		if err := Fit(context.Background(), m, data, labels, Options{}); err != nil {
+		if err := semisup.Fit(context.Background(), m, data, labels, semisup.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(before, m.Predict()) || len(m.History) != c.Epoch {
 			t.Errorf("refit %v: resuming the selected model changed it", refit)
 		}
 	}
-	if _, _, err := Select(context.Background(), data, labels, 2, gwf, Selection{}, Options{}); err == nil {
+	if _, _, err := Select(context.Background(), data, labels, 2, gwf, Selection{}, semisup.Options{}); err == nil {
 		t.Error("no candidate: no error")
 	}
-	if _, _, err := Select(context.Background(), data, labels, 2, gwf, Selection{Candidates: []Config{cfg}, Validation: 1}, Options{}); err == nil {
+	if _, _, err := Select(context.Background(), data, labels, 2, gwf, Selection{Candidates: []semisup.Config{cfg}, Validation: 1}, semisup.Options{}); err == nil {
 		t.Error("validation fraction 1: no error")
 	}
 }
 
 // TestCrossValidateNestedWithBaselines: every fold records its choice and both baselines.
 func TestCrossValidateNestedWithBaselines(t *testing.T) {
-	data, labels := twoStructures(t, 30, 11)
-	gwf := smallGWF()
+	data, labels := semisuptest.TwoStructures(t, 30, 11)
+	gwf := semisuptest.SmallGWF()
 	gwf.Epochs = 2
-	cfg := Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Head: HeadTraining{Steps: 30, LearningRate: 0.05}}
+	cfg := semisup.Config{Beta: 0.1, Hidden: []int{4}, Activation: semisup.ReLU, Input: semisup.InputCentered, Head: semisup.HeadTraining{Steps: 30, LearningRate: 0.05}}
 	res, err := CrossValidate(context.Background(), data, labels, 2, gwf, cfg, CVOptions{Folds: 3, Seed: 1, Baselines: true, LogRegGrid: []float64{0.1, 10}})
 	if err != nil {
 		t.Fatal(err)
@@ -141,11 +144,11 @@ func TestCrossValidateNestedWithBaselines(t *testing.T) {
 // TestSVMFoldIgnoresHeldOutLabels: the SVM baseline's predictions of the held-out graphs do
 // not depend on their labels, and it separates two structures.
 func TestSVMFoldIgnoresHeldOutLabels(t *testing.T) {
-	data, labels := twoStructures(t, 40, 5)
-	gwf := smallGWF()
+	data, labels := semisuptest.TwoStructures(t, 40, 5)
+	gwf := semisuptest.SmallGWF()
 	gwf.Epochs = 3
-	cfg := Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Head: HeadTraining{Steps: 30, LearningRate: 0.05}}
-	u, err := FitUnsupervised(context.Background(), data, 2, gwf, cfg, Options{})
+	cfg := semisup.Config{Beta: 0.1, Hidden: []int{4}, Activation: semisup.ReLU, Input: semisup.InputCentered, Head: semisup.HeadTraining{Steps: 30, LearningRate: 0.05}}
+	u, err := FitUnsupervised(context.Background(), data, 2, gwf, cfg, semisup.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package semisup
+package experiment
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
 	"github.com/gwf-graphs/gwf/internal/jsonread"
+	"github.com/gwf-graphs/gwf/semisup"
 )
 
 // A fold in training is checkpointed in the fold directory after every epoch, so that a killed
@@ -65,7 +66,7 @@ func foldResume(dir string, f int, want foldRecord, sel Selection, validation, n
 		return nil, err
 	}
 	r := &selectResume{}
-	var bestSaved *Model
+	var bestSaved *semisup.Model
 	from, bestSHA, reason := loadFoldCheckpoint(dir, f, settings, sel, want.GWF.Epochs, validation, n)
 	switch {
 	case from != nil:
@@ -95,7 +96,7 @@ func foldResume(dir string, f int, want foldRecord, sel Selection, validation, n
 		rec.BestSHA256 = bestSHA
 		err = atomicfile.Write(foldCheckpointPath(dir, f), func(w io.Writer) error { return json.NewEncoder(w).Encode(rec) })
 		if err != nil {
-			return fmt.Errorf("semisup: fold %d checkpoint: %w", f, err)
+			return fmt.Errorf("experiment: fold %d checkpoint: %w", f, err)
 		}
 		return nil
 	}
@@ -103,23 +104,23 @@ func foldResume(dir string, f int, want foldRecord, sel Selection, validation, n
 }
 
 // saveHashed saves m at path and returns the SHA-256 of the file written.
-func saveHashed(path string, m *Model) (string, error) {
+func saveHashed(path string, m *semisup.Model) (string, error) {
 	h := sha256.New()
 	if err := atomicfile.Write(path, func(w io.Writer) error { return m.Encode(io.MultiWriter(w, h)) }); err != nil {
-		return "", fmt.Errorf("semisup: checkpoint %s: %w", path, err)
+		return "", fmt.Errorf("experiment: checkpoint %s: %w", path, err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // loadHashed loads the model at path when its file's SHA-256 is sha.
-func loadHashed(path, sha string) (*Model, error) {
+func loadHashed(path, sha string) (*semisup.Model, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	h := sha256.New()
-	m, err := Decode(io.TeeReader(f, h))
+	m, err := semisup.Decode(io.TeeReader(f, h))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -1,4 +1,4 @@
-package semisup
+package experiment
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -28,12 +30,12 @@ func withoutSeconds(t *testing.T, r FoldResult) string {
 
 // dirFixture is the small cross-validation (with baselines) of the fold-directory tests, and
 // its folds as one run without a directory computes them.
-func dirFixture(t *testing.T) ([]*graphs.Graph, []int, training.Config, Config, CVOptions, []FoldResult) {
+func dirFixture(t *testing.T) ([]*graphs.Graph, []int, training.Config, semisup.Config, CVOptions, []FoldResult) {
 	t.Helper()
-	data, labels := twoStructures(t, 30, 11)
-	gwf := smallGWF()
+	data, labels := semisuptest.TwoStructures(t, 30, 11)
+	gwf := semisuptest.SmallGWF()
 	gwf.Epochs = 2
-	cfg := Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered, Head: HeadTraining{Steps: 30, LearningRate: 0.05}}
+	cfg := semisup.Config{Beta: 0.1, Hidden: []int{4}, Activation: semisup.ReLU, Input: semisup.InputCentered, Head: semisup.HeadTraining{Steps: 30, LearningRate: 0.05}}
 	opt := CVOptions{Folds: 3, Seed: 1, Baselines: true, LogRegGrid: []float64{0.1, 10}}
 	whole, err := CrossValidate(context.Background(), data, labels, 2, gwf, cfg, opt)
 	if err != nil {
@@ -192,14 +194,14 @@ func restore(t *testing.T, dir string, rec foldRecord, res []FoldResult) {
 // TestFoldRecordEncoderEmbeddings: an encoder's folds saved before every epoch's embeddings were
 // its end-of-epoch forward pass are not reused; free z's are.
 func TestFoldRecordEncoderEmbeddings(t *testing.T) {
-	data, labels := twoStructures(t, 10, 3)
-	gwf := smallGWF()
+	data, labels := semisuptest.TwoStructures(t, 10, 3)
+	gwf := semisuptest.SmallGWF()
 	for _, c := range []struct {
 		encoder string
 		marked  bool
-	}{{EncoderNone, false}, {EncoderGIN, true}, {EncoderGCN, true}} {
-		cfg := Config{Beta: 0.1, Activation: ReLU, Input: InputCentered, Encoder: c.encoder}
-		want := newFoldRecord(data, labels, 2, gwf, cfg, CVOptions{Folds: 2, Seed: 1, Select: &Selection{Candidates: []Config{cfg}}})
+	}{{semisup.EncoderNone, false}, {semisup.EncoderGIN, true}, {semisup.EncoderGCN, true}} {
+		cfg := semisup.Config{Beta: 0.1, Activation: semisup.ReLU, Input: semisup.InputCentered, Encoder: c.encoder}
+		want := newFoldRecord(data, labels, 2, gwf, cfg, CVOptions{Folds: 2, Seed: 1, Select: &Selection{Candidates: []semisup.Config{cfg}}})
 		if want.EpochEndEmbeddings != c.marked {
 			t.Errorf("%s: marked %v, want %v", c.encoder, want.EpochEndEmbeddings, c.marked)
 		}
@@ -319,12 +321,12 @@ func TestCrossValidateDirKeepsUnsupervised(t *testing.T) {
 // TestCrossValidateChecksValidationFirst: a fold whose labelled graphs cannot spare a validation
 // split is an error before any fold trains, not after the folds before it.
 func TestCrossValidateChecksValidationFirst(t *testing.T) {
-	data, labels := twoStructures(t, 8, 2)
-	gwf := smallGWF()
+	data, labels := semisuptest.TwoStructures(t, 8, 2)
+	gwf := semisuptest.SmallGWF()
 	gwf.Epochs = 1
-	cfg := Config{Beta: 0.1, Hidden: []int{4}, Activation: ReLU, Input: InputCentered}
+	cfg := semisup.Config{Beta: 0.1, Hidden: []int{4}, Activation: semisup.ReLU, Input: semisup.InputCentered}
 	trained := 0
-	opt := CVOptions{Folds: 2, Seed: 1, Baselines: true, Options: Options{Progress: func(training.Progress) { trained++ }}}
+	opt := CVOptions{Folds: 2, Seed: 1, Baselines: true, Options: semisup.Options{Progress: func(training.Progress) { trained++ }}}
 	// Fold 1 holds out two graphs (three of each class left, a validation split), fold 2 the
 	// other six (one of each class left: none).
 	fold := []int{0, 0, 1, 1, 1, 1, 1, 1}

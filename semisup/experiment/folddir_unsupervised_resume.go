@@ -1,4 +1,4 @@
-package semisup
+package experiment
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/semisup"
 )
 
 // unsupervisedCheckpointPath is the model trained without labels as it stood after the last
@@ -21,9 +23,9 @@ func unsupervisedCheckpointPath(dir string) string {
 // savedUnsupervisedCheckpoint is dir's checkpoint when it continues the embeddings z saved
 // beside it: a model of fresh's settings after epoch len(z), with the Adam state to resume it
 // exactly, whose embeddings are the last of z. Otherwise it gives nil and the reason.
-func savedUnsupervisedCheckpoint(dir string, fresh *Model, z []*mat.Dense) (*Model, string) {
+func savedUnsupervisedCheckpoint(dir string, fresh *semisup.Model, z []*mat.Dense) (*semisup.Model, string) {
 	p := unsupervisedCheckpointPath(dir)
-	m, err := Load(p)
+	m, err := semisup.Load(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Sprintf("%s holds %d of %d epochs and there is no %s to resume them from", unsupervisedPath(dir), len(z), fresh.GWF.Config.Epochs, p)
 	}

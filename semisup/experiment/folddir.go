@@ -1,4 +1,4 @@
-package semisup
+package experiment
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
 	"github.com/gwf-graphs/gwf/internal/jsonread"
+	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -36,7 +37,7 @@ type foldRecord struct {
 	Folds     int             `json:"folds"`
 	FoldSeed  uint64          `json:"fold_seed"`
 	GWF       training.Config `json:"gwf"`
-	Semisup   *Config         `json:"semisup,omitempty"`   // the un-nested protocol's settings
+	Semisup   *semisup.Config `json:"semisup,omitempty"`   // the un-nested protocol's settings
 	Select    *Selection      `json:"selection,omitempty"` // the nested protocol's candidates
 	Baselines bool            `json:"baselines"`
 	LogRegC   []float64       `json:"logreg_c,omitempty"`
@@ -56,7 +57,7 @@ func (rec foldRecord) settings() ([]byte, error) {
 }
 
 // newFoldRecord is the record of the settings of a CrossValidate call (without a result).
-func newFoldRecord(data []*graphs.Graph, labels []int, classes int, gwf training.Config, cfg Config, opt CVOptions) foldRecord {
+func newFoldRecord(data []*graphs.Graph, labels []int, classes int, gwf training.Config, cfg semisup.Config, opt CVOptions) foldRecord {
 	rec := foldRecord{Data: training.Fingerprint(data), Labels: labelsFingerprint(labels), Classes: classes,
 		Folds: opt.Folds, FoldSeed: opt.Seed, GWF: gwf, Select: opt.Select,
 		Baselines: opt.Baselines || opt.Select != nil && opt.Select.Unsupervised}
@@ -64,17 +65,17 @@ func newFoldRecord(data []*graphs.Graph, labels []int, classes int, gwf training
 		c := cfg
 		rec.Semisup = &c
 	}
-	cands := []Config{cfg}
+	cands := []semisup.Config{cfg}
 	if opt.Select != nil {
 		cands = opt.Select.Candidates
 	}
 	for _, c := range cands {
-		rec.EpochEndEmbeddings = rec.EpochEndEmbeddings || c.usesEncoder()
+		rec.EpochEndEmbeddings = rec.EpochEndEmbeddings || c.UsesEncoder()
 	}
 	if rec.Baselines {
 		rec.LogRegC = opt.LogRegGrid
 		if rec.LogRegC == nil {
-			rec.LogRegC = DefaultCGrid
+			rec.LogRegC = semisup.DefaultCGrid
 		}
 	}
 	return rec
@@ -202,9 +203,9 @@ func saveFold(dir string, rec foldRecord, r FoldResult) error {
 
 // crossValidateDir is CrossValidate with opt.Dir: the folds saved there with the same data and
 // settings are reused, the others trained and saved as each finishes.
-func crossValidateDir(ctx context.Context, data []*graphs.Graph, labels, fold []int, classes int, gwf training.Config, cfg Config, opt CVOptions) ([]FoldResult, error) {
+func crossValidateDir(ctx context.Context, data []*graphs.Graph, labels, fold []int, classes int, gwf training.Config, cfg semisup.Config, opt CVOptions) ([]FoldResult, error) {
 	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("semisup: fold directory: %w", err)
+		return nil, fmt.Errorf("experiment: fold directory: %w", err)
 	}
 	want := newFoldRecord(data, labels, classes, gwf, cfg, opt)
 	var out []FoldResult
@@ -233,7 +234,7 @@ func crossValidateDir(ctx context.Context, data []*graphs.Graph, labels, fold []
 	inner.Dir = ""
 	inner.Skip = func(f int) bool { return saved[f] || opt.Skip != nil && opt.Skip(f) }
 	hooks := &dirHooks{joint: joint}
-	hooks.fitUnsupervised = func(ctx context.Context, cfg Config) (*Unsupervised, error) {
+	hooks.fitUnsupervised = func(ctx context.Context, cfg semisup.Config) (*Unsupervised, error) {
 		return unsupervisedInDir(ctx, opt.Dir, data, want.Data, classes, gwf, cfg, opt)
 	}
 	hooks.foldResume = func(f int, sel Selection, validation int) (*selectResume, error) {
@@ -241,7 +242,7 @@ func crossValidateDir(ctx context.Context, data []*graphs.Graph, labels, fold []
 	}
 	hooks.save = func(r FoldResult) error {
 		if err := saveFold(opt.Dir, want, r); err != nil {
-			return fmt.Errorf("semisup: fold %d: %w", r.Fold, err)
+			return fmt.Errorf("experiment: fold %d: %w", r.Fold, err)
 		}
 		if err := removeFoldCheckpoint(opt.Dir, r.Fold); err != nil {
 			opt.log(true, fmt.Sprintf("fold %d is saved, its checkpoint not removed: %v", r.Fold, err))

@@ -1,14 +1,15 @@
-package semisup
+package experiment
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/subset"
+	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/semisup/svm"
 	"github.com/gwf-graphs/gwf/training"
 )
@@ -17,15 +18,15 @@ import (
 // embeddings after every epoch. No label moves it, so one serves as the baseline of every fold:
 // the same head on its embeddings (β = 0), and a logistic regression on its λ.
 type Unsupervised struct {
-	Z      []*mat.Dense // Z[e] after epoch e+1
-	Head   *MLP         // the head as NewModel initialises it (before any training)
-	Config Config       // the head's configuration (β is 0)
+	Z      []*mat.Dense   // Z[e] after epoch e+1
+	Head   *semisup.MLP   // the head as NewModel initialises it (before any training)
+	Config semisup.Config // the head's configuration (β is 0)
 }
 
 // FitUnsupervised trains the GWF model of gwf on data without labels, keeping its embeddings
 // after every epoch; the head is cfg's, with β = 0. With cfg's encoder the embeddings are the
 // encoder's, trained by the GWF term alone. cfg must keep the GWF term (not NoGWF).
-func FitUnsupervised(ctx context.Context, data []*graphs.Graph, classes int, gwf training.Config, cfg Config, opt Options) (*Unsupervised, error) {
+func FitUnsupervised(ctx context.Context, data []*graphs.Graph, classes int, gwf training.Config, cfg semisup.Config, opt semisup.Options) (*Unsupervised, error) {
 	m, u, err := newUnsupervised(data, classes, gwf, cfg)
 	if err != nil {
 		return nil, err
@@ -39,34 +40,34 @@ func FitUnsupervised(ctx context.Context, data []*graphs.Graph, classes int, gwf
 // train trains m, FitUnsupervised's model (new, or resumed after the epochs of u.Z), without
 // labels to its last epoch, appending every epoch's embeddings to u.Z and then calling
 // epochDone (if set) with the model.
-func (u *Unsupervised) train(ctx context.Context, m *Model, data []*graphs.Graph, opt Options, epochDone func(*Model) error) error {
-	opt.EpochDone = func(m *Model) error {
+func (u *Unsupervised) train(ctx context.Context, m *semisup.Model, data []*graphs.Graph, opt semisup.Options, epochDone func(*semisup.Model) error) error {
+	opt.EpochDone = func(m *semisup.Model) error {
 		u.Z = append(u.Z, mat.DenseCopyOf(m.GWF.Z))
 		if epochDone != nil {
 			return epochDone(m)
 		}
 		return nil
 	}
-	if err := Fit(ctx, m, data, unlabeled(len(data)), opt); err != nil {
-		return fmt.Errorf("semisup: unsupervised model: %w", err)
+	if err := semisup.Fit(ctx, m, data, semisup.NoLabels(len(data)), opt); err != nil {
+		return fmt.Errorf("experiment: unsupervised model: %w", err)
 	}
 	if len(u.Z) == 0 {
-		return errors.New("semisup: the unsupervised model trained no epoch")
+		return errors.New("experiment: the unsupervised model trained no epoch")
 	}
 	return nil
 }
 
 // newUnsupervised is the untrained model FitUnsupervised trains and its Unsupervised without
 // embeddings: the head as initialised, the configuration with β = 0.
-func newUnsupervised(data []*graphs.Graph, classes int, gwf training.Config, cfg Config) (*Model, *Unsupervised, error) {
+func newUnsupervised(data []*graphs.Graph, classes int, gwf training.Config, cfg semisup.Config) (*semisup.Model, *Unsupervised, error) {
 	cfg.Beta = 0
 	joint := cfg
 	joint.Head.Steps = 0
-	m, err := NewModel(data, classes, gwf, joint)
+	m, err := semisup.NewModel(data, classes, gwf, joint)
 	if err != nil {
 		return nil, nil, err
 	}
-	return m, &Unsupervised{Head: m.Head.clone(), Config: cfg}, nil
+	return m, &Unsupervised{Head: m.Head.Clone(), Config: cfg}, nil
 }
 
 // Baseline is a baseline's result on one held-out fold.
@@ -98,22 +99,22 @@ func (u *Unsupervised) HeadFold(labels, test []int, sel Selection) (Baseline, []
 	if len(val) == 0 {
 		return Baseline{}, nil, errNoValidation
 	}
-	var best *MLP
+	var best *semisup.MLP
 	bestEpoch, bestAcc, bestLoss := 0, -1.0, 0.0
 	for e, z := range u.Z {
-		h := u.Head.clone()
-		x := u.Config.headInput(z)
+		h := u.Head.Clone()
+		x := u.Config.HeadInput(z)
 		if err := h.Train(x, inner, u.Config.Head); err != nil {
 			return Baseline{}, nil, fmt.Errorf("β = 0 head, epoch %d: %w", e+1, err)
 		}
-		acc, loss := scoreRows(Probabilities(h.Logits(x)), val, train)
+		acc, loss := scoreRows(semisup.Probabilities(h.Logits(x)), val, train)
 		if acc > bestAcc || (acc == bestAcc && loss < bestLoss) {
 			best, bestEpoch, bestAcc, bestLoss = h, e+1, acc, loss
 		}
 	}
-	x := u.Config.headInput(u.Z[bestEpoch-1])
+	x := u.Config.HeadInput(u.Z[bestEpoch-1])
 	if sel.Refit {
-		best = u.Head.clone()
+		best = u.Head.Clone()
 		if err := best.Train(x, train, u.Config.Head); err != nil {
 			return Baseline{}, nil, fmt.Errorf("β = 0 head, refit: %w", err)
 		}
@@ -121,7 +122,7 @@ func (u *Unsupervised) HeadFold(labels, test []int, sel Selection) (Baseline, []
 	pred := best.Predict(x)
 	b := Baseline{Epoch: bestEpoch, ValidationAccuracy: bestAcc, ValidationLoss: bestLoss, TrainAccuracy: labelledAccuracy(pred, train)}
 	b.Accuracy, b.Predicted = scoreOn(pred, labels, test, u.Head.Classes())
-	return b, pick(pred, test), nil
+	return b, subset.Ints(pred, test), nil
 }
 
 // LogRegFold is the logistic-regression baseline on one fold: multinomial logistic regression
@@ -130,20 +131,20 @@ func (u *Unsupervised) HeadFold(labels, test []int, sel Selection) (Baseline, []
 // (innerFolds folds, seeded). Labels of the graphs in test are not read before scoring.
 func (u *Unsupervised) LogRegFold(labels, test []int, grid []float64, innerFolds int, seed uint64) (Baseline, []int, error) {
 	train, lambda, rows := u.lastLambda(labels, test)
-	x, y := subset(lambda, rows), pick(train, rows)
+	x, y := subset.Rows(lambda, rows), subset.Ints(train, rows)
 	classes := u.Head.Classes()
-	c, err := ChooseC(x, y, classes, grid, innerFolds, seed)
+	c, err := semisup.ChooseC(x, y, classes, grid, innerFolds, seed)
 	if err != nil {
 		return Baseline{}, nil, err
 	}
-	lr, err := FitLogReg(x, y, classes, c)
+	lr, err := semisup.FitLogReg(x, y, classes, c)
 	if err != nil {
 		return Baseline{}, nil, err
 	}
 	pred := lr.Predict(lambda)
 	b := Baseline{Epoch: len(u.Z), C: c}
 	b.Accuracy, b.Predicted = scoreOn(pred, labels, test, classes)
-	return b, pick(pred, test), nil
+	return b, subset.Ints(pred, test), nil
 }
 
 // lastLambda is what the baselines on λ read for a fold: the labels with test's hidden, λ of
@@ -152,7 +153,7 @@ func (u *Unsupervised) lastLambda(labels, test []int) (train []int, lambda *mat.
 	train = hide(labels, test)
 	lambda = training.Lambda(u.Z[len(u.Z)-1])
 	for i, l := range train {
-		if l != Unlabeled {
+		if l != semisup.Unlabeled {
 			rows = append(rows, i)
 		}
 	}
@@ -174,7 +175,7 @@ func SVMGrid() (gammas, cs []float64) {
 func (u *Unsupervised) SVMFold(ctx context.Context, labels, test []int, innerFolds int, seed uint64) (Baseline, []int, error) {
 	train, lambda, rows := u.lastLambda(labels, test)
 	n := len(rows)
-	x, y := subset(lambda, rows), pick(train, rows)
+	x, y := subset.Rows(lambda, rows), subset.Ints(train, rows)
 	classes := u.Head.Classes()
 	d := mat.NewSymDense(n, svm.SquaredDistances(x, x).RawMatrix().Data)
 	fold, err := svm.StratifiedFolds(y, min(innerFolds, n), seed)
@@ -193,56 +194,5 @@ func (u *Unsupervised) SVMFold(ctx context.Context, labels, test []int, innerFol
 	pred := m.Predict(svm.ExpKernel(svm.SquaredDistances(lambda, x), ch.Scale()))
 	b := Baseline{Epoch: len(u.Z), C: ch.C, Gamma: ch.Gamma, ValidationAccuracy: ch.Accuracy}
 	b.Accuracy, b.Predicted = scoreOn(pred, labels, test, classes)
-	return b, pick(pred, test), nil
-}
-
-// labelledAccuracy is the accuracy of pred on the graphs with a label.
-func labelledAccuracy(pred, labels []int) float64 {
-	right, labelled := 0, 0
-	for i, l := range labels {
-		if l != Unlabeled {
-			labelled++
-			if pred[i] == l {
-				right++
-			}
-		}
-	}
-	return float64(right) / float64(labelled)
-}
-
-// unlabeled is n graphs without a label.
-func unlabeled(n int) []int {
-	out := make([]int, n)
-	for i := range out {
-		out[i] = Unlabeled
-	}
-	return out
-}
-
-// hide is labels with the graphs idx marked Unlabeled.
-func hide(labels, idx []int) []int {
-	out := slices.Clone(labels)
-	for _, i := range idx {
-		out[i] = Unlabeled
-	}
-	return out
-}
-
-// pick is xs at idx.
-func pick(xs, idx []int) []int {
-	out := make([]int, len(idx))
-	for r, i := range idx {
-		out[r] = xs[i]
-	}
-	return out
-}
-
-// subset is the rows idx of x.
-func subset(x *mat.Dense, idx []int) *mat.Dense {
-	_, c := x.Dims()
-	out := mat.NewDense(len(idx), c, nil)
-	for r, i := range idx {
-		out.SetRow(r, x.RawRowView(i))
-	}
-	return out
+	return b, subset.Ints(pred, test), nil
 }
