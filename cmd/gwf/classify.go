@@ -228,9 +228,8 @@ func (f *classifyFlags) selection(sc semisup.Config) (*classexp.Selection, error
 	if len(encLRs) > 1 && sc.Encoder != semisup.EncoderGCN && sc.Encoder != semisup.EncoderGIN {
 		return nil, usagef("--select-encoder-lr needs --encoder gcn or gin")
 	}
-	shapes := [][]int{sc.Hidden}
+	var shapes [][]int
 	if strings.TrimSpace(f.selHidden) != "" {
-		shapes = nil
 		for _, p := range strings.Split(f.selHidden, ";") {
 			h, err := parseHidden(p)
 			if err != nil {
@@ -239,24 +238,12 @@ func (f *classifyFlags) selection(sc semisup.Config) (*classexp.Selection, error
 			shapes = append(shapes, h)
 		}
 	}
-	detach := []bool{sc.Detach}
+	grid := classexp.Grid{Beta: betas, HeadDecay: decays, Hidden: shapes, EncoderLR: encLRs}
 	if f.selDetach {
-		detach = append(detach, !sc.Detach)
+		grid.Detach = []bool{sc.Detach, !sc.Detach}
 	}
-	sel := &classexp.Selection{Validation: f.validation, Refit: f.refit, Seed: f.foldSeed, Unsupervised: f.selUnsup}
-	for _, b := range betas {
-		for _, d := range detach {
-			for _, wd := range decays {
-				for _, h := range shapes {
-					for _, lr := range encLRs {
-						c := sc
-						c.Beta, c.Detach, c.Head.WeightDecay, c.Hidden, c.EncoderLearningRate = b, d, wd, h, lr
-						sel.Candidates = append(sel.Candidates, c)
-					}
-				}
-			}
-		}
-	}
+	sel := &classexp.Selection{Validation: f.validation, Refit: f.refit, Seed: f.foldSeed, Unsupervised: f.selUnsup,
+		Candidates: grid.Candidates(sc)}
 	if err := sel.Validate(); err != nil {
 		return nil, usagef("%v", err)
 	}
@@ -397,20 +384,10 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 			foldSeconds += r.Seconds
 			left := (f.folds-sh.Index+sh.Count-1)/sh.Count - trained - reused // this shard's folds
 			eta := time.Duration(foldSeconds / float64(trained) * float64(left) * float64(time.Second)).Round(time.Second)
-			a.log.Infof("fold %d/%d: accuracy %.2f%% on %d graphs (labelled graphs: %.2f%%; predicted per class %v; %.0f s); folds left: %d, eta %s",
-				r.Fold, f.folds, 100*r.Accuracy, r.Test, 100*r.TrainAccuracy, r.Predicted, r.Seconds, left, eta)
-			if c := r.Choice; c != nil {
-				val := c.ValidationAccuracy
-				if c.Unsupervised {
-					val = r.Beta0.ValidationAccuracy
-				}
-				a.log.Infof("fold %d/%d: chose %s (validation accuracy %.2f%% on %d graphs)", r.Fold, f.folds, classexp.DescribeFoldChoice(r), 100*val, c.Validation)
-			}
-			if r.Beta0 != nil {
-				a.log.Infof("fold %d/%d: baselines: β = 0 head %.2f%% (epoch %d), logistic regression on λ %.2f%% (C = %g)", r.Fold, f.folds, 100*r.Beta0.Accuracy, r.Beta0.Epoch, 100*r.LogReg.Accuracy, r.LogReg.C)
-			}
-			if r.SVM != nil {
-				a.log.Infof("fold %d/%d: baseline: SVM on λ %.2f%% (γ = %g/median, C = %g)", r.Fold, f.folds, 100*r.SVM.Accuracy, r.SVM.Gamma, r.SVM.C)
+			lines := classexp.FoldLines(r, f.folds)
+			lines[0] += fmt.Sprintf("; folds left: %d, eta %s", left, eta)
+			for _, l := range lines {
+				a.log.Info(l)
 			}
 		},
 	}}

@@ -81,17 +81,8 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if f.predFile != "" && f.fraction == 0 {
 		return usagef("--predictions needs --labeled-fraction")
 	}
-	if f.innerFolds < 2 {
-		return usagef("--inner-folds = %d must be at least 2", f.innerFolds)
-	}
-	if f.repeats < 1 || f.repeats > fgwsvm.MaxRepeats {
-		return usagef("--inner-repeats = %d must be in 1..%d", f.repeats, fgwsvm.MaxRepeats)
-	}
-	if f.screen < 0 {
-		return usagef("--screen = %d must not be negative (0: no screening)", f.screen)
-	}
-	if f.vote < 0 {
-		return usagef("--vote = %d must not be negative (0: the default)", f.vote)
+	if f.repeats < 1 { // 0 would select the library's default: on the command line it is a mistake
+		return usagef("--inner-repeats = %d must be at least 1", f.repeats)
 	}
 	if err := f.data.check(); err != nil {
 		return err
@@ -115,8 +106,8 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	grid := fgwsvm.DefaultGrid()
 	grid.Folds, grid.Seed, grid.Repeats = f.innerFolds, f.foldSeed, f.repeats
 	set := fgwsvm.Settings{Candidates: cands, Grid: grid, Screen: f.screen, Vote: f.vote}
-	if f.vote > len(cands) {
-		return usagef("--vote = %d: there are %d candidates", f.vote, len(cands))
+	if err := set.Validate(); err != nil {
+		return usagef("%v", err)
 	}
 	set.Vote = set.VoteFor(len(data))
 	a.log.Infof("classifying %s (%d graphs, %d classes) with an SVM on FGW discrepancies (exact CG solver); node features: %s; %d candidates: %s",

@@ -258,14 +258,6 @@ func (f *clusterFlags) checkClusters(ds *graphs.Dataset) error {
 	return nil
 }
 
-// Bounds on the work of one cluster command: far beyond any experiment (the paper's use 10
-// runs and gwb-km converges in a few rounds), they turn a typo into a usage error rather than
-// a run that never ends.
-const (
-	maxRuns       = 10_000
-	maxIterations = 100_000
-)
-
 // options checks the flags of the experiment; its errors are usage errors.
 func (f *clusterFlags) options() (experiment.Options, error) {
 	method, err := experiment.ParseMethod(f.method)
@@ -276,27 +268,27 @@ func (f *clusterFlags) options() (experiment.Options, error) {
 	if err != nil {
 		return experiment.Options{}, usagef("--embedding: %w", err)
 	}
-	switch {
-	case f.runs < 1 || f.runs > maxRuns:
-		return experiment.Options{}, usagef("--runs = %d must be between 1 and %d", f.runs, maxRuns)
-	case f.clusters < 0:
-		return experiment.Options{}, usagef("--clusters = %d must not be negative", f.clusters)
-	case f.iterations < 1 || f.iterations > maxIterations:
-		return experiment.Options{}, usagef("--iterations = %d must be between 1 and %d", f.iterations, maxIterations)
+	// Zero would select the library's default: on the command line it is a mistake.
+	if f.runs < 1 || f.iterations < 1 {
+		return experiment.Options{}, usagef("--runs = %d and --iterations = %d must be at least 1", f.runs, f.iterations)
 	}
-	trainer, err := f.trainer(method)
+	trainer, err := f.trainer()
 	if err != nil {
 		return experiment.Options{}, err
 	}
-	return experiment.Options{
+	opt := experiment.Options{
 		Method: method, Runs: f.runs, Clusters: f.clusters, Embedding: emb, Iterations: f.iterations,
 		Workers: f.train.workers, SkipNonFinite: f.train.skipNonFinite, Features: f.data.Features, Dir: f.outputDir,
 		Trainer: trainer,
-	}, nil
+	}
+	if err := opt.Validate(); err != nil {
+		return experiment.Options{}, usagef("%v", err)
+	}
+	return opt, nil
 }
 
 // trainer is the experiment's trainer of --encoder: nil for the paper's free embeddings.
-func (f *clusterFlags) trainer(method experiment.Method) (experiment.Trainer, error) {
+func (f *clusterFlags) trainer() (experiment.Trainer, error) {
 	if f.encoder == semisup.EncoderNone {
 		if f.encHidden != "32,32" || f.encLR != 0 {
 			return nil, usagef("--encoder-hidden and --encoder-lr need --encoder gcn or gin")
@@ -310,12 +302,6 @@ func (f *clusterFlags) trainer(method experiment.Method) (experiment.Trainer, er
 	t := semisup.EncoderTrainer{Kind: f.encoder, Hidden: hidden, LearningRate: f.encLR}
 	if err := t.Validate(); err != nil {
 		return nil, usagef("--encoder: %v", err)
-	}
-	if method != experiment.GWF {
-		return nil, usagef("--encoder trains GWF models: it does not apply to --method %s", method)
-	}
-	if f.train.skipNonFinite {
-		return nil, usagef("--skip-nonfinite does not apply with --encoder: the encoder's weights are shared by all graphs")
 	}
 	return t, nil
 }

@@ -39,6 +39,40 @@ type Selection struct {
 	Unsupervised bool `json:"unsupervised,omitempty"`
 }
 
+// Grid lists the settings a Selection chooses among; Candidates crosses them. An empty list
+// keeps the base configuration's value.
+type Grid struct {
+	Beta      []float64
+	Detach    []bool
+	HeadDecay []float64 // Config.Head.WeightDecay
+	Hidden    [][]int
+	EncoderLR []float64 // Config.EncoderLearningRate
+}
+
+// Candidates are base with every combination of the grid's values, β varying slowest.
+func (g Grid) Candidates(base semisup.Config) []semisup.Config {
+	out := []semisup.Config{base}
+	vary := func(n int, set func(c *semisup.Config, i int)) {
+		if n == 0 {
+			return
+		}
+		var next []semisup.Config
+		for _, c := range out {
+			for i := range n {
+				set(&c, i)
+				next = append(next, c)
+			}
+		}
+		out = next
+	}
+	vary(len(g.Beta), func(c *semisup.Config, i int) { c.Beta = g.Beta[i] })
+	vary(len(g.Detach), func(c *semisup.Config, i int) { c.Detach = g.Detach[i] })
+	vary(len(g.HeadDecay), func(c *semisup.Config, i int) { c.Head.WeightDecay = g.HeadDecay[i] })
+	vary(len(g.Hidden), func(c *semisup.Config, i int) { c.Hidden = g.Hidden[i] })
+	vary(len(g.EncoderLR), func(c *semisup.Config, i int) { c.EncoderLearningRate = g.EncoderLR[i] })
+	return out
+}
+
 // DefaultValidation is the validation fraction: a fifth of the labelled graphs, the inner split
 // of a 5-fold scheme.
 const DefaultValidation = 0.2

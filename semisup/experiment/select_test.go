@@ -175,3 +175,22 @@ func TestSVMFoldIgnoresHeldOutLabels(t *testing.T) {
 		t.Errorf("SVM baseline accuracy %v on two structures", a.Accuracy)
 	}
 }
+
+// TestGridCandidates: the grid crosses its lists, β slowest, and an empty list keeps the base
+// value.
+func TestGridCandidates(t *testing.T) {
+	base := semisup.DefaultConfig()
+	if got := (Grid{}).Candidates(base); len(got) != 1 || got[0].Beta != base.Beta {
+		t.Fatalf("an empty grid gives %d candidates, want the base alone", len(got))
+	}
+	got := Grid{Beta: []float64{0.1, 1}, Detach: []bool{false, true}, Hidden: [][]int{nil, {8}}}.Candidates(base)
+	if len(got) != 8 {
+		t.Fatalf("%d candidates, want 2 × 2 × 2", len(got))
+	}
+	for i, c := range got {
+		wantBeta, wantDetach, wantLayers := []float64{0.1, 1}[i/4], i/2%2 == 1, i%2
+		if c.Beta != wantBeta || c.Detach != wantDetach || len(c.Hidden) != wantLayers || c.Head != base.Head {
+			t.Errorf("candidate %d: β %v detach %v hidden %v, want β %v detach %v %d layers", i, c.Beta, c.Detach, c.Hidden, wantBeta, wantDetach, wantLayers)
+		}
+	}
+}

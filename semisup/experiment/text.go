@@ -169,6 +169,28 @@ func (p Pooled) writeSVM(w io.Writer, first *SVMReport) error {
 	return err
 }
 
+// FoldLines describe a finished fold of folds, as lines of a log: its accuracy, what the
+// nested protocol chose and the baselines' accuracies.
+func FoldLines(r FoldResult, folds int) []string {
+	at := fmt.Sprintf("fold %d/%d: ", r.Fold, folds)
+	lines := []string{fmt.Sprintf("%saccuracy %.2f%% on %d graphs (labelled graphs: %.2f%%; predicted per class %v; %.0f s)",
+		at, 100*r.Accuracy, r.Test, 100*r.TrainAccuracy, r.Predicted, r.Seconds)}
+	if c := r.Choice; c != nil {
+		val := c.ValidationAccuracy
+		if c.Unsupervised {
+			val = r.Beta0.ValidationAccuracy
+		}
+		lines = append(lines, fmt.Sprintf("%schose %s (validation accuracy %.2f%% on %d graphs)", at, DescribeFoldChoice(r), 100*val, c.Validation))
+	}
+	if r.Beta0 != nil {
+		lines = append(lines, fmt.Sprintf("%sbaselines: β = 0 head %.2f%% (epoch %d), logistic regression on λ %.2f%% (C = %g)", at, 100*r.Beta0.Accuracy, r.Beta0.Epoch, 100*r.LogReg.Accuracy, r.LogReg.C))
+	}
+	if r.SVM != nil {
+		lines = append(lines, fmt.Sprintf("%sbaseline: SVM on λ %.2f%% (γ = %g/median, C = %g)", at, 100*r.SVM.Accuracy, r.SVM.Gamma, r.SVM.C))
+	}
+	return lines
+}
+
 // DescribeFoldChoice names the model a fold of the nested protocol chose.
 func DescribeFoldChoice(r FoldResult) string {
 	if r.Choice.Unsupervised {

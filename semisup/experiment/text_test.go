@@ -44,3 +44,16 @@ func TestWriteText(t *testing.T) {
 		t.Errorf("pooled:\n%s", out)
 	}
 }
+
+// TestFoldLines: one line for the fold's accuracy, one for each baseline kind it has.
+func TestFoldLines(t *testing.T) {
+	r := FoldResult{Fold: 2, Test: 10, Accuracy: 0.7, Predicted: []int{5, 5}}
+	if got := FoldLines(r, 5); len(got) != 1 || !strings.HasPrefix(got[0], "fold 2/5: accuracy 70.00% on 10 graphs") {
+		t.Fatalf("FoldLines = %q", got)
+	}
+	r.Beta0, r.LogReg, r.SVM = &Baseline{Accuracy: 0.6, Epoch: 3}, &Baseline{Accuracy: 0.5, C: 1}, &Baseline{Accuracy: 0.8, Gamma: 1, C: 10}
+	got := FoldLines(r, 5)
+	if len(got) != 3 || !strings.Contains(got[1], "β = 0 head 60.00% (epoch 3)") || !strings.Contains(got[2], "SVM on λ 80.00%") {
+		t.Fatalf("FoldLines with baselines = %q", got)
+	}
+}

@@ -104,18 +104,26 @@ type matrices struct {
 	vote int
 }
 
-func newMatrices(ctx context.Context, data []*graphs.Graph, s Settings, opt Options) (*matrices, error) {
+// Validate checks the settings: candidates, the grid, the screening size and the vote.
+func (s Settings) Validate() error {
 	if len(s.Candidates) == 0 {
-		return nil, fmt.Errorf("fgwsvm: no candidates")
+		return fmt.Errorf("fgwsvm: no candidates")
 	}
 	if err := s.Grid.Validate(); err != nil {
-		return nil, err
+		return err
 	}
 	if s.Screen < 0 {
-		return nil, fmt.Errorf("fgwsvm: screen = %d must not be negative", s.Screen)
+		return fmt.Errorf("fgwsvm: screen = %d must not be negative (0: no screening)", s.Screen)
 	}
 	if s.Vote < 0 || s.Vote > len(s.Candidates) {
-		return nil, fmt.Errorf("fgwsvm: a vote of %d candidates, want 1..%d (0: the default)", s.Vote, len(s.Candidates))
+		return fmt.Errorf("fgwsvm: a vote of %d candidates, want 1..%d (0: the default)", s.Vote, len(s.Candidates))
+	}
+	return nil
+}
+
+func newMatrices(ctx context.Context, data []*graphs.Graph, s Settings, opt Options) (*matrices, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
 	}
 	m := &matrices{ctx: ctx, data: data, cands: s.Candidates, opt: opt, full: map[int]*mat.SymDense{}, vote: s.VoteFor(len(data))}
 	if s.screens(len(data)) {

@@ -113,6 +113,18 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// Bounds on the work of one experiment: far beyond any (the paper's use 10 runs, and GWB-KM
+// converges in a few rounds), they turn a typo into an error rather than a run that never ends.
+const (
+	MaxRuns       = 10_000
+	MaxIterations = 100_000
+)
+
+// Validate reports the first invalid option, zero fields taking their defaults.
+func (o Options) Validate() error {
+	return o.withDefaults().check()
+}
+
 // check reports the first invalid option.
 func (o Options) check() error {
 	if _, err := ParseMethod(string(o.Method)); err != nil {
@@ -122,18 +134,20 @@ func (o Options) check() error {
 		return err
 	}
 	switch {
-	case o.Runs < 1:
-		return fmt.Errorf("runs = %d must be at least 1", o.Runs)
+	case o.Runs < 1 || o.Runs > MaxRuns:
+		return fmt.Errorf("runs = %d must be between 1 and %d", o.Runs, MaxRuns)
 	case o.Clusters < 0:
 		return fmt.Errorf("clusters = %d must not be negative", o.Clusters)
 	case o.Restarts < 1:
 		return fmt.Errorf("k-means restarts = %d must be at least 1", o.Restarts)
-	case o.Iterations < 1:
-		return fmt.Errorf("iterations = %d must be at least 1", o.Iterations)
+	case o.Iterations < 1 || o.Iterations > MaxIterations:
+		return fmt.Errorf("iterations = %d must be between 1 and %d", o.Iterations, MaxIterations)
 	case o.Workers < 0:
 		return fmt.Errorf("workers = %d must not be negative", o.Workers)
 	case o.Trainer != nil && o.Method != GWF:
 		return fmt.Errorf("a trainer (%s) trains GWF models, not the %s baseline", o.Trainer.Name(), o.Method)
+	case o.Trainer != nil && o.SkipNonFinite:
+		return fmt.Errorf("a trainer (%s) cannot skip non-finite graphs: its weights are shared by all graphs", o.Trainer.Name())
 	}
 	return o.Config.Validate()
 }

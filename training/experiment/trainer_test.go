@@ -101,3 +101,23 @@ func eventMessages(events []Event) []string {
 	}
 	return out
 }
+
+// TestValidate: zero fields take their defaults; out-of-range work and a trainer where it
+// cannot apply are refused.
+func TestValidate(t *testing.T) {
+	if err := (Options{}).Validate(); err != nil {
+		t.Fatalf("the defaults: %v", err)
+	}
+	var calls int
+	for name, o := range map[string]Options{
+		"runs":                     {Runs: MaxRuns + 1},
+		"iterations":               {Iterations: MaxIterations + 1},
+		"clusters":                 {Clusters: -1},
+		"trainer of a baseline":    {Method: FGWK, Trainer: countingTrainer{calls: &calls}},
+		"trainer skips non-finite": {SkipNonFinite: true, Trainer: countingTrainer{calls: &calls}},
+	} {
+		if err := o.Validate(); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
