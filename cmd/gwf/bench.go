@@ -78,7 +78,7 @@ run for a per-dataset figure).`,
 	fs.BoolVar(&f.curve, "curve", false, "time PPA and CG for N = 20 to --curve-max")
 	fs.IntVar(&f.curveMax, "curve-max", 500, "largest N of --curve")
 	fs.Float64Var(&f.tol, "tol", 0, "epochs: the solver's converged mode with this tolerance (see 'gwf gw --help'; 0: the paper's settings)")
-	fs.IntVar(&f.workers, "workers", 0, "goroutines for the epochs (0: one per CPU)")
+	workersFlag(fs, &f.workers, "goroutines for the epochs")
 	jsonFlag(fs, &f.json, "the report")
 	return cmd
 }

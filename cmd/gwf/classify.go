@@ -27,9 +27,7 @@ type classifyFlags struct {
 	activation string
 	input      string
 	detach     bool
-	encoder    string
-	encHidden  string
-	encLR      float64
+	encoder    encoderFlags
 	selEncLR   string
 	noGWF      bool
 	head       semisup.HeadTraining
@@ -147,9 +145,7 @@ are refused.`,
 	fs.StringVar(&f.activation, "activation", d.Activation, "activation of the hidden layers: relu or tanh")
 	fs.StringVar(&f.input, "head-input", d.Input, "what the head reads: centered (z minus its mean: the identifiable part of z), lambda (softmax(z)) or z (the raw embedding, as eq. ssl)")
 	fs.BoolVar(&f.detach, "detach", false, "stop the classification gradient at the embeddings: the labels train the head only. The default with free z (--encoder none), where the cross-entropy reaches only the labelled graphs' own z and moves them away from the unlabelled graphs of their class; --detach=false is the paper's eq. ssl. Not the default with an encoder, whose shared weights carry the labels to every graph")
-	fs.StringVar(&f.encoder, "encoder", semisup.EncoderNone, "embeddings: none (one free z per graph, the paper's model), gcn or gin (z = a graph neural network of the graph, trained through the GWF term and the labels; unseen graphs are embedded by one forward pass)")
-	fs.StringVar(&f.encHidden, "encoder-hidden", "32,32", "hidden widths of the --encoder")
-	fs.Float64Var(&f.encLR, "encoder-lr", 0, "Adam learning rate of the --encoder's weights (0: --lr, the GWF model's)")
+	f.encoder.register(fs, "the GWF term and the labels")
 	fs.BoolVar(&f.noGWF, "no-gwf", false, "train without the GWF term (the labels alone): the baseline that shows what the GWF term adds")
 	fs.IntVar(&f.head.Steps, "head-steps", d.Head.Steps, "after the joint epochs, train the head alone on the final embeddings for this many full-batch Adam steps (0: not at all)")
 	fs.Float64Var(&f.head.LearningRate, "head-lr", d.Head.LearningRate, "learning rate of those head steps")
@@ -164,7 +160,7 @@ are refused.`,
 	fs.BoolVar(&f.refit, "refit", false, "nested protocol: retrain the chosen settings on all the fold's labels up to the chosen epoch (instead of keeping the chosen epoch's model)")
 	fs.BoolVar(&f.baselines, "baselines", true, "nested protocol: also score the β = 0 head and a logistic regression on the unsupervised λ, on the same folds")
 	fs.Float64Var(&f.fraction, "labeled-fraction", 0, "train once with this fraction of labelled graphs and score the rest (instead of --folds); 1: train one classifier on all labelled graphs")
-	fs.StringVarP(&f.output, "output", "o", "", "with --labeled-fraction: write the classifier (atoms, embeddings, head, class names) to this file after every epoch, for 'gwf predict' and --resume")
+	outputFlag(fs, &f.output, "", "with --labeled-fraction: write the classifier (atoms, embeddings, head, class names) to this file after every epoch, for 'gwf predict' and --resume")
 	fs.StringVar(&f.output, "model", "", "deprecated alias of --output")
 	_ = fs.MarkDeprecated("model", "use --output (the file this command writes)")
 	fs.StringVar(&f.outputDir, "output-dir", "", "folder to keep what a rerun reuses (the rest is replaced) and report.json: with fgw-svm every discrepancy matrix computed (.npy), with gwf each finished cross-validation fold and the model trained without labels")
@@ -287,16 +283,16 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	encHidden, err := parseHidden(f.encHidden)
-	if err != nil || len(encHidden) == 0 {
-		return usagef("--encoder-hidden %q: give one or more widths", f.encHidden)
+	encHidden, err := f.encoder.widths()
+	if err != nil {
+		return err
 	}
-	if !flags.Changed("detach") && f.encoder == semisup.EncoderNone {
+	if !flags.Changed("detach") && f.encoder.kind == semisup.EncoderNone {
 		f.detach = true
 		a.log.Info("free z: the cross-entropy trains the head only (--detach; --detach=false for the paper's eq. ssl)")
 	}
 	sc := semisup.Config{Beta: f.beta, Hidden: hidden, Activation: f.activation, Input: f.input, Detach: f.detach, Head: f.head,
-		Encoder: f.encoder, EncoderHidden: encHidden, EncoderLearningRate: f.encLR, NoGWF: f.noGWF}
+		Encoder: f.encoder.kind, EncoderHidden: encHidden, EncoderLearningRate: f.encoder.lr, NoGWF: f.noGWF}
 	if err := sc.Validate(); err != nil {
 		return usagef("%v", err)
 	}

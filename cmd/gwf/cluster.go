@@ -35,9 +35,7 @@ type clusterFlags struct {
 	output     string
 	format     string
 	distances  string
-	encoder    string
-	encHidden  string
-	encLR      float64
+	encoder    encoderFlags
 }
 
 func newClusterCmd(a *app) *cobra.Command {
@@ -100,21 +98,19 @@ output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding
 	fs := cmd.Flags()
 	f.data.register(fs)
 	f.train.register(fs)
-	fs.StringVar(&f.embedding, "embedding", string(cluster.DefaultEmbedding), "embedding to cluster: z (raw) or lambda (softmax(z), the atom weights)")
+	embeddingFlag(fs, &f.embedding, "embedding to cluster")
 	fs.IntVar(&f.runs, "runs", 1, "number of runs (seeds --seed, --seed+1, ...)")
 	fs.IntVar(&f.clusters, "clusters", 0, "number of clusters K (0: the number of classes; required when the data have no class labels)")
 	jsonFlag(fs, &f.json, "the report")
 	fs.StringVar(&f.outputDir, "output-dir", "", "folder to write each run's embeddings CSV and report.json into")
 	fs.StringVar(&f.method, "method", string(experiment.GWF), "clustering method: gwf (the model), fgwk (pairwise GW kernel + spectral clustering) or gwb-km (K-means with GW barycenter centers)")
 	fs.IntVar(&f.iterations, "iterations", 10, "assign/update rounds of gwb-km")
-	fs.StringVarP(&f.model, "model", "m", "", "model file written by 'gwf fit': cluster under it, without training")
+	modelFlag(fs, &f.model, "model file written by 'gwf fit': cluster under it, without training")
 	f.under.register(fs)
-	fs.StringVarP(&f.output, "output", "o", "", "file to write the clusters to: with --model, the embeddings and their clusters (.csv or .npz); without, every run's cluster of each graph (CSV: graph,label,cluster...); - for stdout")
-	fs.StringVar(&f.format, "format", "", "format of --output: csv, npy or npz (default: from its extension, else csv)")
+	outputFlag(fs, &f.output, "", "file to write the clusters to: with --model, the embeddings and their clusters (.csv or .npz); without, every run's cluster of each graph (CSV: graph,label,cluster...); - for stdout")
+	formatFlag(fs, &f.format)
 	fs.StringVar(&f.distances, "distances", "", "with --method fgwk: the pairwise discrepancies written by 'gwf pairwise' for the same data, .npy, .npz or .csv, the matrix or --long's list (nothing is recomputed)")
-	fs.StringVar(&f.encoder, "encoder", semisup.EncoderNone, "embeddings: none (one free z per graph, the paper's model), gcn or gin (z = a graph neural network of the graph, trained by the GWF term)")
-	fs.StringVar(&f.encHidden, "encoder-hidden", "32,32", "hidden widths of the --encoder")
-	fs.Float64Var(&f.encLR, "encoder-lr", 0, "Adam learning rate of the --encoder's weights (0: --lr, the GWF model's)")
+	f.encoder.register(fs, "the GWF term")
 	return cmd
 }
 
@@ -289,17 +285,17 @@ func (f *clusterFlags) options() (experiment.Options, error) {
 
 // trainer is the experiment's trainer of --encoder: nil for the paper's free embeddings.
 func (f *clusterFlags) trainer() (experiment.Trainer, error) {
-	if f.encoder == semisup.EncoderNone {
-		if f.encHidden != "32,32" || f.encLR != 0 {
+	if f.encoder.kind == semisup.EncoderNone {
+		if f.encoder.hidden != defaultEncoderHidden || f.encoder.lr != 0 {
 			return nil, usagef("--encoder-hidden and --encoder-lr need --encoder gcn or gin")
 		}
 		return nil, nil
 	}
-	hidden, err := parseHidden(f.encHidden)
-	if err != nil || len(hidden) == 0 {
-		return nil, usagef("--encoder-hidden %q: give one or more widths", f.encHidden)
+	hidden, err := f.encoder.widths()
+	if err != nil {
+		return nil, err
 	}
-	t := semisup.EncoderTrainer{Kind: f.encoder, Hidden: hidden, LearningRate: f.encLR}
+	t := semisup.EncoderTrainer{Kind: f.encoder.kind, Hidden: hidden, LearningRate: f.encoder.lr}
 	if err := t.Validate(); err != nil {
 		return nil, usagef("--encoder: %v", err)
 	}

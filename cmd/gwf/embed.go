@@ -13,7 +13,6 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/training"
-	"github.com/gwf-graphs/gwf/training/cluster"
 	"github.com/gwf-graphs/gwf/training/experiment"
 )
 
@@ -59,10 +58,10 @@ embeddings back.`,
 	}
 	fs := cmd.Flags()
 	f.data.register(fs)
-	fs.StringVarP(&f.model, "model", "m", "", "model file written by 'gwf fit' (required)")
-	fs.StringVar(&f.format, "format", "", "output format: csv, npy or npz (default: from the --output extension, else csv)")
-	fs.StringVar(&f.embedding, "embedding", string(cluster.DefaultEmbedding), "what to write: z (raw embeddings) or lambda (atom weights softmax(z))")
-	fs.StringVarP(&f.output, "output", "o", "-", "output file (- for stdout)")
+	modelFlag(fs, &f.model, "model file written by 'gwf fit' (required)")
+	formatFlag(fs, &f.format)
+	embeddingFlag(fs, &f.embedding, "what to write")
+	outputFlag(fs, &f.output, "-", "output file (- for stdout)")
 	f.under.register(fs)
 	f.shard.register(fs)
 	return cmd
@@ -123,7 +122,7 @@ func (u *modelFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&u.steps, "steps", 0, "transform mode: Adam steps per graph (0: the model's number of epochs)")
 	fs.BoolVar(&u.transform, "transform", false, "use transform mode even on the model's training data")
 	if fs.Lookup("workers") == nil {
-		fs.IntVar(&u.workers, "workers", 0, "transform mode: goroutines (0: one per CPU)")
+		workersFlag(fs, &u.workers, "transform mode: goroutines")
 	}
 }
 

@@ -54,7 +54,7 @@ Graph i (0-based) has class i mod --classes and a node count uniform in --nodes 
 	fs := cmd.Flags()
 	fs.IntVar(&f.graphs, "count", 1000, "number of graphs")
 	renamedFlag(fs, "count", "graphs") // --graphs is a folder in the data commands
-	fs.StringVarP(&f.output, "output", "o", "", "folder to create (required; must not exist)")
+	outputFlag(fs, &f.output, "", "folder to create (required; must not exist)")
 	fs.StringVar(&f.name, "name", "", "dataset name, the NAME of NAME_A.txt (default: the folder's name)")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed")
 	fs.StringVar(&f.nodes, "nodes", "10:30", "node count range MIN:MAX (or one number)")

@@ -55,7 +55,7 @@ order given, and all n must be there; parts named otherwise are joined in the or
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "-", "merged file (- for stdout)")
-	cmd.Flags().StringVar(&format, "format", "", "output format: csv, npy or npz (default: from the --output extension, else csv)")
+	outputFlag(cmd.Flags(), &output, "-", "merged file (- for stdout)")
+	formatFlag(cmd.Flags(), &format)
 	return cmd
 }

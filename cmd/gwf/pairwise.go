@@ -56,7 +56,7 @@ clusters from any of these files without computing anything.`,
 	f.data.register(fs)
 	f.train.register(fs)
 	f.shard.registerShard(fs, "compute only shard i/n (0-based) of the pairs")
-	fs.StringVarP(&f.output, "output", "o", "-", "file of the discrepancies: FILE.npy, FILE.npz or FILE.csv (- for CSV on stdout)")
+	outputFlag(fs, &f.output, "-", "file of the discrepancies: FILE.npy, FILE.npz or FILE.csv (- for CSV on stdout)")
 	fs.BoolVar(&f.long, "long", false, "write the list of pairs (i,j,graph_i,graph_j,gwd) instead of the square matrix, as CSV (--shard parts always are)")
 	return cmd
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/training"
-	"github.com/gwf-graphs/gwf/training/cluster"
 	"github.com/gwf-graphs/gwf/training/experiment"
 	"github.com/gwf-graphs/gwf/training/plot"
 )
@@ -81,15 +80,15 @@ func newPlotKindCmd(a *app, kind string) *cobra.Command {
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVarP(&f.model, "model", "m", "", "model file written by 'gwf fit' (required)")
-	fs.StringVarP(&f.output, "output", "o", "", "PNG file to write (required; - for stdout)")
+	modelFlag(fs, &f.model, "model file written by 'gwf fit' (required)")
+	outputFlag(fs, &f.output, "", "PNG file to write (required; - for stdout)")
 	if kind != "loss" {
 		f.data.register(fs)
 		f.under.register(fs)
 	}
 	switch kind {
 	case "tsne":
-		fs.StringVar(&f.embedding, "embedding", string(cluster.DefaultEmbedding), "embedding to lay out: z (raw) or lambda (softmax(z), the atom weights)")
+		embeddingFlag(fs, &f.embedding, "embedding to lay out")
 		fs.Uint64Var(&f.seed, "seed", 1, "seed of the t-SNE layout")
 		fs.IntVar(&f.iter, "tsne-iter", 500, "t-SNE iterations")
 	case "atoms":

@@ -12,13 +12,11 @@ import (
 )
 
 type predictFlags struct {
-	data      dataFlags
-	model     string
-	output    string
-	json      bool
-	steps     int
-	transform bool
-	workers   int
+	data   dataFlags
+	model  string
+	output string
+	json   bool
+	embed  modelFlags // transform mode: --steps, --transform, --workers
 }
 
 func newPredictCmd(a *app) *cobra.Command {
@@ -61,12 +59,11 @@ encoding (MUTAG's -1 and 1, say) and probabilities in that order ("classes" list
 	}
 	fs := cmd.Flags()
 	f.data.register(fs)
-	fs.StringVarP(&f.model, "model", "m", "", "classifier file written by 'gwf classify --output' (required)")
-	fs.StringVarP(&f.output, "output", "o", "-", "output file (- for stdout)")
+	modelFlag(fs, &f.model, "classifier file written by 'gwf classify --output' (required)")
+	outputFlag(fs, &f.output, "-", "output file (- for stdout)")
 	jsonFlag(fs, &f.json, "the predictions (instead of CSV)")
-	fs.IntVar(&f.steps, "steps", 0, "transform mode: Adam steps per graph (0: the model's number of epochs)")
-	fs.BoolVar(&f.transform, "transform", false, "use transform mode even on the model's training data")
-	fs.IntVar(&f.workers, "workers", 0, "goroutines of transform mode or of the discrepancies (0: one per CPU)")
+	workersFlag(fs, &f.embed.workers, "goroutines of transform mode or of the discrepancies")
+	f.embed.register(fs)
 	return cmd
 }
 
@@ -85,7 +82,7 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 	if err := f.data.check(); err != nil {
 		return err
 	}
-	if f.steps < 0 || f.workers < 0 {
+	if f.embed.steps < 0 || f.embed.workers < 0 {
 		return usagef("--steps and --workers must not be negative")
 	}
 	if isSVMClassifier(f.model) {
@@ -110,7 +107,7 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
 	p := newProgress(a.log, "embedding", nil)
-	probs, transformed, err := m.ClassProbabilities(ctx, data, f.steps, f.transform, training.Options{Workers: f.workers, Progress: p.callback(a.silent)})
+	probs, transformed, err := m.ClassProbabilities(ctx, data, f.embed.steps, f.embed.transform, training.Options{Workers: f.embed.workers, Progress: p.callback(a.silent)})
 	if err != nil {
 		if ctx.Err() != nil {
 			return interruptedError{"interrupted: no predictions written"}

@@ -34,7 +34,7 @@ func svmClassLabel(m *fgwsvm.Model, c int) any {
 // runPredictSVM predicts with an fgw-svm classifier: the discrepancies of every graph to the
 // classifier's support graphs, as cross-validation computed them for held-out graphs.
 func runPredictSVM(cmd *cobra.Command, a *app, f *predictFlags) error {
-	if cmd.Flags().Changed("steps") || f.transform {
+	if cmd.Flags().Changed("steps") || f.embed.transform {
 		return usagef("--steps and --transform are for GWF classifiers: an fgw-svm classifier compares graphs directly")
 	}
 	m, err := fgwsvm.Load(f.model)
@@ -52,7 +52,7 @@ func runPredictSVM(cmd *cobra.Command, a *app, f *predictFlags) error {
 	data := ds.Graphs
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
-	opt := fgwsvm.Options{Workers: f.workers}
+	opt := fgwsvm.Options{Workers: f.embed.workers}
 	if !a.silent {
 		opt.Progress = gwdProgress(a, nil)
 	}

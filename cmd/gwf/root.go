@@ -379,9 +379,3 @@ func warnRenamed(fs *pflag.FlagSet, log *logrus.Logger) {
 		}
 	})
 }
-
-// jsonFlag registers --json, the same flag in every command that has a JSON output: what
-// says what it writes as JSON.
-func jsonFlag(fs *pflag.FlagSet, v *bool, what string) {
-	fs.BoolVar(v, "json", false, "write "+what+" as JSON")
-}

@@ -40,7 +40,7 @@ func (t *trainFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&t.epochs, "epochs", d.Epochs, "training epochs (with fit --resume: the total, counting those already done)")
 	fs.IntVar(&t.batch, "batch", d.Batch, "graphs per mini-batch (one Adam step per batch)")
 	fs.Uint64Var(&t.seed, "seed", d.Seed, "seed of initialisation and shuffling")
-	fs.IntVar(&t.workers, "workers", 0, "goroutines per batch (0: one per CPU); results do not depend on it")
+	workersFlag(fs, &t.workers, "goroutines per batch")
 	fs.BoolVar(&t.skipNonFinite, "skip-nonfinite", false, "leave out (with a warning) a graph whose loss or gradients are NaN or infinite, instead of stopping")
 }
 

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"github.com/spf13/pflag"
+
+	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/training/cluster"
+)
+
+// The flags several commands share, each defined here once: the commands differ only in what
+// the flag's file or value holds, which what says.
+
+// jsonFlag registers --json: what says what the command writes as JSON.
+func jsonFlag(fs *pflag.FlagSet, v *bool, what string) {
+	fs.BoolVar(v, "json", false, "write "+what+" as JSON")
+}
+
+// outputFlag registers --output (-o), the file the command writes (def: "" or "-" for stdout).
+func outputFlag(fs *pflag.FlagSet, v *string, def, what string) {
+	fs.StringVarP(v, "output", "o", def, what)
+}
+
+// modelFlag registers --model (-m), the model file the command reads.
+func modelFlag(fs *pflag.FlagSet, v *string, what string) {
+	fs.StringVarP(v, "model", "m", "", what)
+}
+
+// formatFlag registers --format, the format of a matrix --output.
+func formatFlag(fs *pflag.FlagSet, v *string) {
+	fs.StringVar(v, "format", "", "format of --output: csv, npy or npz (default: from its extension, else csv)")
+}
+
+// workersFlag registers --workers, the goroutines of the command's parallel work.
+func workersFlag(fs *pflag.FlagSet, v *int, what string) {
+	fs.IntVar(v, "workers", 0, what+" (0: one per CPU); results do not depend on it")
+}
+
+// embeddingFlag registers --embedding, z or λ.
+func embeddingFlag(fs *pflag.FlagSet, v *string, what string) {
+	fs.StringVar(v, "embedding", string(cluster.DefaultEmbedding), what+": z (the raw embeddings) or lambda (softmax(z), the atom weights)")
+}
+
+// encoderFlags are --encoder, --encoder-hidden and --encoder-lr: the graph encoder that
+// computes the embeddings instead of the paper's free z.
+type encoderFlags struct {
+	kind   string
+	hidden string
+	lr     float64
+}
+
+// defaultEncoderHidden is the default of --encoder-hidden.
+const defaultEncoderHidden = "32,32"
+
+// register adds the flags; trainedBy says what trains the encoder.
+func (e *encoderFlags) register(fs *pflag.FlagSet, trainedBy string) {
+	fs.StringVar(&e.kind, "encoder", semisup.EncoderNone, "embeddings: none (one free z per graph, the paper's model), gcn or gin (z = a graph neural network of the graph, trained by "+trainedBy+"; unseen graphs are embedded by one forward pass)")
+	fs.StringVar(&e.hidden, "encoder-hidden", defaultEncoderHidden, "hidden widths of the --encoder")
+	fs.Float64Var(&e.lr, "encoder-lr", 0, "Adam learning rate of the --encoder's weights (0: --lr, the GWF model's)")
+}
+
+// widths parses --encoder-hidden.
+func (e *encoderFlags) widths() ([]int, error) {
+	h, err := parseHidden(e.hidden)
+	if err != nil || len(h) == 0 {
+		return nil, usagef("--encoder-hidden %q: give one or more widths", e.hidden)
+	}
+	return h, nil
+}
