@@ -10,7 +10,9 @@ import (
 )
 
 // Snapshot copies m as Fit with configuration c would leave it after this epoch: the head
-// trained alone on the labels (if c.Head.Steps > 0), training stopping here.
+// trained alone on labels (if c.Head.Steps > 0), training stopping here. The atoms, embeddings,
+// head and encoder are deep copies; the atoms' node distributions and the optimizer state are
+// shared with m, which is not changed.
 func (m *Model) Snapshot(c Config, labels []int) (*Model, error) {
 	epoch := len(m.History)
 	s := &Model{GWF: cloneGWF(m.GWF), Head: m.Head.Clone(), Encoder: m.Encoder.Clone(), Config: c, History: slices.Clone(m.History), Optimizer: m.Optimizer}
