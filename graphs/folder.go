@@ -228,7 +228,7 @@ func (ds *Dataset) dim() int {
 // ReadGraphFile reads one graph file as ReadFolder reads the files of a folder: the format by
 // the extension (.json: the JSON form or node-link, told apart by their fields; edge lists;
 // .graphml; .gml), features as opt.Features says, within opt.Limits. An unknown extension is
-// an error. Directed, DegreeMu and Select are not used.
+// an error. DegreeMu and Select are not used.
 func ReadGraphFile(path string, opt FolderOptions) (*Graph, error) {
 	if folderFormat(path) == "" {
 		return nil, fmt.Errorf("%s: unknown graph format (want %s)", path, folderFormats)
@@ -236,15 +236,50 @@ func ReadGraphFile(path string, opt FolderOptions) (*Graph, error) {
 	return readGraphFile(path, opt, opt.Limits.OrDefault())
 }
 
-// readGraphFile reads one graph file by its extension; a .json file is told apart by its
-// top-level fields.
+// readGraphFile reads one graph file of a folder.
 func readGraphFile(p string, opt FolderOptions, lim Limits) (*Graph, error) {
+	return ReadFile(p, FileOptions{Features: opt.Features, Limits: lim,
+		EdgeList: EdgeListOptions{IDs: NodeNames, Directed: opt.Directed}})
+}
+
+// FileOptions configure ReadFile.
+type FileOptions struct {
+	// Format names the reader: "json" (gwf's JSON form or networkx node-link, told apart by
+	// their fields), "edges" (or "edgelist"), "adjlist", "graphml", "gml", "graph6" or
+	// "matrix" (.npy, .npz). "" chooses by the file's extension, as ReadFolder does (FileFormat).
+	Format string
+	// Features is what node features to read, as FolderOptions.Features says (one graph's
+	// categories are its own: use ReadFolder to one-hot encode a collection alike).
+	Features FeatureKind
+	// EdgeList configures edge lists (adjacency lists, which name their nodes, take only
+	// Directed); its Limits are replaced by Limits.
+	EdgeList EdgeListOptions
+	// Limits bound the graph; the zero value means DefaultLimits.
+	Limits Limits
+}
+
+// FileFormat is the reader ReadFile chooses for a file by its extension (FileOptions.Format's
+// names), or "" for an extension it does not know.
+func FileFormat(path string) string { return folderFormat(path) }
+
+// ReadFile reads one graph file in the format opt.Format names (by default, by the file's
+// extension). Errors name the file.
+func ReadFile(p string, opt FileOptions) (*Graph, error) {
+	lim := opt.Limits.OrDefault()
+	format := strings.ToLower(opt.Format)
+	if format == "" {
+		if format = folderFormat(p); format == "" {
+			return nil, fmt.Errorf("%s: unknown graph format (want %s)", p, folderFormats)
+		}
+	}
 	attrs := NodeLinkOptions{Attributes: opt.Features.HasAttributes(), Categories: opt.Features.HasLabels(), Limits: lim}
-	switch folderFormat(p) {
-	case "edges":
-		return ReadEdgeListFile(p, EdgeListOptions{IDs: NodeNames, Directed: opt.Directed, Limits: lim})
-	case "adjlist":
-		return ReadAdjListFile(p, EdgeListOptions{Directed: opt.Directed, Limits: lim})
+	el := opt.EdgeList
+	el.Limits = lim
+	switch format {
+	case "edges", "edgelist":
+		return ReadEdgeListFile(p, el)
+	case "adjlist": // names its nodes: IDs and Nodes do not apply
+		return ReadAdjListFile(p, EdgeListOptions{Directed: el.Directed, Limits: lim})
 	case "graph6":
 		return ReadGraph6File(p, lim)
 	case "matrix":
@@ -253,6 +288,9 @@ func readGraphFile(p string, opt FolderOptions, lim Limits) (*Graph, error) {
 		return ReadGraphMLFile(p, attrs)
 	case "gml":
 		return ReadGMLFile(p, attrs)
+	case "json":
+	default:
+		return nil, fmt.Errorf("%s: unknown graph format %q (want json, edges, adjlist, graphml, gml, graph6 or matrix)", p, opt.Format)
 	}
 	b, err := readBounded(p, jsonMaxBytes(lim))
 	if err != nil {

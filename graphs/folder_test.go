@@ -201,3 +201,31 @@ func TestReadFolderNodeCounts(t *testing.T) {
 		t.Error("edge 1–2 missing")
 	}
 }
+
+// TestReadFileFormat: ReadFile takes the format it is given over the extension, passes the
+// edge-list options on, and refuses an unknown format or extension.
+func TestReadFileFormat(t *testing.T) {
+	dir := t.TempDir()
+	nodeLink := filepath.Join(dir, "g.dat")
+	if err := os.WriteFile(nodeLink, []byte(`{"directed": false, "nodes": [{"id": "a"}, {"id": "b"}, {"id": "c"}], "links": [{"source": "a", "target": "b"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := ReadFile(nodeLink, FileOptions{Format: "json"})
+	if err != nil || g.N() != 3 {
+		t.Fatalf("node-link as json: %v, %v", g, err)
+	}
+	if _, err := ReadFile(nodeLink, FileOptions{}); err == nil || !strings.Contains(err.Error(), "unknown graph format") {
+		t.Errorf("unknown extension: %v", err)
+	}
+	if _, err := ReadFile(nodeLink, FileOptions{Format: "xml"}); err == nil || !strings.Contains(err.Error(), "unknown graph format") {
+		t.Errorf("unknown format: %v", err)
+	}
+	edges := filepath.Join(dir, "g.edges")
+	if err := os.WriteFile(edges, []byte("1 2\n2 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err = ReadFile(edges, FileOptions{EdgeList: EdgeListOptions{IDs: OneBased, Nodes: 4}})
+	if err != nil || g.N() != 4 || FileFormat(edges) != "edges" {
+		t.Fatalf("one-based edge list of 4 nodes: %v, %v", g, err)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -299,53 +298,24 @@ func runGW(cmd *cobra.Command, a *app, f *gwFlags, pathA, pathB string) error {
 	return nil
 }
 
-// read loads graph which ("A" or "B") in the format of --input-format (or guessed from the name).
-// The readers' errors name the file.
+// read loads graph which ("A" or "B") in the format of --input-format (or guessed from the
+// name, edge lists when the name says nothing). Numeric node attributes are the features, as
+// the JSON form's "features" are. The readers' errors name the file.
 func (f *gwFlags) read(path, which string) (*graphs.Graph, error) {
-	lim := graphs.Limits{MaxNodes: f.maxNodes, MaxDenseBytes: graphs.BytesOfGiB(f.maxMemory)}
-	format := strings.ToLower(f.format)
-	if format == "" {
-		format = "edgelist"
-		switch ext := strings.ToLower(filepath.Ext(path)); ext {
-		case ".json", ".graphml", ".gml", ".adjlist":
-			format = ext[1:]
-		case ".g6":
-			format = "graph6"
-		case ".npy", ".npz":
-			format = "matrix"
-		}
+	ids, _ := edgeIDs(f.ids) // checked by build
+	nodes := f.nodes[0]
+	if which == "B" {
+		nodes = f.nodes[1]
 	}
-	var g *graphs.Graph
-	var err error
-	// Numeric node attributes are the features, as the JSON form's "features" are.
-	attrs := graphs.NodeLinkOptions{Attributes: true, Limits: lim}
-	switch format {
-	case "json":
-		if strings.EqualFold(filepath.Ext(path), ".json") { // gwf's form or node-link, by their fields
-			g, err = graphs.ReadGraphFile(path, graphs.FolderOptions{Limits: lim, Features: graphs.FeaturesAttributes})
-		} else {
-			g, err = graphs.ReadJSONFile(path, lim)
-		}
-	case "graphml":
-		g, err = graphs.ReadGraphMLFile(path, attrs)
-	case "gml":
-		g, err = graphs.ReadGMLFile(path, attrs)
-	case "adjlist":
-		g, err = graphs.ReadAdjListFile(path, graphs.EdgeListOptions{Directed: f.directed, Limits: lim})
-	case "graph6":
-		g, err = graphs.ReadGraph6File(path, lim)
-	case "matrix":
-		g, err = graphs.ReadMatrixFile(path, lim)
-	default:
-		ids, _ := edgeIDs(f.ids) // checked by build
-		nodes := f.nodes[0]
-		if which == "B" {
-			nodes = f.nodes[1]
-		}
-		g, err = graphs.ReadEdgeListFile(path, graphs.EdgeListOptions{IDs: ids, Directed: f.directed, Limits: lim, Nodes: nodes})
-		if errors.Is(err, graphs.ErrNoNodeZero) {
-			err = fmt.Errorf("%w\n(with gwf gw: --ids one, or --ids names)", err)
-		}
+	format := f.format
+	if format == "" && graphs.FileFormat(path) == "" {
+		format = "edgelist"
+	}
+	g, err := graphs.ReadFile(path, graphs.FileOptions{Format: format, Features: graphs.FeaturesAttributes,
+		EdgeList: graphs.EdgeListOptions{IDs: ids, Directed: f.directed, Nodes: nodes},
+		Limits:   graphs.Limits{MaxNodes: f.maxNodes, MaxDenseBytes: graphs.BytesOfGiB(f.maxMemory)}})
+	if errors.Is(err, graphs.ErrNoNodeZero) {
+		err = fmt.Errorf("%w\n(with gwf gw: --ids one, or --ids names)", err)
 	}
 	if err == nil {
 		err = g.Validate()
