@@ -14,6 +14,7 @@ import (
 	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/bench"
+	"github.com/gwf-graphs/gwf/training/progresslog"
 )
 
 type benchFlags struct {
@@ -164,8 +165,8 @@ func benchEpoch(ctx context.Context, a *app, name string, f *benchFlags) (bench.
 	if err := cfg.Validate(); err != nil {
 		return bench.Epoch{}, usageError{err}
 	}
-	p := newProgress(a.log, "bench epoch", map[string]any{"dataset": name})
-	e, err := bench.TimeEpoch(ctx, ds.Name, f.features, timed, len(ds.Graphs), cfg, training.Options{Workers: f.workers, Progress: p.callback(a.silent)})
+	p := progresslog.New(a.log, "bench epoch", map[string]any{"dataset": name})
+	e, err := bench.TimeEpoch(ctx, ds.Name, f.features, timed, len(ds.Graphs), cfg, training.Options{Workers: f.workers, Progress: p.Callback(a.silent)})
 	if err != nil {
 		return bench.Epoch{}, err
 	}

@@ -14,6 +14,7 @@ import (
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/progresslog"
 	"github.com/gwf-graphs/gwf/training/shard"
 )
 
@@ -356,8 +357,8 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	}
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
-	p := newProgress(a.log, "training", nil)
-	opt := semisup.Options{Workers: f.train.workers, Progress: p.callback(a.silent)}
+	p := progresslog.New(a.log, "training", nil)
+	opt := semisup.Options{Workers: f.train.workers, Progress: p.Callback(a.silent)}
 	if f.fraction > 0 {
 		return classifyFraction(cmd, a, f, ds, labels, classesN, cfg, sc, opt)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
+	"github.com/gwf-graphs/gwf/training/progresslog"
 )
 
 // The two classifiers of 'gwf classify'.
@@ -116,7 +117,7 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	defer stop()
 	opt := fgwsvm.Options{Workers: f.train.workers, Dir: f.outputDir}
 	if !a.silent {
-		opt.Progress = gwdProgress(a, nil)
+		opt.Progress = progresslog.Counts(a.log, nil)
 		opt.Log = func(msg string) { a.log.Info(msg) }
 	}
 	interrupted := func(err error) error {

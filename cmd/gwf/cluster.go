@@ -4,10 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/sirupsen/logrus"
 	"github.com/spf13/cobra"
@@ -17,6 +15,7 @@ import (
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/cluster"
 	"github.com/gwf-graphs/gwf/training/experiment"
+	"github.com/gwf-graphs/gwf/training/progresslog"
 )
 
 // clusterFlags are the flags of "gwf cluster".
@@ -318,54 +317,23 @@ func (f *clusterFlags) progress(a *app, opt experiment.Options) (func(int, train
 	if a.silent {
 		return nil, nil, logEvent
 	}
-	var cur *progress
+	var cur *progresslog.Training
 	curRun := -1
 	train := func(r int, p training.Progress) {
 		if r != curRun {
-			cur, curRun = newProgress(a.log, "training", fields(r)), r
+			cur, curRun = progresslog.New(a.log, "training", fields(r)), r
 		}
-		cur.report(p)
+		cur.Report(p)
 	}
 	gwdRun := -1
 	var gwd func(done, total int)
 	gwds := func(r, done, total int) {
 		if r != gwdRun {
-			gwd, gwdRun = gwdProgress(a, fields(r)), r
+			gwd, gwdRun = progresslog.Counts(a.log, fields(r)), r
 		}
 		gwd(done, total)
 	}
 	return train, gwds, logEvent
-}
-
-// gwdProgress logs the GWDs done every progressEvery, with rate and ETA, and at the end. A
-// count that falls back, or a new total, starts a new computation: its rate and ETA start
-// afresh.
-func gwdProgress(a *app, fields logrus.Fields) func(done, total int) {
-	var start, last time.Time
-	var startDone, lastDone, lastTotal int
-	return func(done, total int) {
-		now := time.Now()
-		if start.IsZero() || done < lastDone || total != lastTotal {
-			start, last, startDone, lastDone, lastTotal = now, now, done, done, total
-			return
-		}
-		lastDone = done
-		if done < total && now.Sub(last) < progressEvery {
-			return
-		}
-		last = now
-		rate := float64(done-startDone) / now.Sub(start).Seconds()
-		eta := "unknown" // nothing done since the first report: no rate yet
-		switch {
-		case done >= total:
-			eta = "0s"
-		case rate > 0 && !math.IsInf(rate, 0):
-			eta = time.Duration(float64(total-done) / rate * float64(time.Second)).Round(time.Second).String()
-		}
-		a.log.WithFields(fields).WithFields(logrus.Fields{
-			"gwds": fmt.Sprintf("%d/%d", done, total), "gwds/s": fmt.Sprintf("%.0f", rate), "eta": eta,
-		}).Info("computing")
-	}
 }
 
 // writeJSON writes v as indented JSON.

@@ -14,6 +14,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/experiment"
+	"github.com/gwf-graphs/gwf/training/progresslog"
 )
 
 // embedFlags are the flags of "gwf embed".
@@ -166,8 +167,8 @@ func (u *modelFlags) embed(cmd *cobra.Command, a *app, model string, data *dataF
 	}
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
-	p := newProgress(a.log, "embedding", nil)
-	z, _, err := experiment.Embed(ctx, m, gs, experiment.EmbedOptions{Steps: steps, Transform: u.transform, Workers: u.workers, Progress: p.callback(quiet)})
+	p := progresslog.New(a.log, "embedding", nil)
+	z, _, err := experiment.Embed(ctx, m, gs, experiment.EmbedOptions{Steps: steps, Transform: u.transform, Workers: u.workers, Progress: p.Callback(quiet)})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil, nil, interruptedError{"interrupted: nothing written"}

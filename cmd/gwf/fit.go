@@ -14,6 +14,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/progresslog"
 )
 
 // fitFlags are the flags of "gwf fit".
@@ -246,8 +247,8 @@ type fitRun struct {
 
 // fitModel trains m on data with progress logging and per-epoch checkpoints.
 func fitModel(ctx context.Context, a *app, m *training.Model, data graphs.Source, r fitRun) error {
-	p := newProgress(a.log, "training", r.fields)
-	opt := training.Options{Workers: r.workers, Progress: p.callback(a.silent), SkipNonFinite: r.skipNonFinite,
+	p := progresslog.New(a.log, "training", r.fields)
+	opt := training.Options{Workers: r.workers, Progress: p.Callback(a.silent), SkipNonFinite: r.skipNonFinite,
 		Warn: func(msg string) { a.log.WithFields(r.fields).Warn(msg) }}
 	if r.checkpoint != "" {
 		opt.EpochDone = func(m *training.Model) error {

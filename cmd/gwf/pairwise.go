@@ -12,6 +12,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/training/baselines"
+	"github.com/gwf-graphs/gwf/training/progresslog"
 	"github.com/gwf-graphs/gwf/training/shard"
 )
 
@@ -110,7 +111,7 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 	defer stop()
 	opt := baselines.Options{Config: cfg, Workers: f.train.workers}
 	if !a.silent {
-		opt.Progress = gwdProgress(a, nil)
+		opt.Progress = progresslog.Counts(a.log, nil)
 	}
 	start := time.Now()
 	if square {

@@ -9,6 +9,7 @@ import (
 	"github.com/gwf-graphs/gwf/semisup"
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/progresslog"
 )
 
 type predictFlags struct {
@@ -106,8 +107,8 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 	}
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
-	p := newProgress(a.log, "embedding", nil)
-	probs, transformed, err := m.ClassProbabilities(ctx, data, f.embed.steps, f.embed.transform, training.Options{Workers: f.embed.workers, Progress: p.callback(a.silent)})
+	p := progresslog.New(a.log, "embedding", nil)
+	probs, transformed, err := m.ClassProbabilities(ctx, data, f.embed.steps, f.embed.transform, training.Options{Workers: f.embed.workers, Progress: p.Callback(a.silent)})
 	if err != nil {
 		if ctx.Err() != nil {
 			return interruptedError{"interrupted: no predictions written"}

@@ -8,6 +8,7 @@ import (
 
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
+	"github.com/gwf-graphs/gwf/training/progresslog"
 )
 
 // isSVMClassifier reports whether the file at path is a classifier of 'gwf classify
@@ -54,7 +55,7 @@ func runPredictSVM(cmd *cobra.Command, a *app, f *predictFlags) error {
 	defer stop()
 	opt := fgwsvm.Options{Workers: f.embed.workers}
 	if !a.silent {
-		opt.Progress = gwdProgress(a, nil)
+		opt.Progress = progresslog.Counts(a.log, nil)
 	}
 	a.log.Infof("comparing %d graphs with the classifier's %d support graphs (%s)", len(data), len(m.Graphs), m.Vote())
 	pred, err := m.Predict(ctx, data, opt)

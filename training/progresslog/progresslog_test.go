@@ -1,4 +1,4 @@
-package main
+package progresslog
 
 import (
 	"bytes"
@@ -15,12 +15,12 @@ func TestProgressThrottled(t *testing.T) {
 	var buf bytes.Buffer
 	log := logrus.New()
 	log.SetOutput(&buf)
-	p := newProgress(log, "training", logrus.Fields{"run": "1/2"})
+	p := New(log, "training", logrus.Fields{"run": "1/2"})
 	now := time.Unix(0, 0)
 	p.now = func() time.Time { return now }
 	report := func(done int, dt time.Duration) {
 		now = now.Add(dt)
-		p.report(training.Progress{Epoch: 1, Epochs: 2, Done: done, Total: 100, Loss: 0.25, GraphsPerSec: 10, ETA: 15 * time.Second})
+		p.Report(training.Progress{Epoch: 1, Epochs: 2, Done: done, Total: 100, Loss: 0.25, GraphsPerSec: 10, ETA: 15 * time.Second})
 	}
 	report(10, time.Second)    // first: logged
 	report(20, time.Second)    // too soon
@@ -37,7 +37,7 @@ func TestProgressThrottled(t *testing.T) {
 			t.Errorf("%q lacks %s", lines[2], want)
 		}
 	}
-	if p.callback(true) != nil {
+	if p.Callback(true) != nil {
 		t.Error("quiet progress has a callback")
 	}
 }
@@ -47,9 +47,9 @@ func TestProgressCommandETA(t *testing.T) {
 	var buf bytes.Buffer
 	log := logrus.New()
 	log.SetOutput(&buf)
-	p := newProgress(log, "training", logrus.Fields{"run": "1/3"})
+	p := New(log, "training", logrus.Fields{"run": "1/3"})
 	// 10 s into run 1 of 3 with 30 s to go: this run takes 40 s, two more follow: 30 + 80 s.
-	p.report(training.Progress{Epoch: 1, Epochs: 4, Done: 5, Total: 10, GraphsPerSec: 1, Elapsed: 10 * time.Second, ETA: 30 * time.Second})
+	p.Report(training.Progress{Epoch: 1, Epochs: 4, Done: 5, Total: 10, GraphsPerSec: 1, Elapsed: 10 * time.Second, ETA: 30 * time.Second})
 	if !strings.Contains(buf.String(), "eta=1m50s") {
 		t.Errorf("log %q lacks eta=1m50s", buf.String())
 	}
@@ -58,10 +58,10 @@ func TestProgressCommandETA(t *testing.T) {
 // TestProgressBar: on a terminal the bar redraws one line, and an epoch's end keeps it.
 func TestProgressBar(t *testing.T) {
 	var buf bytes.Buffer
-	p := newProgress(logrus.New(), "training", logrus.Fields{"run": "2/2"})
+	p := New(logrus.New(), "training", logrus.Fields{"run": "2/2"})
 	p.bar = &buf
-	p.report(training.Progress{Epoch: 1, Epochs: 2, Done: 50, Total: 100, Loss: 0.5, GraphsPerSec: 10, ETA: 15 * time.Second})
-	p.report(training.Progress{Epoch: 1, Epochs: 2, Done: 100, Total: 100, Loss: 0.25, GraphsPerSec: 10, ETA: 10 * time.Second})
+	p.Report(training.Progress{Epoch: 1, Epochs: 2, Done: 50, Total: 100, Loss: 0.5, GraphsPerSec: 10, ETA: 15 * time.Second})
+	p.Report(training.Progress{Epoch: 1, Epochs: 2, Done: 100, Total: 100, Loss: 0.25, GraphsPerSec: 10, ETA: 10 * time.Second})
 	out := buf.String()
 	if strings.Count(out, "\r\033[K") != 2 || strings.Count(out, "\n") != 1 || !strings.HasSuffix(out, "\n") {
 		t.Errorf("bar output %q: want two redraws and one line end", out)
@@ -76,13 +76,13 @@ func TestProgressBar(t *testing.T) {
 	}
 }
 
-// TestGWDProgressETA: a computation that ends before any rate is measured logs an ETA of 0,
+// TestCountsETA: a computation that ends before any rate is measured logs an ETA of 0,
 // not the negative duration of 0/0.
-func TestGWDProgressETA(t *testing.T) {
+func TestCountsETA(t *testing.T) {
 	var buf bytes.Buffer
-	a := &app{log: logrus.New()}
-	a.log.SetOutput(&buf)
-	p := gwdProgress(a, nil)
+	log := logrus.New()
+	log.SetOutput(&buf)
+	p := Counts(log, nil)
 	p(276, 276)
 	p(276, 276)
 	if out := buf.String(); !strings.Contains(out, "eta=0s") || strings.Contains(out, "eta=-") {

@@ -1,8 +1,9 @@
-package main
+package progresslog
 
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -13,19 +14,19 @@ import (
 	"github.com/gwf-graphs/gwf/training"
 )
 
-// progressEvery is how often progress is logged during an epoch; barEvery how often the bar is
-// redrawn on a terminal.
+// Every is how often progress is logged during an epoch or a computation; barEvery how often
+// the bar is redrawn on a terminal.
 const (
-	progressEvery = 5 * time.Second
-	barEvery      = 200 * time.Millisecond
-	barWidth      = 24
+	Every    = 5 * time.Second
+	barEvery = 200 * time.Millisecond
+	barWidth = 24
 )
 
-// progress reports training.Progress: on a terminal as a bar redrawn on one line (a line per
+// Training reports training.Progress: on a terminal as a bar redrawn on one line (a line per
 // epoch is kept), otherwise as log lines at most every interval and always when an epoch (or a
 // transform) completes. The ETA covers the whole command: with a "run" field "r/R" (cluster's
 // runs), the runs still to come are counted at the projected length of the current one.
-type progress struct {
+type Training struct {
 	log      *logrus.Logger
 	msg      string
 	fields   logrus.Fields
@@ -37,9 +38,9 @@ type progress struct {
 	bar io.Writer
 }
 
-// newProgress returns a reporter logging msg with the given extra fields (nil for none).
-func newProgress(log *logrus.Logger, msg string, fields logrus.Fields) *progress {
-	p := &progress{log: log, msg: msg, fields: fields, interval: progressEvery, now: time.Now}
+// New returns a reporter logging msg with the given extra fields (nil for none).
+func New(log *logrus.Logger, msg string, fields logrus.Fields) *Training {
+	p := &Training{log: log, msg: msg, fields: fields, interval: Every, now: time.Now}
 	if isTerminal(log.Out) && log.IsLevelEnabled(logrus.InfoLevel) {
 		p.bar, p.interval = log.Out, barEvery
 	}
@@ -56,8 +57,8 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// report is a training.Options.Progress callback.
-func (p *progress) report(pr training.Progress) {
+// Report is a training.Options.Progress callback.
+func (p *Training) Report(pr training.Progress) {
 	now := p.now()
 	first := p.start.IsZero()
 	if first {
@@ -101,7 +102,7 @@ func (p *progress) report(pr training.Progress) {
 
 // commandETA extends the run's ETA by the runs still to come after this one (fields "run"
 // = "r/R"), each as long as this run's elapsed time plus its ETA.
-func (p *progress) commandETA(pr training.Progress) time.Duration {
+func (p *Training) commandETA(pr training.Progress) time.Duration {
 	run, ok := p.fields["run"].(string)
 	if !ok {
 		return pr.ETA
@@ -117,7 +118,7 @@ func (p *progress) commandETA(pr training.Progress) time.Duration {
 
 // drawBar redraws the progress line; an epoch's (or the transform's) last report ends it, so
 // the epoch stays on screen.
-func (p *progress) drawBar(pr training.Progress, fitting bool, rate float64, eta time.Duration) {
+func (p *Training) drawBar(pr training.Progress, fitting bool, rate float64, eta time.Duration) {
 	frac := 0.0
 	if pr.Total > 0 {
 		frac = float64(pr.Done) / float64(pr.Total)
@@ -143,10 +144,41 @@ func (p *progress) drawBar(pr training.Progress, fitting bool, rate float64, eta
 	io.WriteString(p.bar, b.String()) // a failed terminal write is not worth stopping training for
 }
 
-// callback returns p.report, or nil when quiet, for training.Options.Progress.
-func (p *progress) callback(quiet bool) func(training.Progress) {
+// Callback returns p.Report, or nil when quiet, for training.Options.Progress.
+func (p *Training) Callback(quiet bool) func(training.Progress) {
 	if quiet {
 		return nil
 	}
-	return p.report
+	return p.Report
+}
+
+// Counts returns a callback that logs the discrepancies (GWDs) done every Every, with rate and
+// ETA, and at the end, as "computing" with the given extra fields (nil for none). A count that
+// falls back, or a new total, starts a new computation: its rate and ETA start afresh.
+func Counts(log logrus.FieldLogger, fields logrus.Fields) func(done, total int) {
+	var start, last time.Time
+	var startDone, lastDone, lastTotal int
+	return func(done, total int) {
+		now := time.Now()
+		if start.IsZero() || done < lastDone || total != lastTotal {
+			start, last, startDone, lastDone, lastTotal = now, now, done, done, total
+			return
+		}
+		lastDone = done
+		if done < total && now.Sub(last) < Every {
+			return
+		}
+		last = now
+		rate := float64(done-startDone) / now.Sub(start).Seconds()
+		eta := "unknown" // nothing done since the first report: no rate yet
+		switch {
+		case done >= total:
+			eta = "0s"
+		case rate > 0 && !math.IsInf(rate, 0):
+			eta = time.Duration(float64(total-done) / rate * float64(time.Second)).Round(time.Second).String()
+		}
+		log.WithFields(fields).WithFields(logrus.Fields{
+			"gwds": fmt.Sprintf("%d/%d", done, total), "gwds/s": fmt.Sprintf("%.0f", rate), "eta": eta,
+		}).Info("computing")
+	}
 }
