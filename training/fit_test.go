@@ -201,9 +201,9 @@ func TestAtomSizes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sizes := AtomSizes(data, cfg)
-		if len(sizes) != m.K() {
-			t.Fatalf("%d sizes for %d atoms", len(sizes), m.K())
+		sizes, err := AtomSizes(graphs.Slice(data), cfg)
+		if err != nil || len(sizes) != m.K() {
+			t.Fatalf("%d sizes for %d atoms (%v)", len(sizes), m.K(), err)
 		}
 		for k, n := range sizes {
 			if r, _ := m.V[k].Dims(); r != n {

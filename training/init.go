@@ -106,16 +106,11 @@ func warmPicks(cfg Config, graphs int, rng *rand.Rand) []int {
 	return picks
 }
 
-// AtomSizes returns the number of nodes of each atom NewModel would make for data, without
-// making them: Config.AtomSize, or the sizes of the graphs the warm start draws. It lets a
-// caller check the memory of a model before allocating it.
-func AtomSizes(data []*graphs.Graph, cfg Config) []int {
-	sizes, _ := AtomSizesSource(graphs.Slice(data), cfg)
-	return sizes
-}
-
-// AtomSizesSource is AtomSizes on the graphs of src (it reads the K graphs the warm start draws).
-func AtomSizesSource(src graphs.Source, cfg Config) ([]int, error) {
+// AtomSizes returns the number of nodes of each atom NewModelSource would make for the graphs
+// of src, without making them: Config.AtomSize, or the sizes of the graphs the warm start draws
+// (it reads those K graphs). It lets a caller check the memory of a model before allocating it
+// (graphs.Slice adapts a slice of graphs).
+func AtomSizes(src graphs.Source, cfg Config) ([]int, error) {
 	if cfg.Atoms <= 0 || src.Len() == 0 {
 		return nil, nil
 	}
