@@ -303,11 +303,9 @@ func (f *clusterFlags) trainer() (experiment.Trainer, error) {
 
 // progress returns the experiment's progress and log callbacks: logrus lines with the run.
 func (f *clusterFlags) progress(a *app, opt experiment.Options) (func(int, training.Progress), func(int, int, int), func(experiment.Event)) {
-	fields := func(r int) logrus.Fields {
-		return logrus.Fields{"run": fmt.Sprintf("%d/%d", r+1, opt.Runs), "method": string(opt.Method)}
-	}
+	runs := progresslog.NewRuns(a.log, opt.Runs, logrus.Fields{"method": string(opt.Method)})
 	logEvent := func(e experiment.Event) {
-		l := a.log.WithFields(fields(e.Run))
+		l := a.log.WithFields(runs.Fields(e.Run))
 		if e.Warning {
 			l.Warn(e.Message)
 		} else {
@@ -317,23 +315,7 @@ func (f *clusterFlags) progress(a *app, opt experiment.Options) (func(int, train
 	if a.silent {
 		return nil, nil, logEvent
 	}
-	var cur *progresslog.Training
-	curRun := -1
-	train := func(r int, p training.Progress) {
-		if r != curRun {
-			cur, curRun = progresslog.New(a.log, "training", fields(r)), r
-		}
-		cur.Report(p)
-	}
-	gwdRun := -1
-	var gwd func(done, total int)
-	gwds := func(r, done, total int) {
-		if r != gwdRun {
-			gwd, gwdRun = progresslog.Counts(a.log, fields(r)), r
-		}
-		gwd(done, total)
-	}
-	return train, gwds, logEvent
+	return runs.Training, runs.Counts, logEvent
 }
 
 // writeJSON writes v as indented JSON.

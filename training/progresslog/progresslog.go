@@ -182,3 +182,46 @@ func Counts(log logrus.FieldLogger, fields logrus.Fields) func(done, total int) 
 		}).Info("computing")
 	}
 }
+
+// Runs logs the progress of work done in runs (the seeds of a clustering experiment: package
+// training/experiment's Options.Progress and GWDProgress), each line with the field run
+// "r/R" — which the training ETA extends by the runs still to come — and the given fields.
+type Runs struct {
+	log    *logrus.Logger
+	runs   int
+	fields logrus.Fields
+	train  *Training
+	count  func(done, total int)
+	// trainRun and countRun are the runs the reporters above belong to (-1: none yet).
+	trainRun, countRun int
+}
+
+// NewRuns returns a logger of runs runs' progress with the given extra fields (nil for none).
+func NewRuns(log *logrus.Logger, runs int, fields logrus.Fields) *Runs {
+	return &Runs{log: log, runs: runs, fields: fields, trainRun: -1, countRun: -1}
+}
+
+// Fields are the fields of run r's lines (0-based r).
+func (p *Runs) Fields(r int) logrus.Fields {
+	f := logrus.Fields{"run": fmt.Sprintf("%d/%d", r+1, p.runs)}
+	for k, v := range p.fields {
+		f[k] = v
+	}
+	return f
+}
+
+// Training reports a training step of run r.
+func (p *Runs) Training(r int, pr training.Progress) {
+	if r != p.trainRun {
+		p.train, p.trainRun = New(p.log, "training", p.Fields(r)), r
+	}
+	p.train.Report(pr)
+}
+
+// Counts reports the discrepancies done of run r.
+func (p *Runs) Counts(r, done, total int) {
+	if r != p.countRun {
+		p.count, p.countRun = Counts(p.log, p.Fields(r)), r
+	}
+	p.count(done, total)
+}

@@ -89,3 +89,20 @@ func TestCountsETA(t *testing.T) {
 		t.Errorf("log %q, want eta=0s", out)
 	}
 }
+
+// TestRuns: each run's lines carry its run field, and the training ETA counts the runs to come.
+func TestRuns(t *testing.T) {
+	var buf bytes.Buffer
+	log := logrus.New()
+	log.SetOutput(&buf)
+	p := NewRuns(log, 2, logrus.Fields{"method": "gwf"})
+	p.Training(0, training.Progress{Epoch: 1, Epochs: 1, Done: 10, Total: 10, GraphsPerSec: 1, Elapsed: 10 * time.Second})
+	p.Counts(1, 5, 5)
+	p.Counts(1, 5, 5)
+	out := buf.String()
+	for _, want := range []string{"run=1/2", "eta=10s", "method=gwf", "run=2/2", "gwds=5/5"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("log %q lacks %s", out, want)
+		}
+	}
+}
