@@ -56,7 +56,7 @@ func (t EncoderTrainer) Name() string {
 }
 
 // Train trains a model of data with the GWF configuration cfg and returns it with Z holding
-// every graph's embedding under the final encoder. Of opt it uses Workers and Progress; it
+// every graph's embedding under the final encoder. Of opt it uses Workers and Observe; it
 // cannot leave graphs out (SkipNonFinite), since the encoder's weights are shared by all.
 func (t EncoderTrainer) Train(ctx context.Context, data []*graphs.Graph, cfg training.Config, opt training.Options) (*training.Model, error) {
 	if err := t.Validate(); err != nil {
@@ -69,7 +69,7 @@ func (t EncoderTrainer) Train(ctx context.Context, data []*graphs.Graph, cfg tra
 	if err != nil {
 		return nil, err
 	}
-	if err := Fit(ctx, m, data, NoLabels(len(data)), Options{Workers: opt.Workers, Progress: opt.Progress}); err != nil {
+	if err := Fit(ctx, m, data, NoLabels(len(data)), Options{Workers: opt.Workers, Observe: opt.Observe}); err != nil {
 		return nil, err
 	}
 	return m.GWF, nil

@@ -222,8 +222,10 @@ func (m *Model) checkLabels(data []*graphs.Graph, labels []int) (labelled int, e
 
 // Options control how Fit runs; results do not depend on them.
 type Options struct {
-	Workers  int
-	Progress func(training.Progress)
+	Workers int
+	// Observe receives the training steps (and, in the experiments that take these Options,
+	// their messages).
+	Observe training.Observer
 	// EpochDone, if set, is called after every epoch (to save a checkpoint); an error stops.
 	EpochDone func(*Model) error
 }
@@ -273,7 +275,7 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, labels []int, opt 
 		}
 	}
 	err = training.Fit(ctx, gm, data, training.Options{
-		Workers: opt.Workers, Progress: opt.Progress, Terms: []training.Term{head}, Encoder: enc, WithoutGWF: m.Config.NoGWF,
+		Workers: opt.Workers, Observe: opt.Observe, Terms: []training.Term{head}, Encoder: enc, WithoutGWF: m.Config.NoGWF,
 		EncoderLearningRate: m.Config.EncoderLearningRate,
 		EpochDone: func(gm *training.Model) error {
 			if m.Encoder != nil {

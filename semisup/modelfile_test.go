@@ -149,12 +149,12 @@ func TestResumeMidEpochThroughFile(t *testing.T) {
 
 	m := newModel()
 	ctx, cancel := context.WithCancel(context.Background())
-	stop := func(p training.Progress) {
-		if p.Epoch == 2 && p.Done == 8 {
+	stop := func(e training.Event) {
+		if p := e.Step; p != nil && p.Epoch == 2 && p.Done == 8 {
 			cancel()
 		}
 	}
-	if err := Fit(ctx, m, data, labels, Options{Workers: 1, Progress: stop}); !errors.Is(err, context.Canceled) {
+	if err := Fit(ctx, m, data, labels, Options{Workers: 1, Observe: stop}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted fit: %v", err)
 	}
 	if m.GWF.Partial == nil || m.GWF.Partial.Done != 8 {

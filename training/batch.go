@@ -191,9 +191,7 @@ func (tr *trainer) runBatch(g *gorgonia.ExprGraph, bg *batchGraph) (*Gradients, 
 	}
 	for _, ge := range skipped {
 		out.Skipped = append(out.Skipped, ge.Index)
-		if tr.opt.Warn != nil {
-			tr.opt.Warn(fmt.Sprintf("skipped: graph %q: %v", bg.gs[ge.Index].Name, ge.Err))
-		}
+		tr.opt.Observe.Say(true, "skipped: graph %q: %v", bg.gs[ge.Index].Name, ge.Err)
 	}
 	gd := make([][]float64, len(bg.grads))
 	for q, gn := range bg.grads {

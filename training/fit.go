@@ -31,17 +31,15 @@ type Options struct {
 	// EncoderLearningRate is the Adam learning rate of the Encoder's weights (0: the model's
 	// Config.LearningRate, which the atoms, free embeddings and terms take).
 	EncoderLearningRate float64
-	// Progress, if set, is called after every batch.
-	Progress func(Progress)
+	// Observe, if set, receives a Step after every batch and the warnings of SkipNonFinite.
+	Observe Observer
 	// EpochDone, if set, is called after every completed epoch (to write a checkpoint); an
 	// error stops training.
 	EpochDone func(*Model) error
 	// SkipNonFinite leaves out of its batch a graph whose forward pass fails numerically or
-	// whose loss or gradients are NaN or infinite, reporting it to Warn, instead of stopping
-	// with an error (the default).
+	// whose loss or gradients are NaN or infinite, reporting it to Observe as a warning,
+	// instead of stopping with an error (the default).
 	SkipNonFinite bool
-	// Warn, if set, receives the warnings of SkipNonFinite.
-	Warn func(string)
 	// Offset (Transform only) is the position of the first graph in a larger corpus.
 	Offset int
 	// FreshOptimizer lets Fit continue a model that has trained epochs but no Adam state
@@ -197,12 +195,12 @@ func (tr *trainer) run(ctx context.Context) error {
 			for j, v := range terms {
 				termSums[j] += v
 			}
-			if opt.Progress != nil {
+			if opt.Observe != nil {
 				done := b + len(batch)
 				elapsed := time.Since(start)
 				processed := (epoch-first-1)*n + done - resume.Done
 				rate := float64(processed) / elapsed.Seconds()
-				opt.Progress(Progress{
+				opt.Observe.Step(Progress{
 					Epoch: epoch, Epochs: cfg.Epochs, Done: done, Total: n,
 					Loss: lossSum / float64(done), GraphsPerSec: rate, Elapsed: elapsed,
 					ETA: time.Duration(float64(runTotal-processed) / rate * float64(time.Second)),

@@ -110,7 +110,7 @@ func TestFitStopsOnCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
-	err = Fit(ctx, m, data, Options{Progress: func(Progress) {
+	err = Fit(ctx, m, data, Options{Observe: func(Event) {
 		calls++
 		cancel()
 	}})

@@ -73,7 +73,11 @@ func TestNonFiniteSkipped(t *testing.T) {
 	z0 := mat.DenseCopyOf(m.Z)
 	var warnings []string
 	err = Fit(context.Background(), m, data, Options{
-		SkipNonFinite: true, Warn: func(s string) { warnings = append(warnings, s) },
+		SkipNonFinite: true, Observe: func(e Event) {
+			if e.Warning {
+				warnings = append(warnings, e.Message)
+			}
+		},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -145,7 +145,7 @@ func TestResumeMidEpochIsExact(t *testing.T) {
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		batches := 0
-		err = Fit(ctx, m, data, Options{Workers: 2, Progress: func(Progress) {
+		err = Fit(ctx, m, data, Options{Workers: 2, Observe: func(Event) {
 			if batches++; batches == stopAfter {
 				cancel()
 			}
@@ -217,7 +217,7 @@ func TestResumeInsideBatchIsExact(t *testing.T) {
 	defer cancel()
 	batches := 0
 	src := &cancelAt{Slice: data, n: 3, cancel: cancel} // armed after the first batch: inside the second
-	err = FitSource(ctx, m, src, Options{Workers: 2, Progress: func(Progress) { batches++; src.armed = true }})
+	err = FitSource(ctx, m, src, Options{Workers: 2, Observe: func(Event) { batches++; src.armed = true }})
 	if err != context.Canceled || batches != 1 || m.Partial == nil || m.Partial.Done != cfg.Batch {
 		t.Fatalf("err %v after %d batches, partial %+v; want context.Canceled after 1 batch, at graph %d", err, batches, m.Partial, cfg.Batch)
 	}

@@ -15,7 +15,7 @@ import (
 // position) and takes `steps` Adam steps on its own GWF loss — steps ≤ 0 means the model's
 // number of epochs, which is how many steps each z gets in training. It runs the trainer of Fit
 // with the atoms frozen: with fixed atoms each z_i follows its own gradient, so the result does
-// not depend on the batches, their order or Options.Workers. Options.Progress is called after
+// not depend on the batches, their order or Options.Workers. Options.Observe gets a Step after
 // every batch (Epoch counts the steps); Terms are not used. Options.Offset is the position of
 // data[0] in a larger corpus: graph i is seeded as the corpus's graph Offset+i, so that slices
 // of a corpus embedded separately (shards) give exactly the rows of one embedding of it all.
@@ -48,7 +48,7 @@ func Transform(ctx context.Context, m *Model, data []*graphs.Graph, steps int, o
 			z[k] = cfg.ZInitStd * rng.NormFloat64()
 		}
 	}
-	tr, err := newTrainer(frozen, graphs.Slice(data), Options{Workers: opt.Workers, Progress: opt.Progress, SkipNonFinite: opt.SkipNonFinite, Warn: opt.Warn, frozen: true})
+	tr, err := newTrainer(frozen, graphs.Slice(data), Options{Workers: opt.Workers, Observe: opt.Observe, SkipNonFinite: opt.SkipNonFinite, frozen: true})
 	if err != nil {
 		return nil, err
 	}

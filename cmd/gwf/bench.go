@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sirupsen/logrus"
 	"github.com/spf13/cobra"
 
 	"github.com/gwf-graphs/gwf/graphs"
@@ -14,7 +15,6 @@ import (
 	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/bench"
-	"github.com/gwf-graphs/gwf/training/progresslog"
 )
 
 type benchFlags struct {
@@ -165,8 +165,7 @@ func benchEpoch(ctx context.Context, a *app, name string, f *benchFlags) (bench.
 	if err := cfg.Validate(); err != nil {
 		return bench.Epoch{}, usageError{err}
 	}
-	p := progresslog.New(a.log, "bench epoch", map[string]any{"dataset": name})
-	e, err := bench.TimeEpoch(ctx, ds.Name, f.features, timed, len(ds.Graphs), cfg, training.Options{Workers: f.workers, Progress: p.Callback(a.silent)})
+	e, err := bench.TimeEpoch(ctx, ds.Name, f.features, timed, len(ds.Graphs), cfg, training.Options{Workers: f.workers, Observe: a.observer("bench epoch", logrus.Fields{"dataset": name})})
 	if err != nil {
 		return bench.Epoch{}, err
 	}

@@ -14,7 +14,6 @@ import (
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 	"github.com/gwf-graphs/gwf/training"
-	"github.com/gwf-graphs/gwf/training/progresslog"
 	"github.com/gwf-graphs/gwf/training/shard"
 )
 
@@ -357,8 +356,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	}
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
-	p := progresslog.New(a.log, "training", nil)
-	opt := semisup.Options{Workers: f.train.workers, Progress: p.Callback(a.silent)}
+	opt := semisup.Options{Workers: f.train.workers, Observe: a.observer("training", nil)}
 	if f.fraction > 0 {
 		return classifyFraction(cmd, a, f, ds, labels, classesN, cfg, sc, opt)
 	}
@@ -368,14 +366,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	spec := classexp.GWFSpec{Shard: sh, CVOptions: classexp.CVOptions{
 		Folds: f.folds, Seed: f.foldSeed, Options: opt, Dir: f.outputDir, Select: sel,
 		Baselines: sel != nil && f.baselines,
-		Log: func(warning bool, msg string) {
-			if warning {
-				a.log.Warn(msg)
-			} else {
-				a.log.Info(msg)
-			}
-		},
-		Reused: func(int) { reused++ },
+		Reused:    func(int) { reused++ },
 		FoldDone: func(r classexp.FoldResult) {
 			trained++
 			foldSeconds += r.Seconds
@@ -425,7 +416,7 @@ func classifyFraction(cmd *cobra.Command, a *app, f *classifyFlags, ds *graphs.D
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
 	rep, split, err := classexp.FractionGWF(ctx, m, ds, labels, classexp.Fraction{Share: f.fraction, Seed: f.foldSeed}, opt,
-		training.Options{Workers: f.train.workers, Progress: opt.Progress})
+		training.Options{Workers: f.train.workers, Observe: opt.Observe})
 	if err != nil {
 		if ctx.Err() != nil {
 			return interruptedError{"interrupted"}

@@ -12,7 +12,6 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
-	"github.com/gwf-graphs/gwf/training/progresslog"
 )
 
 // The two classifiers of 'gwf classify'.
@@ -115,11 +114,7 @@ func runClassifySVM(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		ds.Name, len(data), classesN, used, len(cands), classexp.DescribeCandidates(cands))
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
-	opt := fgwsvm.Options{Workers: f.train.workers, Dir: f.outputDir}
-	if !a.silent {
-		opt.Progress = progresslog.Counts(a.log, nil)
-		opt.Log = func(msg string) { a.log.Info(msg) }
-	}
+	opt := fgwsvm.Options{Workers: f.train.workers, Dir: f.outputDir, Observe: a.observer("computing", nil)}
 	interrupted := func(err error) error {
 		if ctx.Err() != nil {
 			return interruptedError{"interrupted"}

@@ -156,7 +156,7 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 		}
 	}
 	opt.Config = cfg
-	opt.Progress, opt.GWDProgress, opt.Log = f.progress(a, opt)
+	opt.Observe = progresslog.Observer(a.log, "training", opt.Runs, logrus.Fields{"method": string(opt.Method)})
 	how := cfg.Describe()
 	if opt.Trainer != nil {
 		how += ", embeddings by a " + opt.Trainer.Name() + " encoder"
@@ -205,7 +205,7 @@ func clusterModel(cmd *cobra.Command, a *app, f *clusterFlags, opt experiment.Op
 		return err
 	}
 	f.under.workers = f.train.workers
-	m, ds, z, err := f.under.embed(cmd, a, f.model, &f.data, a.silent)
+	m, ds, z, err := f.under.embed(cmd, a, f.model, &f.data)
 	if err != nil {
 		return err
 	}
@@ -299,23 +299,6 @@ func (f *clusterFlags) trainer() (experiment.Trainer, error) {
 		return nil, usagef("--encoder: %v", err)
 	}
 	return t, nil
-}
-
-// progress returns the experiment's progress and log callbacks: logrus lines with the run.
-func (f *clusterFlags) progress(a *app, opt experiment.Options) (func(int, training.Progress), func(int, int, int), func(experiment.Event)) {
-	runs := progresslog.NewRuns(a.log, opt.Runs, logrus.Fields{"method": string(opt.Method)})
-	logEvent := func(e experiment.Event) {
-		l := a.log.WithFields(runs.Fields(e.Run))
-		if e.Warning {
-			l.Warn(e.Message)
-		} else {
-			l.Info(e.Message)
-		}
-	}
-	if a.silent {
-		return nil, nil, logEvent
-	}
-	return runs.Training, runs.Counts, logEvent
 }
 
 // writeJSON writes v as indented JSON.

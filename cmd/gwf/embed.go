@@ -14,7 +14,6 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/experiment"
-	"github.com/gwf-graphs/gwf/training/progresslog"
 )
 
 // embedFlags are the flags of "gwf embed".
@@ -89,7 +88,7 @@ func runEmbed(cmd *cobra.Command, a *app, f *embedFlags) error {
 	if err != nil {
 		return err
 	}
-	_, ds, z, err := f.under.embed(cmd, a, f.model, &f.data, a.silent)
+	_, ds, z, err := f.under.embed(cmd, a, f.model, &f.data)
 	if err != nil {
 		return err
 	}
@@ -130,7 +129,7 @@ func (u *modelFlags) register(fs *pflag.FlagSet) {
 // embed loads the model file and the data and returns the graphs' embeddings z under the
 // model (experiment.Embed): the trained z for its training data unless --transform, else z
 // computed with the atoms fixed.
-func (u *modelFlags) embed(cmd *cobra.Command, a *app, model string, data *dataFlags, quiet bool) (*training.Model, *graphs.Dataset, *mat.Dense, error) {
+func (u *modelFlags) embed(cmd *cobra.Command, a *app, model string, data *dataFlags) (*training.Model, *graphs.Dataset, *mat.Dense, error) {
 	if u.steps < 0 || u.workers < 0 {
 		return nil, nil, nil, usagef("--steps and --workers must not be negative")
 	}
@@ -167,8 +166,7 @@ func (u *modelFlags) embed(cmd *cobra.Command, a *app, model string, data *dataF
 	}
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
-	p := progresslog.New(a.log, "embedding", nil)
-	z, _, err := experiment.Embed(ctx, m, gs, experiment.EmbedOptions{Steps: steps, Transform: u.transform, Workers: u.workers, Progress: p.Callback(quiet)})
+	z, _, err := experiment.Embed(ctx, m, gs, experiment.EmbedOptions{Steps: steps, Transform: u.transform, Workers: u.workers, Observe: a.observer("embedding", nil)})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil, nil, interruptedError{"interrupted: nothing written"}

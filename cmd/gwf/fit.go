@@ -14,7 +14,6 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/training"
-	"github.com/gwf-graphs/gwf/training/progresslog"
 )
 
 // fitFlags are the flags of "gwf fit".
@@ -247,9 +246,7 @@ type fitRun struct {
 
 // fitModel trains m on data with progress logging and per-epoch checkpoints.
 func fitModel(ctx context.Context, a *app, m *training.Model, data graphs.Source, r fitRun) error {
-	p := progresslog.New(a.log, "training", r.fields)
-	opt := training.Options{Workers: r.workers, Progress: p.Callback(a.silent), SkipNonFinite: r.skipNonFinite,
-		Warn: func(msg string) { a.log.WithFields(r.fields).Warn(msg) }}
+	opt := training.Options{Workers: r.workers, Observe: a.observer("training", r.fields), SkipNonFinite: r.skipNonFinite}
 	if r.checkpoint != "" {
 		opt.EpochDone = func(m *training.Model) error {
 			if err := m.Save(r.checkpoint); err != nil {

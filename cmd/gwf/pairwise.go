@@ -12,7 +12,6 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/training/baselines"
-	"github.com/gwf-graphs/gwf/training/progresslog"
 	"github.com/gwf-graphs/gwf/training/shard"
 )
 
@@ -109,10 +108,7 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 	}
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
-	opt := baselines.Options{Config: cfg, Workers: f.train.workers}
-	if !a.silent {
-		opt.Progress = progresslog.Counts(a.log, nil)
-	}
+	opt := baselines.Options{Config: cfg, Workers: f.train.workers, Observe: a.observer("computing", nil)}
 	start := time.Now()
 	if square {
 		d, _, err := baselines.PairwiseGWD(ctx, data, opt)

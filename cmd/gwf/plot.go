@@ -121,7 +121,7 @@ func runPlot(cmd *cobra.Command, a *app, kind string, f *plotFlags) error {
 			draw = func(w io.Writer) error { return plot.Atoms(w, m, m.Z, f.top) }
 			break
 		}
-		m, _, z, err := f.under.embed(cmd, a, f.model, &f.data, a.silent)
+		m, _, z, err := f.under.embed(cmd, a, f.model, &f.data)
 		if err != nil {
 			return err
 		}
@@ -137,7 +137,7 @@ func runPlot(cmd *cobra.Command, a *app, kind string, f *plotFlags) error {
 		if err := f.data.check(); err != nil {
 			return err
 		}
-		_, ds, z, err := f.under.embed(cmd, a, f.model, &f.data, a.silent)
+		_, ds, z, err := f.under.embed(cmd, a, f.model, &f.data)
 		if err != nil {
 			return err
 		}

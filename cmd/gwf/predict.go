@@ -9,7 +9,6 @@ import (
 	"github.com/gwf-graphs/gwf/semisup"
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/training"
-	"github.com/gwf-graphs/gwf/training/progresslog"
 )
 
 type predictFlags struct {
@@ -107,8 +106,7 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 	}
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
-	p := progresslog.New(a.log, "embedding", nil)
-	probs, transformed, err := m.ClassProbabilities(ctx, data, f.embed.steps, f.embed.transform, training.Options{Workers: f.embed.workers, Progress: p.Callback(a.silent)})
+	probs, transformed, err := m.ClassProbabilities(ctx, data, f.embed.steps, f.embed.transform, training.Options{Workers: f.embed.workers, Observe: a.observer("embedding", nil)})
 	if err != nil {
 		if ctx.Err() != nil {
 			return interruptedError{"interrupted: no predictions written"}

@@ -8,7 +8,6 @@ import (
 
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
-	"github.com/gwf-graphs/gwf/training/progresslog"
 )
 
 // isSVMClassifier reports whether the file at path is a classifier of 'gwf classify
@@ -53,10 +52,7 @@ func runPredictSVM(cmd *cobra.Command, a *app, f *predictFlags) error {
 	data := ds.Graphs
 	ctx, stop := withSignals(cmd.Context(), a.log)
 	defer stop()
-	opt := fgwsvm.Options{Workers: f.embed.workers}
-	if !a.silent {
-		opt.Progress = progresslog.Counts(a.log, nil)
-	}
+	opt := fgwsvm.Options{Workers: f.embed.workers, Observe: a.observer("computing", nil)}
 	a.log.Infof("comparing %d graphs with the classifier's %d support graphs (%s)", len(data), len(m.Graphs), m.Vote())
 	pred, err := m.Predict(ctx, data, opt)
 	if err != nil {

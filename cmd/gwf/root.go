@@ -18,6 +18,7 @@ import (
 	"github.com/gwf-graphs/gwf/internal/envelope"
 	"github.com/gwf-graphs/gwf/internal/simd"
 	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/progresslog"
 )
 
 // Exit statuses.
@@ -117,6 +118,13 @@ interrupted (SIGINT/SIGTERM).`,
 	})
 	root.AddCommand(newGWCmd(a), newDatasetsCmd(), newFitCmd(a), newEmbedCmd(a), newClusterCmd(a), newClassifyCmd(a), newPredictCmd(a), newPlotCmd(a), newBenchCmd(a), newGenerateCmd(a), newPairwiseCmd(a), newMergeCmd(a), newPoolCmd(a), newVersionCmd())
 	return root, a
+}
+
+// observer logs the events of long work (progresslog.Observer): steps as lines named step,
+// with the given fields (nil for none). --quiet sets the log level that leaves out all but
+// warnings.
+func (a *app) observer(step string, fields logrus.Fields) training.Observer {
+	return progresslog.Observer(a.log, step, 1, fields)
 }
 
 // finish ends what the persistent flags started (the CPU profile); it runs after every

@@ -106,7 +106,11 @@ func run(ctx context.Context, o options, log io.Writer) error {
 			fmt.Fprintf(log, "table1: %s, %s: %d run(s) in %s\n", d, s, o.runs, dir)
 			rep, err := experiment.Run(ctx, ds, experiment.Options{
 				Config: cfg, Runs: o.runs, Workers: o.workers, Features: o.features.Of(d), Dir: dir,
-				Log: func(e experiment.Event) { fmt.Fprintf(log, "table1: %s, %s, run %d: %s\n", d, s, e.Run, e.Message) },
+				Observe: func(e training.Event) {
+					if e.Message != "" {
+						fmt.Fprintf(log, "table1: %s, %s, run %d: %s\n", d, s, e.Run, e.Message)
+					}
+				},
 			})
 			if err != nil {
 				return fmt.Errorf("%s, %s: %w", d, s, err)

@@ -305,7 +305,11 @@ func (o options) crossValidate(ctx context.Context, d, solver string, sc semisup
 	fmt.Fprintf(log, "table2: %s, %s: %d folds\n", d, solver, o.folds)
 	rep, err := experiment.CrossValidateGWF(ctx, ds, labels, len(ds.Classes), cfg, sc, experiment.GWFSpec{CVOptions: experiment.CVOptions{
 		Folds: o.folds, Seed: seed, Select: sel, Baselines: baselines, Dir: filepath.Join(o.out, "cells", name),
-		Log: func(_ bool, msg string) { fmt.Fprintf(log, "table2: %s, %s: %s\n", d, solver, msg) },
+		Options: semisup.Options{Observe: func(e training.Event) {
+			if e.Message != "" {
+				fmt.Fprintf(log, "table2: %s, %s: %s\n", d, solver, e.Message)
+			}
+		}},
 		FoldDone: func(r experiment.FoldResult) {
 			fmt.Fprintf(log, "table2: %s, %s: fold %d: %.1f%%\n", d, solver, r.Fold, 100*r.Accuracy)
 		},

@@ -62,10 +62,6 @@ type CVOptions struct {
 	// kept there too, as Dir/unsupervised.json. Both are checkpointed there after every epoch
 	// while they train (nested protocol), so that a killed run resumes at its last epoch.
 	Dir string
-	// Log, if set, receives a message for every fold reused from Dir (whole, or its trained
-	// candidates when the saved fold lacks the β = 0 candidate of Select.Unsupervised), and a
-	// warning for every fold found there but not reusable (saying why).
-	Log func(warning bool, msg string)
 	// Reused, if set, is called with every fold (1-based) reused whole from Dir, for which
 	// FoldDone is not called.
 	Reused func(fold int)

@@ -282,8 +282,9 @@ func (o CVOptions) done(r FoldResult, dir *dirHooks) error {
 	return nil
 }
 
+// log tells Observe a message for every fold reused from Dir (whole, or its trained candidates
+// when the saved fold lacks the β = 0 candidate of Select.Unsupervised), a warning for every
+// fold found there but not reusable (saying why), and what the protocol trains.
 func (o CVOptions) log(warning bool, msg string) {
-	if o.Log != nil {
-		o.Log(warning, msg)
-	}
+	o.Observe.Say(warning, "%s", msg)
 }

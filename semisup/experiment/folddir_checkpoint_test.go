@@ -35,7 +35,7 @@ func fold2(t *testing.T, enc string, opt CVOptions) (semisup.Config, cvRun) {
 	opt.Skip = func(f int) bool { return f != 2 }
 	return cfg, func(dir string, ctx context.Context, log func(bool, string), progress func(training.Progress)) ([]FoldResult, error) {
 		o := opt
-		o.Dir, o.Log, o.Progress = dir, log, progress
+		o.Dir, o.Observe = dir, observer(log, progress)
 		return CrossValidate(ctx, data, labels, 2, gwf, cfg, o)
 	}
 }

@@ -54,7 +54,7 @@ func TestCrossValidateDirResumes(t *testing.T) {
 	dir := t.TempDir() + "/folds"
 	var logged []string
 	opt.Dir = dir
-	opt.Log = savedLog(&logged)
+	opt.Observe = observer(savedLog(&logged), nil)
 	// A kill after fold 2: the context is cancelled when fold 2 is done.
 	ctx, cancel := context.WithCancel(context.Background())
 	killed := opt
@@ -160,6 +160,18 @@ func TestCrossValidateDirResumes(t *testing.T) {
 
 // savedLog is a CVOptions.Log that keeps the messages about what was found saved (reused or
 // not, and why) and leaves out those that say what starts training.
+// observer passes the messages to log and the training steps to progress (either may be nil).
+func observer(log func(warning bool, msg string), progress func(training.Progress)) training.Observer {
+	return func(e training.Event) {
+		switch {
+		case e.Step != nil && progress != nil:
+			progress(*e.Step)
+		case e.Message != "" && log != nil:
+			log(e.Warning, e.Message)
+		}
+	}
+}
+
 func savedLog(logged *[]string) func(bool, string) {
 	return func(_ bool, msg string) {
 		if !strings.Contains(msg, ": training ") && !strings.HasPrefix(msg, "training ") {
@@ -223,7 +235,7 @@ func TestCrossValidateDirKeepsUnsupervised(t *testing.T) {
 	opt.Dir = dir
 	var logged, all []string
 	keep := savedLog(&logged)
-	opt.Log = func(w bool, msg string) { all = append(all, msg); keep(w, msg) }
+	opt.Observe = observer(func(w bool, msg string) { all = append(all, msg); keep(w, msg) }, nil)
 	// Only fold 3 is kept from each run, so that every run trains it and needs the model.
 	run := func() FoldResult {
 		t.Helper()
@@ -326,7 +338,7 @@ func TestCrossValidateChecksValidationFirst(t *testing.T) {
 	gwf.Epochs = 1
 	cfg := semisup.Config{Beta: 0.1, Hidden: []int{4}, Activation: semisup.ReLU, Input: semisup.InputCentered}
 	trained := 0
-	opt := CVOptions{Folds: 2, Seed: 1, Baselines: true, Options: semisup.Options{Progress: func(training.Progress) { trained++ }}}
+	opt := CVOptions{Folds: 2, Seed: 1, Baselines: true, Options: semisup.Options{Observe: observer(nil, func(training.Progress) { trained++ })}}
 	// Fold 1 holds out two graphs (three of each class left, a validation split), fold 2 the
 	// other six (one of each class left: none).
 	fold := []int{0, 0, 1, 1, 1, 1, 1, 1}

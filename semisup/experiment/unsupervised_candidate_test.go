@@ -125,7 +125,7 @@ func TestCrossValidateUnsupervisedCandidate(t *testing.T) {
 	}
 	var logged []string
 	reused := 0
-	withOpt.Log = savedLog(&logged)
+	withOpt.Observe = observer(savedLog(&logged), nil)
 	withOpt.Reused = func(int) { reused++ }
 	upgraded, err := CrossValidate(context.Background(), data, labels, 2, gwf, cfg, withOpt)
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/training"
 )
 
 // TestDistancesKeptInDir: matrices are written to Options.Dir, reused by a later call, and
@@ -16,7 +18,11 @@ func TestDistancesKeptInDir(t *testing.T) {
 	cands, _ := DefaultCandidates(data)
 	dir := t.TempDir()
 	var logged []string
-	opt := Options{Dir: dir, Log: func(m string) { logged = append(logged, m) }}
+	opt := Options{Dir: dir, Observe: func(e training.Event) {
+		if e.Message != "" {
+			logged = append(logged, e.Message)
+		}
+	}}
 	first, err := Distances(context.Background(), data, cands, opt)
 	if err != nil {
 		t.Fatal(err)

@@ -20,11 +20,9 @@ type Options struct {
 	Solver training.Config
 	// Workers is the number of goroutines (0: GOMAXPROCS); results do not depend on it.
 	Workers int
-	// Progress, if set, is called now and then with the discrepancies done and the total of
-	// the matrices being computed.
-	Progress func(done, total int)
-	// Log, if set, is told what is computed next.
-	Log func(msg string)
+	// Observe, if set, is told now and then the discrepancies done of the total of the
+	// matrices being computed (Count events), and what is computed next (messages).
+	Observe training.Observer
 	// Dir, if set, is a folder where every matrix computed is kept (as a NumPy array, named by
 	// what it holds and a hash of the graphs, the candidate and the solver) and found again by
 	// a later run, so that a killed run loses at most the matrix it was computing.
@@ -40,14 +38,17 @@ func (o Options) solver() training.Config {
 
 func (o Options) baselines(c Candidate, offset, total int) baselines.Options {
 	bo := baselines.Options{Config: c.config(o.solver()), Workers: o.Workers, Metric: c.metric()}
-	if o.Progress != nil {
-		bo.Progress = func(done, _ int) { o.Progress(offset+done, total) }
+	if observe := o.Observe; observe != nil { // counts of the matrix → counts of all
+		bo.Observe = func(e training.Event) {
+			e.Done, e.Total = offset+e.Done, total
+			observe(e)
+		}
 	}
 	return bo
 }
 
 // Distances returns the matrix of discrepancies between all pairs of data for each candidate,
-// in the order of cands: len(cands)·n(n−1)/2 GWDs, reported to opt.Progress as one count.
+// in the order of cands: len(cands)·n(n−1)/2 GWDs, reported to opt.Observe as one count.
 func Distances(ctx context.Context, data []*graphs.Graph, cands []Candidate, opt Options) ([]*mat.SymDense, error) {
 	ds, _, err := distances(ctx, data, cands, opt)
 	return ds, err
@@ -106,7 +107,7 @@ func distances(ctx context.Context, data []*graphs.Graph, cands []Candidate, opt
 }
 
 // crossDistances returns the discrepancies from each of a to each of b under c, reported to
-// opt.Progress after offset of total.
+// opt.Observe after offset of total.
 func crossDistances(ctx context.Context, a, b []*graphs.Graph, c Candidate, opt Options, offset, total int) (*mat.Dense, error) {
 	sa, err := c.apply(a)
 	if err != nil {

@@ -219,7 +219,5 @@ func (m *matrices) fitFor(v Vote, y, train []int, classes int) ([]voter, error) 
 }
 
 func (o Options) log(format string, args ...any) {
-	if o.Log != nil {
-		o.Log(fmt.Sprintf(format, args...))
-	}
+	o.Observe.Say(false, format, args...)
 }

@@ -85,7 +85,7 @@ func GWBKMeans(ctx context.Context, data []*graphs.Graph, k int, opt GWBKMOption
 		// Update: each center becomes the barycenter of its members.
 		newCenters := make([]layers.Space, k)
 		quiet := opt.Options
-		quiet.Progress = nil
+		quiet.Observe = nil
 		err = parallel(ctx, k, quiet, func(_ *layers.State, c int) error {
 			var atoms []layers.Atom
 			for i, a := range assign {

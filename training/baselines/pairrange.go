@@ -7,6 +7,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/layers"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 // Pairs is the number of pairs i < j of n graphs: the discrepancies PairwiseGWD computes.
@@ -38,11 +39,14 @@ func PairwiseRange(ctx context.Context, data []*graphs.Graph, opt Options, lo, h
 		return Stats{}, err
 	}
 	block := make([]float64, min(pairBlock, hi-lo))
-	progress := opt.Progress
+	observe := opt.Observe
 	for b := lo; b < hi; b += len(block) {
 		m := min(len(block), hi-b)
-		if progress != nil {
-			opt.Progress = func(done, _ int) { progress(b-lo+done, hi-lo) }
+		if observe != nil { // counts of the block → counts of the range
+			opt.Observe = func(e training.Event) {
+				e.Done, e.Total = b-lo+e.Done, hi-lo
+				observe(e)
+			}
 		}
 		err := parallel(ctx, m, opt, func(st *layers.State, t int) error {
 			i, j := pairOf(b+t, n)

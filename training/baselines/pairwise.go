@@ -25,8 +25,8 @@ type Options struct {
 	Config training.Config
 	// Workers is the number of goroutines (0: GOMAXPROCS).
 	Workers int
-	// Progress, if set, is called now and then with the GWDs done and the total.
-	Progress func(done, total int)
+	// Observe, if set, is told now and then the GWDs done of the total (Count events).
+	Observe training.Observer
 	// Seed seeds the random choices (initial centers, K-means).
 	Seed uint64
 	// Metric compares node features in PairwiseGWD, PairwiseRange and CrossGWD (the zero
@@ -98,7 +98,7 @@ func parallel(ctx context.Context, n int, opt Options, work func(st *layers.Stat
 			}
 		}()
 	}
-	if opt.Progress != nil {
+	if opt.Observe != nil {
 		stop, stopped := make(chan struct{}), make(chan struct{})
 		go func() {
 			defer close(stopped)
@@ -109,12 +109,12 @@ func parallel(ctx context.Context, n int, opt Options, work func(st *layers.Stat
 				case <-stop:
 					return
 				case <-tick.C:
-					opt.Progress(int(done.Load()), n)
+					opt.Observe.Count(int(done.Load()), n)
 				}
 			}
 		}()
-		// The last report waits for the ticker's goroutine: Progress is never called twice at once.
-		defer func() { close(stop); <-stopped; opt.Progress(int(done.Load()), n) }()
+		// The last report waits for the ticker's goroutine: Observe is never called twice at once.
+		defer func() { close(stop); <-stopped; opt.Observe.Count(int(done.Load()), n) }()
 	}
 	wg.Wait()
 	for _, err := range errs {

@@ -14,12 +14,6 @@ import (
 
 // runBaseline clusters data with FGWK or GWB-KM, once per seed, and scores the clusters.
 func runBaseline(ctx context.Context, data []*graphs.Graph, truth []int, opt Options, rep *Report) error {
-	progress := func(r int) func(done, total int) {
-		if opt.GWDProgress == nil {
-			return nil
-		}
-		return func(done, total int) { opt.GWDProgress(r, done, total) }
-	}
 	// FGWK's discrepancies do not depend on the seed (only its K-means does): computed once.
 	var kernel *mat.SymDense
 	var pairStats baselines.Stats
@@ -30,7 +24,7 @@ func runBaseline(ctx context.Context, data []*graphs.Graph, truth []int, opt Opt
 		}
 		kernel = baselines.Kernel(opt.Distances)
 	case opt.Method == FGWK:
-		d, st, err := baselines.PairwiseGWD(ctx, data, baselines.Options{Config: opt.Config, Workers: opt.Workers, Progress: progress(0)})
+		d, st, err := baselines.PairwiseGWD(ctx, data, baselines.Options{Config: opt.Config, Workers: opt.Workers, Observe: opt.Observe.InRun(0)})
 		if err != nil {
 			return fmt.Errorf("experiment: fgwk: %w", err)
 		}
@@ -47,7 +41,7 @@ func runBaseline(ctx context.Context, data []*graphs.Graph, truth []int, opt Opt
 			assign, err = baselines.SpectralClustering(kernel, k, seed)
 			st = baselines.Stats{GWDs: pairStats.GWDs, Seconds: pairStats.Seconds + time.Since(t0).Seconds()}
 		} else {
-			bo := baselines.Options{Config: opt.Config, Workers: opt.Workers, Seed: seed, Progress: progress(r)}
+			bo := baselines.Options{Config: opt.Config, Workers: opt.Workers, Seed: seed, Observe: opt.Observe.InRun(r)}
 			assign, st, err = baselines.GWBKMeans(ctx, data, k, baselines.GWBKMOptions{Options: bo, Iterations: opt.Iterations})
 		}
 		if err != nil {

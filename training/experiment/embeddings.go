@@ -153,9 +153,9 @@ type EmbedOptions struct {
 	Steps int
 	// Transform embeds the graphs anew even when they are the model's training data.
 	Transform bool
-	// Workers and Progress are training.Options'.
-	Workers  int
-	Progress func(training.Progress)
+	// Workers and Observe are training.Options'.
+	Workers int
+	Observe training.Observer
 }
 
 // Embed returns the embeddings z of data under m, one row per graph: the trained m.Z when data
@@ -173,7 +173,7 @@ func Embed(ctx context.Context, m *training.Model, data []*graphs.Graph, opt Emb
 	if steps == 0 {
 		steps = m.Config.Epochs
 	}
-	z, err = training.Transform(ctx, m, data, steps, training.Options{Workers: opt.Workers, Progress: opt.Progress})
+	z, err = training.Transform(ctx, m, data, steps, training.Options{Workers: opt.Workers, Observe: opt.Observe})
 	if err != nil {
 		return nil, true, fmt.Errorf("embed: transform: %w", err)
 	}

@@ -95,8 +95,8 @@ func TestRunDeterministic(t *testing.T) {
 func TestRunReusesSavedRuns(t *testing.T) {
 	ds := mutag(t, 20)
 	dir := filepath.Join(t.TempDir(), "cell")
-	var events []Event
-	opt := Options{Config: tiny(), Runs: 1, Dir: dir, Log: func(e Event) { events = append(events, e) }}
+	var events []training.Event
+	opt := Options{Config: tiny(), Runs: 1, Dir: dir, Observe: keepMessages(&events)}
 	if _, err := Run(context.Background(), ds, opt); err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestRunReusesSavedRuns(t *testing.T) {
 	}
 	// Other data: not reused either.
 	events = nil
-	if _, err = Run(context.Background(), mutag(t, 21), Options{Config: tiny(), Dir: dir, Log: opt.Log}); err != nil {
+	if _, err = Run(context.Background(), mutag(t, 21), Options{Config: tiny(), Dir: dir, Observe: opt.Observe}); err != nil {
 		t.Fatal(err)
 	}
 	if !said("other data or settings") {
@@ -270,7 +270,7 @@ func TestRunInterrupted(t *testing.T) {
 func TestRunInterruptedAfterARun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	opt := Options{Config: tiny(), Runs: 3, Log: func(e Event) {
+	opt := Options{Config: tiny(), Runs: 3, Observe: func(e training.Event) {
 		if strings.HasPrefix(e.Message, "accuracy") {
 			cancel()
 		}

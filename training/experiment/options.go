@@ -61,13 +61,10 @@ type Options struct {
 	Features string
 	// Dir, if set, is the folder of the saved runs, their embeddings and report.json.
 	Dir string
-	// Progress receives the training progress of run r (GWF; nil: none).
-	Progress func(run int, p training.Progress)
-	// GWDProgress receives the GWDs done and the total of run r (baselines; nil: none).
-	GWDProgress func(run int, done, total int)
-	// Log receives one message per event worth telling: a run finished, reused or not reused,
-	// a training warning (nil: none).
-	Log func(Event)
+	// Observe receives the events of the runs, Event.Run saying which: the training steps
+	// (GWF), the GWDs done of the total (baselines), and one message per event worth telling —
+	// a run finished, reused or not reused, a training warning (nil: none).
+	Observe training.Observer
 	// Trainer, if set, trains the GWF runs' models instead of training.NewModel and
 	// training.Fit (GWF only).
 	Trainer Trainer
@@ -81,13 +78,6 @@ type Trainer interface {
 	Name() string
 	// Train returns a model of data trained with cfg, its Z holding the embeddings of data.
 	Train(ctx context.Context, data []*graphs.Graph, cfg training.Config, opt training.Options) (*training.Model, error)
-}
-
-// Event is a message of Run for its caller's log.
-type Event struct {
-	Run     int // 0-based run index
-	Warning bool
-	Message string
 }
 
 // withDefaults fills in the zero fields.
@@ -153,7 +143,5 @@ func (o Options) check() error {
 }
 
 func (o Options) log(run int, warning bool, format string, args ...any) {
-	if o.Log != nil {
-		o.Log(Event{Run: run, Warning: warning, Message: fmt.Sprintf(format, args...)})
-	}
+	o.Observe.InRun(run).Say(warning, format, args...)
 }

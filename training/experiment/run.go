@@ -130,11 +130,7 @@ func runGWF(ctx context.Context, ds *graphs.Dataset, truth []int, opt Options, r
 				opt.log(r, true, "not reusing the saved run: %s", reason)
 			}
 		}
-		fit := training.Options{Workers: opt.Workers, SkipNonFinite: opt.SkipNonFinite,
-			Warn: func(msg string) { opt.log(r, true, "%s", msg) }}
-		if opt.Progress != nil {
-			fit.Progress = func(p training.Progress) { opt.Progress(r, p) }
-		}
+		fit := training.Options{Workers: opt.Workers, SkipNonFinite: opt.SkipNonFinite, Observe: opt.Observe.InRun(r)}
 		t0 := time.Now()
 		m, err := train(ctx, opt.Trainer, data, c, fit)
 		if err != nil {

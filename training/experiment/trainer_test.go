@@ -36,8 +36,8 @@ func TestRunWithTrainer(t *testing.T) {
 	ds := mutag(t, 20)
 	dir := filepath.Join(t.TempDir(), "cell")
 	calls := 0
-	var events []Event
-	plain := Options{Config: tiny(), Runs: 2, Dir: dir, Log: func(e Event) { events = append(events, e) }}
+	var events []training.Event
+	plain := Options{Config: tiny(), Runs: 2, Dir: dir, Observe: keepMessages(&events)}
 	ref, err := Run(context.Background(), ds, plain)
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +94,16 @@ func (shortTrainer) Train(_ context.Context, data []*graphs.Graph, cfg training.
 	return m, nil
 }
 
-func eventMessages(events []Event) []string {
+// keepMessages is an observer that keeps the messages among the events.
+func keepMessages(events *[]training.Event) training.Observer {
+	return func(e training.Event) {
+		if e.Message != "" {
+			*events = append(*events, e)
+		}
+	}
+}
+
+func eventMessages(events []training.Event) []string {
 	var out []string
 	for _, e := range events {
 		out = append(out, e.Message)

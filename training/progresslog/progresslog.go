@@ -14,19 +14,19 @@ import (
 	"github.com/gwf-graphs/gwf/training"
 )
 
-// Every is how often progress is logged during an epoch or a computation; barEvery how often
+// every is how often progress is logged during an epoch or a computation; barEvery how often
 // the bar is redrawn on a terminal.
 const (
-	Every    = 5 * time.Second
+	every    = 5 * time.Second
 	barEvery = 200 * time.Millisecond
 	barWidth = 24
 )
 
-// Training reports training.Progress: on a terminal as a bar redrawn on one line (a line per
+// stepLog reports training.Progress: on a terminal as a bar redrawn on one line (a line per
 // epoch is kept), otherwise as log lines at most every interval and always when an epoch (or a
 // transform) completes. The ETA covers the whole command: with a "run" field "r/R" (cluster's
 // runs), the runs still to come are counted at the projected length of the current one.
-type Training struct {
+type stepLog struct {
 	log      *logrus.Logger
 	msg      string
 	fields   logrus.Fields
@@ -38,9 +38,9 @@ type Training struct {
 	bar io.Writer
 }
 
-// New returns a reporter logging msg with the given extra fields (nil for none).
-func New(log *logrus.Logger, msg string, fields logrus.Fields) *Training {
-	p := &Training{log: log, msg: msg, fields: fields, interval: Every, now: time.Now}
+// newStepLog returns a reporter logging msg with the given extra fields (nil for none).
+func newStepLog(log *logrus.Logger, msg string, fields logrus.Fields) *stepLog {
+	p := &stepLog{log: log, msg: msg, fields: fields, interval: every, now: time.Now}
 	if isTerminal(log.Out) && log.IsLevelEnabled(logrus.InfoLevel) {
 		p.bar, p.interval = log.Out, barEvery
 	}
@@ -57,8 +57,8 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// Report is a training.Options.Progress callback.
-func (p *Training) Report(pr training.Progress) {
+// report logs a training step.
+func (p *stepLog) report(pr training.Progress) {
 	now := p.now()
 	first := p.start.IsZero()
 	if first {
@@ -102,7 +102,7 @@ func (p *Training) Report(pr training.Progress) {
 
 // commandETA extends the run's ETA by the runs still to come after this one (fields "run"
 // = "r/R"), each as long as this run's elapsed time plus its ETA.
-func (p *Training) commandETA(pr training.Progress) time.Duration {
+func (p *stepLog) commandETA(pr training.Progress) time.Duration {
 	run, ok := p.fields["run"].(string)
 	if !ok {
 		return pr.ETA
@@ -118,7 +118,7 @@ func (p *Training) commandETA(pr training.Progress) time.Duration {
 
 // drawBar redraws the progress line; an epoch's (or the transform's) last report ends it, so
 // the epoch stays on screen.
-func (p *Training) drawBar(pr training.Progress, fitting bool, rate float64, eta time.Duration) {
+func (p *stepLog) drawBar(pr training.Progress, fitting bool, rate float64, eta time.Duration) {
 	frac := 0.0
 	if pr.Total > 0 {
 		frac = float64(pr.Done) / float64(pr.Total)
@@ -144,18 +144,11 @@ func (p *Training) drawBar(pr training.Progress, fitting bool, rate float64, eta
 	io.WriteString(p.bar, b.String()) // a failed terminal write is not worth stopping training for
 }
 
-// Callback returns p.Report, or nil when quiet, for training.Options.Progress.
-func (p *Training) Callback(quiet bool) func(training.Progress) {
-	if quiet {
-		return nil
-	}
-	return p.Report
-}
-
-// Counts returns a callback that logs the discrepancies (GWDs) done every Every, with rate and
-// ETA, and at the end, as "computing" with the given extra fields (nil for none). A count that
-// falls back, or a new total, starts a new computation: its rate and ETA start afresh.
-func Counts(log logrus.FieldLogger, fields logrus.Fields) func(done, total int) {
+// countLog returns a callback that logs the discrepancies (GWDs) done every interval, with
+// rate and ETA, and at the end, as "computing" with the given extra fields (nil for none). A
+// count that falls back, or a new total, starts a new computation: its rate and ETA start
+// afresh.
+func countLog(log logrus.FieldLogger, fields logrus.Fields) func(done, total int) {
 	var start, last time.Time
 	var startDone, lastDone, lastTotal int
 	return func(done, total int) {
@@ -165,7 +158,7 @@ func Counts(log logrus.FieldLogger, fields logrus.Fields) func(done, total int) 
 			return
 		}
 		lastDone = done
-		if done < total && now.Sub(last) < Every {
+		if done < total && now.Sub(last) < every {
 			return
 		}
 		last = now
@@ -183,45 +176,67 @@ func Counts(log logrus.FieldLogger, fields logrus.Fields) func(done, total int) 
 	}
 }
 
-// Runs logs the progress of work done in runs (the seeds of a clustering experiment: package
-// training/experiment's Options.Progress and GWDProgress), each line with the field run
-// "r/R" — which the training ETA extends by the runs still to come — and the given fields.
-type Runs struct {
+// Observer returns a training.Observer that logs every event of long work on log: training
+// steps as lines "step" with the epoch, graphs done, rate, loss and ETA (on a terminal, a bar
+// redrawn on one line), counts of discrepancies as lines "computing" with rate and ETA, and
+// messages at level info (warnings at warn). Every line has the given fields (nil for none)
+// and, where runs > 1, the field run "r/R" of the event's run, by which the training ETA
+// counts the runs still to come.
+func Observer(log *logrus.Logger, step string, runs int, fields logrus.Fields) training.Observer {
+	p := &runLog{log: log, step: step, runs: runs, fields: fields, stepRun: -1, countRun: -1}
+	return func(e training.Event) {
+		switch {
+		case e.Step != nil:
+			p.report(e.Run, *e.Step)
+		case e.Message != "":
+			l := log.WithFields(p.fieldsOf(e.Run))
+			if e.Warning {
+				l.Warn(e.Message)
+			} else {
+				l.Info(e.Message)
+			}
+		default:
+			p.count(e.Run, e.Done, e.Total)
+		}
+	}
+}
+
+// runLog keeps a step and a count reporter for the run being observed.
+type runLog struct {
 	log    *logrus.Logger
+	step   string
 	runs   int
 	fields logrus.Fields
-	train  *Training
-	count  func(done, total int)
-	// trainRun and countRun are the runs the reporters above belong to (-1: none yet).
-	trainRun, countRun int
+	steps  *stepLog
+	counts func(done, total int)
+	// stepRun and countRun are the runs the reporters above belong to (-1: none yet).
+	stepRun, countRun int
 }
 
-// NewRuns returns a logger of runs runs' progress with the given extra fields (nil for none).
-func NewRuns(log *logrus.Logger, runs int, fields logrus.Fields) *Runs {
-	return &Runs{log: log, runs: runs, fields: fields, trainRun: -1, countRun: -1}
-}
-
-// Fields are the fields of run r's lines (0-based r).
-func (p *Runs) Fields(r int) logrus.Fields {
-	f := logrus.Fields{"run": fmt.Sprintf("%d/%d", r+1, p.runs)}
+// fieldsOf are the fields of run r's lines (0-based r).
+func (p *runLog) fieldsOf(r int) logrus.Fields {
+	f := logrus.Fields{}
+	if p.runs > 1 {
+		f["run"] = fmt.Sprintf("%d/%d", r+1, p.runs)
+	}
 	for k, v := range p.fields {
 		f[k] = v
 	}
 	return f
 }
 
-// Training reports a training step of run r.
-func (p *Runs) Training(r int, pr training.Progress) {
-	if r != p.trainRun {
-		p.train, p.trainRun = New(p.log, "training", p.Fields(r)), r
+// report logs a training step of run r.
+func (p *runLog) report(r int, pr training.Progress) {
+	if r != p.stepRun {
+		p.steps, p.stepRun = newStepLog(p.log, p.step, p.fieldsOf(r)), r
 	}
-	p.train.Report(pr)
+	p.steps.report(pr)
 }
 
-// Counts reports the discrepancies done of run r.
-func (p *Runs) Counts(r, done, total int) {
+// count logs the discrepancies done of run r.
+func (p *runLog) count(r, done, total int) {
 	if r != p.countRun {
-		p.count, p.countRun = Counts(p.log, p.Fields(r)), r
+		p.counts, p.countRun = countLog(p.log, p.fieldsOf(r)), r
 	}
-	p.count(done, total)
+	p.counts(done, total)
 }

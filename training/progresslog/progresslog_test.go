@@ -15,12 +15,12 @@ func TestProgressThrottled(t *testing.T) {
 	var buf bytes.Buffer
 	log := logrus.New()
 	log.SetOutput(&buf)
-	p := New(log, "training", logrus.Fields{"run": "1/2"})
+	p := newStepLog(log, "training", logrus.Fields{"run": "1/2"})
 	now := time.Unix(0, 0)
 	p.now = func() time.Time { return now }
 	report := func(done int, dt time.Duration) {
 		now = now.Add(dt)
-		p.Report(training.Progress{Epoch: 1, Epochs: 2, Done: done, Total: 100, Loss: 0.25, GraphsPerSec: 10, ETA: 15 * time.Second})
+		p.report(training.Progress{Epoch: 1, Epochs: 2, Done: done, Total: 100, Loss: 0.25, GraphsPerSec: 10, ETA: 15 * time.Second})
 	}
 	report(10, time.Second)    // first: logged
 	report(20, time.Second)    // too soon
@@ -37,9 +37,6 @@ func TestProgressThrottled(t *testing.T) {
 			t.Errorf("%q lacks %s", lines[2], want)
 		}
 	}
-	if p.Callback(true) != nil {
-		t.Error("quiet progress has a callback")
-	}
 }
 
 // TestProgressCommandETA: with a run field "r/R", the ETA counts the runs still to come.
@@ -47,9 +44,9 @@ func TestProgressCommandETA(t *testing.T) {
 	var buf bytes.Buffer
 	log := logrus.New()
 	log.SetOutput(&buf)
-	p := New(log, "training", logrus.Fields{"run": "1/3"})
+	p := newStepLog(log, "training", logrus.Fields{"run": "1/3"})
 	// 10 s into run 1 of 3 with 30 s to go: this run takes 40 s, two more follow: 30 + 80 s.
-	p.Report(training.Progress{Epoch: 1, Epochs: 4, Done: 5, Total: 10, GraphsPerSec: 1, Elapsed: 10 * time.Second, ETA: 30 * time.Second})
+	p.report(training.Progress{Epoch: 1, Epochs: 4, Done: 5, Total: 10, GraphsPerSec: 1, Elapsed: 10 * time.Second, ETA: 30 * time.Second})
 	if !strings.Contains(buf.String(), "eta=1m50s") {
 		t.Errorf("log %q lacks eta=1m50s", buf.String())
 	}
@@ -58,10 +55,10 @@ func TestProgressCommandETA(t *testing.T) {
 // TestProgressBar: on a terminal the bar redraws one line, and an epoch's end keeps it.
 func TestProgressBar(t *testing.T) {
 	var buf bytes.Buffer
-	p := New(logrus.New(), "training", logrus.Fields{"run": "2/2"})
+	p := newStepLog(logrus.New(), "training", logrus.Fields{"run": "2/2"})
 	p.bar = &buf
-	p.Report(training.Progress{Epoch: 1, Epochs: 2, Done: 50, Total: 100, Loss: 0.5, GraphsPerSec: 10, ETA: 15 * time.Second})
-	p.Report(training.Progress{Epoch: 1, Epochs: 2, Done: 100, Total: 100, Loss: 0.25, GraphsPerSec: 10, ETA: 10 * time.Second})
+	p.report(training.Progress{Epoch: 1, Epochs: 2, Done: 50, Total: 100, Loss: 0.5, GraphsPerSec: 10, ETA: 15 * time.Second})
+	p.report(training.Progress{Epoch: 1, Epochs: 2, Done: 100, Total: 100, Loss: 0.25, GraphsPerSec: 10, ETA: 10 * time.Second})
 	out := buf.String()
 	if strings.Count(out, "\r\033[K") != 2 || strings.Count(out, "\n") != 1 || !strings.HasSuffix(out, "\n") {
 		t.Errorf("bar output %q: want two redraws and one line end", out)
@@ -82,7 +79,7 @@ func TestCountsETA(t *testing.T) {
 	var buf bytes.Buffer
 	log := logrus.New()
 	log.SetOutput(&buf)
-	p := Counts(log, nil)
+	p := countLog(log, nil)
 	p(276, 276)
 	p(276, 276)
 	if out := buf.String(); !strings.Contains(out, "eta=0s") || strings.Contains(out, "eta=-") {
@@ -90,19 +87,27 @@ func TestCountsETA(t *testing.T) {
 	}
 }
 
-// TestRuns: each run's lines carry its run field, and the training ETA counts the runs to come.
-func TestRuns(t *testing.T) {
+// TestObserver: each run's lines carry its run field, the training ETA counts the runs to
+// come, counts and messages are logged, warnings at warn.
+func TestObserver(t *testing.T) {
 	var buf bytes.Buffer
 	log := logrus.New()
 	log.SetOutput(&buf)
-	p := NewRuns(log, 2, logrus.Fields{"method": "gwf"})
-	p.Training(0, training.Progress{Epoch: 1, Epochs: 1, Done: 10, Total: 10, GraphsPerSec: 1, Elapsed: 10 * time.Second})
-	p.Counts(1, 5, 5)
-	p.Counts(1, 5, 5)
+	o := Observer(log, "training", 2, logrus.Fields{"method": "gwf"})
+	o.InRun(0).Step(training.Progress{Epoch: 1, Epochs: 1, Done: 10, Total: 10, GraphsPerSec: 1, Elapsed: 10 * time.Second})
+	o.InRun(1).Count(5, 5)
+	o.InRun(1).Count(5, 5)
+	o.InRun(1).Say(true, "skipped %d", 1)
 	out := buf.String()
-	for _, want := range []string{"run=1/2", "eta=10s", "method=gwf", "run=2/2", "gwds=5/5"} {
+	for _, want := range []string{"run=1/2", "eta=10s", "method=gwf", "run=2/2", "gwds=5/5", "level=warning msg=\"skipped 1\""} {
 		if !strings.Contains(out, want) {
 			t.Errorf("log %q lacks %s", out, want)
 		}
+	}
+	buf.Reset()
+	Observer(log, "embedding", 1, nil).Count(3, 3)
+	Observer(log, "embedding", 1, nil).Count(3, 3)
+	if strings.Contains(buf.String(), "run=") {
+		t.Errorf("one run's lines %q carry a run field", buf.String())
 	}
 }
