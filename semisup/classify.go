@@ -20,7 +20,7 @@ import (
 // fixed, steps Adam steps; ≤ 0: the model's epochs). The second result says which.
 func (m *Model) ClassProbabilities(ctx context.Context, data []*graphs.Graph, steps int, transform bool, opt training.Options) (*mat.Dense, bool, error) {
 	z := m.GWF.Z
-	if r, _ := z.Dims(); transform || r != len(data) || training.Fingerprint(data) != m.GWF.Fingerprint {
+	if trained, _ := m.GWF.TrainedOn(graphs.Slice(data)); transform || !trained {
 		var err error
 		if z, err = m.EmbedNew(ctx, data, steps, opt); err != nil {
 			return nil, true, fmt.Errorf("semisup: embed the graphs: %w", err)

@@ -63,8 +63,19 @@ func checkGraphs(src graphs.Source, each func(*graphs.Graph)) (int, error) {
 	return first.Dim(), nil
 }
 
-// FingerprintSource is Fingerprint of the graphs of src (read through once).
-func FingerprintSource(src graphs.Source) (string, error) {
+// TrainedOn reports whether src holds the graphs m was trained on, in the same order: as many
+// as m.Z has rows, with the same Fingerprint (src is read through once only when the counts
+// agree). m.Z then holds their embeddings.
+func (m *Model) TrainedOn(src graphs.Source) (bool, error) {
+	if r, _ := m.Z.Dims(); r != src.Len() {
+		return false, nil
+	}
+	fp, err := fingerprintSource(src)
+	return err == nil && fp == m.Fingerprint, err
+}
+
+// fingerprintSource is Fingerprint of the graphs of src (read through once).
+func fingerprintSource(src graphs.Source) (string, error) {
 	var fp fingerprint
 	for i := 0; i < src.Len(); i++ {
 		g, err := src.Graph(i)

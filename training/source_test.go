@@ -68,9 +68,19 @@ func TestFitSource(t *testing.T) {
 			t.Errorf("atom %d differs from Fit's", k)
 		}
 	}
-	fp, err := FingerprintSource(src)
+	fp, err := fingerprintSource(src)
 	if err != nil || fp != Fingerprint(data) {
-		t.Errorf("FingerprintSource = %s, %v; Fingerprint %s", fp, err, Fingerprint(data))
+		t.Errorf("fingerprintSource = %s, %v; Fingerprint %s", fp, err, Fingerprint(data))
+	}
+	if ok, err := m.TrainedOn(src); !ok || err != nil {
+		t.Errorf("TrainedOn its source = %v, %v", ok, err)
+	}
+	if ok, _ := m.TrainedOn(graphs.Slice(data[1:])); ok {
+		t.Error("TrainedOn a graph fewer")
+	}
+	swapped := append([]*graphs.Graph{data[1], data[0]}, data[2:]...)
+	if ok, _ := m.TrainedOn(graphs.Slice(swapped)); ok {
+		t.Error("TrainedOn the graphs in another order")
 	}
 
 	m, err = NewModelSource(src, cfg)

@@ -199,16 +199,10 @@ func checkModelData(m *training.Model, src graphs.Source, dim int) error {
 	if dim != m.Dim() {
 		return errors.New(featureHint(m.Dim(), dim))
 	}
-	r, _ := m.Z.Dims()
-	if r == src.Len() {
-		fp, err := training.FingerprintSource(src)
-		if err != nil {
-			return err
-		}
-		if fp == m.Fingerprint {
-			return nil
-		}
+	if ok, err := m.TrainedOn(src); ok || err != nil {
+		return err
 	}
+	r, _ := m.Z.Dims()
 	return fmt.Errorf("the data (%d graphs) are not the %d graphs the model was trained on: use the same --dataset/--tu, --features and --subset", src.Len(), r)
 }
 
