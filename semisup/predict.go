@@ -77,24 +77,38 @@ func Folds(labels []int, k int, seed uint64) ([]int, error) {
 // class) and marks the others Unlabeled.
 func KeepLabels(labels []int, fraction float64, seed uint64) []int {
 	out := make([]int, len(labels))
+	for i := range out {
+		out[i] = Unlabeled
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x1abe1))
+	for _, members := range ClassMembers(labels) {
+		rng.Shuffle(len(members), func(a, b int) { members[a], members[b] = members[b], members[a] })
+		keep := min(max(1, int(fraction*float64(len(members))+0.5)), len(members))
+		for _, i := range members[:keep] {
+			out[i] = labels[i]
+		}
+	}
+	return out
+}
+
+// ClassMembers are the indices of the graphs of each class, in the order of the class values
+// (graphs Unlabeled are in none): what the stratified splits shuffle and cut.
+func ClassMembers(labels []int) [][]int {
 	byClass := map[int][]int{}
 	var classes []int
 	for i, l := range labels {
-		out[i] = Unlabeled
+		if l == Unlabeled {
+			continue
+		}
 		if _, ok := byClass[l]; !ok {
 			classes = append(classes, l)
 		}
 		byClass[l] = append(byClass[l], i)
 	}
 	slices.Sort(classes)
-	rng := rand.New(rand.NewPCG(seed, 0x1abe1))
-	for _, c := range classes {
-		members := byClass[c]
-		rng.Shuffle(len(members), func(a, b int) { members[a], members[b] = members[b], members[a] })
-		keep := min(max(1, int(fraction*float64(len(members))+0.5)), len(members))
-		for _, i := range members[:keep] {
-			out[i] = labels[i]
-		}
+	out := make([][]int, len(classes))
+	for k, c := range classes {
+		out[k] = byClass[c]
 	}
 	return out
 }

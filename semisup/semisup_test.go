@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -399,4 +400,18 @@ func accuracy(truth, pred []int) float64 {
 		}
 	}
 	return float64(ok) / float64(len(truth))
+}
+
+// TestClassMembers: the graphs of each class in class order, unlabelled graphs in none.
+func TestClassMembers(t *testing.T) {
+	got := ClassMembers([]int{2, 0, Unlabeled, 2, 0, 1})
+	want := [][]int{{1, 4}, {5}, {0, 3}}
+	if len(got) != len(want) {
+		t.Fatalf("ClassMembers = %v, want %v", got, want)
+	}
+	for k := range want {
+		if !slices.Equal(got[k], want[k]) {
+			t.Errorf("class %d: %v, want %v", k, got[k], want[k])
+		}
+	}
 }

@@ -127,21 +127,8 @@ var errNoValidation = errors.New("experiment: too few labelled graphs to hold so
 // graphs marked Unlabeled, and their indices, sorted.
 func ValidationSplit(labels []int, fraction float64, seed uint64) (inner []int, val []int) {
 	inner = slices.Clone(labels)
-	byClass := map[int][]int{}
-	var classes []int
-	for i, l := range labels {
-		if l == semisup.Unlabeled {
-			continue
-		}
-		if _, ok := byClass[l]; !ok {
-			classes = append(classes, l)
-		}
-		byClass[l] = append(byClass[l], i)
-	}
-	slices.Sort(classes)
 	rng := rand.New(rand.NewPCG(seed, 0x7a11d))
-	for _, c := range classes {
-		members := byClass[c]
+	for _, members := range semisup.ClassMembers(labels) {
 		rng.Shuffle(len(members), func(a, b int) { members[a], members[b] = members[b], members[a] })
 		n := 0
 		if len(members) >= 2 {
