@@ -163,7 +163,7 @@ are refused.`,
 	outputFlag(fs, &f.output, "", "with --labeled-fraction: write the classifier (atoms, embeddings, head, class names) to this file after every epoch, for 'gwf predict' and --resume")
 	fs.StringVar(&f.output, "model", "", "deprecated alias of --output")
 	_ = fs.MarkDeprecated("model", "use --output (the file this command writes)")
-	fs.StringVar(&f.outputDir, "output-dir", "", "folder to keep what a rerun reuses (the rest is replaced) and report.json: with fgw-svm every discrepancy matrix computed (.npy), with gwf each finished cross-validation fold and the model trained without labels")
+	fs.StringVar(&f.outputDir, "output-dir", "", "folder to keep what a rerun reuses (the rest is replaced) and report.json: with fgw-svm every discrepancy matrix computed (.npy; the one being computed in part, every 2 minutes and on Ctrl-C), with gwf each finished cross-validation fold and the model trained without labels")
 	fs.StringVar(&f.shard, "shard", "", "cross-validation with --output-dir: run only the folds f with (f − 1) mod n = i (0-based i of n shards), for n processes or machines sharing the folder")
 	fs.StringVar(&f.predFile, "predictions", "", "with --labeled-fraction: write every graph's prediction as CSV to this file")
 	fs.BoolVar(&f.resume, "resume", false, "with --output: continue training the classifier in that file (exactly where it stopped)")

@@ -2,13 +2,18 @@ package fgwsvm
 
 import (
 	"context"
+	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/baselines"
 )
 
 // TestDistancesKeptInDir: matrices are written to Options.Dir, reused by a later call, and
@@ -63,5 +68,97 @@ func TestDistancesKeptInDir(t *testing.T) {
 	}
 	if d, ok := loadMatrix(files[0], len(data)+1); ok || d != nil {
 		t.Fatal("a matrix of another size was accepted")
+	}
+}
+
+// TestDistancesResumePartial: a partial matrix kept in Options.Dir is resumed where it
+// stopped (its entries are used, not recomputed), and removed once the matrix is whole.
+func TestDistancesResumePartial(t *testing.T) {
+	data, _ := threeClasses(t, 4, false)
+	cands, _ := DefaultCandidates(data)
+	cands = cands[:1]
+	want, err := Distances(context.Background(), data, cands, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := matrixFile(dir, data, cands[0], DefaultSolver())
+	const kept = 20
+	planted := make([]float64, kept)
+	for k := range planted {
+		i, j := baselines.PairAt(k, len(data))
+		planted[k] = want[0].At(i, j) + 1000 // recognisable: a run that recomputes loses it
+	}
+	Options{}.keepPartial(partialFile(path), planted)
+	got, err := Distances(context.Background(), data, cands, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range baselines.Pairs(len(data)) {
+		i, j := baselines.PairAt(k, len(data))
+		w := want[0].At(i, j)
+		if k < kept {
+			w += 1000
+		}
+		if g := got[0].At(i, j); g != w {
+			t.Fatalf("pair %d (%d, %d): %v, want %v", k, i, j, g, w)
+		}
+	}
+	if _, err := os.Stat(partialFile(path)); !os.IsNotExist(err) {
+		t.Fatalf("the partial file is still there: %v", err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("the whole matrix was not kept: %v", err)
+	}
+}
+
+// TestDistancesCancelKeepsPartial: a cancelled computation keeps the chunks it finished, and
+// the next run resumes them into the matrix an uninterrupted run computes.
+func TestDistancesCancelKeepsPartial(t *testing.T) {
+	if testing.Short() {
+		t.Skip("computes two matrices of 20,000 discrepancies")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var data []*graphs.Graph
+	for range 200 { // more pairs than one chunk
+		g, err := graphs.StochasticBlockModel([]int{2, 1 + rng.IntN(3)}, [][]float64{{0.9, 0.2}, {0.2, 0.9}}, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = append(data, g)
+	}
+	cands := []Candidate{{Structure: "adjacency"}}
+	want, err := Distances(context.Background(), data, cands, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opt := Options{Dir: dir, Observe: func(e training.Event) {
+		if e.Total > 0 && e.Done >= chunkPairs {
+			cancel()
+		}
+	}}
+	if _, err := Distances(ctx, data, cands, opt); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled run: %v, want context.Canceled", err)
+	}
+	path := matrixFile(dir, data, cands[0], DefaultSolver())
+	partial := loadPartial(partialFile(path), baselines.Pairs(len(data)))
+	if len(partial) < chunkPairs || len(partial) >= baselines.Pairs(len(data)) {
+		t.Fatalf("kept %d of %d discrepancies, want the first chunk's %d at least", len(partial), baselines.Pairs(len(data)), chunkPairs)
+	}
+	var resumed bool
+	got, err := Distances(context.Background(), data, cands, Options{Dir: dir, Observe: func(e training.Event) {
+		resumed = resumed || strings.HasPrefix(e.Message, "resuming")
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !resumed {
+		t.Fatal("the second run did not resume the partial matrix")
+	}
+	if !mat.Equal(got[0], want[0]) {
+		t.Fatal("the resumed matrix differs from the uninterrupted one")
 	}
 }

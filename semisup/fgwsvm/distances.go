@@ -25,8 +25,23 @@ type Options struct {
 	Observe training.Observer
 	// Dir, if set, is a folder where every matrix computed is kept (as a NumPy array, named by
 	// what it holds and a hash of the graphs, the candidate and the solver) and found again by
-	// a later run, so that a killed run loses at most the matrix it was computing.
+	// a later run. The matrix being computed is kept in part too (every CheckpointEvery, and
+	// when ctx is cancelled) and resumed from there, so that a killed run loses minutes of work.
 	Dir string
+	// CheckpointEvery is how often a matrix being computed into Dir is kept in part
+	// (0: DefaultCheckpointEvery).
+	CheckpointEvery time.Duration
+}
+
+// DefaultCheckpointEvery is how often a matrix being computed is kept in part by default: a
+// few megabytes written every two minutes against hours of discrepancies on large data.
+const DefaultCheckpointEvery = 2 * time.Minute
+
+func (o Options) checkpointEvery() time.Duration {
+	if o.CheckpointEvery > 0 {
+		return o.CheckpointEvery
+	}
+	return DefaultCheckpointEvery
 }
 
 func (o Options) solver() training.Config {
@@ -88,7 +103,7 @@ func distances(ctx context.Context, data []*graphs.Graph, cands []Candidate, opt
 		if err != nil {
 			return nil, nil, err
 		}
-		d, _, err := baselines.PairwiseGWD(ctx, sd, opt.baselines(c, i*pairs, len(cands)*pairs))
+		d, err := opt.pairwise(ctx, sd, c, path, i*pairs, len(cands)*pairs)
 		if err != nil {
 			return nil, nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
 		}
@@ -100,6 +115,7 @@ func distances(ctx context.Context, data []*graphs.Graph, cands []Candidate, opt
 			if err := saveMatrix(path, d); err != nil {
 				return nil, nil, fmt.Errorf("fgwsvm: keep the matrix: %w", err)
 			}
+			removePartial(path)
 		}
 		out[i] = d
 	}

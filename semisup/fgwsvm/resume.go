@@ -1,0 +1,113 @@
+package fgwsvm
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/atomicfile"
+	"github.com/gwf-graphs/gwf/internal/matfile"
+	"github.com/gwf-graphs/gwf/training/baselines"
+)
+
+// chunkPairs is how many pairs are computed between two chances to keep a partial matrix:
+// a few blocks of baselines.PairwiseRange, seconds to a minute and a half of work.
+const chunkPairs = 1 << 14
+
+// pairwise computes candidate c's matrix of the graphs sd (already carrying c's features),
+// reported to Observe after offset of total. With path set it resumes from the partial file
+// beside path and keeps its progress there (see Options.Dir).
+func (o Options) pairwise(ctx context.Context, sd []*graphs.Graph, c Candidate, path string, offset, total int) (*mat.SymDense, error) {
+	if len(sd) < 2 {
+		return nil, fmt.Errorf("fgwsvm: %d graphs, need at least 2", len(sd))
+	}
+	pairs := baselines.Pairs(len(sd))
+	var vals []float64
+	partial := ""
+	if path != "" {
+		partial = partialFile(path)
+		vals = loadPartial(partial, pairs)
+		if len(vals) > 0 {
+			o.log("resuming %s at %d of %d discrepancies", partial, len(vals), pairs)
+		}
+	}
+	if cap(vals) < pairs {
+		vals = append(make([]float64, 0, pairs), vals...)
+	}
+	emit := func(_, _ int, d float64) error {
+		vals = append(vals, d)
+		return nil
+	}
+	kept := time.Now()
+	for len(vals) < pairs {
+		lo := len(vals)
+		hi := min(pairs, lo+chunkPairs)
+		_, err := baselines.PairwiseRange(ctx, sd, o.baselines(c, offset+lo, total), lo, hi, emit)
+		if err != nil { // cancelled, or a pair failed: keep what was computed
+			o.keepPartial(partial, vals)
+			return nil, err
+		}
+		if partial != "" && len(vals) < pairs && time.Since(kept) >= o.checkpointEvery() {
+			o.keepPartial(partial, vals)
+			kept = time.Now()
+		}
+	}
+	d := mat.NewSymDense(len(sd), nil)
+	for t, v := range vals {
+		i, j := baselines.PairAt(t, len(sd))
+		d.SetSym(i, j, v)
+	}
+	return d, nil
+}
+
+// partialFile is where the matrix kept at path is kept in part while it is computed.
+func partialFile(path string) string {
+	return strings.TrimSuffix(path, ".npy") + ".partial.npy"
+}
+
+// loadPartial reads the discrepancies of the first pairs (in baselines.PairAt's order) that a
+// killed run kept in path: a 1×t array, t at most pairs, every entry finite. Anything else is
+// ignored (nil: computed anew).
+func loadPartial(path string, pairs int) []float64 {
+	m, err := matfile.ReadFile(path, matfile.Limits{MaxRows: 1, MaxCols: pairs})
+	if err != nil {
+		return nil
+	}
+	if r, _ := m.Dims(); r != 1 {
+		return nil
+	}
+	vals := m.RawRowView(0)
+	for _, v := range vals {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil
+		}
+	}
+	return vals
+}
+
+// keepPartial writes vals to path (nothing when path is empty or vals is); a failure is only
+// logged, since the matrix is still being computed.
+func (o Options) keepPartial(path string, vals []float64) {
+	if path == "" || len(vals) == 0 {
+		return
+	}
+	err := atomicfile.Write(path, func(w io.Writer) error {
+		return matfile.Write(w, matfile.NPY, mat.NewDense(1, len(vals), vals), nil)
+	})
+	if err != nil {
+		o.Observe.Say(true, "fgwsvm: keep the partial matrix: %v", err)
+	}
+}
+
+// removePartial deletes the partial file of the matrix now kept whole at path.
+func removePartial(path string) {
+	// A partial file left behind does no harm: a later run finds the whole matrix first.
+	_ = os.Remove(partialFile(path))
+}
