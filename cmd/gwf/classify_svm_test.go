@@ -213,7 +213,7 @@ func TestPoolSVMReports(t *testing.T) {
 	if _, _, code := runCLI(t, "pool", files[0], writeFile(t, dir, "sp.json", other)); code != exitUsage {
 		t.Fatalf("pooling two settings: exit %d", code)
 	}
-	gwf, _ := mustRun(t, "classify", "--method", "gwf", "--tu", train, "--folds", "3", "--atoms", "2", "--layers", "3", "--epochs", "1", "--json", "-q")
+	gwf, _ := mustRun(t, "semisup", "--tu", train, "--folds", "3", "--atoms", "2", "--layers", "3", "--epochs", "1", "--json", "-q")
 	if _, _, code := runCLI(t, "pool", files[0], writeFile(t, dir, "gwf.json", gwf)); code != exitUsage {
 		t.Fatalf("pooling two classifiers: exit %d", code)
 	}

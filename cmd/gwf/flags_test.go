@@ -34,8 +34,38 @@ func TestFlagSuggestions(t *testing.T) {
 			t.Errorf("gwf %v: exit %d, stderr %q", args, code, stderr)
 		}
 	}
+	// A flag of another command says whose it is.
+	for args, want := range map[string]string{"semisup --wl 2": "a flag of 'gwf classify'", "classify --beta 1": "a flag of 'gwf semisup'"} {
+		_, stderr, code := runCLI(t, append(strings.Fields(args), "--dataset", "MUTAG")...)
+		if code != exitUsage || !strings.Contains(stderr, want) {
+			t.Errorf("gwf %s: exit %d, stderr %q (want %q)", args, code, stderr, want)
+		}
+	}
 	if d := editDistance("kitten", "sitting"); d != 3 {
 		t.Errorf("editDistance(kitten, sitting) = %d, want 3", d)
+	}
+}
+
+// TestClassifyMethodGWFIsSemisup: the old form 'gwf classify --method gwf' runs 'gwf
+// semisup' with a warning, wherever the flag is; other command lines are left alone.
+func TestClassifyMethodGWFIsSemisup(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"classify --method gwf --dataset MUTAG", "semisup --dataset MUTAG"},
+		{"-q classify --dataset MUTAG --method=gwf --folds 3", "-q semisup --dataset MUTAG --folds 3"},
+		{"--log-level warn classify --method gwf", "--log-level warn semisup"},
+		{"classify --method fgw-svm --dataset MUTAG", ""},
+		{"classify --dataset MUTAG -- --method gwf", ""},
+		{"fit --method gwf", ""},
+		{"--log-level classify fit --method gwf", ""},
+	} {
+		got, ok := semisupOfClassify(strings.Fields(tc.in))
+		if ok != (tc.want != "") || ok && strings.Join(got, " ") != tc.want {
+			t.Errorf("%q: %q (%v), want %q", tc.in, got, ok, tc.want)
+		}
+	}
+	_, stderr, code := runCLI(t, "classify", "--method", "gwf", "--dataset", "MUTAG", "--wl", "2")
+	if code != exitUsage || !strings.Contains(stderr, "is now 'gwf semisup'") || !strings.Contains(stderr, "a flag of 'gwf classify'") {
+		t.Errorf("classify --method gwf --wl 2: exit %d, stderr %q", code, stderr)
 	}
 }
 

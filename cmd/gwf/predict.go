@@ -23,18 +23,18 @@ func newPredictCmd(a *app) *cobra.Command {
 	var f predictFlags
 	cmd := &cobra.Command{
 		Use:   "predict --model FILE (--dataset NAME | --tu DIR|FILE.zip | --graphs DIR)",
-		Short: "Classify graphs with a classifier saved by 'gwf classify --output'",
-		Long: `predict reads a classifier written by 'gwf classify --labeled-fraction 1 --output FILE'
+		Short: "Classify graphs with a classifier saved by 'gwf classify' or 'gwf semisup' (--output)",
+		Long: `predict reads a classifier written by 'gwf classify' or 'gwf semisup' --labeled-fraction 1 --output FILE
 and predicts the class of every graph of the data; where the data have class labels it also
 reports the accuracy and, per class, the graphs, those right and those predicted as it (the
 "score" of --json, logged otherwise).
 
-A classifier of the default --method fgw-svm keeps its support graphs: each graph is compared
+A classifier of 'gwf classify' (an SVM on FGW discrepancies) keeps its support graphs: each graph is compared
 with them by the FGW discrepancy the classifier chose (structure, feature weight) and the SVM
 decides, exactly as cross-validation scored held-out graphs. Its CSV has no probability
 columns.
 
-A classifier of --method gwf holds GWF atoms and an MLP head. Graphs the model
+A classifier of 'gwf semisup' holds GWF atoms and an MLP head. Graphs the model
 was not trained on are embedded by the classifier's graph encoder (--encoder gin|gcn: one forward
 pass, milliseconds for hundreds of graphs) or, for free embeddings, in transform mode: each
 graph's z takes --steps Adam steps on its own GWF loss with the atoms fixed, as 'gwf embed'

@@ -11,7 +11,7 @@ import (
 )
 
 // isSVMClassifier reports whether the file at path is a classifier of 'gwf classify
-// --method fgw-svm' (false for any other file, or one it cannot read: Load says why).
+// with --labeled-fraction 1 --output' (false for any other file, or one it cannot read: Load says why).
 func isSVMClassifier(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -116,7 +117,7 @@ interrupted (SIGINT/SIGTERM).`,
 		}
 		return usageError{suggestFlag(cmd, err)}
 	})
-	root.AddCommand(newGWCmd(a), newDatasetsCmd(), newFitCmd(a), newEmbedCmd(a), newClusterCmd(a), newClassifyCmd(a), newPredictCmd(a), newPlotCmd(a), newBenchCmd(a), newGenerateCmd(a), newPairwiseCmd(a), newMergeCmd(a), newPoolCmd(a), newVersionCmd())
+	root.AddCommand(newGWCmd(a), newDatasetsCmd(), newFitCmd(a), newEmbedCmd(a), newClusterCmd(a), newClassifyCmd(a), newSemisupCmd(a), newPredictCmd(a), newPlotCmd(a), newBenchCmd(a), newGenerateCmd(a), newPairwiseCmd(a), newMergeCmd(a), newPoolCmd(a), newVersionCmd())
 	return root, a
 }
 
@@ -182,6 +183,11 @@ func watchSignals(parent context.Context, log *logrus.Logger, abort func()) (ctx
 // execute runs root on args and turns the outcome into an exit status, printing errors as
 // "gwf: <message>" on stderr.
 func execute(ctx context.Context, root *cobra.Command, a *app, args []string, stdout, stderr io.Writer) (code int) {
+	if moved, ok := semisupOfClassify(args); ok {
+		a.log.SetOutput(stderr) // before the flags are parsed: a warning shows at every level
+		a.log.Warn("'gwf classify --method gwf' is now 'gwf semisup': running that (the old form will go)")
+		args = moved
+	}
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -220,11 +226,42 @@ func execute(ctx context.Context, root *cobra.Command, a *app, args []string, st
 	return exitError
 }
 
+// semisupOfClassify rewrites 'gwf classify --method gwf ...', the form the semi-supervised
+// GWF model had before it became its own command, as 'gwf semisup ...', so that scripts keep
+// working; ok is false for any other command line.
+func semisupOfClassify(args []string) (moved []string, ok bool) {
+	cmd := -1
+	for i := 0; i < len(args) && cmd < 0; i++ {
+		switch {
+		case args[i] == "--log-level" || args[i] == "--cpuprofile":
+			i++ // the flag's value
+		case !strings.HasPrefix(args[i], "-"):
+			cmd = i
+		}
+	}
+	if cmd < 0 || args[cmd] != "classify" {
+		return args, false
+	}
+	for i := cmd + 1; i < len(args) && args[i] != "--"; i++ {
+		n := 0
+		switch {
+		case args[i] == "--method=gwf":
+			n = 1
+		case args[i] == "--method" && i+1 < len(args) && args[i+1] == "gwf":
+			n = 2
+		}
+		if n > 0 {
+			return slices.Concat(args[:cmd], []string{"semisup"}, args[cmd+1:i], args[i+n:]), true
+		}
+	}
+	return args, false
+}
+
 // modelFormats say, for each file format of gwf, what the file is and which commands make and
 // read it.
 var modelFormats = map[string]string{
 	"gwf-model":             "a GWF model, written by 'gwf fit' (read by gwf embed, gwf cluster --model, gwf fit --resume)",
-	"gwf-semisup-model":     "a semi-supervised GWF classifier, written by 'gwf classify --method gwf --labeled-fraction 1 --output' (read by gwf predict)",
+	"gwf-semisup-model":     "a semi-supervised GWF classifier, written by 'gwf semisup --labeled-fraction 1 --output' (read by gwf predict)",
 	"gwf-fgwsvm-classifier": "an fgw-svm classifier, written by 'gwf classify --labeled-fraction 1 --output' (read by gwf predict)",
 }
 
@@ -243,7 +280,7 @@ func formatHint(err error) string {
 	case "gwf-model":
 		hint += " This needs " + modelFormats[fe.Want] + "."
 	case "gwf-semisup-model", "gwf-fgwsvm-classifier": // gwf predict reads both
-		hint += " This needs a classifier, written by 'gwf classify --labeled-fraction 1 --output'."
+		hint += " This needs a classifier, written by 'gwf classify' or 'gwf semisup' with --labeled-fraction 1 --output."
 	}
 	return hint
 }
@@ -333,10 +370,30 @@ func suggestFlag(cmd *cobra.Command, err error) error {
 			best = append(best, "--"+f.Name)
 		}
 	})
-	if len(best) == 0 {
-		return err
+	if other := commandsWithFlag(cmd, name); len(other) > 0 { // a flag of another command
+		last := len(other) - 1
+		if last > 0 {
+			other[last-1] += " and " + other[last]
+			other = other[:last]
+		}
+		return fmt.Errorf("%w: it is a flag of %s", err, strings.Join(other, ", "))
 	}
-	return fmt.Errorf("%w; did you mean %s?", err, strings.Join(best, " or "))
+	if len(best) > 0 {
+		return fmt.Errorf("%w; did you mean %s?", err, strings.Join(best, " or "))
+	}
+	return err
+}
+
+// commandsWithFlag names the other commands that have the flag name ('gwf classify' for
+// --wl given to 'gwf semisup').
+func commandsWithFlag(cmd *cobra.Command, name string) []string {
+	var out []string
+	for _, c := range cmd.Root().Commands() {
+		if c != cmd && c.Flags().Lookup(name) != nil {
+			out = append(out, "'"+c.CommandPath()+"'")
+		}
+	}
+	return out
 }
 
 // editDistance is the Levenshtein distance of a and b (bytes; flag names are ASCII). Written

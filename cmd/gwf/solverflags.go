@@ -9,7 +9,7 @@ import (
 )
 
 // solverFlags are the GWD solver's flags, the same in gw and in the commands that train
-// (fit, cluster, classify --method gwf, bench): --solver, --gamma, --layers, --inner, --tol.
+// (fit, cluster, semisup, bench): --solver, --gamma, --layers, --inner, --tol.
 // Their defaults are PPA's at the paper's settings; a command that is given --solver and not
 // the others takes that solver's defaults.
 type solverFlags struct {

@@ -27,7 +27,7 @@ const MaxReportBytes = 256 << 20
 // MeanStd is a metric's mean and standard deviation over folds.
 type MeanStd = trexp.MeanStd
 
-// GWFReport is what `gwf classify --method gwf` reports: a cross-validation (Folds) or one
+// GWFReport is what `gwf semisup` reports: a cross-validation (Folds) or one
 // split of labelled and unlabelled graphs (Labeled, History).
 type GWFReport struct {
 	Dataset  string               `json:"dataset"`
@@ -45,7 +45,7 @@ type GWFReport struct {
 	Baselines *Summary   `json:"baselines,omitempty"`
 }
 
-// SVMReport is what `gwf classify --method fgw-svm` reports: a cross-validation (Folds) or one
+// SVMReport is what `gwf classify` reports: a cross-validation (Folds) or one
 // split (Labeled, Choice).
 type SVMReport struct {
 	Dataset  string              `json:"dataset"`

@@ -12,7 +12,7 @@ import (
 
 // The reports as text, as `gwf classify` and `gwf pool` print them.
 
-// WriteText writes the report as `gwf classify --method gwf` prints it: the protocol and
+// WriteText writes the report as `gwf semisup` prints it: the protocol and
 // settings, a table of the folds (or the split's accuracy), the mean ± std and the baselines.
 func (rep *GWFReport) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "%s: %d graphs, %d classes; %s\nhead: β = %g, hidden %v, %s; %s\n\n", rep.Dataset, rep.Graphs, rep.Classes, rep.Protocol,

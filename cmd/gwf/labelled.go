@@ -1,0 +1,95 @@
+package main
+
+import (
+	"io"
+	"strconv"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+)
+
+// protocolFlags are the flags 'gwf classify' and 'gwf semisup' share: how the labelled graphs
+// are split (nested --folds, or one --labeled-fraction) and what is written.
+type protocolFlags struct {
+	folds     int
+	foldSeed  uint64
+	fraction  float64
+	output    string
+	outputDir string
+	predFile  string
+	json      bool
+}
+
+// register adds the flags; output and outputDir say what the classifier file and the folder
+// hold for the command.
+func (p *protocolFlags) register(fs *pflag.FlagSet, output, outputDir string) {
+	fs.IntVar(&p.folds, "folds", 10, "cross-validation folds")
+	fs.Uint64Var(&p.foldSeed, "fold-seed", 1, "seed of the fold split (and of the --labeled-fraction choice)")
+	fs.Float64Var(&p.fraction, "labeled-fraction", 0, "train once with this fraction of labelled graphs and score the rest (instead of --folds); 1: train one classifier on all labelled graphs")
+	outputFlag(fs, &p.output, "", output)
+	fs.StringVar(&p.outputDir, "output-dir", "", outputDir)
+	fs.StringVar(&p.predFile, "predictions", "", "with --labeled-fraction: write every graph's prediction as CSV to this file")
+	jsonFlag(fs, &p.json, "the report")
+}
+
+// checkFraction refuses a --labeled-fraction outside [0, 1].
+func (p *protocolFlags) checkFraction() error {
+	if !(p.fraction >= 0 && p.fraction <= 1) {
+		return usagef("--labeled-fraction = %v must be in (0, 1]", p.fraction)
+	}
+	return nil
+}
+
+// classLabels are the class of every graph and the number of classes
+// (experiment.ClassLabels); in --folds mode the classes must fill the folds, and a class with
+// fewer graphs than folds is said to miss some.
+func (p *protocolFlags) classLabels(a *app, ds *graphs.Dataset) ([]int, int, error) {
+	labels, k, err := classexp.ClassLabels(ds)
+	if err != nil || p.fraction > 0 {
+		return labels, k, err
+	}
+	if p.folds < 2 || p.folds > len(labels) {
+		return nil, 0, usagef("--folds = %d must be between 2 and the number of graphs (%d)", p.folds, len(labels))
+	}
+	short, err := classexp.FoldFit(labels, k, p.folds)
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, c := range short {
+		a.log.Warnf("class %s has fewer graphs than the %d folds: some test folds hold none of it", classText(ds, c), p.folds)
+	}
+	return labels, k, nil
+}
+
+// writePredictions writes --predictions, if given.
+func (p *protocolFlags) writePredictions(ds *graphs.Dataset, labels []int, s classexp.Split, text func(int) string) error {
+	if p.predFile == "" {
+		return nil
+	}
+	names := make([]string, len(ds.Graphs))
+	for i, g := range ds.Graphs {
+		names[i] = g.Name
+	}
+	return writeOutput(nil, p.predFile, func(w io.Writer) error { return classexp.WritePredictions(w, names, labels, s, text) })
+}
+
+// writeReport writes a classification report as --json says: JSON or text.
+func (p *protocolFlags) writeReport(w io.Writer, rep interface{ WriteText(io.Writer) error }) error {
+	if p.json {
+		return writeJSON(w, rep)
+	}
+	return rep.WriteText(w)
+}
+
+// classText is class c of the dataset as its files wrote it.
+func classText(ds *graphs.Dataset, c int) string {
+	switch {
+	case c < len(ds.ClassNames):
+		return ds.ClassNames[c]
+	case c < len(ds.Classes):
+		return strconv.Itoa(ds.Classes[c])
+	}
+	return strconv.Itoa(c)
+}

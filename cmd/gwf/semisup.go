@@ -1,0 +1,373 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/semisup"
+	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/shard"
+)
+
+// semisupFlags are the flags of 'gwf semisup': the paper's semi-supervised GWF model.
+type semisupFlags struct {
+	data       dataFlags
+	train      trainFlags
+	protocol   protocolFlags
+	beta       float64
+	hidden     string
+	activation string
+	input      string
+	detach     bool
+	encoder    encoderFlags
+	selEncLR   string
+	noGWF      bool
+	head       semisup.HeadTraining
+	shard      string
+	resume     bool
+	validation float64
+	selBeta    string
+	selDetach  bool
+	selUnsup   bool
+	selDecay   string
+	selHidden  string
+	refit      bool
+	baselines  bool
+}
+
+func newSemisupCmd(a *app) *cobra.Command {
+	var f semisupFlags
+	d := semisup.DefaultConfig()
+	cmd := &cobra.Command{
+		Use:   "semisup (--dataset NAME | --tu DIR | --graphs DIR)",
+		Short: "Classify graphs with the paper's semi-supervised GWF model (GWF loss + β·cross-entropy)",
+		Long: `semisup trains the paper's semi-supervised GWF model on labelled graphs and scores it.
+
+It trains GWF models with a classifier head on the embeddings (the paper's eq. ssl:
+the GWF loss plus beta times the head's cross-entropy on the labelled graphs, one Gorgonia graph
+and one backward pass per mini-batch) and scores its predictions. After the joint epochs the head
+alone is trained to convergence on the final embeddings (--head-steps full-batch Adam steps; 0
+turns this off): during them it gets only one step per mini-batch.
+
+It runs by default nested stratified --folds cross-validation: for each fold, the held-out
+graphs take part in the GWF term unlabelled; a stratified --validation fraction of the other
+folds' labelled graphs is held out too, and chooses the stopping epoch and, when --select-beta,
+--select-detach or --select-decay name several settings, the configuration; the chosen model
+(or, with --refit, the chosen settings retrained on all the fold's labels) is scored once on
+the held-out fold. The β = 0 head below is a candidate too (--select-unsupervised, on by
+default): where it scores better on the validation split, it is the fold's classifier, so that
+where the labels make the embeddings worse the classifier can fall back to embeddings trained
+without them (the trained model's own held-out accuracy is reported as joint_accuracy). No
+held-out label chooses anything. On the same folds it scores two baselines (--baselines): the
+same head on the embeddings of the same model trained without labels (β = 0: GWF for free z,
+the encoder trained by the GWF term alone with --encoder; its epoch chosen on the same
+validation split) and a logistic regression on that model's λ (C chosen by 5-fold
+cross-validation on the fold's training graphs; none with --no-gwf). --validation 0 gives the
+un-nested protocol (fixed settings, last epoch), with the authors' best-epoch number as a
+diagnostic. --output-dir keeps every finished fold (fold<f>.json), the model trained without
+labels (unsupervised.json) and the report (report.json), and checkpoints whatever is training
+after each of its epochs (fold<f>.checkpoint.json with two models, unsupervised.checkpoint):
+run again with the same data and settings, the command reuses what is saved there, so a killed
+cross-validation continues at the epoch where it stopped (folds saved without the β = 0
+candidate keep their trained models, the candidate is added). With it, --shard i/n runs only
+the folds f with (f − 1) mod n = i, so that n processes or machines sharing the folder run the
+folds side by side; a last run without --shard reuses them all and writes the report.
+
+With --labeled-fraction p it instead keeps the labels of a stratified random fraction p of the
+graphs (seeded by --fold-seed), trains once and scores the predictions on the other graphs;
+--predictions writes every graph's prediction as CSV. --labeled-fraction 1 trains one
+classifier on all labelled graphs: --output saves it for 'gwf predict'.
+
+Its training flags are those of 'gwf fit' (the paper's defaults). 'gwf classify' is the SVM on
+FGW discrepancies, the classifier GW graph methods are benchmarked with.`,
+		Example: `  gwf semisup --dataset MUTAG --folds 10 --select-beta 0.1,1 --select-detach --json
+  gwf semisup --dataset PROTEINS --folds 10 --output-dir results/   # rerun to continue after a kill
+  gwf semisup --dataset PROTEINS --folds 10 --output-dir results/ --shard 0/2   # and 1/2 elsewhere; then without --shard
+  gwf semisup --dataset MUTAG --labeled-fraction 1 --output mutag.classifier
+  gwf predict --model mutag.classifier --tu ./new-graphs --json`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runSemisup(cmd, a, &f)
+		},
+	}
+	fs := cmd.Flags()
+	f.data.register(fs)
+	f.train.register(fs)
+	f.protocol.register(fs, "with --labeled-fraction: write the classifier (atoms, embeddings, head, class names) to this file after every epoch, for 'gwf predict' and --resume",
+		"folder to keep each finished cross-validation fold, the model trained without labels (both checkpointed after every epoch) and report.json, for a rerun to reuse")
+	fs.Float64Var(&f.beta, "beta", d.Beta, "weight β of the classification loss")
+	fs.StringVar(&f.hidden, "hidden", "32", `hidden layer sizes of the head, comma-separated ("" or 0: a linear head)`)
+	fs.StringVar(&f.activation, "activation", d.Activation, "activation of the hidden layers: relu or tanh")
+	fs.StringVar(&f.input, "head-input", d.Input, "what the head reads: centered (z minus its mean: the identifiable part of z), lambda (softmax(z)) or z (the raw embedding, as eq. ssl)")
+	fs.BoolVar(&f.detach, "detach", false, "stop the classification gradient at the embeddings: the labels train the head only. The default with free z (--encoder none), where the cross-entropy reaches only the labelled graphs' own z and moves them away from the unlabelled graphs of their class; --detach=false is the paper's eq. ssl. Not the default with an encoder, whose shared weights carry the labels to every graph")
+	f.encoder.register(fs, "the GWF term and the labels")
+	fs.BoolVar(&f.noGWF, "no-gwf", false, "train without the GWF term (the labels alone): the baseline that shows what the GWF term adds")
+	fs.IntVar(&f.head.Steps, "head-steps", d.Head.Steps, "after the joint epochs, train the head alone on the final embeddings for this many full-batch Adam steps (0: not at all)")
+	fs.Float64Var(&f.head.LearningRate, "head-lr", d.Head.LearningRate, "learning rate of those head steps")
+	fs.Float64Var(&f.head.WeightDecay, "head-decay", d.Head.WeightDecay, "weight decay (L2 on the head's weights) of those head steps")
+	fs.Float64Var(&f.validation, "validation", classexp.DefaultValidation, "nested protocol: fraction of each fold's labelled graphs held out to choose the epoch and settings (0: no selection, the un-nested protocol)")
+	fs.StringVar(&f.selBeta, "select-beta", "", "nested protocol: comma-separated values of β to choose from (default: --beta alone)")
+	fs.BoolVar(&f.selDetach, "select-detach", false, "nested protocol: also try the other value of --detach")
+	fs.BoolVar(&f.selUnsup, "select-unsupervised", true, "nested protocol: the β = 0 head (the baseline's: the model trained without labels) is a candidate too, kept where it scores better on the validation split (false: the trained candidates only)")
+	fs.StringVar(&f.selDecay, "select-decay", "", "nested protocol: comma-separated head weight decays to choose from (default: --head-decay alone)")
+	fs.StringVar(&f.selEncLR, "select-encoder-lr", "", "nested protocol: comma-separated encoder learning rates to choose from (default: --encoder-lr alone)")
+	fs.StringVar(&f.selHidden, "select-hidden", "", `nested protocol: head shapes to choose from, separated by ";" (e.g. "32;64,32;0"; default: --hidden alone)`)
+	fs.BoolVar(&f.refit, "refit", false, "nested protocol: retrain the chosen settings on all the fold's labels up to the chosen epoch (instead of keeping the chosen epoch's model)")
+	fs.BoolVar(&f.baselines, "baselines", true, "nested protocol: also score the β = 0 head and a logistic regression on the unsupervised λ, on the same folds")
+	fs.StringVar(&f.shard, "shard", "", "cross-validation with --output-dir: run only the folds f with (f − 1) mod n = i (0-based i of n shards), for n processes or machines sharing the folder")
+	fs.BoolVar(&f.resume, "resume", false, "with --output: continue training the classifier in that file (exactly where it stopped)")
+	fs.StringVar(&f.protocol.output, "model", "", "deprecated alias of --output")
+	_ = fs.MarkDeprecated("model", "use --output (the file this command writes)")
+	return cmd
+}
+
+// parseHidden reads "64,32" (or "" / "0" for none).
+func parseHidden(s string) ([]int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || s == "0" {
+		return nil, nil
+	}
+	var out []int
+	for _, p := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("--hidden: %q is not a list of positive layer sizes", s)
+		}
+		if n > semisup.MaxHiddenUnits {
+			return nil, fmt.Errorf("--hidden: a layer of %d units, more than %d", n, semisup.MaxHiddenUnits)
+		}
+		out = append(out, n)
+	}
+	if len(out) > semisup.MaxHiddenLayers {
+		return nil, fmt.Errorf("--hidden: %d layers, more than %d", len(out), semisup.MaxHiddenLayers)
+	}
+	return out, nil
+}
+
+// selection is the nested protocol's Selection of the flags (nil with --validation 0).
+func (f *semisupFlags) selection(sc semisup.Config) (*classexp.Selection, error) {
+	if f.validation == 0 {
+		if f.selBeta != "" || f.selDetach || f.selDecay != "" || f.selHidden != "" || f.selEncLR != "" || f.refit {
+			return nil, usagef("--select-beta, --select-detach, --select-decay, --select-hidden, --select-encoder-lr and --refit need --validation > 0")
+		}
+		return nil, nil
+	}
+	betas, err := parseFloats("--select-beta", f.selBeta, sc.Beta)
+	if err != nil {
+		return nil, err
+	}
+	decays, err := parseFloats("--select-decay", f.selDecay, sc.Head.WeightDecay)
+	if err != nil {
+		return nil, err
+	}
+	encLRs, err := parseFloats("--select-encoder-lr", f.selEncLR, sc.EncoderLearningRate)
+	if err != nil {
+		return nil, err
+	}
+	if len(encLRs) > 1 && sc.Encoder != semisup.EncoderGCN && sc.Encoder != semisup.EncoderGIN {
+		return nil, usagef("--select-encoder-lr needs --encoder gcn or gin")
+	}
+	var shapes [][]int
+	if strings.TrimSpace(f.selHidden) != "" {
+		for _, p := range strings.Split(f.selHidden, ";") {
+			h, err := parseHidden(p)
+			if err != nil {
+				return nil, usagef("--select-hidden: %v", err)
+			}
+			shapes = append(shapes, h)
+		}
+	}
+	grid := classexp.Grid{Beta: betas, HeadDecay: decays, Hidden: shapes, EncoderLR: encLRs}
+	if f.selDetach {
+		grid.Detach = []bool{sc.Detach, !sc.Detach}
+	}
+	sel := &classexp.Selection{Validation: f.validation, Refit: f.refit, Seed: f.protocol.foldSeed, Unsupervised: f.selUnsup,
+		Candidates: grid.Candidates(sc)}
+	if err := sel.Validate(); err != nil {
+		return nil, usagef("%v", err)
+	}
+	return sel, nil
+}
+
+// parseFloats reads a comma-separated list (empty: def alone).
+func parseFloats(flag, s string, def float64) ([]float64, error) {
+	if strings.TrimSpace(s) == "" {
+		return []float64{def}, nil
+	}
+	var out []float64
+	for _, p := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil {
+			return nil, usagef("%s: %q is not a list of numbers", flag, s)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
+	flags := cmd.Flags()
+	p := &f.protocol
+	if err := f.data.check(); err != nil {
+		return err
+	}
+	hidden, err := parseHidden(f.hidden)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	encHidden, err := f.encoder.widths()
+	if err != nil {
+		return err
+	}
+	if !flags.Changed("detach") && f.encoder.kind == semisup.EncoderNone {
+		f.detach = true
+		a.log.Info("free z: the cross-entropy trains the head only (--detach; --detach=false for the paper's eq. ssl)")
+	}
+	sc := semisup.Config{Beta: f.beta, Hidden: hidden, Activation: f.activation, Input: f.input, Detach: f.detach, Head: f.head,
+		Encoder: f.encoder.kind, EncoderHidden: encHidden, EncoderLearningRate: f.encoder.lr, NoGWF: f.noGWF}
+	if err := sc.Validate(); err != nil {
+		return usagef("%v", err)
+	}
+	if err := p.checkFraction(); err != nil {
+		return err
+	}
+	if (p.output != "" || p.predFile != "") && p.fraction == 0 {
+		return usagef("--output and --predictions need --labeled-fraction (for the folds' files use --output-dir)")
+	}
+	if p.outputDir != "" && p.fraction > 0 {
+		return usagef("--output-dir is for cross-validation; with --labeled-fraction use --output")
+	}
+	sh := shard.All
+	if f.shard != "" {
+		if sh, err = shard.Parse(f.shard); err != nil {
+			return usagef("--shard: %v", err)
+		}
+		if p.outputDir == "" || p.fraction > 0 {
+			return usagef("--shard needs cross-validation with --output-dir (the folder the shards share)")
+		}
+		if sh.Count > p.folds {
+			return usagef("--shard %s: more shards than --folds %d", f.shard, p.folds)
+		}
+	}
+	if f.resume && p.output == "" {
+		return usagef("--resume needs --output")
+	}
+	if f.selUnsup && (f.noGWF || f.validation == 0) {
+		// The β = 0 candidate needs a model trained without labels, and a validation split.
+		if flags.Changed("select-unsupervised") {
+			return usagef("--select-unsupervised needs the GWF term (not --no-gwf) and --validation > 0")
+		}
+		f.selUnsup = false
+	}
+	if f.noGWF && f.baselines {
+		// Without the GWF term there is no model to train without labels.
+		if flags.Changed("baselines") {
+			return usagef("--baselines needs the GWF term: without it (--no-gwf) nothing trains without labels")
+		}
+		f.baselines = false
+	}
+	sel, err := f.selection(sc)
+	if err != nil {
+		return err
+	}
+	cfg, err := f.train.configLogged(flags, a.log)
+	if err != nil {
+		return err
+	}
+	ds, err := f.data.load()
+	if err != nil {
+		return err
+	}
+	data := ds.Graphs
+	labels, classesN, err := p.classLabels(a, ds)
+	if err != nil {
+		return err
+	}
+	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(data), a.log); err != nil {
+		return err
+	}
+	ctx, stop := withSignals(cmd.Context(), a.log)
+	defer stop()
+	opt := semisup.Options{Workers: f.train.workers, Observe: a.observer("training", nil)}
+	if p.fraction > 0 {
+		return semisupFraction(cmd, a, f, ds, labels, classesN, cfg, sc, opt)
+	}
+	// The folds left after each one, at the mean time of those trained so far (their own
+	// seconds: the first fold's run also trains the model without labels, once), for the ETA.
+	foldSeconds, trained, reused := 0.0, 0, 0
+	spec := classexp.GWFSpec{Shard: sh, CVOptions: classexp.CVOptions{
+		Folds: p.folds, Seed: p.foldSeed, Options: opt, Dir: p.outputDir, Select: sel,
+		Baselines: sel != nil && f.baselines,
+		Reused:    func(int) { reused++ },
+		FoldDone: func(r classexp.FoldResult) {
+			trained++
+			foldSeconds += r.Seconds
+			left := (p.folds-sh.Index+sh.Count-1)/sh.Count - trained - reused // this shard's folds
+			eta := time.Duration(foldSeconds / float64(trained) * float64(left) * float64(time.Second)).Round(time.Second)
+			lines := classexp.FoldLines(r, p.folds)
+			lines[0] += fmt.Sprintf("; folds left: %d, eta %s", left, eta)
+			for _, l := range lines {
+				a.log.Info(l)
+			}
+		},
+	}}
+	a.log.Infof("classifying %s (%d graphs, %d classes): %d folds, β=%g, hidden %v, %s", ds.Name, len(data), classesN, p.folds, sc.Beta, hidden, cfg.Describe())
+	rep, err := classexp.CrossValidateGWF(ctx, ds, labels, classesN, cfg, sc, spec)
+	if err != nil {
+		if ctx.Err() != nil {
+			return interruptedError{"interrupted"}
+		}
+		return err
+	}
+	return p.writeReport(cmd.OutOrStdout(), rep)
+}
+
+// semisupFraction trains once with a stratified fraction of labels and scores the rest.
+func semisupFraction(cmd *cobra.Command, a *app, f *semisupFlags, ds *graphs.Dataset, labels []int, classesN int, cfg training.Config, sc semisup.Config, opt semisup.Options) error {
+	data, p := ds.Graphs, &f.protocol
+	var m *semisup.Model
+	var err error
+	if f.resume {
+		epochs := 0
+		if changed(cmd.Flags(), "epochs") {
+			epochs = cfg.Epochs
+		}
+		if m, err = classexp.ResumeGWFModel(p.output, ds, classesN, epochs); err != nil {
+			return err
+		}
+		a.log.Infof("resuming %s after epoch %d of %d", p.output, len(m.History), m.GWF.Config.Epochs)
+	} else if m, err = classexp.NewGWFModel(ds, classesN, cfg, sc); err != nil {
+		return err
+	}
+	if p.output != "" {
+		opt.EpochDone = func(m *semisup.Model) error { return m.Save(p.output) }
+	}
+	if p.fraction == 1 && m.Encoder == nil {
+		a.log.Infof("after training, the %d training graphs are re-embedded in transform mode (atoms fixed) and the head trained on them, as 'gwf predict' embeds unseen graphs", len(data))
+	}
+	ctx, stop := withSignals(cmd.Context(), a.log)
+	defer stop()
+	rep, split, err := classexp.FractionGWF(ctx, m, ds, labels, classexp.Fraction{Share: p.fraction, Seed: p.foldSeed}, opt,
+		training.Options{Workers: f.train.workers, Observe: opt.Observe})
+	if err != nil {
+		if ctx.Err() != nil {
+			return interruptedError{"interrupted"}
+		}
+		return err
+	}
+	if p.output != "" {
+		if err := m.Save(p.output); err != nil {
+			return err
+		}
+	}
+	if err := p.writePredictions(ds, labels, split, m.LabelText); err != nil {
+		return err
+	}
+	return p.writeReport(cmd.OutOrStdout(), rep)
+}
