@@ -173,7 +173,7 @@ func NewModel(data []*graphs.Graph, classes int, gwf training.Config, cfg Config
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	m, err := training.NewModel(data, gwf)
+	m, err := training.NewModel(graphs.Slice(data), gwf)
 	if err != nil {
 		return nil, err
 	}
@@ -274,7 +274,7 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, labels []int, opt 
 			return fmt.Errorf("semisup: %w", err)
 		}
 	}
-	err = training.Fit(ctx, gm, data, training.Options{
+	err = training.Fit(ctx, gm, graphs.Slice(data), training.Options{
 		Workers: opt.Workers, Observe: opt.Observe, Terms: []training.Term{head}, Encoder: enc, WithoutGWF: m.Config.NoGWF,
 		EncoderLearningRate: m.Config.EncoderLearningRate,
 		EpochDone: func(gm *training.Model) error {

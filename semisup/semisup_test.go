@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
 	"github.com/gwf-graphs/gwf/training"
 )
@@ -322,11 +323,11 @@ func TestBetaZeroIsGWF(t *testing.T) {
 	if err := Fit(context.Background(), m, data, labels, Options{Workers: 3}); err != nil {
 		t.Fatal(err)
 	}
-	ref, err := training.NewModel(data, cfg)
+	ref, err := training.NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := training.Fit(context.Background(), ref, data, training.Options{Workers: 2}); err != nil {
+	if err := training.Fit(context.Background(), ref, graphs.Slice(data), training.Options{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	if !mat.EqualApprox(m.GWF.Z, ref.Z, 1e-10) {

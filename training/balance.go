@@ -24,22 +24,21 @@ type CostBalance struct {
 	Weight float64 `json:"weight"`
 }
 
-// BalanceFeatures measures CostBalance on data. It needs no labels, and its cost is one pass
-// over the adjacency and feature matrices: both means have closed forms in per-graph moments,
-// 2(mean a − (mean m)²) with a = Σ μ_i μ_k C[i,k]², m = Σ μ_i μ_k C[i,k] for the structure, and
-// 2(mean b − ‖mean v‖²) with b = Σ μ_i ‖f_i‖², v = Σ μ_i f_i for the features.
+// BalanceFeatures measures CostBalance on the graphs of src (graphs.Slice adapts a slice of
+// graphs). It needs no labels, and its cost is one pass over the adjacency and feature
+// matrices: both means have closed forms in per-graph moments, 2(mean a − (mean m)²) with
+// a = Σ μ_i μ_k C[i,k]², m = Σ μ_i μ_k C[i,k] for the structure, and 2(mean b − ‖mean v‖²) with
+// b = Σ μ_i ‖f_i‖², v = Σ μ_i f_i for the features. src is read through once, graph by graph: a
+// disk-backed source (graphs/store) is not held in memory and gives bit for bit the result of
+// the same graphs in memory. It returns an error when src has no graphs, the graphs' features
+// differ in dimension, or src fails to read a graph.
 //
 // Why: the paper adds the squared feature distances to the structure cost unweighted, so the
 // units of the attributes decide how much they count. Standardized, PROTEINS_full's 29
 // attributes have a mean feature cost near 2·29 = 58 against a structure cost below 1, and the
 // model then learns from the attributes alone. Training with Config.FeatureWeight =
-// BalanceFeatures(data).Weight gives both terms the same say at the start.
-func BalanceFeatures(data []*graphs.Graph) (CostBalance, error) {
-	return BalanceFeaturesSource(graphs.Slice(data))
-}
-
-// BalanceFeaturesSource is BalanceFeatures on the graphs of src, read through once.
-func BalanceFeaturesSource(src graphs.Source) (CostBalance, error) {
+// BalanceFeatures(src).Weight gives both terms the same say at the start.
+func BalanceFeatures(src graphs.Source) (CostBalance, error) {
 	if src.Len() == 0 {
 		return CostBalance{}, errors.New("balance features: no graphs")
 	}

@@ -83,7 +83,7 @@ func TestBalanceFeaturesMatchesBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, d := range []int{0, 1, 3} {
 		gs := randomFeatureGraphs(t, rng, 6, d)
-		b, err := BalanceFeatures(gs)
+		b, err := BalanceFeatures(graphs.Slice(gs))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,14 +104,14 @@ func TestBalanceFeaturesMatchesBruteForce(t *testing.T) {
 // the units.
 func TestBalanceFeaturesAbsorbsUnits(t *testing.T) {
 	gs := randomFeatureGraphs(t, rand.New(rand.NewPCG(5, 6)), 5, 2)
-	before, err := BalanceFeatures(gs)
+	before, err := BalanceFeatures(graphs.Slice(gs))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, g := range gs {
 		g.F.Scale(100, g.F)
 	}
-	after, err := BalanceFeatures(gs)
+	after, err := BalanceFeatures(graphs.Slice(gs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,12 +121,12 @@ func TestBalanceFeaturesAbsorbsUnits(t *testing.T) {
 }
 
 func TestBalanceFeaturesDegenerate(t *testing.T) {
-	if _, err := BalanceFeatures(nil); err == nil {
+	if _, err := BalanceFeatures(graphs.Slice(nil)); err == nil {
 		t.Error("no graphs: no error")
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
 	mixed := append(randomFeatureGraphs(t, rng, 2, 2), randomFeatureGraphs(t, rng, 1, 3)...)
-	if _, err := BalanceFeatures(mixed); err == nil {
+	if _, err := BalanceFeatures(graphs.Slice(mixed)); err == nil {
 		t.Error("2- and 3-dimensional features: no error")
 	}
 	// Constant features: nothing to weigh, weight 1.
@@ -139,7 +139,7 @@ func TestBalanceFeaturesDegenerate(t *testing.T) {
 			}
 		}
 	}
-	if b, err := BalanceFeatures(gs); err != nil || b.Weight != 1 || b.Features > 1e-12 {
+	if b, err := BalanceFeatures(graphs.Slice(gs)); err != nil || b.Weight != 1 || b.Features > 1e-12 {
 		t.Errorf("constant features: %+v, %v (want weight 1)", b, err)
 	}
 }

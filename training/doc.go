@@ -13,8 +13,9 @@
 // file keeps how its training data's node features were made (Model.Features), so that unseen
 // graphs can be read the same way (collection.Spec.Encoding).
 //
-// FitSource and NewModelSource train on a graphs.Source read as each mini-batch needs it (a
-// graphs/store file: a corpus larger than memory), with the same result as Fit, bit for bit.
+// Fit, NewModel and BalanceFeatures take a graphs.Source, read as each mini-batch needs it:
+// graphs.Slice adapts graphs in memory, and a graphs/store file (a corpus larger than memory)
+// gives the same result, bit for bit.
 //
 // Model.Term puts the GWF term of a mini-batch of a trained (or training) model into a user's
 // own Gorgonia graph, for embeddings the user's model produces: GWF as a regulariser.

@@ -52,13 +52,13 @@ func TestEncoderTrains(t *testing.T) {
 	data := mutag(t, 24)
 	cfg := smallConfig()
 	cfg.Epochs = 4
-	m, err := NewModel(data, cfg)
+	m, err := NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	enc := newLinearEncoder(data, cfg.Atoms)
 	w0 := mat.DenseCopyOf(enc.w)
-	if err := Fit(context.Background(), m, data, Options{Encoder: enc}); err != nil {
+	if err := Fit(context.Background(), m, graphs.Slice(data), Options{Encoder: enc}); err != nil {
 		t.Fatal(err)
 	}
 	if mat.EqualApprox(enc.w, w0, 1e-3) {
@@ -74,7 +74,7 @@ func TestEncoderTrains(t *testing.T) {
 func TestEncoderGradientIsChainRule(t *testing.T) {
 	data := mutag(t, 10)
 	cfg := smallConfig()
-	m, err := NewModel(data, cfg)
+	m, err := NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,19 +113,19 @@ func TestEncoderResumeIsExact(t *testing.T) {
 	cfg := smallConfig()
 	cfg.Epochs = 4
 	run := func(stopAt int) *mat.Dense {
-		m, err := NewModel(data, cfg)
+		m, err := NewModel(graphs.Slice(data), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		enc := newLinearEncoder(data, cfg.Atoms)
 		if stopAt > 0 {
 			m.Config.Epochs = stopAt
-			if err := Fit(context.Background(), m, data, Options{Encoder: enc}); err != nil {
+			if err := Fit(context.Background(), m, graphs.Slice(data), Options{Encoder: enc}); err != nil {
 				t.Fatal(err)
 			}
 			m.Config.Epochs = cfg.Epochs
 		}
-		if err := Fit(context.Background(), m, data, Options{Encoder: enc, Workers: 1}); err != nil {
+		if err := Fit(context.Background(), m, graphs.Slice(data), Options{Encoder: enc, Workers: 1}); err != nil {
 			t.Fatal(err)
 		}
 		return enc.w
@@ -138,14 +138,14 @@ func TestEncoderResumeIsExact(t *testing.T) {
 // TestWithoutGWF: without the GWF term the atoms do not move and only the terms train.
 func TestWithoutGWF(t *testing.T) {
 	data := mutag(t, 12)
-	m, err := NewModel(data, smallConfig())
+	m, err := NewModel(graphs.Slice(data), smallConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
 	v0 := mat.DenseCopyOf(m.V[0])
 	z0 := mat.DenseCopyOf(m.Z)
 	w := tensor.New(tensor.WithShape(2), tensor.WithBacking([]float64{1, 1}))
-	if err := Fit(context.Background(), m, data, Options{WithoutGWF: true, Terms: []Term{squareTerm{w}}}); err != nil {
+	if err := Fit(context.Background(), m, graphs.Slice(data), Options{WithoutGWF: true, Terms: []Term{squareTerm{w}}}); err != nil {
 		t.Fatal(err)
 	}
 	if !mat.Equal(m.V[0], v0) {

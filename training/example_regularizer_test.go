@@ -25,7 +25,7 @@ func ExampleModel_Term() {
 	data := ds.Graphs[:16]
 	cfg := training.DefaultConfig()
 	cfg.Atoms, cfg.Layers = 4, 10
-	m, err := training.NewModel(data, cfg) // atoms warm-started from the data
+	m, err := training.NewModel(graphs.Slice(data), cfg) // atoms warm-started from the data
 	if err != nil {
 		log.Fatal(err)
 	}

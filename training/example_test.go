@@ -25,11 +25,11 @@ func ExampleFit() {
 	data := ds.Graphs[:40]
 	cfg := training.DefaultConfig() // the paper's settings; smaller here to run in a second
 	cfg.Atoms, cfg.Layers, cfg.Epochs = 4, 10, 3
-	m, err := training.NewModel(data, cfg)
+	m, err := training.NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := training.Fit(context.Background(), m, data, training.Options{}); err != nil {
+	if err := training.Fit(context.Background(), m, graphs.Slice(data), training.Options{}); err != nil {
 		log.Fatal(err)
 	}
 	lambda := training.Lambda(m.Z)
@@ -48,7 +48,7 @@ func ExampleBalanceFeatures() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	b, err := training.BalanceFeatures(ds.Graphs)
+	b, err := training.BalanceFeatures(graphs.Slice(ds.Graphs))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func ExampleBalanceFeatures() {
 
 // Train on graphs read from disk one mini-batch at a time: the collection is spooled to a
 // store file once, and the model equals the one trained in memory.
-func ExampleFitSource() {
+func ExampleFit_store() {
 	dir, err := os.MkdirTemp("", "gwf")
 	if err != nil {
 		log.Fatal(err)
@@ -74,11 +74,11 @@ func ExampleFitSource() {
 	defer st.Close()
 	cfg := training.DefaultConfig()
 	cfg.Atoms, cfg.Layers, cfg.Epochs = 4, 10, 2
-	m, err := training.NewModelSource(st, cfg)
+	m, err := training.NewModel(st, cfg)
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := training.FitSource(context.Background(), m, st, training.Options{}); err != nil {
+	if err := training.Fit(context.Background(), m, st, training.Options{}); err != nil {
 		log.Fatal(err)
 	}
 
@@ -86,11 +86,11 @@ func ExampleFitSource() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	inMemory, err := training.NewModel(ds.Graphs, cfg)
+	inMemory, err := training.NewModel(graphs.Slice(ds.Graphs), cfg)
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := training.Fit(context.Background(), inMemory, ds.Graphs, training.Options{}); err != nil {
+	if err := training.Fit(context.Background(), inMemory, graphs.Slice(ds.Graphs), training.Options{}); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("graphs:", st.Len(), "same model:", mat.Equal(m.Z, inMemory.Z) && mat.Equal(m.V[0], inMemory.V[0]))

@@ -59,30 +59,30 @@ type Progress struct {
 	Elapsed, ETA  time.Duration // for the whole run (all remaining epochs)
 }
 
-// Fit trains m on data (Algorithm 4, plus Options.Terms) from the epoch after the last one in
-// m.History up to m.Config.Epochs. It is the one training loop of the module: each epoch
-// shuffles the graphs with an RNG derived from the seed and the epoch number and cuts them
-// into batches; each batch is one Gorgonia expression graph — the batch's GWF loss as one node
-// (nodes.BatchLoss: the forward passes on the fast kernels in parallel, transports detached)
-// plus the extra terms — differentiated by Gorgonia, and Gorgonia's Adam takes one step for
-// the atoms, one for each z_i of the batch and one per term. It stops with ctx's error when ctx
-// is cancelled: between batches, or inside a batch before its next graph (the batch is then
-// dropped whole), m.Partial recording the batch to resume at.
+// Fit trains m on the graphs of src (Algorithm 4, plus Options.Terms) from the epoch after the
+// last one in m.History up to m.Config.Epochs; graphs.Slice adapts a slice of graphs. It is the
+// one training loop of the module: each epoch shuffles the graphs with an RNG derived from the
+// seed and the epoch number and cuts them into batches; each batch is one Gorgonia expression
+// graph — the batch's GWF loss as one node (nodes.BatchLoss: the forward passes on the fast
+// kernels in parallel, transports detached) plus the extra terms — differentiated by Gorgonia,
+// and Gorgonia's Adam takes one step for the atoms, one for each z_i of the batch and one per
+// term.
 //
+// The graphs are read from src as each mini-batch needs them: with a source that reads from
+// disk (graphs/store), memory holds the model and one batch's graphs, not the corpus, and the
+// result is the one the same graphs in memory give, bit for bit. Before training, src is read
+// through once to check it against the model: Fit returns an error when the model's Config is
+// invalid, when the feature dimension, the number of embeddings or the fingerprint does not
+// match, when the model has trained epochs but no Adam state (see Options.FreshOptimizer), or
+// when src fails to read a graph.
+//
+// It stops with ctx's error when ctx is cancelled: between batches, or inside a batch before its
+// next graph (the batch is then dropped whole), m.Partial recording the batch to resume at.
 // After every epoch m.Optimizer holds the Adam state, so that a model saved then (a checkpoint)
 // resumes exactly: the same result as an uninterrupted run, whatever the number of workers.
 // When ctx stops training mid-epoch, m.Partial and m.Optimizer record the position and state
 // at that batch boundary: saved, the model resumes exactly from there.
-func Fit(ctx context.Context, m *Model, data []*graphs.Graph, opt Options) error {
-	return FitSource(ctx, m, graphs.Slice(data), opt)
-}
-
-// FitSource is Fit on the graphs of src, read as each mini-batch needs them: with a source that
-// reads from disk (graphs/store), memory holds the model and one batch's graphs, not the
-// corpus. The result is the one Fit gives on the same graphs in memory, bit for bit. Before
-// training, src is read through once to check it against the model (feature dimension and
-// fingerprint).
-func FitSource(ctx context.Context, m *Model, src graphs.Source, opt Options) error {
+func Fit(ctx context.Context, m *Model, src graphs.Source, opt Options) error {
 	if err := m.check(src); err != nil {
 		return err
 	}

@@ -31,11 +31,11 @@ func TestFitLowersLoss(t *testing.T) {
 	data := mutag(t, 24)
 	cfg := smallConfig()
 	cfg.Epochs = 5
-	m, err := NewModel(data, cfg)
+	m, err := NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Fit(context.Background(), m, data, Options{}); err != nil {
+	if err := Fit(context.Background(), m, graphs.Slice(data), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(m.History) != 5 {
@@ -51,11 +51,11 @@ func TestFitIndependentOfWorkers(t *testing.T) {
 	data := mutag(t, 20)
 	var models []*Model
 	for _, w := range []int{1, 3} {
-		m, err := NewModel(data, smallConfig())
+		m, err := NewModel(graphs.Slice(data), smallConfig())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := Fit(context.Background(), m, data, Options{Workers: w}); err != nil {
+		if err := Fit(context.Background(), m, graphs.Slice(data), Options{Workers: w}); err != nil {
 			t.Fatal(err)
 		}
 		models = append(models, m)
@@ -74,11 +74,11 @@ func TestFitIndependentOfWorkers(t *testing.T) {
 // count, and lowers the loss of a graph compared with its initial embedding.
 func TestTransform(t *testing.T) {
 	data := mutag(t, 30)
-	m, err := NewModel(data[:20], smallConfig())
+	m, err := NewModel(graphs.Slice(data[:20]), smallConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Fit(context.Background(), m, data[:20], Options{}); err != nil {
+	if err := Fit(context.Background(), m, graphs.Slice(data[:20]), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	v0 := mat.DenseCopyOf(m.V[0])
@@ -104,13 +104,13 @@ func TestTransform(t *testing.T) {
 // TestFitStopsOnCancel: a cancelled context stops training at a batch boundary with its error.
 func TestFitStopsOnCancel(t *testing.T) {
 	data := mutag(t, 16)
-	m, err := NewModel(data, smallConfig())
+	m, err := NewModel(graphs.Slice(data), smallConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
-	err = Fit(ctx, m, data, Options{Observe: func(Event) {
+	err = Fit(ctx, m, graphs.Slice(data), Options{Observe: func(Event) {
 		calls++
 		cancel()
 	}})
@@ -123,11 +123,11 @@ func TestFitStopsOnCancel(t *testing.T) {
 // dimension, are errors.
 func TestFitRefusesMismatchedData(t *testing.T) {
 	data := mutag(t, 12)
-	m, err := NewModel(data, smallConfig())
+	m, err := NewModel(graphs.Slice(data), smallConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Fit(context.Background(), m, mutag(t, 13)[1:], Options{}); err == nil {
+	if err := Fit(context.Background(), m, graphs.Slice(mutag(t, 13)[1:]), Options{}); err == nil {
 		t.Error("fit on other graphs succeeded")
 	}
 	ds, err := datasets.Load("MUTAG", graphs.TUOptions{Features: graphs.FeaturesLabels})
@@ -139,7 +139,7 @@ func TestFitRefusesMismatchedData(t *testing.T) {
 	}
 	bad := smallConfig()
 	bad.LearningRate = -1
-	if _, err := NewModel(data, bad); err == nil {
+	if _, err := NewModel(graphs.Slice(data), bad); err == nil {
 		t.Error("negative learning rate accepted")
 	}
 }
@@ -151,12 +151,12 @@ func TestFitWithFeatures(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := ds.Graphs[:16]
-	m, err := NewModel(data, smallConfig())
+	m, err := NewModel(graphs.Slice(data), smallConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
 	h0 := mat.DenseCopyOf(m.H[0])
-	if err := Fit(context.Background(), m, data, Options{}); err != nil {
+	if err := Fit(context.Background(), m, graphs.Slice(data), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if m.Dim() != 7 || mat.Equal(h0, m.H[0]) {
@@ -171,7 +171,7 @@ func TestFitWithFeatures(t *testing.T) {
 // exactly the rows of embedding it whole.
 func TestTransformShardsMatchWhole(t *testing.T) {
 	data := mutag(t, 30)
-	m, err := NewModel(data[:20], smallConfig())
+	m, err := NewModel(graphs.Slice(data[:20]), smallConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestTransformShardsMatchWhole(t *testing.T) {
 func TestAtomSizes(t *testing.T) {
 	data := mutag(t, 12)
 	for _, cfg := range []Config{smallConfig(), func() Config { c := smallConfig(); c.Atoms = 20; return c }(), func() Config { c := smallConfig(); c.AtomSize = 5; return c }()} {
-		m, err := NewModel(data, cfg)
+		m, err := NewModel(graphs.Slice(data), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

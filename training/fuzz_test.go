@@ -8,13 +8,14 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/envelope"
 )
 
 // seedModel is a small valid model file for the fuzz corpora.
 func seedModel(f *testing.F) []byte {
 	f.Helper()
-	m, err := NewModel(mutag(f, 4), smallConfig())
+	m, err := NewModel(graphs.Slice(mutag(f, 4)), smallConfig())
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -73,11 +74,11 @@ func seedTrainedPayload(f *testing.F) []byte {
 	cfg := smallConfig()
 	cfg.Epochs = 1
 	data := mutag(f, 4)
-	m, err := NewModel(data, cfg)
+	m, err := NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		f.Fatal(err)
 	}
-	if err := Fit(context.Background(), m, data, Options{Workers: 1}); err != nil {
+	if err := Fit(context.Background(), m, graphs.Slice(data), Options{Workers: 1}); err != nil {
 		f.Fatal(err)
 	}
 	var buf bytes.Buffer

@@ -7,6 +7,7 @@ import (
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/layers/tape"
 )
 
@@ -39,7 +40,7 @@ func (c *collidingTerm) Build(g *gorgonia.ExprGraph, _ *gorgonia.Node, _ gorgoni
 // term right; a collision that every build repeats is an error, not a wrong gradient.
 func TestBatchGraphRebuiltOnHashCollision(t *testing.T) {
 	data := mutag(t, 6)
-	m, err := NewModel(data, smallConfig())
+	m, err := NewModel(graphs.Slice(data), smallConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

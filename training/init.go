@@ -14,15 +14,16 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 )
 
-// NewModel initialises a model for the data: warm-started atoms (K random observed graphs,
-// drawn without replacement while there are enough) or random atoms of Config.AtomSize nodes,
-// uniform atom distributions, and small random embeddings.
-func NewModel(data []*graphs.Graph, cfg Config) (*Model, error) {
-	return NewModelSource(graphs.Slice(data), cfg)
-}
-
-// NewModelSource is NewModel on the graphs of src (read through once, then the warm start's).
-func NewModelSource(src graphs.Source, cfg Config) (*Model, error) {
+// NewModel initialises a model for the graphs of src (graphs.Slice adapts a slice of graphs):
+// warm-started atoms (K random observed graphs, drawn without replacement while there are
+// enough) or random atoms of Config.AtomSize nodes, uniform atom distributions, and small random
+// embeddings. It reads src through once (feature dimension, sizes and fingerprint), then the
+// graphs the warm start draws: a disk-backed source (graphs/store) is read as it needs its
+// graphs, not held in memory, and gives bit for bit the model the same graphs in memory give.
+// It returns an error when cfg is invalid, src has no graphs, a graph has no nodes, the graphs'
+// features differ in dimension, the model would be too large (CheckModelSize), or src fails to
+// read a graph.
+func NewModel(src graphs.Source, cfg Config) (*Model, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -106,7 +107,7 @@ func warmPicks(cfg Config, graphs int, rng *rand.Rand) []int {
 	return picks
 }
 
-// AtomSizes returns the number of nodes of each atom NewModelSource would make for the graphs
+// AtomSizes returns the number of nodes of each atom NewModel would make for the graphs
 // of src, without making them: Config.AtomSize, or the sizes of the graphs the warm start draws
 // (it reads those K graphs). It lets a caller check the memory of a model before allocating it
 // (graphs.Slice adapts a slice of graphs).

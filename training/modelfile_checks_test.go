@@ -20,11 +20,11 @@ func trainedPayload(t *testing.T) map[string]any {
 	cfg := smallConfig()
 	cfg.Epochs = 1
 	data := mutag(t, 10)
-	m, err := NewModel(data, cfg)
+	m, err := NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Fit(context.Background(), m, data, Options{Workers: 1}); err != nil {
+	if err := Fit(context.Background(), m, graphs.Slice(data), Options{Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
@@ -160,7 +160,7 @@ func TestDecodeChecksOptimizerConsistency(t *testing.T) {
 // TestEncodeIsIndependentOfTime: wall-clock seconds stay out of the file, so the same model
 // encodes to the same bytes whatever its timings.
 func TestEncodeIsIndependentOfTime(t *testing.T) {
-	m, err := NewModel(mutag(t, 5), smallConfig())
+	m, err := NewModel(graphs.Slice(mutag(t, 5)), smallConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func TestStreamedPayloadIsMarshal(t *testing.T) {
 		t.Fatalf("OptimizerState has %d fields, encodePayload writes 6: add the new one", n)
 	}
 	data := mutag(t, 10)
-	m, err := NewModel(data, smallConfig())
+	m, err := NewModel(graphs.Slice(data), smallConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestStreamedPayloadIsMarshal(t *testing.T) {
 		}
 	}
 	check("fresh model")
-	if err := Fit(context.Background(), m, data, Options{}); err != nil {
+	if err := Fit(context.Background(), m, graphs.Slice(data), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	check("trained model")

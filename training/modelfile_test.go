@@ -9,11 +9,13 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs"
 )
 
 func TestSaveLoadRoundTrip(t *testing.T) {
 	data := mutag(t, 10)
-	m, err := NewModel(data, smallConfig())
+	m, err := NewModel(graphs.Slice(data), smallConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +43,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 }
 
 func TestLoadRefusesDamagedFiles(t *testing.T) {
-	m, err := NewModel(mutag(t, 5), smallConfig())
+	m, err := NewModel(graphs.Slice(mutag(t, 5)), smallConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

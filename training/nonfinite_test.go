@@ -47,11 +47,11 @@ func TestNonFiniteStops(t *testing.T) {
 	data := poisoned(t, 12, 4)
 	cfg := smallConfig()
 	cfg.AtomSize = 5 // random atoms: a warm start could copy the poisoned graph into an atom
-	m, err := NewModel(data, cfg)
+	m, err := NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = Fit(context.Background(), m, data, Options{})
+	err = Fit(context.Background(), m, graphs.Slice(data), Options{})
 	if err == nil || !errors.Is(err, layers.ErrNumerical) || !strings.Contains(err.Error(), data[4].Name) || !strings.Contains(err.Error(), "epoch 1, batch") {
 		t.Errorf("error %v, want a numerical one naming graph %q, the epoch and the batch", err, data[4].Name)
 	}
@@ -66,13 +66,13 @@ func TestNonFiniteSkipped(t *testing.T) {
 	data := poisoned(t, 12, 4)
 	cfg := smallConfig()
 	cfg.AtomSize = 5
-	m, err := NewModel(data, cfg)
+	m, err := NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	z0 := mat.DenseCopyOf(m.Z)
 	var warnings []string
-	err = Fit(context.Background(), m, data, Options{
+	err = Fit(context.Background(), m, graphs.Slice(data), Options{
 		SkipNonFinite: true, Observe: func(e Event) {
 			if e.Warning {
 				warnings = append(warnings, e.Message)
@@ -109,13 +109,13 @@ func (n nanTerm) Build(g *gorgonia.ExprGraph, z *gorgonia.Node, p gorgonia.Nodes
 // step, with an error naming the epoch and batch.
 func TestNonFiniteTermStops(t *testing.T) {
 	data := mutag(t, 12)
-	m, err := NewModel(data, smallConfig())
+	m, err := NewModel(graphs.Slice(data), smallConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
 	v0 := mat.DenseCopyOf(m.V[0])
 	w := tensor.New(tensor.WithShape(2), tensor.WithBacking([]float64{math.NaN(), 1}))
-	err = Fit(context.Background(), m, data, Options{Terms: []Term{nanTerm{w}}})
+	err = Fit(context.Background(), m, graphs.Slice(data), Options{Terms: []Term{nanTerm{w}}})
 	if err == nil || !errors.Is(err, layers.ErrNumerical) || !strings.Contains(err.Error(), "epoch 1, batch 1") {
 		t.Errorf("error %v, want a numerical one in epoch 1, batch 1", err)
 	}

@@ -16,11 +16,11 @@ func resumed(t *testing.T, cfg Config, data []*graphs.Graph, first, workers int,
 	t.Helper()
 	part := cfg
 	part.Epochs = first
-	m, err := NewModel(data, part)
+	m, err := NewModel(graphs.Slice(data), part)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Fit(context.Background(), m, data, Options{Workers: 2}); err != nil {
+	if err := Fit(context.Background(), m, graphs.Slice(data), Options{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
@@ -35,7 +35,7 @@ func resumed(t *testing.T, cfg Config, data []*graphs.Graph, first, workers int,
 		m.Optimizer = nil
 	}
 	m.Config.Epochs = cfg.Epochs
-	if err := Fit(context.Background(), m, data, Options{Workers: workers, FreshOptimizer: dropOptimizer}); err != nil {
+	if err := Fit(context.Background(), m, graphs.Slice(data), Options{Workers: workers, FreshOptimizer: dropOptimizer}); err != nil {
 		t.Fatal(err)
 	}
 	return m
@@ -60,11 +60,11 @@ func TestResumeIsExact(t *testing.T) {
 	data := mutag(t, 16)
 	cfg := smallConfig()
 	cfg.Epochs, cfg.Batch = 3, 5 // batches that do not divide the data: some z_i are stepped more often
-	whole, err := NewModel(data, cfg)
+	whole, err := NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Fit(context.Background(), whole, data, Options{Workers: 2}); err != nil {
+	if err := Fit(context.Background(), whole, graphs.Slice(data), Options{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	for _, workers := range []int{1, 3} {
@@ -85,11 +85,11 @@ func TestDecodeRefusesBadOptimizerState(t *testing.T) {
 	data := mutag(t, 6)
 	cfg := smallConfig()
 	cfg.Epochs = 1
-	m, err := NewModel(data, cfg)
+	m, err := NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Fit(context.Background(), m, data, Options{}); err != nil {
+	if err := Fit(context.Background(), m, graphs.Slice(data), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	for name, spoil := range map[string]func(st *OptimizerState){
@@ -131,21 +131,21 @@ func TestResumeMidEpochIsExact(t *testing.T) {
 	data := mutag(t, 16)
 	cfg := smallConfig()
 	cfg.Epochs, cfg.Batch = 2, 5
-	whole, err := NewModel(data, cfg)
+	whole, err := NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Fit(context.Background(), whole, data, Options{Workers: 2}); err != nil {
+	if err := Fit(context.Background(), whole, graphs.Slice(data), Options{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	for _, stopAfter := range []int{1, 5} { // batches: inside epoch 1, inside epoch 2
-		m, err := NewModel(data, cfg)
+		m, err := NewModel(graphs.Slice(data), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		batches := 0
-		err = Fit(ctx, m, data, Options{Workers: 2, Observe: func(Event) {
+		err = Fit(ctx, m, graphs.Slice(data), Options{Workers: 2, Observe: func(Event) {
 			if batches++; batches == stopAfter {
 				cancel()
 			}
@@ -164,7 +164,7 @@ func TestResumeMidEpochIsExact(t *testing.T) {
 		if m, err = Decode(&buf); err != nil {
 			t.Fatal(err)
 		}
-		if err := Fit(context.Background(), m, data, Options{Workers: 1}); err != nil {
+		if err := Fit(context.Background(), m, graphs.Slice(data), Options{Workers: 1}); err != nil {
 			t.Fatal(err)
 		}
 		if !sameModel(m, whole) || m.Partial != nil || len(m.History) != cfg.Epochs {
@@ -202,14 +202,14 @@ func TestResumeInsideBatchIsExact(t *testing.T) {
 	data := mutag(t, 16)
 	cfg := smallConfig()
 	cfg.Epochs, cfg.Batch = 2, 5
-	whole, err := NewModel(data, cfg)
+	whole, err := NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Fit(context.Background(), whole, data, Options{Workers: 2}); err != nil {
+	if err := Fit(context.Background(), whole, graphs.Slice(data), Options{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
-	m, err := NewModel(data, cfg)
+	m, err := NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func TestResumeInsideBatchIsExact(t *testing.T) {
 	defer cancel()
 	batches := 0
 	src := &cancelAt{Slice: data, n: 3, cancel: cancel} // armed after the first batch: inside the second
-	err = FitSource(ctx, m, src, Options{Workers: 2, Observe: func(Event) { batches++; src.armed = true }})
+	err = Fit(ctx, m, src, Options{Workers: 2, Observe: func(Event) { batches++; src.armed = true }})
 	if err != context.Canceled || batches != 1 || m.Partial == nil || m.Partial.Done != cfg.Batch {
 		t.Fatalf("err %v after %d batches, partial %+v; want context.Canceled after 1 batch, at graph %d", err, batches, m.Partial, cfg.Batch)
 	}
@@ -228,7 +228,7 @@ func TestResumeInsideBatchIsExact(t *testing.T) {
 	if m, err = Decode(&buf); err != nil {
 		t.Fatal(err)
 	}
-	if err := Fit(context.Background(), m, data, Options{Workers: 1}); err != nil {
+	if err := Fit(context.Background(), m, graphs.Slice(data), Options{Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if !sameModel(m, whole) {

@@ -32,40 +32,40 @@ func (s *countingSource) Graph(i int) (*graphs.Graph, error) {
 	return s.Slice.Graph(i)
 }
 
-// TestFitSource: training on a Source gives Fit's model exactly, reading each graph once per
-// epoch after one pass of checks (and the warm start's picks), and a read error stops training
-// with that error.
-func TestFitSource(t *testing.T) {
+// TestFitReadsSource: training on a counting Source gives the model of the same graphs in memory
+// exactly, reading each graph once per epoch after one pass of checks (and the warm start's
+// picks), and a read error stops training with that error.
+func TestFitReadsSource(t *testing.T) {
 	data := mutag(t, 20)
 	cfg := smallConfig()
-	want, err := NewModel(data, cfg)
+	want, err := NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Fit(context.Background(), want, data, Options{}); err != nil {
+	if err := Fit(context.Background(), want, graphs.Slice(data), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	src := &countingSource{Slice: data}
-	m, err := NewModelSource(src, cfg)
+	m, err := NewModel(src, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if src.reads != len(data)+cfg.Atoms {
-		t.Errorf("NewModelSource read %d graphs, want %d (one pass and %d warm-start atoms)", src.reads, len(data)+cfg.Atoms, cfg.Atoms)
+		t.Errorf("NewModel read %d graphs, want %d (one pass and %d warm-start atoms)", src.reads, len(data)+cfg.Atoms, cfg.Atoms)
 	}
 	src.reads = 0
-	if err := FitSource(context.Background(), m, src, Options{}); err != nil {
+	if err := Fit(context.Background(), m, src, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if want := len(data) * (1 + cfg.Epochs); src.reads != want {
-		t.Errorf("FitSource read %d graphs, want %d (a check pass and one read per graph and epoch)", src.reads, want)
+		t.Errorf("Fit read %d graphs, want %d (a check pass and one read per graph and epoch)", src.reads, want)
 	}
 	if !mat.Equal(m.Z, want.Z) || m.Fingerprint != want.Fingerprint {
-		t.Error("embeddings or fingerprint differ from Fit's")
+		t.Error("embeddings or fingerprint differ from the in-memory model's")
 	}
 	for k := range m.V {
 		if !mat.Equal(m.V[k], want.V[k]) {
-			t.Errorf("atom %d differs from Fit's", k)
+			t.Errorf("atom %d differs from the in-memory model's", k)
 		}
 	}
 	fp, err := fingerprintSource(src)
@@ -83,12 +83,12 @@ func TestFitSource(t *testing.T) {
 		t.Error("TrainedOn the graphs in another order")
 	}
 
-	m, err = NewModelSource(src, cfg)
+	m, err = NewModel(src, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	src.reads, src.failAt = 0, len(data)+13 // in the first epoch, after the checks
-	if err := FitSource(context.Background(), m, src, Options{}); err == nil || !strings.Contains(err.Error(), "disk on fire") {
+	if err := Fit(context.Background(), m, src, Options{}); err == nil || !strings.Contains(err.Error(), "disk on fire") {
 		t.Fatalf("a read error gave %v", err)
 	}
 	if len(m.History) != 0 {

@@ -156,7 +156,7 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 		if err := f.train.resolveFeatureWeight(&cfg, data, a.log); err != nil {
 			return err
 		}
-		if m, err = training.NewModelSource(data, cfg); err != nil {
+		if m, err = training.NewModel(data, cfg); err != nil {
 			return fmt.Errorf("new model: %w", err)
 		}
 		m.Features = fd.encoding
@@ -253,7 +253,7 @@ func fitModel(ctx context.Context, a *app, m *training.Model, data graphs.Source
 			return nil
 		}
 	}
-	return training.FitSource(ctx, m, data, opt)
+	return training.Fit(ctx, m, data, opt)
 }
 
 // streamNote says in the log that the graphs are streamed.

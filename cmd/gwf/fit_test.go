@@ -235,7 +235,7 @@ func TestFitFeatureWeightAuto(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := training.BalanceFeatures(ds.Graphs)
+	want, err := training.BalanceFeatures(graphs.Slice(ds.Graphs))
 	if err != nil {
 		t.Fatal(err)
 	}

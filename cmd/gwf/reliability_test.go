@@ -135,7 +135,7 @@ func TestFailedCheckpointSaysWhatTheFileHolds(t *testing.T) {
 	data := ds.Graphs[:12]
 	cfg := training.DefaultConfig()
 	cfg.Atoms, cfg.Layers, cfg.Epochs, cfg.Batch = 2, 5, 2, 6
-	m, err := training.NewModel(data, cfg)
+	m, err := training.NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

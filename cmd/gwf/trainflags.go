@@ -220,7 +220,7 @@ func (t *trainFlags) resolveFeatureWeight(cfg *training.Config, data graphs.Sour
 	if !t.featureWeight.auto {
 		return nil
 	}
-	b, err := training.BalanceFeaturesSource(data)
+	b, err := training.BalanceFeatures(data)
 	if err != nil {
 		return err
 	}

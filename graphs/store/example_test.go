@@ -12,7 +12,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs/store"
 )
 
-// A collection spooled to a store and read back graph by graph, as training.FitSource reads a
+// A collection spooled to a store and read back graph by graph, as training.Fit reads a
 // mini-batch.
 func ExampleFromCollection() {
 	dir, err := os.MkdirTemp("", "store")

@@ -130,14 +130,14 @@ func dataset(ctx context.Context, o options, name string, rep *nb.Report, csv *s
 	cfg := training.DefaultConfig()
 	cfg.Epochs, cfg.Atoms, cfg.Layers, cfg.Seed = o.epochs, min(o.atoms, len(data)), o.layers, o.seed
 	cfg.FeatureWeight = weight
-	m, err := training.NewModel(data, cfg)
+	m, err := training.NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "fig4: training on %s (%d graphs)\n", ds.Name, len(data))
 	start := time.Now()
 	var secs []float64
-	err = training.Fit(ctx, m, data, training.Options{EpochDone: func(m *training.Model) error {
+	err = training.Fit(ctx, m, graphs.Slice(data), training.Options{EpochDone: func(m *training.Model) error {
 		secs = append(secs, time.Since(start).Seconds())
 		fmt.Fprintf(log, "fig4: %s epoch %d, loss %.5g\n", ds.Name, len(m.History), m.History[len(m.History)-1].Loss)
 		return nil

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/collection/dataflags"
 	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
@@ -99,12 +100,12 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	// 3. A GWF model, 4. clusters.
 	cfg := training.DefaultConfig()
 	cfg.Epochs, cfg.Atoms, cfg.Layers = o.epochs, min(o.atoms, len(data)), o.layers
-	m, err := training.NewModel(data, cfg)
+	m, err := training.NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "tour: training %d epochs on %d graphs\n", cfg.Epochs, len(data))
-	if err := training.Fit(ctx, m, data, training.Options{}); err != nil {
+	if err := training.Fit(ctx, m, graphs.Slice(data), training.Options{}); err != nil {
 		return err
 	}
 	ep, loss := make([]float64, len(m.History)), make([]float64, len(m.History))

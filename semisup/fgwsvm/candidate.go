@@ -172,7 +172,7 @@ func withDegrees(data []*graphs.Graph) []*graphs.Graph {
 	return out
 }
 
-// defaultWeightFactors multiply the balanced feature weight (training.BalanceFeaturesSource:
+// defaultWeightFactors multiply the balanced feature weight (training.BalanceFeatures:
 // the weight at which the structure and feature terms have the same mean) in the default
 // candidates: from a structure-led cost (the features a fifth of it) to a feature-led one
 // (the structure a thousandth), as FGW's grid of α spans both.
@@ -322,7 +322,7 @@ func weighted(data []*graphs.Graph, base Candidate) ([]Candidate, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := training.BalanceFeaturesSource(graphs.Slice(sd))
+	b, err := training.BalanceFeatures(graphs.Slice(sd))
 	if err != nil {
 		return nil, fmt.Errorf("fgwsvm: balanced feature weight of %s: %w", base, err)
 	}

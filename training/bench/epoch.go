@@ -20,12 +20,12 @@ func TimeEpoch(ctx context.Context, name, features string, timed []*graphs.Graph
 	if err := cfg.Validate(); err != nil {
 		return Epoch{}, err
 	}
-	m, err := training.NewModel(timed, cfg)
+	m, err := training.NewModel(graphs.Slice(timed), cfg)
 	if err != nil {
 		return Epoch{}, err
 	}
 	start := time.Now()
-	if err := training.Fit(ctx, m, timed, opt); err != nil {
+	if err := training.Fit(ctx, m, graphs.Slice(timed), opt); err != nil {
 		return Epoch{}, fmt.Errorf("%s: %w", name, err)
 	}
 	rate := float64(len(timed)) / time.Since(start).Seconds()

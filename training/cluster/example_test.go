@@ -62,11 +62,11 @@ func ExampleModel() {
 	data := ds.Graphs[:40]
 	cfg := training.DefaultConfig()
 	cfg.Atoms, cfg.Layers, cfg.Epochs = 3, 10, 2
-	m, err := training.NewModel(data, cfg)
+	m, err := training.NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		panic(err)
 	}
-	if err := training.Fit(context.Background(), m, data, training.Options{}); err != nil {
+	if err := training.Fit(context.Background(), m, graphs.Slice(data), training.Options{}); err != nil {
 		panic(err)
 	}
 	res, err := cluster.Model(m, cluster.DefaultEmbedding, cluster.KMeansOptions{K: 2, Seed: 1})

@@ -22,7 +22,7 @@ func TestModelClustersTheChosenEmbedding(t *testing.T) {
 	}
 	cfg := training.DefaultConfig()
 	cfg.Atoms, cfg.Layers = 3, 5
-	m, err := training.NewModel(data, cfg)
+	m, err := training.NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

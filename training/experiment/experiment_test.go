@@ -377,11 +377,11 @@ func TestClusterModelMatchesRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := training.NewModel(ds.Graphs, tiny())
+	m, err := training.NewModel(graphs.Slice(ds.Graphs), tiny())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := training.Fit(context.Background(), m, ds.Graphs, training.Options{}); err != nil {
+	if err := training.Fit(context.Background(), m, graphs.Slice(ds.Graphs), training.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	got, e, err := Cluster(m, ds, m.Z, Options{})
@@ -403,11 +403,11 @@ func TestClusterModelMatchesRun(t *testing.T) {
 // Embed gives the trained embeddings for the model's own graphs and transforms others.
 func TestEmbed(t *testing.T) {
 	ds := mutag(t, 12)
-	m, err := training.NewModel(ds.Graphs, tiny())
+	m, err := training.NewModel(graphs.Slice(ds.Graphs), tiny())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := training.Fit(context.Background(), m, ds.Graphs, training.Options{}); err != nil {
+	if err := training.Fit(context.Background(), m, graphs.Slice(ds.Graphs), training.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	z, transformed, err := Embed(context.Background(), m, ds.Graphs, EmbedOptions{})

@@ -182,11 +182,11 @@ func train(ctx context.Context, t Trainer, data []*graphs.Graph, c training.Conf
 		}
 		return m, nil
 	}
-	m, err := training.NewModel(data, c)
+	m, err := training.NewModel(graphs.Slice(data), c)
 	if err != nil {
 		return nil, fmt.Errorf("new model: %w", err)
 	}
-	if err := training.Fit(ctx, m, data, fit); err != nil {
+	if err := training.Fit(ctx, m, graphs.Slice(data), fit); err != nil {
 		return nil, fmt.Errorf("training: %w", err)
 	}
 	return m, nil

@@ -19,11 +19,11 @@ func (s countingTrainer) Name() string { return "counting" }
 
 func (s countingTrainer) Train(ctx context.Context, data []*graphs.Graph, cfg training.Config, opt training.Options) (*training.Model, error) {
 	*s.calls++
-	m, err := training.NewModel(data, cfg)
+	m, err := training.NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		return nil, err
 	}
-	if err := training.Fit(ctx, m, data, opt); err != nil {
+	if err := training.Fit(ctx, m, graphs.Slice(data), opt); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -85,7 +85,7 @@ type shortTrainer struct{}
 func (shortTrainer) Name() string { return "short" }
 
 func (shortTrainer) Train(_ context.Context, data []*graphs.Graph, cfg training.Config, _ training.Options) (*training.Model, error) {
-	m, err := training.NewModel(data, cfg)
+	m, err := training.NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		return nil, err
 	}

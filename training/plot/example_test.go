@@ -21,11 +21,11 @@ func ExampleAtoms() {
 	data := ds.Graphs[:30]
 	cfg := training.DefaultConfig()
 	cfg.Atoms, cfg.Layers, cfg.Epochs = 3, 10, 2
-	m, err := training.NewModel(data, cfg)
+	m, err := training.NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		panic(err)
 	}
-	if err := training.Fit(context.Background(), m, data, training.Options{}); err != nil {
+	if err := training.Fit(context.Background(), m, graphs.Slice(data), training.Options{}); err != nil {
 		panic(err)
 	}
 	var atoms, tsne bytes.Buffer // or files: any io.Writer

@@ -43,11 +43,11 @@ func model(t *testing.T) (*training.Model, []*graphs.Graph) {
 	}
 	cfg := training.DefaultConfig()
 	cfg.Atoms, cfg.Layers, cfg.Epochs = 3, 5, 2
-	m, err := training.NewModel(data, cfg)
+	m, err := training.NewModel(graphs.Slice(data), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := training.Fit(context.Background(), m, data, training.Options{}); err != nil {
+	if err := training.Fit(context.Background(), m, graphs.Slice(data), training.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	return m, data

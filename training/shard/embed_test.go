@@ -24,11 +24,11 @@ func smallModel(t *testing.T) *training.Model {
 	}
 	cfg := training.DefaultConfig()
 	cfg.Atoms, cfg.Layers, cfg.Epochs, cfg.Batch = 3, 8, 2, 8
-	m, err := training.NewModel(ds.Graphs, cfg)
+	m, err := training.NewModel(graphs.Slice(ds.Graphs), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := training.Fit(context.Background(), m, ds.Graphs, training.Options{}); err != nil {
+	if err := training.Fit(context.Background(), m, graphs.Slice(ds.Graphs), training.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	return m

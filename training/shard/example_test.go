@@ -7,6 +7,7 @@ import (
 	"log"
 	"strings"
 
+	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/collection"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/shard"
@@ -38,11 +39,11 @@ func ExampleEmbed() {
 	}
 	cfg := training.DefaultConfig()
 	cfg.Atoms, cfg.Layers, cfg.Epochs = 3, 8, 1
-	m, err := training.NewModel(sample.Graphs, cfg)
+	m, err := training.NewModel(graphs.Slice(sample.Graphs), cfg)
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := training.Fit(context.Background(), m, sample.Graphs, training.Options{}); err != nil {
+	if err := training.Fit(context.Background(), m, graphs.Slice(sample.Graphs), training.Options{}); err != nil {
 		log.Fatal(err)
 	}
 	corpus := collection.Spec{Dataset: "MUTAG", Subset: 30}

@@ -112,7 +112,7 @@ func (f Features) Load(d string, subset int) (*graphs.Dataset, float64, error) {
 	if !f.Prep(d).Balance {
 		return ds, 1, nil
 	}
-	b, err := training.BalanceFeatures(ds.Graphs)
+	b, err := training.BalanceFeatures(graphs.Slice(ds.Graphs))
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", d, err)
 	}

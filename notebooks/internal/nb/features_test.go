@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -62,7 +63,7 @@ func TestLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := training.BalanceFeatures(ds.Graphs)
+	want, err := training.BalanceFeatures(graphs.Slice(ds.Graphs))
 	if err != nil || w != want.Weight || w == 1 {
 		t.Errorf("PROTEINS: weight %v, want the balanced %v (%v)", w, want.Weight, err)
 	}
