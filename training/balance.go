@@ -39,7 +39,7 @@ type CostBalance struct {
 // model then learns from the attributes alone. Training with Config.FeatureWeight =
 // BalanceFeatures(src).Weight gives both terms the same say at the start.
 func BalanceFeatures(src graphs.Source) (CostBalance, error) {
-	if src.Len() == 0 {
+	if src == nil || src.Len() == 0 {
 		return CostBalance{}, errors.New("balance features: no graphs")
 	}
 	var first *graphs.Graph

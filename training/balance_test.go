@@ -124,6 +124,9 @@ func TestBalanceFeaturesDegenerate(t *testing.T) {
 	if _, err := BalanceFeatures(graphs.Slice(nil)); err == nil {
 		t.Error("no graphs: no error")
 	}
+	if _, err := BalanceFeatures(nil); err == nil {
+		t.Error("a nil source: no error")
+	}
 	rng := rand.New(rand.NewPCG(7, 8))
 	mixed := append(randomFeatureGraphs(t, rng, 2, 2), randomFeatureGraphs(t, rng, 1, 3)...)
 	if _, err := BalanceFeatures(graphs.Slice(mixed)); err == nil {

@@ -16,6 +16,9 @@ type dataInfo struct {
 
 // describe reads src through once, checking it (checkGraphs) and computing its fingerprint.
 func describe(src graphs.Source) (dataInfo, error) {
+	if src == nil {
+		return dataInfo{}, fmt.Errorf("no graphs to learn from")
+	}
 	var fp fingerprint
 	nodes := make([]int, 0, src.Len())
 	dim, err := checkGraphs(src, func(g *graphs.Graph) {

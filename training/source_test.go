@@ -95,3 +95,19 @@ func TestFitReadsSource(t *testing.T) {
 		t.Fatalf("%d epochs recorded after a read error in the first", len(m.History))
 	}
 }
+
+// TestNilSource: a nil Source is an error naming the missing graphs, never a panic.
+func TestNilSource(t *testing.T) {
+	if _, err := NewModel(nil, DefaultConfig()); err == nil || !strings.Contains(err.Error(), "no graphs") {
+		t.Errorf("NewModel(nil): %v", err)
+	}
+	cfg := DefaultConfig()
+	cfg.Atoms = 2
+	m, err := NewModel(graphs.Slice(mutag(t, 4)), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Fit(context.Background(), m, nil, Options{}); err == nil || !strings.Contains(err.Error(), "no graphs") {
+		t.Errorf("Fit(nil): %v", err)
+	}
+}
