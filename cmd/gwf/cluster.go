@@ -18,6 +18,12 @@ import (
 	"github.com/gwf-graphs/gwf/training/progresslog"
 )
 
+// The two modes of 'gwf cluster', each with flags of its own (inMode).
+const (
+	modeTraining = "training new models (without --model)"
+	modeModel    = "clustering under a trained model (--model)"
+)
+
 // clusterFlags are the flags of "gwf cluster".
 type clusterFlags struct {
 	data       dataFlags
@@ -96,20 +102,24 @@ output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding
 	}
 	fs := cmd.Flags()
 	f.data.register(fs)
-	f.train.register(fs)
 	embeddingFlag(fs, &f.embedding, "embedding to cluster")
-	fs.IntVar(&f.runs, "runs", 1, "number of runs (seeds --seed, --seed+1, ...)")
 	fs.IntVar(&f.clusters, "clusters", 0, "number of clusters K (0: the number of classes; required when the data have no class labels)")
 	jsonFlag(fs, &f.json, "the report")
-	fs.StringVar(&f.outputDir, "output-dir", "", "folder to write each run's embeddings CSV and report.json into")
-	fs.StringVar(&f.method, "method", string(experiment.GWF), "clustering method: gwf (the model), fgwk (pairwise GW kernel + spectral clustering) or gwb-km (K-means with GW barycenter centers)")
-	fs.IntVar(&f.iterations, "iterations", 10, "assign/update rounds of gwb-km")
-	modelFlag(fs, &f.model, "model file written by 'gwf fit': cluster under it, without training")
-	f.under.register(fs)
 	outputFlag(fs, &f.output, "", "file to write the clusters to: with --model, the embeddings and their clusters (.csv or .npz); without, every run's cluster of each graph (CSV: graph,label,cluster...); - for stdout")
-	formatFlag(fs, &f.format)
-	fs.StringVar(&f.distances, "distances", "", "with --method fgwk: the pairwise discrepancies written by 'gwf pairwise' for the same data, .npy, .npz or .csv, the matrix or --long's list (nothing is recomputed)")
-	f.encoder.register(fs, "the GWF term")
+	inMode(fs, modeTraining, func() {
+		f.train.register(fs)
+		f.encoder.register(fs, "the GWF term")
+		fs.IntVar(&f.runs, "runs", 1, "number of runs (seeds --seed, --seed+1, ...)")
+		fs.StringVar(&f.outputDir, "output-dir", "", "folder to write each run's embeddings CSV and report.json into")
+		fs.StringVar(&f.method, "method", string(experiment.GWF), "clustering method: gwf (the model), fgwk (pairwise GW kernel + spectral clustering) or gwb-km (K-means with GW barycenter centers)")
+		fs.IntVar(&f.iterations, "iterations", 10, "assign/update rounds of gwb-km")
+		fs.StringVar(&f.distances, "distances", "", "with --method fgwk: the pairwise discrepancies written by 'gwf pairwise' for the same data, .npy, .npz or .csv, the matrix or --long's list (nothing is recomputed)")
+	}, "workers")
+	inMode(fs, modeModel, func() {
+		modelFlag(fs, &f.model, "model file written by 'gwf fit': cluster under it, without training")
+		f.under.register(fs)
+		formatFlag(fs, &f.format)
+	})
 	return cmd
 }
 
@@ -118,17 +128,19 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	if err := f.data.check(); err != nil {
 		return err
 	}
+	mode := modeTraining
+	if f.model != "" {
+		mode = modeModel
+	}
+	if err := refuseOtherModes(flags, mode); err != nil {
+		return err
+	}
 	opt, err := f.options()
 	if err != nil {
 		return err
 	}
 	if f.model != "" {
 		return clusterModel(cmd, a, f, opt)
-	}
-	for _, fl := range []string{"format", "steps", "transform"} {
-		if changed(flags, fl) {
-			return usagef("--%s needs --model (for the runs' files use --output-dir)", fl)
-		}
 	}
 	if f.output != "" && f.output != "-" && !strings.EqualFold(filepath.Ext(f.output), ".csv") {
 		return usagef("--output %s: without --model, --output writes every run's clusters as CSV: give FILE.csv (the embeddings: --output-dir, or --model)", f.output)
@@ -193,13 +205,6 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 
 // clusterModel clusters the data under the --model file and reports like a one-run experiment.
 func clusterModel(cmd *cobra.Command, a *app, f *clusterFlags, opt experiment.Options) error {
-	flags := cmd.Flags()
-	for _, fl := range []string{"runs", "method", "output-dir", "iterations", "encoder", "encoder-hidden", "encoder-lr", "atoms", "atom-size", "solver", "gamma", "layers", "inner",
-		"feature-weight", "gwb-layers", "lr", "epochs", "batch", "seed", "skip-nonfinite"} {
-		if changed(flags, fl) {
-			return usagef("--%s does not apply with --model: the model is clustered as trained", fl)
-		}
-	}
 	format, err := outputFormat(f.format, f.output)
 	if err != nil {
 		return err

@@ -124,12 +124,17 @@ func TestClusterModel(t *testing.T) {
 			t.Errorf("label %q is not one of MUTAG's own (-1, 1)", r[1])
 		}
 	}
+	// Each mode refuses the other's flags, every training flag included (--tol was once let
+	// through with --model).
 	for _, args := range [][]string{
 		{"cluster", "--model", model, "--dataset", "MUTAG", "--runs", "2"},
+		{"cluster", "--model", model, "--dataset", "MUTAG", "--tol", "1e-3"},
+		{"cluster", "--model", model, "--dataset", "MUTAG", "--encoder-lr", "0.1"},
 		{"cluster", "--dataset", "MUTAG", "--output", csvPath, "--format", "npz"},
+		{"cluster", "--dataset", "MUTAG", "--steps", "3"},
 	} {
-		if _, _, code := runCLI(t, args...); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		if _, stderr, code := runCLI(t, args...); code != exitUsage || !strings.Contains(stderr, "is a setting of") {
+			t.Errorf("%v: exit %d, %q; want %d and the mode the flag belongs to", args, code, stderr, exitUsage)
 		}
 	}
 }
