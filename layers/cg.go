@@ -31,9 +31,7 @@ type CG struct {
 	// distances of shortest paths; north-west corner of the sorted masses), and keeps the
 	// lower objective. The product coupling μs·μtᵀ is a stationary point on symmetric graphs
 	// (regular graphs, ego networks), where CG stays; from the ordered start it can leave.
-	// MUTAG, 60 graphs: the ordered start is lower on 47% of the pairs (adjacency), by 6% on
-	// average. Up to twice the iterations. Not the classifier's default (fgwsvm): MUTAG's
-	// nested accuracy moved from 85.1 to 84.9 % (3 fold seeds) at 1.6× the time.
+	// It costs up to twice the iterations (measurements: docs/results/classification.md).
 	OrderStart bool
 	// Anchors runs CG from this many more starts, each a seeded matching of the nodes
 	// (anchoredCoupling): one node of the source is matched to the Anchors target nodes most

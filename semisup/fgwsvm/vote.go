@@ -13,16 +13,14 @@ import (
 // DefaultVote is the most candidates whose SVMs vote by default where every candidate's
 // matrix is computed anyway (no screening; Settings.VoteFor). Choosing one candidate among
 // thirty by a 5-fold estimate on a few hundred graphs picks a lucky one as often as a good
-// one; a vote of the ten best keeps what they agree on. Nested 10-fold accuracy, single best →
-// vote of ten: MUTAG (3 fold seeds pooled) 85.1 → 85.9 %, a folder of networkx graphs 91.3 →
-// 93.3 % (docs/results/classification.md).
+// one; a vote of the ten best keeps what they agree on (measured against the single best:
+// docs/results/classification.md, "A vote of the best candidates").
 const DefaultVote = 10
 
 // DefaultScreenedVote is the number of voters by default where the candidates are screened
 // (Settings.Screen): the best three of the screening, each computed in full once for all the
-// folds (candidates already computed go first, see ScreenTolerance). Nested 10-fold, single
-// best → three voters: ENZYMES 72.8 → 74.2 %, IMDB-MULTI 50.3 → 50.5, IMDB-BINARY 74.3 → 74.3,
-// for 3, 4 and 5 more matrices of all the graphs (about 2, 7 and 10 more minutes on 2 cores).
+// folds (candidates already computed go first, see ScreenTolerance): each voter may cost one
+// more matrix of all the graphs.
 const DefaultScreenedVote = 3
 
 // Vote is the choices whose SVMs vote, best validation accuracy first; a vote of one is the
