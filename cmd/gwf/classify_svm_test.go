@@ -21,6 +21,9 @@ func TestClassifySVMDefault(t *testing.T) {
 	if rep.Method != methodSVM || len(rep.Folds) != 3 || rep.Features != "--features labels" {
 		t.Fatalf("method %q, %d folds, features %q", rep.Method, len(rep.Folds), rep.Features)
 	}
+	if rep.Version != versionString() { // what made the report, for who reads it later
+		t.Errorf("report of gwf version %q, want %q", rep.Version, versionString())
+	}
 	if len(rep.Settings.Candidates) != 30 {
 		t.Fatalf("%d candidates, want 2 structures × 5 feature weights × (labels, WL-2, WL-4)", len(rep.Settings.Candidates))
 	}

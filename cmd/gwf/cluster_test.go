@@ -17,7 +17,7 @@ func TestClusterJSON(t *testing.T) {
 	out, _ := mustRun(t, "cluster", "--dataset", "MUTAG", "--subset", "40", "--atoms", "3", "--layers", "5",
 		"--epochs", "2", "--runs", "2", "--json", "--quiet", "--output-dir", outDir)
 	rep := decodeJSON(t, out)
-	for _, key := range []string{"dataset", "embedding", "runs", "accuracy", "nmi", "ari", "seconds", "epochs", "loss"} {
+	for _, key := range []string{"gwf_version", "dataset", "embedding", "runs", "accuracy", "nmi", "ari", "seconds", "epochs", "loss"} {
 		if _, ok := rep[key]; !ok {
 			t.Errorf("report lacks %q", key)
 		}

@@ -16,8 +16,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gwf-graphs/gwf/internal/buildinfo"
 	"github.com/gwf-graphs/gwf/internal/envelope"
-	"github.com/gwf-graphs/gwf/internal/simd"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/progresslog"
 )
@@ -310,24 +310,8 @@ func exactArgs(n int) cobra.PositionalArgs {
 	}
 }
 
-// versionString is the module version from the build information ("(devel)" for a local
-// build), with the VCS revision when known.
-func versionString() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "(unknown)"
-	}
-	v := bi.Main.Version
-	if v == "" {
-		v = "(devel)"
-	}
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			v += " " + s.Value[:12]
-		}
-	}
-	return v + " " + bi.GoVersion + " kernels=" + simd.Kernels()
-}
+// versionString is the build's version (buildinfo.Version), as reports record it.
+func versionString() string { return buildinfo.Version() }
 
 // newVersionCmd is "gwf version": the version of the build, as --version prints it.
 func newVersionCmd() *cobra.Command {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/buildinfo"
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 	"github.com/gwf-graphs/gwf/training"
@@ -74,7 +75,7 @@ func FractionSVM(ctx context.Context, ds *graphs.Dataset, labels []int, classes 
 	}
 	s.Predicted = pred
 	p.score(&s, labels)
-	rep := &SVMReport{Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Method: MethodSVM,
+	rep := &SVMReport{Version: buildinfo.Version(), Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Method: MethodSVM,
 		Features: features, Settings: set, Cost: st, Labeled: s.Labelled(),
 		Accuracy: MeanStd{Mean: s.Accuracy},
 		Protocol: fmt.Sprintf("%s; settings chosen by %d-fold cross-validation on the labelled graphs", p.protocol(), set.Grid.Folds)}
@@ -102,7 +103,7 @@ func FractionGWF(ctx context.Context, m *semisup.Model, ds *graphs.Dataset, labe
 	}
 	s.Predicted = m.Predict()
 	p.score(&s, labels)
-	rep := &GWFReport{Dataset: ds.Name, Graphs: len(data), Classes: m.Head.Classes(), Protocol: p.protocol(),
+	rep := &GWFReport{Version: buildinfo.Version(), Dataset: ds.Name, Graphs: len(data), Classes: m.Head.Classes(), Protocol: p.protocol(),
 		Semisup: m.Config, Config: m.GWF.Config, Accuracy: MeanStd{Mean: s.Accuracy},
 		Labeled: s.Labelled(), History: m.History}
 	return rep, s, nil
@@ -131,7 +132,7 @@ func TrainSVM(ctx context.Context, ds *graphs.Dataset, labels []int, classes int
 	}
 	m.Classes, m.ClassNames, m.Features = ds.Classes, ds.ClassNames, ds.Encoding.Clone()
 	v := m.Vote()
-	rep := &SVMReport{Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Method: MethodSVM,
+	rep := &SVMReport{Version: buildinfo.Version(), Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Method: MethodSVM,
 		Features: features, Settings: set, Cost: m.Stats, Labeled: len(ds.Graphs),
 		Accuracy: MeanStd{Mean: v[0].Validation},
 		Protocol: fmt.Sprintf("one classifier trained on all %d labelled graphs, settings chosen by %d-fold cross-validation on them", len(ds.Graphs), set.Grid.Folds)}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
+	"github.com/gwf-graphs/gwf/internal/buildinfo"
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/shard"
@@ -37,7 +38,7 @@ func CrossValidateGWF(ctx context.Context, ds *graphs.Dataset, labels []int, cla
 	if err := spec.Shard.Validate(); err != nil {
 		return nil, err
 	}
-	rep := &GWFReport{Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Semisup: sc, Config: cfg,
+	rep := &GWFReport{Version: buildinfo.Version(), Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Semisup: sc, Config: cfg,
 		Protocol: fmt.Sprintf("stratified %d-fold cross-validation (fold seed %d); held-out graphs unlabelled in the GWF term", spec.Folds, spec.Seed)}
 	if sel := spec.Select; sel != nil {
 		rep.Protocol = fmt.Sprintf("nested stratified %d-fold cross-validation (fold seed %d): a stratified %.0f%% of each fold's labelled graphs chooses the epoch and settings (%d candidates%s%s); held-out graphs unlabelled in the GWF term, scored once",

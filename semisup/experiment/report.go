@@ -43,6 +43,8 @@ type GWFReport struct {
 	// Selection and Baselines: the nested protocol's candidates, and the baselines' summary.
 	Selection *Selection `json:"selection,omitempty"`
 	Baselines *Summary   `json:"baselines,omitempty"`
+	// Version is the build of gwf that made the report (buildinfo.Version).
+	Version string `json:"gwf_version,omitempty"`
 }
 
 // SVMReport is what `gwf classify` reports: a cross-validation (Folds) or one
@@ -63,6 +65,8 @@ type SVMReport struct {
 	// Voters are all the choices that vote where there are more than one (Choice is the
 	// first).
 	Voters fgwsvm.Vote `json:"voters,omitempty"`
+	// Version is the build of gwf that made the report (buildinfo.Version).
+	Version string `json:"gwf_version,omitempty"`
 }
 
 // FoldAccuracies are the held-out accuracies of the report's folds.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
+	"github.com/gwf-graphs/gwf/internal/buildinfo"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 	"github.com/gwf-graphs/gwf/training/cluster"
 )
@@ -30,7 +31,7 @@ type SVMSpec struct {
 // features were read) and reports it: the protocol in words, every fold, the mean ± std and
 // what the discrepancies cost.
 func CrossValidateSVM(ctx context.Context, ds *graphs.Dataset, labels []int, classes int, features string, spec SVMSpec) (*SVMReport, error) {
-	rep := &SVMReport{Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Method: MethodSVM,
+	rep := &SVMReport{Version: buildinfo.Version(), Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Method: MethodSVM,
 		Features: features, Settings: spec.Settings}
 	rep.Settings.Vote = spec.VoteFor(len(ds.Graphs))
 	rep.Protocol = fmt.Sprintf("nested stratified %d-fold cross-validation (fold seed %d): candidate, γ and C chosen by %d-fold cross-validation on each fold's training graphs (%s), held-out fold scored once; discrepancies use no label and are computed once for all graphs",

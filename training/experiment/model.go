@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/buildinfo"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -39,7 +40,7 @@ func Cluster(m *training.Model, ds *graphs.Dataset, z *mat.Dense, opt Options) (
 		}
 		k = classes
 	}
-	rep := &Report{
+	rep := &Report{Version: buildinfo.Version(),
 		Method: GWF, Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Clusters: k, Unlabelled: truth == nil, Features: opt.Features,
 		Embedding: string(opt.Embedding), KMeansRestarts: opt.Restarts, Config: m.Config, Epochs: len(m.History),
 	}

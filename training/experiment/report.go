@@ -70,6 +70,8 @@ type Report struct {
 	Loss           []float64       `json:"loss,omitempty"` // of the first run
 	GWDs           int             `json:"gwds,omitempty"` // per run (FGWK: computed once, shared by the runs)
 	Interrupted    bool            `json:"interrupted,omitempty"`
+	// Version is the build of gwf that made the report (buildinfo.Version).
+	Version string `json:"gwf_version,omitempty"`
 }
 
 // Scored reports whether the runs were scored against labels.

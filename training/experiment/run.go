@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/buildinfo"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/cluster"
 )
@@ -50,7 +51,7 @@ func Run(ctx context.Context, ds *graphs.Dataset, opt Options) (*Report, error) 
 			return nil, fmt.Errorf("experiment: %w", err)
 		}
 	}
-	rep := &Report{
+	rep := &Report{Version: buildinfo.Version(),
 		Method: opt.Method, Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Clusters: k, Unlabelled: truth == nil,
 		Features: opt.Features, KMeansRestarts: opt.Restarts, Config: opt.Config,
 	}
