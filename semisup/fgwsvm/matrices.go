@@ -134,7 +134,8 @@ func newMatrices(ctx context.Context, data []*graphs.Graph, s Settings, opt Opti
 		for a, i := range m.screen {
 			sub[a] = data[i]
 		}
-		opt.log("screening %d candidates on %d of the %d graphs (%d discrepancies)", len(s.Candidates), len(sub), len(data), len(s.Candidates)*baselines.Pairs(len(sub)))
+		opt.log("screening %d candidates on %d of the %d graphs (%d discrepancies); then %d discrepancies for each candidate the folds choose there, at least %d (the vote)",
+			len(s.Candidates), len(sub), len(data), len(s.Candidates)*baselines.Pairs(len(sub)), baselines.Pairs(len(data)), m.vote)
 		ds, costs, err := distances(ctx, sub, s.Candidates, opt)
 		if err != nil {
 			return nil, err
@@ -152,7 +153,7 @@ func (m *matrices) fullOf(ci int) (*mat.SymDense, error) {
 		return d, nil
 	}
 	c := m.cands[ci]
-	m.opt.log("discrepancies of all %d graphs under %s (%d)", len(m.data), c, baselines.Pairs(len(m.data)))
+	m.opt.log("discrepancies of all %d graphs under %s (%d; full matrix %d)", len(m.data), c, baselines.Pairs(len(m.data)), len(m.full)+1)
 	ds, costs, err := distances(m.ctx, m.data, []Candidate{c}, m.opt)
 	if err != nil {
 		return nil, err
