@@ -47,9 +47,8 @@ func newSemisupCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "semisup (--dataset NAME | --tu DIR | --graphs DIR)",
 		Short: "Classify graphs with the paper's semi-supervised GWF model (GWF loss + β·cross-entropy)",
-		Long: `semisup trains the paper's semi-supervised GWF model on labelled graphs and scores it.
-
-It trains GWF models with a classifier head on the embeddings (the paper's eq. ssl:
+		Long: `semisup trains the paper's semi-supervised GWF model on labelled graphs and scores it:
+GWF models with a classifier head on the embeddings (the paper's eq. ssl:
 the GWF loss plus beta times the head's cross-entropy on the labelled graphs, one Gorgonia graph
 and one backward pass per mini-batch) and scores its predictions. After the joint epochs the head
 alone is trained to convergence on the final embeddings (--head-steps full-batch Adam steps; 0
