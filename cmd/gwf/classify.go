@@ -125,6 +125,8 @@ func (f *classifyFlags) settings() (fgwsvm.Settings, error) {
 		return fgwsvm.Settings{}, usagef("--output writes the classifier trained on all labelled graphs: give it with --labeled-fraction 1")
 	case p.predFile != "" && p.fraction == 0:
 		return fgwsvm.Settings{}, usagef("--predictions needs --labeled-fraction")
+	case f.workers < 0:
+		return fgwsvm.Settings{}, usagef("--workers = %d must not be negative", f.workers)
 	case f.repeats < 1: // 0 would select the library's default: on the command line it is a mistake
 		return fgwsvm.Settings{}, usagef("--inner-repeats = %d must be at least 1", f.repeats)
 	}

@@ -121,6 +121,7 @@ func TestClassifySVMUsage(t *testing.T) {
 		{"--method", "gwf", "--structure", "ring"},
 		{"--wl", "two"}, // not a number
 		{"--wl", "11"},  // too many
+		{"--workers", "-1"},
 		{"--method", "gwf", "--wl", "2"},
 	} {
 		if _, _, code := runCLI(t, append([]string{"classify", "--dataset", "MUTAG", "--subset", "20"}, bad...)...); code != exitUsage {
