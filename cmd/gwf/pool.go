@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -51,6 +52,9 @@ of both classifiers, is refused, naming the first that differs.`,
 			}
 			if err != nil {
 				return err
+			}
+			if v := out.Versions(); len(v) > 1 {
+				a.log.Warnf("the reports were made by %d builds of gwf (%s): their numbers may differ for that reason too", len(v), strings.Join(v, "; "))
 			}
 			first := reps[0]
 			dataset := first.SVM

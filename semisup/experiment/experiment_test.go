@@ -79,13 +79,18 @@ func TestReadRefuses(t *testing.T) {
 // TestPool: the folds of two seeds pool into the mean ± std of all of them; reports of other
 // settings or of both classifiers are refused with ErrMismatch, naming what differs.
 func TestPool(t *testing.T) {
-	a, b := roundTrip(t, svmReport(1, 0.5, 1)), roundTrip(t, svmReport(2, 0.75, 0.75))
+	ra, rb := svmReport(1, 0.5, 1), svmReport(2, 0.75, 0.75)
+	ra.Version, rb.Version = "v1", "v2" // builds differ: pooled, and said
+	a, b := roundTrip(t, ra), roundTrip(t, rb)
 	p, err := Pool([]string{"a.json", "b.json"}, []Report{a, b})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p.Pooled.Folds != 4 || p.Pooled.Accuracy.Mean != 0.75 || p.Reports[1].Seed != 2 || p.Reports[0].File != "a.json" {
 		t.Errorf("pooled %+v", p)
+	}
+	if v := p.Versions(); len(v) != 2 || v[0] != "v1" || p.Reports[1].Version != "v2" {
+		t.Errorf("versions %v", v)
 	}
 	if want := math.Sqrt(0.125 / 3); math.Abs(p.Pooled.Accuracy.Std-want) > 1e-12 {
 		t.Errorf("std %v, want %v (sample standard deviation)", p.Pooled.Accuracy.Std, want)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/gwf-graphs/gwf/training/cluster"
 )
@@ -20,6 +21,7 @@ type Pooled struct {
 type PooledRun struct {
 	File      string   `json:"file,omitempty"`
 	Seed      uint64   `json:"seed,omitempty"`
+	Version   string   `json:"gwf_version,omitempty"` // the build that made the report
 	Folds     int      `json:"folds"`
 	Accuracy  MeanStd  `json:"accuracy"`
 	Baselines *Summary `json:"baselines,omitempty"`
@@ -42,7 +44,7 @@ func Pool(files []string, reps []Report) (Pooled, error) {
 	var allSVM []float64
 	for i, rep := range reps {
 		if rep.Method != reps[0].Method {
-			return Pooled{}, fmt.Errorf("%w: %s is a report of --method %s, %s of --method %s: pool reports of one classifier", ErrMismatch, files[i], rep.Method, files[0], reps[0].Method)
+			return Pooled{}, fmt.Errorf("%w: %s is a report of %s, %s of %s: pool reports of one classifier", ErrMismatch, files[i], commandOf(rep.Method), files[0], commandOf(reps[0].Method))
 		}
 		if err := sameSettings(reps[0], rep, files[0], files[i]); err != nil {
 			return Pooled{}, err
@@ -50,12 +52,12 @@ func Pool(files []string, reps []Report) (Pooled, error) {
 		var run PooledRun
 		if rep.GWF != nil {
 			run = summariseGWF(rep.GWF.Folds)
-			run.Seed = rep.GWF.Config.Seed
+			run.Seed, run.Version = rep.GWF.Config.Seed, rep.GWF.Version
 			allGWF = append(allGWF, rep.GWF.Folds...)
 		} else {
 			xs := rep.SVM.FoldAccuracies()
 			run = summarise(xs)
-			run.Seed = rep.SVM.Settings.Grid.Seed
+			run.Seed, run.Version = rep.SVM.Settings.Grid.Seed, rep.SVM.Version
 			allSVM = append(allSVM, xs...)
 		}
 		run.File = files[i]
@@ -67,6 +69,29 @@ func Pool(files []string, reps []Report) (Pooled, error) {
 		out.Pooled = summarise(allSVM)
 	}
 	return out, nil
+}
+
+// Versions are the distinct builds of gwf that made the pooled reports, in the reports'
+// order ("" for a report from before reports recorded it): more than one is worth a warning.
+func (p Pooled) Versions() []string {
+	var out []string
+	for _, r := range p.Reports {
+		if !slices.Contains(out, r.Version) {
+			out = append(out, r.Version)
+		}
+	}
+	return out
+}
+
+// commandOf names the command whose reports are of method.
+func commandOf(method string) string {
+	switch method {
+	case MethodSVM:
+		return "'gwf classify'"
+	case MethodGWF:
+		return "'gwf semisup'"
+	}
+	return "method " + method
 }
 
 func summariseGWF(folds []FoldResult) PooledRun {
