@@ -11,26 +11,17 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/graphs/collection"
 	"github.com/gwf-graphs/gwf/graphs/datasets"
 )
 
 // datasetInfo is one entry of "gwf datasets --json".
 type datasetInfo struct {
-	Name           string  `json:"name"`
-	Graphs         int     `json:"graphs"`
-	Classes        int     `json:"classes"`
-	AvgNodes       float64 `json:"avg_nodes"`
-	AvgEdges       float64 `json:"avg_edges"`
-	MinNodes       int     `json:"min_nodes"`
-	MaxNodes       int     `json:"max_nodes"`
-	NodeLabels     int     `json:"node_labels"`
-	NodeAttributes int     `json:"node_attributes"`
-	// OfferedFeatures are the node features a TU source has files for, read or not (the
-	// columns above count only those read).
+	graphs.Summary
+	NodeLabels     int `json:"node_labels"`
+	NodeAttributes int `json:"node_attributes"`
+	// OfferedFeatures are the kinds of node features a TU dataset has but was read without.
 	OfferedFeatures []string `json:"offered_features,omitempty"`
-	// Features are the flags the node features were read with: --features as given, or what
-	// the data have (as classify reads them by default).
+	// Features is what --features read when the data were described with their own.
 	Features string `json:"features,omitempty"`
 }
 
@@ -70,11 +61,7 @@ their files hold, a line below the table (or "offered_features" in the JSON) nam
 				if err != nil {
 					return fmt.Errorf("dataset %s: %w", name, err)
 				}
-				infos = append(infos, datasetInfo{
-					Name: s.Name, Graphs: s.Graphs, Classes: s.Classes, AvgNodes: s.AvgNodes,
-					AvgEdges: s.AvgEdges, MinNodes: s.MinNodes, MaxNodes: s.MaxNodes,
-					NodeLabels: s.NodeLabels, NodeAttributes: s.NodeAttributes,
-				})
+				infos = append(infos, datasetInfo{Summary: s.Summary, NodeLabels: s.NodeLabels, NodeAttributes: s.NodeAttributes})
 			}
 			return writeDatasets(cmd.OutOrStdout(), infos, asJSON)
 		},
@@ -130,11 +117,8 @@ func describeData(fs *pflag.FlagSet, data *dataFlags) (datasetInfo, error) {
 	if err != nil {
 		return datasetInfo{}, err
 	}
-	s := collection.Summarize(ds)
-	info := datasetInfo{
-		Name: s.Name, Graphs: s.Graphs, Classes: s.Classes, AvgNodes: s.AvgNodes, AvgEdges: s.AvgEdges,
-		MinNodes: s.MinNodes, MaxNodes: s.MaxNodes, Features: used,
-	}
+	s := graphs.Summarize(ds)
+	info := datasetInfo{Summary: s, Features: used}
 	if fs.Changed("features") {
 		info.Features = ""
 	}

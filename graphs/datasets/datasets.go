@@ -78,20 +78,16 @@ func Load(name string, opt graphs.TUOptions) (*graphs.Dataset, error) {
 	return graphs.ReadTU(data, path.Join(root, canon), canon, opt)
 }
 
-// Stats describes a bundled dataset. Edges count unique undirected edges: a pair i<j joined in
-// either direction counts once (as in the TU and GWF statistics).
+// Stats describes a bundled dataset: the summary of its graphs as Info reads them (with their
+// one-hot node labels when it has any: FeatureDim is then their number) and its node features.
 type Stats struct {
-	Name               string
-	Graphs, Classes    int
-	Nodes, Edges       int
-	AvgNodes, AvgEdges float64
-	MinNodes, MaxNodes int
+	graphs.Summary
 	// NodeLabels is the number of distinct node-label values (the one-hot width of
 	// graphs.FeaturesLabels), 0 when HasNodeLabels is false.
-	NodeLabels int
+	NodeLabels int `json:"node_labels"`
 	// NodeAttributes is the node attribute dimension, 0 if the dataset has none.
-	NodeAttributes int
-	HasNodeLabels  bool
+	NodeAttributes int  `json:"node_attributes"`
+	HasNodeLabels  bool `json:"has_node_labels"`
 }
 
 // Info loads a bundled dataset and computes its statistics. It reads the node labels when there
@@ -114,24 +110,9 @@ func Info(name string) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	s := Stats{Name: canon, Graphs: len(ds.Graphs), Classes: len(ds.Classes), HasNodeLabels: hasNL}
+	s := Stats{Summary: graphs.Summarize(ds), HasNodeLabels: hasNL}
 	if hasNL {
 		s.NodeLabels = len(ds.NodeLabels)
-	}
-	for i, g := range ds.Graphs {
-		n := g.N()
-		s.Nodes += n
-		s.Edges += g.UndirectedEdges()
-		if i == 0 || n < s.MinNodes {
-			s.MinNodes = n
-		}
-		if n > s.MaxNodes {
-			s.MaxNodes = n
-		}
-	}
-	if s.Graphs > 0 {
-		s.AvgNodes = float64(s.Nodes) / float64(s.Graphs)
-		s.AvgEdges = float64(s.Edges) / float64(s.Graphs)
 	}
 	attr, hasAttr, err := find(dir, canon+"_node_attributes")
 	if err != nil {
