@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -161,5 +162,46 @@ func TestReadFile(t *testing.T) {
 	}
 	if _, err := ReadFile("testdata/numpy_fixtures.py", lim); !errors.Is(err, ErrFormat) {
 		t.Errorf(".py: err = %v, want ErrFormat", err)
+	}
+}
+
+// TestReadShortReads: a reader that returns fewer bytes than asked (a pipe, a network file, a
+// buffered file at its buffer's end) reads the same matrix. npyio reads each number with one
+// Read call and kept the stale bytes of a short read: a row vector read through bufio from a
+// file came back with wrong numbers (a NaN among them).
+func TestReadShortReads(t *testing.T) {
+	m := mat.NewDense(3, 700, nil)
+	for i := range 3 {
+		for j := range 700 {
+			m.Set(i, j, float64(i*1000+j)+0.25)
+		}
+	}
+	for _, f := range []Format{NPY, NPZ, CSV} {
+		var buf bytes.Buffer
+		if err := Write(&buf, f, m, nil); err != nil {
+			t.Fatal(err)
+		}
+		got, err := Read(iotest.OneByteReader(bytes.NewReader(buf.Bytes())), int64(buf.Len()), f, Limits{MaxRows: 3, MaxCols: 700})
+		if err != nil {
+			t.Fatalf("%v: %v", f, err)
+		}
+		if !mat.Equal(got, m) {
+			t.Errorf("%v: read through one-byte reads differs", f)
+		}
+	}
+}
+
+// TestReadTruncatedNPY: an .npy file cut short is an error, not a matrix padded with stale
+// numbers.
+func TestReadTruncatedNPY(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Write(&buf, NPY, want, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, cut := range []int{1, 4, 8, 12} {
+		b := buf.Bytes()[:buf.Len()-cut]
+		if m, err := Read(bytes.NewReader(b), int64(len(b)), NPY, lim); err == nil {
+			t.Errorf("cut by %d bytes: read %v, want an error", cut, mat.Formatted(m))
+		}
 	}
 }

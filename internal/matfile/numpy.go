@@ -65,7 +65,7 @@ func readNPY(r io.Reader, size int64, lim Limits) (m *mat.Dense, err error) {
 			m, err = nil, fmt.Errorf("%w: npy: malformed header (%v)", ErrFormat, p)
 		}
 	}()
-	nr, err := npy.NewReader(io.MultiReader(bytes.NewReader(head), bytes.NewReader(header), r))
+	nr, err := npy.NewReader(fullReads{io.MultiReader(bytes.NewReader(head), bytes.NewReader(header), r)})
 	if err != nil {
 		return nil, fmt.Errorf("%w: npy: %v", ErrFormat, err)
 	}
@@ -124,4 +124,19 @@ func readNPZ(r io.Reader, size int64, lim Limits) (*mat.Dense, error) {
 		return nil, fmt.Errorf("%w: npz: array %q inflates beyond a %d×%d matrix", ErrFormat, name, lim.MaxRows, lim.MaxCols)
 	}
 	return readNPY(&buf, n, lim)
+}
+
+// fullReads fills every buffer it is asked to, or fails: npyio reads each number with one Read
+// call and keeps whatever bytes a short read left in its buffer (a number read across the end
+// of a bufio buffer, or of a pipe's chunk, came back wrong), and it takes io.EOF for the end
+// of the data, so that a truncated file would repeat its last number. Here the end of the
+// input before the array's last byte is io.ErrUnexpectedEOF, which npyio reports.
+type fullReads struct{ r io.Reader }
+
+func (f fullReads) Read(p []byte) (int, error) {
+	n, err := io.ReadFull(f.r, p)
+	if err == io.EOF && len(p) > 0 {
+		err = io.ErrUnexpectedEOF
+	}
+	return n, err
 }
