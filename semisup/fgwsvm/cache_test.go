@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -120,7 +121,7 @@ func TestDistancesCancelKeepsPartial(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	var data []*graphs.Graph
-	for range 200 { // more pairs than one chunk
+	for range 200 { // more pairs than the largest chunk
 		g, err := graphs.StochasticBlockModel([]int{2, 1 + rng.IntN(3)}, [][]float64{{0.9, 0.2}, {0.2, 0.9}}, rng)
 		if err != nil {
 			t.Fatal(err)
@@ -132,11 +133,11 @@ func TestDistancesCancelKeepsPartial(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "new") // made by the run, before its first whole matrix
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	opt := Options{Dir: dir, Observe: func(e training.Event) {
-		if e.Total > 0 && e.Done >= chunkPairs {
+		if e.Total > 0 && e.Done >= 2*firstChunk {
 			cancel()
 		}
 	}}
@@ -145,8 +146,8 @@ func TestDistancesCancelKeepsPartial(t *testing.T) {
 	}
 	path := matrixFile(dir, data, cands[0], DefaultSolver())
 	partial := loadPartial(partialFile(path), baselines.Pairs(len(data)))
-	if len(partial) < chunkPairs || len(partial) >= baselines.Pairs(len(data)) {
-		t.Fatalf("kept %d of %d discrepancies, want the first chunk's %d at least", len(partial), baselines.Pairs(len(data)), chunkPairs)
+	if len(partial) < firstChunk || len(partial) >= baselines.Pairs(len(data)) {
+		t.Fatalf("kept %d of %d discrepancies, want the first chunk's %d at least", len(partial), baselines.Pairs(len(data)), firstChunk)
 	}
 	var resumed bool
 	got, err := Distances(context.Background(), data, cands, Options{Dir: dir, Observe: func(e training.Event) {
@@ -160,5 +161,26 @@ func TestDistancesCancelKeepsPartial(t *testing.T) {
 	}
 	if !mat.Equal(got[0], want[0]) {
 		t.Fatal("the resumed matrix differs from the uninterrupted one")
+	}
+}
+
+// TestNextChunk: chunks last about a quarter of the checkpoint interval at the measured rate,
+// within their bounds.
+func TestNextChunk(t *testing.T) {
+	o := Options{CheckpointEvery: 4 * time.Minute}
+	for _, tc := range []struct {
+		done    int
+		elapsed time.Duration
+		want    int
+	}{
+		{0, 0, firstChunk},
+		{600, time.Minute, 600},                  // 10 a second: a minute's worth
+		{1, time.Hour, minChunk},                 // a pair an hour: still the smallest chunk
+		{1_000_000, time.Second, maxChunk},       // fast pairs: the largest
+		{firstChunk, 10 * time.Second, 6 * 1024}, // 102.4 a second
+	} {
+		if got := o.nextChunk(tc.done, tc.elapsed); got != tc.want {
+			t.Errorf("nextChunk(%d, %v) = %d, want %d", tc.done, tc.elapsed, got, tc.want)
+		}
 	}
 }

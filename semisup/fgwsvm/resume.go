@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -17,9 +18,25 @@ import (
 	"github.com/gwf-graphs/gwf/training/baselines"
 )
 
-// chunkPairs is how many pairs are computed between two chances to keep a partial matrix:
-// a few blocks of baselines.PairwiseRange, seconds to a minute and a half of work.
-const chunkPairs = 1 << 14
+// Pairs are computed in chunks, a chance to keep a partial matrix after each: the first of
+// firstChunk pairs, the next sized from the rate measured so far to take about a quarter of
+// Options.CheckpointEvery, within [minChunk, maxChunk] (four blocks of
+// baselines.PairwiseRange), so that graphs of thousands of nodes, seconds a pair, are kept as
+// often as small ones.
+const (
+	firstChunk = 1 << 10
+	minChunk   = 1 << 6
+	maxChunk   = 1 << 14
+)
+
+// nextChunk is the size of the chunk after done pairs computed in elapsed time.
+func (o Options) nextChunk(done int, elapsed time.Duration) int {
+	if done == 0 || elapsed <= 0 {
+		return firstChunk
+	}
+	rate := float64(done) / elapsed.Seconds()
+	return int(max(minChunk, min(maxChunk, rate*o.checkpointEvery().Seconds()/4)))
+}
 
 // pairwise computes candidate c's matrix of the graphs sd (already carrying c's features),
 // reported to Observe after offset of total. With path set it resumes from the partial file
@@ -45,10 +62,11 @@ func (o Options) pairwise(ctx context.Context, sd []*graphs.Graph, c Candidate, 
 		vals = append(vals, d)
 		return nil
 	}
-	kept := time.Now()
+	started, resumed := time.Now(), len(vals)
+	kept := started
 	for len(vals) < pairs {
 		lo := len(vals)
-		hi := min(pairs, lo+chunkPairs)
+		hi := min(pairs, lo+o.nextChunk(lo-resumed, time.Since(started)))
 		_, err := baselines.PairwiseRange(ctx, sd, o.baselines(c, offset+lo, total), lo, hi, emit)
 		if err != nil { // cancelled, or a pair failed: keep what was computed
 			o.keepPartial(partial, vals)
@@ -98,9 +116,12 @@ func (o Options) keepPartial(path string, vals []float64) {
 	if path == "" || len(vals) == 0 {
 		return
 	}
-	err := atomicfile.Write(path, func(w io.Writer) error {
-		return matfile.Write(w, matfile.NPY, mat.NewDense(1, len(vals), vals), nil)
-	})
+	err := os.MkdirAll(filepath.Dir(path), 0o755) // the folder of a fresh run
+	if err == nil {
+		err = atomicfile.Write(path, func(w io.Writer) error {
+			return matfile.Write(w, matfile.NPY, mat.NewDense(1, len(vals), vals), nil)
+		})
+	}
 	if err != nil {
 		o.Observe.Say(true, "fgwsvm: keep the partial matrix: %v", err)
 	}
