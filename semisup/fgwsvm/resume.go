@@ -77,10 +77,14 @@ func (o Options) pairwise(ctx context.Context, sd []*graphs.Graph, c Candidate, 
 			kept = time.Now()
 		}
 	}
-	d := mat.NewSymDense(len(sd), nil)
-	for t, v := range vals {
-		i, j := baselines.PairAt(t, len(sd))
-		d.SetSym(i, j, v)
+	n := len(sd)
+	d := mat.NewSymDense(n, nil)
+	t := 0 // vals in baselines.PairAt's order: (0, 1), (0, 2), …, (1, 2), …
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			d.SetSym(i, j, vals[t])
+			t++
+		}
 	}
 	return d, nil
 }
