@@ -373,7 +373,7 @@ func suggestFlag(cmd *cobra.Command, err error) error {
 func commandsWithFlag(cmd *cobra.Command, name string) []string {
 	var out []string
 	for _, c := range cmd.Root().Commands() {
-		if c != cmd && c.Flags().Lookup(name) != nil {
+		if f := c.Flags().Lookup(name); c != cmd && f != nil && !f.Hidden {
 			out = append(out, "'"+c.CommandPath()+"'")
 		}
 	}
