@@ -45,15 +45,15 @@ func (o Options) pairwise(ctx context.Context, sd []*graphs.Graph, c Candidate, 
 	if len(sd) < 2 {
 		return nil, fmt.Errorf("fgwsvm: %d graphs, need at least 2", len(sd))
 	}
+	if path == "" { // nothing to keep: the matrix is filled directly, no list of pairs beside it
+		d, _, err := baselines.PairwiseGWD(ctx, sd, o.baselines(c, offset, total))
+		return d, err
+	}
 	pairs := baselines.Pairs(len(sd))
-	var vals []float64
-	partial := ""
-	if path != "" {
-		partial = partialFile(path)
-		vals = loadPartial(partial, pairs)
-		if len(vals) > 0 {
-			o.log("resuming %s at %d of %d discrepancies", partial, len(vals), pairs)
-		}
+	partial := partialFile(path)
+	vals := loadPartial(partial, pairs)
+	if len(vals) > 0 {
+		o.log("resuming %s at %d of %d discrepancies", partial, len(vals), pairs)
 	}
 	if cap(vals) < pairs {
 		vals = append(make([]float64, 0, pairs), vals...)
@@ -72,7 +72,7 @@ func (o Options) pairwise(ctx context.Context, sd []*graphs.Graph, c Candidate, 
 			o.keepPartial(partial, vals)
 			return nil, err
 		}
-		if partial != "" && len(vals) < pairs && time.Since(kept) >= o.checkpointEvery() {
+		if len(vals) < pairs && time.Since(kept) >= o.checkpointEvery() {
 			o.keepPartial(partial, vals)
 			kept = time.Now()
 		}
@@ -114,10 +114,10 @@ func loadPartial(path string, pairs int) []float64 {
 	return vals
 }
 
-// keepPartial writes vals to path (nothing when path is empty or vals is); a failure is only
+// keepPartial writes vals to path (nothing when vals is empty); a failure is only
 // logged, since the matrix is still being computed.
 func (o Options) keepPartial(path string, vals []float64) {
-	if path == "" || len(vals) == 0 {
+	if len(vals) == 0 {
 		return
 	}
 	err := os.MkdirAll(filepath.Dir(path), 0o755) // the folder of a fresh run
