@@ -65,7 +65,8 @@ The paper's semi-supervised GWF model is 'gwf semisup'.`,
   gwf predict --model my.classifier --graphs ./new-graphs
   gwf classify --dataset MUTAG --folds 10 --json > mutag-1.json
   gwf classify --dataset PROTEINS --output-dir proteins/   # rerun to continue after a kill`,
-		Args: noArgs,
+		Annotations: interruptible("no report written (with --output-dir, the same command continues from what it kept)"),
+		Args:        noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runClassify(cmd, a, &f)
 		},
@@ -172,20 +173,13 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	set.Vote = set.VoteFor(len(data))
 	a.log.Infof("classifying %s (%d graphs, %d classes) with an SVM on FGW discrepancies (exact CG solver); node features: %s; %d candidates: %s",
 		ds.Name, len(data), classesN, used, len(set.Candidates), classexp.DescribeCandidates(set.Candidates))
-	ctx, stop := withSignals(cmd.Context(), a.log)
-	defer stop()
+	ctx := cmd.Context()
 	opt := fgwsvm.Options{Workers: f.workers, Dir: p.outputDir, Observe: a.observer("computing", nil)}
-	interrupted := func(err error) error {
-		if ctx.Err() != nil {
-			return interruptedError{"interrupted"}
-		}
-		return err
-	}
 	switch {
 	case p.fraction == 1:
 		m, rep, err := classexp.TrainSVM(ctx, ds, labels, classesN, used, set, opt)
 		if err != nil {
-			return interrupted(err)
+			return err
 		}
 		if err := m.Save(p.output); err != nil {
 			return err
@@ -194,7 +188,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		a.log.Infof("chose %s; kept %d support graphs", rep.Chosen(), len(m.Graphs))
 		return p.writeReport(cmd.OutOrStdout(), rep)
 	case p.fraction > 0:
-		return interrupted(classifyFraction(ctx, cmd, a, p, ds, labels, classesN, used, set, opt))
+		return classifyFraction(ctx, cmd, a, p, ds, labels, classesN, used, set, opt)
 	}
 	cv, err := classexp.CrossValidateSVM(ctx, ds, labels, classesN, used, classexp.SVMSpec{
 		Folds: p.folds, Seed: p.foldSeed, Settings: set, Options: opt, ReportDir: p.outputDir,
@@ -203,7 +197,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		},
 	})
 	if err != nil {
-		return interrupted(err)
+		return err
 	}
 	return p.writeReport(cmd.OutOrStdout(), cv)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/baselines"
 	"github.com/gwf-graphs/gwf/training/cluster"
 	"github.com/gwf-graphs/gwf/training/experiment"
 	"github.com/gwf-graphs/gwf/training/progresslog"
@@ -95,7 +96,8 @@ output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding
   gwf cluster --dataset IMDB-BINARY --encoder gin --runs 3
   gwf cluster --dataset AIDS --method fgwk --subset 500 --runs 5
   gwf cluster --model mutag.model --dataset MUTAG --output clusters.csv`,
-		Args: noArgs,
+		Annotations: interruptible("nothing written"),
+		Args:        noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runCluster(cmd, a, &f)
 		},
@@ -163,7 +165,7 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 		if opt.Method != experiment.FGWK {
 			return usagef("--distances needs --method fgwk")
 		}
-		if opt.Distances, err = readDistances(f.distances, ds.Graphs); err != nil {
+		if opt.Distances, err = baselines.ReadDistancesFile(f.distances, ds.Graphs); err != nil {
 			return err
 		}
 	}
@@ -174,13 +176,8 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 		how += ", embeddings by a " + opt.Trainer.Name() + " encoder"
 	}
 	a.log.Infof("clustering %s (%d graphs, node features: %s) with %s, %d run(s): %s", ds.Name, len(ds.Graphs), f.data.Features, opt.Method, opt.Runs, how)
-	ctx, stop := withSignals(cmd.Context(), a.log)
-	defer stop()
-	rep, err := experiment.Run(ctx, ds, opt)
+	rep, err := experiment.Run(cmd.Context(), ds, opt)
 	if rep == nil {
-		if ctx.Err() != nil {
-			return interruptedError{"interrupted before the first run completed"}
-		}
 		return err
 	}
 	out := cmd.OutOrStdout()

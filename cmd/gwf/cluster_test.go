@@ -211,3 +211,22 @@ func TestClusterOutputAssignments(t *testing.T) {
 		t.Errorf("--output .npz without --model: exit %d", code)
 	}
 }
+
+// Every interruptible command turns a cancelled run into exit status 130 and says what it did
+// not write; a command that does not watch signals (gw) is not affected by the context.
+func TestInterruptedSaysWhatIsLost(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out := filepath.Join(t.TempDir(), "d.npy")
+	_, stderr, code := runCLIContext(t, ctx, "pairwise", "--dataset", "MUTAG", "--subset", "6", "--output", out, "-q")
+	if code != exitInterrupted || !strings.Contains(stderr, "interrupted: no discrepancies written") {
+		t.Errorf("pairwise: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("pairwise wrote %s after the interrupt (%v)", out, err)
+	}
+	_, stderr, code = runCLIContext(t, ctx, "pairwise", "--dataset", "MUTAG", "--subset", "6", "--output", out, "--layers", "-1")
+	if code != exitUsage {
+		t.Errorf("a usage error after an interrupt: exit %d, want %d: %s", code, exitUsage, stderr)
+	}
+}

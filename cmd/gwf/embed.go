@@ -51,7 +51,8 @@ embeddings back.`,
 		Example: `  gwf embed --model mutag.model --dataset MUTAG > mutag.csv
   gwf embed --model mutag.model --dataset MUTAG --embedding lambda --output lambda.npz
   gwf embed --model mutag.model --tu ./new-graphs --steps 20 --output new.csv`,
-		Args: noArgs,
+		Annotations: interruptible("nothing written"),
+		Args:        noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runEmbed(cmd, a, &f)
 		},
@@ -164,13 +165,8 @@ func (u *modelFlags) embed(cmd *cobra.Command, a *app, model string, data *dataF
 	} else {
 		a.log.Infof("transform mode: embedding %d graphs with the atoms fixed, %d steps each", len(gs), steps)
 	}
-	ctx, stop := withSignals(cmd.Context(), a.log)
-	defer stop()
-	z, _, err := experiment.Embed(ctx, m, gs, experiment.EmbedOptions{Steps: steps, Transform: u.transform, Workers: u.workers, Observe: a.observer("embedding", nil)})
+	z, _, err := experiment.Embed(cmd.Context(), m, gs, experiment.EmbedOptions{Steps: steps, Transform: u.transform, Workers: u.workers, Observe: a.observer("embedding", nil)})
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, nil, nil, interruptedError{"interrupted: nothing written"}
-		}
 		return nil, nil, nil, err
 	}
 	return m, ds, z, nil

@@ -98,14 +98,12 @@ func runEmbedShard(cmd *cobra.Command, a *app, f *embedFlags, sh shard.Shard, fr
 		return err
 	}
 	a.log.Infof("shard %s (from %s): transform mode, writing %s", sh, from, output)
-	ctx, stop := withSignals(cmd.Context(), a.log)
-	defer stop()
 	opt := shard.Options{Steps: steps, Chunk: f.shard.chunk, Training: training.Options{Workers: workers}}
 	start := time.Now()
 	done, unknown := 0, 0
 	err = writeOutput(cmd.OutOrStdout(), output, func(w io.Writer) error {
 		cw := shard.NewCSVWriter(w, emb, m.K())
-		total, lo, hi, err := shard.Embed(ctx, m, f.data.spec(), sh, opt, func(c shard.Chunk) error {
+		total, lo, hi, err := shard.Embed(cmd.Context(), m, f.data.spec(), sh, opt, func(c shard.Chunk) error {
 			if err := cw.Write(c.Data, emb.Rows(c.Z)); err != nil {
 				return err
 			}
@@ -124,9 +122,6 @@ func runEmbedShard(cmd *cobra.Command, a *app, f *embedFlags, sh shard.Shard, fr
 		return cw.Flush()
 	})
 	if err != nil {
-		if ctx.Err() != nil {
-			return interruptedError{"interrupted: no embeddings written"}
-		}
 		return err
 	}
 	warnUnknownNodeLabels(a.log, unknown)

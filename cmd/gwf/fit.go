@@ -1,14 +1,12 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"strings"
 
-	"github.com/sirupsen/logrus"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -64,7 +62,8 @@ Progress is logged to stderr every 5 seconds and at the end of each epoch (--qui
   gwf fit --tu ./data/MYDATA --solver badmm --epochs 20 --output my.model
   gwf fit --dataset MUTAG --output mutag.model --resume --epochs 20
   gwf fit --tu ./SBM100000 --stream --output sbm.model     # graphs read from disk batch by batch`,
-		Args: noArgs,
+		Annotations: interruptible("the model file is as it was"),
+		Args:        noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runFit(cmd, a, &f)
 		},
@@ -131,19 +130,14 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 			a.log.Warn(w)
 		}
 	}
-	// Signals are watched from here on, so that an interrupt while --stream spools the data
-	// removes the spool.
-	ctx, stop := withSignals(cmd.Context(), a.log)
-	defer stop()
+	ctx := cmd.Context()
 	fd, err := loadFitData(ctx, &f.data, f.stream, f.output)
 	if err != nil {
 		return err
 	}
 	defer fd.close()
 	data := fd.src
-	var saved onDisk // what f.output holds
 	if resuming {
-		saved = onDiskOf(m)
 		if err := checkModelData(m, data, fd.dim); err != nil {
 			return fmt.Errorf("resume %s: %w", f.output, err)
 		}
@@ -160,28 +154,21 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 			return fmt.Errorf("new model: %w", err)
 		}
 		m.Features = fd.encoding
-		if err := m.Save(f.output); err != nil { // fail early when the output is not writable
-			return fmt.Errorf("write model: %w", err)
-		}
 		a.log.Infof("training on %s (%d graphs, node features: %s%s): %s", fd.name, data.Len(), f.data.Features, streamNote(f.stream), cfg.Describe())
 	}
-	err = fitModel(ctx, a, m, data, fitRun{
-		workers: f.train.workers, skipNonFinite: f.train.skipNonFinite, checkpoint: f.output, saved: &saved,
+	saved, err := training.FitFile(ctx, m, data, f.output, training.Options{
+		Workers: f.train.workers, Observe: a.observer("training", nil), SkipNonFinite: f.train.skipNonFinite,
+		EpochDone: func(m *training.Model) error {
+			a.log.Debugf("epoch %d: checkpoint written to %s", len(m.History), f.output)
+			return nil
+		},
 	})
 	if err != nil {
+		where := fmt.Sprintf("%s holds the model %s", f.output, saved.Describe(cfg.Epochs, data.Len()))
 		if ctx.Err() != nil {
-			if m.Partial != nil {
-				// Stopped at a batch boundary: checkpoint that position too.
-				if serr := m.Save(f.output); serr != nil {
-					a.log.Errorf("checkpoint at the interruption: %v", serr)
-				} else {
-					saved = onDiskOf(m)
-				}
-			}
-			return interruptedError{fmt.Sprintf("interrupted: %s holds the model %s; resume with:\n  %s",
-				f.output, saved.describe(cfg.Epochs, data.Len()), resumeCommand(cmd))}
+			return interruptedError{fmt.Sprintf("interrupted: %s; resume with:\n  %s", where, resumeCommand(cmd))}
 		}
-		return fmt.Errorf("training: %w (%s holds the model %s)", err, f.output, saved.describe(cfg.Epochs, data.Len()))
+		return fmt.Errorf("training: %w (%s)", err, where)
 	}
 	msg := fmt.Sprintf("trained %d epoch(s) on %d graphs of %s", len(m.History), data.Len(), fd.name)
 	if n := len(m.History); n > 0 {
@@ -204,56 +191,6 @@ func checkModelData(m *training.Model, src graphs.Source, dim int) error {
 	}
 	r, _ := m.Z.Dims()
 	return fmt.Errorf("the data (%d graphs) are not the %d graphs the model was trained on: use the same --dataset/--tu, --features and --subset", src.Len(), r)
-}
-
-// onDisk is how far the model in a checkpoint file got: after epochs epochs, plus done graphs
-// of the next one. Messages report it, not the model in memory, which a failed save leaves
-// ahead of the file.
-type onDisk struct{ epochs, done int }
-
-// onDiskOf is the position of m, as a successful save writes it.
-func onDiskOf(m *training.Model) onDisk {
-	d := onDisk{epochs: len(m.History)}
-	if p := m.Partial; p != nil {
-		d.done = p.Done
-	}
-	return d
-}
-
-// describe says how far the file got, for "FILE holds the model …".
-func (d onDisk) describe(epochs, graphs int) string {
-	s := fmt.Sprintf("after %d of %d epochs", d.epochs, epochs)
-	if d.done > 0 {
-		s += fmt.Sprintf(" and %d of %d graphs of epoch %d", d.done, graphs, d.epochs+1)
-	}
-	return s
-}
-
-// fitRun says how fitModel runs.
-type fitRun struct {
-	workers       int
-	skipNonFinite bool
-	checkpoint    string        // file to save the model to after every epoch, "" for none
-	saved         *onDisk       // if set, updated after every successful checkpoint
-	fields        logrus.Fields // extra fields for the progress log
-}
-
-// fitModel trains m on data with progress logging and per-epoch checkpoints.
-func fitModel(ctx context.Context, a *app, m *training.Model, data graphs.Source, r fitRun) error {
-	opt := training.Options{Workers: r.workers, Observe: a.observer("training", r.fields), SkipNonFinite: r.skipNonFinite}
-	if r.checkpoint != "" {
-		opt.EpochDone = func(m *training.Model) error {
-			if err := m.Save(r.checkpoint); err != nil {
-				return fmt.Errorf("checkpoint: %w", err)
-			}
-			if r.saved != nil {
-				*r.saved = onDiskOf(m)
-			}
-			a.log.WithFields(r.fields).Debugf("epoch %d: checkpoint written to %s", len(m.History), r.checkpoint)
-			return nil
-		}
-	}
-	return training.Fit(ctx, m, data, opt)
 }
 
 // streamNote says in the log that the graphs are streamed.

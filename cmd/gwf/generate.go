@@ -40,6 +40,7 @@ ba: Barabási–Albert graphs; a graph of class c attaches each new node to c+1 
 Graph i (0-based) has class i mod --classes and a node count uniform in --nodes MIN:MAX.`,
 		Example: `  gwf generate sbm --count 100000 --output /tmp/SBM100K
   gwf generate ba --count 5000 --classes 3 --nodes 20:60 --seed 7 --gzip --output ./BA`,
+		Annotations: interruptible("nothing written"),
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usagef("give one model: gwf generate sbm|ba --count N --output DIR")
@@ -82,15 +83,10 @@ func runGenerate(cmd *cobra.Command, a *app, f *generateFlags, model string) err
 	if name == "" {
 		name = filepath.Base(filepath.Clean(f.output))
 	}
-	ctx, stop := withSignals(cmd.Context(), a.log)
-	defer stop()
-	err = synthetic.Write(ctx, f.output, name, s, graphs.TUWriteOptions{Gzip: f.gzip}, func(done int) {
+	err = synthetic.Write(cmd.Context(), f.output, name, s, graphs.TUWriteOptions{Gzip: f.gzip}, func(done int) {
 		a.log.Infof("generated %d/%d graphs", done, s.Graphs)
 	})
 	if err != nil {
-		if ctx.Err() != nil {
-			return interruptedError{"interrupted: nothing written"}
-		}
 		return err
 	}
 	a.log.Infof("wrote %s (TU dataset %s): read it with --tu %s", f.output, name, f.output)

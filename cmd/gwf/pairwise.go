@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bufio"
-	"fmt"
 	"io"
 	"os"
 	"time"
 
 	"github.com/spf13/cobra"
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/training/baselines"
@@ -49,8 +46,9 @@ clusters from any of these files without computing anything.`,
   gwf pairwise --dataset MUTAG --shard 1/2 --output mutag-gwd.csv &   # mutag-gwd.shard-1-of-2.csv
   wait; gwf merge --output mutag-gwd.csv mutag-gwd.shard-*-of-2.csv
   gwf cluster --dataset MUTAG --method fgwk --distances mutag-gwd.csv --runs 10`,
-		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runPairwise(cmd, a, &f) },
+		Annotations: interruptible("no discrepancies written"),
+		Args:        noArgs,
+		RunE:        func(cmd *cobra.Command, _ []string) error { return runPairwise(cmd, a, &f) },
 	}
 	fs := cmd.Flags()
 	f.data.register(fs)
@@ -106,16 +104,12 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 	if sharded {
 		a.log.Infof("shard %s (from %s): pairs %d..%d of %d, writing %s", sh, from, lo, hi-1, baselines.Pairs(len(data)), output)
 	}
-	ctx, stop := withSignals(cmd.Context(), a.log)
-	defer stop()
+	ctx := cmd.Context()
 	opt := baselines.Options{Config: cfg, Workers: f.train.workers, Observe: a.observer("computing", nil)}
 	start := time.Now()
 	if square {
 		d, _, err := baselines.PairwiseGWD(ctx, data, opt)
 		if err != nil {
-			if ctx.Err() != nil {
-				return interruptedError{"interrupted: no discrepancies written"}
-			}
 			return err
 		}
 		names := make([]string, len(data))
@@ -137,45 +131,8 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 		return pw.Flush()
 	})
 	if err != nil {
-		if ctx.Err() != nil {
-			return interruptedError{"interrupted: no discrepancies written"}
-		}
 		return err
 	}
 	a.log.Infof("%d discrepancies in %.1f s, written to %s", hi-lo, time.Since(start).Seconds(), output)
 	return nil
-}
-
-// readDistances reads what 'gwf pairwise' wrote for data: the square matrix (.npy, .npz,
-// .csv; numpy's and pandas' too) or the CSV list of pairs (--long, merged shards).
-func readDistances(path string, data []*graphs.Graph) (*mat.SymDense, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	format := baselines.MatrixFormat(path)
-	r := bufio.NewReader(f)
-	if format == "csv" || format == "" {
-		if head, _ := r.Peek(4); string(head) == "i,j," {
-			format = "pairs"
-		}
-	}
-	var d *mat.SymDense
-	switch format {
-	case "pairs":
-		d, err = baselines.ReadPairwiseCSV(r, data)
-	case "":
-		err = fmt.Errorf("not a file gwf pairwise writes: name a .npy, .npz or .csv file")
-	default:
-		d, err = baselines.ReadMatrix(r, st.Size(), format, data)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return d, nil
 }

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs/collection/dataflags"
+	"github.com/gwf-graphs/gwf/training/baselines"
 )
 
 // TestPairwiseShardsMergeToOneRun: three shards of 'gwf pairwise' (one from a Slurm array's
@@ -83,11 +84,11 @@ func TestPairwiseNPY(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := readDistances(csvPath, ds.Graphs)
+	want, err := baselines.ReadDistancesFile(csvPath, ds.Graphs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := readDistances(npyPath, ds.Graphs)
+	got, err := baselines.ReadDistancesFile(npyPath, ds.Graphs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func TestPairwiseNPY(t *testing.T) {
 	for _, name := range []string{"d.npz", "d.csv"} {
 		path := filepath.Join(dir, name)
 		mustRun(t, append([]string{"pairwise", "--output", path}, common...)...)
-		got, err := readDistances(path, ds.Graphs)
+		got, err := baselines.ReadDistancesFile(path, ds.Graphs)
 		if err != nil {
 			t.Fatal(err)
 		}

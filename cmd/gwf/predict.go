@@ -52,7 +52,8 @@ encoding (MUTAG's -1 and 1, say) and probabilities in that order ("classes" list
 		Example: `  gwf classify --dataset MUTAG --labeled-fraction 1 --output mutag.classifier
   gwf predict --model mutag.classifier --tu ./new-graphs --json
   gwf predict --model mutag.classifier --tu ./new-graphs --steps 20 --output predictions.csv`,
-		Args: noArgs,
+		Annotations: interruptible("no predictions written"),
+		Args:        noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runPredict(cmd, a, &f)
 		},
@@ -104,13 +105,8 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 	if dim := data[0].Dim(); dim != m.GWF.Dim() {
 		return fmt.Errorf("predict: %s", featureHint(m.GWF.Dim(), dim))
 	}
-	ctx, stop := withSignals(cmd.Context(), a.log)
-	defer stop()
-	probs, transformed, err := m.ClassProbabilities(ctx, data, f.embed.steps, f.embed.transform, training.Options{Workers: f.embed.workers, Observe: a.observer("embedding", nil)})
+	probs, transformed, err := m.ClassProbabilities(cmd.Context(), data, f.embed.steps, f.embed.transform, training.Options{Workers: f.embed.workers, Observe: a.observer("embedding", nil)})
 	if err != nil {
-		if ctx.Err() != nil {
-			return interruptedError{"interrupted: no predictions written"}
-		}
 		return err
 	}
 	switch {

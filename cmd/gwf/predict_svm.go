@@ -50,15 +50,10 @@ func runPredictSVM(cmd *cobra.Command, a *app, f *predictFlags) error {
 	}
 	warnUnknownNodeLabels(a.log, ds.UnknownNodeLabels)
 	data := ds.Graphs
-	ctx, stop := withSignals(cmd.Context(), a.log)
-	defer stop()
 	opt := fgwsvm.Options{Workers: f.embed.workers, Observe: a.observer("computing", nil)}
 	a.log.Infof("comparing %d graphs with the classifier's %d support graphs (%s)", len(data), len(m.Graphs), m.Vote())
-	pred, err := m.Predict(ctx, data, opt)
+	pred, err := m.Predict(cmd.Context(), data, opt)
 	if err != nil {
-		if ctx.Err() != nil {
-			return interruptedError{"interrupted: no predictions written"}
-		}
 		return err
 	}
 	var classes []any

@@ -18,8 +18,6 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/graphs/datasets"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -122,38 +120,6 @@ func TestOutputsKeepWhatIsAtThePath(t *testing.T) {
 
 	if stderr, code := embed(dir); code != exitError || !strings.Contains(stderr, "is a folder") {
 		t.Errorf("embed to a folder: exit %d: %s", code, stderr)
-	}
-}
-
-// TestFailedCheckpointSaysWhatTheFileHolds: when the checkpoint after epoch 1 cannot be
-// written, the file still holds the model of before (0 epochs), and that is what is reported.
-func TestFailedCheckpointSaysWhatTheFileHolds(t *testing.T) {
-	ds, err := datasets.Load("MUTAG", graphs.TUOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	data := ds.Graphs[:12]
-	cfg := training.DefaultConfig()
-	cfg.Atoms, cfg.Layers, cfg.Epochs, cfg.Batch = 2, 5, 2, 6
-	m, err := training.NewModel(graphs.Slice(data), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := &app{log: logrus.New(), silent: true}
-	a.log.SetOutput(io.Discard)
-	var saved onDisk
-	err = fitModel(context.Background(), a, m, graphs.Slice(data), fitRun{checkpoint: t.TempDir(), saved: &saved})
-	if err == nil || !strings.Contains(err.Error(), "is a folder") {
-		t.Fatalf("a checkpoint to a folder: %v", err)
-	}
-	if len(m.History) != 1 || saved != (onDisk{}) {
-		t.Fatalf("the model in memory has %d epochs, the file is recorded at %+v", len(m.History), saved)
-	}
-	if got := saved.describe(cfg.Epochs, len(data)); got != "after 0 of 2 epochs" {
-		t.Errorf("describe: %q", got)
-	}
-	if got := (onDisk{epochs: 1, done: 6}).describe(3, 12); got != "after 1 of 3 epochs and 6 of 12 graphs of epoch 2" {
-		t.Errorf("describe a partial epoch: %q", got)
 	}
 }
 

@@ -55,6 +55,26 @@ type app struct {
 	cpuProfile  string       // --cpuprofile path, or ""
 	stopProfile func() error // set while a CPU profile is being written
 	silent      bool         // --quiet: no progress, warnings and errors only
+	signals     signalWatch  // set while an interruptible command runs
+}
+
+// signalWatch is the signal watching of an interruptible command (see interruptible).
+type signalWatch struct {
+	ctx  context.Context // cancelled by the first SIGINT or SIGTERM
+	stop func()
+	lost string // what the message of an interrupted run says is not written
+}
+
+// interruptibleKey annotates a command whose work stops at an interrupt: the value says what
+// is then not written ("nothing written").
+const interruptibleKey = "gwf-interruptible"
+
+// interruptible annotates a command whose work watches SIGINT and SIGTERM through
+// cmd.Context(): the first signal cancels it, a second aborts at once (withSignals). A runtime
+// error returned after an interrupt becomes "interrupted: "+lost (exit status 130), unless the
+// command says more itself (an interruptedError). Commands without it end at the first signal.
+func interruptible(lost string) map[string]string {
+	return map[string]string{interruptibleKey: lost}
 }
 
 // newRootCmd builds the whole command tree and the state its commands share.
@@ -101,6 +121,11 @@ interrupted (SIGINT/SIGTERM).`,
 					return err
 				}
 			}
+			if lost, ok := cmd.Annotations[interruptibleKey]; ok {
+				ctx, stop := withSignals(cmd.Context(), a.log)
+				a.signals = signalWatch{ctx: ctx, stop: stop, lost: lost}
+				cmd.SetContext(ctx)
+			}
 			return nil
 		},
 	}
@@ -128,14 +153,26 @@ func (a *app) observer(step string, fields logrus.Fields) training.Observer {
 	return progresslog.Observer(a.log, step, 1, fields)
 }
 
-// finish ends what the persistent flags started (the CPU profile); it runs after every
-// command, failed ones included.
-func (a *app) finish() error {
-	if a.stopProfile == nil {
-		return nil
+// finish ends what the persistent flags started (the signal watch, the CPU profile) and says
+// when err came from an interrupt; it runs after every command, failed ones included.
+func (a *app) finish(err error) error {
+	if w := a.signals; w.stop != nil {
+		var ie interruptedError
+		var ue usageError
+		if err != nil && w.ctx.Err() != nil && !errors.As(err, &ie) && !errors.As(err, &ue) { // before stop cancels it
+			err = interruptedError{"interrupted: " + w.lost}
+		}
+		w.stop()
+		a.signals = signalWatch{}
 	}
-	err := a.stopProfile()
+	if a.stopProfile == nil {
+		return err
+	}
+	perr := a.stopProfile()
 	a.stopProfile = nil
+	if err == nil {
+		err = perr
+	}
 	return err
 }
 
@@ -199,9 +236,7 @@ func execute(ctx context.Context, root *cobra.Command, a *app, args []string, st
 		}
 	}()
 	cmd, err := root.ExecuteContextC(ctx)
-	if ferr := a.finish(); err == nil {
-		err = ferr
-	}
+	err = a.finish(err)
 	if err == nil {
 		return exitOK
 	}

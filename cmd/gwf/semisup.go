@@ -90,7 +90,8 @@ FGW discrepancies, the classifier GW graph methods are benchmarked with.`,
   gwf semisup --dataset PROTEINS --folds 10 --output-dir results/ --shard 0/2   # and 1/2 elsewhere; then without --shard
   gwf semisup --dataset MUTAG --labeled-fraction 1 --output mutag.classifier
   gwf predict --model mutag.classifier --tu ./new-graphs --json`,
-		Args: noArgs,
+		Annotations: interruptible("no report written (with --output-dir, the same command continues from what it kept)"),
+		Args:        noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runSemisup(cmd, a, &f)
 		},
@@ -289,8 +290,6 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(data), a.log); err != nil {
 		return err
 	}
-	ctx, stop := withSignals(cmd.Context(), a.log)
-	defer stop()
 	opt := semisup.Options{Workers: f.train.workers, Observe: a.observer("training", nil)}
 	if p.fraction > 0 {
 		return semisupFraction(cmd, a, f, ds, labels, classesN, cfg, sc, opt)
@@ -315,11 +314,8 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 		},
 	}}
 	a.log.Infof("classifying %s (%d graphs, %d classes): %d folds, β=%g, hidden %v, %s", ds.Name, len(data), classesN, p.folds, sc.Beta, hidden, cfg.Describe())
-	rep, err := classexp.CrossValidateGWF(ctx, ds, labels, classesN, cfg, sc, spec)
+	rep, err := classexp.CrossValidateGWF(cmd.Context(), ds, labels, classesN, cfg, sc, spec)
 	if err != nil {
-		if ctx.Err() != nil {
-			return interruptedError{"interrupted"}
-		}
 		return err
 	}
 	return p.writeReport(cmd.OutOrStdout(), rep)
@@ -348,14 +344,9 @@ func semisupFraction(cmd *cobra.Command, a *app, f *semisupFlags, ds *graphs.Dat
 	if p.fraction == 1 && m.Encoder == nil {
 		a.log.Infof("after training, the %d training graphs are re-embedded in transform mode (atoms fixed) and the head trained on them, as 'gwf predict' embeds unseen graphs", len(data))
 	}
-	ctx, stop := withSignals(cmd.Context(), a.log)
-	defer stop()
-	rep, split, err := classexp.FractionGWF(ctx, m, ds, labels, classexp.Fraction{Share: p.fraction, Seed: p.foldSeed}, opt,
+	rep, split, err := classexp.FractionGWF(cmd.Context(), m, ds, labels, classexp.Fraction{Share: p.fraction, Seed: p.foldSeed}, opt,
 		training.Options{Workers: f.train.workers, Observe: opt.Observe})
 	if err != nil {
-		if ctx.Err() != nil {
-			return interruptedError{"interrupted"}
-		}
 		return err
 	}
 	if p.output != "" {

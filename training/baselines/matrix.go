@@ -1,8 +1,10 @@
 package baselines
 
 import (
+	"bufio"
 	"fmt"
 	"io"
+	"os"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -92,4 +94,40 @@ func readSquare(r io.Reader, size int64, format string, n int) (*mat.SymDense, [
 		}
 	}
 	return mat.NewSymDense(n, mat.DenseCopyOf(m).RawMatrix().Data), names, nil
+}
+
+// ReadDistancesFile reads the discrepancies between data's graphs from a file as 'gwf pairwise'
+// writes it: the square matrix of WriteMatrix (.npy, .npz, .csv; numpy's and pandas' too) or
+// the CSV list of pairs of PairCSVWriter (the one process of --long, or merged shards). The
+// file's format is told by its extension, a list of pairs by its header.
+func ReadDistancesFile(path string, data []*graphs.Graph) (*mat.SymDense, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	format := MatrixFormat(path)
+	r := bufio.NewReader(f)
+	if format == "csv" || format == "" {
+		if head, _ := r.Peek(4); string(head) == "i,j," {
+			format = "pairs"
+		}
+	}
+	var d *mat.SymDense
+	switch format {
+	case "pairs":
+		d, err = ReadPairwiseCSV(r, data)
+	case "":
+		err = fmt.Errorf("not a file gwf pairwise writes: name a .npy, .npz or .csv file")
+	default:
+		d, err = ReadMatrix(r, st.Size(), format, data)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return d, nil
 }
