@@ -363,10 +363,7 @@ func (ds *Dataset) setIntLabels(raw []int) {
 // left out, but not one that does not exist.
 func (ds *Dataset) labelFromCSV(p string, files []string) error {
 	byFile := map[string]string{}
-	err := readFileTable(p, "label", func(line int, file, label string) error {
-		if !slices.Contains(files, file) {
-			return fmt.Errorf("%s:%d: %q is not a graph file of the folder", p, line, file)
-		}
+	err := readFileTable(p, "label", files, func(line int, file, label string) error {
 		if _, dup := byFile[file]; dup {
 			return fmt.Errorf("%s:%d: %q is labelled twice", p, line, file)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,10 +18,8 @@ import (
 // node count, within lim.
 func readNodeCounts(p string, files []string, lim Limits) (map[string]int, error) {
 	counts := map[string]int{}
-	err := readFileTable(p, "nodes", func(line int, file, count string) error {
+	err := readFileTable(p, "nodes", files, func(line int, file, count string) error {
 		switch n, err := strconv.Atoi(count); {
-		case !slices.Contains(files, file):
-			return fmt.Errorf("%s:%d: %q is not a graph file of the folder", p, line, file)
 		case folderFormat(file) != "edges":
 			return fmt.Errorf("%s:%d: %q is not an edge list (its file lists its nodes)", p, line, file)
 		case counts[file] != 0:
@@ -40,8 +39,9 @@ func readNodeCounts(p string, files []string, lim Limits) (map[string]int, error
 // readFileTable calls row for every "file,value" row of the CSV file p (lines starting with #
 // are comments; a first row whose value is the column name is a header; a spreadsheet's
 // byte-order mark and spaces around cells are dropped), with the row's line, and stops at
-// its first error.
-func readFileTable(p, column string, row func(line int, file, value string) error) error {
+// its first error. A row names one of files, by its name or by its name without the
+// extension ("g1" for g1.json), as tables made from the graphs' own names do.
+func readFileTable(p, column string, files []string, row func(line int, file, value string) error) error {
 	f, err := os.Open(p)
 	if err != nil {
 		return err
@@ -64,8 +64,33 @@ func readFileTable(p, column string, row func(line int, file, value string) erro
 			continue // header
 		}
 		line, _ := r.FieldPos(0)
-		if err := row(line, file, value); err != nil {
+		name, err := fileNamed(files, file)
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", p, line, err)
+		}
+		if err := row(line, name, value); err != nil {
 			return err
 		}
 	}
+}
+
+// fileNamed is the one of files that name names: itself, or the only file whose name without
+// its extension is name.
+func fileNamed(files []string, name string) (string, error) {
+	if slices.Contains(files, name) {
+		return name, nil
+	}
+	var stem []string
+	for _, f := range files {
+		if strings.TrimSuffix(f, filepath.Ext(f)) == name {
+			stem = append(stem, f)
+		}
+	}
+	switch len(stem) {
+	case 0:
+		return "", fmt.Errorf("%q is not a graph file of the folder", name)
+	case 1:
+		return stem[0], nil
+	}
+	return "", fmt.Errorf("%q may be any of %s: write the file's whole name", name, strings.Join(stem, ", "))
 }

@@ -127,6 +127,8 @@ func TestReadFolderErrors(t *testing.T) {
 		{"label for no file", map[string]string{"a.txt": "x y\n", "labels.csv": "b.txt,1\n"}, `labels.csv:1: "b.txt" is not a graph file`},
 		{"label missing", map[string]string{"a.txt": "x y\n", "b.txt": "x y\n", "labels.csv": "file,label\na.txt,1\n"}, "no label for b.txt"},
 		{"label twice", map[string]string{"a.txt": "x y\n", "labels.csv": "a.txt,1\na.txt,2\n"}, `labels.csv:2: "a.txt" is labelled twice`},
+		{"label twice, once without the extension", map[string]string{"a.txt": "x y\n", "labels.csv": "a.txt,1\na,1\n"}, `labels.csv:2: "a.txt" is labelled twice`},
+		{"a name of two files", map[string]string{"a.txt": "x y\n", "a.json": `{"adjacency": [[0]]}`, "labels.csv": "a,1\n"}, `labels.csv:1: "a" may be any of a.json, a.txt`},
 		{"labels three columns", map[string]string{"a.txt": "x y\n", "labels.csv": "a.txt,1,2\n"}, "labels.csv"},
 		{"labels without line ends", map[string]string{"a.txt": "x y\n", "labels.csv": strings.Repeat("\x00", 2<<20)}, "line 1: line too long"},
 		{"some files labelled", map[string]string{"a.json": `{"adjacency": [[0]], "label": 1}`, "b.json": `{"adjacency": [[0]]}`}, "a.json has a class label and b.json none"},
@@ -165,6 +167,16 @@ func TestReadFolderErrors(t *testing.T) {
 	}
 	if !slices.Equal(ds.Classes, []int{-1, 2}) || ds.Graphs[0].Label != 1 || ds.Graphs[1].Label != 0 {
 		t.Errorf("classes %v, labels %d %d", ds.Classes, ds.Graphs[0].Label, ds.Graphs[1].Label)
+	}	// A table may name the graphs without their extensions (the names a script gave them).
+	write(dir, "labels.csv", "graph,label\nb,-1\na,2\n")
+	write(dir, "a.txt", "0 1\n")
+	write(dir, "nodes.csv", "a,3\n")
+	ds, err = ReadFolder(dir, FolderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ds.Classes, []int{-1, 2}) || ds.Graphs[0].Label != 1 || ds.Graphs[1].Label != 0 || ds.Graphs[0].N() != 3 {
+		t.Errorf("names without extensions: classes %v, labels %d %d, %d nodes in a.txt", ds.Classes, ds.Graphs[0].Label, ds.Graphs[1].Label, ds.Graphs[0].N())
 	}
 }
 

@@ -207,6 +207,10 @@ func DescribeCandidates(cs []fgwsvm.Candidate) string {
 			s += "; "
 		}
 		switch {
+		case c.WithoutFeatures && c.WL > 0:
+			s += fmt.Sprintf("%s with WL-%d labels from the degrees (no features), weight %.3g", c.Structure, c.WL, c.FeatureWeight)
+		case c.WithoutFeatures:
+			s += fmt.Sprintf("%s alone (no features)", c.Structure)
 		case c.Degree:
 			s += fmt.Sprintf("%s with degrees, weight %.3g", c.Structure, c.FeatureWeight)
 		case c.WL > 0:

@@ -34,6 +34,9 @@ func matrixFile(dir string, data []*graphs.Graph, c Candidate, solver training.C
 	case c.Attributes > 0:
 		tag = "-" + c.Part
 	}
+	if c.WithoutFeatures {
+		tag += "-nofeatures"
+	}
 	if c.WL > 0 {
 		tag += fmt.Sprintf("-wl%d", c.WL)
 	}

@@ -35,6 +35,10 @@ type Candidate struct {
 	// LabelScale multiplies the one-hot columns where both parts are compared, so that the
 	// labels' cost weighs as much as the attributes' (MixedCandidates); 0 means 1.
 	LabelScale float64 `json:"label_scale,omitempty"`
+	// WithoutFeatures leaves the graphs' node features out: the candidate compares them as
+	// graphs without features (the structure alone, or WL labels from one label for all
+	// nodes), for data whose features do not carry the class (LabelFreeCandidates).
+	WithoutFeatures bool `json:"without_features,omitempty"`
 }
 
 // The parts of mixed node features (Candidate.Part).
@@ -44,6 +48,13 @@ const (
 )
 
 func (c Candidate) String() string {
+	if c.WithoutFeatures {
+		c.WithoutFeatures = false
+		if c.WL == 0 {
+			return fmt.Sprintf("%s structure alone (node features left out)", c.Structure)
+		}
+		return c.String() + " from one label for all nodes (node features left out)"
+	}
 	on := ""
 	switch {
 	case c.Attributes > 0 && c.Part != "":
@@ -83,6 +94,8 @@ func (c Candidate) check() error {
 		return fmt.Errorf("unknown part %q", c.Part)
 	case !(c.LabelScale >= 0) || math.IsInf(c.LabelScale, 0):
 		return fmt.Errorf("label scale %v", c.LabelScale)
+	case c.WithoutFeatures && (c.Attributes != 0 || c.Degree):
+		return fmt.Errorf("node features left out, yet %d attribute columns (degrees %v)", c.Attributes, c.Degree)
 	}
 	return nil
 }
@@ -90,6 +103,9 @@ func (c Candidate) check() error {
 // apply returns data as the candidate compares it: the part of mixed features it compares,
 // with degree features where it asks for them, then with its structure matrix.
 func (c Candidate) apply(data []*graphs.Graph) ([]*graphs.Graph, error) {
+	if c.WithoutFeatures {
+		data = withoutFeatures(data)
+	}
 	if c.Attributes > 0 {
 		var err error
 		if data, err = c.part(data); err != nil {
@@ -145,6 +161,18 @@ func (c Candidate) part(data []*graphs.Graph) ([]*graphs.Graph, error) {
 		out[i] = &cp
 	}
 	return out, nil
+}
+
+// withoutFeatures returns copies of data without node features (the adjacency and
+// distribution are shared, not copied).
+func withoutFeatures(data []*graphs.Graph) []*graphs.Graph {
+	out := make([]*graphs.Graph, len(data))
+	for i, g := range data {
+		c := *g
+		c.F = nil
+		out[i] = &c
+	}
+	return out
 }
 
 // withDegrees returns copies of data whose node features are the nodes' degrees (weighted: the
@@ -231,6 +259,24 @@ func StructureCandidates(data []*graphs.Graph, s graphs.Structure) ([]Candidate,
 // graphs without features), with structure s.
 func WLCandidates(data []*graphs.Graph, s graphs.Structure, h int) ([]Candidate, error) {
 	return weighted(data, Candidate{Structure: s, WL: h})
+}
+
+// LabelFreeCandidates are the candidates of structure s that leave the node features of data
+// out: the structure alone and the five default weights of the Weisfeiler-Lehman labels after
+// 2 and after 4 iterations from one label for all nodes (as graphs without features get, less
+// the degrees as features, which the first iteration holds). Beside the candidates that use
+// the features, they let the training graphs choose to ignore features that do not carry the
+// class (layout coordinates, identifiers, noise).
+func LabelFreeCandidates(data []*graphs.Graph, s graphs.Structure) ([]Candidate, error) {
+	out := []Candidate{{Structure: s, FeatureWeight: 1, WithoutFeatures: true}}
+	for _, h := range defaultWLIterations {
+		cs, err := weighted(data, Candidate{Structure: s, WL: h, WithoutFeatures: true})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cs...)
+	}
+	return out, nil
 }
 
 // MixedCandidates are the default candidates of structure s on data whose node features are

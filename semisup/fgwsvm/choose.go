@@ -23,8 +23,10 @@ type Narrow struct {
 
 // Candidates are the candidates of data whose node features were made as enc says: the
 // default candidates of each structure (StructureCandidates; MixedCandidates on attributes
-// followed by node labels, graphs.FeaturesBoth) narrowed as n says. Weisfeiler-Lehman
-// iterations need categorical node features (node labels) or none.
+// followed by node labels, graphs.FeaturesBoth) narrowed as n says. Where the graphs have
+// node features and n narrows neither the weight nor the iterations, each structure's
+// LabelFreeCandidates come too. Weisfeiler-Lehman iterations need categorical node features
+// (node labels) or none.
 func Candidates(data []*graphs.Graph, enc graphs.FeatureEncoding, n Narrow) ([]Candidate, error) {
 	structures := []graphs.Structure{graphs.Adjacency, graphs.ShortestPath}
 	if n.Structure != "" {
@@ -46,6 +48,16 @@ func Candidates(data []*graphs.Graph, enc graphs.FeatureEncoding, n Narrow) ([]C
 	var out []Candidate
 	for _, s := range structures {
 		cs, err := structureCandidates(data, s, enc, n.FeatureWeight, wl)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cs...)
+	}
+	if !hasFeatures(data) || n.FeatureWeight > 0 || n.WL != nil {
+		return out, nil
+	}
+	for _, s := range structures {
+		cs, err := LabelFreeCandidates(data, s)
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestCandidatesNarrowed: the zero Narrow gives the default candidates; a structure, a
@@ -39,8 +40,12 @@ func TestCandidatesNarrowed(t *testing.T) {
 			func(c Candidate) bool { return c.WL == 0 }},
 		{"one weight", labelled, graphs.FeatureEncoding{}, Narrow{FeatureWeight: 3}, 2,
 			func(c Candidate) bool { return c.FeatureWeight == 3 }},
-		{"mixed", mixed, both, Narrow{}, 40,
-			func(c Candidate) bool { return c.Attributes == 2 }},
+		{"labels", labelled, graphs.FeatureEncoding{}, Narrow{}, 52, // 30 on the labels, 22 without
+			func(c Candidate) bool {
+				return c.Attributes == 0 && (!c.WithoutFeatures || c.WL != 0 || c.FeatureWeight == 1)
+			}},
+		{"mixed", mixed, both, Narrow{}, 62, // 40 on the features, 22 without
+			func(c Candidate) bool { return (c.Attributes == 2) != c.WithoutFeatures }},
 		{"mixed, WL 2", mixed, both, Narrow{WL: &two}, 10,
 			func(c Candidate) bool { return c.Part == PartLabels && c.WL == 2 }},
 		{"mixed, one weight", mixed, both, Narrow{FeatureWeight: 3}, 2,
@@ -65,5 +70,66 @@ func TestCandidatesNarrowed(t *testing.T) {
 	}
 	if _, err := Candidates(plain, graphs.FeatureEncoding{}, Narrow{FeatureWeight: -1}); err == nil {
 		t.Error("a negative feature weight accepted")
+	}
+}
+
+// TestLabelFreeCandidates: on graphs with node features the default candidates add, for each
+// structure, the structure alone and the WL labels from one label for all nodes, which compare
+// the graphs exactly as the same graphs without features; a narrowed weight or number of
+// iterations, or graphs without features, add none.
+func TestLabelFreeCandidates(t *testing.T) {
+	labelled, _ := threeClasses(t, 2, true)
+	cs, err := Candidates(labelled, graphs.FeatureEncoding{}, Narrow{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := withoutFeatures(labelled)
+	var free []Candidate
+	for _, c := range cs {
+		if c.WithoutFeatures {
+			free = append(free, c)
+		}
+	}
+	if len(free) != 22 {
+		t.Fatalf("%d label-free candidates, want 22 (11 per structure)", len(free))
+	}
+	for _, c := range free {
+		got, err := c.apply(labelled)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same := c
+		same.WithoutFeatures = false
+		want, err := same.apply(plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range got {
+			if (got[i].F == nil) != (c.WL == 0) || (got[i].F != nil && !mat.Equal(got[i].F, want[i].F)) || !mat.Equal(got[i].Dense(), want[i].Dense()) {
+				t.Fatalf("%s: graph %d is not compared as without its features", c, i)
+			}
+		}
+		if err := c.check(); err != nil {
+			t.Errorf("%s: %v", c, err)
+		}
+	}
+	wrong := Candidate{Structure: graphs.Adjacency, Attributes: 2, WithoutFeatures: true}
+	if wrong.check() == nil {
+		t.Error("a candidate that leaves the features out and reads attribute columns passed check")
+	}
+	two := 2
+	for _, n := range []Narrow{{FeatureWeight: 3}, {WL: &two}} {
+		cs, _ := Candidates(labelled, graphs.FeatureEncoding{}, n)
+		for _, c := range cs {
+			if c.WithoutFeatures {
+				t.Errorf("narrowed to %+v: label-free candidate %s", n, c)
+			}
+		}
+	}
+	cs, _ = Candidates(plain, graphs.FeatureEncoding{}, Narrow{})
+	for _, c := range cs {
+		if c.WithoutFeatures {
+			t.Errorf("graphs without features: label-free candidate %s", c)
+		}
 	}
 }

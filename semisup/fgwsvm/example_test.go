@@ -81,9 +81,13 @@ func ExampleCandidates() {
 	}
 	parts := map[string]int{}
 	for _, c := range cands {
+		if c.WithoutFeatures {
+			parts[fmt.Sprintf("no features, WL %d", c.WL)]++
+			continue
+		}
 		parts[fmt.Sprintf("part %q, WL %d", c.Part, c.WL)]++
 	}
 	fmt.Println(len(cands), "candidates:", parts)
 	// Output:
-	// 20 candidates: map[part "", WL 0:5 part "attributes", WL 0:5 part "labels", WL 2:5 part "labels", WL 4:5]
+	// 31 candidates: map[no features, WL 0:1 no features, WL 2:5 no features, WL 4:5 part "", WL 0:5 part "attributes", WL 0:5 part "labels", WL 2:5 part "labels", WL 4:5]
 }

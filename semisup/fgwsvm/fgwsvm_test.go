@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -439,8 +440,9 @@ func TestDecodeVersion1(t *testing.T) {
 	if err != nil || !slices.Equal(got, want) {
 		t.Fatalf("version 1 predicts %v (%v), version 2 %v", got, err, want)
 	}
-	if _, err := Decode(bytes.NewReader(bytes.Replace(file, []byte(`"version":1`), []byte(`"version":3`), 1))); !errors.Is(err, envelope.ErrVersion) {
-		t.Fatalf("version 3: %v, want ErrVersion", err)
+	future := []byte(fmt.Sprintf(`"version":%d`, FormatVersion+1))
+	if _, err := Decode(bytes.NewReader(bytes.Replace(file, []byte(`"version":1`), future, 1))); !errors.Is(err, envelope.ErrVersion) {
+		t.Fatalf("version %d: %v, want ErrVersion", FormatVersion+1, err)
 	}
 }
 

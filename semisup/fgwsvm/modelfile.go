@@ -18,11 +18,13 @@ import (
 )
 
 // FormatName and FormatVersion identify the classifier file (an internal/envelope: format,
-// version, SHA-256 of the payload). Version 2 holds voters; version 1 files (one choice and
-// its SVM) are still read.
+// version, SHA-256 of the payload). Version 3 may hold candidates that leave the node features
+// out (Candidate.WithoutFeatures), which a reader of version 2 would not know to drop: it
+// refuses the file instead. Version 2 files (voters) and version 1 files (one choice and its
+// SVM) are still read.
 const (
 	FormatName    = "gwf-fgwsvm-classifier"
-	FormatVersion = 2
+	FormatVersion = 3
 )
 
 // MaxVoters bounds the voters a classifier file may hold.
@@ -98,9 +100,9 @@ func Decode(r io.Reader) (*Model, error) {
 		return nil, err
 	}
 	payload, err := envelope.Open(bytes.NewReader(file), FormatName, FormatVersion, "fgw-svm classifier", training.MaxFileBytes)
-	if errors.Is(err, envelope.ErrVersion) {
-		if p1, err1 := envelope.Open(bytes.NewReader(file), FormatName, 1, "fgw-svm classifier", training.MaxFileBytes); err1 == nil {
-			payload, err = p1, nil
+	for v := FormatVersion - 1; v >= 1 && errors.Is(err, envelope.ErrVersion); v-- {
+		if old, errOld := envelope.Open(bytes.NewReader(file), FormatName, v, "fgw-svm classifier", training.MaxFileBytes); errOld == nil {
+			payload, err = old, nil
 		}
 	}
 	if errors.Is(err, envelope.ErrCorrupt) {
