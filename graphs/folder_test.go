@@ -167,7 +167,8 @@ func TestReadFolderErrors(t *testing.T) {
 	}
 	if !slices.Equal(ds.Classes, []int{-1, 2}) || ds.Graphs[0].Label != 1 || ds.Graphs[1].Label != 0 {
 		t.Errorf("classes %v, labels %d %d", ds.Classes, ds.Graphs[0].Label, ds.Graphs[1].Label)
-	} // A table may name the graphs without their extensions (the names a script gave them).
+	}
+	// A table may name the graphs without their extensions (the names a script gave them).
 	write(dir, "labels.csv", "graph,label\nb,-1\na,2\n")
 	write(dir, "a.txt", "0 1\n")
 	write(dir, "nodes.csv", "a,3\n")
