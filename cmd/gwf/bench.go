@@ -12,14 +12,13 @@ import (
 	"github.com/gwf-graphs/gwf/graphs/collection"
 	"github.com/gwf-graphs/gwf/graphs/collection/dataflags"
 	"github.com/gwf-graphs/gwf/graphs/datasets"
-	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/bench"
 )
 
 type benchFlags struct {
 	datasets    []string
-	solver      string
+	train       trainFlags
 	features    string
 	standardize bool
 	graphs      int
@@ -27,8 +26,6 @@ type benchFlags struct {
 	kernels     bool
 	curve       bool
 	curveMax    int
-	tol         float64
-	workers     int
 	json        bool
 }
 
@@ -53,7 +50,8 @@ warm-started atoms, L = 2):
             with PPA (the paper's settings) and with CG (exact, run to convergence), and
             CG's mean number of iterations
   epoch     one training epoch on each --dataset (all graphs, or the first --count of a seeded
-            shuffle, extrapolated to the whole dataset), on --workers goroutines
+            shuffle, extrapolated to the whole dataset), on --workers goroutines, with the
+            training flags of 'gwf fit' (the paper's settings by default)
 
 Peak memory is the process's peak resident set so far (it only grows; bench one dataset per
 run for a per-dataset figure).`,
@@ -69,7 +67,6 @@ run for a per-dataset figure).`,
 	}
 	fs := cmd.Flags()
 	fs.StringArrayVar(&f.datasets, "dataset", nil, "bundled dataset to time an epoch on (repeatable; none: kernels only)")
-	fs.StringVar(&f.solver, "solver", "ppa", "GWD solver for the epochs: ppa (γ = 0.01), badmm (γ = 1) or cg")
 	fs.StringVar(&f.features, "features", "none", "node features for the epochs: none, labels, attributes or both (PROTEINS_full's, for its FGW setting)")
 	fs.BoolVar(&f.standardize, "standardize", false, "standardize the node features (see 'gwf fit --help')")
 	fs.IntVar(&f.graphs, "count", 0, "time the epoch on this many graphs (0: all) and extrapolate")
@@ -78,8 +75,8 @@ run for a per-dataset figure).`,
 	fs.BoolVar(&f.kernels, "kernels", true, "time the kernels (--kernels=false: only the epochs)")
 	fs.BoolVar(&f.curve, "curve", false, "time PPA and CG for N = 20 to --curve-max")
 	fs.IntVar(&f.curveMax, "curve-max", 500, "largest N of --curve")
-	fs.Float64Var(&f.tol, "tol", 0, "epochs: the solver's converged mode with this tolerance (see 'gwf gw --help'; 0: the paper's settings)")
-	workersFlag(fs, &f.workers, "goroutines for the epochs")
+	f.train.register(fs)
+	_ = fs.MarkHidden("epochs") // one epoch is timed
 	jsonFlag(fs, &f.json, "the report")
 	return cmd
 }
@@ -90,15 +87,12 @@ func runBench(cmd *cobra.Command, a *app, f *benchFlags) error {
 		return usagef("--count = %d must not be negative", f.graphs)
 	case f.minTime <= 0:
 		return usagef("--min-time must be positive")
-	case f.workers < 0:
-		return usagef("--workers = %d must not be negative", f.workers)
 	}
-	if _, err := layers.DefaultSolverOptions(f.solver); err != nil {
-		return usagef("--solver: %w", err)
+	cfg, err := f.train.configLogged(cmd.Flags(), a.log)
+	if err != nil {
+		return err
 	}
-	if !(f.tol >= 0 && f.tol < 1) {
-		return usagef("--tol = %v must be in [0, 1)", f.tol)
-	}
+	cfg.Epochs = 1
 	if _, err := graphs.ParseFeatureKind(f.features); err != nil {
 		return usagef("--features: %w", err)
 	}
@@ -108,7 +102,7 @@ func runBench(cmd *cobra.Command, a *app, f *benchFlags) error {
 		}
 	}
 	ctx := cmd.Context()
-	rep := bench.NewReport("PPA γ=0.01 M=50 inner=5 (epochs: --solver); K=30 warm-started atoms, L=2, batch 32, lr 0.05")
+	rep := bench.NewReport("kernels: PPA γ=0.01 M=50 inner=5, K=30 warm-started atoms, L=2; epochs: " + cfg.Describe())
 	logKernel := func(k bench.Kernel) { a.log.Infof("%s: %.3f ms", k.Name, k.Millis) }
 	if f.kernels {
 		if err := bench.Kernels(&rep, f.minTime, logKernel); err != nil {
@@ -132,7 +126,7 @@ func runBench(cmd *cobra.Command, a *app, f *benchFlags) error {
 		}
 	}
 	for _, d := range f.datasets {
-		e, err := benchEpoch(ctx, a, d, f)
+		e, err := benchEpoch(ctx, a, d, f, cfg)
 		if err != nil {
 			return err
 		}
@@ -147,7 +141,7 @@ func runBench(cmd *cobra.Command, a *app, f *benchFlags) error {
 
 // benchEpoch times one training epoch with the paper's settings on a bundled dataset (or the
 // first --count graphs of a seeded shuffle of it).
-func benchEpoch(ctx context.Context, a *app, name string, f *benchFlags) (bench.Epoch, error) {
+func benchEpoch(ctx context.Context, a *app, name string, f *benchFlags, cfg training.Config) (bench.Epoch, error) {
 	df := dataFlags{dataflags.Flags{Dataset: name, Features: f.features, Standardize: f.standardize, MaxNodes: graphs.DefaultLimits.MaxNodes, MaxMemory: float64(graphs.DefaultLimits.MaxDenseBytes) / (1 << 30)}}
 	ds, err := df.load()
 	if err != nil {
@@ -160,12 +154,10 @@ func benchEpoch(ctx context.Context, a *app, name string, f *benchFlags) (bench.
 			timed[k] = ds.Graphs[i]
 		}
 	}
-	cfg := training.DefaultConfig().WithSolverDefaults(f.solver)
-	cfg.Epochs, cfg.Tol = 1, f.tol
-	if err := cfg.Validate(); err != nil {
-		return bench.Epoch{}, usageError{err}
+	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(ds.Graphs), a.log); err != nil {
+		return bench.Epoch{}, err
 	}
-	e, err := bench.TimeEpoch(ctx, ds.Name, f.features, timed, len(ds.Graphs), cfg, training.Options{Workers: f.workers, Observe: a.observer("bench epoch", logrus.Fields{"dataset": name})})
+	e, err := bench.TimeEpoch(ctx, ds.Name, f.features, timed, len(ds.Graphs), cfg, training.Options{Workers: f.train.workers, Observe: a.observer("bench epoch", logrus.Fields{"dataset": name})})
 	if err != nil {
 		return bench.Epoch{}, err
 	}

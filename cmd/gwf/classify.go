@@ -79,8 +79,7 @@ The paper's semi-supervised GWF model is 'gwf semisup'.`,
 	f.protocol.register(fs, "with --labeled-fraction 1: write the classifier (support graphs, voters, SVMs) to this file, for 'gwf predict'",
 		"folder to keep every discrepancy matrix computed (.npy; the one being computed in part, every 2 minutes and on Ctrl-C) and report.json, for a rerun to reuse")
 	workersFlag(fs, &f.workers, "goroutines of the discrepancies")
-	f.featureWeight.auto = true
-	fs.Var(&f.featureWeight, "feature-weight", `weight of the node-feature cost, kept instead of the candidates' weights (auto: five multiples of the balanced weight, chosen on the training graphs)`)
+	f.featureWeight.register(fs, 0, true, `weight of the node-feature cost, kept instead of the candidates' weights (auto: five multiples of the balanced weight, chosen on the training graphs)`)
 	fs.StringVar(&f.method, "method", methodSVM, "deprecated: fgw-svm is this command's classifier; the semi-supervised GWF model is 'gwf semisup'")
 	_ = fs.MarkHidden("method")
 	fs.StringVar(&f.wl, "wl", "auto", "node labels compared as their Weisfeiler-Lehman labels after this many iterations (0: as they are; at most 10), or auto (0, 2 and 4, chosen on the training graphs); categorical node features, or none (WL from the degrees)")

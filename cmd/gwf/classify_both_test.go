@@ -12,8 +12,9 @@ import (
 )
 
 // TestClassifyBothFeatures: on data with node attributes and node labels (bundled PROTEINS),
-// classify uses both by default and chooses among the attributes alone, both, and the labels'
-// WL labels; a saved classifier predicts graphs read with its encoding.
+// classify uses both by default and chooses among the attributes alone, both, the labels'
+// WL labels and the label-free candidates; a saved classifier predicts graphs read with its
+// encoding.
 func TestClassifyBothFeatures(t *testing.T) {
 	out, _ := mustRun(t, "classify", "--dataset", "PROTEINS", "--subset", "16", "--folds", "2", "--inner-folds", "2", "--structure", "adjacency", "-q", "--json")
 	var rep classexp.SVMReport
@@ -25,13 +26,18 @@ func TestClassifyBothFeatures(t *testing.T) {
 	}
 	parts := map[string]int{}
 	for _, c := range rep.Settings.Candidates {
+		if c.WithoutFeatures {
+			parts[fmt.Sprintf("none/%d", c.WL)]++
+			continue
+		}
 		if c.Attributes != 1 {
 			t.Fatalf("candidate %+v, want 1 attribute column", c)
 		}
 		parts[fmt.Sprintf("%s/%d", c.Part, c.WL)]++
 	}
-	if len(rep.Settings.Candidates) != 20 || parts[fgwsvm.PartAttributes+"/0"] != 5 || parts["/0"] != 5 || parts[fgwsvm.PartLabels+"/2"] != 5 || parts[fgwsvm.PartLabels+"/4"] != 5 {
-		t.Fatalf("candidates by part and WL iterations %v, want 5 each", parts)
+	if len(rep.Settings.Candidates) != 31 || parts[fgwsvm.PartAttributes+"/0"] != 5 || parts["/0"] != 5 || parts[fgwsvm.PartLabels+"/2"] != 5 || parts[fgwsvm.PartLabels+"/4"] != 5 ||
+		parts["none/0"] != 1 || parts["none/2"] != 5 || parts["none/4"] != 5 {
+		t.Fatalf("candidates by part and WL iterations %v, want 5 each (the structure alone once)", parts)
 	}
 
 	model := filepath.Join(t.TempDir(), "svm.classifier")

@@ -24,15 +24,19 @@ func TestClassifySVMDefault(t *testing.T) {
 	if rep.Version != versionString() { // what made the report, for who reads it later
 		t.Errorf("report of gwf version %q, want %q", rep.Version, versionString())
 	}
-	if len(rep.Settings.Candidates) != 30 {
-		t.Fatalf("%d candidates, want 2 structures × 5 feature weights × (labels, WL-2, WL-4)", len(rep.Settings.Candidates))
+	if len(rep.Settings.Candidates) != 52 {
+		t.Fatalf("%d candidates, want 2 structures × (5 feature weights × (labels, WL-2, WL-4) + the structure alone + 5 × WL-2 and WL-4 from the degrees)", len(rep.Settings.Candidates))
 	}
-	wl := map[int]int{}
+	wl, free := map[int]int{}, map[int]int{}
 	for _, c := range rep.Settings.Candidates {
-		wl[c.WL]++
+		if c.WithoutFeatures {
+			free[c.WL]++
+		} else {
+			wl[c.WL]++
+		}
 	}
-	if wl[0] != 10 || wl[2] != 10 || wl[4] != 10 {
-		t.Fatalf("candidates by WL iterations %v, want 10 each of 0, 2 and 4", wl)
+	if wl[0] != 10 || wl[2] != 10 || wl[4] != 10 || free[0] != 2 || free[2] != 10 || free[4] != 10 {
+		t.Fatalf("candidates by WL iterations %v, want 10 each of 0, 2 and 4; label-free %v", wl, free)
 	}
 	// Without screening, the ten best candidates vote in each fold, the best first.
 	if rep.Settings.Vote != 10 {
@@ -114,7 +118,7 @@ func TestClassifySVMUsage(t *testing.T) {
 		{"--inner-repeats", "0"},
 		{"--method", "gwf", "--inner-repeats", "2"},
 		{"--vote", "-1"},
-		{"--vote", "31"}, // more than the candidates
+		{"--vote", "1000"}, // more than the candidates
 		{"--method", "gwf", "--vote", "2"},
 		{"--method", "svm"},     // not a method
 		{"--output", "x.model"}, // needs --labeled-fraction 1

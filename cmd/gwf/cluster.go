@@ -112,7 +112,7 @@ output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding
 		f.train.register(fs)
 		f.encoder.register(fs, "the GWF term")
 		fs.IntVar(&f.runs, "runs", 1, "number of runs (seeds --seed, --seed+1, ...)")
-		fs.StringVar(&f.outputDir, "output-dir", "", "folder to write each run's embeddings CSV and report.json into")
+		outputDirFlag(fs, &f.outputDir, "folder to write each run's embeddings CSV and report.json into, for a rerun to reuse")
 		fs.StringVar(&f.method, "method", string(experiment.GWF), "clustering method: gwf (the model), fgwk (pairwise GW kernel + spectral clustering) or gwb-km (K-means with GW barycenter centers)")
 		fs.IntVar(&f.iterations, "iterations", 10, "assign/update rounds of gwb-km")
 		fs.StringVar(&f.distances, "distances", "", "with --method fgwk: the pairwise discrepancies written by 'gwf pairwise' for the same data, .npy, .npz or .csv, the matrix or --long's list (nothing is recomputed)")

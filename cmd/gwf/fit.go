@@ -72,7 +72,7 @@ Progress is logged to stderr every 5 seconds and at the end of each epoch (--qui
 	f.data.register(fs)
 	f.train.register(fs)
 	outputFlag(fs, &f.output, "", "model file to write (required); the checkpoint after every epoch")
-	fs.BoolVar(&f.resume, "resume", false, "continue training the model in --output if it exists")
+	resumeFlag(fs, &f.resume, " if it exists")
 	fs.BoolVar(&f.force, "force", false, "replace an existing --output file with a new model")
 	fs.BoolVar(&f.stream, "stream", false, "read the graphs from disk batch by batch (a spool file beside --output, removed at the end): memory holds one batch's graphs, not the dataset; same model bit for bit")
 	return cmd

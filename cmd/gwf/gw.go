@@ -13,12 +13,13 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/matfile"
 	"github.com/gwf-graphs/gwf/layers"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 // gwFlags are the flags of "gwf gw".
 type gwFlags struct {
 	solverFlags
-	featureWeight float64
+	featureWeight featureWeightFlag
 	maxSweeps     int
 	round         bool
 	json          bool
@@ -111,7 +112,7 @@ matrix (rows: the nodes of A, columns: the nodes of B).`,
 	}
 	fs := cmd.Flags()
 	f.solverFlags.register(fs, "converged mode (ppa, badmm): Sinkhorn sweeps until the marginal error is below this; cg: relative objective change at which to stop")
-	fs.Float64Var(&f.featureWeight, "feature-weight", p.Weight, "weight of the node-feature cost (when both graphs have features)")
+	f.featureWeight.register(fs, p.Weight, false, `weight of the node-feature cost (when both graphs have features), or "auto": the weight that gives the feature and structure costs the same mean over the two graphs`)
 	fs.IntVar(&f.maxSweeps, "max-sweeps", layers.DefaultMaxSweeps, "with --tol: most sweeps per layer (the output counts the layers that hit it)")
 	fs.BoolVar(&f.round, "round", false, "project the final transport onto the feasible set (default true with --tol, for ppa and badmm)")
 	jsonFlag(fs, &f.json, "the objective and the transport")
@@ -144,7 +145,7 @@ func (f *gwFlags) options(cmd *cobra.Command) (layers.SolverOptions, error) {
 	if changed(fs, "inner") {
 		o.Inner = f.inner
 	}
-	o.FeatureWeight, o.Tol, o.MaxSweeps = f.featureWeight, f.tol, f.maxSweeps
+	o.FeatureWeight, o.Tol, o.MaxSweeps = f.featureWeight.w, f.tol, f.maxSweeps
 	if f.solver != "cg" {
 		for _, name := range []string{"anchors", "init"} {
 			if changed(fs, name) {
@@ -217,6 +218,18 @@ func runGW(cmd *cobra.Command, a *app, f *gwFlags, pathA, pathB string) error {
 		return fmt.Errorf("%s has node features but %s has none: give both graphs features (fused GW) or neither", with, without)
 	case ga.Dim() != gb.Dim():
 		return fmt.Errorf("node feature dimensions differ: %d in %s, %d in %s", ga.Dim(), pathA, gb.Dim(), pathB)
+	}
+	if f.featureWeight.auto {
+		b, err := training.BalanceFeatures(graphs.Slice([]*graphs.Graph{ga, gb}))
+		if err != nil {
+			return err
+		}
+		if o.FeatureWeight = b.Weight; ga.F != nil {
+			a.log.Infof("--feature-weight auto: %.6g (mean structure cost %.4g, mean feature cost %.4g under independent couplings)", b.Weight, b.Structure, b.Features)
+		}
+		if s, err = layers.NewSolver(o); err != nil {
+			return usageError{err}
+		}
 	}
 	if o.Name != "ppa" && changed(cmd.Flags(), "inner") {
 		a.log.Warnf("--inner has no effect with --solver %s", o.Name)

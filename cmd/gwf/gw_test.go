@@ -4,8 +4,12 @@ import (
 	"encoding/json"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 func TestGWJSON(t *testing.T) {
@@ -74,6 +78,19 @@ func TestGWEdgeListsAndFeatures(t *testing.T) {
 	out, _ = mustRun(t, "gw", fa, fb, "--json", "--feature-weight", "0.5")
 	if res := decodeJSON(t, out); res["feature_dim"] != 1.0 || res["feature_weight"] != 0.5 {
 		t.Errorf("fused GW: feature_dim %v, feature_weight %v", res["feature_dim"], res["feature_weight"])
+	}
+	// auto: the balanced weight of the two graphs, the objective of that weight given.
+	out, _ = mustRun(t, "gw", fa, fb, "--json", "--feature-weight", "auto")
+	ga, _ := graphs.ReadFile(fa, graphs.FileOptions{Features: graphs.FeaturesAttributes})
+	gb, _ := graphs.ReadFile(fb, graphs.FileOptions{Features: graphs.FeaturesAttributes})
+	bal, err := training.BalanceFeatures(graphs.Slice([]*graphs.Graph{ga, gb}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	auto := decodeJSON(t, out)
+	out, _ = mustRun(t, "gw", fa, fb, "--json", "--feature-weight", strconv.FormatFloat(bal.Weight, 'g', -1, 64))
+	if given := decodeJSON(t, out); auto["feature_weight"] != bal.Weight || auto["objective"] != given["objective"] {
+		t.Errorf("--feature-weight auto: weight %v, objective %v; the balanced weight %v gives %v", auto["feature_weight"], auto["objective"], bal.Weight, given["objective"])
 	}
 	plain := writeFile(t, dir, "plain.json", `{"adjacency": [[0,1],[1,0]]}`)
 	_, stderr, code := runCLI(t, "gw", fa, plain)

@@ -30,7 +30,7 @@ func (p *protocolFlags) register(fs *pflag.FlagSet, output, outputDir string) {
 	fs.Float64Var(&p.fraction, "labeled-fraction", 0, "train once with this fraction of labelled graphs and score the rest (instead of --folds); 1: train one classifier on all labelled graphs")
 	outputFlag(fs, &p.output, "", output)
 	renamedFlag(fs, "output", "model") // --model reads a model elsewhere; here it wrote one
-	fs.StringVar(&p.outputDir, "output-dir", "", outputDir)
+	outputDirFlag(fs, &p.outputDir, outputDir)
 	fs.StringVar(&p.predFile, "predictions", "", "with --labeled-fraction: write every graph's prediction as CSV to this file")
 	jsonFlag(fs, &p.json, "the report")
 }

@@ -20,6 +20,18 @@ func outputFlag(fs *pflag.FlagSet, v *string, def, what string) {
 	fs.StringVarP(v, "output", "o", def, what)
 }
 
+// outputDirFlag registers --output-dir, the folder of a multi-part run's files, kept for a
+// rerun to reuse: what says what it holds.
+func outputDirFlag(fs *pflag.FlagSet, v *string, what string) {
+	fs.StringVar(v, "output-dir", "", what)
+}
+
+// resumeFlag registers --resume, to continue training the model in the --output file: how
+// says how exactly.
+func resumeFlag(fs *pflag.FlagSet, v *bool, how string) {
+	fs.BoolVar(v, "resume", false, "continue training the model in --output"+how)
+}
+
 // modelFlag registers --model (-m), the model file the command reads.
 func modelFlag(fs *pflag.FlagSet, v *string, what string) {
 	fs.StringVarP(v, "model", "m", "", what)

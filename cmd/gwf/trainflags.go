@@ -33,8 +33,7 @@ func (t *trainFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&t.atoms, "atoms", d.Atoms, "number of atoms K")
 	fs.StringVar(&t.atomSize, "atom-size", "warm", `nodes per atom, or "warm" (or 0): each atom starts as a random observed graph (the paper's setting)`)
 	t.solverFlags.register(fs, "converged mode of every GWD (ppa, badmm): Sinkhorn sweeps until the marginal error is below this (0: the paper's fixed sweeps; much slower, see 'gwf gw --help')")
-	t.featureWeight.w = d.FeatureWeight
-	fs.Var(&t.featureWeight, "feature-weight", `weight of the node-feature cost in the fused GW cost (1 in the paper), or "auto": the weight that gives the feature and structure terms the same mean over the data, measured without labels (see 'gwf fit --help')`)
+	t.featureWeight.register(fs, d.FeatureWeight, false, `weight of the node-feature cost in the fused GW cost (1 in the paper), or "auto": the weight that gives the feature and structure terms the same mean over the data, measured without labels (see 'gwf fit --help')`)
 	fs.IntVar(&t.gwbLayers, "gwb-layers", d.GWBLayers, "barycenter (GWB) layers L")
 	fs.Float64Var(&t.lr, "lr", d.LearningRate, "Adam learning rate")
 	fs.IntVar(&t.epochs, "epochs", d.Epochs, "training epochs (with fit --resume: the total, counting those already done)")
@@ -197,6 +196,13 @@ func (f *featureWeightFlag) Set(s string) error {
 }
 
 func (f *featureWeightFlag) Type() string { return "weight|auto" }
+
+// register adds --feature-weight, the weight w or "auto" by default; usage says what auto
+// means in the command.
+func (f *featureWeightFlag) register(fs *pflag.FlagSet, w float64, auto bool, usage string) {
+	f.w, f.auto = w, auto
+	fs.Var(f, "feature-weight", usage)
+}
 
 // apply sets a numeric weight; "auto" leaves c alone until the data is read.
 func (f *featureWeightFlag) apply(c *training.Config) {
