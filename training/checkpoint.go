@@ -30,15 +30,13 @@ func (p Position) Describe(epochs, graphs int) string {
 	return s
 }
 
-// FitFile is Fit with m kept in the file path: written first (so that an unwritable path fails
-// before any training), again atomically after every epoch, and at the batch boundary where
-// ctx stopped it, so that a killed run loses at most an epoch and an interrupted one nothing.
-// Load and Fit continue it. opt.EpochDone, if set, is called after each epoch's save. The
-// returned position is the file's, which a failed save leaves behind m's.
+// FitFile is Fit with m kept in the file path, which holds m when it is called (Save it first,
+// which also tells an unwritable path before any training): the file is rewritten atomically
+// after every epoch and at the batch boundary where ctx stopped training, so that a killed
+// run loses at most an epoch and an interrupted one nothing. Load and Fit continue it.
+// opt.EpochDone, if set, is called after each epoch's save. The returned position is the
+// file's, which a failed save leaves behind m's.
 func FitFile(ctx context.Context, m *Model, src graphs.Source, path string, opt Options) (Position, error) {
-	if err := m.Save(path); err != nil {
-		return Position{}, fmt.Errorf("write model: %w", err)
-	}
 	saved := PositionOf(m)
 	user := opt.EpochDone
 	opt.EpochDone = func(m *Model) error {

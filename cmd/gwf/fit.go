@@ -154,6 +154,9 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 			return fmt.Errorf("new model: %w", err)
 		}
 		m.Features = fd.encoding
+		if err := m.Save(f.output); err != nil { // fail early when the output is not writable
+			return fmt.Errorf("write model: %w", err)
+		}
 		a.log.Infof("training on %s (%d graphs, node features: %s%s): %s", fd.name, data.Len(), f.data.Features, streamNote(f.stream), cfg.Describe())
 	}
 	saved, err := training.FitFile(ctx, m, data, f.output, training.Options{
