@@ -26,16 +26,16 @@ type semisupFlags struct {
 	input      string
 	detach     bool
 	encoder    encoderFlags
-	selEncLR   string
+	selEncLR   []float64
 	noGWF      bool
 	head       semisup.HeadTraining
 	shard      string
 	resume     bool
 	validation float64
-	selBeta    string
+	selBeta    []float64
 	selDetach  bool
 	selUnsup   bool
-	selDecay   string
+	selDecay   []float64
 	selHidden  string
 	refit      bool
 	baselines  bool
@@ -112,11 +112,11 @@ FGW discrepancies, the classifier GW graph methods are benchmarked with.`,
 	fs.Float64Var(&f.head.LearningRate, "head-lr", d.Head.LearningRate, "learning rate of those head steps")
 	fs.Float64Var(&f.head.WeightDecay, "head-decay", d.Head.WeightDecay, "weight decay (L2 on the head's weights) of those head steps")
 	fs.Float64Var(&f.validation, "validation", classexp.DefaultValidation, "nested protocol: fraction of each fold's labelled graphs held out to choose the epoch and settings (0: no selection, the un-nested protocol)")
-	fs.StringVar(&f.selBeta, "select-beta", "", "nested protocol: comma-separated values of β to choose from (default: --beta alone)")
+	fs.Float64SliceVar(&f.selBeta, "select-beta", nil, "nested protocol: comma-separated values of β to choose from (default: --beta alone)")
 	fs.BoolVar(&f.selDetach, "select-detach", false, "nested protocol: also try the other value of --detach")
 	fs.BoolVar(&f.selUnsup, "select-unsupervised", true, "nested protocol: the β = 0 head (the baseline's: the model trained without labels) is a candidate too, kept where it scores better on the validation split (false: the trained candidates only)")
-	fs.StringVar(&f.selDecay, "select-decay", "", "nested protocol: comma-separated head weight decays to choose from (default: --head-decay alone)")
-	fs.StringVar(&f.selEncLR, "select-encoder-lr", "", "nested protocol: comma-separated encoder learning rates to choose from (default: --encoder-lr alone)")
+	fs.Float64SliceVar(&f.selDecay, "select-decay", nil, "nested protocol: comma-separated head weight decays to choose from (default: --head-decay alone)")
+	fs.Float64SliceVar(&f.selEncLR, "select-encoder-lr", nil, "nested protocol: comma-separated encoder learning rates to choose from (default: --encoder-lr alone)")
 	fs.StringVar(&f.selHidden, "select-hidden", "", `nested protocol: head shapes to choose from, separated by ";" (e.g. "32;64,32;0"; default: --hidden alone)`)
 	fs.BoolVar(&f.refit, "refit", false, "nested protocol: retrain the chosen settings on all the fold's labels up to the chosen epoch (instead of keeping the chosen epoch's model)")
 	fs.BoolVar(&f.baselines, "baselines", true, "nested protocol: also score the β = 0 head and a logistic regression on the unsupervised λ, on the same folds")
@@ -151,23 +151,12 @@ func parseHidden(s string) ([]int, error) {
 // selection is the nested protocol's Selection of the flags (nil with --validation 0).
 func (f *semisupFlags) selection(sc semisup.Config) (*classexp.Selection, error) {
 	if f.validation == 0 {
-		if f.selBeta != "" || f.selDetach || f.selDecay != "" || f.selHidden != "" || f.selEncLR != "" || f.refit {
+		if f.selBeta != nil || f.selDetach || f.selDecay != nil || f.selHidden != "" || f.selEncLR != nil || f.refit {
 			return nil, usagef("--select-beta, --select-detach, --select-decay, --select-hidden, --select-encoder-lr and --refit need --validation > 0")
 		}
 		return nil, nil
 	}
-	betas, err := parseFloats("--select-beta", f.selBeta, sc.Beta)
-	if err != nil {
-		return nil, err
-	}
-	decays, err := parseFloats("--select-decay", f.selDecay, sc.Head.WeightDecay)
-	if err != nil {
-		return nil, err
-	}
-	encLRs, err := parseFloats("--select-encoder-lr", f.selEncLR, sc.EncoderLearningRate)
-	if err != nil {
-		return nil, err
-	}
+	betas, decays, encLRs := orOne(f.selBeta, sc.Beta), orOne(f.selDecay, sc.Head.WeightDecay), orOne(f.selEncLR, sc.EncoderLearningRate)
 	if len(encLRs) > 1 && sc.Encoder != semisup.EncoderGCN && sc.Encoder != semisup.EncoderGIN {
 		return nil, usagef("--select-encoder-lr needs --encoder gcn or gin")
 	}
@@ -193,20 +182,12 @@ func (f *semisupFlags) selection(sc semisup.Config) (*classexp.Selection, error)
 	return sel, nil
 }
 
-// parseFloats reads a comma-separated list (empty: def alone).
-func parseFloats(flag, s string, def float64) ([]float64, error) {
-	if strings.TrimSpace(s) == "" {
-		return []float64{def}, nil
+// orOne is list, or def alone when the list is empty.
+func orOne(list []float64, def float64) []float64 {
+	if len(list) == 0 {
+		return []float64{def}
 	}
-	var out []float64
-	for _, p := range strings.Split(s, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil {
-			return nil, usagef("%s: %q is not a list of numbers", flag, s)
-		}
-		out = append(out, v)
-	}
-	return out, nil
+	return list
 }
 
 func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
