@@ -170,9 +170,11 @@ func countLog(log logrus.FieldLogger, fields logrus.Fields) func(done, total int
 		case rate > 0 && !math.IsInf(rate, 0):
 			eta = time.Duration(float64(total-done) / rate * float64(time.Second)).Round(time.Second).String()
 		}
-		log.WithFields(fields).WithFields(logrus.Fields{
-			"gwds": fmt.Sprintf("%d/%d", done, total), "gwds/s": fmt.Sprintf("%.0f", rate), "eta": eta,
-		}).Info("computing")
+		count := logrus.Fields{"gwds": fmt.Sprintf("%d/%d", done, total), "eta": eta}
+		if done > startDone { // a count reported done at its first report has no rate
+			count["gwds/s"] = fmt.Sprintf("%.0f", rate)
+		}
+		log.WithFields(fields).WithFields(count).Info("computing")
 	}
 }
 
