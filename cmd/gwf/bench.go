@@ -12,6 +12,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs/collection"
 	"github.com/gwf-graphs/gwf/graphs/collection/dataflags"
 	"github.com/gwf-graphs/gwf/graphs/datasets"
+	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/bench"
 )
@@ -60,7 +61,7 @@ run for a per-dataset figure).`,
   gwf bench --dataset PROTEINS_full --count 200
   gwf bench --kernels=false --dataset IMDB-BINARY --solver badmm
   gwf bench --kernels=false --curve`,
-		Args: noArgs,
+		Args: cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runBench(cmd, a, f)
 		},
@@ -70,7 +71,7 @@ run for a per-dataset figure).`,
 	fs.StringVar(&f.features, "features", "none", "node features for the epochs: none, labels, attributes or both (PROTEINS_full's, for its FGW setting)")
 	fs.BoolVar(&f.standardize, "standardize", false, "standardize the node features (see 'gwf fit --help')")
 	fs.IntVar(&f.graphs, "count", 0, "time the epoch on this many graphs (0: all) and extrapolate")
-	renamedFlag(fs, "count", "graphs") // --graphs is a folder in the data commands
+	cli.RenamedFlag(fs, "count", "graphs") // --graphs is a folder in the data commands
 	fs.DurationVar(&f.minTime, "min-time", time.Second, "run each kernel benchmark at least this long")
 	fs.BoolVar(&f.kernels, "kernels", true, "time the kernels (--kernels=false: only the epochs)")
 	fs.BoolVar(&f.curve, "curve", false, "time PPA and CG for N = 20 to --curve-max")
@@ -84,9 +85,9 @@ run for a per-dataset figure).`,
 func runBench(cmd *cobra.Command, a *app, f *benchFlags) error {
 	switch {
 	case f.graphs < 0:
-		return usagef("--count = %d must not be negative", f.graphs)
+		return cli.Usagef("--count = %d must not be negative", f.graphs)
 	case f.minTime <= 0:
-		return usagef("--min-time must be positive")
+		return cli.Usagef("--min-time must be positive")
 	}
 	cfg, err := f.train.configLogged(cmd.Flags(), a.log)
 	if err != nil {
@@ -94,11 +95,11 @@ func runBench(cmd *cobra.Command, a *app, f *benchFlags) error {
 	}
 	cfg.Epochs = 1
 	if _, err := graphs.ParseFeatureKind(f.features); err != nil {
-		return usagef("--features: %w", err)
+		return cli.Usagef("--features: %w", err)
 	}
 	for _, d := range f.datasets {
 		if !dataflags.IsBundled(d) {
-			return usagef("unknown dataset %q (bundled: %s)", d, strings.Join(datasets.Names(), ", "))
+			return cli.Usagef("unknown dataset %q (bundled: %s)", d, strings.Join(datasets.Names(), ", "))
 		}
 	}
 	ctx := cmd.Context()
@@ -134,7 +135,7 @@ func runBench(cmd *cobra.Command, a *app, f *benchFlags) error {
 	}
 	rep.PeakRSSMiB = bench.PeakRSSMiB()
 	if f.json {
-		return writeJSON(cmd.OutOrStdout(), rep)
+		return cli.WriteJSON(cmd.OutOrStdout(), rep)
 	}
 	return rep.WriteTable(cmd.OutOrStdout())
 }
@@ -157,7 +158,7 @@ func benchEpoch(ctx context.Context, a *app, name string, f *benchFlags, cfg tra
 	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(ds.Graphs), a.log); err != nil {
 		return bench.Epoch{}, err
 	}
-	e, err := bench.TimeEpoch(ctx, ds.Name, f.features, timed, len(ds.Graphs), cfg, training.Options{Workers: f.train.workers, Observe: a.observer("bench epoch", logrus.Fields{"dataset": name})})
+	e, err := bench.TimeEpoch(ctx, ds.Name, f.features, timed, len(ds.Graphs), cfg, training.Options{Workers: f.train.Workers, Observe: a.observer("bench epoch", logrus.Fields{"dataset": name})})
 	if err != nil {
 		return bench.Epoch{}, err
 	}

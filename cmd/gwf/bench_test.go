@@ -2,6 +2,8 @@ package main
 
 import (
 	"testing"
+
+	"github.com/gwf-graphs/gwf/internal/cli"
 )
 
 func TestBenchJSON(t *testing.T) {
@@ -51,8 +53,8 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"bench", "--solver", "sinkhorn"},
 		{"bench", "--tol", "-1"},
 	} {
-		if _, _, code := runCLI(t, args...); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		if _, _, code := runCLI(t, args...); code != cli.ExitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, cli.ExitUsage)
 		}
 	}
 }

@@ -8,8 +8,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/cli"
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
+	"github.com/gwf-graphs/gwf/training/trainflags"
 )
 
 // classifyFlags are the flags of 'gwf classify': an SVM on a kernel of pairwise FGW
@@ -18,7 +20,7 @@ type classifyFlags struct {
 	data          dataFlags
 	protocol      protocolFlags
 	workers       int
-	featureWeight featureWeightFlag
+	featureWeight trainflags.FeatureWeight
 	method        string
 	wl            string
 	innerFolds    int
@@ -68,7 +70,7 @@ The paper's semi-supervised GWF model is 'gwf semisup'.`,
   gwf classify --dataset MUTAG --folds 10 --json > mutag-1.json
   gwf classify --dataset PROTEINS --output-dir proteins/   # rerun to continue after a kill`,
 		Annotations: interruptible("no report written (with --output-dir, the same command continues from what it kept)"),
-		Args:        noArgs,
+		Args:        cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runClassify(cmd, a, &f)
 		},
@@ -78,8 +80,8 @@ The paper's semi-supervised GWF model is 'gwf semisup'.`,
 	f.data.AllowAutoStructure(fs, "the matrix graphs are compared by: adjacency, shortest-path (sp), or auto (both, chosen on the training graphs)")
 	f.protocol.register(fs, "with --labeled-fraction 1: write the classifier (support graphs, voters, SVMs) to this file, for 'gwf predict'",
 		"folder to keep every discrepancy matrix computed (.npy; the one being computed in part, every 2 minutes and on Ctrl-C) and report.json, for a rerun to reuse")
-	workersFlag(fs, &f.workers, "goroutines of the discrepancies")
-	f.featureWeight.register(fs, 0, true, `weight of the node-feature cost, kept instead of the candidates' weights (auto: five multiples of the balanced weight, chosen on the training graphs)`)
+	trainflags.RegisterWorkers(fs, &f.workers, "goroutines of the discrepancies")
+	f.featureWeight.Register(fs, 0, true, `weight of the node-feature cost, kept instead of the candidates' weights (auto: five multiples of the balanced weight, chosen on the training graphs)`)
 	fs.StringVar(&f.method, "method", methodSVM, "deprecated: fgw-svm is this command's classifier; the semi-supervised GWF model is 'gwf semisup'")
 	_ = fs.MarkHidden("method")
 	fs.StringVar(&f.wl, "wl", "auto", "node labels compared as their Weisfeiler-Lehman labels after this many iterations (0: as they are; at most 10), or auto (0, 2 and 4, chosen on the training graphs); categorical node features, or none (WL from the degrees)")
@@ -104,13 +106,13 @@ func (f *classifyFlags) candidates(data []*graphs.Graph, enc graphs.FeatureEncod
 	if s, auto := f.data.StructureChoice(); !auto {
 		n.Structure = s
 	}
-	if !f.featureWeight.auto {
-		n.FeatureWeight = f.featureWeight.w
+	if !f.featureWeight.Auto {
+		n.FeatureWeight = f.featureWeight.Weight
 	}
 	if f.wl != "auto" {
 		h, err := strconv.Atoi(f.wl)
 		if err != nil || h < 0 || h > graphs.MaxWLIterations {
-			return nil, usagef("--wl = %q: give auto or a number of iterations from 0 to %d", f.wl, graphs.MaxWLIterations)
+			return nil, cli.Usagef("--wl = %q: give auto or a number of iterations from 0 to %d", f.wl, graphs.MaxWLIterations)
 		}
 		n.WL = &h
 	}
@@ -122,15 +124,15 @@ func (f *classifyFlags) settings() (fgwsvm.Settings, error) {
 	p := &f.protocol
 	switch {
 	case f.method != methodSVM:
-		return fgwsvm.Settings{}, usagef("--method %q: 'gwf classify' is the fgw-svm classifier; the paper's semi-supervised GWF model is 'gwf semisup'", f.method)
+		return fgwsvm.Settings{}, cli.Usagef("--method %q: 'gwf classify' is the fgw-svm classifier; the paper's semi-supervised GWF model is 'gwf semisup'", f.method)
 	case (p.output != "") != (p.fraction == 1):
-		return fgwsvm.Settings{}, usagef("--output writes the classifier trained on all labelled graphs: give it with --labeled-fraction 1")
+		return fgwsvm.Settings{}, cli.Usagef("--output writes the classifier trained on all labelled graphs: give it with --labeled-fraction 1")
 	case p.predFile != "" && p.fraction == 0:
-		return fgwsvm.Settings{}, usagef("--predictions needs --labeled-fraction")
+		return fgwsvm.Settings{}, cli.Usagef("--predictions needs --labeled-fraction")
 	case f.workers < 0:
-		return fgwsvm.Settings{}, usagef("--workers = %d must not be negative", f.workers)
+		return fgwsvm.Settings{}, cli.Usagef("--workers = %d must not be negative", f.workers)
 	case f.repeats < 1: // 0 would select the library's default: on the command line it is a mistake
-		return fgwsvm.Settings{}, usagef("--inner-repeats = %d must be at least 1", f.repeats)
+		return fgwsvm.Settings{}, cli.Usagef("--inner-repeats = %d must be at least 1", f.repeats)
 	}
 	if err := p.checkFraction(); err != nil {
 		return fgwsvm.Settings{}, err
@@ -140,7 +142,7 @@ func (f *classifyFlags) settings() (fgwsvm.Settings, error) {
 	// The candidates are known once the data are read; a placeholder checks the rest now.
 	set := fgwsvm.Settings{Candidates: []fgwsvm.Candidate{{Structure: graphs.Adjacency}}, Grid: grid, Screen: f.screen}
 	if err := set.Validate(); err != nil {
-		return fgwsvm.Settings{}, usagef("%v", err)
+		return fgwsvm.Settings{}, cli.Usagef("%v", err)
 	}
 	set.Vote = f.vote
 	return set, f.data.check()
@@ -169,7 +171,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		return err
 	}
 	if err := set.Validate(); err != nil {
-		return usagef("%v", err)
+		return cli.Usagef("%v", err)
 	}
 	set.Vote = set.VoteFor(len(data))
 	a.log.Infof("classifying %s (%d graphs, %d classes) with an SVM on FGW discrepancies (exact CG solver); node features: %s; %d candidates: %s",

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gwf-graphs/gwf/internal/cli"
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 )
 
@@ -95,7 +96,7 @@ func TestClassifySVMThenPredict(t *testing.T) {
 	if !strings.HasPrefix(csvOut, "graph,label,predicted\n") {
 		t.Fatalf("CSV header: %q", strings.SplitN(csvOut, "\n", 2)[0])
 	}
-	if _, _, code := runCLI(t, "predict", "--model", model, "--tu", unseen, "--steps", "3"); code != exitUsage {
+	if _, _, code := runCLI(t, "predict", "--model", model, "--tu", unseen, "--steps", "3"); code != cli.ExitUsage {
 		t.Fatalf("--steps with an fgw-svm classifier: exit %d", code)
 	}
 
@@ -128,8 +129,8 @@ func TestClassifySVMUsage(t *testing.T) {
 		{"--workers", "-1"},
 		{"--method", "gwf", "--wl", "2"},
 	} {
-		if _, _, code := runCLI(t, append([]string{"classify", "--dataset", "MUTAG", "--subset", "20"}, bad...)...); code != exitUsage {
-			t.Errorf("classify %v: exit %d, want %d", bad, code, exitUsage)
+		if _, _, code := runCLI(t, append([]string{"classify", "--dataset", "MUTAG", "--subset", "20"}, bad...)...); code != cli.ExitUsage {
+			t.Errorf("classify %v: exit %d, want %d", bad, code, cli.ExitUsage)
 		}
 	}
 }
@@ -153,7 +154,7 @@ func TestClassifySVMBadLabels(t *testing.T) {
 		t.Fatalf("a class of one graph: exit %d, %q", code, stderr)
 	}
 	writeFile(t, dir, "labels.csv", strings.ReplaceAll(labels, "z", "y"))
-	if _, stderr, code := runCLI(t, "classify", "--graphs", dir, "--folds", "7", "-q"); code != exitUsage {
+	if _, stderr, code := runCLI(t, "classify", "--graphs", dir, "--folds", "7", "-q"); code != cli.ExitUsage {
 		t.Fatalf("more folds than graphs: exit %d, %q", code, stderr)
 	}
 	writeFile(t, dir, "labels.csv", strings.NewReplacer("y", "x", "z", "x").Replace(labels))
@@ -218,11 +219,11 @@ func TestPoolSVMReports(t *testing.T) {
 		t.Fatalf("pooled %+v", p)
 	}
 	other, _ := mustRun(t, append(args, "--structure", "sp")...)
-	if _, _, code := runCLI(t, "pool", files[0], writeFile(t, dir, "sp.json", other)); code != exitUsage {
+	if _, _, code := runCLI(t, "pool", files[0], writeFile(t, dir, "sp.json", other)); code != cli.ExitUsage {
 		t.Fatalf("pooling two settings: exit %d", code)
 	}
 	gwf, _ := mustRun(t, "semisup", "--tu", train, "--folds", "3", "--atoms", "2", "--layers", "3", "--epochs", "1", "--json", "-q")
-	if _, _, code := runCLI(t, "pool", files[0], writeFile(t, dir, "gwf.json", gwf)); code != exitUsage {
+	if _, _, code := runCLI(t, "pool", files[0], writeFile(t, dir, "gwf.json", gwf)); code != cli.ExitUsage {
 		t.Fatalf("pooling two classifiers: exit %d", code)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gwf-graphs/gwf/internal/cli"
 )
 
 func TestClassify(t *testing.T) {
@@ -83,8 +85,8 @@ func TestClassify(t *testing.T) {
 		{"--encoder", "gin", "--no-gwf", "--baselines"}, {"--encoder", "gin", "--encoder-lr", "-1"}, {"--select-encoder-lr", "0.01,0.05"},
 		{"--validation", "0", "--select-unsupervised"}, {"--no-gwf", "--select-unsupervised"},
 	} {
-		if _, _, code := runCLI(t, append([]string{"semisup", "--dataset", "MUTAG"}, args...)...); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		if _, _, code := runCLI(t, append([]string{"semisup", "--dataset", "MUTAG"}, args...)...); code != cli.ExitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, cli.ExitUsage)
 		}
 	}
 	// Without the GWF term nothing trains without labels: no baselines unless asked for.
@@ -107,7 +109,7 @@ func TestClassifyNeedsClasses(t *testing.T) {
 	for dir, want := range map[string]string{unlabelled: "has no class labels", one: "at least two classes"} {
 		for _, extra := range [][]string{{"--folds", "3"}, {"--labeled-fraction", "1"}} {
 			args := append([]string{"semisup", "--tu", dir, "--atoms", "2", "--layers", "2", "--epochs", "1"}, extra...)
-			if _, stderr, code := runCLI(t, args...); code != exitError || !strings.Contains(stderr, want) {
+			if _, stderr, code := runCLI(t, args...); code != cli.ExitError || !strings.Contains(stderr, want) {
 				t.Errorf("%v: exit %d, %q (want %q)", args, code, stderr, want)
 			}
 		}
@@ -144,8 +146,8 @@ func TestClassifyOutputDir(t *testing.T) {
 			t.Errorf("fold %d rerun: %v\nwant %v", i+1, fb, fa)
 		}
 	}
-	if _, _, code := runCLI(t, "semisup", "--dataset", "MUTAG", "--labeled-fraction", "0.5", "--output-dir", dir); code != exitUsage {
-		t.Errorf("--output-dir with --labeled-fraction: exit %d, want %d", code, exitUsage)
+	if _, _, code := runCLI(t, "semisup", "--dataset", "MUTAG", "--labeled-fraction", "0.5", "--output-dir", dir); code != cli.ExitUsage {
+		t.Errorf("--output-dir with --labeled-fraction: exit %d, want %d", code, cli.ExitUsage)
 	}
 }
 
@@ -180,8 +182,8 @@ func TestClassifyShards(t *testing.T) {
 	}
 	for _, bad := range [][]string{{"--shard", "0/2"}, {"--shard", "2/2", "--output-dir", dir}, {"--shard", "0/4", "--folds", "3", "--output-dir", dir},
 		{"--shard", "0/2", "--output-dir", dir, "--labeled-fraction", "0.5"}} {
-		if _, _, code := runCLI(t, append([]string{"semisup", "--dataset", "MUTAG"}, bad...)...); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d", bad, code, exitUsage)
+		if _, _, code := runCLI(t, append([]string{"semisup", "--dataset", "MUTAG"}, bad...)...); code != cli.ExitUsage {
+			t.Errorf("%v: exit %d, want %d", bad, code, cli.ExitUsage)
 		}
 	}
 }

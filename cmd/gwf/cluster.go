@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/baselines"
@@ -97,7 +97,7 @@ output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding
   gwf cluster --dataset AIDS --method fgwk --subset 500 --runs 5
   gwf cluster --model mutag.model --dataset MUTAG --output clusters.csv`,
 		Annotations: interruptible("nothing written"),
-		Args:        noArgs,
+		Args:        cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runCluster(cmd, a, &f)
 		},
@@ -108,7 +108,7 @@ output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding
 	fs.IntVar(&f.clusters, "clusters", 0, "number of clusters K (0: the number of classes; required when the data have no class labels)")
 	jsonFlag(fs, &f.json, "the report")
 	outputFlag(fs, &f.output, "", "file to write the clusters to: with --model, the embeddings and their clusters (.csv or .npz); without, every run's cluster of each graph (CSV: graph,label,cluster...); - for stdout")
-	inMode(fs, modeTraining, func() {
+	cli.InMode(fs, modeTraining, func() {
 		f.train.register(fs)
 		f.encoder.register(fs, "the GWF term")
 		fs.IntVar(&f.runs, "runs", 1, "number of runs (seeds --seed, --seed+1, ...)")
@@ -117,7 +117,7 @@ output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding
 		fs.IntVar(&f.iterations, "iterations", 10, "assign/update rounds of gwb-km")
 		fs.StringVar(&f.distances, "distances", "", "with --method fgwk: the pairwise discrepancies written by 'gwf pairwise' for the same data, .npy, .npz or .csv, the matrix or --long's list (nothing is recomputed)")
 	}, "workers")
-	inMode(fs, modeModel, func() {
+	cli.InMode(fs, modeModel, func() {
 		modelFlag(fs, &f.model, "model file written by 'gwf fit': cluster under it, without training")
 		f.under.register(fs)
 		formatFlag(fs, &f.format)
@@ -134,7 +134,7 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	if f.model != "" {
 		mode = modeModel
 	}
-	if err := refuseOtherModes(flags, mode); err != nil {
+	if err := cli.RefuseOtherModes(flags, mode); err != nil {
 		return err
 	}
 	opt, err := f.options()
@@ -145,7 +145,7 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 		return clusterModel(cmd, a, f, opt)
 	}
 	if f.output != "" && f.output != "-" && !strings.EqualFold(filepath.Ext(f.output), ".csv") {
-		return usagef("--output %s: without --model, --output writes every run's clusters as CSV: give FILE.csv (the embeddings: --output-dir, or --model)", f.output)
+		return cli.Usagef("--output %s: without --model, --output writes every run's clusters as CSV: give FILE.csv (the embeddings: --output-dir, or --model)", f.output)
 	}
 	cfg, err := f.train.configLogged(flags, a.log)
 	if err != nil {
@@ -163,7 +163,7 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	}
 	if f.distances != "" {
 		if opt.Method != experiment.FGWK {
-			return usagef("--distances needs --method fgwk")
+			return cli.Usagef("--distances needs --method fgwk")
 		}
 		if opt.Distances, err = baselines.ReadDistancesFile(f.distances, ds.Graphs); err != nil {
 			return err
@@ -182,7 +182,7 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	}
 	out := cmd.OutOrStdout()
 	if f.output != "" && len(rep.Runs) > 0 {
-		if err := writeOutput(out, f.output, func(w io.Writer) error { return rep.WriteAssignments(w, ds) }); err != nil {
+		if err := cli.WriteOutput(out, f.output, func(w io.Writer) error { return rep.WriteAssignments(w, ds) }); err != nil {
 			return err
 		}
 		if f.output != "-" {
@@ -195,7 +195,7 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 		}
 	}
 	if rep.Interrupted {
-		return interruptedError{fmt.Sprintf("interrupted: %d of %d runs completed (reported above)", len(rep.Runs), f.runs)}
+		return cli.Interrupted(fmt.Sprintf("interrupted: %d of %d runs completed (reported above)", len(rep.Runs), f.runs))
 	}
 	return nil
 }
@@ -206,7 +206,7 @@ func clusterModel(cmd *cobra.Command, a *app, f *clusterFlags, opt experiment.Op
 	if err != nil {
 		return err
 	}
-	f.under.workers = f.train.workers
+	f.under.workers = f.train.Workers
 	m, ds, z, err := f.under.embed(cmd, a, f.model, &f.data)
 	if err != nil {
 		return err
@@ -248,9 +248,9 @@ func (f *clusterFlags) writeReport(out io.Writer, rep *experiment.Report) error 
 func (f *clusterFlags) checkClusters(ds *graphs.Dataset) error {
 	switch {
 	case f.clusters > len(ds.Graphs):
-		return usagef("--clusters = %d is more than the %d graphs", f.clusters, len(ds.Graphs))
+		return cli.Usagef("--clusters = %d is more than the %d graphs", f.clusters, len(ds.Graphs))
 	case f.clusters == 0 && !ds.Graphs[0].HasLabel:
-		return usagef("the data have no class labels: give the number of clusters with --clusters K")
+		return cli.Usagef("the data have no class labels: give the number of clusters with --clusters K")
 	}
 	return nil
 }
@@ -259,15 +259,15 @@ func (f *clusterFlags) checkClusters(ds *graphs.Dataset) error {
 func (f *clusterFlags) options() (experiment.Options, error) {
 	method, err := experiment.ParseMethod(f.method)
 	if err != nil {
-		return experiment.Options{}, usagef("--method: %w", err)
+		return experiment.Options{}, cli.Usagef("--method: %w", err)
 	}
 	emb, err := training.ParseEmbedding(f.embedding)
 	if err != nil {
-		return experiment.Options{}, usagef("--embedding: %w", err)
+		return experiment.Options{}, cli.Usagef("--embedding: %w", err)
 	}
 	// Zero would select the library's default: on the command line it is a mistake.
 	if f.runs < 1 || f.iterations < 1 {
-		return experiment.Options{}, usagef("--runs = %d and --iterations = %d must be at least 1", f.runs, f.iterations)
+		return experiment.Options{}, cli.Usagef("--runs = %d and --iterations = %d must be at least 1", f.runs, f.iterations)
 	}
 	trainer, err := f.trainer()
 	if err != nil {
@@ -275,11 +275,11 @@ func (f *clusterFlags) options() (experiment.Options, error) {
 	}
 	opt := experiment.Options{
 		Method: method, Runs: f.runs, Clusters: f.clusters, Embedding: emb, Iterations: f.iterations,
-		Workers: f.train.workers, SkipNonFinite: f.train.skipNonFinite, Features: f.data.Features, Dir: f.outputDir,
+		Workers: f.train.Workers, SkipNonFinite: f.train.SkipNonFinite, Features: f.data.Features, Dir: f.outputDir,
 		Trainer: trainer,
 	}
 	if err := opt.Validate(); err != nil {
-		return experiment.Options{}, usagef("%v", err)
+		return experiment.Options{}, cli.Usagef("%v", err)
 	}
 	return opt, nil
 }
@@ -288,7 +288,7 @@ func (f *clusterFlags) options() (experiment.Options, error) {
 func (f *clusterFlags) trainer() (experiment.Trainer, error) {
 	if f.encoder.kind == semisup.EncoderNone {
 		if f.encoder.hidden != defaultEncoderHidden || f.encoder.lr != 0 {
-			return nil, usagef("--encoder-hidden and --encoder-lr need --encoder gcn or gin")
+			return nil, cli.Usagef("--encoder-hidden and --encoder-lr need --encoder gcn or gin")
 		}
 		return nil, nil
 	}
@@ -298,14 +298,7 @@ func (f *clusterFlags) trainer() (experiment.Trainer, error) {
 	}
 	t := semisup.EncoderTrainer{Kind: f.encoder.kind, Hidden: hidden, LearningRate: f.encoder.lr}
 	if err := t.Validate(); err != nil {
-		return nil, usagef("--encoder: %v", err)
+		return nil, cli.Usagef("--encoder: %v", err)
 	}
 	return t, nil
-}
-
-// writeJSON writes v as indented JSON.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

@@ -1,6 +1,10 @@
 package main
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gwf-graphs/gwf/internal/cli"
+)
 
 func TestClusterBaselines(t *testing.T) {
 	for _, method := range []string{"fgwk", "gwb-km"} {
@@ -28,8 +32,8 @@ func TestClusterBaselines(t *testing.T) {
 		t.Errorf("fgwk on 24 graphs: %v GWDs, want 276", rep["gwds"])
 	}
 	for _, args := range [][]string{{"--method", "nope"}, {"--method", "gwb-km", "--iterations", "0"}} {
-		if _, _, code := runCLI(t, append([]string{"cluster", "--dataset", "MUTAG"}, args...)...); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		if _, _, code := runCLI(t, append([]string{"cluster", "--dataset", "MUTAG"}, args...)...); code != cli.ExitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, cli.ExitUsage)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
@@ -90,7 +91,7 @@ func TestClusterInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, stderr, code := runCLIContext(t, ctx, "cluster", "--dataset", "MUTAG", "--subset", "20", "--atoms", "2", "--layers", "3", "--epochs", "1", "-q")
-	if code != exitInterrupted || !strings.Contains(stderr, "interrupted") {
+	if code != cli.ExitInterrupted || !strings.Contains(stderr, "interrupted") {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 }
@@ -133,8 +134,8 @@ func TestClusterModel(t *testing.T) {
 		{"cluster", "--dataset", "MUTAG", "--output", csvPath, "--format", "npz"},
 		{"cluster", "--dataset", "MUTAG", "--steps", "3"},
 	} {
-		if _, stderr, code := runCLI(t, args...); code != exitUsage || !strings.Contains(stderr, "is a setting of") {
-			t.Errorf("%v: exit %d, %q; want %d and the mode the flag belongs to", args, code, stderr, exitUsage)
+		if _, stderr, code := runCLI(t, args...); code != cli.ExitUsage || !strings.Contains(stderr, "is a setting of") {
+			t.Errorf("%v: exit %d, %q; want %d and the mode the flag belongs to", args, code, stderr, cli.ExitUsage)
 		}
 	}
 }
@@ -144,8 +145,8 @@ func TestClusterClustersFlag(t *testing.T) {
 	if rep["clusters"] != 3.0 || rep["classes"] != 2.0 {
 		t.Errorf("clusters %v, classes %v; want 3 and 2", rep["clusters"], rep["classes"])
 	}
-	if _, _, code := runCLI(t, "cluster", "--dataset", "MUTAG", "--subset", "20", "--clusters", "21"); code != exitUsage {
-		t.Errorf("21 clusters of 20 graphs: exit %d, want %d", code, exitUsage)
+	if _, _, code := runCLI(t, "cluster", "--dataset", "MUTAG", "--subset", "20", "--clusters", "21"); code != cli.ExitUsage {
+		t.Errorf("21 clusters of 20 graphs: exit %d, want %d", code, cli.ExitUsage)
 	}
 }
 
@@ -176,8 +177,8 @@ func TestClusterEncoder(t *testing.T) {
 		{"--encoder-lr", "0.01"},
 		{"--encoder", "gin", "--model", model},
 	} {
-		if _, _, code := runCLI(t, append(append([]string{"cluster"}, small...), args...)...); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		if _, _, code := runCLI(t, append(append([]string{"cluster"}, small...), args...)...); code != cli.ExitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, cli.ExitUsage)
 		}
 	}
 }
@@ -207,7 +208,7 @@ func TestClusterOutputAssignments(t *testing.T) {
 	if rows := strings.Split(strings.TrimSpace(fgwk), "\n"); len(rows) != 11 || rows[0] != "graph,label,cluster" {
 		t.Fatalf("fgwk assignments on stdout:\n%s", fgwk)
 	}
-	if _, _, code := runCLI(t, "cluster", "--dataset", "MUTAG", "--output", filepath.Join(dir, "c.npz")); code != exitUsage {
+	if _, _, code := runCLI(t, "cluster", "--dataset", "MUTAG", "--output", filepath.Join(dir, "c.npz")); code != cli.ExitUsage {
 		t.Errorf("--output .npz without --model: exit %d", code)
 	}
 }
@@ -219,14 +220,14 @@ func TestInterruptedSaysWhatIsLost(t *testing.T) {
 	cancel()
 	out := filepath.Join(t.TempDir(), "d.npy")
 	_, stderr, code := runCLIContext(t, ctx, "pairwise", "--dataset", "MUTAG", "--subset", "6", "--output", out, "-q")
-	if code != exitInterrupted || !strings.Contains(stderr, "interrupted: no discrepancies written") {
+	if code != cli.ExitInterrupted || !strings.Contains(stderr, "interrupted: no discrepancies written") {
 		t.Errorf("pairwise: exit %d: %s", code, stderr)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("pairwise wrote %s after the interrupt (%v)", out, err)
 	}
 	_, stderr, code = runCLIContext(t, ctx, "pairwise", "--dataset", "MUTAG", "--subset", "6", "--output", out, "--layers", "-1")
-	if code != exitUsage {
-		t.Errorf("a usage error after an interrupt: exit %d, want %d: %s", code, exitUsage, stderr)
+	if code != cli.ExitUsage {
+		t.Errorf("a usage error after an interrupt: exit %d, want %d: %s", code, cli.ExitUsage, stderr)
 	}
 }

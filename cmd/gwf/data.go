@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/sirupsen/logrus"
 	"github.com/spf13/pflag"
@@ -10,7 +9,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/collection"
 	"github.com/gwf-graphs/gwf/graphs/collection/dataflags"
-	"github.com/gwf-graphs/gwf/internal/atomicfile"
+	"github.com/gwf-graphs/gwf/internal/cli"
 )
 
 // dataFlags are the shared data flags (graphs/collection/dataflags) as the commands use them: check's
@@ -24,7 +23,7 @@ func (d *dataFlags) register(fs *pflag.FlagSet) { d.Register(fs) }
 // check validates the flags without reading anything.
 func (d *dataFlags) check() error {
 	if err := d.Check(); err != nil {
-		return usageError{err}
+		return cli.Usage(err)
 	}
 	return nil
 }
@@ -49,7 +48,7 @@ func (d *dataFlags) useModelFeatures(log *logrus.Logger, enc *graphs.FeatureEnco
 	}
 	changed, err := d.UseEncoding(enc)
 	if err != nil {
-		return usageError{err}
+		return cli.Usage(err)
 	}
 	if changed {
 		how := "--features " + d.Features
@@ -87,17 +86,6 @@ func featureHint(modelDim, dataDim int) string {
 	default:
 		return fmt.Sprintf("the model has %d-dimensional node features, the data %d: read the data with the --features it was trained with", modelDim, dataDim)
 	}
-}
-
-// writeOutput calls write with stdout when path is "-" or empty, else writes the file through
-// internal/atomicfile: a regular file is replaced only once complete (a failed run leaves no
-// partial file), a symbolic link is followed, a FIFO or device is written in place and a
-// folder is refused.
-func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) error {
-	if path == "" || path == "-" {
-		return write(stdout)
-	}
-	return atomicfile.Write(path, write)
 }
 
 // loadAutoFeatures checks the flags and reads the data with the node features they have

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gwf-graphs/gwf/graphs/datasets"
+	"github.com/gwf-graphs/gwf/internal/cli"
 )
 
 // mixedGraphs is a folder mixing JSON, node-link JSON and edge lists (1-based and string ids),
@@ -108,7 +109,7 @@ func TestClusterUnlabelledTU(t *testing.T) {
 		t.Errorf("runs of the unlabelled report: %v", rep["runs"])
 	}
 	_, stderr, code := runCLI(t, append([]string{"cluster", "--tu", folder}, train...)...)
-	if code != exitUsage || !strings.Contains(stderr, "--clusters") {
+	if code != cli.ExitUsage || !strings.Contains(stderr, "--clusters") {
 		t.Errorf("no --clusters on unlabelled data: exit %d, stderr %q", code, stderr)
 	}
 }
@@ -143,7 +144,7 @@ func TestGraphsFolder(t *testing.T) {
 		{"cluster", "--graphs", mixedGraphs, "--clusters", "7"},
 		{"cluster", "--graphs", mixedGraphs, "--clusters", "-1"},
 	} {
-		if _, stderr, code := runCLI(t, args...); code != exitUsage {
+		if _, stderr, code := runCLI(t, args...); code != cli.ExitUsage {
 			t.Errorf("gwf %v: exit %d (%s), want a usage error", args, code, stderr)
 		}
 	}
@@ -153,7 +154,7 @@ func TestGraphsFolder(t *testing.T) {
 func TestSubsetBeforeMemoryLimit(t *testing.T) {
 	model := filepath.Join(t.TempDir(), "m")
 	args := []string{"fit", "--dataset", "MUTAG", "--output", model, "--max-memory", "0.0001", "--atoms", "2", "--layers", "5", "--epochs", "1", "--quiet"}
-	if _, stderr, code := runCLI(t, args...); code != exitError || !strings.Contains(stderr, "--max-memory") {
+	if _, stderr, code := runCLI(t, args...); code != cli.ExitError || !strings.Contains(stderr, "--max-memory") {
 		t.Fatalf("all of MUTAG under 0.0001 GiB: exit %d, stderr %q", code, stderr)
 	}
 	mustRun(t, append(args, "--subset", "10")...)

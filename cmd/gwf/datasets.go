@@ -12,6 +12,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/datasets"
+	"github.com/gwf-graphs/gwf/internal/cli"
 )
 
 // datasetInfo is one entry of "gwf datasets --json".
@@ -46,7 +47,7 @@ their files hold, a line below the table (or "offered_features" in the JSON) nam
   gwf datasets --json
   gwf datasets --graphs ./my-graphs
   gwf datasets --tu ./PROTEINS.zip --features attributes`,
-		Args: noArgs,
+		Args: cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var infos []datasetInfo
 			if data.Dataset != "" || data.TU != "" || data.Graphs != "" {
@@ -74,7 +75,7 @@ their files hold, a line below the table (or "offered_features" in the JSON) nam
 // writeDatasets prints the statistics as a table or a JSON array.
 func writeDatasets(out io.Writer, infos []datasetInfo, asJSON bool) error {
 	if asJSON {
-		if err := writeJSON(out, infos); err != nil {
+		if err := cli.WriteJSON(out, infos); err != nil {
 			return fmt.Errorf("write output: %w", err)
 		}
 		return nil

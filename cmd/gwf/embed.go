@@ -12,8 +12,10 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/experiment"
+	"github.com/gwf-graphs/gwf/training/trainflags"
 )
 
 // embedFlags are the flags of "gwf embed".
@@ -52,7 +54,7 @@ embeddings back.`,
   gwf embed --model mutag.model --dataset MUTAG --embedding lambda --output lambda.npz
   gwf embed --model mutag.model --tu ./new-graphs --steps 20 --output new.csv`,
 		Annotations: interruptible("nothing written"),
-		Args:        noArgs,
+		Args:        cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runEmbed(cmd, a, &f)
 		},
@@ -70,7 +72,7 @@ embeddings back.`,
 
 func runEmbed(cmd *cobra.Command, a *app, f *embedFlags) error {
 	if f.model == "" {
-		return usagef("--model FILE is required")
+		return cli.Usagef("--model FILE is required")
 	}
 	if err := f.data.check(); err != nil {
 		return err
@@ -83,7 +85,7 @@ func runEmbed(cmd *cobra.Command, a *app, f *embedFlags) error {
 	}
 	emb, err := training.ParseEmbedding(f.embedding)
 	if err != nil {
-		return usagef("--embedding: %w", err)
+		return cli.Usagef("--embedding: %w", err)
 	}
 	format, err := outputFormat(f.format, f.output)
 	if err != nil {
@@ -98,7 +100,7 @@ func runEmbed(cmd *cobra.Command, a *app, f *embedFlags) error {
 
 // writeEmbeddings writes e to output ("-": stdout) in format csv, npy or npz.
 func writeEmbeddings(stdout io.Writer, output, format string, e experiment.Embeddings) error {
-	return writeOutput(stdout, output, func(w io.Writer) error {
+	return cli.WriteOutput(stdout, output, func(w io.Writer) error {
 		switch format {
 		case "npy":
 			return e.WriteNPY(w)
@@ -123,7 +125,7 @@ func (u *modelFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&u.steps, "steps", 0, "transform mode: Adam steps per graph (0: the model's number of epochs)")
 	fs.BoolVar(&u.transform, "transform", false, "use transform mode even on the model's training data")
 	if fs.Lookup("workers") == nil {
-		workersFlag(fs, &u.workers, "transform mode: goroutines")
+		trainflags.RegisterWorkers(fs, &u.workers, "transform mode: goroutines")
 	}
 }
 
@@ -132,10 +134,10 @@ func (u *modelFlags) register(fs *pflag.FlagSet) {
 // computed with the atoms fixed.
 func (u *modelFlags) embed(cmd *cobra.Command, a *app, model string, data *dataFlags) (*training.Model, *graphs.Dataset, *mat.Dense, error) {
 	if u.steps < 0 || u.workers < 0 {
-		return nil, nil, nil, usagef("--steps and --workers must not be negative")
+		return nil, nil, nil, cli.Usagef("--steps and --workers must not be negative")
 	}
 	if u.steps > training.MaxEpochs {
-		return nil, nil, nil, usagef("--steps = %d must be at most %d", u.steps, training.MaxEpochs)
+		return nil, nil, nil, cli.Usagef("--steps = %d must be at most %d", u.steps, training.MaxEpochs)
 	}
 	m, err := training.Load(model)
 	if err != nil {
@@ -159,7 +161,7 @@ func (u *modelFlags) embed(cmd *cobra.Command, a *app, model string, data *dataF
 	}
 	if !u.transform && experiment.IsTrainingData(m, gs) {
 		a.log.Infof("the data are the model's training data: using the trained embeddings (%d graphs)", len(gs))
-		if changed(cmd.Flags(), "steps") {
+		if cli.Changed(cmd.Flags(), "steps") {
 			a.log.Warn("--steps is ignored: the data are the model's training data (add --transform to embed them anew)")
 		}
 	} else {
@@ -185,5 +187,5 @@ func outputFormat(format, output string) (string, error) {
 		}
 		return "csv", nil
 	}
-	return "", usagef("--format: unknown format %q (want csv, npy or npz)", format)
+	return "", cli.Usagef("--format: unknown format %q (want csv, npy or npz)", format)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/shard"
 )
@@ -35,26 +36,26 @@ func (s *shardFlags) registerShard(fs *pflag.FlagSet, what string) {
 // variable or a --chunk each turn streaming on (--chunk alone: the whole corpus).
 func (s *shardFlags) resolve(getenv func(string) string) (sh shard.Shard, from string, on bool, err error) {
 	if s.shards < 0 || s.chunk < 0 {
-		return sh, "", false, usagef("--shards and --chunk must not be negative")
+		return sh, "", false, cli.Usagef("--shards and --chunk must not be negative")
 	}
 	if s.shard != "" {
 		sh, err = shard.Parse(s.shard)
 		if err != nil {
-			return sh, "", false, usagef("--shard: %w", err)
+			return sh, "", false, cli.Usagef("--shard: %w", err)
 		}
 		if s.shards > 0 && s.shards != sh.Count {
-			return sh, "", false, usagef("--shards %d disagrees with --shard %s", s.shards, s.shard)
+			return sh, "", false, cli.Usagef("--shards %d disagrees with --shard %s", s.shards, s.shard)
 		}
 		return sh, "--shard", true, nil
 	}
 	sh, set, err := shard.FromEnv(getenv, s.shards)
 	switch {
 	case err != nil:
-		return sh, "", false, usageError{err}
+		return sh, "", false, cli.Usage(err)
 	case set:
 		return sh, "the job-array environment", true, nil
 	case s.shards > 0:
-		return sh, "", false, usagef("--shards needs --shard i/n or a job array (%s or %s set)", shard.EnvSlurmTaskID, shard.EnvJobCompletionIndex)
+		return sh, "", false, cli.Usagef("--shards needs --shard i/n or a job array (%s or %s set)", shard.EnvSlurmTaskID, shard.EnvJobCompletionIndex)
 	}
 	return shard.All, "--chunk", s.chunk > 0, nil
 }
@@ -65,16 +66,16 @@ func (s *shardFlags) resolve(getenv func(string) string) (sh shard.Shard, from s
 func runEmbedShard(cmd *cobra.Command, a *app, f *embedFlags, sh shard.Shard, from string) error {
 	emb, err := training.ParseEmbedding(f.embedding)
 	if err != nil {
-		return usagef("--embedding: %w", err)
+		return cli.Usagef("--embedding: %w", err)
 	}
 	format, err := outputFormat(f.format, f.output)
 	switch {
 	case err != nil:
 		return err
 	case format != "csv":
-		return usagef("--shard and --chunk write CSV (join the parts with 'gwf merge'), not %s", format)
+		return cli.Usagef("--shard and --chunk write CSV (join the parts with 'gwf merge'), not %s", format)
 	case sh.Count > 1 && (f.output == "" || f.output == "-"):
-		return usagef("--shard %s needs --output FILE: the shard writes FILE's part, FILE.shard-i-of-n.csv", sh)
+		return cli.Usagef("--shard %s needs --output FILE: the shard writes FILE's part, FILE.shard-i-of-n.csv", sh)
 	}
 	// Read through the flag set, not embedFlags' fields, so this file does not depend on where
 	// embed keeps its transform-mode flags.
@@ -84,7 +85,7 @@ func runEmbedShard(cmd *cobra.Command, a *app, f *embedFlags, sh shard.Shard, fr
 		return err
 	}
 	if steps < 0 || workers < 0 {
-		return usagef("--steps and --workers must not be negative")
+		return cli.Usagef("--steps and --workers must not be negative")
 	}
 	output := f.output
 	if sh.Count > 1 {
@@ -101,7 +102,7 @@ func runEmbedShard(cmd *cobra.Command, a *app, f *embedFlags, sh shard.Shard, fr
 	opt := shard.Options{Steps: steps, Chunk: f.shard.chunk, Training: training.Options{Workers: workers}}
 	start := time.Now()
 	done, unknown := 0, 0
-	err = writeOutput(cmd.OutOrStdout(), output, func(w io.Writer) error {
+	err = cli.WriteOutput(cmd.OutOrStdout(), output, func(w io.Writer) error {
 		cw := shard.NewCSVWriter(w, emb, m.K())
 		total, lo, hi, err := shard.Embed(cmd.Context(), m, f.data.spec(), sh, opt, func(c shard.Chunk) error {
 			if err := cw.Write(c.Data, emb.Rows(c.Z)); err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training"
 )
@@ -88,10 +89,10 @@ func TestModelsKeepTheirFeatureEncoding(t *testing.T) {
 	if !strings.Contains(stderr, "nodes have node labels the model's training data did not have") {
 		t.Errorf("predict with an unseen node label: no warning in %q", stderr)
 	}
-	if _, stderr, code := runCLI(t, "predict", "--model", classifier, "--tu", fewer, "--features", "attributes"); code != exitUsage || !strings.Contains(stderr, "trained with --features labels") {
+	if _, stderr, code := runCLI(t, "predict", "--model", classifier, "--tu", fewer, "--features", "attributes"); code != cli.ExitUsage || !strings.Contains(stderr, "trained with --features labels") {
 		t.Errorf("predict with other features: exit %d, %q", code, stderr)
 	}
-	if _, stderr, code := runCLI(t, "predict", "--model", classifier, "--tu", fewer, "--standardize"); code != exitUsage || !strings.Contains(stderr, "not standardized") {
+	if _, stderr, code := runCLI(t, "predict", "--model", classifier, "--tu", fewer, "--standardize"); code != cli.ExitUsage || !strings.Contains(stderr, "not standardized") {
 		t.Errorf("predict with --standardize for a model without: exit %d, %q", code, stderr)
 	}
 

@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -63,7 +62,7 @@ Progress is logged to stderr every 5 seconds and at the end of each epoch (--qui
   gwf fit --dataset MUTAG --output mutag.model --resume --epochs 20
   gwf fit --tu ./SBM100000 --stream --output sbm.model     # graphs read from disk batch by batch`,
 		Annotations: interruptible("the model file is as it was"),
-		Args:        noArgs,
+		Args:        cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runFit(cmd, a, &f)
 		},
@@ -81,7 +80,7 @@ Progress is logged to stderr every 5 seconds and at the end of each epoch (--qui
 func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 	flags := cmd.Flags()
 	if f.output == "" {
-		return usagef("--output FILE is required")
+		return cli.Usagef("--output FILE is required")
 	}
 	if err := f.data.check(); err != nil {
 		return err
@@ -94,7 +93,7 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 		case f.resume:
 			resuming = true
 		case !f.force:
-			return usagef("%s exists: add --resume to continue training it, or --force to replace it", f.output)
+			return cli.Usagef("%s exists: add --resume to continue training it, or --force to replace it", f.output)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("output: %w", err)
@@ -109,25 +108,17 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 		if err := m.Resumable(); err != nil {
 			return fmt.Errorf("resume %s: %w; start anew with --force", f.output, err)
 		}
-		var warnings []string
-		if cfg, warnings, err = f.train.resumeConfig(flags, m.Config); err != nil {
+		if cfg, err = f.train.resumeLogged(flags, m.Config, a.log); err != nil {
 			return err
-		}
-		for _, w := range warnings {
-			a.log.Warn(w)
 		}
 		m.Config = cfg
 		if err := f.data.useModelFeatures(a.log, m.Features); err != nil {
 			return fmt.Errorf("resume %s: %w", f.output, err)
 		}
 	} else {
-		var warnings []string
 		var err error
-		if cfg, warnings, err = f.train.config(flags); err != nil {
+		if cfg, err = f.train.configLogged(flags, a.log); err != nil {
 			return err
-		}
-		for _, w := range warnings {
-			a.log.Warn(w)
 		}
 	}
 	ctx := cmd.Context()
@@ -160,7 +151,7 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 		a.log.Infof("training on %s (%d graphs, node features: %s%s): %s", fd.name, data.Len(), f.data.Features, streamNote(f.stream), cfg.Describe())
 	}
 	saved, err := training.FitFile(ctx, m, data, f.output, training.Options{
-		Workers: f.train.workers, Observe: a.observer("training", nil), SkipNonFinite: f.train.skipNonFinite,
+		Workers: f.train.Workers, Observe: a.observer("training", nil), SkipNonFinite: f.train.SkipNonFinite,
 		EpochDone: func(m *training.Model) error {
 			a.log.Debugf("epoch %d: checkpoint written to %s", len(m.History), f.output)
 			return nil
@@ -169,7 +160,7 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 	if err != nil {
 		where := fmt.Sprintf("%s holds the model %s", f.output, saved.Describe(cfg.Epochs, data.Len()))
 		if ctx.Err() != nil {
-			return interruptedError{fmt.Sprintf("interrupted: %s; resume with:\n  %s", where, resumeCommand(cmd))}
+			return cli.Interrupted(fmt.Sprintf("interrupted: %s; resume with:\n  %s", where, cli.ResumeCommand(cmd, "force")))
 		}
 		return fmt.Errorf("training: %w (%s)", err, where)
 	}
@@ -202,31 +193,4 @@ func streamNote(stream bool) string {
 		return ", streamed from disk"
 	}
 	return ""
-}
-
-// resumeCommand is the command line that resumes an interrupted fit: the flags given, plus
-// --resume.
-func resumeCommand(cmd *cobra.Command) string {
-	parts := []string{cmd.CommandPath()}
-	cmd.Flags().Visit(func(fl *pflag.Flag) {
-		if fl.Name == "resume" || fl.Name == "force" {
-			return
-		}
-		if fl.Value.Type() == "bool" {
-			if fl.Value.String() == "true" {
-				parts = append(parts, "--"+fl.Name)
-			}
-			return
-		}
-		parts = append(parts, "--"+fl.Name+"="+shellQuote(fl.Value.String()))
-	})
-	return strings.Join(append(parts, "--resume"), " ")
-}
-
-// shellQuote quotes s for a POSIX shell when it holds anything but safe characters.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=+,@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

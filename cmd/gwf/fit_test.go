@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -93,7 +94,7 @@ func TestFitThenEmbed(t *testing.T) {
 
 	// A model trained without features refuses featured data with a hint.
 	_, stderr, code := runCLI(t, "embed", "--model", model, "--dataset", "MUTAG", "--features", "labels")
-	if code != exitUsage || !strings.Contains(stderr, "--features none") {
+	if code != cli.ExitUsage || !strings.Contains(stderr, "--features none") {
 		t.Errorf("embed with mismatched features: exit %d, %s", code, stderr)
 	}
 }
@@ -103,12 +104,12 @@ func TestFitResume(t *testing.T) {
 	mustRun(t, fitArgs(model)...)
 
 	// Without --resume or --force an existing model is not replaced.
-	if _, _, code := runCLI(t, fitArgs(model)...); code != exitUsage {
-		t.Errorf("fit over an existing model: exit %d, want %d", code, exitUsage)
+	if _, _, code := runCLI(t, fitArgs(model)...); code != cli.ExitUsage {
+		t.Errorf("fit over an existing model: exit %d, want %d", code, cli.ExitUsage)
 	}
 	// --resume --epochs 2 continues; a conflicting flag is ignored with a warning.
 	_, stderr, code := runCLI(t, append(fitArgs(model, "--resume", "--gamma", "0.5", "--log-level", "warn"), "--epochs", "2")...)
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("resume: exit %d: %s", code, stderr)
 	}
 	if !strings.Contains(stderr, "--gamma=0.5 ignored") {
@@ -123,7 +124,7 @@ func TestFitResume(t *testing.T) {
 	}
 	// Resuming on other data is refused.
 	_, stderr, code = runCLI(t, append(fitArgs(model, "--resume", "--subset", "20"), "--epochs", "3")...)
-	if code != exitError || !strings.Contains(stderr, "not the 188 graphs") {
+	if code != cli.ExitError || !strings.Contains(stderr, "not the 188 graphs") {
 		t.Errorf("resume on other data: exit %d: %s", code, stderr)
 	}
 	// --force starts afresh.
@@ -138,15 +139,15 @@ func TestFitInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // as if SIGINT arrived before the first batch
 	_, stderr, code := runCLIContext(t, ctx, fitArgs(model)...)
-	if code != exitInterrupted {
-		t.Fatalf("exit %d, want %d: %s", code, exitInterrupted, stderr)
+	if code != cli.ExitInterrupted {
+		t.Fatalf("exit %d, want %d: %s", code, cli.ExitInterrupted, stderr)
 	}
 	if !strings.Contains(stderr, "--resume") || !strings.Contains(stderr, "gwf fit") {
 		t.Errorf("the message does not say how to resume: %s", stderr)
 	}
 	// The checkpoint written before training can be resumed.
 	_, stderr, code = runCLI(t, fitArgs(model, "--resume")...)
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("resume after interruption: exit %d: %s", code, stderr)
 	}
 	if m, err := training.Load(model); err != nil || len(m.History) != 1 {
@@ -208,14 +209,14 @@ func TestFitTUWithFeatures(t *testing.T) {
 	}
 	// Damaged inputs are runtime errors, not crashes.
 	bad := writeFile(t, t.TempDir(), "bad.model", `{"format":"gwf-model"`)
-	if _, stderr, code := runCLI(t, "embed", "--model", bad, "--tu", tu); code != exitError {
+	if _, stderr, code := runCLI(t, "embed", "--model", bad, "--tu", tu); code != cli.ExitError {
 		t.Errorf("damaged model: exit %d: %s", code, stderr)
 	}
 	writeFile(t, tu, "SMALL_graph_labels.txt", "0\nx\n")
-	if _, stderr, code := runCLI(t, "fit", "--tu", tu, "--output", model, "--force", "-q"); code != exitError {
+	if _, stderr, code := runCLI(t, "fit", "--tu", tu, "--output", model, "--force", "-q"); code != cli.ExitError {
 		t.Errorf("damaged TU folder: exit %d: %s", code, stderr)
 	}
-	if _, stderr, code := runCLI(t, "fit", "--tu", t.TempDir(), "--output", model, "--force", "-q"); code != exitError {
+	if _, stderr, code := runCLI(t, "fit", "--tu", t.TempDir(), "--output", model, "--force", "-q"); code != cli.ExitError {
 		t.Errorf("empty TU folder: exit %d: %s", code, stderr)
 	}
 }
@@ -264,7 +265,7 @@ func TestFitTol(t *testing.T) {
 	if m.Config.Tol != 1e-3 {
 		t.Errorf("stored tol %v, want 1e-3", m.Config.Tol)
 	}
-	if _, _, code := runCLI(t, "fit", "--dataset", "MUTAG", "--tol", "2", "--output", out+"2"); code != exitUsage {
-		t.Errorf("--tol 2: exit %d, want %d", code, exitUsage)
+	if _, _, code := runCLI(t, "fit", "--dataset", "MUTAG", "--tol", "2", "--output", out+"2"); code != cli.ExitUsage {
+		t.Errorf("--tol 2: exit %d, want %d", code, cli.ExitUsage)
 	}
 }

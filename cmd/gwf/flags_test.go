@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gwf-graphs/gwf/internal/cli"
 )
 
 // TestFlagSuggestions: a mistyped flag gets "did you mean", a far one does not.
@@ -19,7 +21,7 @@ func TestFlagSuggestions(t *testing.T) {
 		{[]string{"fit", "--zzzzzz"}, ""},
 	} {
 		_, stderr, code := runCLI(t, tc.args...)
-		if code != exitUsage || !strings.Contains(stderr, "unknown flag") {
+		if code != cli.ExitUsage || !strings.Contains(stderr, "unknown flag") {
 			t.Errorf("gwf %v: exit %d, stderr %q", tc.args, code, stderr)
 			continue
 		}
@@ -30,19 +32,16 @@ func TestFlagSuggestions(t *testing.T) {
 	// A mistyped command gets its suggestion, with or without flags after it.
 	for _, args := range [][]string{{"clsuter"}, {"clsuter", "--dataset", "MUTAG"}, {"classfy", "--folds", "3"}} {
 		_, stderr, code := runCLI(t, args...)
-		if code != exitUsage || !strings.Contains(stderr, "unknown command") || !strings.Contains(stderr, "did you mean") {
+		if code != cli.ExitUsage || !strings.Contains(stderr, "unknown command") || !strings.Contains(stderr, "did you mean") {
 			t.Errorf("gwf %v: exit %d, stderr %q", args, code, stderr)
 		}
 	}
 	// A flag of another command says whose it is.
 	for args, want := range map[string]string{"semisup --wl 2": "a flag of 'gwf classify'", "classify --beta 1": "a flag of 'gwf semisup'"} {
 		_, stderr, code := runCLI(t, append(strings.Fields(args), "--dataset", "MUTAG")...)
-		if code != exitUsage || !strings.Contains(stderr, want) {
+		if code != cli.ExitUsage || !strings.Contains(stderr, want) {
 			t.Errorf("gwf %s: exit %d, stderr %q (want %q)", args, code, stderr, want)
 		}
-	}
-	if d := editDistance("kitten", "sitting"); d != 3 {
-		t.Errorf("editDistance(kitten, sitting) = %d, want 3", d)
 	}
 }
 
@@ -64,7 +63,7 @@ func TestClassifyMethodGWFIsSemisup(t *testing.T) {
 		}
 	}
 	_, stderr, code := runCLI(t, "classify", "--method", "gwf", "--dataset", "MUTAG", "--wl", "2")
-	if code != exitUsage || !strings.Contains(stderr, "is now 'gwf semisup'") || !strings.Contains(stderr, "a flag of 'gwf classify'") {
+	if code != cli.ExitUsage || !strings.Contains(stderr, "is now 'gwf semisup'") || !strings.Contains(stderr, "a flag of 'gwf classify'") {
 		t.Errorf("classify --method gwf --wl 2: exit %d, stderr %q", code, stderr)
 	}
 }
@@ -73,7 +72,7 @@ func TestClassifyMethodGWFIsSemisup(t *testing.T) {
 func TestEpochsAtLeastOne(t *testing.T) {
 	for _, cmd := range [][]string{{"fit", "--output", "x"}, {"cluster"}} {
 		args := append(cmd, "--dataset", "MUTAG", "--epochs", "0")
-		if _, stderr, code := runCLI(t, args...); code != exitUsage || !strings.Contains(stderr, "--epochs = 0 must be at least 1") {
+		if _, stderr, code := runCLI(t, args...); code != cli.ExitUsage || !strings.Contains(stderr, "--epochs = 0 must be at least 1") {
 			t.Errorf("gwf %v: exit %d, stderr %q", args, code, stderr)
 		}
 	}

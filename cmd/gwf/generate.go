@@ -10,6 +10,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/synthetic"
+	"github.com/gwf-graphs/gwf/internal/cli"
 )
 
 // generateFlags are the flags of "gwf generate".
@@ -43,7 +44,7 @@ Graph i (0-based) has class i mod --classes and a node count uniform in --nodes 
 		Annotations: interruptible("nothing written"),
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usagef("give one model: gwf generate sbm|ba --count N --output DIR")
+				return cli.Usagef("give one model: gwf generate sbm|ba --count N --output DIR")
 			}
 			return nil
 		},
@@ -54,7 +55,7 @@ Graph i (0-based) has class i mod --classes and a node count uniform in --nodes 
 	}
 	fs := cmd.Flags()
 	fs.IntVar(&f.graphs, "count", 1000, "number of graphs")
-	renamedFlag(fs, "count", "graphs") // --graphs is a folder in the data commands
+	cli.RenamedFlag(fs, "count", "graphs") // --graphs is a folder in the data commands
 	outputFlag(fs, &f.output, "", "folder to create (required; must not exist)")
 	fs.StringVar(&f.name, "name", "", "dataset name, the NAME of NAME_A.txt (default: the folder's name)")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed")
@@ -68,16 +69,16 @@ Graph i (0-based) has class i mod --classes and a node count uniform in --nodes 
 
 func runGenerate(cmd *cobra.Command, a *app, f *generateFlags, model string) error {
 	if f.output == "" {
-		return usagef("--output DIR is required")
+		return cli.Usagef("--output DIR is required")
 	}
 	lo, hi, err := parseRange(f.nodes)
 	if err != nil {
-		return usagef("--nodes: %w", err)
+		return cli.Usagef("--nodes: %w", err)
 	}
 	s := synthetic.Spec{Model: synthetic.Model(strings.ToLower(model)), Graphs: f.graphs, MinNodes: lo, MaxNodes: hi,
 		Classes: f.classes, PIn: f.pIn, POut: f.pOut, Seed: f.seed}
 	if err := s.Validate(); err != nil {
-		return usageError{err}
+		return cli.Usage(err)
 	}
 	name := f.name
 	if name == "" {

@@ -11,15 +11,16 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/internal/matfile"
 	"github.com/gwf-graphs/gwf/layers"
-	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/trainflags"
 )
 
 // gwFlags are the flags of "gwf gw".
 type gwFlags struct {
-	solverFlags
-	featureWeight featureWeightFlag
+	trainflags.Solver
+	featureWeight trainflags.FeatureWeight
 	maxSweeps     int
 	round         bool
 	json          bool
@@ -105,19 +106,19 @@ matrix (rows: the nodes of A, columns: the nodes of B).`,
   gwf gw a.json b.json --solver cg --json
   gwf gw a.graphml b.graphml --solver cg --init start.npy --anchors 0
   gwf gw a.json b.json --tol 1e-9`,
-		Args: exactArgs(2),
+		Args: cli.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runGW(cmd, a, &f, args[0], args[1])
 		},
 	}
 	fs := cmd.Flags()
-	f.solverFlags.register(fs, "converged mode (ppa, badmm): Sinkhorn sweeps until the marginal error is below this; cg: relative objective change at which to stop")
-	f.featureWeight.register(fs, p.Weight, false, `weight of the node-feature cost (when both graphs have features), or "auto": the weight that gives the feature and structure costs the same mean over the two graphs`)
+	f.Solver.Register(fs, "converged mode (ppa, badmm): Sinkhorn sweeps until the marginal error is below this; cg: relative objective change at which to stop")
+	f.featureWeight.Register(fs, p.Weight, false, `weight of the node-feature cost (when both graphs have features), or "auto": the weight that gives the feature and structure costs the same mean over the two graphs`)
 	fs.IntVar(&f.maxSweeps, "max-sweeps", layers.DefaultMaxSweeps, "with --tol: most sweeps per layer (the output counts the layers that hit it)")
 	fs.BoolVar(&f.round, "round", false, "project the final transport onto the feasible set (default true with --tol, for ppa and badmm)")
 	jsonFlag(fs, &f.json, "the objective and the transport")
 	fs.StringVar(&f.format, "input-format", "", `input format: json (gwf's JSON or networkx node-link JSON), graphml, gml, edgelist, adjlist, graph6 (.g6) or matrix (.npy, .npz) (default: by the extension, else edgelist)`)
-	renamedFlag(fs, "input-format", "format") // --format is an output format in embed and cluster
+	cli.RenamedFlag(fs, "input-format", "format") // --format is an output format in embed and cluster
 	fs.BoolVar(&f.directed, "directed", false, "edge lists: read edges as directed (default: symmetric)")
 	fs.IntSliceVar(&f.nodes, "nodes", []int{0, 0}, "edge lists: the node counts of A and B (NA,NB; 0: the largest id), to keep nodes in no edge")
 	fs.StringVar(&f.ids, "ids", "zero", "edge lists: node ids are zero (0..N−1: node i is row i), one (1..N) or names (any tokens: ordered by number when all are integers, else by first appearance)")
@@ -132,31 +133,31 @@ matrix (rows: the nodes of A, columns: the nodes of B).`,
 // the flags given. Its errors are usage errors.
 func (f *gwFlags) options(cmd *cobra.Command) (layers.SolverOptions, error) {
 	fs := cmd.Flags()
-	o, err := layers.DefaultSolverOptions(f.solver)
+	o, err := layers.DefaultSolverOptions(f.Name)
 	if err != nil {
-		return o, usagef("--solver: %w", err)
+		return o, cli.Usagef("--solver: %w", err)
 	}
-	if changed(fs, "gamma") {
-		o.Gamma = f.gamma
+	if cli.Changed(fs, "gamma") {
+		o.Gamma = f.Gamma
 	}
-	if changed(fs, "layers") {
-		o.Layers = f.layers
+	if cli.Changed(fs, "layers") {
+		o.Layers = f.Layers
 	}
-	if changed(fs, "inner") {
-		o.Inner = f.inner
+	if cli.Changed(fs, "inner") {
+		o.Inner = f.Inner
 	}
-	o.FeatureWeight, o.Tol, o.MaxSweeps = f.featureWeight.w, f.tol, f.maxSweeps
-	if f.solver != "cg" {
+	o.FeatureWeight, o.Tol, o.MaxSweeps = f.featureWeight.Weight, f.Tol, f.maxSweeps
+	if f.Name != "cg" {
 		for _, name := range []string{"anchors", "init"} {
-			if changed(fs, name) {
-				return o, usagef("--%s is a setting of --solver cg", name)
+			if cli.Changed(fs, name) {
+				return o, cli.Usagef("--%s is a setting of --solver cg", name)
 			}
 		}
 	} else {
 		o.Anchors = f.anchors
 	}
-	o.Round = f.round || (f.tol > 0 && !changed(fs, "round"))
-	if f.solver == "cg" {
+	o.Round = f.round || (f.Tol > 0 && !cli.Changed(fs, "round"))
+	if f.Name == "cg" {
 		o.Round = false // every CG iterate is feasible
 	}
 	return o, nil
@@ -171,27 +172,27 @@ func (f *gwFlags) build(cmd *cobra.Command) (layers.SolverOptions, layers.Solver
 	}
 	s, err := layers.NewSolver(o)
 	if err != nil {
-		return o, nil, usageError{err}
+		return o, nil, cli.Usage(err)
 	}
 	switch strings.ToLower(f.format) {
 	case "", "json", "graphml", "gml", "edgelist", "adjlist", "graph6", "matrix":
 	default:
-		return o, nil, usagef("--input-format: unknown format %q (want json, graphml, gml, edgelist, adjlist, graph6 or matrix)", f.format)
+		return o, nil, cli.Usagef("--input-format: unknown format %q (want json, graphml, gml, edgelist, adjlist, graph6 or matrix)", f.format)
 	}
 	if _, ok := edgeIDs(f.ids); !ok {
-		return o, nil, usagef("--ids: unknown kind %q (want zero, one or names)", f.ids)
+		return o, nil, cli.Usagef("--ids: unknown kind %q (want zero, one or names)", f.ids)
 	}
 	if !(f.maxMemory > 0) || f.maxMemory > 1<<20 {
-		return o, nil, usagef("--max-memory = %v GiB must be positive (and at most 2^20)", f.maxMemory)
+		return o, nil, cli.Usagef("--max-memory = %v GiB must be positive (and at most 2^20)", f.maxMemory)
 	}
 	if f.maxNodes < 1 {
-		return o, nil, usagef("--max-nodes = %d must be at least 1", f.maxNodes)
+		return o, nil, cli.Usagef("--max-nodes = %d must be at least 1", f.maxNodes)
 	}
 	switch ids, _ := edgeIDs(f.ids); {
 	case len(f.nodes) != 2 || f.nodes[0] < 0 || f.nodes[1] < 0:
-		return o, nil, usagef("--nodes %v: give the node counts of A and B as NA,NB (0: from the ids)", f.nodes)
+		return o, nil, cli.Usagef("--nodes %v: give the node counts of A and B as NA,NB (0: from the ids)", f.nodes)
 	case ids == graphs.NodeNames && (f.nodes[0] != 0 || f.nodes[1] != 0):
-		return o, nil, usagef("--nodes needs numbered ids (--ids zero or one): a node in no edge has no name (write it on a line of its own instead)")
+		return o, nil, cli.Usagef("--nodes needs numbered ids (--ids zero or one): a node in no edge has no name (write it on a line of its own instead)")
 	}
 	return o, s, nil
 }
@@ -219,22 +220,20 @@ func runGW(cmd *cobra.Command, a *app, f *gwFlags, pathA, pathB string) error {
 	case ga.Dim() != gb.Dim():
 		return fmt.Errorf("node feature dimensions differ: %d in %s, %d in %s", ga.Dim(), pathA, gb.Dim(), pathB)
 	}
-	if f.featureWeight.auto {
-		b, err := training.BalanceFeatures(graphs.Slice([]*graphs.Graph{ga, gb}))
-		if err != nil {
+	if f.featureWeight.Auto {
+		var note string
+		if o.FeatureWeight, note, err = f.featureWeight.Resolve(graphs.Slice([]*graphs.Graph{ga, gb})); err != nil {
 			return err
 		}
-		if o.FeatureWeight = b.Weight; ga.F != nil {
-			a.log.Infof("--feature-weight auto: %.6g (mean structure cost %.4g, mean feature cost %.4g under independent couplings)", b.Weight, b.Structure, b.Features)
-		}
+		a.log.Info(note)
 		if s, err = layers.NewSolver(o); err != nil {
-			return usageError{err}
+			return cli.Usage(err)
 		}
 	}
-	if o.Name != "ppa" && changed(cmd.Flags(), "inner") {
+	if o.Name != "ppa" && cli.Changed(cmd.Flags(), "inner") {
 		a.log.Warnf("--inner has no effect with --solver %s", o.Name)
 	}
-	if o.Name == "cg" && changed(cmd.Flags(), "gamma") {
+	if o.Name == "cg" && cli.Changed(cmd.Flags(), "gamma") {
 		a.log.Warn("--gamma has no effect with --solver cg")
 	}
 	if f.directed && strings.EqualFold(f.format, "json") {
@@ -280,7 +279,7 @@ func runGW(cmd *cobra.Command, a *app, f *gwFlags, pathA, pathB string) error {
 		res.Inner = &o.Inner
 	}
 	if f.json {
-		if err := writeJSON(out, res); err != nil {
+		if err := cli.WriteJSON(out, res); err != nil {
 			return fmt.Errorf("write output: %w", err)
 		}
 		return nil
@@ -368,7 +367,7 @@ func rowsOf(m mat.Matrix) [][]float64 {
 // readCoupling reads the --init coupling of an na×nb problem (.npy, .npz or .csv by extension).
 func readCoupling(path string, na, nb int) (*mat.Dense, error) {
 	if _, ok := matfile.FormatOf(path); !ok {
-		return nil, usagef("--init %s: name a .npy, .npz or .csv file", path)
+		return nil, cli.Usagef("--init %s: name a .npy, .npz or .csv file", path)
 	}
 	m, err := matfile.ReadFile(path, matfile.Limits{MaxRows: na, MaxCols: nb})
 	if err != nil {

@@ -3,6 +3,8 @@ package main
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/gwf-graphs/gwf/internal/cli"
 )
 
 // TestGWMoreFormats: gwf gw reads graph6, adjacency lists and NumPy adjacency matrices by
@@ -17,7 +19,7 @@ func TestGWMoreFormats(t *testing.T) {
 	if rep := decodeJSON(t, out); rep["objective"] != 0.0 {
 		t.Fatalf("a path with an isolated node, as an adjacency list and as a matrix: objective %v", rep["objective"])
 	}
-	if _, _, code := runCLI(t, "gw", filepath.Join(dir, "petersen.g6"), filepath.Join(dir, "petersen.g6"), "--input-format", "g7"); code != exitUsage {
+	if _, _, code := runCLI(t, "gw", filepath.Join(dir, "petersen.g6"), filepath.Join(dir, "petersen.g6"), "--input-format", "g7"); code != cli.ExitUsage {
 		t.Fatalf("--input-format g7: exit %d", code)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/gwf-graphs/gwf/internal/cli"
 )
 
 // TestGWSymmetricGraphs: gw --solver cg gives 0 between a 6-cycle, a 3×3 grid or K3,3 and a
@@ -67,12 +69,12 @@ func TestGWSymmetricGraphs(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"--init", writeFile(t, dir, "small.csv", "1,0\n0,1\n")}, exitError, "want 6×6"},
-		{[]string{"--init", writeFile(t, dir, "mass.csv", strings.Repeat("1,0,0,0,0,0\n", 6))}, exitError, "sums to"},
-		{[]string{"--init", writeFile(t, dir, "start.txt", "1")}, exitUsage, ".npy, .npz or .csv"},
-		{[]string{"--init", dir + "/none.csv"}, exitError, "no such file"},
-		{[]string{"--anchors", "-1"}, exitUsage, "anchored starts"},
-		{[]string{"--solver", "ppa", "--anchors", "3"}, exitUsage, "--solver cg"},
+		{[]string{"--init", writeFile(t, dir, "small.csv", "1,0\n0,1\n")}, cli.ExitError, "want 6×6"},
+		{[]string{"--init", writeFile(t, dir, "mass.csv", strings.Repeat("1,0,0,0,0,0\n", 6))}, cli.ExitError, "sums to"},
+		{[]string{"--init", writeFile(t, dir, "start.txt", "1")}, cli.ExitUsage, ".npy, .npz or .csv"},
+		{[]string{"--init", dir + "/none.csv"}, cli.ExitError, "no such file"},
+		{[]string{"--anchors", "-1"}, cli.ExitUsage, "anchored starts"},
+		{[]string{"--solver", "ppa", "--anchors", "3"}, cli.ExitUsage, "--solver cg"},
 	} {
 		args := append([]string{"gw", c6a, c6a, "--solver", "cg"}, tc.args...)
 		if _, stderr, code := runCLI(t, args...); code != tc.code || !strings.Contains(stderr, tc.msg) {
@@ -107,11 +109,11 @@ func TestGWNodeCounts(t *testing.T) {
 		t.Errorf("with an isolated node: objective %v, nodes %v and %v", o, res["nodes_a"], res["nodes_b"])
 	}
 	for _, args := range [][]string{{"--nodes", "4"}, {"--nodes", "-1,3"}, {"--nodes", "4,4", "--ids", "names"}} {
-		if _, _, code := runCLI(t, append([]string{"gw", path, path}, args...)...); code != exitUsage {
+		if _, _, code := runCLI(t, append([]string{"gw", path, path}, args...)...); code != cli.ExitUsage {
 			t.Errorf("%v: exit %d", args, code)
 		}
 	}
-	if _, stderr, code := runCLI(t, "gw", path, path, "--nodes", "2,3"); code != exitError || !strings.Contains(stderr, "out of range") {
+	if _, stderr, code := runCLI(t, "gw", path, path, "--nodes", "2,3"); code != cli.ExitError || !strings.Contains(stderr, "out of range") {
 		t.Errorf("--nodes 2,3 for ids up to 2: exit %d, %s", code, stderr)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -94,11 +95,11 @@ func TestGWEdgeListsAndFeatures(t *testing.T) {
 	}
 	plain := writeFile(t, dir, "plain.json", `{"adjacency": [[0,1],[1,0]]}`)
 	_, stderr, code := runCLI(t, "gw", fa, plain)
-	if code != exitError || !strings.Contains(stderr, "has node features but") {
+	if code != cli.ExitError || !strings.Contains(stderr, "has node features but") {
 		t.Errorf("features on one side: exit %d: %s", code, stderr)
 	}
 	wide := writeFile(t, dir, "wide.json", `{"adjacency": [[0,1],[1,0]], "features": [[1,2],[3,4]]}`)
-	if _, stderr, code := runCLI(t, "gw", fa, wide); code != exitError || !strings.Contains(stderr, "dimensions differ") {
+	if _, stderr, code := runCLI(t, "gw", fa, wide); code != cli.ExitError || !strings.Contains(stderr, "dimensions differ") {
 		t.Errorf("feature dimensions differ: exit %d: %s", code, stderr)
 	}
 }
@@ -130,16 +131,16 @@ func TestGWBadInput(t *testing.T) {
 		p := writeFile(t, dir, name, content)
 		for _, args := range [][]string{{"gw", p, good}, {"gw", good, p, "--json"}} {
 			out, stderr, code := runCLI(t, args...)
-			if code != exitError || !strings.HasPrefix(stderr, "gwf: graph ") || out != "" {
+			if code != cli.ExitError || !strings.HasPrefix(stderr, "gwf: graph ") || out != "" {
 				t.Errorf("gw with %s: exit %d, stdout %q, stderr %q", name, code, out, stderr)
 			}
 		}
 	}
-	if _, stderr, code := runCLI(t, "gw", good, dir+"/missing.json"); code != exitError || !strings.Contains(stderr, "missing.json") {
+	if _, stderr, code := runCLI(t, "gw", good, dir+"/missing.json"); code != cli.ExitError || !strings.Contains(stderr, "missing.json") {
 		t.Errorf("missing file: exit %d: %s", code, stderr)
 	}
 	big := writeFile(t, dir, "big.txt", "0 1\n1 20\n")
-	if _, stderr, code := runCLI(t, "gw", good, big, "--max-nodes", "10"); code != exitError || !strings.Contains(stderr, "limit") {
+	if _, stderr, code := runCLI(t, "gw", good, big, "--max-nodes", "10"); code != cli.ExitError || !strings.Contains(stderr, "limit") {
 		t.Errorf("graph over --max-nodes: exit %d: %s", code, stderr)
 	}
 }
@@ -221,7 +222,7 @@ func TestGWSolversAndFeasibility(t *testing.T) {
 		{"--tol", "-1"}, {"--max-sweeps", "-3"}, {"--solver", "cg", "--layers", "0"},
 	} {
 		_, stderr, code := runCLI(t, append([]string{"gw", a, b}, args...)...)
-		if code != exitUsage || stderr == "" {
+		if code != cli.ExitUsage || stderr == "" {
 			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
 		}
 	}
@@ -233,7 +234,7 @@ func TestGWEdgeListIDs(t *testing.T) {
 	dir := t.TempDir()
 	path := writeFile(t, dir, "path.txt", "1 2\n2 3\n3 4\n")
 	named := writeFile(t, dir, "named.edges", "a b\nb c\nc d\n")
-	if _, stderr, code := runCLI(t, "gw", path, path); code != exitError || !strings.Contains(stderr, "--ids one") {
+	if _, stderr, code := runCLI(t, "gw", path, path); code != cli.ExitError || !strings.Contains(stderr, "--ids one") {
 		t.Errorf("1-based file read as 0-based: exit %d, %q", code, stderr)
 	}
 	for _, args := range [][]string{{path, path, "--ids", "one", "--solver", "cg"}, {named, path, "--ids", "names", "--solver", "cg"}} {
@@ -243,7 +244,7 @@ func TestGWEdgeListIDs(t *testing.T) {
 			t.Errorf("gw %v: %v nodes and %v nodes, objective %v; want two 4-node paths at distance 0", args, r["nodes_a"], r["nodes_b"], r["objective"])
 		}
 	}
-	if _, _, code := runCLI(t, "gw", path, path, "--ids", "two"); code != exitUsage {
+	if _, _, code := runCLI(t, "gw", path, path, "--ids", "two"); code != cli.ExitUsage {
 		t.Errorf("--ids two: exit %d, want a usage error", code)
 	}
 }
@@ -266,7 +267,7 @@ func TestGWFormats(t *testing.T) {
 			t.Errorf("gw %v: objective %v, want 0 (the same graph)", args, decodeJSON(t, out)["objective"])
 		}
 	}
-	if _, _, code := runCLI(t, "gw", "--format", "yaml", nodeLink, nodeLink); code != exitUsage {
+	if _, _, code := runCLI(t, "gw", "--format", "yaml", nodeLink, nodeLink); code != cli.ExitUsage {
 		t.Errorf("--format yaml: exit %d", code)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -95,8 +96,8 @@ func TestKilledFitResumesExactly(t *testing.T) {
 		}
 		err := child.Wait()
 		if sig == syscall.SIGTERM {
-			if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() != exitInterrupted && ee.ExitCode() != exitOK {
-				t.Errorf("SIGTERM: exit %d, want %d", ee.ExitCode(), exitInterrupted)
+			if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() != cli.ExitInterrupted && ee.ExitCode() != cli.ExitOK {
+				t.Errorf("SIGTERM: exit %d, want %d", ee.ExitCode(), cli.ExitInterrupted)
 			}
 		}
 		m, lerr := training.Load(out)

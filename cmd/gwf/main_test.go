@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gwf-graphs/gwf/internal/cli"
 )
 
 // runCLI runs the command line in-process, with a fresh command tree.
@@ -27,7 +29,7 @@ func runCLIContext(t *testing.T, ctx context.Context, args ...string) (stdout, s
 func mustRun(t *testing.T, args ...string) (stdout, stderr string) {
 	t.Helper()
 	stdout, stderr, code := runCLI(t, args...)
-	if code != exitOK {
+	if code != cli.ExitOK {
 		t.Fatalf("gwf %s: exit %d\nstderr:\n%s", strings.Join(args, " "), code, stderr)
 	}
 	return stdout, stderr
@@ -87,8 +89,8 @@ func TestUsageErrors(t *testing.T) {
 	}
 	for _, args := range cases {
 		_, stderr, code := runCLI(t, args...)
-		if code != exitUsage {
-			t.Errorf("gwf %s: exit %d, want %d (stderr: %s)", strings.Join(args, " "), code, exitUsage, stderr)
+		if code != cli.ExitUsage {
+			t.Errorf("gwf %s: exit %d, want %d (stderr: %s)", strings.Join(args, " "), code, cli.ExitUsage, stderr)
 		}
 		if !strings.HasPrefix(stderr, "gwf: ") {
 			t.Errorf("gwf %s: stderr %q does not start with \"gwf: \"", strings.Join(args, " "), stderr)
@@ -144,12 +146,12 @@ func TestDatasetsJSON(t *testing.T) {
 // naming the flag, and bad values are usage errors.
 func TestMemoryLimitFlag(t *testing.T) {
 	_, stderr, code := runCLI(t, "fit", "--dataset", "MUTAG", "--output", filepath.Join(t.TempDir(), "m"), "--max-memory", "0.0001")
-	if code != exitError || !strings.Contains(stderr, "--max-memory") {
+	if code != cli.ExitError || !strings.Contains(stderr, "--max-memory") {
 		t.Errorf("exit %d, stderr %q: want a runtime error naming --max-memory", code, stderr)
 	}
 	for _, v := range []string{"0", "-1", "NaN"} {
-		if _, _, code := runCLI(t, "cluster", "--dataset", "MUTAG", "--max-memory", v); code != exitUsage {
-			t.Errorf("--max-memory %s: exit %d, want %d", v, code, exitUsage)
+		if _, _, code := runCLI(t, "cluster", "--dataset", "MUTAG", "--max-memory", v); code != cli.ExitUsage {
+			t.Errorf("--max-memory %s: exit %d, want %d", v, code, cli.ExitUsage)
 		}
 	}
 }

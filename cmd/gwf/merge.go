@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/training/experiment"
 	"github.com/gwf-graphs/gwf/training/shard"
 )
@@ -27,7 +28,7 @@ order given, and all n must be there; parts named otherwise are joined in the or
   gwf merge --output gwd.csv gwd.shard-*-of-4.csv`,
 		Args: func(_ *cobra.Command, parts []string) error {
 			if len(parts) == 0 {
-				return usagef("give the parts to merge: gwf merge --output FILE PART...")
+				return cli.Usagef("give the parts to merge: gwf merge --output FILE PART...")
 			}
 			return nil
 		},
@@ -38,10 +39,10 @@ order given, and all n must be there; parts named otherwise are joined in the or
 			}
 			ordered, err := shard.Order(parts)
 			if err != nil {
-				return usageError{err}
+				return cli.Usage(err)
 			}
 			if format == "csv" {
-				err = writeOutput(cmd.OutOrStdout(), output, func(w io.Writer) error { return shard.MergeCSV(w, ordered) })
+				err = cli.WriteOutput(cmd.OutOrStdout(), output, func(w io.Writer) error { return shard.MergeCSV(w, ordered) })
 			} else {
 				var e experiment.Embeddings
 				if e, err = shard.ReadCSV(ordered); err == nil {

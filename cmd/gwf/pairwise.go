@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/training/baselines"
 	"github.com/gwf-graphs/gwf/training/shard"
 )
@@ -47,7 +48,7 @@ clusters from any of these files without computing anything.`,
   wait; gwf merge --output mutag-gwd.csv mutag-gwd.shard-*-of-2.csv
   gwf cluster --dataset MUTAG --method fgwk --distances mutag-gwd.csv --runs 10`,
 		Annotations: interruptible("no discrepancies written"),
-		Args:        noArgs,
+		Args:        cli.NoArgs,
 		RunE:        func(cmd *cobra.Command, _ []string) error { return runPairwise(cmd, a, &f) },
 	}
 	fs := cmd.Flags()
@@ -72,16 +73,16 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 	format := "csv"
 	if output != "" && output != "-" {
 		if format = baselines.MatrixFormat(output); format == "" {
-			return usagef("--output %s: name a .npy, .npz or .csv file (or - for CSV on stdout)", output)
+			return cli.Usagef("--output %s: name a .npy, .npz or .csv file (or - for CSV on stdout)", output)
 		}
 	}
 	square := !f.long && !(sharded && sh.Count > 1)
 	if format != "csv" && !square {
-		return usagef("--long and --shard write a list of pairs as CSV: give --output FILE.csv (or compute the whole %s matrix on one machine)", format)
+		return cli.Usagef("--long and --shard write a list of pairs as CSV: give --output FILE.csv (or compute the whole %s matrix on one machine)", format)
 	}
 	if sharded && sh.Count > 1 {
 		if output == "" || output == "-" {
-			return usagef("--shard %s needs --output FILE: the shard writes FILE's part, FILE.shard-i-of-n.csv", sh)
+			return cli.Usagef("--shard %s needs --output FILE: the shard writes FILE's part, FILE.shard-i-of-n.csv", sh)
 		}
 		output = shard.PartName(output, sh)
 	}
@@ -95,7 +96,7 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 	}
 	data := ds.Graphs
 	if len(data) < 2 {
-		return usagef("pairwise: %d graphs, need at least 2", len(data))
+		return cli.Usagef("pairwise: %d graphs, need at least 2", len(data))
 	}
 	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(data), a.log); err != nil {
 		return err
@@ -105,7 +106,7 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 		a.log.Infof("shard %s (from %s): pairs %d..%d of %d, writing %s", sh, from, lo, hi-1, baselines.Pairs(len(data)), output)
 	}
 	ctx := cmd.Context()
-	opt := baselines.Options{Config: cfg, Workers: f.train.workers, Observe: a.observer("computing", nil)}
+	opt := baselines.Options{Config: cfg, Workers: f.train.Workers, Observe: a.observer("computing", nil)}
 	start := time.Now()
 	if square {
 		d, _, err := baselines.PairwiseGWD(ctx, data, opt)
@@ -117,13 +118,13 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 			names[i] = g.Name
 		}
 		write := func(w io.Writer) error { return baselines.WriteMatrix(w, format, d, names) }
-		if err := writeOutput(cmd.OutOrStdout(), output, write); err != nil {
+		if err := cli.WriteOutput(cmd.OutOrStdout(), output, write); err != nil {
 			return err
 		}
 		a.log.Infof("%d discrepancies in %.1f s, written to %s as a %d×%d matrix", hi-lo, time.Since(start).Seconds(), output, len(data), len(data))
 		return nil
 	}
-	err = writeOutput(cmd.OutOrStdout(), output, func(w io.Writer) error {
+	err = cli.WriteOutput(cmd.OutOrStdout(), output, func(w io.Writer) error {
 		pw := baselines.NewPairCSVWriter(w, data)
 		if _, err := baselines.PairwiseRange(ctx, data, opt, lo, hi, pw.Write); err != nil {
 			return err

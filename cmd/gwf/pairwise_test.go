@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs/collection/dataflags"
+	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/training/baselines"
 )
 
@@ -54,8 +55,8 @@ func TestPairwiseShardsMergeToOneRun(t *testing.T) {
 		{"pairwise", "--dataset", "MUTAG", "--shard", "1/2"},                    // a part needs a file name
 		{"pairwise", "--dataset", "MUTAG", "--shard", "2/2", "--output", out},   // no such shard
 	} {
-		if _, _, code := runCLI(t, args...); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		if _, _, code := runCLI(t, args...); code != cli.ExitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, cli.ExitUsage)
 		}
 	}
 	// Discrepancies of other data (another subset) are refused, not silently misused.
@@ -66,8 +67,8 @@ func TestPairwiseShardsMergeToOneRun(t *testing.T) {
 
 func equalJSON(a, b any) bool {
 	var x, y bytes.Buffer
-	writeJSON(&x, a)
-	writeJSON(&y, b)
+	cli.WriteJSON(&x, a)
+	cli.WriteJSON(&y, b)
 	return x.String() == y.String()
 }
 
@@ -121,8 +122,8 @@ func TestPairwiseNPY(t *testing.T) {
 		t.Errorf("an 8×8 matrix for 9 graphs: exit %d, %s", code, stderr)
 	}
 	for _, extra := range [][]string{{"--output", npyPath, "--shard", "0/2"}, {"--output", npyPath, "--long"}, {"--output", filepath.Join(dir, "d.txt")}} {
-		if _, _, code := runCLI(t, append(append([]string{"pairwise"}, extra...), common...)...); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d", extra, code, exitUsage)
+		if _, _, code := runCLI(t, append(append([]string{"pairwise"}, extra...), common...)...); code != cli.ExitUsage {
+			t.Errorf("%v: exit %d, want %d", extra, code, cli.ExitUsage)
 		}
 	}
 }

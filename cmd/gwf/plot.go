@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/experiment"
 	"github.com/gwf-graphs/gwf/training/plot"
@@ -48,7 +49,7 @@ fixed (transform mode, as 'gwf embed').`,
 		Example: `  gwf plot tsne --model mutag.model --dataset MUTAG --output mutag-tsne.png
   gwf plot atoms --model mutag.model --top 6 --output mutag-atoms.png
   gwf plot loss --model mutag.model --output mutag-loss.png`,
-		Args: noArgs,
+		Args: cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	for _, kind := range []string{"tsne", "atoms", "loss"} {
@@ -74,7 +75,7 @@ func newPlotKindCmd(a *app, kind string) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   use,
 		Short: short,
-		Args:  noArgs,
+		Args:  cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runPlot(cmd, a, kind, &f)
 		},
@@ -99,7 +100,7 @@ func newPlotKindCmd(a *app, kind string) *cobra.Command {
 
 func runPlot(cmd *cobra.Command, a *app, kind string, f *plotFlags) error {
 	if f.model == "" || f.output == "" {
-		return usagef("--model FILE and --output FILE.png are required")
+		return cli.Usagef("--model FILE and --output FILE.png are required")
 	}
 	var draw func(w io.Writer) error
 	switch kind {
@@ -111,7 +112,7 @@ func runPlot(cmd *cobra.Command, a *app, kind string, f *plotFlags) error {
 		draw = func(w io.Writer) error { return plot.Loss(w, filepath.Base(f.model)+": loss per epoch", m) }
 	case "atoms":
 		if f.top < 1 {
-			return usagef("--top = %d must be at least 1", f.top)
+			return cli.Usagef("--top = %d must be at least 1", f.top)
 		}
 		if f.data.Dataset == "" && f.data.TU == "" {
 			m, err := training.Load(f.model)
@@ -129,10 +130,10 @@ func runPlot(cmd *cobra.Command, a *app, kind string, f *plotFlags) error {
 	case "tsne":
 		emb, err := training.ParseEmbedding(f.embedding)
 		if err != nil {
-			return usagef("--embedding: %w", err)
+			return cli.Usagef("--embedding: %w", err)
 		}
 		if f.iter < 1 {
-			return usagef("--tsne-iter = %d must be at least 1", f.iter)
+			return cli.Usagef("--tsne-iter = %d must be at least 1", f.iter)
 		}
 		if err := f.data.check(); err != nil {
 			return err
@@ -149,7 +150,7 @@ func runPlot(cmd *cobra.Command, a *app, kind string, f *plotFlags) error {
 		a.log.Infof("t-SNE of %d graphs, %d iterations", len(ds.Graphs), f.iter)
 		draw = func(w io.Writer) error { return plot.TSNE(w, title, x, class, names, f.seed, f.iter) }
 	}
-	if err := writeOutput(cmd.OutOrStdout(), f.output, draw); err != nil {
+	if err := cli.WriteOutput(cmd.OutOrStdout(), f.output, draw); err != nil {
 		return err
 	}
 	if f.output != "-" && !strings.HasSuffix(strings.ToLower(f.output), ".png") {

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gwf-graphs/gwf/internal/cli"
 )
 
 // gwf plot draws each picture of a trained model as a PNG, for its training data and for
@@ -41,8 +43,8 @@ func TestPlot(t *testing.T) {
 		{"plot", "atoms", "--model", model, "--output", filepath.Join(dir, "x.png"), "--top", "0"}, // no atoms
 		{"plot", "tnse", "--model", model},                                                         // a typo
 	} {
-		if _, _, code := runCLI(t, args...); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		if _, _, code := runCLI(t, args...); code != cli.ExitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, cli.ExitUsage)
 		}
 	}
 }

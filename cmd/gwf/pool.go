@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gwf-graphs/gwf/internal/cli"
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 )
 
@@ -33,7 +34,7 @@ of both classifiers, is refused, naming the first that differs.`,
   gwf pool --json gwf-1.json gwf-2.json`,
 		Args: func(_ *cobra.Command, files []string) error {
 			if len(files) == 0 {
-				return usagef("give the reports to pool: gwf pool REPORT.json...")
+				return cli.Usagef("give the reports to pool: gwf pool REPORT.json...")
 			}
 			return nil
 		},
@@ -48,7 +49,7 @@ of both classifiers, is refused, naming the first that differs.`,
 			}
 			out, err := classexp.Pool(files, reps)
 			if errors.Is(err, classexp.ErrMismatch) {
-				return usageError{err}
+				return cli.Usage(err)
 			}
 			if err != nil {
 				return err
@@ -64,7 +65,7 @@ of both classifiers, is refused, naming the first that differs.`,
 				a.log.Infof("pooled %d folds of %d reports of %s", out.Pooled.Folds, len(reps), dataset.Dataset)
 			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), out)
+				return cli.WriteJSON(cmd.OutOrStdout(), out)
 			}
 			return out.WriteText(cmd.OutOrStdout(), first)
 		},

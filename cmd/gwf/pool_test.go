@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gwf-graphs/gwf/internal/cli"
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/training/cluster"
 )
@@ -68,11 +69,11 @@ func TestPool(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{s1, other}, exitUsage, "differ in head and encoder (semisup)"},
+		{[]string{s1, other}, cli.ExitUsage, "differ in head and encoder (semisup)"},
 		{[]string{s1, notReport}, 1, "no folds"},
 		{[]string{s1, binary}, 1, "not a JSON object"},
 		{[]string{s1, filepath.Join(dir, "none.json")}, 1, "no such file"},
-		{nil, exitUsage, "give the reports"},
+		{nil, cli.ExitUsage, "give the reports"},
 	} {
 		_, stderr, code := runCLI(t, append([]string{"pool"}, c.args...)...)
 		if code != c.code || !strings.Contains(stderr, c.want) {

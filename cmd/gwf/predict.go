@@ -6,9 +6,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/semisup"
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/trainflags"
 )
 
 type predictFlags struct {
@@ -53,7 +55,7 @@ encoding (MUTAG's -1 and 1, say) and probabilities in that order ("classes" list
   gwf predict --model mutag.classifier --tu ./new-graphs --json
   gwf predict --model mutag.classifier --tu ./new-graphs --steps 20 --output predictions.csv`,
 		Annotations: interruptible("no predictions written"),
-		Args:        noArgs,
+		Args:        cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runPredict(cmd, a, &f)
 		},
@@ -63,7 +65,7 @@ encoding (MUTAG's -1 and 1, say) and probabilities in that order ("classes" list
 	modelFlag(fs, &f.model, "classifier file written by 'gwf classify --output' (required)")
 	outputFlag(fs, &f.output, "-", "output file (- for stdout)")
 	jsonFlag(fs, &f.json, "the predictions (instead of CSV)")
-	workersFlag(fs, &f.embed.workers, "goroutines of transform mode or of the discrepancies")
+	trainflags.RegisterWorkers(fs, &f.embed.workers, "goroutines of transform mode or of the discrepancies")
 	f.embed.register(fs)
 	return cmd
 }
@@ -78,13 +80,13 @@ func classLabel(m *semisup.Model, c int) any {
 
 func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 	if f.model == "" {
-		return usagef("--model FILE is required")
+		return cli.Usagef("--model FILE is required")
 	}
 	if err := f.data.check(); err != nil {
 		return err
 	}
 	if f.embed.steps < 0 || f.embed.workers < 0 {
-		return usagef("--steps and --workers must not be negative")
+		return cli.Usagef("--steps and --workers must not be negative")
 	}
 	if isSVMClassifier(f.model) {
 		return runPredictSVM(cmd, a, f)
@@ -137,9 +139,9 @@ func (f *predictFlags) write(stdout io.Writer, a *app, rep *classexp.Predictions
 			a.log.Infof("class %s: %d graphs, %d predicted right; %d graphs predicted as it", c.Label, c.Graphs, c.Correct, c.Predicted)
 		}
 	}
-	return writeOutput(stdout, f.output, func(w io.Writer) error {
+	return cli.WriteOutput(stdout, f.output, func(w io.Writer) error {
 		if f.json {
-			return writeJSON(w, rep)
+			return cli.WriteJSON(w, rep)
 		}
 		return rep.WriteCSV(w)
 	})

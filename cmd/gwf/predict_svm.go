@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gwf-graphs/gwf/internal/cli"
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 )
@@ -35,7 +36,7 @@ func svmClassLabel(m *fgwsvm.Model, c int) any {
 // classifier's support graphs, as cross-validation computed them for held-out graphs.
 func runPredictSVM(cmd *cobra.Command, a *app, f *predictFlags) error {
 	if cmd.Flags().Changed("steps") || f.embed.transform {
-		return usagef("--steps and --transform are for GWF classifiers: an fgw-svm classifier compares graphs directly")
+		return cli.Usagef("--steps and --transform are for GWF classifiers: an fgw-svm classifier compares graphs directly")
 	}
 	m, err := fgwsvm.Load(f.model)
 	if err != nil {

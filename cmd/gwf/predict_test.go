@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/cli"
 )
 
 // writeBlocksTU writes n graphs of two block structures as a TU dataset in its own folder,
@@ -112,15 +113,15 @@ func TestClassifyThenPredict(t *testing.T) {
 	}
 
 	for _, args := range [][]string{{"--tu", unseen}, {"--model", model}, {"--model", model, "--tu", unseen, "--steps", "-1"}} {
-		if _, _, code := runCLI(t, append([]string{"predict"}, args...)...); code != exitUsage {
-			t.Errorf("predict %v: exit %d, want %d", args, code, exitUsage)
+		if _, _, code := runCLI(t, append([]string{"predict"}, args...)...); code != cli.ExitUsage {
+			t.Errorf("predict %v: exit %d, want %d", args, code, cli.ExitUsage)
 		}
 	}
 	bad := filepath.Join(t.TempDir(), "bad")
 	if err := os.WriteFile(bad, []byte(`{"format": "gwf-semisup-model"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, stderr, code := runCLI(t, "predict", "--model", bad, "--tu", unseen); code != exitError {
+	if _, stderr, code := runCLI(t, "predict", "--model", bad, "--tu", unseen); code != cli.ExitError {
 		t.Errorf("corrupt model: exit %d (%s)", code, stderr)
 	}
 }
@@ -145,8 +146,8 @@ func TestEncoderClassifyThenPredict(t *testing.T) {
 		t.Errorf("encoder predictions differ between runs or are missing:\n%s\n%s", first, second)
 	}
 	for _, bad := range [][]string{{"--encoder", "mlp"}, {"--encoder-hidden", ""}} {
-		if _, _, code := runCLI(t, append([]string{"semisup", "--tu", train, "--folds", "2"}, bad...)...); code != exitUsage {
-			t.Errorf("classify %v: exit %d, want %d", bad, code, exitUsage)
+		if _, _, code := runCLI(t, append([]string{"semisup", "--tu", train, "--folds", "2"}, bad...)...); code != cli.ExitUsage {
+			t.Errorf("classify %v: exit %d, want %d", bad, code, cli.ExitUsage)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gwf-graphs/gwf/internal/cli"
 )
 
 func TestCPUProfile(t *testing.T) {
@@ -16,10 +18,10 @@ func TestCPUProfile(t *testing.T) {
 		t.Fatalf("profile not written: %v", err)
 	}
 	// A failing command still ends its profile; an unwritable path is a clear error.
-	if _, _, code := runCLI(t, "gw", a, filepath.Join(dir, "missing.json"), "--cpuprofile", prof); code != exitError {
-		t.Errorf("exit %d for a missing graph, want %d", code, exitError)
+	if _, _, code := runCLI(t, "gw", a, filepath.Join(dir, "missing.json"), "--cpuprofile", prof); code != cli.ExitError {
+		t.Errorf("exit %d for a missing graph, want %d", code, cli.ExitError)
 	}
-	if _, stderr, code := runCLI(t, "gw", a, a, "--cpuprofile", filepath.Join(dir, "no", "such", "dir")); code != exitError || !strings.Contains(stderr, "--cpuprofile") {
-		t.Errorf("exit %d for an unwritable profile path, want %d with a message naming the flag:\n%s", code, exitError, stderr)
+	if _, stderr, code := runCLI(t, "gw", a, a, "--cpuprofile", filepath.Join(dir, "no", "such", "dir")); code != cli.ExitError || !strings.Contains(stderr, "--cpuprofile") {
+		t.Errorf("exit %d for an unwritable profile path, want %d with a message naming the flag:\n%s", code, cli.ExitError, stderr)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/cli"
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 )
 
@@ -29,7 +30,7 @@ func (p *protocolFlags) register(fs *pflag.FlagSet, output, outputDir string) {
 	fs.Uint64Var(&p.foldSeed, "fold-seed", 1, "seed of the fold split (and of the --labeled-fraction choice)")
 	fs.Float64Var(&p.fraction, "labeled-fraction", 0, "train once with this fraction of labelled graphs and score the rest (instead of --folds); 1: train one classifier on all labelled graphs")
 	outputFlag(fs, &p.output, "", output)
-	renamedFlag(fs, "output", "model") // --model reads a model elsewhere; here it wrote one
+	cli.RenamedFlag(fs, "output", "model") // --model reads a model elsewhere; here it wrote one
 	outputDirFlag(fs, &p.outputDir, outputDir)
 	fs.StringVar(&p.predFile, "predictions", "", "with --labeled-fraction: write every graph's prediction as CSV to this file")
 	jsonFlag(fs, &p.json, "the report")
@@ -38,7 +39,7 @@ func (p *protocolFlags) register(fs *pflag.FlagSet, output, outputDir string) {
 // checkFraction refuses a --labeled-fraction outside [0, 1].
 func (p *protocolFlags) checkFraction() error {
 	if !(p.fraction >= 0 && p.fraction <= 1) {
-		return usagef("--labeled-fraction = %v must be in (0, 1]", p.fraction)
+		return cli.Usagef("--labeled-fraction = %v must be in (0, 1]", p.fraction)
 	}
 	return nil
 }
@@ -52,7 +53,7 @@ func (p *protocolFlags) classLabels(a *app, ds *graphs.Dataset) ([]int, int, err
 		return labels, k, err
 	}
 	if p.folds < 2 || p.folds > len(labels) {
-		return nil, 0, usagef("--folds = %d must be between 2 and the number of graphs (%d)", p.folds, len(labels))
+		return nil, 0, cli.Usagef("--folds = %d must be between 2 and the number of graphs (%d)", p.folds, len(labels))
 	}
 	short, err := classexp.FoldFit(labels, k, p.folds)
 	if err != nil {
@@ -73,13 +74,13 @@ func (p *protocolFlags) writePredictions(ds *graphs.Dataset, labels []int, s cla
 	for i, g := range ds.Graphs {
 		names[i] = g.Name
 	}
-	return writeOutput(nil, p.predFile, func(w io.Writer) error { return classexp.WritePredictions(w, names, labels, s, text) })
+	return cli.WriteOutput(nil, p.predFile, func(w io.Writer) error { return classexp.WritePredictions(w, names, labels, s, text) })
 }
 
 // writeReport writes a classification report as --json says: JSON or text.
 func (p *protocolFlags) writeReport(w io.Writer, rep interface{ WriteText(io.Writer) error }) error {
 	if p.json {
-		return writeJSON(w, rep)
+		return cli.WriteJSON(w, rep)
 	}
 	return rep.WriteText(w)
 }

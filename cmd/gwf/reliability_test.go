@@ -4,7 +4,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"io/fs"
@@ -16,8 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sirupsen/logrus"
-
+	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -48,7 +46,7 @@ func TestTinyMemoryLimit(t *testing.T) {
 		{"gw", writeFile(t, t.TempDir(), "g.json", `{"adjacency": [[0, 1], [1, 0]]}`), writeFile(t, t.TempDir(), "h.json", `{"adjacency": [[0]]}`), "--max-memory", "1e-10"},
 	} {
 		_, stderr, code := runCLI(t, args...)
-		if code != exitError || !strings.Contains(stderr, "limit of 1") {
+		if code != cli.ExitError || !strings.Contains(stderr, "limit of 1") {
 			t.Errorf("%s: exit %d, stderr %q: want the 1-byte limit to refuse the data", args[0], code, stderr)
 		}
 	}
@@ -70,7 +68,7 @@ func TestOutputsKeepWhatIsAtThePath(t *testing.T) {
 	if err := os.Symlink("target.csv", link); err != nil {
 		t.Fatal(err)
 	}
-	if stderr, code := embed(link); code != exitOK {
+	if stderr, code := embed(link); code != cli.ExitOK {
 		t.Fatalf("embed to a symbolic link: exit %d: %s", code, stderr)
 	}
 	if info, err := os.Lstat(link); err != nil || info.Mode()&fs.ModeSymlink == 0 {
@@ -81,11 +79,11 @@ func TestOutputsKeepWhatIsAtThePath(t *testing.T) {
 	}
 
 	if info, err := os.Lstat(os.DevNull); err == nil && info.Mode()&fs.ModeCharDevice != 0 {
-		if stderr, code := embed(os.DevNull); code != exitOK {
+		if stderr, code := embed(os.DevNull); code != cli.ExitOK {
 			t.Fatalf("embed to %s: exit %d: %s", os.DevNull, code, stderr)
 		}
 		_, stderr, code := runCLI(t, fitArgs(os.DevNull, "--force")...)
-		if code != exitOK {
+		if code != cli.ExitOK {
 			t.Fatalf("fit to %s: exit %d: %s", os.DevNull, code, stderr)
 		}
 		if after, err := os.Lstat(os.DevNull); err != nil || after.Mode() != info.Mode() || !os.SameFile(info, after) {
@@ -108,7 +106,7 @@ func TestOutputsKeepWhatIsAtThePath(t *testing.T) {
 		b, _ := io.ReadAll(f)
 		got <- b
 	}()
-	if stderr, code := embed(fifo); code != exitOK {
+	if stderr, code := embed(fifo); code != cli.ExitOK {
 		t.Fatalf("embed to a FIFO: exit %d: %s", code, stderr)
 	}
 	if b := <-got; !strings.HasPrefix(string(b), "graph,") {
@@ -118,7 +116,7 @@ func TestOutputsKeepWhatIsAtThePath(t *testing.T) {
 		t.Errorf("the FIFO was replaced (%v)", err)
 	}
 
-	if stderr, code := embed(dir); code != exitError || !strings.Contains(stderr, "is a folder") {
+	if stderr, code := embed(dir); code != cli.ExitError || !strings.Contains(stderr, "is a folder") {
 		t.Errorf("embed to a folder: exit %d: %s", code, stderr)
 	}
 }
@@ -137,34 +135,8 @@ func TestResumeRefusesModelWithoutOptimizer(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, stderr, code := runCLI(t, fitArgs(model, "--resume", "--epochs", "2")...)
-	if code != exitError || !strings.Contains(stderr, "no optimizer state") {
+	if code != cli.ExitError || !strings.Contains(stderr, "no optimizer state") {
 		t.Errorf("exit %d: %s", code, stderr)
-	}
-}
-
-// TestWatchSignals: the first signal cancels the context, the second aborts.
-func TestWatchSignals(t *testing.T) {
-	log := logrus.New()
-	log.SetOutput(io.Discard)
-	aborted := make(chan struct{})
-	ctx, stop := watchSignals(context.Background(), log, func() { close(aborted) })
-	defer stop()
-	for i := 0; i < 2; i++ {
-		if err := syscall.Kill(syscall.Getpid(), syscall.SIGINT); err != nil {
-			t.Fatal(err)
-		}
-		if i == 0 {
-			select {
-			case <-ctx.Done():
-			case <-time.After(10 * time.Second):
-				t.Fatal("the first SIGINT did not cancel the context")
-			}
-		}
-	}
-	select {
-	case <-aborted:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the second SIGINT did not abort")
 	}
 }
 
@@ -203,8 +175,8 @@ func TestInterruptStopsInsideBatch(t *testing.T) {
 	select {
 	case err := <-exited:
 		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != exitInterrupted {
-			t.Errorf("exit: %v, want status %d\n%s", err, exitInterrupted, stderr.String())
+		if !errors.As(err, &ee) || ee.ExitCode() != cli.ExitInterrupted {
+			t.Errorf("exit: %v, want status %d\n%s", err, cli.ExitInterrupted, stderr.String())
 		}
 	case <-time.After(20 * time.Second):
 		cmd.Process.Kill()

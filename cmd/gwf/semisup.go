@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/semisup"
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/training"
@@ -91,7 +92,7 @@ FGW discrepancies, the classifier GW graph methods are benchmarked with.`,
   gwf semisup --dataset MUTAG --labeled-fraction 1 --output mutag.classifier
   gwf predict --model mutag.classifier --tu ./new-graphs --json`,
 		Annotations: interruptible("no report written (with --output-dir, the same command continues from what it kept)"),
-		Args:        noArgs,
+		Args:        cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runSemisup(cmd, a, &f)
 		},
@@ -152,20 +153,20 @@ func parseHidden(s string) ([]int, error) {
 func (f *semisupFlags) selection(sc semisup.Config) (*classexp.Selection, error) {
 	if f.validation == 0 {
 		if f.selBeta != nil || f.selDetach || f.selDecay != nil || f.selHidden != "" || f.selEncLR != nil || f.refit {
-			return nil, usagef("--select-beta, --select-detach, --select-decay, --select-hidden, --select-encoder-lr and --refit need --validation > 0")
+			return nil, cli.Usagef("--select-beta, --select-detach, --select-decay, --select-hidden, --select-encoder-lr and --refit need --validation > 0")
 		}
 		return nil, nil
 	}
 	betas, decays, encLRs := orOne(f.selBeta, sc.Beta), orOne(f.selDecay, sc.Head.WeightDecay), orOne(f.selEncLR, sc.EncoderLearningRate)
 	if len(encLRs) > 1 && sc.Encoder != semisup.EncoderGCN && sc.Encoder != semisup.EncoderGIN {
-		return nil, usagef("--select-encoder-lr needs --encoder gcn or gin")
+		return nil, cli.Usagef("--select-encoder-lr needs --encoder gcn or gin")
 	}
 	var shapes [][]int
 	if strings.TrimSpace(f.selHidden) != "" {
 		for _, p := range strings.Split(f.selHidden, ";") {
 			h, err := parseHidden(p)
 			if err != nil {
-				return nil, usagef("--select-hidden: %v", err)
+				return nil, cli.Usagef("--select-hidden: %v", err)
 			}
 			shapes = append(shapes, h)
 		}
@@ -177,7 +178,7 @@ func (f *semisupFlags) selection(sc semisup.Config) (*classexp.Selection, error)
 	sel := &classexp.Selection{Validation: f.validation, Refit: f.refit, Seed: f.protocol.foldSeed, Unsupervised: f.selUnsup,
 		Candidates: grid.Candidates(sc)}
 	if err := sel.Validate(); err != nil {
-		return nil, usagef("%v", err)
+		return nil, cli.Usagef("%v", err)
 	}
 	return sel, nil
 }
@@ -198,7 +199,7 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	}
 	hidden, err := parseHidden(f.hidden)
 	if err != nil {
-		return usagef("%v", err)
+		return cli.Usagef("%v", err)
 	}
 	encHidden, err := f.encoder.widths()
 	if err != nil {
@@ -211,43 +212,43 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	sc := semisup.Config{Beta: f.beta, Hidden: hidden, Activation: f.activation, Input: f.input, Detach: f.detach, Head: f.head,
 		Encoder: f.encoder.kind, EncoderHidden: encHidden, EncoderLearningRate: f.encoder.lr, NoGWF: f.noGWF}
 	if err := sc.Validate(); err != nil {
-		return usagef("%v", err)
+		return cli.Usagef("%v", err)
 	}
 	if err := p.checkFraction(); err != nil {
 		return err
 	}
 	if (p.output != "" || p.predFile != "") && p.fraction == 0 {
-		return usagef("--output and --predictions need --labeled-fraction (for the folds' files use --output-dir)")
+		return cli.Usagef("--output and --predictions need --labeled-fraction (for the folds' files use --output-dir)")
 	}
 	if p.outputDir != "" && p.fraction > 0 {
-		return usagef("--output-dir is for cross-validation; with --labeled-fraction use --output")
+		return cli.Usagef("--output-dir is for cross-validation; with --labeled-fraction use --output")
 	}
 	sh := shard.All
 	if f.shard != "" {
 		if sh, err = shard.Parse(f.shard); err != nil {
-			return usagef("--shard: %v", err)
+			return cli.Usagef("--shard: %v", err)
 		}
 		if p.outputDir == "" || p.fraction > 0 {
-			return usagef("--shard needs cross-validation with --output-dir (the folder the shards share)")
+			return cli.Usagef("--shard needs cross-validation with --output-dir (the folder the shards share)")
 		}
 		if sh.Count > p.folds {
-			return usagef("--shard %s: more shards than --folds %d", f.shard, p.folds)
+			return cli.Usagef("--shard %s: more shards than --folds %d", f.shard, p.folds)
 		}
 	}
 	if f.resume && p.output == "" {
-		return usagef("--resume needs --output")
+		return cli.Usagef("--resume needs --output")
 	}
 	if f.selUnsup && (f.noGWF || f.validation == 0) {
 		// The β = 0 candidate needs a model trained without labels, and a validation split.
 		if flags.Changed("select-unsupervised") {
-			return usagef("--select-unsupervised needs the GWF term (not --no-gwf) and --validation > 0")
+			return cli.Usagef("--select-unsupervised needs the GWF term (not --no-gwf) and --validation > 0")
 		}
 		f.selUnsup = false
 	}
 	if f.noGWF && f.baselines {
 		// Without the GWF term there is no model to train without labels.
 		if flags.Changed("baselines") {
-			return usagef("--baselines needs the GWF term: without it (--no-gwf) nothing trains without labels")
+			return cli.Usagef("--baselines needs the GWF term: without it (--no-gwf) nothing trains without labels")
 		}
 		f.baselines = false
 	}
@@ -271,7 +272,7 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(data), a.log); err != nil {
 		return err
 	}
-	opt := semisup.Options{Workers: f.train.workers, Observe: a.observer("training", nil)}
+	opt := semisup.Options{Workers: f.train.Workers, Observe: a.observer("training", nil)}
 	if p.fraction > 0 {
 		return semisupFraction(cmd, a, f, ds, labels, classesN, cfg, sc, opt)
 	}
@@ -309,7 +310,7 @@ func semisupFraction(cmd *cobra.Command, a *app, f *semisupFlags, ds *graphs.Dat
 	var err error
 	if f.resume {
 		epochs := 0
-		if changed(cmd.Flags(), "epochs") {
+		if cli.Changed(cmd.Flags(), "epochs") {
 			epochs = cfg.Epochs
 		}
 		if m, err = classexp.ResumeGWFModel(p.output, ds, classesN, epochs); err != nil {
@@ -326,7 +327,7 @@ func semisupFraction(cmd *cobra.Command, a *app, f *semisupFlags, ds *graphs.Dat
 		a.log.Infof("after training, the %d training graphs are re-embedded in transform mode (atoms fixed) and the head trained on them, as 'gwf predict' embeds unseen graphs", len(data))
 	}
 	rep, split, err := classexp.FractionGWF(cmd.Context(), m, ds, labels, classexp.Fraction{Share: p.fraction, Seed: p.foldSeed}, opt,
-		training.Options{Workers: f.train.workers, Observe: opt.Observe})
+		training.Options{Workers: f.train.Workers, Observe: opt.Observe})
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gwf-graphs/gwf/internal/cli"
 )
 
 // shardCorpus generates a small SBM corpus and trains a small model on a sample of it, in dir.
@@ -97,7 +99,7 @@ func TestShardProcessesMergeToOneRun(t *testing.T) {
 			t.Errorf("%s: merged shards (%d bytes) differ from one run (%d bytes)", ext, len(b), len(a))
 		}
 	}
-	if _, stderr, code := runCLI(t, append([]string{"merge", "--output", filepath.Join(dir, "x.npz"), one}, writeFile(t, dir, "bad.csv", "graph,label,lambda0,lambda1,lambda2\na,1,0.5,zero,0.5\n"))...); code != exitError || !strings.Contains(stderr, "bad.csv:2") {
+	if _, stderr, code := runCLI(t, append([]string{"merge", "--output", filepath.Join(dir, "x.npz"), one}, writeFile(t, dir, "bad.csv", "graph,label,lambda0,lambda1,lambda2\na,1,0.5,zero,0.5\n"))...); code != cli.ExitError || !strings.Contains(stderr, "bad.csv:2") {
 		t.Errorf("merge to .npz of a part with a bad number: exit %d, %s", code, stderr)
 	}
 	stream := filepath.Join(dir, "stream.csv")
@@ -115,7 +117,7 @@ func TestEmbedShardFromEnv(t *testing.T) {
 	common := []string{"embed", "--model", model, "--tu", corpus, "--steps", "1", "--output", out, "-q"}
 
 	t.Setenv("JOB_COMPLETION_INDEX", "1")
-	if _, stderr, code := runCLI(t, common...); code != exitUsage || !strings.Contains(stderr, "number of shards") {
+	if _, stderr, code := runCLI(t, common...); code != cli.ExitUsage || !strings.Contains(stderr, "number of shards") {
 		t.Errorf("JOB_COMPLETION_INDEX without --shards: exit %d, %s", code, stderr)
 	}
 	mustRun(t, append(common, "--shards", "2")...)
@@ -128,7 +130,7 @@ func TestEmbedShardFromEnv(t *testing.T) {
 	if n := bytes.Count(b, []byte("\n")); n != 20 || !bytes.Contains(b, []byte("\nSBM#19,")) || bytes.Contains(b, []byte("\nSBM#18,")) {
 		t.Errorf("shard 1/2 wrote %d lines:\n%s", n, b)
 	}
-	if _, stderr, code := runCLI(t, append(common, "--shard", "0/1")...); code != exitOK {
+	if _, stderr, code := runCLI(t, append(common, "--shard", "0/1")...); code != cli.ExitOK {
 		t.Errorf("--shard 0/1 should override the environment: exit %d, %s", code, stderr)
 	} else if _, err := os.Stat(out); err != nil {
 		t.Errorf("--shard 0/1 writes the output itself: %v", err)
@@ -141,7 +143,7 @@ func TestEmbedShardFromEnv(t *testing.T) {
 		t.Errorf("Slurm task 0 of 3: %v", err)
 	}
 	t.Setenv("SLURM_ARRAY_TASK_STEP", "2")
-	if _, stderr, code := runCLI(t, common...); code != exitUsage || !strings.Contains(stderr, "contiguous") {
+	if _, stderr, code := runCLI(t, common...); code != cli.ExitUsage || !strings.Contains(stderr, "contiguous") {
 		t.Errorf("a Slurm array with a step: exit %d, %s", code, stderr)
 	}
 }
@@ -167,18 +169,18 @@ func TestShardUsageErrors(t *testing.T) {
 		"generate BA too small": {"generate", "ba", "--nodes", "2:5", "--classes", "2", "--output", filepath.Join(dir, "x")},
 	}
 	for name, args := range cases {
-		if _, stderr, code := runCLI(t, args...); code != exitUsage {
-			t.Errorf("%s: exit %d, want %d\n%s", name, code, exitUsage, stderr)
+		if _, stderr, code := runCLI(t, args...); code != cli.ExitUsage {
+			t.Errorf("%s: exit %d, want %d\n%s", name, code, cli.ExitUsage, stderr)
 		}
 	}
 	// Runtime errors: parts of different runs, an existing generate output.
-	if _, stderr, code := runCLI(t, "merge", "--output", filepath.Join(dir, "m.csv"), writeFile(t, dir, "a.csv", "graph,label,z0\n"), other); code != exitError || !strings.Contains(stderr, "header") {
+	if _, stderr, code := runCLI(t, "merge", "--output", filepath.Join(dir, "m.csv"), writeFile(t, dir, "a.csv", "graph,label,z0\n"), other); code != cli.ExitError || !strings.Contains(stderr, "header") {
 		t.Errorf("merge of different headers: exit %d, %s", code, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "m.csv")); err == nil {
 		t.Error("a failed merge left its output")
 	}
-	if _, stderr, code := runCLI(t, "generate", "sbm", "--count", "3", "--output", dir); code != exitError || !strings.Contains(stderr, "already exists") {
+	if _, stderr, code := runCLI(t, "generate", "sbm", "--count", "3", "--output", dir); code != cli.ExitError || !strings.Contains(stderr, "already exists") {
 		t.Errorf("generate into an existing folder: exit %d, %s", code, stderr)
 	}
 }

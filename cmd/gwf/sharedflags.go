@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/spf13/pflag"
 
+	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training/cluster"
 )
@@ -42,11 +43,6 @@ func formatFlag(fs *pflag.FlagSet, v *string) {
 	fs.StringVar(v, "format", "", "format of --output: csv, npy or npz (default: from its extension, else csv)")
 }
 
-// workersFlag registers --workers, the goroutines of the command's parallel work.
-func workersFlag(fs *pflag.FlagSet, v *int, what string) {
-	fs.IntVar(v, "workers", 0, what+" (0: one per CPU); results do not depend on it")
-}
-
 // embeddingFlag registers --embedding, z or λ.
 func embeddingFlag(fs *pflag.FlagSet, v *string, what string) {
 	fs.StringVar(v, "embedding", string(cluster.DefaultEmbedding), what+": z (the raw embeddings) or lambda (softmax(z), the atom weights)")
@@ -74,7 +70,7 @@ func (e *encoderFlags) register(fs *pflag.FlagSet, trainedBy string) {
 func (e *encoderFlags) widths() ([]int, error) {
 	h, err := parseHidden(e.hidden)
 	if err != nil || len(h) == 0 {
-		return nil, usagef("--encoder-hidden %q: give one or more widths", e.hidden)
+		return nil, cli.Usagef("--encoder-hidden %q: give one or more widths", e.hidden)
 	}
 	return h, nil
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gwf-graphs/gwf/internal/cli"
 )
 
 // TestFitStream: fit --stream trains the model fit trains in memory, byte for byte (fresh and
@@ -61,7 +63,7 @@ func TestFitStreamRefusesOtherData(t *testing.T) {
 	model := filepath.Join(t.TempDir(), "m.model")
 	mustRun(t, fitArgs(model, "--subset", "20", "--stream")...)
 	_, stderr, code := runCLI(t, fitArgs(model, "--subset", "21", "--stream", "--resume", "--epochs", "2")...)
-	if code == exitOK || !strings.Contains(stderr, "not the 20 graphs the model was trained on") {
+	if code == cli.ExitOK || !strings.Contains(stderr, "not the 20 graphs the model was trained on") {
 		t.Fatalf("resume on other data: exit %d, %s", code, stderr)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -37,10 +38,10 @@ func TestStructureFlag(t *testing.T) {
 	}
 	adjModel := filepath.Join(dir, "adj.model")
 	mustRun(t, "fit", "--dataset", "MUTAG", "--subset", "16", "--output", adjModel, "--atoms", "2", "--layers", "5", "--epochs", "1", "--quiet")
-	if _, stderr, code := runCLI(t, "embed", "--model", adjModel, "--dataset", "MUTAG", "--subset", "5", "--structure", "sp"); code != exitUsage || !strings.Contains(stderr, "--structure adjacency") {
+	if _, stderr, code := runCLI(t, "embed", "--model", adjModel, "--dataset", "MUTAG", "--subset", "5", "--structure", "sp"); code != cli.ExitUsage || !strings.Contains(stderr, "--structure adjacency") {
 		t.Errorf("embed --structure sp under an adjacency model: exit %d, %s", code, stderr)
 	}
-	if _, _, code := runCLI(t, "fit", "--dataset", "MUTAG", "--structure", "ring", "--output", adjModel); code != exitUsage {
+	if _, _, code := runCLI(t, "fit", "--dataset", "MUTAG", "--structure", "ring", "--output", adjModel); code != cli.ExitUsage {
 		t.Errorf("--structure ring: exit %d", code)
 	}
 	adj, _ := mustRun(t, "pairwise", "--dataset", "MUTAG", "--subset", "4", "--solver", "cg", "-q")

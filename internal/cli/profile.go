@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -6,9 +6,9 @@ import (
 	"runtime/pprof"
 )
 
-// startCPUProfile starts writing a CPU profile to path (for `go tool pprof`); the returned
+// StartCPUProfile starts writing a CPU profile to path (for `go tool pprof`); the returned
 // function stops it and closes the file.
-func startCPUProfile(path string) (stop func() error, err error) {
+func StartCPUProfile(path string) (stop func() error, err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("--cpuprofile: %w", err)

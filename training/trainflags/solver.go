@@ -1,0 +1,37 @@
+package trainflags
+
+import (
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gwf-graphs/gwf/layers"
+)
+
+// Solver is the GWD solver's flags, the same in 'gwf gw' and in the commands that train:
+// --solver, --gamma, --layers, --inner, --tol. Their defaults are PPA's at the paper's
+// settings; a command that is given --solver and not the others takes that solver's defaults.
+type Solver struct {
+	Name   string
+	Gamma  float64
+	Layers int
+	Inner  int
+	Tol    float64
+}
+
+// Register adds the flags; tolUsage says what --tol does in the command.
+func (s *Solver) Register(fs *pflag.FlagSet, tolUsage string) {
+	p, b, cg := layers.DefaultPPA(), layers.DefaultBADMM(), layers.DefaultCG()
+	fs.StringVar(&s.Name, "solver", p.Name(), "GWD solver: ppa (proximal point, Algorithm 1), badmm (Bregman ADMM, Algorithm 2) or cg (conditional gradient, exact OT)")
+	fs.Float64Var(&s.Gamma, "gamma", p.Gamma, fmt.Sprintf("solver weight γ (default %g with ppa, %g with badmm)", p.Gamma, b.Gamma))
+	fs.Lookup("gamma").DefValue = "0" // hides "(default 0.01)": it depends on --solver, as the usage says
+	fs.IntVar(&s.Layers, "layers", p.Layers, fmt.Sprintf("GWD layers M (cg: most iterations, default %d)", cg.MaxIter))
+	fs.IntVar(&s.Inner, "inner", p.Inner, "Sinkhorn sweeps per PPA layer (ppa only)")
+	fs.Float64Var(&s.Tol, "tol", 0, tolUsage)
+}
+
+// RegisterWorkers adds --workers, the goroutines of a command's parallel work: what says of
+// what.
+func RegisterWorkers(fs *pflag.FlagSet, v *int, what string) {
+	fs.IntVar(v, "workers", 0, what+" (0: one per CPU); results do not depend on it")
+}
