@@ -47,6 +47,19 @@ const (
 	NodeNames
 )
 
+// ParseEdgeIDs reads the name of an EdgeIDs: "zero", "one" or "names" (any case).
+func ParseEdgeIDs(s string) (EdgeIDs, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "zero":
+		return ZeroBased, nil
+	case "one":
+		return OneBased, nil
+	case "names":
+		return NodeNames, nil
+	}
+	return 0, fmt.Errorf("graphs: edge-list ids %q: want zero, one or names", s)
+}
+
 // ErrNoNodeZero is wrapped by the error of a ZeroBased read whose smallest id is above 0 (the
 // file is most likely 1-based): callers can point to their own way of choosing the ids.
 var ErrNoNodeZero = errors.New("no edge has node 0")

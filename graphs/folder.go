@@ -262,6 +262,16 @@ type FileOptions struct {
 // names), or "" for an extension it does not know.
 func FileFormat(path string) string { return folderFormat(path) }
 
+// CheckFormat refuses a FileOptions.Format that ReadFile does not know ("" chooses by the
+// extension, and passes).
+func CheckFormat(format string) error {
+	switch strings.ToLower(format) {
+	case "", "json", "edges", "edgelist", "adjlist", "graphml", "gml", "graph6", "matrix":
+		return nil
+	}
+	return fmt.Errorf("graphs: unknown graph format %q (want json, graphml, gml, edgelist, adjlist, graph6 or matrix)", format)
+}
+
 // ReadFile reads one graph file in the format opt.Format names (by default, by the file's
 // extension). Errors name the file.
 func ReadFile(p string, opt FileOptions) (*Graph, error) {
@@ -290,7 +300,7 @@ func ReadFile(p string, opt FileOptions) (*Graph, error) {
 		return ReadGMLFile(p, attrs)
 	case "json":
 	default:
-		return nil, fmt.Errorf("%s: unknown graph format %q (want json, edges, adjlist, graphml, gml, graph6 or matrix)", p, opt.Format)
+		return nil, fmt.Errorf("%s: %w", p, CheckFormat(opt.Format))
 	}
 	b, err := readBounded(p, jsonMaxBytes(lim))
 	if err != nil {

@@ -242,3 +242,24 @@ func TestReadFileFormat(t *testing.T) {
 		t.Fatalf("one-based edge list of 4 nodes: %v, %v", g, err)
 	}
 }
+
+// TestCheckFormatAndIDs: the format and id names ReadFile and edge lists take, any case; others
+// are refused.
+func TestCheckFormatAndIDs(t *testing.T) {
+	for _, f := range []string{"", "JSON", "edges", "edgelist", "adjlist", "graphml", "gml", "graph6", "matrix"} {
+		if err := CheckFormat(f); err != nil {
+			t.Errorf("CheckFormat(%q): %v", f, err)
+		}
+	}
+	if err := CheckFormat("xml"); err == nil {
+		t.Error("CheckFormat(xml): no error")
+	}
+	for s, want := range map[string]EdgeIDs{"zero": ZeroBased, "One": OneBased, " names ": NodeNames} {
+		if got, err := ParseEdgeIDs(s); err != nil || got != want {
+			t.Errorf("ParseEdgeIDs(%q) = %v, %v; want %v", s, got, err, want)
+		}
+	}
+	if _, err := ParseEdgeIDs("two"); err == nil {
+		t.Error("ParseEdgeIDs(two): no error")
+	}
+}

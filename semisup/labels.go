@@ -38,3 +38,17 @@ func NoLabels(n int) []int {
 	}
 	return out
 }
+
+// Report is the label of each of n classes as a report shows it: the text for text labels,
+// else the number.
+func (l ClassLabels) Report(n int) []any {
+	out := make([]any, n)
+	for c := range out {
+		if l.ClassNames != nil {
+			out[c] = l.LabelText(c)
+		} else {
+			out[c] = l.Label(c)
+		}
+	}
+	return out
+}

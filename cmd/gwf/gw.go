@@ -174,13 +174,12 @@ func (f *gwFlags) build(cmd *cobra.Command) (layers.SolverOptions, layers.Solver
 	if err != nil {
 		return o, nil, cli.Usage(err)
 	}
-	switch strings.ToLower(f.format) {
-	case "", "json", "graphml", "gml", "edgelist", "adjlist", "graph6", "matrix":
-	default:
-		return o, nil, cli.Usagef("--input-format: unknown format %q (want json, graphml, gml, edgelist, adjlist, graph6 or matrix)", f.format)
+	if err := graphs.CheckFormat(f.format); err != nil {
+		return o, nil, cli.Usagef("--input-format: %w", err)
 	}
-	if _, ok := edgeIDs(f.ids); !ok {
-		return o, nil, cli.Usagef("--ids: unknown kind %q (want zero, one or names)", f.ids)
+	ids, err := graphs.ParseEdgeIDs(f.ids)
+	if err != nil {
+		return o, nil, cli.Usagef("--ids: %w", err)
 	}
 	if !(f.maxMemory > 0) || f.maxMemory > 1<<20 {
 		return o, nil, cli.Usagef("--max-memory = %v GiB must be positive (and at most 2^20)", f.maxMemory)
@@ -188,7 +187,7 @@ func (f *gwFlags) build(cmd *cobra.Command) (layers.SolverOptions, layers.Solver
 	if f.maxNodes < 1 {
 		return o, nil, cli.Usagef("--max-nodes = %d must be at least 1", f.maxNodes)
 	}
-	switch ids, _ := edgeIDs(f.ids); {
+	switch {
 	case len(f.nodes) != 2 || f.nodes[0] < 0 || f.nodes[1] < 0:
 		return o, nil, cli.Usagef("--nodes %v: give the node counts of A and B as NA,NB (0: from the ids)", f.nodes)
 	case ids == graphs.NodeNames && (f.nodes[0] != 0 || f.nodes[1] != 0):
@@ -314,7 +313,7 @@ func runGW(cmd *cobra.Command, a *app, f *gwFlags, pathA, pathB string) error {
 // name, edge lists when the name says nothing). Numeric node attributes are the features, as
 // the JSON form's "features" are. The readers' errors name the file.
 func (f *gwFlags) read(path, which string) (*graphs.Graph, error) {
-	ids, _ := edgeIDs(f.ids) // checked by build
+	ids, _ := graphs.ParseEdgeIDs(f.ids) // checked by build
 	nodes := f.nodes[0]
 	if which == "B" {
 		nodes = f.nodes[1]
@@ -336,19 +335,6 @@ func (f *gwFlags) read(path, which string) (*graphs.Graph, error) {
 		return nil, fmt.Errorf("graph %s: %w", which, err)
 	}
 	return g, nil
-}
-
-// edgeIDs parses --ids.
-func edgeIDs(s string) (graphs.EdgeIDs, bool) {
-	switch strings.ToLower(s) {
-	case "zero":
-		return graphs.ZeroBased, true
-	case "one":
-		return graphs.OneBased, true
-	case "names":
-		return graphs.NodeNames, true
-	}
-	return 0, false
 }
 
 // rowsOf copies a matrix into rows.

@@ -7,9 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gwf-graphs/gwf/internal/cli"
-	"github.com/gwf-graphs/gwf/semisup"
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
-	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/trainflags"
 )
 
@@ -70,14 +68,6 @@ encoding (MUTAG's -1 and 1, say) and probabilities in that order ("classes" list
 	return cmd
 }
 
-// classLabel is class c of m for the report: its name for text labels, else its number.
-func classLabel(m *semisup.Model, c int) any {
-	if m.ClassNames != nil {
-		return m.LabelText(c)
-	}
-	return m.Label(c)
-}
-
 func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 	if f.model == "" {
 		return cli.Usagef("--model FILE is required")
@@ -88,14 +78,14 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 	if f.embed.steps < 0 || f.embed.workers < 0 {
 		return cli.Usagef("--steps and --workers must not be negative")
 	}
-	if isSVMClassifier(f.model) {
-		return runPredictSVM(cmd, a, f)
-	}
-	m, err := semisup.Load(f.model)
+	c, err := classexp.LoadClassifier(f.model)
 	if err != nil {
 		return err
 	}
-	if err := f.data.useModelFeatures(a.log, m.GWF.Features); err != nil {
+	if c.SVM != nil && (cli.Changed(cmd.Flags(), "steps") || f.embed.transform) {
+		return cli.Usagef("--steps and --transform are for GWF classifiers: an fgw-svm classifier compares graphs directly")
+	}
+	if err := f.data.useModelFeatures(a.log, c.Features()); err != nil {
 		return err
 	}
 	ds, err := f.data.load()
@@ -103,27 +93,13 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 		return err
 	}
 	warnUnknownNodeLabels(a.log, ds.UnknownNodeLabels)
-	data := ds.Graphs
-	if dim := data[0].Dim(); dim != m.GWF.Dim() {
-		return fmt.Errorf("predict: %s", featureHint(m.GWF.Dim(), dim))
+	if c.GWF != nil {
+		if dim := ds.Graphs[0].Dim(); dim != c.GWF.GWF.Dim() {
+			return fmt.Errorf("predict: %s", featureHint(c.GWF.GWF.Dim(), dim))
+		}
 	}
-	probs, transformed, err := m.ClassProbabilities(cmd.Context(), data, f.embed.steps, f.embed.transform, training.Options{Workers: f.embed.workers, Observe: a.observer("embedding", nil)})
-	if err != nil {
-		return err
-	}
-	switch {
-	case transformed && m.Encoder != nil:
-		a.log.Infof("embedded %d graphs by the %s encoder's forward pass", len(data), m.Config.Encoder)
-	case transformed:
-		a.log.Infof("transform mode: embedded %d graphs with the atoms fixed", len(data))
-	default:
-		a.log.Infof("the data are the model's training data: predicting from the trained embeddings (%d graphs)", len(data))
-	}
-	var classes []any
-	for c := 0; c < m.Head.Classes(); c++ {
-		classes = append(classes, classLabel(m, c))
-	}
-	rep, err := classexp.NewPredictions(ds, classes, semisup.ArgMax(probs), probs)
+	rep, err := c.Predict(cmd.Context(), ds, classexp.PredictOptions{Workers: f.embed.workers, Observe: a.observer("predicting", nil),
+		Steps: f.embed.steps, Transform: f.embed.transform})
 	if err != nil {
 		return err
 	}

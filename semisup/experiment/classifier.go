@@ -1,0 +1,93 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
+	"github.com/gwf-graphs/gwf/training"
+)
+
+// Classifier is a classifier file of either kind: an SVM on FGW discrepancies (gwf classify)
+// or a semi-supervised GWF model (gwf semisup), as written with --labeled-fraction 1 --output.
+type Classifier struct {
+	SVM *fgwsvm.Model  // nil for a GWF model
+	GWF *semisup.Model // nil for an SVM
+}
+
+// LoadClassifier reads a classifier file of either kind, by its format name.
+func LoadClassifier(path string) (*Classifier, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(f, head)
+	f.Close()
+	if fgwsvm.IsClassifierFile(head[:n]) {
+		m, err := fgwsvm.Load(path)
+		return &Classifier{SVM: m}, err
+	}
+	m, err := semisup.Load(path)
+	return &Classifier{GWF: m}, err
+}
+
+// Features is how the classifier's training graphs' node features were read, so that new
+// graphs are read alike (nil: a GWF model file from before encodings were kept).
+func (c *Classifier) Features() *graphs.FeatureEncoding {
+	if c.SVM != nil {
+		return &c.SVM.Features
+	}
+	return c.GWF.GWF.Features
+}
+
+// PredictOptions say how Classifier.Predict works.
+type PredictOptions struct {
+	Workers int
+	Observe training.Observer
+	// Steps and Transform are for GWF models: the Adam steps of transform mode (0: the
+	// model's epochs), and transform mode even on the model's training graphs. An SVM
+	// compares graphs directly and refuses them.
+	Steps     int
+	Transform bool
+}
+
+// Predict predicts the graphs of ds: an SVM from their discrepancies to its support graphs,
+// as cross-validation computed them for held-out graphs; a GWF model from the trained
+// embeddings of its training graphs, else from embeddings computed anew (semisup.Model.
+// ClassProbabilities). opt.Observe is told which.
+func (c *Classifier) Predict(ctx context.Context, ds *graphs.Dataset, opt PredictOptions) (*Predictions, error) {
+	if c.SVM != nil {
+		if opt.Steps != 0 || opt.Transform {
+			return nil, fmt.Errorf("experiment: transform steps are for GWF classifiers: an fgw-svm classifier compares graphs directly")
+		}
+		m := c.SVM
+		opt.Observe.Say(false, "comparing %d graphs with the classifier's %d support graphs (%s)", len(ds.Graphs), len(m.Graphs), m.Vote())
+		pred, err := m.Predict(ctx, ds.Graphs, fgwsvm.Options{Workers: opt.Workers, Observe: opt.Observe})
+		if err != nil {
+			return nil, err
+		}
+		return NewPredictions(ds, m.ClassLabels.Report(m.Voters[0].SVM.Classes), pred, nil)
+	}
+	m := c.GWF
+	if dim := ds.Graphs[0].Dim(); dim != m.GWF.Dim() {
+		return nil, fmt.Errorf("experiment: the classifier's graphs have %d node features, these %d", m.GWF.Dim(), dim)
+	}
+	probs, transformed, err := m.ClassProbabilities(ctx, ds.Graphs, opt.Steps, opt.Transform, training.Options{Workers: opt.Workers, Observe: opt.Observe})
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case transformed && m.Encoder != nil:
+		opt.Observe.Say(false, "embedded %d graphs by the %s encoder's forward pass", len(ds.Graphs), m.Config.Encoder)
+	case transformed:
+		opt.Observe.Say(false, "transform mode: embedded %d graphs with the atoms fixed", len(ds.Graphs))
+	default:
+		opt.Observe.Say(false, "the data are the model's training data: predicted from the trained embeddings (%d graphs)", len(ds.Graphs))
+	}
+	return NewPredictions(ds, m.ClassLabels.Report(m.Head.Classes()), semisup.ArgMax(probs), probs)
+}
