@@ -43,7 +43,9 @@ one-hot node labels, either of them, or else node degrees and the Weisfeiler-Leh
 that start from them, as well as the structure alone (--features none: structure only); with
 both, the attributes alone, both together or the labels alone are candidates. Where the
 graphs have features, the structure alone and the WL labels from the degrees are candidates
-too, so that features that do not carry the class can be left out. Everything else
+too, so that features that do not carry the class can be left out; they rank one standard
+error of the inner estimate lower than they score, so that they replace the features only
+where they score clearly better. Everything else
 is chosen by --inner-folds cross-validation on the training graphs alone: the structure matrix
 (adjacency or shortest paths, --structure), the weight of the node-feature cost (0.25, 2, 16,
 128 or 1024 times the weight that balances the two costs' means; a number given with

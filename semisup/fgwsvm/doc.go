@@ -15,7 +15,11 @@
 // Candidates are what the data offer (Candidates): both structures at five weights of the
 // node-feature cost around the balanced one; on node labels also their Weisfeiler-Lehman labels;
 // on graphs without features their degrees; on node attributes followed by node labels
-// (graphs.FeaturesBoth) the attributes alone, both, or the labels' WL labels (MixedCandidates).
+// (graphs.FeaturesBoth) the attributes alone, both, or the labels' WL labels (MixedCandidates);
+// on graphs with features also the structure alone and its WL labels (LabelFreeCandidates),
+// for features that do not carry the class. Those rank one standard error of the inner
+// estimate lower than they score (Choice.Handicap), so that they replace the data's own
+// features only where they score clearly better.
 //
 // Choosing one candidate among dozens by a 5-fold estimate on a few hundred graphs picks a
 // lucky one as often as a good one; by default (Settings.VoteFor) the SVMs of the best third

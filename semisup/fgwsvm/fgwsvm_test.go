@@ -502,3 +502,32 @@ func TestRankedPreferring(t *testing.T) {
 		t.Fatalf("a computed candidate 0.1 under the best was kept: %v", v[0])
 	}
 }
+
+// TestHandicaps: a candidate without the node features ranks one standard error of the best
+// accuracy with features lower: behind a candidate with features that it beats by less, ahead
+// of one it beats by more; without any candidate with features nothing is handicapped.
+func TestHandicaps(t *testing.T) {
+	free := Candidate{Structure: graphs.Adjacency, FeatureWeight: 1, WithoutFeatures: true}
+	feat := Candidate{Structure: graphs.Adjacency, FeatureWeight: 1}
+	cs := []Choice{
+		{Candidate: feat, Validation: 0.80, index: 0},
+		{Candidate: free, Validation: 0.82, index: 1}, // within √(0.8·0.2/100) = 0.04
+		{Candidate: free, Validation: 0.90, index: 2}, // beyond it
+		{Candidate: feat, Validation: 0.60, index: 3},
+	}
+	setHandicaps(cs, 100)
+	if h := cs[1].Handicap; math.Abs(h-0.04) > 1e-12 || cs[0].Handicap != 0 {
+		t.Fatalf("handicaps %v, %v; want 0.04 and 0", h, cs[0].Handicap)
+	}
+	var got []int
+	for _, c := range ranked(cs, 4) {
+		got = append(got, c.index)
+	}
+	if want := []int{2, 0, 1, 3}; !slices.Equal(got, want) {
+		t.Errorf("ranked %v, want %v", got, want)
+	}
+	only := []Choice{{Candidate: free, Validation: 0.7}, {Candidate: free, Validation: 0.8}}
+	if setHandicaps(only, 100); only[0].Handicap != 0 || only[1].Handicap != 0 {
+		t.Errorf("label-free candidates alone: handicaps %v, %v", only[0].Handicap, only[1].Handicap)
+	}
+}

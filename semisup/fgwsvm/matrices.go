@@ -207,6 +207,7 @@ func (m *matrices) chooseFor(train, y []int, classes int, g Grid) (Vote, error) 
 		out[k] = v[0]
 		out[k].index, out[k].Screening = sc.index, sc.Validation
 	}
+	setHandicaps(out, len(train))
 	return ranked(out, len(out)), nil
 }
 

@@ -70,6 +70,9 @@ type Choice struct {
 	// was chosen on a subset (Settings.Screen), its mean inner-fold accuracy there.
 	Validation float64 `json:"validation_accuracy"`
 	Screening  float64 `json:"screening_accuracy,omitempty"`
+	// Handicap is how much lower than Validation the choice ranks (setHandicaps): one
+	// standard error for a candidate that leaves the node features out.
+	Handicap float64 `json:"handicap,omitempty"`
 	// index is the candidate's position in the matrices chosen from.
 	index int
 }
@@ -112,8 +115,33 @@ func chooseEach(ctx context.Context, ds []*mat.SymDense, cands []Candidate, y, i
 		}
 		out[ci] = Choice{Candidate: cands[ci], Gamma: ec.Gamma, Median: ec.Median, C: ec.C, Validation: ec.Accuracy, index: ci}
 	}
+	setHandicaps(out, len(idx))
 	return out, nil
 }
+
+// setHandicaps lowers the rank of each choice whose candidate leaves the node features out
+// by one standard error of a k-fold accuracy estimate on n graphs, √(a(1−a)/n) at the best
+// accuracy a of the choices that keep the features (none where no choice keeps them). The
+// data's own features are the default; the structure alone or its WL labels take their place
+// only where they score clearly better (features that carry no class), not where dozens of
+// near-equal candidates let one of them win by the noise of the estimate.
+func setHandicaps(cs []Choice, n int) {
+	best := -1.0
+	for _, c := range cs {
+		if !c.Candidate.WithoutFeatures {
+			best = max(best, c.Validation)
+		}
+	}
+	for k := range cs {
+		cs[k].Handicap = 0
+		if cs[k].Candidate.WithoutFeatures && best >= 0 && n > 0 {
+			cs[k].Handicap = math.Sqrt(best * (1 - best) / float64(n))
+		}
+	}
+}
+
+// rank is the score choices are ranked by: the validation accuracy less the handicap.
+func (c Choice) rank() float64 { return c.Validation - c.Handicap }
 
 // fit trains the SVM of choice ch on the graphs idx of d, the chosen candidate's matrix.
 func fit(d *mat.SymDense, ch Choice, y, idx []int, classes int) (*svm.Model, error) {

@@ -34,28 +34,28 @@ func (v Vote) String() string {
 	return fmt.Sprintf("a vote of %d candidates, the best %s", len(v), v[0])
 }
 
-// ranked is cs sorted by validation accuracy, best first (ties keep their order), cut to the
+// ranked is cs sorted by rank (the validation accuracy less any handicap), best first (ties keep their order), cut to the
 // first n (all where n exceeds them, one where n < 1).
 func ranked(cs []Choice, n int) Vote {
 	return rankedPreferring(cs, n, func(int) bool { return false })
 }
 
 // rankedPreferring is ranked, except that a candidate done accepts goes ahead of one it does
-// not whose validation accuracy is at most ScreenTolerance higher.
+// not whose rank is at most ScreenTolerance higher.
 func rankedPreferring(cs []Choice, n int, done func(ci int) bool) Vote {
 	out := slices.Clone(cs)
 	slices.SortStableFunc(out, func(a, b Choice) int {
 		da, db := done(a.index), done(b.index)
 		switch {
 		case da == db:
-			return cmp.Compare(b.Validation, a.Validation)
+			return cmp.Compare(b.rank(), a.rank())
 		case da:
-			if a.Validation >= b.Validation-ScreenTolerance {
+			if a.rank() >= b.rank()-ScreenTolerance {
 				return -1
 			}
 			return 1
 		default:
-			if b.Validation >= a.Validation-ScreenTolerance {
+			if b.rank() >= a.rank()-ScreenTolerance {
 				return 1
 			}
 			return -1

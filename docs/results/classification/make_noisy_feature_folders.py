@@ -59,8 +59,15 @@ def shapes(dirname):
 def write(dirname, i, g, label):
     name = "g%03d.json" % i
     with open(os.path.join(dirname, name), "w") as f:
-        json.dump(nx.node_link_data(g, edges="links"), f)
+        json.dump(node_link(g), f)
     return (name, label)
+
+
+def node_link(g):
+    try:
+        return nx.node_link_data(g, edges="links")  # networkx 3.4 and later
+    except TypeError:
+        return nx.node_link_data(g)  # earlier versions name the edges "links" already
 
 
 if __name__ == "__main__":
