@@ -7,7 +7,7 @@ package graphs
 //	NAME_A.txt               m lines "row, col": entries of the block-diagonal adjacency, 1-based global node ids
 //	NAME_graph_indicator.txt n lines: graph id (1..N, sorted) of node i
 //	NAME_graph_labels.txt    N lines, optional: class label of graph i
-//	NAME_node_labels.txt     n lines, optional: integer label of node i
+//	NAME_node_labels.txt     n lines, optional: integer label of node i (or a few columns: one label)
 //	NAME_node_attributes.txt n lines, optional: comma-separated real attributes of node i
 //
 // Edge labels and attributes are not read.
@@ -727,11 +727,12 @@ func errMoreLines(what string, n int) error {
 // (attributes).
 func (r *tuReader) readNodeLabels(f tuFile, n, held int, lim Limits) (feat []float64, values []int, unknown int, err error) {
 	raw := make([]int, 0, n)
+	var parse tuNodeLabels
 	lines, err := r.eachLine(f, func(line int, text string) error {
 		if len(raw) == n {
 			return errMoreLines("node labels", n)
 		}
-		v, err := tuOneInt(text)
+		v, err := parse.parse(text)
 		if err != nil {
 			return err
 		}

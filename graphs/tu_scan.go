@@ -38,8 +38,9 @@ type TUScanner struct {
 
 	a, nl, attr *tuLines
 	values      []int // the one-hot node-label values (FeaturesLabels, FeaturesBoth)
-	unknown     int   // nodes built whose label is not among values
-	adim        int   // attribute width, known from the first attribute line
+	nlParse     tuNodeLabels
+	unknown     int // nodes built whose label is not among values
+	adim        int // attribute width, known from the first attribute line
 	edge        [2]int
 	hasEdge     bool        // edge holds a line read but not used yet
 	entries     []csr.Entry // the current graph's adjacency lines, reused
@@ -162,8 +163,9 @@ func (s *TUScanner) checkGrouped(f tuFile) error {
 func (s *TUScanner) nodeLabelValues(f tuFile) ([]int, error) {
 	n := s.r.starts[len(s.r.starts)-1]
 	seen := map[int]bool{}
+	var parse tuNodeLabels
 	lines, err := s.r.eachLine(f, func(line int, text string) error {
-		v, err := tuOneInt(text)
+		v, err := parse.parse(text)
 		seen[v] = true
 		return err
 	})
@@ -365,7 +367,7 @@ func (s *TUScanner) nodeLabels(n int, build bool) (*mat.Dense, error) {
 		if err != nil {
 			return nil, err
 		}
-		v, err := tuOneInt(text)
+		v, err := s.nlParse.parse(text)
 		if err != nil {
 			return nil, s.nl.fail("%v", err)
 		}
