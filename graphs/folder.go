@@ -3,7 +3,8 @@ package graphs
 // A graph folder holds one graph per file, in any mix of the formats this package reads:
 //
 //	*.json                               the JSON form of ReadJSON ({"adjacency": ...}) or
-//	                                     networkx node-link JSON ({"nodes": ..., "links": ...})
+//	                                     networkx node-link JSON ({"nodes": ..., "links": ...}),
+//	                                     or its adjacency JSON ({"nodes": ..., "adjacency": ...})
 //	*.txt, *.edges, *.edgelist, *.el     edge lists, node ids read as names (NodeNames); networkx's
 //	                                     default write_edgelist lines ("0 1 {'weight': 2}") too
 //	*.adjlist                            adjacency lists (ReadAdjList: networkx's write_adjlist)

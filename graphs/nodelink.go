@@ -7,7 +7,10 @@ package graphs
 //	 "links": [{"source": "a", "target": "b", "weight": 2}]}
 //
 // Node ids are any JSON value (strings, numbers); the nodes are rows of C in the order of
-// "nodes". "edges" is accepted for "links" (networkx ≥ 3.4 can write either). A link's
+// "nodes". "edges" is accepted for "links" (networkx ≥ 3.4 can write either), and so is
+// networkx's adjacency JSON (networkx.adjacency_data): "adjacency" lists, for each node in the
+// order of "nodes", its neighbours as {"id": ..., "weight": ...}, and "graph" is a list of
+// [key, value] pairs. A link's
 // "weight" is its entry of C (1 when absent); in a multigraph the weights of parallel links
 // add up. Numeric node attributes are features (NodeLinkOptions.Attributes), string ones
 // ReadFolder's node labels (NodeLinkOptions.Categories); other fields are ignored: node-link
@@ -43,10 +46,13 @@ type NodeLinkOptions struct {
 type nodeLink struct {
 	Directed   bool                                    `json:"directed"`
 	Multigraph bool                                    `json:"multigraph"`
-	Graph      map[string]json.RawMessage              `json:"graph"`
+	Graph      json.RawMessage                         `json:"graph"` // an object, or adjacency_data's [key, value] pairs
 	Nodes      limitedList[map[string]json.RawMessage] `json:"nodes"`
 	Links      limitedList[nodeLinkLink]               `json:"links"`
 	Edges      limitedList[nodeLinkLink]               `json:"edges"`
+	// Adjacency is adjacency_data's: per node, the raw list of its neighbours, decoded one
+	// node at a time (nodeLinkAdjacency).
+	Adjacency limitedList[json.RawMessage] `json:"adjacency"`
 }
 
 type nodeLinkLink struct {
@@ -77,6 +83,8 @@ func ReadNodeLink(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error)
 		Nodes: limitedList[map[string]json.RawMessage]{field: "nodes", nodes: true, max: lim.MaxNodes},
 		Links: limitedList[nodeLinkLink]{field: "links", max: maxLinks},
 		Edges: limitedList[nodeLinkLink]{field: "edges", max: maxLinks},
+		// One list per node: as many as the nodes.
+		Adjacency: limitedList[json.RawMessage]{field: "adjacency", nodes: true, max: lim.MaxNodes},
 	}
 	err := dec.Decode(&nl)
 	if src.n > maxBytes {
@@ -150,46 +158,26 @@ func (nl *nodeLink) graph(name, label string, attributes bool, lim Limits) (*Gra
 			return nil, err
 		}
 	}
-	links, key := nl.Links.list, "links"
-	if links == nil {
-		links, key = nl.Edges.list, "edges"
-	}
 	c := mat.NewDense(n, n, nil)
-	for k, l := range links {
-		var end [2]int
-		for e, raw := range []json.RawMessage{l.Source, l.Target} {
-			id, ok := nodeLinkKey(raw)
-			if !ok {
-				return nil, invalidf(label, `%s[%d] has no "%s"`, key, k, []string{"source", "target"}[e])
-			}
-			i, ok := index[id]
-			if !ok {
-				return nil, invalidf(label, `%s[%d]: %s %s is not the id of a node`, key, k, []string{"source", "target"}[e], id)
-			}
-			end[e] = i
-		}
-		w := 1.0
-		if l.Weight != nil {
-			w = *l.Weight
-		}
-		if math.IsNaN(w) || math.IsInf(w, 0) || w < 0 {
-			return nil, invalidf(label, "%s[%d]: weight %v is not a finite non-negative number", key, k, w)
-		}
-		u, v := end[0], end[1]
-		if nl.Multigraph {
-			w += c.At(u, v)
-		}
-		c.Set(u, v, w)
-		if !nl.Directed {
-			c.Set(v, u, w)
-		}
+	var err error
+	if nl.Links.list == nil && nl.Edges.list == nil && nl.Adjacency.list != nil {
+		err = nl.adjacency(c, index, label)
+	} else {
+		err = nl.links(c, index, label)
+	}
+	if err != nil {
+		return nil, err
 	}
 	g, err := New(label, c, nil, f)
 	if err != nil {
 		return nil, err
 	}
 	g.Name = name
-	if raw, ok := nl.Graph["label"]; ok {
+	attrs, err := nodeLinkGraphAttributes(nl.Graph)
+	if err != nil {
+		return nil, invalidf(label, "%v", err)
+	}
+	if raw, ok := attrs["label"]; ok {
 		var y int
 		if err := json.Unmarshal(raw, &y); err != nil {
 			return nil, invalidf(label, `"graph" "label" is %s, want an integer (or give labels in a labels.csv)`, raw)
@@ -197,6 +185,134 @@ func (nl *nodeLink) graph(name, label string, attributes bool, lim Limits) (*Gra
 		g.Label, g.HasLabel = y, true
 	}
 	return g, nil
+}
+
+// links sets the entries of c from "links" (or "edges").
+func (nl *nodeLink) links(c *mat.Dense, index map[string]int, label string) error {
+	links, key := nl.Links.list, "links"
+	if links == nil {
+		links, key = nl.Edges.list, "edges"
+	}
+	for k, l := range links {
+		var end [2]int
+		for e, raw := range []json.RawMessage{l.Source, l.Target} {
+			id, ok := nodeLinkKey(raw)
+			if !ok {
+				return invalidf(label, `%s[%d] has no "%s"`, key, k, []string{"source", "target"}[e])
+			}
+			i, ok := index[id]
+			if !ok {
+				return invalidf(label, `%s[%d]: %s %s is not the id of a node`, key, k, []string{"source", "target"}[e], id)
+			}
+			end[e] = i
+		}
+		if err := nl.addEdge(c, end[0], end[1], l.Weight, label, fmt.Sprintf("%s[%d]", key, k)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// adjacency sets the entries of c from adjacency_data's "adjacency": node i's list names its
+// neighbours. An undirected graph lists each edge under both ends: the entry is set once per
+// end (in a multigraph, each end sums its own parallel edges), so nothing is counted twice.
+func (nl *nodeLink) adjacency(c *mat.Dense, index map[string]int, label string) error {
+	if len(nl.Adjacency.list) != len(nl.Nodes.list) {
+		return invalidf(label, `"adjacency" has %d lists for %d nodes`, len(nl.Adjacency.list), len(nl.Nodes.list))
+	}
+	for i, raw := range nl.Adjacency.list {
+		var nbrs []struct {
+			ID     json.RawMessage `json:"id"`
+			Weight *float64        `json:"weight"`
+		}
+		if err := json.Unmarshal(raw, &nbrs); err != nil {
+			return invalidf(label, `adjacency[%d]: want a list of neighbours such as [{"id": 1}]: %v`, i, err)
+		}
+		for k, nb := range nbrs {
+			id, ok := nodeLinkKey(nb.ID)
+			if !ok {
+				return invalidf(label, `adjacency[%d][%d] has no "id"`, i, k)
+			}
+			j, ok := index[id]
+			if !ok {
+				return invalidf(label, `adjacency[%d][%d]: %s is not the id of a node`, i, k, id)
+			}
+			w, err := nodeLinkWeight(nb.Weight, label, fmt.Sprintf("adjacency[%d][%d]", i, k))
+			if err != nil {
+				return err
+			}
+			if nl.Multigraph {
+				w += c.At(i, j)
+			}
+			c.Set(i, j, w)
+		}
+	}
+	if !nl.Directed { // a file that lists an edge under one end only
+		for i := range len(nl.Nodes.list) {
+			for j := range i {
+				w := max(c.At(i, j), c.At(j, i))
+				c.Set(i, j, w)
+				c.Set(j, i, w)
+			}
+		}
+	}
+	return nil
+}
+
+// addEdge sets (or in a multigraph adds to) the entry u, v of c, and v, u when undirected.
+func (nl *nodeLink) addEdge(c *mat.Dense, u, v int, weight *float64, label, where string) error {
+	w, err := nodeLinkWeight(weight, label, where)
+	if err != nil {
+		return err
+	}
+	if nl.Multigraph {
+		w += c.At(u, v)
+	}
+	c.Set(u, v, w)
+	if !nl.Directed {
+		c.Set(v, u, w)
+	}
+	return nil
+}
+
+// nodeLinkWeight is an edge's weight: 1 when absent, else a finite non-negative number.
+func nodeLinkWeight(weight *float64, label, where string) (float64, error) {
+	if weight == nil {
+		return 1, nil
+	}
+	if w := *weight; math.IsNaN(w) || math.IsInf(w, 0) || w < 0 {
+		return 0, invalidf(label, "%s: weight %v is not a finite non-negative number", where, w)
+	}
+	return *weight, nil
+}
+
+// nodeLinkGraphAttributes reads "graph": an object (node-link) or a list of [key, value]
+// pairs (adjacency_data); absent or null, none.
+func nodeLinkGraphAttributes(raw json.RawMessage) (map[string]json.RawMessage, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	if raw[0] == '[' {
+		var pairs [][]json.RawMessage
+		if err := json.Unmarshal(raw, &pairs); err != nil {
+			return nil, fmt.Errorf(`"graph" is a list but not of [key, value] pairs: %v`, err)
+		}
+		out := make(map[string]json.RawMessage, len(pairs))
+		for k, p := range pairs {
+			var key string
+			if len(p) != 2 || json.Unmarshal(p[0], &key) != nil {
+				return nil, fmt.Errorf(`"graph"[%d] is not a [key, value] pair with a string key`, k)
+			}
+			out[key] = p[1]
+		}
+		return out, nil
+	}
+	var out map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, fmt.Errorf(`"graph" is neither an object nor a list of [key, value] pairs: %v`, err)
+	}
+	return out, nil
 }
 
 // nodeLinkCategories are the string attributes of the nodes ("id" aside), nil when none has
