@@ -19,7 +19,7 @@ import (
 	"github.com/gwf-graphs/gwf/training/progresslog"
 )
 
-// The two modes of 'gwf cluster', each with flags of its own (inMode).
+// The two modes of 'gwf cluster', each with flags of its own (cli.InMode).
 const (
 	modeTraining = "training new models (without --model)"
 	modeModel    = "clustering under a trained model (--model)"

@@ -42,7 +42,7 @@ type signalWatch struct {
 const interruptibleKey = "gwf-interruptible"
 
 // interruptible annotates a command whose work watches SIGINT and SIGTERM through
-// cmd.Context(): the first signal cancels it, a second aborts at once (withSignals). A runtime
+// cmd.Context(): the first signal cancels it, a second aborts at once (cli.WithSignals). A runtime
 // error returned after an interrupt becomes "interrupted: "+lost (exit status 130), unless the
 // command says more itself (a cli.InterruptedError). Commands without it end at the first signal.
 func interruptible(lost string) map[string]string {

@@ -34,8 +34,8 @@ func (v Vote) String() string {
 	return fmt.Sprintf("a vote of %d candidates, the best %s", len(v), v[0])
 }
 
-// ranked is cs sorted by rank (the validation accuracy less any handicap), best first (ties keep their order), cut to the
-// first n (all where n exceeds them, one where n < 1).
+// ranked is cs sorted by rank (the validation accuracy less any handicap), best first (ties
+// keep their order), cut to the first n (all where n exceeds them, one where n < 1).
 func ranked(cs []Choice, n int) Vote {
 	return rankedPreferring(cs, n, func(int) bool { return false })
 }
