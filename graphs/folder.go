@@ -10,6 +10,7 @@ package graphs
 //	*.adjlist                            adjacency lists (ReadAdjList: networkx's write_adjlist)
 //	*.graphml                            GraphML (ReadGraphML: networkx, Gephi, igraph, yEd)
 //	*.gml                                GML (ReadGML: networkx, Gephi, igraph)
+//	*.gexf                               GEXF (ReadGEXF: Gephi, networkx's write_gexf)
 //	*.g6                                 graph6 (ReadGraph6: nauty, networkx's write_graph6)
 //	*.npy, *.npz                         an adjacency matrix (ReadMatrixFile: numpy.save)
 //	labels.csv                           optional: "file,label" lines giving each graph's class
@@ -38,11 +39,11 @@ import (
 // lists, all files, under DefaultLimits.
 type FolderOptions struct {
 	// Features is FeaturesNone; FeaturesAttributes, the "features" of JSON files and the
-	// numeric node attributes of node-link, GraphML and GML files (every graph must have
-	// features of one width); FeaturesLabels, the string node attributes of node-link,
-	// GraphML and GML files one-hot encoded over the folder's values (categories.go: an
-	// attribute with more than MaxCategories values is left out; a node without one has no
-	// column set); or FeaturesBoth, the former followed by the latter.
+	// numeric node attributes of node-link, GraphML, GML and GEXF files (every graph must
+	// have features of one width); FeaturesLabels, the string node attributes of node-link,
+	// GraphML, GML and GEXF files one-hot encoded over the folder's values (categories.go:
+	// an attribute with more than MaxCategories values is left out; a node without one has
+	// no column set); or FeaturesBoth, the former followed by the latter.
 	Features FeatureKind
 	// NodeLabelNames, with FeaturesLabels or FeaturesBoth, are the one-hot columns to use (a model's
 	// FeatureEncoding.NodeLabelNames) instead of the folder's values; a node whose value is
@@ -75,7 +76,7 @@ const (
 )
 
 // folderFormat is the reader of a file, by extension: "json", "edges", "adjlist", "graphml",
-// "gml", "graph6", "matrix" or "" (unknown).
+// "gml", "gexf", "graph6", "matrix" or "" (unknown).
 func folderFormat(name string) string {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".json":
@@ -88,6 +89,8 @@ func folderFormat(name string) string {
 		return "graphml"
 	case ".gml":
 		return "gml"
+	case ".gexf":
+		return "gexf"
 	case ".g6":
 		return "graph6"
 	case ".npy", ".npz":
@@ -97,7 +100,7 @@ func folderFormat(name string) string {
 }
 
 // folderFormats names the formats for errors.
-const folderFormats = ".json for JSON or node-link, .txt/.edges/.edgelist/.el for edge lists, .adjlist for adjacency lists, .graphml for GraphML, .gml for GML, .g6 for graph6, .npy/.npz for adjacency matrices"
+const folderFormats = ".json for JSON or node-link, .txt/.edges/.edgelist/.el for edge lists, .adjlist for adjacency lists, .graphml for GraphML, .gml for GML, .gexf for GEXF, .g6 for graph6, .npy/.npz for adjacency matrices"
 
 // ReadFolder reads every graph file of the folder dir (see the formats above), in file-name
 // order, into a Dataset named after the folder. Graphs are named by their file names. Class
@@ -177,7 +180,7 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 		g.Name = name
 		if opt.Features.HasAttributes() {
 			if g.F == nil {
-				err := fmt.Errorf("%s: no node features, but features %q asked for (edge lists have none; JSON files need \"features\", node-link, GraphML and GML files numeric node attributes)", p, opt.Features)
+				err := fmt.Errorf("%s: no node features, but features %q asked for (edge lists have none; JSON files need \"features\", node-link, GraphML, GML and GEXF files numeric node attributes)", p, opt.Features)
 				if len(ds.Graphs) == 0 {
 					err = fmt.Errorf("%w: %w", ErrNoFeatures, err)
 				}
@@ -228,8 +231,8 @@ func (ds *Dataset) dim() int {
 
 // ReadGraphFile reads one graph file as ReadFolder reads the files of a folder: the format by
 // the extension (.json: the JSON form or node-link, told apart by their fields; edge lists;
-// .graphml; .gml), features as opt.Features says, within opt.Limits. An unknown extension is
-// an error. DegreeMu and Select are not used.
+// .graphml; .gml; .gexf), features as opt.Features says, within opt.Limits. An unknown
+// extension is an error. DegreeMu and Select are not used.
 func ReadGraphFile(path string, opt FolderOptions) (*Graph, error) {
 	if folderFormat(path) == "" {
 		return nil, fmt.Errorf("%s: unknown graph format (want %s)", path, folderFormats)
@@ -246,8 +249,9 @@ func readGraphFile(p string, opt FolderOptions, lim Limits) (*Graph, error) {
 // FileOptions configure ReadFile.
 type FileOptions struct {
 	// Format names the reader: "json" (gwf's JSON form or networkx node-link, told apart by
-	// their fields), "edges" (or "edgelist"), "adjlist", "graphml", "gml", "graph6" or
-	// "matrix" (.npy, .npz). "" chooses by the file's extension, as ReadFolder does (FileFormat).
+	// their fields), "edges" (or "edgelist"), "adjlist", "graphml", "gml", "gexf", "graph6"
+	// or "matrix" (.npy, .npz). "" chooses by the file's extension, as ReadFolder does
+	// (FileFormat).
 	Format string
 	// Features is what node features to read, as FolderOptions.Features says (one graph's
 	// categories are its own: use ReadFolder to one-hot encode a collection alike).
@@ -267,10 +271,10 @@ func FileFormat(path string) string { return folderFormat(path) }
 // extension, and passes).
 func CheckFormat(format string) error {
 	switch strings.ToLower(format) {
-	case "", "json", "edges", "edgelist", "adjlist", "graphml", "gml", "graph6", "matrix":
+	case "", "json", "edges", "edgelist", "adjlist", "graphml", "gml", "gexf", "graph6", "matrix":
 		return nil
 	}
-	return fmt.Errorf("graphs: unknown graph format %q (want json, graphml, gml, edgelist, adjlist, graph6 or matrix)", format)
+	return fmt.Errorf("graphs: unknown graph format %q (want json, graphml, gml, gexf, edgelist, adjlist, graph6 or matrix)", format)
 }
 
 // ReadFile reads one graph file in the format opt.Format names (by default, by the file's
@@ -299,6 +303,8 @@ func ReadFile(p string, opt FileOptions) (*Graph, error) {
 		return ReadGraphMLFile(p, attrs)
 	case "gml":
 		return ReadGMLFile(p, attrs)
+	case "gexf":
+		return ReadGEXFFile(p, attrs)
 	case "json":
 	default:
 		return nil, fmt.Errorf("%s: %w", p, CheckFormat(opt.Format))

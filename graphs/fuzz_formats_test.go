@@ -62,6 +62,16 @@ func FuzzReadGraphML(f *testing.F) {
 	})
 }
 
+func FuzzReadGEXF(f *testing.F) {
+	f.Add([]byte(`<gexf version="1.3"><graph defaultedgetype="mutual"><attributes class="node"><attribute id="0" title="x" type="integer"><default>1</default></attribute><attribute id="1" title="k" type="string"/></attributes><nodes><node id="a"><attvalues><attvalue for="0" value="2"/><attvalue for="1" value="C"/></attvalues></node><node id="b"/></nodes><edges><edge source="b" target="a" type="directed" weight="2.5"/><edge source="a" target="b"/></edges></graph></gexf>`), true)
+	f.Add([]byte(`<gexf><graph defaultedgetype="directed"><nodes><node id="a"><nodes><node id="b"/></nodes></node></nodes><edges><edge source="a" target="z" weight="-1"/></edges></graph></gexf>`), false)
+	f.Add([]byte(gexfWeighted), true)
+	f.Fuzz(func(t *testing.T, data []byte, attributes bool) {
+		g, err := ReadGEXF(bytes.NewReader(data), "fuzz.gexf", NodeLinkOptions{Attributes: attributes, Categories: true, Limits: fuzzLimits})
+		checkFuzzedGraph(t, g, err, "fuzz.gexf")
+	})
+}
+
 func FuzzReadGML(f *testing.F) {
 	addFormatSeeds(f, ".gml")
 	f.Add([]byte("graph [ directed 1 label \"1\" node [ id 0 v 1 v 2 ] node [ id 1 v 3 v 4 graphics [ x 1 ] ] edge [ source 1 target 0 weight 2.5 ] ]"), true)
