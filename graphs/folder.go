@@ -18,8 +18,11 @@ package graphs
 //	                                     edge lists numbered 0..N−1, so that nodes in no edge
 //	                                     (which write_edgelist drops) are kept, isolated
 //
-// Sub-folders, hidden files and README/LICENSE files are ignored; any other file is an error, so that a
-// graph in an unknown format is not silently left out.
+// Hidden files and README/LICENSE files are ignored; any other file is an error, so that a
+// graph in an unknown format is not silently left out. A folder without graph files whose
+// subfolders hold them is read as one subfolder per class (ring/g1.json, star/g2.json: the
+// classes ring and star), as image datasets are often laid out; otherwise subfolders are
+// ignored.
 
 import (
 	"bytes"
@@ -104,7 +107,8 @@ const folderFormats = ".json for JSON or node-link, .txt/.edges/.edgelist/.el fo
 
 // ReadFolder reads every graph file of the folder dir (see the formats above), in file-name
 // order, into a Dataset named after the folder. Graphs are named by their file names. Class
-// labels come from labels.csv when it exists (every graph must be listed), else from the
+// labels come from the class subfolders (see above) when the graphs are in them, from
+// labels.csv when it exists (every graph must be listed), else from the
 // files ("label" of the JSON form, "graph" "label" of node-link, the graph attribute "label"
 // of GraphML and GML); either all graphs have one
 // or none. Integer labels are mapped like TU labels (Dataset.Classes); other labels are kept
@@ -126,13 +130,17 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	var files []string
+	var files, subdirs []string
 	hasLabels, hasNodes := false, false
 	for _, e := range entries { // sorted by name
 		name := e.Name()
 		hasLabels = hasLabels || name == folderLabels
 		hasNodes = hasNodes || name == folderNodes
-		if e.IsDir() || folderIgnored(name) {
+		if folderIgnored(name) {
+			continue
+		}
+		if e.IsDir() {
+			subdirs = append(subdirs, name)
 			continue
 		}
 		if folderFormat(name) == "" {
@@ -140,8 +148,17 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 		}
 		files = append(files, name)
 	}
+	var classOf []string // with class folders, the folder of each file
+	if len(files) == 0 && len(subdirs) > 0 {
+		if files, classOf, err = classFolders(dir, subdirs); err != nil {
+			return nil, err
+		}
+		if hasLabels {
+			return nil, fmt.Errorf("%s and class subfolders: give the classes one way (the subfolders, or %s beside the files in one folder)", folderLabels, folderLabels)
+		}
+	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("no graph files there (%s)", folderFormats)
+		return nil, fmt.Errorf("no graph files there (%s), nor subfolders of them, one per class", folderFormats)
 	}
 	keep := files
 	if opt.Select != nil {
@@ -210,9 +227,12 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 			return nil, fmt.Errorf("%s: %w", dir, err)
 		}
 	}
-	if hasLabels {
+	switch {
+	case classOf != nil:
+		err = ds.labelFromFolders(files, keep, classOf)
+	case hasLabels:
 		err = ds.labelFromCSV(filepath.Join(dir, folderLabels), files)
-	} else {
+	default:
 		err = ds.labelFromFiles()
 	}
 	if err != nil {
@@ -394,26 +414,73 @@ func (ds *Dataset) labelFromCSV(p string, files []string) error {
 		return err
 	}
 	text := make([]string, len(ds.Graphs))
-	allInts := true
-	raw := make([]int, len(ds.Graphs))
 	for i, g := range ds.Graphs {
 		label, ok := byFile[g.Name]
 		if !ok {
 			return fmt.Errorf("%s: no label for %s (every graph needs one)", p, g.Name)
 		}
 		text[i] = label
+	}
+	ds.setTextLabels(text)
+	return nil
+}
+
+// labelFromFolders labels each graph (read from keep, of files) with its class folder,
+// classOf[i] for files[i].
+func (ds *Dataset) labelFromFolders(files, keep, classOf []string) error {
+	folder := make(map[string]string, len(files))
+	for i, f := range files {
+		folder[f] = classOf[i]
+	}
+	text := make([]string, len(keep))
+	for i, f := range keep {
+		text[i] = folder[f]
+	}
+	ds.setTextLabels(text)
+	return nil
+}
+
+// setTextLabels gives graph i the class text[i]: integer labels are mapped like TU labels
+// (Dataset.Classes), others kept as text (Dataset.ClassNames).
+func (ds *Dataset) setTextLabels(text []string) {
+	allInts := true
+	raw := make([]int, len(text))
+	for i, label := range text {
 		v, err := strconv.Atoi(label)
 		allInts = allInts && err == nil
 		raw[i] = v
 	}
 	if allInts {
 		ds.setIntLabels(raw)
-		return nil
+		return
 	}
 	ds.ClassNames = slices.Compact(slices.Sorted(slices.Values(text)))
 	for i, g := range ds.Graphs {
 		g.Label, _ = slices.BinarySearch(ds.ClassNames, text[i])
 		g.HasLabel = true
 	}
-	return nil
+}
+
+// classFolders lists the graph files of the subfolders of dir, one folder per class: their
+// paths relative to dir ("ring/g1.json"), sorted, and each one's folder. A subfolder's own
+// subfolders and its non-graph files (README, labels.csv, dot-files) are not read; a file of
+// an unknown format is an error.
+func classFolders(dir string, subdirs []string) (files, classOf []string, err error) {
+	for _, sub := range subdirs {
+		entries, err := os.ReadDir(filepath.Join(dir, sub))
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if e.IsDir() || folderIgnored(name) {
+				continue
+			}
+			if folderFormat(name) == "" {
+				return nil, nil, fmt.Errorf("%s: unknown graph format (want %s)", filepath.Join(dir, sub, name), folderFormats)
+			}
+			files, classOf = append(files, sub+"/"+name), append(classOf, sub)
+		}
+	}
+	return files, classOf, nil
 }
