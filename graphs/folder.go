@@ -143,8 +143,8 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 			subdirs = append(subdirs, name)
 			continue
 		}
-		if folderFormat(name) == "" {
-			return nil, fmt.Errorf("%s: unknown graph format (want %s)", filepath.Join(dir, name), folderFormats)
+		if err := checkGraphFileName(dir, name); err != nil {
+			return nil, err
 		}
 		files = append(files, name)
 	}
@@ -461,6 +461,21 @@ func (ds *Dataset) setTextLabels(text []string) {
 	}
 }
 
+// checkGraphFileName refuses a file of the folder dir that is not a graph file: one of an
+// unknown format, and one named like a table of labels (labels.txt, classes.tsv), which an
+// edge-list extension would otherwise read as a graph of file and class names.
+func checkGraphFileName(dir, name string) error {
+	p := filepath.Join(dir, name)
+	stem := strings.ToLower(strings.TrimSuffix(name, filepath.Ext(name)))
+	switch {
+	case stem == "labels" || stem == "classes" || stem == "graph_labels" || stem == "nodes":
+		return fmt.Errorf("%s: not read as a graph: class labels go in %s (\"file,label\" rows) and node counts in %s (\"file,nodes\")", p, folderLabels, folderNodes)
+	case folderFormat(name) == "":
+		return fmt.Errorf("%s: unknown graph format (want %s)", p, folderFormats)
+	}
+	return nil
+}
+
 // classFolders lists the graph files of the subfolders of dir, one folder per class: their
 // paths relative to dir ("ring/g1.json"), sorted, and each one's folder. A subfolder's own
 // subfolders and its non-graph files (README, labels.csv, dot-files) are not read; a file of
@@ -476,8 +491,8 @@ func classFolders(dir string, subdirs []string) (files, classOf []string, err er
 			if e.IsDir() || folderIgnored(name) {
 				continue
 			}
-			if folderFormat(name) == "" {
-				return nil, nil, fmt.Errorf("%s: unknown graph format (want %s)", filepath.Join(dir, sub, name), folderFormats)
+			if err := checkGraphFileName(filepath.Join(dir, sub), name); err != nil {
+				return nil, nil, err
 			}
 			files, classOf = append(files, sub+"/"+name), append(classOf, sub)
 		}

@@ -65,3 +65,19 @@ func TestReadFolderClassFolders(t *testing.T) {
 		}
 	}
 }
+
+// TestReadFolderLabelsTable: a table of labels under another name than labels.csv is refused,
+// not read as an edge-list graph of file and class names.
+func TestReadFolderLabelsTable(t *testing.T) {
+	for _, name := range []string{"labels.txt", "Labels.tsv", "classes.txt", "nodes.txt"} {
+		dir := t.TempDir()
+		for file, text := range map[string]string{"g0.json": `{"adjacency": [[0,1],[1,0]]}`, name: "g0.json ring\n"} {
+			if err := os.WriteFile(filepath.Join(dir, file), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := ReadFolder(dir, FolderOptions{}); err == nil || !strings.Contains(err.Error(), "class labels go in labels.csv") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
