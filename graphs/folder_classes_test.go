@@ -81,3 +81,38 @@ func TestReadFolderLabelsTable(t *testing.T) {
 		}
 	}
 }
+
+// TestReadFolderLabelTables: labels.csv as people and programs write it — any header, pandas'
+// index column, tabs or semicolons — gives the same classes; a mistyped first row is still an
+// error, not a header.
+func TestReadFolderLabelTables(t *testing.T) {
+	const g = `{"adjacency": [[0,1],[1,0]]}`
+	for _, tc := range []struct{ table, err string }{
+		{"file,label\ng0.json,ring\ng1.json,star\n", ""},
+		{"graph,class\ng0,ring\ng1,star\n", ""},
+		{",filename,target\n0,g0.json,ring\n1,g1.json,star\n", ""}, // pandas DataFrame.to_csv
+		{"file\tlabel\ng0.json\tring\ng1.json\tstar\n", ""},
+		{"file;label\ng0.json;ring\ng1.json;star\n", ""},
+		{"g0.json,ring\ng1.json,star\n", ""},
+		{"g9.json,ring\ng1.json,star\n", `"g9.json" is not a graph file`},
+		{"file,label,extra\ng0.json,ring,x\n", "3 cells"},
+	} {
+		dir := t.TempDir()
+		for file, text := range map[string]string{"g0.json": g, "g1.json": g, "labels.csv": tc.table} {
+			if err := os.WriteFile(filepath.Join(dir, file), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ds, err := ReadFolder(dir, FolderOptions{})
+		switch {
+		case tc.err != "":
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: %v, want %q", tc.table, err, tc.err)
+			}
+		case err != nil:
+			t.Errorf("%q: %v", tc.table, err)
+		case !slices.Equal(ds.ClassNames, []string{"ring", "star"}) || ds.Graphs[0].Label != 0 || ds.Graphs[1].Label != 1:
+			t.Errorf("%q: classes %v, labels %d %d", tc.table, ds.ClassNames, ds.Graphs[0].Label, ds.Graphs[1].Label)
+		}
+	}
+}

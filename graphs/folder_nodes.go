@@ -1,6 +1,7 @@
 package graphs
 
 import (
+	"bufio"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -36,21 +37,27 @@ func readNodeCounts(p string, files []string, lim Limits) (map[string]int, error
 	return counts, err
 }
 
-// readFileTable calls row for every "file,value" row of the CSV file p (lines starting with #
-// are comments; a first row whose value is the column name is a header; a spreadsheet's
-// byte-order mark and spaces around cells are dropped), with the row's line, and stops at
-// its first error. A row names one of files, by its name or by its name without the
-// extension ("g1" for g1.json), as tables made from the graphs' own names do.
+// readFileTable calls row for every "file,value" row of the CSV file p, with the row's line,
+// and stops at its first error. It reads tables as people and programs write them: lines
+// starting with # are comments; a first row whose first cell is no graph file's name is a
+// header ("file,label", "graph,class", …; isHeader); a first column that is pandas' unnamed index (a header
+// ",file,label", from DataFrame.to_csv) is dropped; tabs or semicolons separate the cells
+// where the first line has no comma; a spreadsheet's byte-order mark and spaces around cells
+// are dropped. A row names one of files, by its name or by its name without the extension
+// ("g1" for g1.json), as tables made from the graphs' own names do.
 func readFileTable(p, column string, files []string, row func(line int, file, value string) error) error {
 	f, err := os.Open(p)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	r := csv.NewReader(linelimit.New(f, 1<<20)) // "file,value": a longer line is no row of it
-	r.FieldsPerRecord = 2
+	br := bufio.NewReader(linelimit.New(f, 1<<20)) // "file,value": a longer line is no row of it
+	r := csv.NewReader(br)
+	r.Comma = tableSeparator(br)
+	r.FieldsPerRecord = -1 // checked below: two cells, or three with pandas' index
 	r.TrimLeadingSpace = true
 	r.Comment = '#'
+	want := 2
 	for n := 1; ; n++ {
 		rec, err := r.Read()
 		if err == io.EOF {
@@ -59,12 +66,20 @@ func readFileTable(p, column string, files []string, row func(line int, file, va
 		if err != nil {
 			return fmt.Errorf("%s: %w (want rows \"file,%s\")", p, err, column)
 		}
-		file, value := strings.TrimSpace(strings.TrimPrefix(rec[0], "\ufeff")), strings.TrimSpace(rec[1])
-		if n == 1 && strings.EqualFold(value, column) {
-			continue // header
-		}
 		line, _ := r.FieldPos(0)
+		rec[0] = strings.TrimPrefix(rec[0], "\ufeff")
+		if n == 1 && len(rec) == 3 && strings.TrimSpace(rec[0]) == "" {
+			want = 3 // pandas' index column
+		}
+		if len(rec) != want {
+			return fmt.Errorf("%s:%d: %d cells, want rows \"file,%s\"", p, line, len(rec), column)
+		}
+		rec = rec[want-2:]
+		file, value := strings.TrimSpace(rec[0]), strings.TrimSpace(rec[1])
 		name, err := fileNamed(files, file)
+		if n == 1 && err != nil && isHeader(files, file, value, column) {
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("%s:%d: %w", p, line, err)
 		}
@@ -72,6 +87,33 @@ func readFileTable(p, column string, files []string, row func(line int, file, va
 			return err
 		}
 	}
+}
+
+// isHeader reports whether a first row (file, value) that names no graph file is a header:
+// its first cell names no file even without its extension and has no graph file's
+// extension, and a node count is not a number. A mistyped first row of data stays an error.
+func isHeader(files []string, file, value, column string) bool {
+	if folderFormat(file) != "" || slices.ContainsFunc(files, func(f string) bool { return strings.TrimSuffix(f, filepath.Ext(f)) == file }) {
+		return false
+	}
+	_, err := strconv.Atoi(value)
+	return column != "nodes" || err != nil
+}
+
+// tableSeparator is the cell separator of the table br starts: a comma, or where its first
+// line has none, a tab or a semicolon when it has one.
+func tableSeparator(br *bufio.Reader) rune {
+	head, _ := br.Peek(4096)
+	first, _, _ := strings.Cut(string(head), "\n")
+	switch {
+	case strings.Contains(first, ","):
+		return ','
+	case strings.Contains(first, "\t"):
+		return '\t'
+	case strings.Contains(first, ";"):
+		return ';'
+	}
+	return ','
 }
 
 // fileNamed is the one of files that name names: itself, or the only file whose name without
