@@ -110,8 +110,8 @@ const folderFormats = ".json for JSON or node-link, .txt/.edges/.edgelist/.el fo
 // labels come from the class subfolders (see above) when the graphs are in them, from
 // labels.csv when it exists (every graph must be listed), else from the
 // files ("label" of the JSON form, "graph" "label" of node-link, the graph attribute "label"
-// of GraphML and GML); either all graphs have one
-// or none. Integer labels are mapped like TU labels (Dataset.Classes); other labels are kept
+// of GraphML and GML: an integer or a text); either all graphs have one or none. Integer
+// labels are mapped like TU labels (Dataset.Classes); where any label is a text, all are kept
 // as text (Dataset.ClassNames).
 func ReadFolder(dir string, opt FolderOptions) (*Dataset, error) {
 	ds, err := readFolder(dir, opt)
@@ -364,6 +364,7 @@ func readBounded(p string, maxBytes int64) ([]byte, error) {
 func (ds *Dataset) labelFromFiles() error {
 	var with, without *Graph
 	raw := make([]int, len(ds.Graphs))
+	anyText := false
 	for i, g := range ds.Graphs {
 		if g.HasLabel {
 			with = g
@@ -371,6 +372,7 @@ func (ds *Dataset) labelFromFiles() error {
 			without = g
 		}
 		raw[i] = g.Label
+		anyText = anyText || g.labelText != ""
 	}
 	switch {
 	case with == nil:
@@ -380,6 +382,15 @@ func (ds *Dataset) labelFromFiles() error {
 		return nil
 	case without != nil:
 		return fmt.Errorf("%s has a class label and %s none: label every graph, or give them all in %s", with.Name, without.Name, folderLabels)
+	case anyText: // "ring", "star"; an integer among them is a text too
+		text := make([]string, len(ds.Graphs))
+		for i, g := range ds.Graphs {
+			if text[i] = g.labelText; text[i] == "" {
+				text[i] = strconv.Itoa(g.Label)
+			}
+		}
+		ds.setTextLabels(text)
+		return nil
 	}
 	ds.setIntLabels(raw)
 	return nil

@@ -116,3 +116,31 @@ func TestReadFolderLabelTables(t *testing.T) {
 		}
 	}
 }
+
+// TestReadFolderTextLabelsInFiles: class labels the files give as text (networkx's
+// G.graph["label"] = "ring" in node-link, GraphML and GML) become text classes; an integer
+// beside them is one more text.
+func TestReadFolderTextLabelsInFiles(t *testing.T) {
+	dir := t.TempDir()
+	for file, text := range map[string]string{
+		"a.json":    `{"graph": {"label": "ring"}, "nodes": [{"id": 0}, {"id": 1}], "links": [{"source": 0, "target": 1}]}`,
+		"b.graphml": `<graphml><key id="d0" for="graph" attr.name="label" attr.type="string"/><graph edgedefault="undirected"><data key="d0">star</data><node id="0"/><node id="1"/><edge source="0" target="1"/></graph></graphml>`,
+		"c.gml":     "graph [\n  label \"ring\"\n  node [\n    id 0\n  ]\n]\n",
+		"d.json":    `{"graph": {"label": 7}, "nodes": [{"id": 0}]}`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, file), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds, err := ReadFolder(dir, FolderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, g := range ds.Graphs {
+		got = append(got, ds.ClassName(g))
+	}
+	if !slices.Equal(got, []string{"ring", "star", "ring", "7"}) || !slices.Equal(ds.ClassNames, []string{"7", "ring", "star"}) {
+		t.Errorf("classes %v of %v", got, ds.ClassNames)
+	}
+}

@@ -45,9 +45,9 @@ const (
 // repeated within a node, networkx's form of a list, gives several values), by name in sorted
 // order and "id" and "label" excluded, are the node features: every node must have the same
 // ones; with opt.Categories the string ones (one value, not a list) are kept for ReadFolder's
-// node labels. An integer graph "label" (networkx writes it quoted, "1") becomes the class label. The
-// input, its tokens and its nesting are bounded, and the node count is checked against
-// opt.Limits as nodes appear.
+// node labels. A graph "label" (an integer, which networkx writes quoted, "1", or a text)
+// becomes the class label. The input, its tokens and its nesting are bounded, and the node
+// count is checked against opt.Limits as nodes appear.
 func ReadGML(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
 	lim := opt.Limits.OrDefault()
 	label := name
@@ -68,11 +68,13 @@ func ReadGML(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
 		return nil, err
 	}
 	if t := p.graphLabel; t != nil {
-		y, err := strconv.Atoi(strings.TrimSpace(t.text))
-		if err != nil || t.kind == gmlReal {
-			return nil, invalidf(fmt.Sprintf("%s:%d", label, t.line), `graph "label" is %s, want an integer (or give labels in a labels.csv)`, t)
+		err := g.setFileLabel(t.text)
+		if err == nil && t.kind == gmlReal {
+			err = fmt.Errorf("%s is a real number, want an integer or a text", t)
 		}
-		g.Label, g.HasLabel = y, true
+		if err != nil {
+			return nil, invalidf(fmt.Sprintf("%s:%d", label, t.line), `graph "label": %v`, err)
+		}
 	}
 	return g, nil
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -25,6 +27,9 @@ type Graph struct {
 	// Label is the class label of the graph; meaningful only when HasLabel is true.
 	Label    int
 	HasLabel bool
+	// labelText is a class label a file gave as text ("ring"), for a folder to map to a
+	// class with the others (HasLabel is set, Label is 0 until then).
+	labelText string
 	// categories are the string node attributes a reader kept for a folder to encode
 	// (NodeLinkOptions.Categories); nil otherwise.
 	categories nodeCategories
@@ -378,4 +383,19 @@ func maxAbs(src Source, d int) ([]float64, error) {
 		}
 	}
 	return m, nil
+}
+
+// setFileLabel sets the class label a file gave: an integer, or else the text itself (a
+// folder maps the texts to classes). Empty text is an error.
+func (g *Graph) setFileLabel(text string) error {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return errors.New("an empty class label")
+	}
+	if y, err := strconv.Atoi(text); err == nil {
+		g.Label, g.HasLabel = y, true
+		return nil
+	}
+	g.labelText, g.HasLabel = text, true
+	return nil
 }

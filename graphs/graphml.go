@@ -39,7 +39,8 @@ const graphmlMaxDepth = 64
 // int, long, float or double, by attribute name in sorted order) are the node features: every
 // node must have each, from its own <data> or the key's <default>. Boolean and string
 // attributes are not features; with opt.Categories the string ones are kept for ReadFolder's
-// node labels. An integer graph attribute "label" becomes the class label.
+// node labels. A graph attribute "label" becomes the class label (a text one is mapped to a
+// class by ReadFolder, with the labels of the other files).
 // The input is bounded, and the node count is checked against opt.Limits as nodes appear.
 func ReadGraphML(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
 	lim := opt.Limits.OrDefault()
@@ -62,11 +63,9 @@ func ReadGraphML(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) 
 		return nil, err
 	}
 	if p.graphLabel != nil {
-		y, err := strconv.Atoi(strings.TrimSpace(*p.graphLabel))
-		if err != nil {
-			return nil, invalidf(label, `graph attribute "label" is %q, want an integer (or give labels in a labels.csv)`, *p.graphLabel)
+		if err := g.setFileLabel(*p.graphLabel); err != nil {
+			return nil, invalidf(label, `graph attribute "label": %v`, err)
 		}
-		g.Label, g.HasLabel = y, true
 	}
 	return g, nil
 }

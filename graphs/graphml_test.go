@@ -189,7 +189,7 @@ func TestReadGraphMLErrors(t *testing.T) {
 		{"NaN attribute", doc(`<node id="a"><data key="x">nan</data></node>`), NodeLinkOptions{Attributes: true}, `attribute "x" is NaN, not a finite number`},
 		{"missing attribute", doc(`<node id="a"><data key="x">1</data></node><node id="b"/>`), NodeLinkOptions{Attributes: true}, `node "b" lacks the numeric attribute "x" that node "a" has`},
 		{"bad default", `<graphml><key id="x" for="node" attr.name="x" attr.type="int"><default>many</default></key><graph edgedefault="directed"><node id="a"/></graph></graphml>`, NodeLinkOptions{Attributes: true}, `default of key "x": "many" is not a number`},
-		{"text label", `<graphml><key id="l" for="graph" attr.name="label"/><graph edgedefault="directed"><data key="l">cycle</data><node id="a"/></graph></graphml>`, NodeLinkOptions{}, `graph attribute "label" is "cycle", want an integer`},
+		{"empty label", `<graphml><key id="l" for="graph" attr.name="label"/><graph edgedefault="directed"><data key="l"> </data><node id="a"/></graph></graphml>`, NodeLinkOptions{}, `graph attribute "label": an empty class label`},
 		{"too many nodes", doc(`<node id="a"/><node id="b"/><node id="c"/>`), NodeLinkOptions{Limits: Limits{MaxNodes: 2}}, `node "c": 3 nodes exceed the limit of 2`},
 		{"too many ids in edges", doc(`<node id="a"/><edge source="a" target="b"/><edge source="a" target="c"/>`), NodeLinkOptions{Limits: Limits{MaxNodes: 2}}, `edge 2: node "c": 3 nodes exceed the limit of 2`},
 		{"dense bytes", doc(`<node id="a"/><node id="b"/>`), NodeLinkOptions{Limits: Limits{MaxDenseBytes: 16}}, "needs 32 bytes of dense matrices"},

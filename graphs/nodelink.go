@@ -62,8 +62,8 @@ type nodeLinkLink struct {
 }
 
 // ReadNodeLink reads one graph in networkx's node-link JSON; name identifies the input in
-// errors and becomes Graph.Name. An integer "label" in the "graph" object becomes the graph's
-// class label. The input is bounded like ReadJSON's, and the node count is checked against
+// errors and becomes Graph.Name. A "label" in the "graph" object (an integer or a text)
+// becomes the graph's class label. The input is bounded like ReadJSON's, and the node count is checked against
 // the limits before any matrix is built.
 func ReadNodeLink(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
 	lim := opt.Limits.OrDefault()
@@ -179,10 +179,14 @@ func (nl *nodeLink) graph(name, label string, attributes bool, lim Limits) (*Gra
 	}
 	if raw, ok := attrs["label"]; ok {
 		var y int
-		if err := json.Unmarshal(raw, &y); err != nil {
-			return nil, invalidf(label, `"graph" "label" is %s, want an integer (or give labels in a labels.csv)`, raw)
+		var text string
+		switch {
+		case json.Unmarshal(raw, &y) == nil:
+			g.Label, g.HasLabel = y, true
+		case json.Unmarshal(raw, &text) == nil && g.setFileLabel(text) == nil:
+		default:
+			return nil, invalidf(label, `"graph" "label" is %s, want an integer or a text (or give labels in a labels.csv)`, raw)
 		}
-		g.Label, g.HasLabel = y, true
 	}
 	return g, nil
 }
