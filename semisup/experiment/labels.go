@@ -13,7 +13,7 @@ import (
 // that says what to give instead.
 func ClassLabels(ds *graphs.Dataset) (labels []int, classes int, err error) {
 	if !slices.ContainsFunc(ds.Graphs, func(g *graphs.Graph) bool { return g.HasLabel }) {
-		return nil, 0, fmt.Errorf("%s has no class labels: classification needs them (a TU graph-labels file, or a labels.csv in a graph folder); for unlabelled data use 'gwf fit' or 'gwf cluster --clusters K'", ds.Name)
+		return nil, 0, fmt.Errorf("%s has no class labels: classification needs them (a TU graph-labels file; in a graph folder a labels.csv, one subfolder of graphs per class, or labels in the files); for unlabelled data use 'gwf fit' or 'gwf cluster --clusters K'", ds.Name)
 	}
 	labels = make([]int, len(ds.Graphs))
 	seen := map[int]bool{}
