@@ -26,17 +26,42 @@ type GWFSpec struct {
 	Shard shard.Shard
 }
 
+// Validate checks the spec against the model configuration sc it will train: a shard needs a
+// Dir for the shards to share, and at most as many shards as folds; the β = 0 candidate
+// (Select.Unsupervised) needs a Select; it and the baselines need the GWF term (not sc.NoGWF),
+// which trains the model without labels they use.
+func (spec GWFSpec) Validate(sc semisup.Config) error {
+	sh := spec.Shard
+	if sh.Count == 0 {
+		sh = shard.All
+	}
+	if err := sh.Validate(); err != nil {
+		return err
+	}
+	switch {
+	case sh.Count > 1 && spec.Dir == "":
+		return fmt.Errorf("experiment: shard %s without a folder for the shards to share (Dir)", sh)
+	case sh.Count > spec.Folds:
+		return fmt.Errorf("experiment: shard %s: more shards than the %d folds", sh, spec.Folds)
+	case spec.Select != nil && spec.Select.Unsupervised && sc.NoGWF:
+		return fmt.Errorf("experiment: the β = 0 candidate (Selection.Unsupervised) needs the GWF term: without it (NoGWF) nothing trains without labels")
+	case spec.Baselines && sc.NoGWF:
+		return fmt.Errorf("experiment: the baselines need the GWF term: without it (NoGWF) nothing trains without labels")
+	}
+	return nil
+}
+
 // CrossValidateGWF runs the cross-validation spec of the GWF classifier (cfg, sc; with
 // spec.Select, the nested protocol that ignores cfg's place for sc's candidates) on the
 // graphs of ds (labels: class indices in [0, classes)) and reports it: the protocol in words,
 // every fold, the mean ± std and the baselines' summary. With spec.Dir and no shard, the
-// report is also written there as report.json.
+// report is also written there as report.json. A spec that Validate refuses is an error.
 func CrossValidateGWF(ctx context.Context, ds *graphs.Dataset, labels []int, classes int, cfg training.Config, sc semisup.Config, spec GWFSpec) (*GWFReport, error) {
+	if err := spec.Validate(sc); err != nil {
+		return nil, err
+	}
 	if spec.Shard.Count == 0 {
 		spec.Shard = shard.All
-	}
-	if err := spec.Shard.Validate(); err != nil {
-		return nil, err
 	}
 	rep := &GWFReport{Version: buildinfo.Version(), Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Semisup: sc, Config: cfg,
 		Protocol: fmt.Sprintf("stratified %d-fold cross-validation (fold seed %d); held-out graphs unlabelled in the GWF term", spec.Folds, spec.Seed)}
