@@ -85,7 +85,8 @@ func (rep *SVMReport) WriteText(w io.Writer) error {
 		if err := tw.Flush(); err != nil {
 			return err
 		}
-		_, err := fmt.Fprintf(w, "\naccuracy: %.2f ± %.2f %% (mean ± std over %d folds)\ncost: %s\n", 100*rep.Accuracy.Mean, 100*rep.Accuracy.Std, len(rep.Folds), describeCost(rep.Cost))
+		// The answer last, where a terminal leaves it: after the cost of every matrix.
+		_, err := fmt.Fprintf(w, "\ncost: %s\n\naccuracy: %.2f ± %.2f %% (mean ± std over %d folds)\n", describeCost(rep.Cost), 100*rep.Accuracy.Mean, 100*rep.Accuracy.Std, len(rep.Folds))
 		return err
 	}
 	if len(rep.Voters) > 1 {

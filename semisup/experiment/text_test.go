@@ -32,6 +32,9 @@ func TestWriteText(t *testing.T) {
 			t.Errorf("no %q in\n%s", want, out)
 		}
 	}
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); !strings.HasPrefix(lines[len(lines)-1], "accuracy: ") {
+		t.Errorf("the last line is not the accuracy:\n%s", out)
+	}
 	p, err := Pool([]string{"a.json", "b.json"}, []Report{{SVM: rep}, {SVM: rep}})
 	if err != nil {
 		t.Fatal(err)
