@@ -366,7 +366,7 @@ func (ds *Dataset) labelFromFiles() error {
 	raw := make([]int, len(ds.Graphs))
 	anyText := false
 	for i, g := range ds.Graphs {
-		if g.HasLabel {
+		if g.HasLabel || g.labelText != "" {
 			with = g
 		} else {
 			without = g

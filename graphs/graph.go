@@ -28,7 +28,7 @@ type Graph struct {
 	Label    int
 	HasLabel bool
 	// labelText is a class label a file gave as text ("ring"), for a folder to map to a
-	// class with the others (HasLabel is set, Label is 0 until then).
+	// class with the others (HasLabel stays false until then: Label holds no class yet).
 	labelText string
 	// categories are the string node attributes a reader kept for a folder to encode
 	// (NodeLinkOptions.Categories); nil otherwise.
@@ -396,6 +396,6 @@ func (g *Graph) setFileLabel(text string) error {
 		g.Label, g.HasLabel = y, true
 		return nil
 	}
-	g.labelText, g.HasLabel = text, true
+	g.labelText = text
 	return nil
 }
