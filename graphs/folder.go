@@ -148,9 +148,9 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 		}
 		files = append(files, name)
 	}
-	var classOf []string // with class folders, the folder of each file
-	if len(files) == 0 && len(subdirs) > 0 {
-		if files, classOf, err = classFolders(dir, subdirs); err != nil {
+	inClassFolders := len(files) == 0 && len(subdirs) > 0
+	if inClassFolders {
+		if files, err = classFolders(dir, subdirs); err != nil {
 			return nil, err
 		}
 		if hasLabels {
@@ -228,8 +228,8 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 		}
 	}
 	switch {
-	case classOf != nil:
-		err = ds.labelFromFolders(files, keep, classOf)
+	case inClassFolders:
+		ds.labelFromFolders()
 	case hasLabels:
 		err = ds.labelFromCSV(filepath.Join(dir, folderLabels), files)
 	default:
@@ -436,19 +436,14 @@ func (ds *Dataset) labelFromCSV(p string, files []string) error {
 	return nil
 }
 
-// labelFromFolders labels each graph (read from keep, of files) with its class folder,
-// classOf[i] for files[i].
-func (ds *Dataset) labelFromFolders(files, keep, classOf []string) error {
-	folder := make(map[string]string, len(files))
-	for i, f := range files {
-		folder[f] = classOf[i]
-	}
-	text := make([]string, len(keep))
-	for i, f := range keep {
-		text[i] = folder[f]
+// labelFromFolders labels each graph with its class folder, the folder of its name
+// ("ring/g1.json").
+func (ds *Dataset) labelFromFolders() {
+	text := make([]string, len(ds.Graphs))
+	for i, g := range ds.Graphs {
+		text[i], _, _ = strings.Cut(g.Name, "/")
 	}
 	ds.setTextLabels(text)
-	return nil
 }
 
 // setTextLabels gives graph i the class text[i]: integer labels are mapped like TU labels
@@ -488,14 +483,15 @@ func checkGraphFileName(dir, name string) error {
 }
 
 // classFolders lists the graph files of the subfolders of dir, one folder per class: their
-// paths relative to dir ("ring/g1.json"), sorted, and each one's folder. A subfolder's own
-// subfolders and its non-graph files (README, labels.csv, dot-files) are not read; a file of
-// an unknown format is an error.
-func classFolders(dir string, subdirs []string) (files, classOf []string, err error) {
+// paths relative to dir ("ring/g1.json"), sorted. A subfolder's own subfolders and its
+// non-graph files (README, labels.csv, dot-files) are not read; a file of an unknown format
+// is an error.
+func classFolders(dir string, subdirs []string) ([]string, error) {
+	var files []string
 	for _, sub := range subdirs {
 		entries, err := os.ReadDir(filepath.Join(dir, sub))
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		for _, e := range entries {
 			name := e.Name()
@@ -503,10 +499,10 @@ func classFolders(dir string, subdirs []string) (files, classOf []string, err er
 				continue
 			}
 			if err := checkGraphFileName(filepath.Join(dir, sub), name); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
-			files, classOf = append(files, sub+"/"+name), append(classOf, sub)
+			files = append(files, sub+"/"+name)
 		}
 	}
-	return files, classOf, nil
+	return files, nil
 }
