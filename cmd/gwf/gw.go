@@ -71,9 +71,9 @@ func newGWCmd(a *app) *cobra.Command {
 		Use:   "gw A B",
 		Short: "Gromov-Wasserstein discrepancy between two graphs",
 		Long: `gw reads two graphs and computes their (fused) Gromov-Wasserstein discrepancy: the transport
-T between their nodes and the objective <L(T), T>, with an unrolled GWD module of the paper
-(ppa, badmm) or with conditional gradient (cg: Frank-Wolfe with exact optimal transport, as
-POT's gromov_wasserstein).
+T between their nodes and the objective <L(T), T>, by default with conditional gradient (cg:
+Frank-Wolfe with exact optimal transport, as POT's gromov_wasserstein, from several starts), or
+with an unrolled GWD module of the paper (--solver ppa or badmm: what GWF models train with).
 
 Graphs are JSON files (the default for names ending in .json) or edge lists (any other name, or
 --input-format edgelist): "u v [weight]" lines, node ids 0-based unless --ids says otherwise;
@@ -81,9 +81,11 @@ Graphs are JSON files (the default for names ending in .json) or edge lists (any
 features are used when both graphs have them (fused GW, weighted by --feature-weight); giving
 features to only one graph is an error.
 
-Defaults are the paper's: PPA with γ = 0.01, M = 50 layers, 5 Sinkhorn sweeps per layer; with
---solver badmm, γ = 1 unless --gamma is given. At these settings the transport's columns do
-not sum to μ_B exactly (the output reports the marginal error). --tol runs PPA's Sinkhorn
+The default is cg because the paper's modules, started from the product coupling μ_A·μ_Bᵀ as
+the paper starts them, stay there on graphs with symmetries: a cycle against itself gives 0.44
+with ppa and 0 with cg. --solver ppa is the paper's PPA (γ = 0.01, M = 50 layers, 5 Sinkhorn
+sweeps per layer); --solver badmm its BADMM (γ = 1 unless --gamma is given). At these settings
+the transport's columns do not sum to μ_B exactly (the output reports the marginal error). --tol runs PPA's Sinkhorn
 sweeps until the error is below it (BADMM: sweeps on its final transport), at most
 --max-sweeps per layer, and then rounds T onto the feasible set (turn off with --round=false);
 --round alone rounds the paper's result. cg runs until the objective changes by less than
@@ -102,10 +104,9 @@ matrix (rows: the nodes of A, columns: the nodes of B).`,
   gwf gw a.json b.json --json > result.json
   gwf gw a.txt b.txt --input-format edgelist --directed --solver badmm
   gwf gw a.edges b.edges --ids one
-  gwf gw a.json b.json --gamma 0.05 --layers 100
-  gwf gw a.json b.json --solver cg --json
-  gwf gw a.graphml b.graphml --solver cg --init start.npy --anchors 0
-  gwf gw a.json b.json --tol 1e-9`,
+  gwf gw a.json b.json --solver ppa                  # the paper's GWD module
+  gwf gw a.json b.json --solver ppa --gamma 0.05 --layers 100 --tol 1e-9
+  gwf gw a.graphml b.graphml --init start.npy --anchors 0   # POT's CG from POT's G0`,
 		Args: cli.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runGW(cmd, a, &f, args[0], args[1])
@@ -113,6 +114,7 @@ matrix (rows: the nodes of A, columns: the nodes of B).`,
 	}
 	fs := cmd.Flags()
 	f.Solver.Register(fs, "converged mode (ppa, badmm): Sinkhorn sweeps until the marginal error is below this; cg: relative objective change at which to stop")
+	f.Name, fs.Lookup("solver").DefValue = cg.Name(), cg.Name() // see the help: the paper's modules stay at symmetric starts
 	f.featureWeight.Register(fs, p.Weight, false, `weight of the node-feature cost (when both graphs have features), or "auto": the weight that gives the feature and structure costs the same mean over the two graphs`)
 	fs.IntVar(&f.maxSweeps, "max-sweeps", layers.DefaultMaxSweeps, "with --tol: most sweeps per layer (the output counts the layers that hit it)")
 	fs.BoolVar(&f.round, "round", false, "project the final transport onto the feasible set (default true with --tol, for ppa and badmm)")
@@ -147,6 +149,13 @@ func (f *gwFlags) options(cmd *cobra.Command) (layers.SolverOptions, error) {
 		o.Inner = f.Inner
 	}
 	o.FeatureWeight, o.Tol, o.MaxSweeps = f.featureWeight.Weight, f.Tol, f.maxSweeps
+	if f.Name == "cg" && !cli.Changed(fs, "solver") {
+		for _, name := range []string{"gamma", "inner"} {
+			if cli.Changed(fs, name) {
+				return o, cli.Usagef("--%s is a setting of --solver ppa or badmm, and gw's default solver is cg: add --solver ppa (the paper's GWD module)", name)
+			}
+		}
+	}
 	if f.Name != "cg" {
 		for _, name := range []string{"anchors", "init"} {
 			if cli.Changed(fs, name) {

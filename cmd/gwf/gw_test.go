@@ -58,9 +58,30 @@ func TestGWJSON(t *testing.T) {
 		}
 	}
 
-	out, _ := mustRun(t, "gw", a, b, "--gamma", "0.05", "--layers", "20", "--inner", "2")
+	out, _ := mustRun(t, "gw", a, b, "--solver", "ppa", "--gamma", "0.05", "--layers", "20", "--inner", "2")
 	if !strings.HasPrefix(out, "objective: ") || !strings.Contains(out, "A: 3 nodes, B: 4 nodes") || !strings.Contains(out, "γ = 0.05, M = 20, 2 sweeps") {
 		t.Errorf("plain output:\n%s", out)
+	}
+}
+
+// TestGWDefaultSolverOnSymmetricGraphs: the default (cg) gives a graph with symmetries a zero
+// discrepancy to itself, where the paper's PPA from the product coupling does not; PPA's
+// settings without --solver ppa are refused rather than ignored.
+func TestGWDefaultSolverOnSymmetricGraphs(t *testing.T) {
+	dir := t.TempDir()
+	cycle := writeFile(t, dir, "c6.txt", "0 1\n1 2\n2 3\n3 4\n4 5\n5 0\n")
+	out, _ := mustRun(t, "gw", cycle, cycle, "--json")
+	if res := decodeJSON(t, out); res["solver"] != "cg" || math.Abs(res["objective"].(float64)) > 1e-12 {
+		t.Errorf("default: solver %v, objective %v; want cg and 0", res["solver"], res["objective"])
+	}
+	out, _ = mustRun(t, "gw", cycle, cycle, "--json", "--solver", "ppa")
+	if res := decodeJSON(t, out); !(res["objective"].(float64) > 0.1) {
+		t.Errorf("ppa from the product coupling: objective %v, want the symmetric fixed point (4/9)", res["objective"])
+	}
+	for _, flag := range []string{"--gamma", "--inner"} {
+		if _, stderr, code := runCLI(t, "gw", cycle, cycle, flag, "2"); code != cli.ExitUsage || !strings.Contains(stderr, "--solver ppa") {
+			t.Errorf("%s without --solver: exit %d: %s", flag, code, stderr)
+		}
 	}
 }
 

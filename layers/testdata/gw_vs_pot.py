@@ -26,8 +26,8 @@ for p in d["pairs"]:
     w = (1 - p["alpha"]) / p["alpha"]
     want = p["objective"] / p["alpha"]
     res = {}
-    for name, args in [("cg", ["--solver", "cg"]), ("ppa", []), ("badmm", ["--solver", "badmm"]),
-                       ("ppa_tol", ["--tol", "1e-9"]), ("ppa_tol_noround", ["--tol", "1e-9", "--round=false"]),
+    for name, args in [("cg", ["--solver", "cg"]), ("ppa", ["--solver", "ppa"]), ("badmm", ["--solver", "badmm"]),
+                       ("ppa_tol", ["--solver", "ppa", "--tol", "1e-9"]), ("ppa_tol_noround", ["--solver", "ppa", "--tol", "1e-9", "--round=false"]),
                        ("badmm_tol", ["--solver", "badmm", "--tol", "1e-9"])]:
         t0 = time.perf_counter()
         out = subprocess.run([gwf, "gw", A, B, "--json", "--feature-weight", str(w)] + args, capture_output=True, text=True, check=True).stdout
