@@ -177,3 +177,20 @@ func TestCGLaterStartsBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestPPAStaysAtSymmetricStart: the paper's PPA from the product coupling keeps a 6-cycle's
+// transport to itself invariant under the rotations and reflections, and ends at objective 4/9
+// (the uniform coupling's), where CG reaches 0: why 'gwf gw' defaults to CG.
+func TestPPAStaysAtSymmetricStart(t *testing.T) {
+	c6 := relabelled(symmetricGraphs()["C6"], []int{0, 1, 2, 3, 4, 5})
+	_, obj, err := GWD(DefaultPPA(), c6, c6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 4.0 / 9; obj < want-1e-9 || obj > want+1e-9 {
+		t.Errorf("PPA: objective %v, want the symmetric fixed point 4/9", obj)
+	}
+	if _, obj, err = GWD(DefaultCG(), c6, c6); err != nil || obj > 1e-12 {
+		t.Errorf("CG: objective %v (%v), want 0", obj, err)
+	}
+}

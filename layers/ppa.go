@@ -15,6 +15,11 @@ import (
 // and a = μs carried from layer to layer. Rows of T match μs exactly after every layer; columns
 // converge to μt.
 //
+// T⁽⁰⁾ = μs·μtᵀ is a fixed point where the graphs have symmetries: every update keeps T
+// invariant under the automorphisms, so a 6-cycle against itself ends at objective 4/9, not 0
+// (TestPPAStaysAtSymmetricStart). CG's anchored starts break the tie where a single
+// discrepancy matters ('gwf gw' uses CG by default); GWF keeps the paper's start.
+//
 // Numerics: the kernel is shifted per row (the shift is absorbed into a, kept in the log domain),
 // so exp never overflows; when a marginal sum would still underflow (tiny γ, large weights), that
 // layer is recomputed in the log domain. Where nothing underflows the result equals the plain
