@@ -197,9 +197,6 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	}
 	cv, err := classexp.CrossValidateSVM(ctx, ds, labels, classesN, used, classexp.SVMSpec{
 		Folds: p.folds, Seed: p.foldSeed, Settings: set, Options: opt, ReportDir: p.outputDir,
-		FoldDone: func(r fgwsvm.FoldResult) {
-			a.log.Infof("fold %d/%d: accuracy %.2f%% on %d graphs; chose %s", r.Fold, p.folds, 100*r.Accuracy, r.Test, r.Chosen())
-		},
 	})
 	if err != nil {
 		return err

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -276,24 +275,9 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if p.fraction > 0 {
 		return semisupFraction(cmd, a, f, ds, labels, classesN, cfg, sc, opt)
 	}
-	// The folds left after each one, at the mean time of those trained so far (their own
-	// seconds: the first fold's run also trains the model without labels, once), for the ETA.
-	foldSeconds, trained, reused := 0.0, 0, 0
 	spec := classexp.GWFSpec{Shard: sh, CVOptions: classexp.CVOptions{
 		Folds: p.folds, Seed: p.foldSeed, Options: opt, Dir: p.outputDir, Select: sel,
 		Baselines: sel != nil && f.baselines,
-		Reused:    func(int) { reused++ },
-		FoldDone: func(r classexp.FoldResult) {
-			trained++
-			foldSeconds += r.Seconds
-			left := (p.folds-sh.Index+sh.Count-1)/sh.Count - trained - reused // this shard's folds
-			eta := time.Duration(foldSeconds / float64(trained) * float64(left) * float64(time.Second)).Round(time.Second)
-			lines := classexp.FoldLines(r, p.folds)
-			lines[0] += fmt.Sprintf("; folds left: %d, eta %s", left, eta)
-			for _, l := range lines {
-				a.log.Info(l)
-			}
-		},
 	}}
 	a.log.Infof("classifying %s (%d graphs, %d classes): %d folds, β=%g, hidden %v, %s", ds.Name, len(data), classesN, p.folds, sc.Beta, hidden, cfg.Describe())
 	rep, err := classexp.CrossValidateGWF(cmd.Context(), ds, labels, classesN, cfg, sc, spec)

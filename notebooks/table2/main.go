@@ -310,9 +310,6 @@ func (o options) crossValidate(ctx context.Context, d, solver string, sc semisup
 				fmt.Fprintf(log, "table2: %s, %s: %s\n", d, solver, e.Message)
 			}
 		}},
-		FoldDone: func(r experiment.FoldResult) {
-			fmt.Fprintf(log, "table2: %s, %s: fold %d: %.1f%%\n", d, solver, r.Fold, 100*r.Accuracy)
-		},
 	}})
 	if err != nil {
 		return nil, err

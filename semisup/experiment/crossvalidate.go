@@ -51,7 +51,8 @@ type CVOptions struct {
 	Folds int
 	Seed  uint64 // of the fold split
 	semisup.Options
-	// FoldDone, if set, is called after every fold.
+	// FoldDone, if set, is called after every fold trained (not those reused from Dir), after
+	// Observe has been told the fold's lines (FoldLines) with the folds left and their ETA.
 	FoldDone func(FoldResult)
 	// Skip, if set, names folds (1-based) not to run, e.g. those a resumed run already has.
 	Skip func(fold int) bool
@@ -62,9 +63,6 @@ type CVOptions struct {
 	// kept there too, as Dir/unsupervised.json. Both are checkpointed there after every epoch
 	// while they train (nested protocol), so that a killed run resumes at its last epoch.
 	Dir string
-	// Reused, if set, is called with every fold (1-based) reused whole from Dir, for which
-	// FoldDone is not called.
-	Reused func(fold int)
 
 	// Select, if set, makes the protocol nested: inside each fold, Select chooses among
 	// Select.Candidates and the stopping epoch on a validation split of the fold's labelled
@@ -116,6 +114,7 @@ func crossValidate(ctx context.Context, data []*graphs.Graph, labels, fold []int
 		return nestedCV(ctx, data, labels, fold, classes, gwf, cfg, opt, dir)
 	}
 	var out []FoldResult
+	clock := newFoldClock(opt)
 	for f := 0; f < opt.Folds; f++ {
 		if opt.Skip != nil && opt.Skip(f+1) {
 			continue
@@ -155,7 +154,7 @@ func crossValidate(ctx context.Context, data []*graphs.Graph, labels, fold []int
 			r.Seconds += h.Seconds
 		}
 		out = append(out, r)
-		if err := opt.done(r, dir); err != nil {
+		if err := opt.done(r, dir, clock); err != nil {
 			return nil, err
 		}
 	}

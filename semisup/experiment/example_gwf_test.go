@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/datasets"
@@ -86,8 +87,12 @@ func ExampleCrossValidate() {
 	if err != nil {
 		panic(err)
 	}
-	reused := 0
-	opt.Reused = func(int) { reused++ }
+	reused := 0 // the folds the second run reads back from dir, as its Observe hears
+	opt.Observe = func(e training.Event) {
+		if strings.Contains(e.Message, ": reusing ") {
+			reused++
+		}
+	}
 	again, err := experiment.CrossValidate(context.Background(), data, labels, len(ds.Classes), cfg, sc, opt)
 	if err != nil {
 		panic(err)

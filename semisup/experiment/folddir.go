@@ -219,9 +219,6 @@ func crossValidateDir(ctx context.Context, data []*graphs.Graph, labels, fold []
 		case kind == savedWhole:
 			saved[f] = true
 			out = append(out, r)
-			if opt.Reused != nil {
-				opt.Reused(f)
-			}
 			opt.log(false, fmt.Sprintf("fold %d: reusing %s (accuracy %.2f%%)", f, foldPath(opt.Dir, f), 100*r.Accuracy))
 		case kind == savedJoint:
 			joint[f] = r
@@ -269,12 +266,16 @@ func heldOut(fold []int, f int) []int {
 	return test
 }
 
-// done records a finished fold: in the fold directory (dir, if set), then FoldDone.
-func (o CVOptions) done(r FoldResult, dir *dirHooks) error {
+// done records a finished fold: in the fold directory (dir, if set), to Observe (its lines,
+// timed by clock), then FoldDone.
+func (o CVOptions) done(r FoldResult, dir *dirHooks, clock *foldClock) error {
 	if dir != nil {
 		if err := dir.save(r); err != nil {
 			return err
 		}
+	}
+	for _, l := range clock.lines(r) {
+		o.log(false, l)
 	}
 	if o.FoldDone != nil {
 		o.FoldDone(r)

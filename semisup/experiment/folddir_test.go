@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -172,9 +173,12 @@ func observer(log func(warning bool, msg string), progress func(training.Progres
 	}
 }
 
+// foldLine matches the lines of a fold trained (FoldLines): "fold 2/3: ...".
+var foldLine = regexp.MustCompile(`^fold \d+/\d+: `)
+
 func savedLog(logged *[]string) func(bool, string) {
 	return func(_ bool, msg string) {
-		if !strings.Contains(msg, ": training ") && !strings.HasPrefix(msg, "training ") {
+		if !strings.Contains(msg, ": training ") && !strings.HasPrefix(msg, "training ") && !foldLine.MatchString(msg) {
 			*logged = append(*logged, msg)
 		}
 	}

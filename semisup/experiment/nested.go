@@ -68,6 +68,7 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 		grid = semisup.DefaultCGrid
 	}
 	var out []FoldResult
+	clock := newFoldClock(opt)
 	for f := 0; f < opt.Folds; f++ {
 		if opt.Skip != nil && opt.Skip(f+1) {
 			continue
@@ -124,7 +125,7 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 			}
 		}
 		out = append(out, r)
-		if err := opt.done(r, dir); err != nil {
+		if err := opt.done(r, dir, clock); err != nil {
 			return nil, err
 		}
 	}

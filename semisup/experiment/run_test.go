@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,12 +50,19 @@ func TestCrossValidateSVM(t *testing.T) {
 	grid := fgwsvm.Grid{Gammas: []float64{1}, Cs: []float64{1, 10}, Folds: 2, Seed: 1}
 	dir := t.TempDir()
 	var folds int
+	var said []string
 	rep, err := CrossValidateSVM(context.Background(), ds, labels, 2, "--features none", SVMSpec{
 		Folds: 3, Seed: 1, Settings: fgwsvm.Settings{Candidates: cands, Grid: grid, Vote: 2}, ReportDir: dir,
+		Options:  fgwsvm.Options{Observe: func(e training.Event) { said = append(said, e.Message) }},
 		FoldDone: func(fgwsvm.FoldResult) { folds++ },
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(said, func(m string) bool {
+		return strings.HasPrefix(m, "fold 3/3: accuracy ") && strings.Contains(m, "; chose ")
+	}) {
+		t.Errorf("observed %q, want a line for fold 3", said)
 	}
 	if folds != 3 || len(rep.Folds) != 3 || rep.Settings.Vote != 2 || !strings.Contains(rep.Protocol, "best 2 candidates vote") {
 		t.Fatalf("%d folds reported (%d called), vote %d, protocol %q", len(rep.Folds), folds, rep.Settings.Vote, rep.Protocol)

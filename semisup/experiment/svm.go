@@ -19,7 +19,8 @@ type SVMSpec struct {
 	Seed  uint64 // of the fold split (semisup.Folds: the GWF classifier's folds for the seed)
 	fgwsvm.Settings
 	fgwsvm.Options
-	// FoldDone, if set, is called after each fold.
+	// FoldDone, if set, is called after each fold, after Options.Observe has been told the
+	// fold's accuracy and choice.
 	FoldDone func(fgwsvm.FoldResult)
 	// ReportDir, if set, receives the report as report.json (usually Options.Dir, where the
 	// matrices are kept).
@@ -36,7 +37,13 @@ func CrossValidateSVM(ctx context.Context, ds *graphs.Dataset, labels []int, cla
 	rep.Settings.Vote = spec.VoteFor(len(ds.Graphs))
 	rep.Protocol = fmt.Sprintf("nested stratified %d-fold cross-validation (fold seed %d): candidate, γ and C chosen by %d-fold cross-validation on each fold's training graphs (%s), held-out fold scored once; discrepancies use no label and are computed once for all graphs",
 		spec.Folds, spec.Seed, spec.Grid.Folds, describeVote(rep.Settings.Vote))
-	res, st, err := fgwsvm.CrossValidate(ctx, ds.Graphs, labels, classes, spec.Folds, spec.Seed, spec.Settings, spec.Options, spec.FoldDone)
+	done := func(r fgwsvm.FoldResult) {
+		spec.Observe.Say(false, "fold %d/%d: accuracy %.2f%% on %d graphs; chose %s", r.Fold, spec.Folds, 100*r.Accuracy, r.Test, r.Chosen())
+		if spec.FoldDone != nil {
+			spec.FoldDone(r)
+		}
+	}
+	res, st, err := fgwsvm.CrossValidate(ctx, ds.Graphs, labels, classes, spec.Folds, spec.Seed, spec.Settings, spec.Options, done)
 	if err != nil {
 		return nil, err
 	}
