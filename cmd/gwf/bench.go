@@ -143,7 +143,7 @@ func runBench(cmd *cobra.Command, a *app, f *benchFlags) error {
 // benchEpoch times one training epoch with the paper's settings on a bundled dataset (or the
 // first --count graphs of a seeded shuffle of it).
 func benchEpoch(ctx context.Context, a *app, name string, f *benchFlags, cfg training.Config) (bench.Epoch, error) {
-	df := dataFlags{dataflags.Flags{Dataset: name, Features: f.features, Standardize: f.standardize, MaxNodes: graphs.DefaultLimits.MaxNodes, MaxMemory: float64(graphs.DefaultLimits.MaxDenseBytes) / (1 << 30)}}
+	df := dataFlags{dataflags.Flags{Dataset: name, Features: f.features, Standardize: f.standardize, LimitFlags: dataflags.DefaultLimitFlags()}}
 	ds, err := df.load()
 	if err != nil {
 		return bench.Epoch{}, err

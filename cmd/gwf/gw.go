@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/collection/dataflags"
 	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/internal/matfile"
 	"github.com/gwf-graphs/gwf/layers"
@@ -27,8 +28,7 @@ type gwFlags struct {
 	format        string
 	directed      bool
 	ids           string
-	maxNodes      int
-	maxMemory     float64
+	limits        dataflags.LimitFlags
 	anchors       int
 	init          string
 	nodes         []int // node counts of A and B (edge lists; 0: from the ids)
@@ -126,8 +126,7 @@ matrix (rows: the nodes of A, columns: the nodes of B).`,
 	fs.StringVar(&f.ids, "ids", "zero", "edge lists: node ids are zero (0..N−1: node i is row i), one (1..N) or names (any tokens: ordered by number when all are integers, else by first appearance)")
 	fs.IntVar(&f.anchors, "anchors", cg.Anchors, "cg: anchored starts after the first (0: the first start only, as POT)")
 	fs.StringVar(&f.init, "init", "", "cg: the first start, a coupling of the two graphs' node masses (.npy, .npz or .csv; rows: nodes of A), instead of the product coupling")
-	fs.IntVar(&f.maxNodes, "max-nodes", graphs.DefaultLimits.MaxNodes, "refuse graphs with more nodes than this")
-	fs.Float64Var(&f.maxMemory, "max-memory", float64(graphs.DefaultLimits.MaxDenseBytes)/(1<<30), "refuse graphs whose dense matrices need more GiB than this")
+	f.limits.Register(fs, "refuse graphs whose dense matrices need more GiB than this")
 	return cmd
 }
 
@@ -190,11 +189,8 @@ func (f *gwFlags) build(cmd *cobra.Command) (layers.SolverOptions, layers.Solver
 	if err != nil {
 		return o, nil, cli.Usagef("--ids: %w", err)
 	}
-	if !(f.maxMemory > 0) || f.maxMemory > 1<<20 {
-		return o, nil, cli.Usagef("--max-memory = %v GiB must be positive (and at most 2^20)", f.maxMemory)
-	}
-	if f.maxNodes < 1 {
-		return o, nil, cli.Usagef("--max-nodes = %d must be at least 1", f.maxNodes)
+	if err := f.limits.Check(); err != nil {
+		return o, nil, cli.Usage(err)
 	}
 	switch {
 	case len(f.nodes) != 2 || f.nodes[0] < 0 || f.nodes[1] < 0:
@@ -333,7 +329,7 @@ func (f *gwFlags) read(path, which string) (*graphs.Graph, error) {
 	}
 	g, err := graphs.ReadFile(path, graphs.FileOptions{Format: format, Features: graphs.FeaturesAttributes,
 		EdgeList: graphs.EdgeListOptions{IDs: ids, Directed: f.directed, Nodes: nodes},
-		Limits:   graphs.Limits{MaxNodes: f.maxNodes, MaxDenseBytes: graphs.BytesOfGiB(f.maxMemory)}})
+		Limits:   f.limits.Limits()})
 	if errors.Is(err, graphs.ErrNoNodeZero) {
 		err = fmt.Errorf("%w\n(with gwf gw: --ids one, or --ids names)", err)
 	}

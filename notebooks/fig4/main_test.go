@@ -43,7 +43,7 @@ func TestTinyFig4(t *testing.T) {
 func TestFig4OnAGraphFolder(t *testing.T) {
 	out := t.TempDir()
 	o := options{datasets: []string{""}, epochs: 1, atoms: 2, layers: 5, seed: 1, tsneIter: 20, out: out}
-	o.collection = dataflags.Flags{Graphs: filepath.Join("..", "..", "graphs", "testdata", "mixed"), Features: "none", MaxNodes: 100, MaxMemory: 1}
+	o.collection = dataflags.Flags{Graphs: filepath.Join("..", "..", "graphs", "testdata", "mixed"), Features: "none", LimitFlags: dataflags.LimitFlags{MaxNodes: 100, MaxMemory: 1}}
 	if err := run(context.Background(), o, io.Discard); err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 
 func TestTinyTour(t *testing.T) {
 	out := t.TempDir()
-	data := dataflags.Flags{Dataset: "MUTAG", Features: "none", Subset: 20, SubsetSeed: 1, MaxNodes: 100, MaxMemory: 1}
+	data := dataflags.Flags{Dataset: "MUTAG", Features: "none", Subset: 20, SubsetSeed: 1, LimitFlags: dataflags.LimitFlags{MaxNodes: 100, MaxMemory: 1}}
 	if err := run(context.Background(), options{data: data, epochs: 1, atoms: 3, layers: 5, out: out}, io.Discard); err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestTinyTour(t *testing.T) {
 // TestTourOnAGraphFolder: the notebook takes the CLI's data flags, so it runs on a folder of
 // graph files as well.
 func TestTourOnAGraphFolder(t *testing.T) {
-	data := dataflags.Flags{Graphs: filepath.Join("..", "..", "graphs", "testdata", "mixed"), Features: "none", MaxNodes: 100, MaxMemory: 1}
+	data := dataflags.Flags{Graphs: filepath.Join("..", "..", "graphs", "testdata", "mixed"), Features: "none", LimitFlags: dataflags.LimitFlags{MaxNodes: 100, MaxMemory: 1}}
 	if err := run(context.Background(), options{data: data, epochs: 1, atoms: 2, layers: 5, out: t.TempDir()}, io.Discard); err != nil {
 		t.Fatal(err)
 	}

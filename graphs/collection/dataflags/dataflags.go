@@ -25,8 +25,7 @@ type Flags struct {
 	TU          string
 	Graphs      string
 	Features    string
-	MaxNodes    int
-	MaxMemory   float64 // GiB of dense matrices
+	LimitFlags
 	Standardize bool
 	Subset      int
 	SubsetSeed  uint64
@@ -44,9 +43,8 @@ type Flags struct {
 func (d *Flags) Register(fs *pflag.FlagSet) {
 	d.RegisterSources(fs)
 	fs.StringVar(&d.Features, "features", "none", "node features: none (structure only, the paper's setting), labels (one-hot node labels: TU node labels, or the string node attributes of a folder's node-link, GraphML and GML files), attributes (numeric), or both (the attributes, then the one-hot labels)")
-	fs.IntVar(&d.MaxNodes, "max-nodes", graphs.DefaultLimits.MaxNodes, "refuse graphs with more nodes than this")
 	fs.BoolVar(&d.Standardize, "standardize", false, "rescale each node-feature dimension to mean 0 and std 1 over the data read (recommended with --features attributes: raw attributes such as PROTEINS_full's reach 400 and drown the structure term)")
-	fs.Float64Var(&d.MaxMemory, "max-memory", float64(graphs.DefaultLimits.MaxDenseBytes)/(1<<30), "refuse datasets that need more GiB than this as stored (sparse adjacency, features; counting the --subset kept), or a graph whose dense matrices do")
+	d.LimitFlags.Register(fs, "refuse datasets that need more GiB than this as stored (sparse adjacency, features; counting the --subset kept), or a graph whose dense matrices do")
 	fs.IntVar(&d.Subset, "subset", 0, "use only N graphs, the first N after a shuffle seeded by --subset-seed, kept in file order (0: all); chosen before reading, so only they count for --max-memory")
 	fs.Uint64Var(&d.SubsetSeed, "subset-seed", 1, "seed of the --subset shuffle")
 	fs.StringVar(&d.Structure, "structure", "adjacency", "the matrix graphs are compared by: adjacency (the paper's) or shortest-path (sp: shortest-path lengths, FGW's and GDL's choice for molecules); a model keeps it, and the graphs it embeds or predicts get the same")
@@ -118,12 +116,11 @@ func (d *Flags) Check() error {
 		return fmt.Errorf("give the data with --dataset NAME, --tu DIR|FILE.zip or --graphs DIR")
 	case given > 1:
 		return fmt.Errorf("give only one of --dataset, --tu and --graphs")
-	case d.MaxNodes < 1:
-		return fmt.Errorf("--max-nodes = %d must be at least 1", d.MaxNodes)
-	case !(d.MaxMemory > 0) || d.MaxMemory > 1<<20:
-		return fmt.Errorf("--max-memory = %v GiB must be positive (and at most 2^20)", d.MaxMemory)
 	case d.Subset < 0:
 		return fmt.Errorf("--subset = %d must not be negative", d.Subset)
+	}
+	if err := d.LimitFlags.Check(); err != nil {
+		return err
 	}
 	_, err := graphs.ParseFeatureKind(d.Features)
 	if err != nil {
@@ -141,12 +138,6 @@ func (d *Flags) Check() error {
 		return fmt.Errorf("unknown dataset %q (bundled: %s; use --tu or --graphs for your own data)", d.Dataset, strings.Join(datasets.Names(), ", "))
 	}
 	return nil
-}
-
-// Limits are the reader limits of the flags. The byte count is rounded up, so that any
-// positive --max-memory is a limit of at least one byte (zero would mean the default).
-func (d *Flags) Limits() graphs.Limits {
-	return graphs.Limits{MaxNodes: d.MaxNodes, MaxDenseBytes: graphs.BytesOfGiB(d.MaxMemory)}
 }
 
 // IsBundled reports whether name is a bundled dataset, ignoring case.

@@ -166,3 +166,25 @@ func dimOf(ds *graphs.Dataset) int {
 	}
 	return ds.Graphs[0].Dim()
 }
+
+// TestLimitFlags: the limits alone (as 'gwf gw' registers them) default to graphs.DefaultLimits,
+// refuse bounds that allow nothing or overflow, and round a tiny --max-memory up to a byte.
+func TestLimitFlags(t *testing.T) {
+	var l LimitFlags
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	l.Register(fs, "refuse more GiB than this")
+	if err := fs.Parse(nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Check(); err != nil || l.Limits() != graphs.DefaultLimits {
+		t.Errorf("defaults: %v, limits %+v; want graphs.DefaultLimits %+v", err, l.Limits(), graphs.DefaultLimits)
+	}
+	for _, bad := range []LimitFlags{{MaxNodes: 0, MaxMemory: 1}, {MaxNodes: 1, MaxMemory: 0}, {MaxNodes: 1, MaxMemory: 1 << 21}} {
+		if err := bad.Check(); err == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+	if tiny := (LimitFlags{MaxNodes: 1, MaxMemory: 1e-12}); tiny.Check() != nil || tiny.Limits().MaxDenseBytes != 1 {
+		t.Errorf("--max-memory 1e-12: %+v, want a limit of one byte", tiny.Limits())
+	}
+}
