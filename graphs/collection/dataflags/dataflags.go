@@ -21,10 +21,10 @@ import (
 // optional subset. The same flags serve every command that reads data; the loading itself is
 // graphs/collection's.
 type Flags struct {
-	Dataset     string
-	TU          string
-	Graphs      string
-	Features    string
+	Dataset  string
+	TU       string
+	Graphs   string
+	Features string
 	LimitFlags
 	Standardize bool
 	Subset      int
