@@ -61,11 +61,13 @@ compared on a random subset and only those the training folds choose there are c
 full); a held-out graph's row is exactly what a saved classifier computes for an unseen graph.
 --output-dir keeps every matrix (and the one being computed, in part) for a rerun.
 
---folds runs nested cross-validation; --labeled-fraction p trains on a stratified fraction p
-and scores the rest (--predictions writes every graph's prediction); --labeled-fraction 1
+--folds runs nested cross-validation (--predictions writes each held-out graph's prediction
+and fold); --labeled-fraction p trains on a stratified fraction p and scores the rest
+(--predictions: every graph's prediction); --labeled-fraction 1
 --output FILE saves a classifier (its support graphs, voters and SVMs) for 'gwf predict'.
 The paper's semi-supervised GWF model is 'gwf semisup'.`,
 		Example: `  gwf classify --graphs ./my-graphs                   # nested 10-fold accuracy
+  gwf classify --graphs ./my-graphs --predictions cv.csv   # and each graph's held-out prediction
   gwf classify --graphs ./my-graphs --labeled-fraction 0.5 --predictions predictions.csv
   gwf classify --graphs ./my-graphs --labeled-fraction 1 --output my.classifier
   gwf predict --model my.classifier --graphs ./new-graphs
@@ -129,8 +131,6 @@ func (f *classifyFlags) settings() (fgwsvm.Settings, error) {
 		return fgwsvm.Settings{}, cli.Usagef("--method %q: 'gwf classify' is the fgw-svm classifier; the paper's semi-supervised GWF model is 'gwf semisup'", f.method)
 	case (p.output != "") != (p.fraction == 1):
 		return fgwsvm.Settings{}, cli.Usagef("--output writes the classifier trained on all labelled graphs: give it with --labeled-fraction 1")
-	case p.predFile != "" && p.fraction == 0:
-		return fgwsvm.Settings{}, cli.Usagef("--predictions needs --labeled-fraction")
 	case f.workers < 0:
 		return fgwsvm.Settings{}, cli.Usagef("--workers = %d must not be negative", f.workers)
 	case f.repeats < 1: // 0 would select the library's default: on the command line it is a mistake
@@ -199,6 +199,9 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		Folds: p.folds, Seed: p.foldSeed, Settings: set, Options: opt, ReportDir: p.outputDir,
 	})
 	if err != nil {
+		return err
+	}
+	if err := p.writeHeldOut(ds, labels, cv.HeldOut()); err != nil {
 		return err
 	}
 	return p.writeReport(cmd.OutOrStdout(), cv)

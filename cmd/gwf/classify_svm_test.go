@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -48,8 +50,10 @@ func TestClassifySVMDefault(t *testing.T) {
 			t.Fatalf("fold %d: %d voters, first %v, choice %v", f.Fold, len(f.Voters), f.Voters[0], f.Choice)
 		}
 	}
-	// --wl fixes the iterations.
-	out, _ = mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "24", "--folds", "3", "--inner-folds", "2", "--wl", "3", "--structure", "sp", "-q", "--json")
+	// --wl fixes the iterations; --predictions writes each held-out graph's prediction, which
+	// the folds' accuracies count.
+	preds := filepath.Join(t.TempDir(), "cv.csv")
+	out, _ = mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "24", "--folds", "3", "--inner-folds", "2", "--wl", "3", "--structure", "sp", "-q", "--json", "--predictions", preds)
 	rep = classexp.SVMReport{}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -59,6 +63,23 @@ func TestClassifySVMDefault(t *testing.T) {
 	}
 	if rep.Accuracy.Mean < 0.5 || rep.Accuracy.Mean > 1 {
 		t.Fatalf("accuracy %v", rep.Accuracy.Mean)
+	}
+	rows := readCSV(t, preds)
+	right, perFold := map[string]int{}, map[string]int{}
+	for _, r := range rows[1:] {
+		perFold[r[3]]++
+		if r[1] == r[2] {
+			right[r[3]]++
+		}
+	}
+	if len(rows) != 25 || strings.Join(rows[0], ",") != "graph,label,predicted,fold" || len(perFold) != 3 {
+		t.Fatalf("--predictions: %d rows, header %v, folds %v", len(rows), rows[0], perFold)
+	}
+	for _, f := range rep.Folds {
+		k := strconv.Itoa(f.Fold)
+		if perFold[k] != f.Test || math.Abs(float64(right[k])-f.Accuracy*float64(f.Test)) > 1e-9 {
+			t.Errorf("fold %d: %d of %d rows right, the report says %v of %d", f.Fold, right[k], perFold[k], f.Accuracy, f.Test)
+		}
 	}
 	for _, f := range rep.Folds {
 		if f.Choice.C <= 0 || f.Choice.Gamma <= 0 {

@@ -80,7 +80,7 @@ func TestClassify(t *testing.T) {
 	for _, args := range [][]string{
 		{"--resume"}, {"--model", "m.json"},
 		{"--beta", "-1"}, {"--hidden", "8,x"}, {"--labeled-fraction", "1.5"}, {"--folds", "1"},
-		{"--activation", "sigmoid"}, {"--head-input", "x"}, {"--output", "x.model"}, {"--predictions", "x.csv"},
+		{"--activation", "sigmoid"}, {"--head-input", "x"}, {"--output", "x.model"},
 		{"--select-beta", "0.1,x"}, {"--select-hidden", "8;x"}, {"--validation", "1"}, {"--validation", "0", "--refit"}, {"--select-decay", "-1"},
 		{"--encoder", "gin", "--no-gwf", "--baselines"}, {"--encoder", "gin", "--encoder-lr", "-1"}, {"--select-encoder-lr", "0.01,0.05"},
 		{"--validation", "0", "--select-unsupervised"}, {"--no-gwf", "--select-unsupervised"},

@@ -32,7 +32,7 @@ func (p *protocolFlags) register(fs *pflag.FlagSet, output, outputDir string) {
 	outputFlag(fs, &p.output, "", output)
 	cli.RenamedFlag(fs, "output", "model") // --model reads a model elsewhere; here it wrote one
 	outputDirFlag(fs, &p.outputDir, outputDir)
-	fs.StringVar(&p.predFile, "predictions", "", "with --labeled-fraction: write every graph's prediction as CSV to this file")
+	fs.StringVar(&p.predFile, "predictions", "", "write the predictions as CSV to this file: with --folds every held-out graph's (graph,label,predicted,fold), with --labeled-fraction every graph's")
 	jsonFlag(fs, &p.json, "the report")
 }
 
@@ -70,11 +70,17 @@ func (p *protocolFlags) writePredictions(ds *graphs.Dataset, labels []int, s cla
 	if p.predFile == "" {
 		return nil
 	}
-	names := make([]string, len(ds.Graphs))
-	for i, g := range ds.Graphs {
-		names[i] = g.Name
+	return cli.WriteOutput(nil, p.predFile, func(w io.Writer) error { return classexp.WritePredictions(w, graphNames(ds), labels, s, text) })
+}
+
+// writeHeldOut writes --predictions, if given, in --folds mode: the folds' held-out graphs.
+func (p *protocolFlags) writeHeldOut(ds *graphs.Dataset, labels []int, folds []classexp.HeldOutFold) error {
+	if p.predFile == "" {
+		return nil
 	}
-	return cli.WriteOutput(nil, p.predFile, func(w io.Writer) error { return classexp.WritePredictions(w, names, labels, s, text) })
+	return cli.WriteOutput(nil, p.predFile, func(w io.Writer) error {
+		return classexp.WriteHeldOut(w, graphNames(ds), labels, folds, func(c int) string { return classText(ds, c) })
+	})
 }
 
 // writeReport writes a classification report as --json says: JSON or text.
@@ -94,4 +100,13 @@ func classText(ds *graphs.Dataset, c int) string {
 		return strconv.Itoa(ds.Classes[c])
 	}
 	return strconv.Itoa(c)
+}
+
+// graphNames are the names of the graphs of ds, in data order.
+func graphNames(ds *graphs.Dataset) []string {
+	names := make([]string, len(ds.Graphs))
+	for i, g := range ds.Graphs {
+		names[i] = g.Name
+	}
+	return names
 }

@@ -77,6 +77,7 @@ cross-validation continues at the epoch where it stopped (folds saved without th
 candidate keep their trained models, the candidate is added). With it, --shard i/n runs only
 the folds f with (f − 1) mod n = i, so that n processes or machines sharing the folder run the
 folds side by side; a last run without --shard reuses them all and writes the report.
+--predictions writes each held-out graph's prediction and fold as CSV.
 
 With --labeled-fraction p it instead keeps the labels of a stratified random fraction p of the
 graphs (seeded by --fold-seed), trains once and scores the predictions on the other graphs;
@@ -216,8 +217,8 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if err := p.checkFraction(); err != nil {
 		return err
 	}
-	if (p.output != "" || p.predFile != "") && p.fraction == 0 {
-		return cli.Usagef("--output and --predictions need --labeled-fraction (for the folds' files use --output-dir)")
+	if p.output != "" && p.fraction == 0 {
+		return cli.Usagef("--output needs --labeled-fraction (for the folds' files use --output-dir)")
 	}
 	if p.outputDir != "" && p.fraction > 0 {
 		return cli.Usagef("--output-dir is for cross-validation; with --labeled-fraction use --output")
@@ -282,6 +283,9 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	a.log.Infof("classifying %s (%d graphs, %d classes): %d folds, β=%g, hidden %v, %s", ds.Name, len(data), classesN, p.folds, sc.Beta, hidden, cfg.Describe())
 	rep, err := classexp.CrossValidateGWF(cmd.Context(), ds, labels, classesN, cfg, sc, spec)
 	if err != nil {
+		return err
+	}
+	if err := p.writeHeldOut(ds, labels, rep.HeldOut()); err != nil {
 		return err
 	}
 	return p.writeReport(cmd.OutOrStdout(), rep)

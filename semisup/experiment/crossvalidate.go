@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/subset"
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/cluster"
@@ -28,7 +29,8 @@ type FoldResult struct {
 	EpochAccuracy []float64 `json:"epoch_accuracy,omitempty"`
 	Seconds       float64   `json:"seconds"`
 	// Graphs are the held-out graphs (indices into the data) and Predictions the classes
-	// predicted for them, in that order (nested protocol only).
+	// predicted for them, in that order (absent from folds saved before they were kept outside
+	// the nested protocol).
 	Graphs      []int `json:"graphs,omitempty"`
 	Predictions []int `json:"predictions,omitempty"`
 	// Choice is what the nested protocol chose on the fold's validation split.
@@ -148,7 +150,7 @@ func crossValidate(ctx context.Context, data []*graphs.Graph, labels, fold []int
 		}
 		pred := m.Predict()
 		acc, predicted := scoreOn(pred, labels, test, classes)
-		r := FoldResult{Fold: f + 1, Test: len(test), Accuracy: acc,
+		r := FoldResult{Fold: f + 1, Test: len(test), Accuracy: acc, Graphs: test, Predictions: subset.Ints(pred, test),
 			TrainAccuracy: labelledAccuracy(pred, train), Predicted: predicted, EpochAccuracy: perEpoch}
 		for _, h := range m.History {
 			r.Seconds += h.Seconds

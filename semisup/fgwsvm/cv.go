@@ -20,8 +20,12 @@ type FoldResult struct {
 	Choice Choice `json:"choice"`
 	Voters Vote   `json:"voters,omitempty"`
 	// Predicted counts the held-out graphs predicted as each class.
-	Predicted []int   `json:"predicted"`
-	Seconds   float64 `json:"seconds"`
+	Predicted []int `json:"predicted"`
+	// Graphs are the held-out graphs (indices into the data) and Predictions their predicted
+	// classes, in that order. Absent from reports written before they were kept.
+	Graphs      []int   `json:"graphs,omitempty"`
+	Predictions []int   `json:"predictions,omitempty"`
+	Seconds     float64 `json:"seconds"`
 }
 
 // Chosen is the fold's vote (its one choice where a single candidate decided).
@@ -74,7 +78,7 @@ func CrossValidate(ctx context.Context, data []*graphs.Graph, labels []int, clas
 			return nil, Stats{}, fmt.Errorf("fold %d: %w", f+1, err)
 		}
 		pred := predictVote(vs, test, train, classes)
-		r := FoldResult{Fold: f + 1, Test: len(test), Choice: v[0], Predicted: make([]int, classes)}
+		r := FoldResult{Fold: f + 1, Test: len(test), Choice: v[0], Predicted: make([]int, classes), Graphs: test, Predictions: pred}
 		if len(v) > 1 {
 			r.Voters = v
 		}
