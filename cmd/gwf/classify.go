@@ -215,7 +215,7 @@ func classifyFraction(ctx context.Context, cmd *cobra.Command, a *app, p *protoc
 		return err
 	}
 	a.log.Infof("chose %s", rep.Chosen())
-	if err := p.writePredictions(ds, labels, split, func(c int) string { return classText(ds, c) }); err != nil {
+	if err := p.writePredictions(ds, labels, split, ds.ClassText); err != nil {
 		return err
 	}
 	return p.writeReport(cmd.OutOrStdout(), rep)

@@ -75,6 +75,9 @@ func TestClassifySVMDefault(t *testing.T) {
 	if len(rows) != 25 || strings.Join(rows[0], ",") != "graph,label,predicted,fold" || len(perFold) != 3 {
 		t.Fatalf("--predictions: %d rows, header %v, folds %v", len(rows), rows[0], perFold)
 	}
+	if c := rep.Confusion; c == nil || len(c.Counts) != 2 || c.Counts[0][0]+c.Counts[0][1]+c.Counts[1][0]+c.Counts[1][1] != 24 || c.Classes[0] != "-1" {
+		t.Fatalf("confusion %+v, want MUTAG's classes -1 and 1 and the 24 held-out graphs", c)
+	}
 	for _, f := range rep.Folds {
 		k := strconv.Itoa(f.Fold)
 		if perFold[k] != f.Test || math.Abs(float64(right[k])-f.Accuracy*float64(f.Test)) > 1e-9 {

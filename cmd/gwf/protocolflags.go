@@ -2,7 +2,6 @@ package main
 
 import (
 	"io"
-	"strconv"
 
 	"github.com/spf13/pflag"
 
@@ -60,7 +59,7 @@ func (p *protocolFlags) classLabels(a *app, ds *graphs.Dataset) ([]int, int, err
 		return nil, 0, err
 	}
 	for _, c := range short {
-		a.log.Warnf("class %s has fewer graphs than the %d folds: some test folds hold none of it", classText(ds, c), p.folds)
+		a.log.Warnf("class %s has fewer graphs than the %d folds: some test folds hold none of it", ds.ClassText(c), p.folds)
 	}
 	return labels, k, nil
 }
@@ -79,7 +78,7 @@ func (p *protocolFlags) writeHeldOut(ds *graphs.Dataset, labels []int, folds []c
 		return nil
 	}
 	return cli.WriteOutput(nil, p.predFile, func(w io.Writer) error {
-		return classexp.WriteHeldOut(w, graphNames(ds), labels, folds, func(c int) string { return classText(ds, c) })
+		return classexp.WriteHeldOut(w, graphNames(ds), labels, folds, ds.ClassText)
 	})
 }
 
@@ -89,17 +88,6 @@ func (p *protocolFlags) writeReport(w io.Writer, rep interface{ WriteText(io.Wri
 		return cli.WriteJSON(w, rep)
 	}
 	return rep.WriteText(w)
-}
-
-// classText is class c of the dataset as its files wrote it.
-func classText(ds *graphs.Dataset, c int) string {
-	switch {
-	case c < len(ds.ClassNames):
-		return ds.ClassNames[c]
-	case c < len(ds.Classes):
-		return strconv.Itoa(ds.Classes[c])
-	}
-	return strconv.Itoa(c)
 }
 
 // graphNames are the names of the graphs of ds, in data order.

@@ -80,6 +80,7 @@ func CrossValidateGWF(ctx context.Context, ds *graphs.Dataset, labels []int, cla
 		return nil, err
 	}
 	rep.Folds = res
+	rep.Confusion = NewConfusion(ds, labels, classes, rep.HeldOut())
 	rep.Accuracy = FoldAccuracy(res)
 	rep.Baselines = Summarize(res)
 	if spec.Dir != "" && spec.Shard.Count == 1 { // a shard's folds are not the report

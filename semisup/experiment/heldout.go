@@ -6,6 +6,10 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gwf-graphs/gwf/graphs"
 )
 
 // HeldOutFold is what a fold of a cross-validation predicted for its held-out graphs.
@@ -59,4 +63,52 @@ func WriteHeldOut(w io.Writer, names []string, labels []int, folds []HeldOutFold
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// ConfusionMatrix counts held-out graphs by their class (rows) and the class predicted for
+// them (columns), the classes named as the data name them.
+type ConfusionMatrix struct {
+	Classes []string `json:"classes"`
+	Counts  [][]int  `json:"counts"`
+}
+
+// NewConfusion is the confusion matrix of the folds' held-out predictions of the graphs of
+// ds (labels: class indices in [0, classes)); nil where a fold has no predictions (saved
+// before they were kept) or any index is out of range.
+func NewConfusion(ds *graphs.Dataset, labels []int, classes int, folds []HeldOutFold) *ConfusionMatrix {
+	m := &ConfusionMatrix{Classes: make([]string, classes), Counts: make([][]int, classes)}
+	for c := range classes {
+		m.Classes[c], m.Counts[c] = ds.ClassText(c), make([]int, classes)
+	}
+	for _, f := range folds {
+		if len(f.Graphs) == 0 || len(f.Graphs) != len(f.Predictions) {
+			return nil
+		}
+		for k, i := range f.Graphs {
+			p := f.Predictions[k]
+			if i < 0 || i >= len(labels) || labels[i] < 0 || labels[i] >= classes || p < 0 || p >= classes {
+				return nil
+			}
+			m.Counts[labels[i]][p]++
+		}
+	}
+	return m
+}
+
+// writeText writes the matrix as a table under a line that says how to read it.
+func (m *ConfusionMatrix) writeText(w io.Writer) error {
+	if m == nil {
+		return nil
+	}
+	fmt.Fprintln(w, "\nheld-out graphs by class (rows) and prediction (columns):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "\t%s\t\n", strings.Join(m.Classes, "\t"))
+	for c, row := range m.Counts {
+		cells := make([]string, len(row))
+		for k, n := range row {
+			cells[k] = strconv.Itoa(n)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t\n", m.Classes[c], strings.Join(cells, "\t"))
+	}
+	return tw.Flush()
 }

@@ -43,6 +43,8 @@ type GWFReport struct {
 	// Selection and Baselines: the nested protocol's candidates, and the baselines' summary.
 	Selection *Selection `json:"selection,omitempty"`
 	Baselines *Summary   `json:"baselines,omitempty"`
+	// Confusion counts the held-out graphs by class and prediction (HeldOut, Confusion).
+	Confusion *ConfusionMatrix `json:"confusion,omitempty"`
 	// Version is the build of gwf that made the report (buildinfo.Version).
 	Version string `json:"gwf_version,omitempty"`
 }
@@ -65,6 +67,8 @@ type SVMReport struct {
 	// Voters are all the choices that vote where there are more than one (Choice is the
 	// first).
 	Voters fgwsvm.Vote `json:"voters,omitempty"`
+	// Confusion counts the held-out graphs by class and prediction (cross-validation only).
+	Confusion *ConfusionMatrix `json:"confusion,omitempty"`
 	// Version is the build of gwf that made the report (buildinfo.Version).
 	Version string `json:"gwf_version,omitempty"`
 }

@@ -48,6 +48,7 @@ func CrossValidateSVM(ctx context.Context, ds *graphs.Dataset, labels []int, cla
 		return nil, err
 	}
 	rep.Folds, rep.Cost = res, st
+	rep.Confusion = NewConfusion(ds, labels, classes, rep.HeldOut())
 	m, s := cluster.MeanStd(rep.FoldAccuracies())
 	rep.Accuracy = MeanStd{Mean: m, Std: s}
 	if spec.ReportDir != "" {

@@ -33,6 +33,9 @@ func (rep *GWFReport) WriteText(w io.Writer) error {
 		if err := tw.Flush(); err != nil {
 			return err
 		}
+		if err := rep.Confusion.writeText(w); err != nil {
+			return err
+		}
 		xs := make([]float64, len(rep.Folds))
 		for i, r := range rep.Folds {
 			xs[i] = r.Accuracy
@@ -83,6 +86,9 @@ func (rep *SVMReport) WriteText(w io.Writer) error {
 			fmt.Fprintf(tw, "%d\t%d\t%.2f\t%s\t%.1f\n", r.Fold, r.Test, 100*r.Accuracy, r.Chosen(), r.Seconds)
 		}
 		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if err := rep.Confusion.writeText(w); err != nil {
 			return err
 		}
 		// The answer last, where a terminal leaves it: after the cost of every matrix.
