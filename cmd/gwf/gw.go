@@ -75,28 +75,29 @@ T between their nodes and the objective <L(T), T>, by default with conditional g
 Frank-Wolfe with exact optimal transport, as POT's gromov_wasserstein, from several starts), or
 with an unrolled GWD module of the paper (--solver ppa or badmm: what GWF models train with).
 
-Graphs are JSON files (the default for names ending in .json) or edge lists (any other name, or
---input-format edgelist): "u v [weight]" lines, node ids 0-based unless --ids says otherwise;
---nodes NA,NB gives their node counts, which keeps nodes that are in no edge. Node
-features are used when both graphs have them (fused GW, weighted by --feature-weight); giving
-features to only one graph is an error.
-
-The default is cg because the paper's modules, started from the product coupling μ_A·μ_Bᵀ as
-the paper starts them, stay there on graphs with symmetries: a cycle against itself gives 0.44
-with ppa and 0 with cg. --solver ppa is the paper's PPA (γ = 0.01, M = 50 layers, 5 Sinkhorn
-sweeps per layer); --solver badmm its BADMM (γ = 1 unless --gamma is given). At these settings
-the transport's columns do not sum to μ_B exactly (the output reports the marginal error). --tol runs PPA's Sinkhorn
-sweeps until the error is below it (BADMM: sweeps on its final transport), at most
---max-sweeps per layer, and then rounds T onto the feasible set (turn off with --round=false);
---round alone rounds the paper's result. cg runs until the objective changes by less than
-1e-9 (--tol sets the relative threshold), at most --layers iterations per start.
+Graph files are read by their extension (--input-format to say otherwise): JSON (gwf's or
+networkx node-link), GraphML, GML, GEXF, graph6, adjacency lists, NumPy adjacency matrices, and edge lists for
+any other name ("u v [weight]" lines, node ids 0-based unless --ids says otherwise; --nodes
+NA,NB gives their node counts, which keeps nodes in no edge). Node features are used when both
+graphs have them (fused GW, weighted by --feature-weight); features on one graph only are an
+error.
 
 cg starts from the product coupling μ_A·μ_Bᵀ, as POT does, or from the coupling in --init
-(POT's G0: a .npy, .npz or .csv matrix, rows the nodes of A), and then from --anchors more
-starts: greedy matchings of the nodes, seeded at one node of the smaller graph and, in turn,
-the nodes of the other most like it. It keeps the lowest objective. On graphs with many symmetries (cycles, grids,
-complete bipartite graphs) the product coupling is a stationary point far from the optimum;
-the anchored starts find the match there (0 for a relabelled copy). --anchors 0 is POT's CG.
+(POT's G0: a .npy, .npz or .csv matrix, rows the nodes of A), then from --anchors more starts
+(greedy matchings of the nodes, seeded at one node of the smaller graph), and keeps the lowest
+objective; each start runs until the objective changes by less than 1e-9 (--tol), at most
+--layers iterations. On graphs with symmetries (cycles, grids, complete bipartite graphs) the
+product coupling is a stationary point far from the optimum; the anchored starts find the
+match there (0 for a relabelled copy). --anchors 0 is POT's CG.
+
+The paper's modules also start from the product coupling and stay there on such graphs (a
+6-cycle against itself: 0.444 with ppa, 0 with cg), which is why cg is the default. --solver
+ppa is the paper's PPA (γ = 0.01, M = 50 layers, 5 Sinkhorn sweeps per layer), --solver badmm
+its BADMM (γ = 1 unless --gamma is given); at these settings the transport's columns do not
+sum to μ_B exactly (the output reports the marginal error). --tol runs PPA's Sinkhorn sweeps
+until the error is below it (BADMM: sweeps on its final transport), at most --max-sweeps per
+layer, and then rounds T onto the feasible set (--round=false: not); --round alone rounds the
+paper's result.
 
 The plain output is the objective, the marginal error and the sizes; --json adds the transport
 matrix (rows: the nodes of A, columns: the nodes of B).`,
