@@ -76,9 +76,9 @@ Frank-Wolfe with exact optimal transport, as POT's gromov_wasserstein, from seve
 with an unrolled GWD module of the paper (--solver ppa or badmm: what GWF models train with).
 
 Graph files are read by their extension (--input-format to say otherwise): JSON (gwf's or
-networkx node-link), GraphML, GML, GEXF, graph6, adjacency lists, NumPy adjacency matrices, and edge lists for
-any other name ("u v [weight]" lines, node ids 0-based unless --ids says otherwise; --nodes
-NA,NB gives their node counts, which keeps nodes in no edge). Node features are used when both
+networkx node-link), GraphML, GML, GEXF, graph6, adjacency lists, NumPy adjacency matrices,
+and edge lists for any other name ("u v [weight]" lines, node ids 0-based unless --ids says
+otherwise; --nodes NA,NB gives their node counts, which keeps nodes in no edge). Node features are used when both
 graphs have them (fused GW, weighted by --feature-weight); features on one graph only are an
 error.
 
