@@ -95,6 +95,15 @@ func TestPool(t *testing.T) {
 	if want := math.Sqrt(0.125 / 3); math.Abs(p.Pooled.Accuracy.Std-want) > 1e-12 {
 		t.Errorf("std %v, want %v (sample standard deviation)", p.Pooled.Accuracy.Std, want)
 	}
+	if p.Pooled.Confusion != nil {
+		t.Errorf("reports without confusion matrices pooled into %+v", p.Pooled.Confusion)
+	}
+	ra.Confusion = &ConfusionMatrix{Classes: []string{"x", "y"}, Counts: [][]int{{2, 1}, {0, 3}}}
+	rb.Confusion = &ConfusionMatrix{Classes: []string{"x", "y"}, Counts: [][]int{{1, 1}, {1, 2}}}
+	p, err = Pool([]string{"a.json", "b.json"}, []Report{roundTrip(t, ra), roundTrip(t, rb)})
+	if c := p.Pooled.Confusion; err != nil || c == nil || c.Counts[0][0] != 3 || c.Counts[0][1] != 2 || c.Counts[1][0] != 1 || c.Counts[1][1] != 5 || p.Reports[0].Confusion.Counts[1][1] != 3 {
+		t.Errorf("pooled confusion %+v (%v), want the sum [[3 2] [1 5]]", c, err)
+	}
 	other := svmReport(2, 0.75, 0.75)
 	other.Features = "--features labels"
 	for name, reps := range map[string][]Report{

@@ -25,6 +25,9 @@ type PooledRun struct {
 	Folds     int      `json:"folds"`
 	Accuracy  MeanStd  `json:"accuracy"`
 	Baselines *Summary `json:"baselines,omitempty"`
+	// Confusion is the report's confusion matrix, or for all, their sum (nil where a report
+	// has none, or their classes differ).
+	Confusion *ConfusionMatrix `json:"confusion,omitempty"`
 }
 
 // ErrMismatch is wrapped by Pool's error for reports that cannot be pooled: of both
@@ -60,7 +63,7 @@ func Pool(files []string, reps []Report) (Pooled, error) {
 			run.Seed, run.Version = rep.SVM.Settings.Grid.Seed, rep.SVM.Version
 			allSVM = append(allSVM, xs...)
 		}
-		run.File = files[i]
+		run.File, run.Confusion = files[i], rep.confusion()
 		out.Reports = append(out.Reports, run)
 	}
 	if reps[0].GWF != nil {
@@ -68,7 +71,43 @@ func Pool(files []string, reps []Report) (Pooled, error) {
 	} else {
 		out.Pooled = summarise(allSVM)
 	}
+	out.Pooled.Confusion = sumConfusion(out.Reports)
 	return out, nil
+}
+
+// confusion is the report's confusion matrix, of either classifier.
+func (r Report) confusion() *ConfusionMatrix {
+	if r.GWF != nil {
+		return r.GWF.Confusion
+	}
+	return r.SVM.Confusion
+}
+
+// sumConfusion adds the runs' confusion matrices: nil where one has none or names other classes.
+func sumConfusion(runs []PooledRun) *ConfusionMatrix {
+	if len(runs) == 0 || runs[0].Confusion == nil {
+		return nil
+	}
+	first := runs[0].Confusion
+	sum := &ConfusionMatrix{Classes: first.Classes, Counts: make([][]int, len(first.Counts))}
+	for c, row := range first.Counts {
+		sum.Counts[c] = make([]int, len(row))
+	}
+	for _, r := range runs {
+		m := r.Confusion
+		if m == nil || !slices.Equal(m.Classes, first.Classes) || len(m.Counts) != len(sum.Counts) {
+			return nil
+		}
+		for c, row := range m.Counts {
+			if len(row) != len(sum.Counts[c]) {
+				return nil
+			}
+			for k, n := range row {
+				sum.Counts[c][k] += n
+			}
+		}
+	}
+	return sum
 }
 
 // Versions are the distinct builds of gwf that made the pooled reports, in the reports'

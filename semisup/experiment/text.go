@@ -144,6 +144,9 @@ func (p Pooled) writeGWF(w io.Writer, first *GWFReport) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if err := p.Pooled.Confusion.writeText(w); err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "\naccuracy: %.1f ± %.1f %% (mean ± std over %d folds of %d reports)\n", 100*p.Pooled.Accuracy.Mean, 100*p.Pooled.Accuracy.Std, p.Pooled.Folds, len(p.Reports))
 	if b := p.Pooled.Baselines; b != nil {
 		beta0, logreg := b.Beats()
@@ -170,6 +173,9 @@ func (p Pooled) writeSVM(w io.Writer, first *SVMReport) error {
 		fmt.Fprintf(tw, "%s\t%s\t%.1f ± %.1f\t\n", file, seed, 100*r.Accuracy.Mean, 100*r.Accuracy.Std)
 	}
 	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if err := p.Pooled.Confusion.writeText(w); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "\naccuracy: %.1f ± %.1f %% (mean ± std over %d folds of %d reports)\n", 100*p.Pooled.Accuracy.Mean, 100*p.Pooled.Accuracy.Std, p.Pooled.Folds, len(p.Reports))
