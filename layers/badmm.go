@@ -29,6 +29,8 @@ type BADMM struct {
 	MaxSweeps int
 	// Round projects the final transport onto Π(μs, μt) (State.Round).
 	Round bool
+	// Jitter > 0 perturbs the start μs·μtᵀ as PPA.Jitter does; 0 is the paper's start.
+	Jitter float64
 }
 
 // DefaultBADMM returns the paper's experimental settings: γ = 1, M = 50, weight 1.
@@ -46,6 +48,9 @@ func (b BADMM) FeatureWeight() float64 { return b.Weight }
 // Check validates the hyperparameters.
 func (b BADMM) Check() error {
 	if err := checkCommon("badmm", b.Gamma, b.Layers, b.Weight); err != nil {
+		return err
+	}
+	if err := checkJitter("badmm", b.Jitter); err != nil {
 		return err
 	}
 	return checkConverged("badmm", b.Tol, b.MaxSweeps)
@@ -69,7 +74,7 @@ func (b BADMM) Init(st *State, src, dst Space) error {
 	if err := checkPair(src, dst); err != nil {
 		return err
 	}
-	st.reset(src, dst, b.Weight)
+	st.reset(src, dst, b.Weight, b.Jitter)
 	m := st.ns * st.nt
 	st.s = grow(st.s, m)
 	st.z = grow(st.z, m)

@@ -100,7 +100,7 @@ func (c CG) Init(st *State, src, dst Space) error {
 	if err := checkPair(src, dst); err != nil {
 		return err
 	}
-	st.reset(src, dst, c.Weight)
+	st.reset(src, dst, c.Weight, 0)
 	if c.Start != nil {
 		if err := checkStart(c.Start, src.Mu, dst.Mu); err != nil {
 			return err

@@ -2,8 +2,10 @@ package layers
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -192,5 +194,41 @@ func TestPPAStaysAtSymmetricStart(t *testing.T) {
 	}
 	if _, obj, err = GWD(DefaultCG(), c6, c6); err != nil || obj > 1e-12 {
 		t.Errorf("CG: objective %v (%v), want 0", obj, err)
+	}
+}
+
+// TestJitterLeavesSymmetricStart: a jittered start takes PPA off the product coupling where
+// the graphs' symmetries keep it there: an 8-cycle and a 4-node path against themselves reach
+// the match (objective 0), BADMM ends far below the fixed point; the jitter is bounded, and
+// CG, which has anchored starts, refuses it.
+func TestJitterLeavesSymmetricStart(t *testing.T) {
+	path := [][2]int{{0, 1}, {1, 2}, {2, 3}}
+	for name, edges := range map[string][][2]int{"C8": symmetricGraphs()["C8"], "P4": path} {
+		g := relabelled(edges, []int{0, 1, 2, 3, 4, 5, 6, 7}[:nodeCount(edges)])
+		p := DefaultPPA()
+		_, stuck, err := GWD(p, g, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Jitter = 0.01
+		_, obj, err := GWD(p, g, g)
+		if err != nil || obj > 1e-9 || !(stuck > 0.1) {
+			t.Errorf("%s: PPA %v from the product coupling, %v jittered (%v); want the fixed point, then 0", name, stuck, obj, err)
+		}
+	}
+	c6 := relabelled(symmetricGraphs()["C6"], []int{0, 1, 2, 3, 4, 5})
+	b := DefaultBADMM()
+	_, stuck, _ := GWD(b, c6, c6)
+	b.Jitter = 0.01
+	if _, obj, err := GWD(b, c6, c6); err != nil || !(obj < stuck/10) {
+		t.Errorf("BADMM on C6: %v jittered (%v), %v from the product coupling", obj, err, stuck)
+	}
+	for _, bad := range []float64{-0.1, MaxJitter + 0.1, math.NaN()} {
+		if err := (PPA{Gamma: 0.01, Layers: 1, Inner: 1, Weight: 1, Jitter: bad}).Check(); !errors.Is(err, ErrInput) {
+			t.Errorf("jitter %v: %v, want ErrInput", bad, err)
+		}
+	}
+	if _, err := NewSolver(SolverOptions{Name: "cg", Layers: 10, FeatureWeight: 1, Jitter: 0.01}); !errors.Is(err, ErrInput) {
+		t.Errorf("cg with a jitter: %v, want ErrInput", err)
 	}
 }

@@ -17,8 +17,8 @@ import (
 //
 // T⁽⁰⁾ = μs·μtᵀ is a fixed point where the graphs have symmetries: every update keeps T
 // invariant under the automorphisms, so a 6-cycle against itself ends at objective 4/9, not 0
-// (TestPPAStaysAtSymmetricStart). CG's anchored starts break the tie where a single
-// discrepancy matters ('gwf gw' uses CG by default); GWF keeps the paper's start.
+// (TestPPAStaysAtSymmetricStart). Jitter breaks the tie (a 6-cycle then ends at 0); CG's
+// anchored starts do where a single discrepancy matters ('gwf gw' uses CG by default).
 //
 // Numerics: the kernel is shifted per row (the shift is absorbed into a, kept in the log domain),
 // so exp never overflows; when a marginal sum would still underflow (tiny γ, large weights), that
@@ -40,6 +40,10 @@ type PPA struct {
 	// Round projects the final transport onto Π(μs, μt) (State.Round), so that it is feasible
 	// to rounding whatever the tolerance.
 	Round bool
+	// Jitter > 0 starts from T⁽⁰⁾ = μs·μtᵀ ⊙ (1 + Jitter·u), u a fixed pattern in [−1, 1) of
+	// the node indices, instead of the paper's μs·μtᵀ, which the updates keep where the graphs
+	// have symmetries (see above); at most MaxJitter. 0 is the paper's start.
+	Jitter float64
 
 	forceLog bool // tests: take the log-domain path in every layer
 }
@@ -68,6 +72,9 @@ func (p PPA) Check() error {
 	if p.Inner < 1 || p.Inner > MaxInner {
 		return errorf("ppa: inner sweeps = %d must be in [1, %d]", p.Inner, MaxInner)
 	}
+	if err := checkJitter("ppa", p.Jitter); err != nil {
+		return err
+	}
 	return checkConverged("ppa", p.Tol, p.MaxSweeps)
 }
 
@@ -94,7 +101,7 @@ func (p PPA) Init(st *State, src, dst Space) error {
 	if err := checkPair(src, dst); err != nil {
 		return err
 	}
-	st.reset(src, dst, p.Weight)
+	st.reset(src, dst, p.Weight, p.Jitter)
 	st.logA = grow(st.logA, st.ns)
 	for i, m := range st.mus {
 		st.logA[i] = math.Log(m)

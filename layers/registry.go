@@ -43,6 +43,8 @@ type SolverOptions struct {
 	OrderStart bool
 	// Anchors is the number of CG's anchored starts (see CG.Anchors).
 	Anchors int
+	// Jitter perturbs the start of PPA and BADMM (see PPA.Jitter); CG refuses it.
+	Jitter float64
 }
 
 // DefaultMaxSweeps is the sweep cap of the converged mode when none is given.
@@ -92,11 +94,14 @@ func NewSolver(o SolverOptions) (Solver, error) {
 	switch o.Name {
 	case "ppa":
 		s = PPA{Gamma: o.Gamma, Layers: o.Layers, Inner: o.Inner, Weight: o.FeatureWeight,
-			Tol: o.Tol, MaxSweeps: o.MaxSweeps, Round: o.Round}
+			Tol: o.Tol, MaxSweeps: o.MaxSweeps, Round: o.Round, Jitter: o.Jitter}
 	case "badmm":
 		s = BADMM{Gamma: o.Gamma, Layers: o.Layers, Weight: o.FeatureWeight,
-			Tol: o.Tol, MaxSweeps: o.MaxSweeps, Round: o.Round}
+			Tol: o.Tol, MaxSweeps: o.MaxSweeps, Round: o.Round, Jitter: o.Jitter}
 	case "cg":
+		if o.Jitter != 0 {
+			return nil, fmt.Errorf("cg: %w: jitter = %v: the start jitter is a setting of ppa and badmm (cg has anchored starts)", ErrInput, o.Jitter)
+		}
 		c := DefaultCG()
 		c.MaxIter, c.Weight, c.OrderStart, c.Anchors = o.Layers, o.FeatureWeight, o.OrderStart, o.Anchors
 		if o.Tol > 0 {
@@ -122,6 +127,18 @@ func checkCommon(name string, gamma float64, layers int, w float64) error {
 	}
 	if !(w >= 0) || math.IsInf(w, 0) {
 		return fmt.Errorf("%s: %w: feature weight = %v must be finite and non-negative", name, ErrInput, w)
+	}
+	return nil
+}
+
+// MaxJitter bounds PPA.Jitter and BADMM.Jitter: a start at most 1.5 times the product
+// coupling, and at least half of it, anywhere.
+const MaxJitter = 0.5
+
+// checkJitter validates the start jitter of PPA and BADMM.
+func checkJitter(name string, jitter float64) error {
+	if !(jitter >= 0 && jitter <= MaxJitter) {
+		return fmt.Errorf("%s: %w: start jitter = %v must be in [0, %v]", name, ErrInput, jitter, MaxJitter)
 	}
 	return nil
 }

@@ -91,7 +91,7 @@ func grow(buf []float64, n int) []float64 {
 }
 
 // reset sizes the buffers for an ns×nt problem and binds the problem's matrices.
-func (st *State) reset(src, dst Space, featureWeight float64) {
+func (st *State) reset(src, dst Space, featureWeight, jitter float64) {
 	ns, nt := src.N(), dst.N()
 	st.ns, st.nt = ns, nt
 	st.Layer = 0
@@ -135,13 +135,27 @@ func (st *State) reset(src, dst Space, featureWeight float64) {
 	} else {
 		st.d = nil
 	}
-	// T⁽⁰⁾ = mus·mutᵀ
+	// T⁽⁰⁾ = mus·mutᵀ, perturbed by jitter (PPA.Jitter).
 	for i := 0; i < ns; i++ {
 		row := st.t[i*nt : (i+1)*nt]
 		for j := range row {
 			row[j] = src.Mu[i] * dst.Mu[j]
+			if jitter > 0 {
+				row[j] *= 1 + jitter*jitterPattern(i, j)
+			}
 		}
 	}
+}
+
+// jitterPattern is a fixed pseudo-random number in [−1, 1) of the entry (i, j) (a 64-bit
+// mix of the indices): the same for every pair of graphs and every run, so that a jittered
+// start keeps results deterministic.
+func jitterPattern(i, j int) float64 {
+	h := uint64(i)*0x9e3779b97f4a7c15 ^ uint64(j)*0xc2b2ae3d27d4eb4f
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	return float64(h>>11)/(1<<52) - 1
 }
 
 // squaredRowMass writes out_i = Σ_j C_ij²·mu_j, one half of Cst in eq. (5).

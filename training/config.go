@@ -29,6 +29,10 @@ type Config struct {
 	// Anchors is the number of CG's anchored starts (layers.CG.Anchors); files written before
 	// it existed read as 0, the single start they were made with.
 	Anchors int `json:"anchors,omitempty"`
+	// StartJitter perturbs the start of every PPA and BADMM solve (layers.PPA.Jitter), so that
+	// they leave the product coupling on graphs with symmetries; 0, the paper's start, leaves
+	// model files as they were.
+	StartJitter float64 `json:"start_jitter,omitempty"`
 	// FeatureWeight weighs the node-feature cost in the fused GW cost (FGW).
 	FeatureWeight float64 `json:"feature_weight"`
 	// GWBLayers is L, the number of barycenter layers.
@@ -77,7 +81,7 @@ func (c Config) WithSolverDefaults(solver string) Config {
 func (c Config) SolverOptions() layers.SolverOptions {
 	return layers.SolverOptions{Name: c.Solver, Gamma: c.Gamma, Layers: c.Layers, Inner: c.Inner,
 		FeatureWeight: c.FeatureWeight, Tol: c.Tol, OrderStart: c.OrderStart,
-		Anchors: c.Anchors}
+		Anchors: c.Anchors, Jitter: c.StartJitter}
 }
 
 // Validate reports the first invalid hyperparameter.
@@ -137,6 +141,9 @@ func (c Config) Describe() string {
 	s := fmt.Sprintf("K=%d atoms (%s), %s γ=%g M=%d", c.Atoms, atomSizeText(c.AtomSize), c.Solver, c.Gamma, c.Layers)
 	if c.Solver == "ppa" {
 		s += fmt.Sprintf(" inner=%d", c.Inner)
+	}
+	if c.StartJitter > 0 {
+		s += fmt.Sprintf(" start jitter %g", c.StartJitter)
 	}
 	if c.FeatureWeight != 1 {
 		s += fmt.Sprintf(", feature weight %.4g", c.FeatureWeight)

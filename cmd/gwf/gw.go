@@ -148,9 +148,9 @@ func (f *gwFlags) options(cmd *cobra.Command) (layers.SolverOptions, error) {
 	if cli.Changed(fs, "inner") {
 		o.Inner = f.Inner
 	}
-	o.FeatureWeight, o.Tol, o.MaxSweeps = f.featureWeight.Weight, f.Tol, f.maxSweeps
+	o.FeatureWeight, o.Tol, o.MaxSweeps, o.Jitter = f.featureWeight.Weight, f.Tol, f.maxSweeps, f.Jitter
 	if f.Name == "cg" && !cli.Changed(fs, "solver") {
-		for _, name := range []string{"gamma", "inner"} {
+		for _, name := range []string{"gamma", "inner", "start-jitter"} {
 			if cli.Changed(fs, name) {
 				return o, cli.Usagef("--%s is a setting of --solver ppa or badmm, and gw's default solver is cg: add --solver ppa (the paper's GWD module)", name)
 			}

@@ -78,7 +78,7 @@ func TestGWDefaultSolverOnSymmetricGraphs(t *testing.T) {
 	if res := decodeJSON(t, out); !(res["objective"].(float64) > 0.1) {
 		t.Errorf("ppa from the product coupling: objective %v, want the symmetric fixed point (4/9)", res["objective"])
 	}
-	for _, flag := range []string{"--gamma", "--inner"} {
+	for _, flag := range []string{"--gamma", "--inner", "--start-jitter"} {
 		if _, stderr, code := runCLI(t, "gw", cycle, cycle, flag, "2"); code != cli.ExitUsage || !strings.Contains(stderr, "--solver ppa") {
 			t.Errorf("%s without --solver: exit %d: %s", flag, code, stderr)
 		}

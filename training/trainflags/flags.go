@@ -61,6 +61,7 @@ func (t *Flags) fields(atomSize int) []field {
 		{"layers", func(c *training.Config) { c.Layers = t.Layers }, func(c training.Config) string { return i(c.Layers) }},
 		{"inner", func(c *training.Config) { c.Inner = t.Inner }, func(c training.Config) string { return i(c.Inner) }},
 		{"tol", func(c *training.Config) { c.Tol = t.Tol }, func(c training.Config) string { return g(c.Tol) }},
+		{"start-jitter", func(c *training.Config) { c.StartJitter = t.Jitter }, func(c training.Config) string { return g(c.StartJitter) }},
 		{"feature-weight", t.FeatureWeight.apply, func(c training.Config) string { return g(c.FeatureWeight) }},
 		{"gwb-layers", func(c *training.Config) { c.GWBLayers = t.GWBLayers }, func(c training.Config) string { return i(c.GWBLayers) }},
 		{"lr", func(c *training.Config) { c.LearningRate = t.LearningRate }, func(c training.Config) string { return g(c.LearningRate) }},

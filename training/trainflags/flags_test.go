@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -38,7 +39,16 @@ func TestConfig(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(cfg, want) || len(warnings) != 1 || !strings.Contains(warnings[0], "--inner has no effect") {
 		t.Errorf("badmm: %+v, %v, %v; want %+v and a warning", cfg, warnings, err, want)
 	}
-	for _, bad := range [][]string{{"--epochs", "0"}, {"--workers", "-1"}, {"--atom-size", "big"}, {"--solver", "nope"}, {"--lr", "-1"}} {
+	f, fs = parsed(t, "--start-jitter", "0.01")
+	cfg, _, err = f.Config(fs)
+	if err != nil || cfg.StartJitter != 0.01 || !strings.Contains(cfg.Describe(), "start jitter 0.01") {
+		t.Errorf("--start-jitter 0.01: %+v, %v (%s)", cfg, err, cfg.Describe())
+	}
+	if s, _ := cfg.GWDSolver(); s.(layers.PPA).Jitter != 0.01 {
+		t.Errorf("--start-jitter 0.01: solver %+v", s)
+	}
+	for _, bad := range [][]string{{"--epochs", "0"}, {"--workers", "-1"}, {"--atom-size", "big"}, {"--solver", "nope"}, {"--lr", "-1"},
+		{"--start-jitter", "0.9"}, {"--solver", "cg", "--start-jitter", "0.01"}} {
 		f, fs := parsed(t, bad...)
 		if _, _, err := f.Config(fs); err == nil {
 			t.Errorf("%v: no error", bad)

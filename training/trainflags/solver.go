@@ -17,6 +17,7 @@ type Solver struct {
 	Layers int
 	Inner  int
 	Tol    float64
+	Jitter float64 // --start-jitter
 }
 
 // Register adds the flags; tolUsage says what --tol does in the command.
@@ -28,6 +29,7 @@ func (s *Solver) Register(fs *pflag.FlagSet, tolUsage string) {
 	fs.IntVar(&s.Layers, "layers", p.Layers, fmt.Sprintf("GWD layers M (cg: most iterations, default %d)", cg.MaxIter))
 	fs.IntVar(&s.Inner, "inner", p.Inner, "Sinkhorn sweeps per PPA layer (ppa only)")
 	fs.Float64Var(&s.Tol, "tol", 0, tolUsage)
+	fs.Float64Var(&s.Jitter, "start-jitter", 0, "ppa, badmm: start from the product coupling perturbed by this relative amount (a fixed pattern, at most 0.5), which they leave on graphs with symmetries (cycles, stars, cliques) where the paper's start (0) stays")
 }
 
 // RegisterWorkers adds --workers, the goroutines of a command's parallel work: what says of
