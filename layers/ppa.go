@@ -17,8 +17,9 @@ import (
 //
 // T⁽⁰⁾ = μs·μtᵀ is a fixed point where the graphs have symmetries: every update keeps T
 // invariant under the automorphisms, so a 6-cycle against itself ends at objective 4/9, not 0
-// (TestPPAStaysAtSymmetricStart). Jitter breaks the tie (a 6-cycle then ends at 0); CG's
-// anchored starts do where a single discrepancy matters ('gwf gw' uses CG by default).
+// (TestPPAStaysAtSymmetricStart). Jitter breaks the tie (an 8-cycle or a 4-node path against
+// itself then reaches 0, a 6-cycle a lower stationary point, 2/9; TestJitterLeavesSymmetricStart);
+// CG's anchored starts do where a single discrepancy matters ('gwf gw' uses CG by default).
 //
 // Numerics: the kernel is shifted per row (the shift is absorbed into a, kept in the log domain),
 // so exp never overflows; when a marginal sum would still underflow (tiny γ, large weights), that
