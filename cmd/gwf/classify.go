@@ -201,10 +201,10 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := p.writeHeldOut(ds, labels, cv.HeldOut()); err != nil {
+	if err := p.writeReport(cmd.OutOrStdout(), cv); err != nil {
 		return err
 	}
-	return p.writeReport(cmd.OutOrStdout(), cv)
+	return p.writeHeldOut(ds, labels, cv.HeldOut()) // after the report: a fold saved without predictions loses nothing else
 }
 
 // classifyFraction keeps a stratified fraction of the labels, trains on them and scores the

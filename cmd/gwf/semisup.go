@@ -285,10 +285,10 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := p.writeHeldOut(ds, labels, rep.HeldOut()); err != nil {
+	if err := p.writeReport(cmd.OutOrStdout(), rep); err != nil {
 		return err
 	}
-	return p.writeReport(cmd.OutOrStdout(), rep)
+	return p.writeHeldOut(ds, labels, rep.HeldOut()) // after the report: a fold saved without predictions loses nothing else
 }
 
 // semisupFraction trains once with a stratified fraction of labels and scores the rest.
