@@ -135,12 +135,17 @@ func (st *State) reset(src, dst Space, featureWeight, jitter float64) {
 	} else {
 		st.d = nil
 	}
-	// T⁽⁰⁾ = mus·mutᵀ, perturbed by jitter (PPA.Jitter).
+	// T⁽⁰⁾ = mus·mutᵀ
 	for i := 0; i < ns; i++ {
 		row := st.t[i*nt : (i+1)*nt]
 		for j := range row {
 			row[j] = src.Mu[i] * dst.Mu[j]
-			if jitter > 0 {
+		}
+	}
+	if jitter > 0 { // PPA.Jitter: off the fixed point of symmetric graphs
+		for i := 0; i < ns; i++ {
+			row := st.t[i*nt : (i+1)*nt]
+			for j := range row {
 				row[j] *= 1 + jitter*jitterPattern(i, j)
 			}
 		}
