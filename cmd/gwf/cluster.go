@@ -19,12 +19,6 @@ import (
 	"github.com/gwf-graphs/gwf/training/progresslog"
 )
 
-// The two modes of 'gwf cluster', each with flags of its own (cli.InMode).
-const (
-	modeTraining = "training new models (without --model)"
-	modeModel    = "clustering under a trained model (--model)"
-)
-
 // clusterFlags are the flags of "gwf cluster".
 type clusterFlags struct {
 	data       dataFlags
@@ -37,9 +31,7 @@ type clusterFlags struct {
 	method     string
 	iterations int
 	model      string
-	under      modelFlags
 	output     string
-	format     string
 	distances  string
 	encoder    encoderFlags
 }
@@ -47,7 +39,7 @@ type clusterFlags struct {
 func newClusterCmd(a *app) *cobra.Command {
 	var f clusterFlags
 	cmd := &cobra.Command{
-		Use:   "cluster (--dataset NAME | --tu DIR|FILE.zip | --graphs DIR) [--clusters K] [--output FILE.csv] [--model FILE]",
+		Use:   "cluster (--dataset NAME | --tu DIR|FILE.zip | --graphs DIR) [--clusters K] [--output FILE.csv]",
 		Short: "Fit GWF models and cluster their embeddings with K-means (the paper's experiment)",
 		Long: fmt.Sprintf(`cluster runs the paper's clustering experiment --runs times: run r (r = 0, 1, ...) fits a GWF
 model with seed --seed + r, clusters the graphs' embeddings with K-means (K = --clusters, by
@@ -80,11 +72,8 @@ GNN(G_i), whose weights the GWF term trains together with the atoms (no labels: 
 the "trained by the GWF term alone" baseline of 'gwf classify --encoder'), instead of the
 paper's free z_i.
 
---model FILE clusters the graphs under a model trained by 'gwf fit' instead, without training:
-its trained embeddings when the data are its training data, else embeddings computed with its
-atoms fixed (transform mode, as 'gwf embed'). --output then writes the graphs' embeddings with
-their clusters: CSV "graph,label,cluster,<embedding>0,..." (labels as in the data files) or
-NumPy .npz (as 'gwf embed', plus "clusters"), by the file's extension or --format.
+To cluster under a model trained by 'gwf fit', without training, use 'gwf embed --model FILE
+--clusters K': it writes the embeddings with their clusters and scores them.
 
 The experiment is the library package training/experiment; this command adds the flags, the
 output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding),
@@ -94,8 +83,7 @@ output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding
   gwf cluster --tu ./data/MYDATA --output-dir results/
   gwf cluster --graphs ./my-graphs --clusters 3 --output clusters.csv
   gwf cluster --dataset IMDB-BINARY --encoder gin --runs 3
-  gwf cluster --dataset AIDS --method fgwk --subset 500 --runs 5
-  gwf cluster --model mutag.model --dataset MUTAG --output clusters.csv`,
+  gwf cluster --dataset AIDS --method fgwk --subset 500 --runs 5`,
 		Annotations: interruptible("nothing written"),
 		Args:        cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -107,21 +95,16 @@ output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding
 	embeddingFlag(fs, &f.embedding, "embedding to cluster")
 	fs.IntVar(&f.clusters, "clusters", 0, "number of clusters K (0: the number of classes; required when the data have no class labels)")
 	jsonFlag(fs, &f.json, "the report")
-	outputFlag(fs, &f.output, "", "file to write the clusters to: with --model, the embeddings and their clusters (.csv or .npz); without, every run's cluster of each graph (CSV: graph,label,cluster...); - for stdout")
-	cli.InMode(fs, modeTraining, func() {
-		f.train.register(fs)
-		f.encoder.register(fs, "the GWF term")
-		fs.IntVar(&f.runs, "runs", 1, "number of runs (seeds --seed, --seed+1, ...)")
-		outputDirFlag(fs, &f.outputDir, "folder to write each run's embeddings CSV and report.json into, for a rerun to reuse")
-		fs.StringVar(&f.method, "method", string(experiment.GWF), "clustering method: gwf (the model), fgwk (pairwise GW kernel + spectral clustering) or gwb-km (K-means with GW barycenter centers)")
-		fs.IntVar(&f.iterations, "iterations", 10, "assign/update rounds of gwb-km")
-		fs.StringVar(&f.distances, "distances", "", "with --method fgwk: the pairwise discrepancies written by 'gwf pairwise' for the same data, .npy, .npz or .csv, the matrix or --long's list (nothing is recomputed)")
-	}, "workers")
-	cli.InMode(fs, modeModel, func() {
-		modelFlag(fs, &f.model, "model file written by 'gwf fit': cluster under it, without training")
-		f.under.register(fs)
-		formatFlag(fs, &f.format)
-	})
+	outputFlag(fs, &f.output, "", "file to write every run's cluster of each graph to (CSV: graph,label,cluster...; - for stdout)")
+	f.train.register(fs)
+	f.encoder.register(fs, "the GWF term")
+	fs.IntVar(&f.runs, "runs", 1, "number of runs (seeds --seed, --seed+1, ...)")
+	outputDirFlag(fs, &f.outputDir, "folder to write each run's embeddings CSV and report.json into, for a rerun to reuse")
+	fs.StringVar(&f.method, "method", string(experiment.GWF), "clustering method: gwf (the model), fgwk (pairwise GW kernel + spectral clustering) or gwb-km (K-means with GW barycenter centers)")
+	fs.IntVar(&f.iterations, "iterations", 10, "assign/update rounds of gwb-km")
+	fs.StringVar(&f.distances, "distances", "", "with --method fgwk: the pairwise discrepancies written by 'gwf pairwise' for the same data, .npy, .npz or .csv, the matrix or --long's list (nothing is recomputed)")
+	fs.StringVar(&f.model, "model", "", "moved: clustering under a trained model is 'gwf embed --model FILE --clusters K'")
+	_ = fs.MarkHidden("model")
 	return cmd
 }
 
@@ -130,22 +113,15 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	if err := f.data.check(); err != nil {
 		return err
 	}
-	mode := modeTraining
 	if f.model != "" {
-		mode = modeModel
-	}
-	if err := cli.RefuseOtherModes(flags, mode); err != nil {
-		return err
+		return cli.Usagef("--model: clustering under a trained model is now 'gwf embed --model %s --clusters K' (with the same data flags)", f.model)
 	}
 	opt, err := f.options()
 	if err != nil {
 		return err
 	}
-	if f.model != "" {
-		return clusterModel(cmd, a, f, opt)
-	}
 	if f.output != "" && f.output != "-" && !strings.EqualFold(filepath.Ext(f.output), ".csv") {
-		return cli.Usagef("--output %s: without --model, --output writes every run's clusters as CSV: give FILE.csv (the embeddings: --output-dir, or --model)", f.output)
+		return cli.Usagef("--output %s: --output writes every run's clusters as CSV: give FILE.csv (the embeddings: --output-dir, or 'gwf embed --clusters K' under a trained model)", f.output)
 	}
 	cfg, err := f.train.configLogged(flags, a.log)
 	if err != nil {
@@ -198,36 +174,6 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 		return cli.Interrupted(fmt.Sprintf("interrupted: %d of %d runs completed (reported above)", len(rep.Runs), f.runs))
 	}
 	return nil
-}
-
-// clusterModel clusters the data under the --model file and reports like a one-run experiment.
-func clusterModel(cmd *cobra.Command, a *app, f *clusterFlags, opt experiment.Options) error {
-	format, err := outputFormat(f.format, f.output)
-	if err != nil {
-		return err
-	}
-	f.under.workers = f.train.Workers
-	m, ds, z, err := f.under.embed(cmd, a, f.model, &f.data)
-	if err != nil {
-		return err
-	}
-	if err := f.checkClusters(ds); err != nil {
-		return err
-	}
-	rep, e, err := experiment.Cluster(m, ds, z, opt)
-	if err != nil {
-		return err
-	}
-	if f.output != "" {
-		if err := writeEmbeddings(cmd.OutOrStdout(), f.output, format, e); err != nil {
-			return err
-		}
-		if f.output == "-" {
-			return nil
-		}
-		a.log.Infof("embeddings and clusters written to %s", f.output)
-	}
-	return f.writeReport(cmd.OutOrStdout(), rep)
 }
 
 // writeReport prints the report as --json says: JSON or the table.

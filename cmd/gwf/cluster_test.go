@@ -96,21 +96,25 @@ func TestClusterInterrupted(t *testing.T) {
 	}
 }
 
-// cluster --model clusters a trained model's graphs without training: the scores equal those
+// embed --clusters clusters a trained model's graphs without training: the scores equal those
 // of the one-run experiment with the same settings, and --output writes the clusters with the
-// dataset's own labels.
-func TestClusterModel(t *testing.T) {
+// dataset's own labels. 'gwf cluster --model', where this once was, says where it went.
+func TestEmbedClusters(t *testing.T) {
 	dir := t.TempDir()
 	model := filepath.Join(dir, "m.model")
 	mustRun(t, "fit", "--dataset", "MUTAG", "--subset", "30", "--atoms", "3", "--layers", "5", "--epochs", "2", "--output", model, "-q")
 	refit := decodeJSON(t, mustRunOut(t, "cluster", "--dataset", "MUTAG", "--subset", "30", "--atoms", "3", "--layers", "5", "--epochs", "2", "--json", "-q"))
-	csvPath := filepath.Join(dir, "clusters.csv")
-	rep := decodeJSON(t, mustRunOut(t, "cluster", "--model", model, "--dataset", "MUTAG", "--subset", "30", "--output", csvPath, "--json", "-q"))
-	if rep["accuracy"].(map[string]any)["mean"] != refit["accuracy"].(map[string]any)["mean"] {
-		t.Errorf("--model accuracy %v, the refit's %v", rep["accuracy"], refit["accuracy"])
-	}
-	b, err := os.ReadFile(csvPath)
+	csvPath, reportPath := filepath.Join(dir, "clusters.csv"), filepath.Join(dir, "scores.json")
+	mustRun(t, "embed", "--model", model, "--dataset", "MUTAG", "--subset", "30", "--clusters", "2", "--output", csvPath, "--report", reportPath, "-q")
+	b, err := os.ReadFile(reportPath)
 	if err != nil {
+		t.Fatal(err)
+	}
+	rep := decodeJSON(t, string(b))
+	if rep["accuracy"].(map[string]any)["mean"] != refit["accuracy"].(map[string]any)["mean"] {
+		t.Errorf("embed --clusters accuracy %v, the refit's %v", rep["accuracy"], refit["accuracy"])
+	}
+	if b, err = os.ReadFile(csvPath); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(strings.NewReader(string(b))).ReadAll()
@@ -124,18 +128,23 @@ func TestClusterModel(t *testing.T) {
 		if r[1] != "-1" && r[1] != "1" {
 			t.Errorf("label %q is not one of MUTAG's own (-1, 1)", r[1])
 		}
+		if r[2] != "0" && r[2] != "1" {
+			t.Errorf("cluster %q is not one of 2", r[2])
+		}
 	}
-	// Each mode refuses the other's flags, every training flag included (--tol was once let
-	// through with --model).
-	for _, args := range [][]string{
-		{"cluster", "--model", model, "--dataset", "MUTAG", "--runs", "2"},
-		{"cluster", "--model", model, "--dataset", "MUTAG", "--tol", "1e-3"},
-		{"cluster", "--model", model, "--dataset", "MUTAG", "--encoder-lr", "0.1"},
-		{"cluster", "--dataset", "MUTAG", "--output", csvPath, "--format", "npz"},
-		{"cluster", "--dataset", "MUTAG", "--steps", "3"},
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"cluster", "--model", model, "--dataset", "MUTAG"}, "gwf embed --model"},
+		{[]string{"embed", "--model", model, "--dataset", "MUTAG", "--report", reportPath}, "give --clusters"},
+		{[]string{"embed", "--model", model, "--dataset", "MUTAG", "--clusters", "2", "--shard", "0/2", "--output", csvPath}, "every embedding at once"},
+		{[]string{"embed", "--model", model, "--dataset", "MUTAG", "--subset", "5", "--clusters", "6"}, "more than the 5 graphs"},
+		{[]string{"embed", "--model", model, "--dataset", "MUTAG", "--clusters", "2", "--report", "-"}, "both go to stdout"},
+		{[]string{"cluster", "--dataset", "MUTAG", "--steps", "3"}, "unknown flag"},
 	} {
-		if _, stderr, code := runCLI(t, args...); code != cli.ExitUsage || !strings.Contains(stderr, "is a setting of") {
-			t.Errorf("%v: exit %d, %q; want %d and the mode the flag belongs to", args, code, stderr, cli.ExitUsage)
+		if _, stderr, code := runCLI(t, tc.args...); code != cli.ExitUsage || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, %q; want %d and %q", tc.args, code, stderr, cli.ExitUsage, tc.want)
 		}
 	}
 }

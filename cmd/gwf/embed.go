@@ -27,6 +27,8 @@ type embedFlags struct {
 	output    string
 	under     modelFlags
 	shard     shardFlags
+	clusters  int
+	report    string
 }
 
 func newEmbedCmd(a *app) *cobra.Command {
@@ -49,10 +51,16 @@ graphs in the CSV's order. The format follows the --output extension (.csv, .npz
 unless --format is given.
 
 Pass the same data flags (--features, --subset, ...) as to 'gwf fit' to get the trained
-embeddings back.`,
+embeddings back.
+
+--clusters K also clusters the embeddings with K-means (as 'gwf cluster' does, without
+training): the output gains a "cluster" column (CSV, after the label) or array (npz), and
+where the graphs have class labels the clusters are scored against them (accuracy, NMI, ARI,
+Rand index: logged, and written by --report FILE, JSON for a .json name, else a table).`,
 		Example: `  gwf embed --model mutag.model --dataset MUTAG > mutag.csv
   gwf embed --model mutag.model --dataset MUTAG --embedding lambda --output lambda.npz
-  gwf embed --model mutag.model --tu ./new-graphs --steps 20 --output new.csv`,
+  gwf embed --model mutag.model --tu ./new-graphs --steps 20 --output new.csv
+  gwf embed --model mutag.model --dataset MUTAG --clusters 2 --report scores.json --output clusters.csv`,
 		Annotations: interruptible("nothing written"),
 		Args:        cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -67,6 +75,8 @@ embeddings back.`,
 	outputFlag(fs, &f.output, "-", "output file (- for stdout)")
 	f.under.register(fs)
 	f.shard.register(fs)
+	fs.IntVar(&f.clusters, "clusters", 0, "also cluster the embeddings with K-means into this many clusters (0: no clustering)")
+	fs.StringVar(&f.report, "report", "", "with --clusters: write the clusters' scores to this file (.json: JSON, else a table; - for stdout)")
 	return cmd
 }
 
@@ -77,9 +87,20 @@ func runEmbed(cmd *cobra.Command, a *app, f *embedFlags) error {
 	if err := f.data.check(); err != nil {
 		return err
 	}
+	switch {
+	case f.clusters < 0:
+		return cli.Usagef("--clusters = %d must not be negative", f.clusters)
+	case f.report != "" && f.clusters == 0:
+		return cli.Usagef("--report writes the scores of --clusters: give --clusters K")
+	case f.report == "-" && (f.output == "" || f.output == "-"):
+		return cli.Usagef("--report - and the embeddings cannot both go to stdout: give --output FILE")
+	}
 	if sh, from, on, err := f.shard.resolve(os.Getenv); err != nil || on {
 		if err != nil {
 			return err
+		}
+		if f.clusters > 0 {
+			return cli.Usagef("--clusters needs every embedding at once: it cannot be given with --shard or --chunk")
 		}
 		return runEmbedShard(cmd, a, f, sh, from)
 	}
@@ -91,11 +112,44 @@ func runEmbed(cmd *cobra.Command, a *app, f *embedFlags) error {
 	if err != nil {
 		return err
 	}
-	_, ds, z, err := f.under.embed(cmd, a, f.model, &f.data)
+	m, ds, z, err := f.under.embed(cmd, a, f.model, &f.data)
 	if err != nil {
 		return err
 	}
-	return writeEmbeddings(cmd.OutOrStdout(), f.output, format, experiment.NewEmbeddings(ds, emb, emb.Rows(z)))
+	e := experiment.NewEmbeddings(ds, emb, emb.Rows(z))
+	if f.clusters > 0 {
+		if e, err = f.cluster(cmd.OutOrStdout(), a, m, ds, z, emb); err != nil {
+			return err
+		}
+	}
+	return writeEmbeddings(cmd.OutOrStdout(), f.output, format, e)
+}
+
+// cluster runs K-means on the embeddings (experiment.Cluster), logs the scores and writes
+// --report; the embeddings it returns carry the clusters.
+func (f *embedFlags) cluster(stdout io.Writer, a *app, m *training.Model, ds *graphs.Dataset, z *mat.Dense, emb training.Embedding) (experiment.Embeddings, error) {
+	if f.clusters > len(ds.Graphs) {
+		return experiment.Embeddings{}, cli.Usagef("--clusters = %d is more than the %d graphs", f.clusters, len(ds.Graphs))
+	}
+	rep, e, err := experiment.Cluster(m, ds, z, experiment.Options{Clusters: f.clusters, Embedding: emb, Features: f.data.Features, Workers: f.under.workers})
+	if err != nil {
+		return e, err
+	}
+	if rep.Scored() {
+		r := rep.Runs[0]
+		a.log.Infof("%d clusters of %s against its %d classes: accuracy %.2f%%, NMI %.2f%%, ARI %.2f%%, Rand index %.2f%%",
+			rep.Clusters, emb, rep.Classes, 100*r.Accuracy, 100*r.NMI, 100*r.ARI, 100*r.RandIndex)
+	}
+	if f.report != "" {
+		write := rep.WriteTable
+		if strings.EqualFold(filepath.Ext(f.report), ".json") {
+			write = rep.WriteJSON
+		}
+		if err := cli.WriteOutput(stdout, f.report, write); err != nil {
+			return e, err
+		}
+	}
+	return e, nil
 }
 
 // writeEmbeddings writes e to output ("-": stdout) in format csv, npy or npz.

@@ -215,7 +215,7 @@ func semisupOfClassify(args []string) (moved []string, ok bool) {
 // modelFormats say, for each file format of gwf, what the file is and which commands make and
 // read it.
 var modelFormats = map[string]string{
-	"gwf-model":             "a GWF model, written by 'gwf fit' (read by gwf embed, gwf cluster --model, gwf fit --resume)",
+	"gwf-model":             "a GWF model, written by 'gwf fit' (read by gwf embed, gwf plot, gwf fit --resume)",
 	"gwf-semisup-model":     "a semi-supervised GWF classifier, written by 'gwf semisup --labeled-fraction 1 --output' (read by gwf predict)",
 	"gwf-fgwsvm-classifier": "an fgw-svm classifier, written by 'gwf classify --labeled-fraction 1 --output' (read by gwf predict)",
 }

@@ -34,8 +34,8 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-// newTestCmd is a command with an int flag --epochs, a string flag --output, a bool --force,
-// and --atoms in the mode "training".
+// newTestCmd is a command with an int flag --epochs, a string flag --output, a bool --force
+// and an int --atoms.
 func newTestCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "fit", RunE: func(*cobra.Command, []string) error { return nil }}
 	fs := cmd.Flags()
@@ -43,7 +43,7 @@ func newTestCmd() *cobra.Command {
 	fs.String("output", "", "")
 	fs.Bool("force", false, "")
 	fs.Bool("resume", false, "")
-	InMode(fs, "training", func() { fs.Int("atoms", 3, "") })
+	fs.Int("atoms", 3, "")
 	RenamedFlag(fs, "epochs", "epoch-count")
 	return cmd
 }
@@ -60,7 +60,7 @@ func TestResumeCommand(t *testing.T) {
 	}
 }
 
-func TestModesAndRenamed(t *testing.T) {
+func TestChangedAndRenamed(t *testing.T) {
 	cmd := newTestCmd()
 	if err := cmd.ParseFlags([]string{"--atoms", "4", "--epoch-count", "2"}); err != nil {
 		t.Fatal(err)
@@ -71,13 +71,6 @@ func TestModesAndRenamed(t *testing.T) {
 	}
 	if v, _ := fs.GetInt("epochs"); v != 2 {
 		t.Errorf("--epoch-count set --epochs to %d, want 2", v)
-	}
-	if err := RefuseOtherModes(fs, "training"); err != nil {
-		t.Errorf("in its own mode: %v", err)
-	}
-	err := RefuseOtherModes(fs, "clustering")
-	if !IsUsage(err) || !strings.Contains(err.Error(), "--atoms is a setting of training") {
-		t.Errorf("in another mode: %v", err)
 	}
 }
 

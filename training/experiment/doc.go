@@ -17,7 +17,7 @@
 // Run r uses seed Config.Seed + r for training and for K-means, so results are deterministic
 // for a seed and independent of the number of workers.
 //
-// Cluster does the same for a model already trained (no training: `gwf cluster --model`),
+// Cluster does the same for a model already trained (no training: `gwf embed --clusters`),
 // Embed gives the embeddings of any graphs under a model (the trained ones for its own graphs,
 // transform mode for others), and Embeddings writes them, with the graphs' names, their labels
 // as the data files write them and their clusters, as CSV or NumPy .npz/.npy.
