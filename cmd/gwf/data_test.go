@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/datasets"
 	"github.com/gwf-graphs/gwf/internal/cli"
 )
@@ -163,7 +164,7 @@ func TestSubsetBeforeMemoryLimit(t *testing.T) {
 // TestDatasetsDescribesData: gwf datasets with a data flag describes that collection.
 func TestDatasetsDescribesData(t *testing.T) {
 	out, _ := mustRun(t, "datasets", "--graphs", mixedGraphs, "--json")
-	var infos []datasetInfo
+	var infos []graphs.Description
 	if err := json.Unmarshal([]byte(out), &infos); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

@@ -3,9 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -14,17 +11,6 @@ import (
 	"github.com/gwf-graphs/gwf/graphs/datasets"
 	"github.com/gwf-graphs/gwf/internal/cli"
 )
-
-// datasetInfo is one entry of "gwf datasets --json".
-type datasetInfo struct {
-	graphs.Summary
-	NodeLabels     int `json:"node_labels"`
-	NodeAttributes int `json:"node_attributes"`
-	// OfferedFeatures are the kinds of node features a TU dataset has but was read without.
-	OfferedFeatures []string `json:"offered_features,omitempty"`
-	// Features is what --features read when the data were described with their own.
-	Features string `json:"features,omitempty"`
-}
 
 func newDatasetsCmd() *cobra.Command {
 	var asJSON bool
@@ -49,20 +35,20 @@ their files hold, a line below the table (or "offered_features" in the JSON) nam
   gwf datasets --tu ./PROTEINS.zip --features attributes`,
 		Args: cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var infos []datasetInfo
 			if data.Dataset != "" || data.TU != "" || data.Graphs != "" {
 				info, err := describeData(cmd.Flags(), &data)
 				if err != nil {
 					return err
 				}
-				return writeDatasets(cmd.OutOrStdout(), []datasetInfo{info}, asJSON)
+				return writeDatasets(cmd.OutOrStdout(), []graphs.Description{info}, asJSON)
 			}
+			var infos []graphs.Description
 			for _, name := range datasets.Names() {
 				s, err := datasets.Info(name)
 				if err != nil {
 					return fmt.Errorf("dataset %s: %w", name, err)
 				}
-				infos = append(infos, datasetInfo{Summary: s.Summary, NodeLabels: s.NodeLabels, NodeAttributes: s.NodeAttributes})
+				infos = append(infos, graphs.Description{Summary: s.Summary, NodeLabels: s.NodeLabels, NodeAttributes: s.NodeAttributes})
 			}
 			return writeDatasets(cmd.OutOrStdout(), infos, asJSON)
 		},
@@ -73,66 +59,29 @@ their files hold, a line below the table (or "offered_features" in the JSON) nam
 }
 
 // writeDatasets prints the statistics as a table or a JSON array.
-func writeDatasets(out io.Writer, infos []datasetInfo, asJSON bool) error {
+func writeDatasets(out io.Writer, infos []graphs.Description, asJSON bool) error {
+	write := func(w io.Writer) error { return graphs.WriteDescriptions(w, infos) }
 	if asJSON {
-		if err := cli.WriteJSON(out, infos); err != nil {
-			return fmt.Errorf("write output: %w", err)
-		}
-		return nil
+		write = func(w io.Writer) error { return cli.WriteJSON(w, infos) }
 	}
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "name\tgraphs\tclasses\tavg nodes\tavg edges\tnode labels\tattr dim\t")
-	for _, s := range infos {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t%d\t%d\t\n", s.Name, s.Graphs, s.Classes, s.AvgNodes, s.AvgEdges, s.NodeLabels, s.NodeAttributes)
-	}
-	if err := tw.Flush(); err != nil {
+	if err := write(out); err != nil {
 		return fmt.Errorf("write output: %w", err)
-	}
-	for _, s := range infos {
-		if s.Features != "" {
-			if _, err := fmt.Fprintf(out, "node features read: %s\n", s.Features); err != nil {
-				return fmt.Errorf("write output: %w", err)
-			}
-		}
-		if len(s.OfferedFeatures) > 0 && s.NodeLabels == 0 && s.NodeAttributes == 0 {
-			kinds := s.OfferedFeatures
-			if len(kinds) == 2 {
-				kinds = slices.Concat(kinds, []string{"both"})
-			}
-			if _, err := fmt.Fprintf(out, "%s also has node features (%s), not read here: add --features %s\n",
-				s.Name, strings.Join(s.OfferedFeatures, ", "), strings.Join(kinds, "|")); err != nil {
-				return fmt.Errorf("write output: %w", err)
-			}
-		}
 	}
 	return nil
 }
 
 // describeData loads the collection of the data flags, with the node features the data have
-// unless --features is given, and summarises it.
-func describeData(fs *pflag.FlagSet, data *dataFlags) (datasetInfo, error) {
+// unless --features is given, and describes it.
+func describeData(fs *pflag.FlagSet, data *dataFlags) (graphs.Description, error) {
 	if err := data.check(); err != nil {
-		return datasetInfo{}, err
+		return graphs.Description{}, err
 	}
 	ds, used, err := data.LoadAutoFeatures(fs)
 	if err != nil {
-		return datasetInfo{}, err
+		return graphs.Description{}, err
 	}
-	s := graphs.Summarize(ds)
-	info := datasetInfo{Summary: s, Features: used}
 	if fs.Changed("features") {
-		info.Features = ""
+		used = ""
 	}
-	for _, k := range ds.Offered {
-		info.OfferedFeatures = append(info.OfferedFeatures, k.String())
-	}
-	e := ds.Encoding
-	switch {
-	case e.Kind.HasLabels():
-		info.NodeLabels = len(e.NodeLabels) + len(e.NodeLabelNames)
-		info.NodeAttributes = e.Attributes
-	case e.Kind == graphs.FeaturesAttributes:
-		info.NodeAttributes = s.FeatureDim
-	}
-	return info, nil
+	return graphs.Describe(ds, used), nil
 }

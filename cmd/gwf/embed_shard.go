@@ -35,29 +35,21 @@ func (s *shardFlags) registerShard(fs *pflag.FlagSet, what string) {
 // resolve returns the shard to embed and whether to stream at all: a --shard, a job-array
 // variable or a --chunk each turn streaming on (--chunk alone: the whole corpus).
 func (s *shardFlags) resolve(getenv func(string) string) (sh shard.Shard, from string, on bool, err error) {
-	if s.shards < 0 || s.chunk < 0 {
-		return sh, "", false, cli.Usagef("--shards and --chunk must not be negative")
+	if s.chunk < 0 {
+		return sh, "", false, cli.Usagef("--chunk must not be negative")
 	}
-	if s.shard != "" {
-		sh, err = shard.Parse(s.shard)
-		if err != nil {
-			return sh, "", false, cli.Usagef("--shard: %w", err)
-		}
-		if s.shards > 0 && s.shards != sh.Count {
-			return sh, "", false, cli.Usagef("--shards %d disagrees with --shard %s", s.shards, s.shard)
-		}
-		return sh, "--shard", true, nil
-	}
-	sh, set, err := shard.FromEnv(getenv, s.shards)
+	sh, on, err = shard.Resolve(s.shard, s.shards, getenv)
 	switch {
 	case err != nil:
-		return sh, "", false, cli.Usage(err)
-	case set:
-		return sh, "the job-array environment", true, nil
-	case s.shards > 0:
-		return sh, "", false, cli.Usagef("--shards needs --shard i/n or a job array (%s or %s set)", shard.EnvSlurmTaskID, shard.EnvJobCompletionIndex)
+		return sh, "", false, cli.Usagef("--shard/--shards: %w", err)
+	case s.shard != "":
+		from = "--shard"
+	case on:
+		from = "the job-array environment"
+	default:
+		from, on = "--chunk", s.chunk > 0
 	}
-	return shard.All, "--chunk", s.chunk > 0, nil
+	return sh, from, on, nil
 }
 
 // runEmbedShard embeds one shard of the corpus chunk by chunk in transform mode, writing CSV

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/cli"
 )
 
@@ -120,7 +121,7 @@ func TestHelpAndVersion(t *testing.T) {
 
 func TestDatasetsJSON(t *testing.T) {
 	out, _ := mustRun(t, "datasets", "--json")
-	var infos []datasetInfo
+	var infos []graphs.Description
 	if err := json.Unmarshal([]byte(out), &infos); err != nil {
 		t.Fatalf("datasets --json: %v\n%s", err, out)
 	}

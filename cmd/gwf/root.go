@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
-	"slices"
-	"strings"
 
 	"github.com/sirupsen/logrus"
 	"github.com/spf13/cobra"
@@ -142,11 +140,6 @@ func (a *app) finish(err error) error {
 // execute runs root on args and turns the outcome into an exit status, printing errors as
 // "gwf: <message>" on stderr.
 func execute(ctx context.Context, root *cobra.Command, a *app, args []string, stdout, stderr io.Writer) (code int) {
-	if moved, ok := semisupOfClassify(args); ok {
-		a.log.SetOutput(stderr) // before the flags are parsed: a warning shows at every level
-		a.log.Warn("'gwf classify --method gwf' is now 'gwf semisup': running that (the old form will go)")
-		args = moved
-	}
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -179,37 +172,6 @@ func execute(ctx context.Context, root *cobra.Command, a *app, args []string, st
 		return cli.ExitInterrupted
 	}
 	return cli.ExitError
-}
-
-// semisupOfClassify rewrites 'gwf classify --method gwf ...', the form the semi-supervised
-// GWF model had before it became its own command, as 'gwf semisup ...', so that scripts keep
-// working; ok is false for any other command line.
-func semisupOfClassify(args []string) (moved []string, ok bool) {
-	cmd := -1
-	for i := 0; i < len(args) && cmd < 0; i++ {
-		switch {
-		case args[i] == "--log-level" || args[i] == "--cpuprofile":
-			i++ // the flag's value
-		case !strings.HasPrefix(args[i], "-"):
-			cmd = i
-		}
-	}
-	if cmd < 0 || args[cmd] != "classify" {
-		return args, false
-	}
-	for i := cmd + 1; i < len(args) && args[i] != "--"; i++ {
-		n := 0
-		switch {
-		case args[i] == "--method=gwf":
-			n = 1
-		case args[i] == "--method" && i+1 < len(args) && args[i+1] == "gwf":
-			n = 2
-		}
-		if n > 0 {
-			return slices.Concat(args[:cmd], []string{"semisup"}, args[cmd+1:i], args[i+n:]), true
-		}
-	}
-	return args, false
 }
 
 // modelFormats say, for each file format of gwf, what the file is and which commands make and

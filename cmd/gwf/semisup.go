@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -126,29 +124,6 @@ FGW discrepancies, the classifier GW graph methods are benchmarked with.`,
 	return cmd
 }
 
-// parseHidden reads "64,32" (or "" / "0" for none).
-func parseHidden(s string) ([]int, error) {
-	s = strings.TrimSpace(s)
-	if s == "" || s == "0" {
-		return nil, nil
-	}
-	var out []int
-	for _, p := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("--hidden: %q is not a list of positive layer sizes", s)
-		}
-		if n > semisup.MaxHiddenUnits {
-			return nil, fmt.Errorf("--hidden: a layer of %d units, more than %d", n, semisup.MaxHiddenUnits)
-		}
-		out = append(out, n)
-	}
-	if len(out) > semisup.MaxHiddenLayers {
-		return nil, fmt.Errorf("--hidden: %d layers, more than %d", len(out), semisup.MaxHiddenLayers)
-	}
-	return out, nil
-}
-
 // selection is the nested protocol's Selection of the flags (nil with --validation 0).
 func (f *semisupFlags) selection(sc semisup.Config) (*classexp.Selection, error) {
 	if f.validation == 0 {
@@ -164,7 +139,7 @@ func (f *semisupFlags) selection(sc semisup.Config) (*classexp.Selection, error)
 	var shapes [][]int
 	if strings.TrimSpace(f.selHidden) != "" {
 		for _, p := range strings.Split(f.selHidden, ";") {
-			h, err := parseHidden(p)
+			h, err := semisup.ParseHidden(p)
 			if err != nil {
 				return nil, cli.Usagef("--select-hidden: %v", err)
 			}
@@ -197,9 +172,9 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if err := f.data.check(); err != nil {
 		return err
 	}
-	hidden, err := parseHidden(f.hidden)
+	hidden, err := semisup.ParseHidden(f.hidden)
 	if err != nil {
-		return cli.Usagef("%v", err)
+		return cli.Usagef("--hidden: %v", err)
 	}
 	encHidden, err := f.encoder.widths()
 	if err != nil {

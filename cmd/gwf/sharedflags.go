@@ -68,7 +68,7 @@ func (e *encoderFlags) register(fs *pflag.FlagSet, trainedBy string) {
 
 // widths parses --encoder-hidden.
 func (e *encoderFlags) widths() ([]int, error) {
-	h, err := parseHidden(e.hidden)
+	h, err := semisup.ParseHidden(e.hidden)
 	if err != nil || len(h) == 0 {
 		return nil, cli.Usagef("--encoder-hidden %q: give one or more widths", e.hidden)
 	}

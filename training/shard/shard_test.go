@@ -141,3 +141,35 @@ func TestFromEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestResolve: the shard text wins over the environment; a count must agree with either and
+// cannot stand alone; nothing asked for is All.
+func TestResolve(t *testing.T) {
+	slurm := env(EnvSlurmTaskID, "1", EnvSlurmTaskCount, "3")
+	for _, c := range []struct {
+		name, text string
+		count      int
+		env        func(string) string
+		want       Shard
+		ok         bool
+	}{
+		{"nothing", "", 0, env(), All, false},
+		{"text", "1/4", 0, env(), Shard{1, 4}, true},
+		{"text over the environment", "0/2", 2, slurm, Shard{0, 2}, true},
+		{"environment", "", 0, slurm, Shard{1, 3}, true},
+		{"kubernetes", "", 4, env(EnvJobCompletionIndex, "2"), Shard{2, 4}, true},
+	} {
+		s, ok, err := Resolve(c.text, c.count, c.env)
+		if err != nil || ok != c.ok || s != c.want {
+			t.Errorf("%s: Resolve = %v, %v, %v; want %v, %v", c.name, s, ok, err, c.want, c.ok)
+		}
+	}
+	for _, c := range []struct {
+		name, text string
+		count      int
+	}{{"bad text", "2/2", 0}, {"count disagrees", "0/2", 3}, {"count alone", "", 3}, {"negative count", "", -1}} {
+		if s, ok, err := Resolve(c.text, c.count, env()); err == nil || ok || s != All {
+			t.Errorf("%s: Resolve = %v, %v, %v; want All and an error", c.name, s, ok, err)
+		}
+	}
+}

@@ -1,0 +1,39 @@
+package graphs
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDescribe: the widths of the features read, and the line naming those left unread.
+func TestDescribe(t *testing.T) {
+	fsys := tuTinyFS(t)
+	for _, tc := range []struct {
+		features       FeatureKind
+		labels, attrs  int
+		want, wantNone string
+	}{
+		{FeaturesNone, 0, 0, "TINY also has node features (labels, attributes), not read here: add --features labels|attributes|both", "node features read"},
+		{FeaturesLabels, 3, 0, "node features read: labels", "not read here"},
+	} {
+		ds, err := ReadTU(fsys, "TINY", "TINY", TUOptions{Features: tc.features})
+		if err != nil {
+			t.Fatal(err)
+		}
+		used := ""
+		if tc.features != FeaturesNone {
+			used = tc.features.String()
+		}
+		d := Describe(ds, used)
+		if d.Graphs != 3 || d.NodeLabels != tc.labels || d.NodeAttributes != tc.attrs {
+			t.Errorf("%v: %d graphs, %d node labels, %d attributes; want 3, %d, %d", tc.features, d.Graphs, d.NodeLabels, d.NodeAttributes, tc.labels, tc.attrs)
+		}
+		var b strings.Builder
+		if err := WriteDescriptions(&b, []Description{d}); err != nil {
+			t.Fatal(err)
+		}
+		if out := b.String(); !strings.Contains(out, tc.want) || strings.Contains(out, tc.wantNone) || !strings.HasPrefix(strings.TrimSpace(out), "name") {
+			t.Errorf("%v: %q, want a line %q and none with %q", tc.features, out, tc.want, tc.wantNone)
+		}
+	}
+}
