@@ -112,18 +112,8 @@ func runBench(cmd *cobra.Command, a *app, f *benchFlags) error {
 		a.log.Infof("gemm: %.2f GFLOP/s (one core, %s), gonum %.2f", rep.GEMMGflops, rep.Kernels, rep.GonumGflops)
 	}
 	if f.curve {
-		for _, n := range bench.CurveSizes() {
-			if n > f.curveMax {
-				break
-			}
-			for _, solver := range []string{"ppa", "cg"} {
-				k, err := bench.Curve(n, solver, f.minTime)
-				if err != nil {
-					return err
-				}
-				logKernel(k)
-				rep.Timings = append(rep.Timings, k)
-			}
+		if err := bench.Curves(&rep, f.curveMax, f.minTime, logKernel); err != nil {
+			return err
 		}
 	}
 	for _, d := range f.datasets {

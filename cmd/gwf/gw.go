@@ -3,10 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 	"time"
 
+	"github.com/sirupsen/logrus"
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
@@ -32,36 +34,6 @@ type gwFlags struct {
 	anchors       int
 	init          string
 	nodes         []int // node counts of A and B (edge lists; 0: from the ids)
-}
-
-// gwResult is the --json output of "gwf gw".
-type gwResult struct {
-	Objective float64     `json:"objective"`
-	Transport [][]float64 `json:"transport"`
-	// MarginalError is max |row sum − μ_A|, |column sum − μ_B| of the transport.
-	MarginalError float64  `json:"marginal_error"`
-	Solver        string   `json:"solver"`
-	Gamma         *float64 `json:"gamma"` // null for cg
-	Layers        int      `json:"layers"`
-	// Iterations is the number of layers run: Layers, or fewer when CG converged.
-	Iterations int  `json:"iterations"`
-	Inner      *int `json:"inner"` // null for badmm and cg
-	// Anchors is the number of cg's anchored starts (null for ppa and badmm), Start its first
-	// start: "the product coupling" (μ_A·μ_Bᵀ) or the --init file.
-	Anchors *int    `json:"anchors"`
-	Start   string  `json:"start,omitempty"`
-	Tol     float64 `json:"tol"`
-	// SweepCapHits counts the layers whose converged-mode sweeps stopped at --max-sweeps.
-	SweepCapHits  int     `json:"sweep_cap_hits"`
-	Rounded       bool    `json:"rounded"`
-	FeatureWeight float64 `json:"feature_weight"`
-	// Seconds is the solve's wall time (reading the graphs excluded).
-	Seconds    float64 `json:"seconds"`
-	Rows       string  `json:"rows"`
-	Cols       string  `json:"cols"`
-	NodesA     int     `json:"nodes_a"`
-	NodesB     int     `json:"nodes_b"`
-	FeatureDim int     `json:"feature_dim"`
 }
 
 func newGWCmd(a *app) *cobra.Command {
@@ -132,23 +104,14 @@ matrix (rows: the nodes of A, columns: the nodes of B).`,
 }
 
 // options turns the flags into solver options: the named solver's defaults, overridden by
-// the flags given. Its errors are usage errors.
-func (f *gwFlags) options(cmd *cobra.Command) (layers.SolverOptions, error) {
+// the flags given; flags without effect are warned of. Its errors are usage errors.
+func (f *gwFlags) options(cmd *cobra.Command, log logrus.FieldLogger) (layers.SolverOptions, error) {
 	fs := cmd.Flags()
-	o, err := layers.DefaultSolverOptions(f.Name)
+	o, warnings, err := f.Solver.Options(fs)
 	if err != nil {
 		return o, cli.Usagef("--solver: %w", err)
 	}
-	if cli.Changed(fs, "gamma") {
-		o.Gamma = f.Gamma
-	}
-	if cli.Changed(fs, "layers") {
-		o.Layers = f.Layers
-	}
-	if cli.Changed(fs, "inner") {
-		o.Inner = f.Inner
-	}
-	o.FeatureWeight, o.Tol, o.MaxSweeps, o.Jitter = f.featureWeight.Weight, f.Tol, f.maxSweeps, f.Jitter
+	o.FeatureWeight, o.MaxSweeps = f.featureWeight.Weight, f.maxSweeps
 	if f.Name == "cg" && !cli.Changed(fs, "solver") {
 		for _, name := range []string{"gamma", "inner", "start-jitter"} {
 			if cli.Changed(fs, name) {
@@ -169,13 +132,14 @@ func (f *gwFlags) options(cmd *cobra.Command) (layers.SolverOptions, error) {
 	if f.Name == "cg" {
 		o.Round = false // every CG iterate is feasible
 	}
+	logWarnings(log, warnings)
 	return o, nil
 }
 
 // build checks the flags and returns the solver's options and the solver; its errors are
 // usage errors.
-func (f *gwFlags) build(cmd *cobra.Command) (layers.SolverOptions, layers.Solver, error) {
-	o, err := f.options(cmd)
+func (f *gwFlags) build(cmd *cobra.Command, log logrus.FieldLogger) (layers.SolverOptions, layers.Solver, error) {
+	o, err := f.options(cmd, log)
 	if err != nil {
 		return o, nil, err
 	}
@@ -203,7 +167,7 @@ func (f *gwFlags) build(cmd *cobra.Command) (layers.SolverOptions, layers.Solver
 }
 
 func runGW(cmd *cobra.Command, a *app, f *gwFlags, pathA, pathB string) error {
-	o, s, err := f.build(cmd)
+	o, s, err := f.build(cmd, a.log)
 	if err != nil {
 		return err
 	}
@@ -235,12 +199,6 @@ func runGW(cmd *cobra.Command, a *app, f *gwFlags, pathA, pathB string) error {
 			return cli.Usage(err)
 		}
 	}
-	if o.Name != "ppa" && cli.Changed(cmd.Flags(), "inner") {
-		a.log.Warnf("--inner has no effect with --solver %s", o.Name)
-	}
-	if o.Name == "cg" && cli.Changed(cmd.Flags(), "gamma") {
-		a.log.Warn("--gamma has no effect with --solver cg")
-	}
 	if f.directed && strings.EqualFold(f.format, "json") {
 		a.log.Warn("--directed has no effect on JSON graphs (their adjacency is used as given)")
 	}
@@ -267,49 +225,12 @@ func runGW(cmd *cobra.Command, a *app, f *gwFlags, pathA, pathB string) error {
 	if r.SweepCapHits > 0 {
 		a.log.Warnf("%d layer(s) stopped at --max-sweeps %d before reaching --tol %g", r.SweepCapHits, o.MaxSweeps, o.Tol)
 	}
-	out := cmd.OutOrStdout()
-	res := gwResult{
-		Objective: obj, Transport: rowsOf(r.Transport), MarginalError: r.MarginalError, Solver: o.Name,
-		Layers: o.Layers, Iterations: r.Layers, Tol: o.Tol, SweepCapHits: r.SweepCapHits, Rounded: o.Round,
-		FeatureWeight: o.FeatureWeight, Seconds: elapsed.Seconds(), Rows: "nodes of A", Cols: "nodes of B",
-		NodesA: ga.N(), NodesB: gb.N(), FeatureDim: ga.Dim(), Start: startName,
-	}
-	if o.Name == "cg" {
-		res.Anchors = &o.Anchors
-	}
-	if o.Name != "cg" {
-		res.Gamma = &o.Gamma
-	}
-	if o.Name == "ppa" && o.Tol == 0 {
-		res.Inner = &o.Inner
-	}
+	rep := layers.NewReport(o, r, ga.Dim(), startName, elapsed.Seconds())
+	write := rep.WriteText
 	if f.json {
-		if err := cli.WriteJSON(out, res); err != nil {
-			return fmt.Errorf("write output: %w", err)
-		}
-		return nil
+		write = func(w io.Writer) error { return cli.WriteJSON(w, rep) }
 	}
-	var settings string
-	switch {
-	case res.Gamma == nil:
-		settings = fmt.Sprintf("%s, %d iterations, from %s and %d anchored starts", res.Solver, res.Iterations, res.Start, *res.Anchors)
-	default:
-		settings = fmt.Sprintf("%s, γ = %g, M = %d", res.Solver, *res.Gamma, res.Layers)
-	}
-	if res.Inner != nil {
-		settings += fmt.Sprintf(", %d sweeps", *res.Inner)
-	}
-	if o.Tol > 0 && o.Name != "cg" {
-		settings += fmt.Sprintf(", tol %g", o.Tol)
-	}
-	if res.Rounded {
-		settings += ", rounded"
-	}
-	feat := "no node features"
-	if res.FeatureDim > 0 {
-		feat = fmt.Sprintf("%d-dimensional node features, weight %g", res.FeatureDim, res.FeatureWeight)
-	}
-	if _, err := fmt.Fprintf(out, "objective: %.6g\nmarginal error: %.3g\nA: %d nodes, B: %d nodes, %s (%s)\n", obj, res.MarginalError, res.NodesA, res.NodesB, feat, settings); err != nil {
+	if err := write(cmd.OutOrStdout()); err != nil {
 		return fmt.Errorf("write output: %w", err)
 	}
 	return nil
@@ -341,19 +262,6 @@ func (f *gwFlags) read(path, which string) (*graphs.Graph, error) {
 		return nil, fmt.Errorf("graph %s: %w", which, err)
 	}
 	return g, nil
-}
-
-// rowsOf copies a matrix into rows.
-func rowsOf(m mat.Matrix) [][]float64 {
-	r, c := m.Dims()
-	out := make([][]float64, r)
-	for i := range out {
-		out[i] = make([]float64, c)
-		for j := range out[i] {
-			out[i][j] = m.At(i, j)
-		}
-	}
-	return out
 }
 
 // readCoupling reads the --init coupling of an na×nb problem (.npy, .npz or .csv by extension).

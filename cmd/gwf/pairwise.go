@@ -113,11 +113,7 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 		if err != nil {
 			return err
 		}
-		names := make([]string, len(data))
-		for i, g := range data {
-			names[i] = g.Name
-		}
-		write := func(w io.Writer) error { return baselines.WriteMatrix(w, format, d, names) }
+		write := func(w io.Writer) error { return baselines.WriteMatrix(w, format, d, graphNames(ds)) }
 		if err := cli.WriteOutput(cmd.OutOrStdout(), output, write); err != nil {
 			return err
 		}

@@ -12,10 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/training"
-	"github.com/gwf-graphs/gwf/training/experiment"
 	"github.com/gwf-graphs/gwf/training/plot"
 )
 
@@ -142,7 +140,7 @@ func runPlot(cmd *cobra.Command, a *app, kind string, f *plotFlags) error {
 		if err != nil {
 			return err
 		}
-		class, names := classesOf(ds)
+		class, names := plot.Classes(ds)
 		x, title := z, ds.Name+": t-SNE of z"
 		if emb == training.EmbeddingLambda {
 			x, title = training.Lambda(z), ds.Name+": t-SNE of λ = softmax(z)"
@@ -157,24 +155,4 @@ func runPlot(cmd *cobra.Command, a *app, kind string, f *plotFlags) error {
 		a.log.Warnf("%s is a PNG picture whatever its name", f.output)
 	}
 	return nil
-}
-
-// classesOf returns every graph's class and the classes' names for a legend, or nils when
-// some graph has no label.
-func classesOf(ds *graphs.Dataset) ([]int, []string) {
-	class := make([]int, len(ds.Graphs))
-	names := map[int]string{}
-	n := 0
-	for i, g := range ds.Graphs {
-		if !g.HasLabel {
-			return nil, nil
-		}
-		class[i], names[g.Label] = g.Label, "class "+experiment.LabelText(ds, g)
-		n = max(n, g.Label+1)
-	}
-	list := make([]string, n)
-	for c, name := range names {
-		list[c] = name
-	}
-	return class, list
 }

@@ -163,14 +163,7 @@ func dataset(ctx context.Context, o options, name string, rep *nb.Report, csv *s
 	}
 	// t-SNE of λ, coloured by class.
 	lambda := training.Lambda(m.Z)
-	class := make([]int, len(data))
-	for i, g := range data {
-		class[i] = g.Label
-	}
-	names := make([]string, len(ds.Classes))
-	for c, v := range ds.Classes {
-		names[c] = fmt.Sprintf("class %v", v)
-	}
+	class, names := plot.Classes(ds)
 	if err := nb.SavePNG(filepath.Join(o.out, base+"-tsne.png"), func(w io.Writer) error {
 		return plot.TSNE(w, ds.Name+": t-SNE of λ = softmax(z)", lambda, class, names, o.seed, o.tsneIter)
 	}); err != nil {

@@ -163,6 +163,27 @@ func GWD(n int, dense bool, minTime time.Duration, gemm float64) (Kernel, error)
 	return k, nil
 }
 
+// Curves times Curve with PPA and CG at the CurveSizes up to maxN, appending them to
+// rep.Timings and passing each to done (if set) as it is measured.
+func Curves(rep *Report, maxN int, minTime time.Duration, done func(Kernel)) error {
+	for _, n := range CurveSizes() {
+		for _, solver := range []string{"ppa", "cg"} {
+			if n > maxN {
+				return nil
+			}
+			k, err := Curve(n, solver, minTime)
+			if err != nil {
+				return err
+			}
+			rep.Timings = append(rep.Timings, k)
+			if done != nil {
+				done(k)
+			}
+		}
+	}
+	return nil
+}
+
 // Curve times one GWD with the named solver at its defaults between two BA graphs of n
 // nodes.
 func Curve(n int, name string, minTime time.Duration) (Kernel, error) {

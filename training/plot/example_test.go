@@ -18,7 +18,8 @@ func ExampleAtoms() {
 	if err != nil {
 		panic(err)
 	}
-	data := ds.Graphs[:30]
+	ds.Graphs = ds.Graphs[:30]
+	data := ds.Graphs
 	cfg := training.DefaultConfig()
 	cfg.Atoms, cfg.Layers, cfg.Epochs = 3, 10, 2
 	m, err := training.NewModel(graphs.Slice(data), cfg)
@@ -32,11 +33,8 @@ func ExampleAtoms() {
 	if err := plot.Atoms(&atoms, m, m.Z, 2); err != nil {
 		panic(err)
 	}
-	class := make([]int, len(data))
-	for i, g := range data {
-		class[i] = g.Label
-	}
-	err = plot.TSNE(&tsne, "MUTAG: t-SNE of λ", training.Lambda(m.Z), class, []string{"class -1", "class 1"}, 1, 100)
+	class, names := plot.Classes(ds) // "class -1", "class 1"
+	err = plot.TSNE(&tsne, "MUTAG: t-SNE of λ", training.Lambda(m.Z), class, names, 1, 100)
 	if err != nil {
 		panic(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/training"
 )
@@ -38,6 +39,23 @@ func TSNELayout(x mat.Matrix, seed uint64, iterations int) (*mat.Dense, error) {
 	rand.Seed(int64(seed))
 	y := tsne.NewTSNE(2, min(30, float64(n-1)/3), 200, iterations, false).EmbedData(x, nil)
 	return mat.DenseCopyOf(y), nil
+}
+
+// Classes are the class of every graph of ds and the names of the classes ("class " and the
+// label as the data files write it), as TSNE takes them; nil, nil when a graph has no class.
+func Classes(ds *graphs.Dataset) (class []int, names []string) {
+	class = make([]int, len(ds.Graphs))
+	for i, g := range ds.Graphs {
+		if !g.HasLabel {
+			return nil, nil
+		}
+		class[i] = g.Label
+	}
+	names = make([]string, ds.NumClasses())
+	for c := range names {
+		names[c] = "class " + ds.ClassText(c)
+	}
+	return class, names
 }
 
 // TSNE draws the t-SNE layout of embeddings (one row per graph) coloured by class: class[i]

@@ -130,3 +130,18 @@ func TestTopAtoms(t *testing.T) {
 		t.Errorf("TopAtoms of 9 from 4 atoms = %v", got)
 	}
 }
+
+// TestClasses: each graph's class and the classes' names as the data write them; none when a
+// graph is unlabelled.
+func TestClasses(t *testing.T) {
+	g := func(label int, has bool) *graphs.Graph { return &graphs.Graph{Label: label, HasLabel: has} }
+	ds := &graphs.Dataset{Graphs: []*graphs.Graph{g(1, true), g(0, true), g(1, true)}, Classes: []int{-1, 1}}
+	class, names := Classes(ds)
+	if !slices.Equal(class, []int{1, 0, 1}) || !slices.Equal(names, []string{"class -1", "class 1"}) {
+		t.Errorf("Classes = %v, %q", class, names)
+	}
+	ds.Graphs = append(ds.Graphs, g(0, false))
+	if class, names := Classes(ds); class != nil || names != nil {
+		t.Errorf("with an unlabelled graph: %v, %q", class, names)
+	}
+}

@@ -99,3 +99,34 @@ func TestFeatureWeight(t *testing.T) {
 		t.Errorf("a number: %v %q %v", w, note, err)
 	}
 }
+
+// TestSolverOptions: a named solver's defaults, the flags given over them, and a warning for
+// each flag the solver has no use for.
+func TestSolverOptions(t *testing.T) {
+	for _, tc := range []struct {
+		args     []string
+		want     func(o *layers.SolverOptions)
+		warnings int
+	}{
+		{[]string{"--solver", "badmm"}, func(o *layers.SolverOptions) {}, 0},
+		{[]string{"--solver", "ppa", "--gamma", "0.05", "--inner", "3", "--tol", "1e-6"}, func(o *layers.SolverOptions) { o.Gamma, o.Inner, o.Tol = 0.05, 3, 1e-6 }, 0},
+		{[]string{"--solver", "cg", "--gamma", "0.05", "--inner", "3", "--layers", "7"}, func(o *layers.SolverOptions) { o.Gamma, o.Inner, o.Layers = 0.05, 3, 7 }, 2},
+	} {
+		var s Solver
+		fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+		s.Register(fs, "")
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		got, warnings, err := s.Options(fs)
+		want, _ := layers.DefaultSolverOptions(s.Name)
+		tc.want(&want)
+		if err != nil || got != want || len(warnings) != tc.warnings {
+			t.Errorf("%v: %+v, %q, %v; want %+v and %d warnings", tc.args, got, warnings, err, want, tc.warnings)
+		}
+	}
+	s := Solver{Name: "sinkhorn"}
+	if _, _, err := s.Options(pflag.NewFlagSet("test", pflag.ContinueOnError)); err == nil {
+		t.Error("an unknown solver: no error")
+	}
+}

@@ -32,6 +32,34 @@ func (s *Solver) Register(fs *pflag.FlagSet, tolUsage string) {
 	fs.Float64Var(&s.Jitter, "start-jitter", 0, "ppa, badmm: start from the product coupling perturbed by this relative amount (a fixed pattern, at most 0.5), which they leave on graphs with symmetries (cycles, stars, cliques) where the paper's start (0) stays")
 }
 
+// Options are the solver options the flags of fs ask for: the named solver's defaults
+// (layers.DefaultSolverOptions), with each of --gamma, --layers and --inner that was given,
+// and --tol and --start-jitter. The warnings name the flags given that the solver has no use for.
+func (s *Solver) Options(fs *pflag.FlagSet) (layers.SolverOptions, []string, error) {
+	o, err := layers.DefaultSolverOptions(s.Name)
+	if err != nil {
+		return o, nil, err
+	}
+	var warnings []string
+	if fs.Changed("gamma") {
+		o.Gamma = s.Gamma
+	}
+	if fs.Changed("layers") {
+		o.Layers = s.Layers
+	}
+	if fs.Changed("inner") {
+		o.Inner = s.Inner
+	}
+	if o.Name != "ppa" && fs.Changed("inner") {
+		warnings = append(warnings, "--inner has no effect with --solver "+o.Name)
+	}
+	if o.Name == "cg" && fs.Changed("gamma") {
+		warnings = append(warnings, "--gamma has no effect with --solver cg")
+	}
+	o.Tol, o.Jitter = s.Tol, s.Jitter
+	return o, warnings, nil
+}
+
 // RegisterWorkers adds --workers, the goroutines of a command's parallel work: what says of
 // what.
 func RegisterWorkers(fs *pflag.FlagSet, v *int, what string) {
