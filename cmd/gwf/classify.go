@@ -73,7 +73,7 @@ The paper's semi-supervised GWF model is 'gwf semisup'.`,
   gwf predict --model my.classifier --graphs ./new-graphs
   gwf classify --dataset MUTAG --folds 10 --json > mutag-1.json
   gwf classify --dataset PROTEINS --output-dir proteins/   # rerun to continue after a kill`,
-		Annotations: interruptible("no report written (with --output-dir, the same command continues from what it kept)"),
+		Annotations: cli.Interruptible("no report written (with --output-dir, the same command continues from what it kept)"),
 		Args:        cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runClassify(cmd, a, &f)

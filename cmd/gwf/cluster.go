@@ -84,7 +84,7 @@ output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding
   gwf cluster --graphs ./my-graphs --clusters 3 --output clusters.csv
   gwf cluster --dataset IMDB-BINARY --encoder gin --runs 3
   gwf cluster --dataset AIDS --method fgwk --subset 500 --runs 5`,
-		Annotations: interruptible("nothing written"),
+		Annotations: cli.Interruptible("nothing written"),
 		Args:        cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runCluster(cmd, a, &f)

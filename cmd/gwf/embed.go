@@ -61,7 +61,7 @@ Rand index: logged, and written by --report FILE, JSON for a .json name, else a 
   gwf embed --model mutag.model --dataset MUTAG --embedding lambda --output lambda.npz
   gwf embed --model mutag.model --tu ./new-graphs --steps 20 --output new.csv
   gwf embed --model mutag.model --dataset MUTAG --clusters 2 --report scores.json --output clusters.csv`,
-		Annotations: interruptible("nothing written"),
+		Annotations: cli.Interruptible("nothing written"),
 		Args:        cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runEmbed(cmd, a, &f)

@@ -61,7 +61,7 @@ Progress is logged to stderr every 5 seconds and at the end of each epoch (--qui
   gwf fit --tu ./data/MYDATA --solver badmm --epochs 20 --output my.model
   gwf fit --dataset MUTAG --output mutag.model --resume --epochs 20
   gwf fit --tu ./SBM100000 --stream --output sbm.model     # graphs read from disk batch by batch`,
-		Annotations: interruptible("the model file is as it was"),
+		Annotations: cli.Interruptible("the model file is as it was"),
 		Args:        cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runFit(cmd, a, &f)

@@ -41,7 +41,7 @@ ba: Barabási–Albert graphs; a graph of class c attaches each new node to c+1 
 Graph i (0-based) has class i mod --classes and a node count uniform in --nodes MIN:MAX.`,
 		Example: `  gwf generate sbm --count 100000 --output /tmp/SBM100K
   gwf generate ba --count 5000 --classes 3 --nodes 20:60 --seed 7 --gzip --output ./BA`,
-		Annotations: interruptible("nothing written"),
+		Annotations: cli.Interruptible("nothing written"),
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return cli.Usagef("give one model: gwf generate sbm|ba --count N --output DIR")

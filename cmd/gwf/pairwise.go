@@ -47,7 +47,7 @@ clusters from any of these files without computing anything.`,
   gwf pairwise --dataset MUTAG --shard 1/2 --output mutag-gwd.csv &   # mutag-gwd.shard-1-of-2.csv
   wait; gwf merge --output mutag-gwd.csv mutag-gwd.shard-*-of-2.csv
   gwf cluster --dataset MUTAG --method fgwk --distances mutag-gwd.csv --runs 10`,
-		Annotations: interruptible("no discrepancies written"),
+		Annotations: cli.Interruptible("no discrepancies written"),
 		Args:        cli.NoArgs,
 		RunE:        func(cmd *cobra.Command, _ []string) error { return runPairwise(cmd, a, &f) },
 	}

@@ -52,7 +52,7 @@ encoding (MUTAG's -1 and 1, say) and probabilities in that order ("classes" list
 		Example: `  gwf classify --dataset MUTAG --labeled-fraction 1 --output mutag.classifier
   gwf predict --model mutag.classifier --tu ./new-graphs --json
   gwf predict --model mutag.classifier --tu ./new-graphs --steps 20 --output predictions.csv`,
-		Annotations: interruptible("no predictions written"),
+		Annotations: cli.Interruptible("no predictions written"),
 		Args:        cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runPredict(cmd, a, &f)

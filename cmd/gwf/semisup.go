@@ -89,7 +89,7 @@ FGW discrepancies, the classifier GW graph methods are benchmarked with.`,
   gwf semisup --dataset PROTEINS --folds 10 --output-dir results/ --shard 0/2   # and 1/2 elsewhere; then without --shard
   gwf semisup --dataset MUTAG --labeled-fraction 1 --output mutag.classifier
   gwf predict --model mutag.classifier --tu ./new-graphs --json`,
-		Annotations: interruptible("no report written (with --output-dir, the same command continues from what it kept)"),
+		Annotations: cli.Interruptible("no report written (with --output-dir, the same command continues from what it kept)"),
 		Args:        cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runSemisup(cmd, a, &f)
