@@ -1,6 +1,7 @@
 package graphs
 
-// A graph folder holds one graph per file, in any mix of the formats this package reads:
+// A graph folder holds one graph per file, in any mix of the formats this package reads, or
+// several in a graph6 or JSON file (folder_collections.go: graphs named FILE#0, FILE#1, ...):
 //
 //	*.json                               the JSON form of ReadJSON ({"adjacency": ...}) or
 //	                                     networkx node-link JSON ({"nodes": ..., "links": ...}),
@@ -14,6 +15,7 @@ package graphs
 //	*.g6                                 graph6 (ReadGraph6: nauty, networkx's write_graph6)
 //	*.npy, *.npz                         an adjacency matrix (ReadMatrixFile: numpy.save)
 //	labels.csv                           optional: "file,label" lines giving each graph's class
+//	                                     (FILE#i for the graphs of a collection file)
 //	nodes.csv                            optional: "file,nodes" lines giving the node count of
 //	                                     edge lists numbered 0..N−1, so that nodes in no edge
 //	                                     (which write_edgelist drops) are kept, isolated
@@ -160,6 +162,11 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("no graph files there (%s), nor subfolders of them, one per class", folderFormats)
 	}
+	coll, err := readCollections(dir, files, lim)
+	if err != nil {
+		return nil, err
+	}
+	files = coll.expand(files)
 	keep := files
 	if opt.Select != nil {
 		idx := opt.Select(len(files))
@@ -181,14 +188,15 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 	var total int64
 	for _, name := range keep {
 		p := filepath.Join(dir, name)
-		var g *Graph
-		var err error
-		if n, ok := counts[name]; ok {
+		g, inColl, err := coll.read(dir, name, opt, lim)
+		switch n, counted := counts[name]; {
+		case inColl: // read from its collection file
+		case counted:
 			g, err = ReadEdgeListFile(p, EdgeListOptions{IDs: ZeroBased, Nodes: n, Directed: opt.Directed, Limits: lim})
 			if err != nil {
 				err = fmt.Errorf("%w (%s gives it %d nodes: its ids must be 0..%d)", err, folderNodes, n, n-1)
 			}
-		} else {
+		default:
 			g, err = readGraphFile(p, opt, lim)
 		}
 		if err != nil {
@@ -333,13 +341,18 @@ func ReadFile(p string, opt FileOptions) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
+	return readJSONGraph(b, p, attrs, lim)
+}
+
+// readJSONGraph reads a JSON graph: node-link (it has "nodes") or gwf's JSON form.
+func readJSONGraph(b []byte, label string, attrs NodeLinkOptions, lim Limits) (*Graph, error) {
 	var probe struct {
 		Nodes json.RawMessage `json:"nodes"`
 	}
 	if json.Unmarshal(b, &probe) == nil && probe.Nodes != nil {
-		return ReadNodeLink(bytes.NewReader(b), p, attrs)
+		return ReadNodeLink(bytes.NewReader(b), label, attrs)
 	}
-	return ReadJSON(bytes.NewReader(b), p, lim)
+	return ReadJSON(bytes.NewReader(b), label, lim)
 }
 
 // readBounded reads the JSON object of the file at p, refusing one larger than maxBytes.

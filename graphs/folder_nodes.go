@@ -124,12 +124,18 @@ func fileNamed(files []string, name string) (string, error) {
 	}
 	var stem []string
 	for _, f := range files {
-		if strings.TrimSuffix(f, filepath.Ext(f)) == name {
+		// The graphs of a collection (FILE#i: an extension ".g6#3") are named in full.
+		if ext := filepath.Ext(f); !strings.Contains(ext, collectionSep) && strings.TrimSuffix(f, ext) == name {
 			stem = append(stem, f)
 		}
 	}
 	switch len(stem) {
 	case 0:
+		for _, f := range files {
+			if strings.HasPrefix(f, name+collectionSep) {
+				return "", fmt.Errorf("%q holds several graphs: name each of them, %s0, %s1, ...", name, name+collectionSep, name+collectionSep)
+			}
+		}
 		return "", fmt.Errorf("%q is not a graph file of the folder", name)
 	case 1:
 		return stem[0], nil

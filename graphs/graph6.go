@@ -39,7 +39,7 @@ func ReadGraph6(r io.Reader, name string, lim Limits) (*Graph, error) {
 	}
 	b = bytes.TrimPrefix(bytes.TrimSpace(b), []byte(graph6Header))
 	if i := bytes.IndexAny(b, "\r\n"); i >= 0 {
-		return nil, invalidf(label, "more than one line: a graph file holds one graph (split a graph6 collection into one file a graph)")
+		return nil, invalidf(label, "more than one line: this reads one graph (in a graph folder, a file of several graph6 lines is read as a collection)")
 	}
 	switch {
 	case len(b) == 0:

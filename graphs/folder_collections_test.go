@@ -1,0 +1,97 @@
+package graphs
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// writeFiles writes the named files into a new temporary folder.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestReadFolderCollections: a graph6 file of several lines and a JSON list are read graph by
+// graph, named FILE#i in the file's order, beside a file of one graph; labels come from
+// labels.csv (FILE#i) or from each node-link graph's own "label"; Select counts graphs.
+func TestReadFolderCollections(t *testing.T) {
+	nodeLink := func(label string, edges ...string) string {
+		return `{"graph": {"label": ` + label + `}, "nodes": [{"id": 0}, {"id": 1}, {"id": 2}], "links": [` + strings.Join(edges, ",") + `]}`
+	}
+	dir := writeFiles(t, map[string]string{
+		"all.g6":     ">>graph6<<Bw\nBg\n\nB?\n", // a triangle, a path, three isolated nodes
+		"one.g6":     "Bw\n",
+		"labels.csv": "file,label\nall.g6#0,cycle\nall.g6#1,tree\nall.g6#2,none\none.g6,cycle\n",
+	})
+	ds, err := ReadFolder(dir, FolderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	var edges []int
+	for _, g := range ds.Graphs {
+		names = append(names, g.Name+"="+ds.ClassText(g.Label))
+		edges = append(edges, g.UndirectedEdges())
+	}
+	if !slices.Equal(names, []string{"all.g6#0=cycle", "all.g6#1=tree", "all.g6#2=none", "one.g6=cycle"}) || !slices.Equal(edges, []int{3, 2, 0, 3}) {
+		t.Errorf("graphs %v with %v edges", names, edges)
+	}
+	ds, err = ReadFolder(dir, FolderOptions{Select: func(n int) []int {
+		if n != 4 {
+			t.Errorf("Select(%d), want the 4 graphs", n)
+		}
+		return []int{1, 3}
+	}})
+	if err != nil || len(ds.Graphs) != 2 || ds.Graphs[0].Name != "all.g6#1" || ds.Graphs[1].Name != "one.g6" {
+		t.Errorf("selected: %v", err)
+	}
+
+	list := "[" + nodeLink("1", `{"source": 0, "target": 1}`) + ",\n" + nodeLink("2", `{"source": 0, "target": 1}`, `{"source": 1, "target": 2}`) + "]"
+	ds, err = ReadFolder(writeFiles(t, map[string]string{"graphs.json": list, "single.json": nodeLink("1")}), FolderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names = names[:0]
+	for _, g := range ds.Graphs {
+		names = append(names, g.Name+"="+ds.ClassText(g.Label))
+	}
+	if !slices.Equal(names, []string{"graphs.json#0=1", "graphs.json#1=2", "single.json=1"}) || ds.Graphs[1].UndirectedEdges() != 2 {
+		t.Errorf("graphs %v", names)
+	}
+
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"empty list", map[string]string{"g.json": " [ ] "}, "an empty list"},
+		{"more after the list", map[string]string{"g.json": "[" + nodeLink("1") + "] {}"}, "more after the list"},
+		{"not a graph in the list", map[string]string{"g.json": "[" + nodeLink("1") + ", [1, 2]]"}, "g.json#1"},
+		{"a bad graph6 line", map[string]string{"all.g6": "Bw\nB!\n"}, "all.g6#1"},
+		{"the file labelled, not its graphs", map[string]string{"all.g6": "Bw\nBg\n", "labels.csv": "all.g6,1\n"}, "name each of them, all.g6#0"},
+		{"a graph unlabelled", map[string]string{"all.g6": "Bw\nBg\n", "labels.csv": "all.g6#0,1\n"}, "no label for all.g6#1"},
+		{"over the memory limit", map[string]string{"all.g6": strings.Repeat("Bw\n", 100)}, "memory limit"},
+	} {
+		var lim Limits
+		if tc.name == "over the memory limit" {
+			lim.MaxDenseBytes = 200
+		}
+		_, err := ReadFolder(writeFiles(t, tc.files), FolderOptions{Limits: lim})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
