@@ -114,7 +114,9 @@ const folderFormats = ".json for JSON or node-link, .txt/.edges/.edgelist/.el fo
 // files ("label" of the JSON form, "graph" "label" of node-link, the graph attribute "label"
 // of GraphML and GML: an integer or a text); either all graphs have one or none. Integer
 // labels are mapped like TU labels (Dataset.Classes); where any label is a text, all are kept
-// as text (Dataset.ClassNames).
+// as text (Dataset.ClassNames). dir may also name one graph file, a collection say: it is
+// read as a folder of that file alone, named after the file, its graphs labelled by their own
+// labels.
 func ReadFolder(dir string, opt FolderOptions) (*Dataset, error) {
 	ds, err := readFolder(dir, opt)
 	if err != nil {
@@ -128,27 +130,19 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 	if opt.NodeLabelNames != nil && !opt.Features.HasLabels() {
 		return nil, fmt.Errorf("FolderOptions.NodeLabelNames with features %q: they are the columns of labels", opt.Features)
 	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
+	name := filepath.Base(filepath.Clean(dir))
 	var files, subdirs []string
 	hasLabels, hasNodes := false, false
-	for _, e := range entries { // sorted by name
-		name := e.Name()
-		hasLabels = hasLabels || name == folderLabels
-		hasNodes = hasNodes || name == folderNodes
-		if folderIgnored(name) {
-			continue
-		}
-		if e.IsDir() {
-			subdirs = append(subdirs, name)
-			continue
-		}
-		if err := checkGraphFileName(dir, name); err != nil {
+	var err error
+	if fi, serr := os.Stat(dir); serr == nil && !fi.IsDir() {
+		// One file given for a folder: the folder of that file alone (a collection, say).
+		if err := checkGraphFileName(filepath.Dir(dir), name); err != nil {
 			return nil, err
 		}
-		files = append(files, name)
+		files, dir = []string{name}, filepath.Dir(dir)
+		name = strings.TrimSuffix(name, filepath.Ext(name))
+	} else if files, subdirs, hasLabels, hasNodes, err = listFolder(dir); err != nil {
+		return nil, err
 	}
 	inClassFolders := len(files) == 0 && len(subdirs) > 0
 	if inClassFolders {
@@ -184,7 +178,7 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 			return nil, err
 		}
 	}
-	ds := &Dataset{Name: filepath.Base(filepath.Clean(dir)), Encoding: FeatureEncoding{Kind: opt.Features}}
+	ds := &Dataset{Name: name, Encoding: FeatureEncoding{Kind: opt.Features}}
 	var total int64
 	for _, name := range keep {
 		p := filepath.Join(dir, name)
@@ -247,6 +241,32 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 		return nil, err
 	}
 	return ds, nil
+}
+
+// listFolder lists the graph files and subfolders of dir, sorted by name, and says whether it
+// has labels.csv and nodes.csv. A file in no format of a folder is an error.
+func listFolder(dir string) (files, subdirs []string, hasLabels, hasNodes bool, err error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, false, false, err
+	}
+	for _, e := range entries { // sorted by name
+		name := e.Name()
+		hasLabels = hasLabels || name == folderLabels
+		hasNodes = hasNodes || name == folderNodes
+		if folderIgnored(name) {
+			continue
+		}
+		if e.IsDir() {
+			subdirs = append(subdirs, name)
+			continue
+		}
+		if err := checkGraphFileName(dir, name); err != nil {
+			return nil, nil, false, false, err
+		}
+		files = append(files, name)
+	}
+	return files, subdirs, hasLabels, hasNodes, nil
 }
 
 // dim is the feature width of the first graph, 0 when there is none.

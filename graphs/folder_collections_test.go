@@ -72,6 +72,15 @@ func TestReadFolderCollections(t *testing.T) {
 		t.Errorf("graphs %v", names)
 	}
 
+	// The file alone, for a folder: named after it, labelled by its graphs.
+	ds, err = ReadFolder(filepath.Join(writeFiles(t, map[string]string{"graphs.json": list}), "graphs.json"), FolderOptions{})
+	if err != nil || ds.Name != "graphs" || len(ds.Graphs) != 2 || ds.Graphs[1].Name != "graphs.json#1" || ds.ClassText(ds.Graphs[1].Label) != "2" {
+		t.Errorf("the file alone: %v", err)
+	}
+	if _, err := ReadFolder(filepath.Join(writeFiles(t, map[string]string{"notes.doc": "x"}), "notes.doc"), FolderOptions{}); err == nil {
+		t.Error("a file in no graph format, alone: no error")
+	}
+
 	for _, tc := range []struct {
 		name  string
 		files map[string]string

@@ -97,7 +97,7 @@ func (d *Flags) String() string {
 func (d *Flags) RegisterSources(fs *pflag.FlagSet) {
 	fs.StringVar(&d.Dataset, "dataset", "", "bundled dataset to use (see 'gwf datasets'; case-insensitive)")
 	fs.StringVar(&d.TU, "tu", "", "dataset in TU format: a folder (NAME_A.txt[.gz], NAME_graph_indicator.txt[.gz], ...; graph labels optional) or the .zip the TU site distributes")
-	fs.StringVar(&d.Graphs, "graphs", "", "folder of graph files, one graph a file (or a JSON list of graphs, a graph6 file of several lines: graphs FILE#0, FILE#1, ...): .json (the JSON of 'gwf gw', or networkx node-link or adjacency JSON), .graphml, .gml, .gexf, edge lists (.txt, .edges, .edgelist, .el; node ids are names; networkx's default \"0 1 {}\" lines too), adjacency lists (.adjlist), graph6 (.g6) and adjacency matrices (.npy, .npz); classes from a labels.csv of \"file,label\" rows, from one subfolder per class, or from the files; optional nodes.csv of \"file,nodes\" rows (node counts of edge lists numbered 0..N−1)")
+	fs.StringVar(&d.Graphs, "graphs", "", "folder of graph files, one graph a file (or a JSON list of graphs, a graph6 file of several lines: graphs FILE#0, FILE#1, ...; such a file may also be given alone): .json (the JSON of 'gwf gw', or networkx node-link or adjacency JSON), .graphml, .gml, .gexf, edge lists (.txt, .edges, .edgelist, .el; node ids are names; networkx's default \"0 1 {}\" lines too), adjacency lists (.adjlist), graph6 (.g6) and adjacency matrices (.npy, .npz); classes from a labels.csv of \"file,label\" rows, from one subfolder per class, or from the files; optional nodes.csv of \"file,nodes\" rows (node counts of edge lists numbered 0..N−1)")
 }
 
 // Given reports whether any of --dataset, --tu and --graphs was given.
