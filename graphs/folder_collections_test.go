@@ -104,3 +104,33 @@ func TestReadFolderCollections(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadFolderCollection: a folder of one file, read as a collection or a graph, gives
+// valid graphs or an error, never a panic.
+func FuzzReadFolderCollection(f *testing.F) {
+	f.Add([]byte("Bw\nBg\n"), false)
+	f.Add([]byte(`[{"nodes": [{"id": 0}, {"id": 1}], "links": [{"source": 0, "target": 1}]}, {"adjacency": [[0]]}]`), true)
+	f.Add([]byte(" [ ] "), true)
+	f.Fuzz(func(t *testing.T, data []byte, asJSON bool) {
+		name := "c.g6"
+		if asJSON {
+			name = "c.json"
+		}
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ds, err := ReadFolder(dir, FolderOptions{Limits: fuzzLimits})
+		if err != nil {
+			return
+		}
+		for _, g := range ds.Graphs {
+			if !strings.HasPrefix(g.Name, name) {
+				t.Fatalf("graph %q of file %s", g.Name, name)
+			}
+			if err := g.Validate(); err != nil {
+				t.Fatalf("%s: %v", g.Name, err)
+			}
+		}
+	})
+}
