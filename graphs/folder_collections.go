@@ -1,11 +1,11 @@
 package graphs
 
 // A graph folder's file may hold several graphs: a graph6 file of several lines (nauty's
-// collections, the House of Graphs, networkx's write_graph6 of a list) or a JSON file whose
-// top level is a list of graphs (json.dump([nx.node_link_data(g) for g in graphs])). Its
-// graphs are named FILE#i, i = 0, 1, ... in the file's order, as Python indexes the list the
-// file was written from; labels.csv names them so, and a node-link graph's "graph" "label"
-// labels it as in a file of its own.
+// collections, the House of Graphs, networkx's to_graph6_bytes of each graph) or a JSON file
+// whose top level is a list of graphs (json.dump([nx.node_link_data(g) for g in graphs])).
+// Its graphs are named FILE#i, i = 0, 1, ... in the file's order, as Python indexes the list
+// the file was written from; labels.csv names them so, and a node-link graph's "graph"
+// "label" labels it as in a file of its own.
 
 import (
 	"bufio"

@@ -141,6 +141,7 @@ func TestEmbedClusters(t *testing.T) {
 		{[]string{"embed", "--model", model, "--dataset", "MUTAG", "--clusters", "2", "--shard", "0/2", "--output", csvPath}, "every embedding at once"},
 		{[]string{"embed", "--model", model, "--dataset", "MUTAG", "--subset", "5", "--clusters", "6"}, "more than the 5 graphs"},
 		{[]string{"embed", "--model", model, "--dataset", "MUTAG", "--clusters", "2", "--report", "-"}, "both go to stdout"},
+		{[]string{"embed", "--model", model, "--dataset", "MUTAG", "--clusters", "2", "--output", filepath.Join(dir, "e.npy")}, "holds the embeddings alone"},
 		{[]string{"cluster", "--dataset", "MUTAG", "--steps", "3"}, "unknown flag"},
 	} {
 		if _, stderr, code := runCLI(t, tc.args...); code != cli.ExitUsage || !strings.Contains(stderr, tc.want) {

@@ -109,8 +109,11 @@ func runEmbed(cmd *cobra.Command, a *app, f *embedFlags) error {
 		return cli.Usagef("--embedding: %w", err)
 	}
 	format, err := outputFormat(f.format, f.output)
-	if err != nil {
+	switch {
+	case err != nil:
 		return err
+	case f.clusters > 0 && format == "npy":
+		return cli.Usagef("--clusters: a .npy file holds the embeddings alone; write CSV or .npz to keep the clusters")
 	}
 	m, ds, z, err := f.under.embed(cmd, a, f.model, &f.data)
 	if err != nil {
