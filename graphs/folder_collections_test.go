@@ -90,7 +90,7 @@ func TestReadFolderCollections(t *testing.T) {
 		{"more after the list", map[string]string{"g.json": "[" + nodeLink("1") + "] {}"}, "more after the list"},
 		{"not a graph in the list", map[string]string{"g.json": "[" + nodeLink("1") + ", [1, 2]]"}, "g.json#1"},
 		{"a bad graph6 line", map[string]string{"all.g6": "Bw\nB!\n"}, "all.g6#1"},
-		{"the file labelled, not its graphs", map[string]string{"all.g6": "Bw\nBg\n", "labels.csv": "all.g6,1\n"}, "name each of them, all.g6#0"},
+		{"the file labelled, not its graphs", map[string]string{"all.g6": "Bw\nBg\n", "labels.csv": "all.g6,1\n"}, "name each of them (all.g6#0, all.g6#1"},
 		{"a graph unlabelled", map[string]string{"all.g6": "Bw\nBg\n", "labels.csv": "all.g6#0,1\n"}, "no label for all.g6#1"},
 		{"over the memory limit", map[string]string{"all.g6": strings.Repeat("Bw\n", 100)}, "memory limit"},
 	} {

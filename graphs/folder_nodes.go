@@ -133,7 +133,7 @@ func fileNamed(files []string, name string) (string, error) {
 	case 0:
 		for _, f := range files {
 			if strings.HasPrefix(f, name+collectionSep) {
-				return "", fmt.Errorf("%q holds several graphs: name each of them, %s0, %s1, ...", name, name+collectionSep, name+collectionSep)
+				return "", fmt.Errorf("%q holds several graphs: name each of them (%s0, %s1 and so on)", name, name+collectionSep, name+collectionSep)
 			}
 		}
 		return "", fmt.Errorf("%q is not a graph file of the folder", name)
