@@ -18,12 +18,14 @@ type Description struct {
 	OfferedFeatures []string `json:"offered_features,omitempty"`
 	// Features is what the features flag read, when the caller chose it from the data.
 	Features string `json:"features,omitempty"`
+	// Unread is what a TU source has that gwf does not read (Dataset.Unread).
+	Unread []string `json:"unread,omitempty"`
 }
 
 // Describe summarises ds as read; features says which node features the caller chose from
 // the data ("" when the user named them).
 func Describe(ds *Dataset, features string) Description {
-	d := Description{Summary: Summarize(ds), Features: features}
+	d := Description{Summary: Summarize(ds), Features: features, Unread: ds.Unread}
 	for _, k := range ds.Offered {
 		d.OfferedFeatures = append(d.OfferedFeatures, k.String())
 	}
@@ -37,8 +39,9 @@ func Describe(ds *Dataset, features string) Description {
 	return d
 }
 
-// WriteDescriptions writes the descriptions as a table, one row each, then a line for each
-// that names the node features read, or those its files offer but were not read.
+// WriteDescriptions writes the descriptions as a table, one row each, then for each a line
+// that names the node features read, or those its files offer but were not read, and one
+// naming what no option reads.
 func WriteDescriptions(w io.Writer, ds []Description) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "name\tgraphs\tclasses\tavg nodes\tavg edges\tnode labels\tattr dim\t")
@@ -59,6 +62,9 @@ func WriteDescriptions(w io.Writer, ds []Description) error {
 			}
 			_, err = fmt.Fprintf(w, "%s also has node features (%s), not read here: add --features %s\n",
 				s.Name, strings.Join(s.OfferedFeatures, ", "), strings.Join(kinds, "|"))
+		}
+		if err == nil && len(s.Unread) > 0 {
+			_, err = fmt.Fprintf(w, "%s also has %s, which gwf does not read (it compares structure and node features)\n", s.Name, strings.Join(s.Unread, " and "))
 		}
 		if err != nil {
 			return err

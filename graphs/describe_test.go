@@ -1,8 +1,10 @@
 package graphs
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // TestDescribe: the widths of the features read, and the line naming those left unread.
@@ -35,5 +37,26 @@ func TestDescribe(t *testing.T) {
 		if out := b.String(); !strings.Contains(out, tc.want) || strings.Contains(out, tc.wantNone) || !strings.HasPrefix(strings.TrimSpace(out), "name") {
 			t.Errorf("%v: %q, want a line %q and none with %q", tc.features, out, tc.want, tc.wantNone)
 		}
+	}
+}
+
+// TestDescribeUnread: the TU files no option reads are named, and only those there.
+func TestDescribeUnread(t *testing.T) {
+	fsys := tuTinyFS(t)
+	ds, err := ReadTU(fsys, "TINY", "TINY", TUOptions{})
+	if err != nil || ds.Unread != nil {
+		t.Fatalf("without edge files: unread %v (%v)", ds.Unread, err)
+	}
+	fsys["TINY/TINY_edge_labels.txt"] = &fstest.MapFile{Data: []byte("1\n")}
+	fsys["TINY/TINY_graph_attributes.txt.gz"] = &fstest.MapFile{Data: tuGzip(t, []byte("0.5\n"))}
+	if ds, err = ReadTU(fsys, "TINY", "TINY", TUOptions{}); err != nil || !slices.Equal(ds.Unread, []string{"edge labels", "graph attributes"}) {
+		t.Fatalf("unread %v (%v), want edge labels and graph attributes", ds.Unread, err)
+	}
+	var b strings.Builder
+	if err := WriteDescriptions(&b, []Description{Describe(ds, "")}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "TINY also has edge labels and graph attributes, which gwf does not read"; !strings.Contains(b.String(), want) {
+		t.Errorf("%q, want %q", b.String(), want)
 	}
 }

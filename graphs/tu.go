@@ -181,6 +181,9 @@ type Dataset struct {
 	// FeaturesAttributes), whether or not they were read: what TUOptions.Features may ask for.
 	// Nil for other sources.
 	Offered []FeatureKind
+	// Unread names what a TU source has files for and no option reads ("edge labels", "edge
+	// attributes", "graph attributes"), so that callers can say it is left out.
+	Unread []string
 }
 
 // tuMaxLine bounds one line of a TU file. Real lines are short (the widest, PROTEINS_full
@@ -442,6 +445,14 @@ func (r *tuReader) read() (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
+	var unread []string
+	for _, u := range []struct{ suffix, what string }{{"_edge_labels", "edge labels"}, {"_edge_attributes", "edge attributes"}, {"_graph_attributes", "graph attributes"}} {
+		if _, ok, err := r.find(u.suffix); err != nil {
+			return nil, err
+		} else if ok {
+			unread = append(unread, u.what)
+		}
+	}
 	var offered []FeatureKind
 	if hasNL {
 		offered = append(offered, FeaturesLabels)
@@ -490,7 +501,7 @@ func (r *tuReader) read() (*Dataset, error) {
 	}
 
 	ds := &Dataset{Name: r.name, Classes: classes, Graphs: make([]*Graph, len(r.keep))}
-	ds.Offered = offered
+	ds.Offered, ds.Unread = offered, unread
 	ds.Encoding.Kind = opt.Features
 
 	// feat holds the features of all nodes, n×d row-major; each graph's F is a window on it.

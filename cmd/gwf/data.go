@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/sirupsen/logrus"
 	"github.com/spf13/pflag"
@@ -95,8 +96,14 @@ func (d *dataFlags) loadAutoFeatures(fs *pflag.FlagSet, log *logrus.Logger) (*gr
 		return nil, "", err
 	}
 	ds, used, err := d.LoadAutoFeatures(fs)
-	if err == nil && !fs.Changed("features") {
+	if err != nil {
+		return nil, "", err
+	}
+	if !fs.Changed("features") {
 		log.Infof("node features: %s (the data's own; --features none for structure only)", used)
 	}
-	return ds, used, err
+	if len(ds.Unread) > 0 {
+		log.Infof("%s also has %s, which gwf does not read", ds.Name, strings.Join(ds.Unread, " and "))
+	}
+	return ds, used, nil
 }

@@ -28,7 +28,8 @@ With a data flag it reads that collection as the training commands would (same d
 TU folder, .zip or graph folder loads. Without --features it reads the node features the data
 have, as classify does by default, and says which below the table; the node-label and
 attribute columns give their widths. For TU data read without some of the node features
-their files hold, a line below the table (or "offered_features" in the JSON) names them.`,
+their files hold, a line below the table (or "offered_features" in the JSON) names them, and
+another ("unread") names what no option reads: edge labels, edge or graph attributes.`,
 		Example: `  gwf datasets
   gwf datasets --json
   gwf datasets --graphs ./my-graphs
@@ -48,7 +49,7 @@ their files hold, a line below the table (or "offered_features" in the JSON) nam
 				if err != nil {
 					return fmt.Errorf("dataset %s: %w", name, err)
 				}
-				infos = append(infos, graphs.Description{Summary: s.Summary, NodeLabels: s.NodeLabels, NodeAttributes: s.NodeAttributes})
+				infos = append(infos, graphs.Description{Summary: s.Summary, NodeLabels: s.NodeLabels, NodeAttributes: s.NodeAttributes, Unread: s.Unread})
 			}
 			return writeDatasets(cmd.OutOrStdout(), infos, asJSON)
 		},

@@ -88,6 +88,8 @@ type Stats struct {
 	// NodeAttributes is the node attribute dimension, 0 if the dataset has none.
 	NodeAttributes int  `json:"node_attributes"`
 	HasNodeLabels  bool `json:"has_node_labels"`
+	// Unread names what the dataset has and gwf does not read (graphs.Dataset.Unread).
+	Unread []string `json:"unread,omitempty"`
 }
 
 // Info loads a bundled dataset and computes its statistics. It reads the node labels when there
@@ -110,7 +112,7 @@ func Info(name string) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	s := Stats{Summary: graphs.Summarize(ds), HasNodeLabels: hasNL}
+	s := Stats{Summary: graphs.Summarize(ds), HasNodeLabels: hasNL, Unread: ds.Unread}
 	if hasNL {
 		s.NodeLabels = len(ds.NodeLabels)
 	}
