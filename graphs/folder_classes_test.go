@@ -13,23 +13,9 @@ import (
 // see those paths; labels.csv beside them, an unknown file in one, or no graph anywhere are
 // errors.
 func TestReadFolderClassFolders(t *testing.T) {
-	write := func(t *testing.T, files map[string]string) string {
-		t.Helper()
-		dir := t.TempDir()
-		for name, text := range files {
-			p := filepath.Join(dir, filepath.FromSlash(name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return dir
-	}
 	const tri = `{"adjacency": [[0,1,1],[1,0,1],[1,1,0]]}`
 	const path = "0 1\n1 2\n"
-	dir := write(t, map[string]string{
+	dir := writeFiles(t, map[string]string{
 		"ring/a.json": tri, "ring/b.json": tri, "star/c.txt": path, "star/README.md": "notes",
 		"star/deeper/x.json": tri, ".git/config": "x",
 	})
@@ -50,7 +36,7 @@ func TestReadFolderClassFolders(t *testing.T) {
 	if err != nil || len(ds.Graphs) != 1 || ds.Graphs[0].Name != "star/c.txt" || ds.ClassName(ds.Graphs[0]) != "star" {
 		t.Fatalf("selected: %v, %v", ds, err)
 	}
-	ints := write(t, map[string]string{"0/a.json": tri, "1/b.txt": path, "nodes.csv": "file,nodes\n1/b.txt,4\n"})
+	ints := writeFiles(t, map[string]string{"0/a.json": tri, "1/b.txt": path, "nodes.csv": "file,nodes\n1/b.txt,4\n"})
 	ds, err = ReadFolder(ints, FolderOptions{})
 	if err != nil || ds.ClassNames != nil || !slices.Equal(ds.Classes, []int{0, 1}) || ds.Graphs[1].N() != 4 {
 		t.Fatalf("integer class folders: %v, %v", ds, err)
@@ -60,7 +46,7 @@ func TestReadFolderClassFolders(t *testing.T) {
 		{"ring/a.json": tri, "star/c.xml": "<x/>"}:                        "unknown graph format",
 		{"ring/README.md": "x", "star/.hidden": "y"}:                      "nor subfolders of them",
 	} {
-		if _, err := ReadFolder(write(t, *files), FolderOptions{}); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := ReadFolder(writeFiles(t, *files), FolderOptions{}); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%v: %v, want %q", *files, err, want)
 		}
 	}

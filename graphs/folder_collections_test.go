@@ -8,12 +8,12 @@ import (
 	"testing"
 )
 
-// writeFiles writes the named files into a new temporary folder.
+// writeFiles writes the named files (slash-separated paths) into a new temporary folder.
 func writeFiles(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, text := range files {
-		p := filepath.Join(dir, name)
+		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
