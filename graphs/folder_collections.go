@@ -134,12 +134,16 @@ func (coll collections) expand(files []string) []string {
 // read reads the graph named FILE#i of a collection file (ok false for the name of a file of
 // its own); dir is the folder, for errors.
 func (coll collections) read(dir, name string, opt FolderOptions, lim Limits) (g *Graph, ok bool, err error) {
-	file, index, found := strings.Cut(name, collectionSep)
-	graphs, isColl := coll[file]
-	if !found || !isColl {
+	at := strings.LastIndex(name, collectionSep) // FILE#i, FILE may hold # too
+	if at < 0 {
 		return nil, false, nil
 	}
-	i, _ := strconv.Atoi(index) // written by expand
+	file := name[:at]
+	graphs, isColl := coll[file]
+	if !isColl {
+		return nil, false, nil
+	}
+	i, _ := strconv.Atoi(name[at+len(collectionSep):]) // written by expand
 	label := filepath.Join(dir, name)
 	if folderFormat(file) == "graph6" {
 		g, err = ReadGraph6(bytes.NewReader(graphs[i]), label, lim)

@@ -72,6 +72,12 @@ func TestReadFolderCollections(t *testing.T) {
 		t.Errorf("graphs %v", names)
 	}
 
+	// A # in the file's own name: the index is after the last one.
+	ds, err = ReadFolder(writeFiles(t, map[string]string{"run#2.g6": "Bw\nBg\n", "labels.csv": "run#2.g6#0,a\nrun#2.g6#1,b\n"}), FolderOptions{})
+	if err != nil || len(ds.Graphs) != 2 || ds.Graphs[1].Name != "run#2.g6#1" || ds.ClassText(ds.Graphs[1].Label) != "b" || ds.Graphs[1].UndirectedEdges() != 2 {
+		t.Errorf("a # in the file name: %v", err)
+	}
+
 	// The file alone, for a folder: named after it, labelled by its graphs.
 	ds, err = ReadFolder(filepath.Join(writeFiles(t, map[string]string{"graphs.json": list}), "graphs.json"), FolderOptions{})
 	if err != nil || ds.Name != "graphs" || len(ds.Graphs) != 2 || ds.Graphs[1].Name != "graphs.json#1" || ds.ClassText(ds.Graphs[1].Label) != "2" {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -58,6 +57,7 @@ func readFileTable(p, column string, files []string, row func(line int, file, va
 	r.TrimLeadingSpace = true
 	r.Comment = '#'
 	want := 2
+	idx := newFileIndex(files)
 	for n := 1; ; n++ {
 		rec, err := r.Read()
 		if err == io.EOF {
@@ -76,8 +76,8 @@ func readFileTable(p, column string, files []string, row func(line int, file, va
 		}
 		rec = rec[want-2:]
 		file, value := strings.TrimSpace(rec[0]), strings.TrimSpace(rec[1])
-		name, err := fileNamed(files, file)
-		if n == 1 && err != nil && isHeader(files, file, value, column) {
+		name, err := idx.named(file)
+		if n == 1 && err != nil && isHeader(idx, file, value, column) {
 			continue
 		}
 		if err != nil {
@@ -92,8 +92,8 @@ func readFileTable(p, column string, files []string, row func(line int, file, va
 // isHeader reports whether a first row (file, value) that names no graph file is a header:
 // its first cell names no file even without its extension and has no graph file's
 // extension, and a node count is not a number. A mistyped first row of data stays an error.
-func isHeader(files []string, file, value, column string) bool {
-	if folderFormat(file) != "" || slices.ContainsFunc(files, func(f string) bool { return strings.TrimSuffix(f, filepath.Ext(f)) == file }) {
+func isHeader(idx fileIndex, file, value, column string) bool {
+	if folderFormat(file) != "" || len(idx.stems[file]) > 0 {
 		return false
 	}
 	_, err := strconv.Atoi(value)
@@ -116,29 +116,43 @@ func tableSeparator(br *bufio.Reader) rune {
 	return ','
 }
 
-// fileNamed is the one of files that name names: itself, or the only file whose name without
-// its extension is name.
-func fileNamed(files []string, name string) (string, error) {
-	if slices.Contains(files, name) {
+// fileIndex finds the graph a table's row names among a folder's graph names, in constant
+// time a row: a collection holds as many graphs as a table has rows.
+type fileIndex struct {
+	names       map[string]bool
+	stems       map[string][]string // name without its extension → names (not a collection's graphs)
+	collections map[string]bool     // the files whose graphs are named FILE#i
+}
+
+func newFileIndex(files []string) fileIndex {
+	idx := fileIndex{names: map[string]bool{}, stems: map[string][]string{}, collections: map[string]bool{}}
+	for _, f := range files {
+		idx.names[f] = true
+		if strings.Contains(filepath.Ext(f), collectionSep) { // FILE#i, FILE may hold # too
+			idx.collections[f[:strings.LastIndex(f, collectionSep)]] = true
+			continue
+		}
+		stem := strings.TrimSuffix(f, filepath.Ext(f))
+		idx.stems[stem] = append(idx.stems[stem], f)
+	}
+	return idx
+}
+
+// named is the graph that name names: itself, or the only file whose name without its
+// extension is name.
+func (idx fileIndex) named(name string) (string, error) {
+	if idx.names[name] {
 		return name, nil
 	}
-	var stem []string
-	for _, f := range files {
-		// The graphs of a collection (FILE#i: an extension ".g6#3") are named in full.
-		if ext := filepath.Ext(f); !strings.Contains(ext, collectionSep) && strings.TrimSuffix(f, ext) == name {
-			stem = append(stem, f)
-		}
-	}
-	switch len(stem) {
+	switch stem := idx.stems[name]; len(stem) {
 	case 0:
-		for _, f := range files {
-			if strings.HasPrefix(f, name+collectionSep) {
-				return "", fmt.Errorf("%q holds several graphs: name each of them (%s0, %s1 and so on)", name, name+collectionSep, name+collectionSep)
-			}
+		if idx.collections[name] {
+			return "", fmt.Errorf("%q holds several graphs: name each of them (%s0, %s1 and so on)", name, name+collectionSep, name+collectionSep)
 		}
 		return "", fmt.Errorf("%q is not a graph file of the folder", name)
 	case 1:
 		return stem[0], nil
+	default:
+		return "", fmt.Errorf("%q may be any of %s: write the file's whole name", name, strings.Join(stem, ", "))
 	}
-	return "", fmt.Errorf("%q may be any of %s: write the file's whole name", name, strings.Join(stem, ", "))
 }
