@@ -40,11 +40,34 @@ func (s Structure) Apply(data []*Graph) ([]*Graph, error) {
 	return s.ApplyWithin(data, Limits{})
 }
 
+// Fits returns nil when the matrices of structure s for data fit within lim (a zero limit
+// means DefaultLimits'), else an error that says which graph goes over: the shortest-path
+// matrices are dense, about 12·N² bytes per graph of N nodes, and count together.
+func (s Structure) Fits(data []*Graph, lim Limits) error {
+	if s != ShortestPath {
+		return nil
+	}
+	lim = lim.OrDefault()
+	var total int64
+	for i, g := range data {
+		if g == nil || g.A == nil {
+			return fmt.Errorf("shortest paths: graph %d has no adjacency matrix", i)
+		}
+		b := shortestPathBytes(g.N())
+		if total += b; b > lim.MaxDenseBytes || total > lim.MaxDenseBytes {
+			return fmt.Errorf("shortest paths: the dense shortest-path matrices of the "+
+				"first %d graphs (through %q, %d nodes) need more than the limit of %s (raise "+
+				"Limits.MaxDenseBytes, or --max-memory on the command line)",
+				i+1, g.Name, g.N(), formatBytes(lim.MaxDenseBytes))
+		}
+	}
+	return nil
+}
+
 // ApplyWithin returns the graphs with the structure s: data itself for Adjacency (and for
 // the zero value), a new slice of new graphs (ShortestPathsWithin of each) for ShortestPath.
-// data is never changed. The shortest-path matrices are dense, about 12·N² bytes per graph
-// of N nodes stored: their total is checked against lim.MaxDenseBytes (a zero limit means
-// DefaultLimits') before any is computed. The work is O(N·E log N) per graph, done here,
+// data is never changed. The shortest-path matrices' total is checked against lim (Fits)
+// before any is computed. The work is O(N·E log N) per graph, done here,
 // without a context: it is meant to run once, after the graphs are read.
 func (s Structure) ApplyWithin(data []*Graph, lim Limits) ([]*Graph, error) {
 	switch s {
@@ -54,19 +77,8 @@ func (s Structure) ApplyWithin(data []*Graph, lim Limits) ([]*Graph, error) {
 	default:
 		return nil, fmt.Errorf("unknown graph structure %q: want %s", string(s), structureChoices)
 	}
-	lim = lim.OrDefault()
-	var total int64
-	for i, g := range data {
-		if g == nil || g.A == nil {
-			return nil, fmt.Errorf("shortest paths: graph %d has no adjacency matrix", i)
-		}
-		b := shortestPathBytes(g.N())
-		if total += b; b > lim.MaxDenseBytes || total > lim.MaxDenseBytes {
-			return nil, fmt.Errorf("shortest paths: the dense shortest-path matrices of the "+
-				"first %d graphs (through %q, %d nodes) need more than the limit of %s (raise "+
-				"Limits.MaxDenseBytes, or --max-memory on the command line)",
-				i+1, g.Name, g.N(), formatBytes(lim.MaxDenseBytes))
-		}
+	if err := s.Fits(data, lim); err != nil {
+		return nil, err
 	}
 	out := make([]*Graph, len(data))
 	for i, g := range data {

@@ -47,7 +47,8 @@ too, so that features that do not carry the class can be left out; they rank one
 error of the inner estimate lower than they score, so that they replace the features only
 where they score clearly better. Everything else
 is chosen by --inner-folds cross-validation on the training graphs alone: the structure matrix
-(adjacency or shortest paths, --structure), the weight of the node-feature cost (0.25, 2, 16,
+(adjacency or shortest paths, --structure; adjacency only, with a warning, where the dense
+shortest-path matrices would exceed --max-memory), the weight of the node-feature cost (0.25, 2, 16,
 128 or 1024 times the weight that balances the two costs' means; a number given with
 --feature-weight is kept), on node labels (or none) whether they are compared as they are or
 as their Weisfeiler-Lehman labels after 2 or 4 iterations (Hamming distance, as FGW does), γ
@@ -106,7 +107,7 @@ const (
 // structure when --structure names it, one weight when --feature-weight is a number, one
 // number of Weisfeiler-Lehman iterations when --wl is.
 func (f *classifyFlags) candidates(data []*graphs.Graph, enc graphs.FeatureEncoding) ([]fgwsvm.Candidate, error) {
-	var n fgwsvm.Narrow
+	n := fgwsvm.Narrow{Limits: f.data.Limits()}
 	if s, auto := f.data.StructureChoice(); !auto {
 		n.Structure = s
 	}
@@ -172,6 +173,11 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if set.Candidates, err = f.candidates(data, ds.Encoding); err != nil {
 		return err
 	}
+	if _, auto := f.data.StructureChoice(); auto {
+		if err := graphs.ShortestPath.Fits(data, f.data.Limits()); err != nil {
+			a.log.Warnf("adjacency only: %v", err)
+		}
+	}
 	if err := set.Validate(); err != nil {
 		return cli.Usagef("%v", err)
 	}
@@ -179,7 +185,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	a.log.Infof("classifying %s (%d graphs, %d classes) with an SVM on FGW discrepancies (exact CG solver); node features: %s; %d candidates: %s",
 		ds.Name, len(data), classesN, used, len(set.Candidates), classexp.DescribeCandidates(set.Candidates))
 	ctx := cmd.Context()
-	opt := fgwsvm.Options{Workers: f.workers, Dir: p.outputDir, Observe: a.observer("computing", nil)}
+	opt := fgwsvm.Options{Workers: f.workers, Dir: p.outputDir, Observe: a.observer("computing", nil), Limits: f.data.Limits()}
 	switch {
 	case p.fraction == 1:
 		m, rep, err := classexp.TrainSVM(ctx, ds, labels, classesN, used, set, opt)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -249,5 +250,31 @@ func TestPoolSVMReports(t *testing.T) {
 	gwf, _ := mustRun(t, "semisup", "--tu", train, "--folds", "3", "--atoms", "2", "--layers", "3", "--epochs", "1", "--json", "-q")
 	if _, _, code := runCLI(t, "pool", files[0], writeFile(t, dir, "gwf.json", gwf)); code != cli.ExitUsage {
 		t.Fatalf("pooling two classifiers: exit %d", code)
+	}
+}
+
+// TestClassifySVMShortestPathsOverMemory: where the dense shortest-path matrices would exceed
+// --max-memory, the default (structure auto) compares adjacency only and says so; a classifier
+// is still trained.
+func TestClassifySVMShortestPathsOverMemory(t *testing.T) {
+	dir := t.TempDir()
+	labels := "file,label\n"
+	for i := range 6 {
+		var b strings.Builder
+		for v := range 119 { // paths and cycles of 120 nodes: 173 kB of shortest paths each
+			fmt.Fprintf(&b, "%d %d\n", v, v+1)
+		}
+		if i%2 == 1 {
+			b.WriteString("119 0\n")
+		}
+		name := fmt.Sprintf("g%d.txt", i)
+		writeFile(t, dir, name, b.String())
+		labels += fmt.Sprintf("%s,%d\n", name, i%2)
+	}
+	writeFile(t, dir, "labels.csv", labels)
+	// 0.0005 GiB (537 kB): the graphs fit, their 1 MB of shortest paths do not.
+	_, stderr := mustRun(t, "classify", "--graphs", dir, "--labeled-fraction", "0.5", "--inner-folds", "2", "--max-memory", "0.0005")
+	if !strings.Contains(stderr, "adjacency only: shortest paths") || strings.Contains(stderr, "shortest-path structure,") {
+		t.Errorf("stderr %q: want the warning and no shortest-path candidate", stderr)
 	}
 }

@@ -99,7 +99,7 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 		}
 	}
 	rep, err := c.Predict(cmd.Context(), ds, classexp.PredictOptions{Workers: f.embed.workers, Observe: a.observer("predicting", nil),
-		Steps: f.embed.steps, Transform: f.embed.transform})
+		Steps: f.embed.steps, Transform: f.embed.transform, Limits: f.data.Limits()})
 	if err != nil {
 		return err
 	}

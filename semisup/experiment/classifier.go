@@ -54,6 +54,8 @@ type PredictOptions struct {
 	// compares graphs directly and refuses them.
 	Steps     int
 	Transform bool
+	// Limits bound an SVM's structure matrices of the graphs (zero: graphs.DefaultLimits).
+	Limits graphs.Limits
 }
 
 // Predict predicts the graphs of ds: an SVM from their discrepancies to its support graphs,
@@ -67,7 +69,7 @@ func (c *Classifier) Predict(ctx context.Context, ds *graphs.Dataset, opt Predic
 		}
 		m := c.SVM
 		opt.Observe.Say(false, "comparing %d graphs with the classifier's %d support graphs (%s)", len(ds.Graphs), len(m.Graphs), m.Vote())
-		pred, err := m.Predict(ctx, ds.Graphs, fgwsvm.Options{Workers: opt.Workers, Observe: opt.Observe})
+		pred, err := m.Predict(ctx, ds.Graphs, fgwsvm.Options{Workers: opt.Workers, Observe: opt.Observe, Limits: opt.Limits})
 		if err != nil {
 			return nil, err
 		}

@@ -102,7 +102,7 @@ func (c Candidate) check() error {
 
 // apply returns data as the candidate compares it: the part of mixed features it compares,
 // with degree features where it asks for them, then with its structure matrix.
-func (c Candidate) apply(data []*graphs.Graph) ([]*graphs.Graph, error) {
+func (c Candidate) apply(data []*graphs.Graph, lim graphs.Limits) ([]*graphs.Graph, error) {
 	if c.WithoutFeatures {
 		data = withoutFeatures(data)
 	}
@@ -124,7 +124,7 @@ func (c Candidate) apply(data []*graphs.Graph) ([]*graphs.Graph, error) {
 			return nil, err
 		}
 	}
-	return c.Structure.Apply(data)
+	return c.Structure.ApplyWithin(data, lim)
 }
 
 // metric is how the candidate compares node features.
@@ -220,7 +220,7 @@ var defaultWLIterations = []int{2, 4}
 func DefaultCandidates(data []*graphs.Graph) ([]Candidate, error) {
 	var out []Candidate
 	for _, s := range []graphs.Structure{graphs.Adjacency, graphs.ShortestPath} {
-		cs, err := StructureCandidates(data, s)
+		cs, err := StructureCandidates(data, s, graphs.Limits{})
 		if err != nil {
 			return nil, err
 		}
@@ -230,22 +230,22 @@ func DefaultCandidates(data []*graphs.Graph) ([]Candidate, error) {
 }
 
 // StructureCandidates are the default candidates of one structure.
-func StructureCandidates(data []*graphs.Graph, s graphs.Structure) ([]Candidate, error) {
+func StructureCandidates(data []*graphs.Graph, s graphs.Structure, lim graphs.Limits) ([]Candidate, error) {
 	var out []Candidate
 	if hasFeatures(data) {
 		var err error
-		if out, err = weighted(data, Candidate{Structure: s}); err != nil || !graphs.Categorical(data) {
+		if out, err = weighted(data, Candidate{Structure: s}, lim); err != nil || !graphs.Categorical(data) {
 			return out, err
 		}
 	} else {
-		deg, err := weighted(data, Candidate{Structure: s, Degree: true})
+		deg, err := weighted(data, Candidate{Structure: s, Degree: true}, lim)
 		if err != nil {
 			return nil, err
 		}
 		out = append([]Candidate{{Structure: s, FeatureWeight: 1}}, deg...)
 	}
 	for _, h := range defaultWLIterations {
-		wl, err := WLCandidates(data, s, h)
+		wl, err := WLCandidates(data, s, h, lim)
 		if err != nil {
 			return nil, err
 		}
@@ -257,8 +257,8 @@ func StructureCandidates(data []*graphs.Graph, s graphs.Structure) ([]Candidate,
 // WLCandidates are the five default weights of the Weisfeiler-Lehman labels after h
 // iterations of the categorical node features of data (or of one label for all nodes, on
 // graphs without features), with structure s.
-func WLCandidates(data []*graphs.Graph, s graphs.Structure, h int) ([]Candidate, error) {
-	return weighted(data, Candidate{Structure: s, WL: h})
+func WLCandidates(data []*graphs.Graph, s graphs.Structure, h int, lim graphs.Limits) ([]Candidate, error) {
+	return weighted(data, Candidate{Structure: s, WL: h}, lim)
 }
 
 // LabelFreeCandidates are the candidates of structure s that leave the node features of data
@@ -267,10 +267,10 @@ func WLCandidates(data []*graphs.Graph, s graphs.Structure, h int) ([]Candidate,
 // the degrees as features, which the first iteration holds). Beside the candidates that use
 // the features, they let the training graphs choose to ignore features that do not carry the
 // class (layout coordinates, identifiers, noise).
-func LabelFreeCandidates(data []*graphs.Graph, s graphs.Structure) ([]Candidate, error) {
+func LabelFreeCandidates(data []*graphs.Graph, s graphs.Structure, lim graphs.Limits) ([]Candidate, error) {
 	out := []Candidate{{Structure: s, FeatureWeight: 1, WithoutFeatures: true}}
 	for _, h := range defaultWLIterations {
-		cs, err := weighted(data, Candidate{Structure: s, WL: h, WithoutFeatures: true})
+		cs, err := weighted(data, Candidate{Structure: s, WL: h, WithoutFeatures: true}, lim)
 		if err != nil {
 			return nil, err
 		}
@@ -285,12 +285,12 @@ func LabelFreeCandidates(data []*graphs.Graph, s graphs.Structure) ([]Candidate,
 // mean cost equals the attributes', measured on data without labels), and of the labels'
 // Weisfeiler-Lehman labels after 2 and after 4 iterations. Which part carries the class is
 // the data's: atom types decide molecules whose attributes are coordinates, for instance.
-func MixedCandidates(data []*graphs.Graph, s graphs.Structure, attributes int) ([]Candidate, error) {
+func MixedCandidates(data []*graphs.Graph, s graphs.Structure, attributes int, lim graphs.Limits) ([]Candidate, error) {
 	if attributes <= 0 {
 		return nil, fmt.Errorf("fgwsvm: mixed candidates with %d attribute columns", attributes)
 	}
 	base := Candidate{Structure: s, Attributes: attributes}
-	attrs, err := MixedPart(data, base, PartAttributes)
+	attrs, err := MixedPart(data, base, PartAttributes, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -298,7 +298,7 @@ func MixedCandidates(data []*graphs.Graph, s graphs.Structure, attributes int) (
 	if both.LabelScale, err = LabelScale(data, attributes); err != nil {
 		return nil, err
 	}
-	mixed, err := weighted(data, both)
+	mixed, err := weighted(data, both, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -306,7 +306,7 @@ func MixedCandidates(data []*graphs.Graph, s graphs.Structure, attributes int) (
 	for _, h := range defaultWLIterations {
 		wl := base
 		wl.Part, wl.WL = PartLabels, h
-		cs, err := weighted(data, wl)
+		cs, err := weighted(data, wl, lim)
 		if err != nil {
 			return nil, err
 		}
@@ -317,9 +317,9 @@ func MixedCandidates(data []*graphs.Graph, s graphs.Structure, attributes int) (
 
 // MixedPart is base (a candidate with Attributes set) on one part of the mixed features at
 // the five default weights; base's WL applies to the labels part.
-func MixedPart(data []*graphs.Graph, base Candidate, part string) ([]Candidate, error) {
+func MixedPart(data []*graphs.Graph, base Candidate, part string, lim graphs.Limits) ([]Candidate, error) {
 	base.Part = part
-	return weighted(data, base)
+	return weighted(data, base, lim)
 }
 
 // LabelScale is the factor that gives the one-hot columns (from column attributes on) the
@@ -363,8 +363,8 @@ func columnVariance(data []*graphs.Graph, j int) float64 {
 
 // weighted is base with the default multiples of its balanced feature weight (base alone,
 // weight 1, where the features do not vary).
-func weighted(data []*graphs.Graph, base Candidate) ([]Candidate, error) {
-	sd, err := base.apply(data)
+func weighted(data []*graphs.Graph, base Candidate, lim graphs.Limits) ([]Candidate, error) {
+	sd, err := base.apply(data, lim)
 	if err != nil {
 		return nil, err
 	}

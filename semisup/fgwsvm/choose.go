@@ -19,6 +19,9 @@ type Narrow struct {
 	// WL, when set, is the only number of Weisfeiler-Lehman iterations of node labels (0: the
 	// features as they are); nil tries the defaults.
 	WL *int
+	// Limits bound the structure matrices (zero: graphs.DefaultLimits). Without Structure,
+	// shortest paths are tried only where their dense matrices fit (graphs.Structure.Fits).
+	Limits graphs.Limits
 }
 
 // Candidates are the candidates of data whose node features were made as enc says: the
@@ -28,9 +31,12 @@ type Narrow struct {
 // LabelFreeCandidates come too. Weisfeiler-Lehman iterations need categorical node features
 // (node labels) or none.
 func Candidates(data []*graphs.Graph, enc graphs.FeatureEncoding, n Narrow) ([]Candidate, error) {
-	structures := []graphs.Structure{graphs.Adjacency, graphs.ShortestPath}
-	if n.Structure != "" {
+	structures := []graphs.Structure{graphs.Adjacency}
+	switch {
+	case n.Structure != "":
 		structures = []graphs.Structure{n.Structure}
+	case graphs.ShortestPath.Fits(data, n.Limits) == nil:
+		structures = append(structures, graphs.ShortestPath)
 	}
 	mixed := enc.Kind == graphs.FeaturesBoth
 	wl := -1
@@ -47,7 +53,7 @@ func Candidates(data []*graphs.Graph, enc graphs.FeatureEncoding, n Narrow) ([]C
 	}
 	var out []Candidate
 	for _, s := range structures {
-		cs, err := structureCandidates(data, s, enc, n.FeatureWeight, wl)
+		cs, err := structureCandidates(data, s, enc, n.FeatureWeight, wl, n.Limits)
 		if err != nil {
 			return nil, err
 		}
@@ -57,7 +63,7 @@ func Candidates(data []*graphs.Graph, enc graphs.FeatureEncoding, n Narrow) ([]C
 		return out, nil
 	}
 	for _, s := range structures {
-		cs, err := LabelFreeCandidates(data, s)
+		cs, err := LabelFreeCandidates(data, s, n.Limits)
 		if err != nil {
 			return nil, err
 		}
@@ -68,7 +74,7 @@ func Candidates(data []*graphs.Graph, enc graphs.FeatureEncoding, n Narrow) ([]C
 
 // structureCandidates are the candidates of structure s: at weight w when above 0, with wl
 // Weisfeiler-Lehman iterations (−1: the defaults).
-func structureCandidates(data []*graphs.Graph, s graphs.Structure, enc graphs.FeatureEncoding, w float64, wl int) ([]Candidate, error) {
+func structureCandidates(data []*graphs.Graph, s graphs.Structure, enc graphs.FeatureEncoding, w float64, wl int, lim graphs.Limits) ([]Candidate, error) {
 	base := Candidate{Structure: s, WL: max(wl, 0)}
 	mixed := enc.Kind == graphs.FeaturesBoth
 	if mixed {
@@ -91,13 +97,13 @@ func structureCandidates(data []*graphs.Graph, s graphs.Structure, enc graphs.Fe
 	var err error
 	switch {
 	case mixed && wl > 0:
-		cs, err = MixedPart(data, base, PartLabels)
+		cs, err = MixedPart(data, base, PartLabels, lim)
 	case mixed:
-		cs, err = MixedCandidates(data, s, enc.Attributes)
+		cs, err = MixedCandidates(data, s, enc.Attributes, lim)
 	case wl > 0:
-		cs, err = WLCandidates(data, s, wl)
+		cs, err = WLCandidates(data, s, wl, lim)
 	default:
-		cs, err = StructureCandidates(data, s)
+		cs, err = StructureCandidates(data, s, lim)
 	}
 	if err != nil || wl < 0 {
 		return cs, err

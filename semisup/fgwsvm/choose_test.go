@@ -71,6 +71,16 @@ func TestCandidatesNarrowed(t *testing.T) {
 	if _, err := Candidates(plain, graphs.FeatureEncoding{}, Narrow{FeatureWeight: -1}); err == nil {
 		t.Error("a negative feature weight accepted")
 	}
+	// Limits too small for the dense shortest-path matrices leave shortest paths out, unless
+	// they are asked for: then it is an error.
+	small := graphs.Limits{MaxDenseBytes: 100}
+	cs, err := Candidates(plain, graphs.FeatureEncoding{}, Narrow{Limits: small})
+	if err != nil || len(cs) != len(all)/2 || slices.ContainsFunc(cs, func(c Candidate) bool { return c.Structure != graphs.Adjacency }) {
+		t.Errorf("small limits: %d candidates (%v), want the %d of adjacency", len(cs), err, len(all)/2)
+	}
+	if _, err := Candidates(plain, graphs.FeatureEncoding{}, Narrow{Limits: small, Structure: graphs.ShortestPath}); err == nil {
+		t.Error("shortest paths asked for under too small limits: no error")
+	}
 }
 
 // TestLabelFreeCandidates: on graphs with node features the default candidates add, for each
@@ -94,13 +104,13 @@ func TestLabelFreeCandidates(t *testing.T) {
 		t.Fatalf("%d label-free candidates, want 22 (11 per structure)", len(free))
 	}
 	for _, c := range free {
-		got, err := c.apply(labelled)
+		got, err := c.apply(labelled, graphs.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		same := c
 		same.WithoutFeatures = false
-		want, err := same.apply(plain)
+		want, err := same.apply(plain, graphs.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -31,6 +31,8 @@ type Options struct {
 	// CheckpointEvery is how often a matrix being computed into Dir is kept in part
 	// (0: DefaultCheckpointEvery).
 	CheckpointEvery time.Duration
+	// Limits bound the candidates' structure matrices (zero: graphs.DefaultLimits).
+	Limits graphs.Limits
 }
 
 // DefaultCheckpointEvery is how often a matrix being computed is kept in part by default: a
@@ -99,7 +101,7 @@ func distances(ctx context.Context, data []*graphs.Graph, cands []Candidate, opt
 			}
 		}
 		start := time.Now()
-		sd, err := c.apply(data)
+		sd, err := c.apply(data, opt.Limits)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -125,11 +127,11 @@ func distances(ctx context.Context, data []*graphs.Graph, cands []Candidate, opt
 // crossDistances returns the discrepancies from each of a to each of b under c, reported to
 // opt.Observe after offset of total.
 func crossDistances(ctx context.Context, a, b []*graphs.Graph, c Candidate, opt Options, offset, total int) (*mat.Dense, error) {
-	sa, err := c.apply(a)
+	sa, err := c.apply(a, opt.Limits)
 	if err != nil {
 		return nil, err
 	}
-	sb, err := c.apply(b)
+	sb, err := c.apply(b, opt.Limits)
 	if err != nil {
 		return nil, err
 	}

@@ -122,7 +122,7 @@ func TestCrossValidateSeparatesBlockModels(t *testing.T) {
 
 func TestFeatureCandidatesAroundBalancedWeight(t *testing.T) {
 	data, _ := threeClasses(t, 3, true)
-	cands, err := StructureCandidates(data, graphs.ShortestPath)
+	cands, err := StructureCandidates(data, graphs.ShortestPath, graphs.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,10 +145,10 @@ func TestFeatureCandidatesAroundBalancedWeight(t *testing.T) {
 	for _, g := range data {
 		g.F.Set(0, 0, 0.5)
 	}
-	if cands, err := StructureCandidates(data, graphs.ShortestPath); err != nil || len(cands) != 5 {
+	if cands, err := StructureCandidates(data, graphs.ShortestPath, graphs.Limits{}); err != nil || len(cands) != 5 {
 		t.Fatalf("continuous features: %v, %v; want five candidates", cands, err)
 	}
-	if _, err := (Candidate{Structure: graphs.Adjacency, WL: 2}).apply(data); err == nil {
+	if _, err := (Candidate{Structure: graphs.Adjacency, WL: 2}).apply(data, graphs.Limits{}); err == nil {
 		t.Fatal("WL labels of continuous features accepted")
 	}
 }

@@ -31,7 +31,7 @@ func mixedFeatures(data []*graphs.Graph, labels []int) {
 func TestMixedCandidates(t *testing.T) {
 	data, labels := threeClasses(t, 4, false)
 	mixedFeatures(data, labels)
-	cands, err := MixedCandidates(data, graphs.Adjacency, 2)
+	cands, err := MixedCandidates(data, graphs.Adjacency, 2, graphs.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestMixedCandidates(t *testing.T) {
 		t.Error("the candidate changed the data's features")
 	}
 	for _, c := range []Candidate{cands[0], cands[10]} {
-		got, err := c.apply(data)
+		got, err := c.apply(data, graphs.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +86,7 @@ func TestMixedCandidates(t *testing.T) {
 		}
 	}
 	// Graphs narrower than the attributes and labels the candidate expects are an error.
-	if _, err := (Candidate{Structure: graphs.Adjacency, Attributes: 5}).apply(data); err == nil {
+	if _, err := (Candidate{Structure: graphs.Adjacency, Attributes: 5}).apply(data, graphs.Limits{}); err == nil {
 		t.Error("a candidate of 5 attribute columns applied to 5 columns in all")
 	}
 }
