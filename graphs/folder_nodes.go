@@ -121,15 +121,15 @@ func tableSeparator(br *bufio.Reader) rune {
 type fileIndex struct {
 	names       map[string]bool
 	stems       map[string][]string // name without its extension → names (not a collection's graphs)
-	collections map[string]bool     // the files whose graphs are named FILE#i
+	collections map[string]int      // the files whose graphs are named FILE#i: how many
 }
 
 func newFileIndex(files []string) fileIndex {
-	idx := fileIndex{names: map[string]bool{}, stems: map[string][]string{}, collections: map[string]bool{}}
+	idx := fileIndex{names: map[string]bool{}, stems: map[string][]string{}, collections: map[string]int{}}
 	for _, f := range files {
 		idx.names[f] = true
 		if strings.Contains(filepath.Ext(f), collectionSep) { // FILE#i, FILE may hold # too
-			idx.collections[f[:strings.LastIndex(f, collectionSep)]] = true
+			idx.collections[f[:strings.LastIndex(f, collectionSep)]]++
 			continue
 		}
 		stem := strings.TrimSuffix(f, filepath.Ext(f))
@@ -146,8 +146,12 @@ func (idx fileIndex) named(name string) (string, error) {
 	}
 	switch stem := idx.stems[name]; len(stem) {
 	case 0:
-		if idx.collections[name] {
+		if idx.collections[name] > 0 {
 			return "", fmt.Errorf("%q holds several graphs: name each of them (%s0, %s1 and so on)", name, name+collectionSep, name+collectionSep)
+		}
+		if at := strings.LastIndex(name, collectionSep); at > 0 && idx.collections[name[:at]] > 0 {
+			file := name[:at]
+			return "", fmt.Errorf("%q is no graph of %s, which holds %d: %s0 to %s%d", name, file, idx.collections[file], file+collectionSep, file+collectionSep, idx.collections[file]-1)
 		}
 		return "", fmt.Errorf("%q is not a graph file of the folder", name)
 	case 1:
