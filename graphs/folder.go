@@ -130,17 +130,17 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 	if opt.NodeLabelNames != nil && !opt.Features.HasLabels() {
 		return nil, fmt.Errorf("FolderOptions.NodeLabelNames with features %q: they are the columns of labels", opt.Features)
 	}
-	name := filepath.Base(filepath.Clean(dir))
+	dsName := filepath.Base(filepath.Clean(dir))
 	var files, subdirs []string
 	hasLabels, hasNodes := false, false
 	var err error
 	if fi, serr := os.Stat(dir); serr == nil && !fi.IsDir() {
 		// One file given for a folder: the folder of that file alone (a collection, say).
-		if err := checkGraphFileName(filepath.Dir(dir), name); err != nil {
+		if err := checkGraphFileName(filepath.Dir(dir), dsName); err != nil {
 			return nil, err
 		}
-		files, dir = []string{name}, filepath.Dir(dir)
-		name = strings.TrimSuffix(name, filepath.Ext(name))
+		files, dir = []string{dsName}, filepath.Dir(dir)
+		dsName = strings.TrimSuffix(dsName, filepath.Ext(dsName))
 	} else if files, subdirs, hasLabels, hasNodes, err = listFolder(dir); err != nil {
 		return nil, err
 	}
@@ -178,7 +178,7 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 			return nil, err
 		}
 	}
-	ds := &Dataset{Name: name, Encoding: FeatureEncoding{Kind: opt.Features}}
+	ds := &Dataset{Name: dsName, Encoding: FeatureEncoding{Kind: opt.Features}}
 	var total int64
 	for _, name := range keep {
 		p := filepath.Join(dir, name)

@@ -89,7 +89,7 @@ func runBench(cmd *cobra.Command, a *app, f *benchFlags) error {
 	case f.minTime <= 0:
 		return cli.Usagef("--min-time must be positive")
 	}
-	cfg, err := f.train.configLogged(cmd.Flags(), a.log)
+	cfg, err := f.train.configLogged(cmd.Flags(), a.Log)
 	if err != nil {
 		return err
 	}
@@ -104,12 +104,12 @@ func runBench(cmd *cobra.Command, a *app, f *benchFlags) error {
 	}
 	ctx := cmd.Context()
 	rep := bench.NewReport("kernels: PPA γ=0.01 M=50 inner=5, K=30 warm-started atoms, L=2; epochs: " + cfg.Describe())
-	logKernel := func(k bench.Kernel) { a.log.Infof("%s: %.3f ms", k.Name, k.Millis) }
+	logKernel := func(k bench.Kernel) { a.Log.Infof("%s: %.3f ms", k.Name, k.Millis) }
 	if f.kernels {
 		if err := bench.Kernels(&rep, f.minTime, logKernel); err != nil {
 			return err
 		}
-		a.log.Infof("gemm: %.2f GFLOP/s (one core, %s), gonum %.2f", rep.GEMMGflops, rep.Kernels, rep.GonumGflops)
+		a.Log.Infof("gemm: %.2f GFLOP/s (one core, %s), gonum %.2f", rep.GEMMGflops, rep.Kernels, rep.GonumGflops)
 	}
 	if f.curve {
 		if err := bench.Curves(&rep, f.curveMax, f.minTime, logKernel); err != nil {
@@ -145,13 +145,13 @@ func benchEpoch(ctx context.Context, a *app, name string, f *benchFlags, cfg tra
 			timed[k] = ds.Graphs[i]
 		}
 	}
-	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(ds.Graphs), a.log); err != nil {
+	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(ds.Graphs), a.Log); err != nil {
 		return bench.Epoch{}, err
 	}
 	e, err := bench.TimeEpoch(ctx, ds.Name, f.features, timed, len(ds.Graphs), cfg, training.Options{Workers: f.train.Workers, Observe: a.observer("bench epoch", logrus.Fields{"dataset": name})})
 	if err != nil {
 		return bench.Epoch{}, err
 	}
-	a.log.Infof("%s: %.1f graphs/s, %.1f s per epoch", e.Dataset, e.GraphsPerSec, e.SecondsPerEpoch)
+	a.Log.Infof("%s: %.1f graphs/s, %.1f s per epoch", e.Dataset, e.GraphsPerSec, e.SecondsPerEpoch)
 	return e, nil
 }

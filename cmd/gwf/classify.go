@@ -160,7 +160,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	// The candidates apply their structures themselves: read the adjacency.
 	raw := f.data
 	raw.Structure = "auto"
-	ds, used, err := raw.loadAutoFeatures(fs, a.log)
+	ds, used, err := raw.loadAutoFeatures(fs, a.Log)
 	if err != nil {
 		return err
 	}
@@ -175,14 +175,14 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	}
 	if _, auto := f.data.StructureChoice(); auto {
 		if err := graphs.ShortestPath.Fits(data, f.data.Limits()); err != nil {
-			a.log.Warnf("adjacency only: %v", err)
+			a.Log.Warnf("adjacency only: %v", err)
 		}
 	}
 	if err := set.Validate(); err != nil {
 		return cli.Usagef("%v", err)
 	}
 	set.Vote = set.VoteFor(len(data))
-	a.log.Infof("classifying %s (%d graphs, %d classes) with an SVM on FGW discrepancies (exact CG solver); node features: %s; %d candidates: %s",
+	a.Log.Infof("classifying %s (%d graphs, %d classes) with an SVM on FGW discrepancies (exact CG solver); node features: %s; %d candidates: %s",
 		ds.Name, len(data), classesN, used, len(set.Candidates), classexp.DescribeCandidates(set.Candidates))
 	ctx := cmd.Context()
 	opt := fgwsvm.Options{Workers: f.workers, Dir: p.outputDir, Observe: a.observer("computing", nil), Limits: f.data.Limits()}
@@ -196,7 +196,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 			return err
 		}
 		rep.Protocol += fmt.Sprintf("; saved to %s for 'gwf predict'", p.output)
-		a.log.Infof("chose %s; kept %d support graphs", rep.Chosen(), len(m.Graphs))
+		a.Log.Infof("chose %s; kept %d support graphs", rep.Chosen(), len(m.Graphs))
 		return p.writeReport(cmd.OutOrStdout(), rep)
 	case p.fraction > 0:
 		return classifyFraction(ctx, cmd, a, p, ds, labels, classesN, used, set, opt)
@@ -220,7 +220,7 @@ func classifyFraction(ctx context.Context, cmd *cobra.Command, a *app, p *protoc
 	if err != nil {
 		return err
 	}
-	a.log.Infof("chose %s", rep.Chosen())
+	a.Log.Infof("chose %s", rep.Chosen())
 	if err := p.writePredictions(ds, labels, split, ds.ClassText); err != nil {
 		return err
 	}

@@ -123,7 +123,7 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	if f.output != "" && f.output != "-" && !strings.EqualFold(filepath.Ext(f.output), ".csv") {
 		return cli.Usagef("--output %s: --output writes every run's clusters as CSV: give FILE.csv (the embeddings: --output-dir, or 'gwf embed --clusters K' under a trained model)", f.output)
 	}
-	cfg, err := f.train.configLogged(flags, a.log)
+	cfg, err := f.train.configLogged(flags, a.Log)
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	if err := f.checkClusters(ds); err != nil {
 		return err
 	}
-	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(ds.Graphs), a.log); err != nil {
+	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(ds.Graphs), a.Log); err != nil {
 		return err
 	}
 	if f.distances != "" {
@@ -146,12 +146,12 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 		}
 	}
 	opt.Config = cfg
-	opt.Observe = progresslog.Observer(a.log, "training", opt.Runs, logrus.Fields{"method": string(opt.Method)})
+	opt.Observe = progresslog.Observer(a.Log, "training", opt.Runs, logrus.Fields{"method": string(opt.Method)})
 	how := cfg.Describe()
 	if opt.Trainer != nil {
 		how += ", embeddings by a " + opt.Trainer.Name() + " encoder"
 	}
-	a.log.Infof("clustering %s (%d graphs, node features: %s) with %s, %d run(s): %s", ds.Name, len(ds.Graphs), f.data.Features, opt.Method, opt.Runs, how)
+	a.Log.Infof("clustering %s (%d graphs, node features: %s) with %s, %d run(s): %s", ds.Name, len(ds.Graphs), f.data.Features, opt.Method, opt.Runs, how)
 	rep, err := experiment.Run(cmd.Context(), ds, opt)
 	if rep == nil {
 		return err
@@ -162,7 +162,7 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 			return err
 		}
 		if f.output != "-" {
-			a.log.Infof("the clusters of %d run(s) written to %s", len(rep.Runs), f.output)
+			a.Log.Infof("the clusters of %d run(s) written to %s", len(rep.Runs), f.output)
 		}
 	}
 	if f.output != "-" {

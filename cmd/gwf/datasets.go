@@ -49,7 +49,7 @@ another ("unread") names what no option reads: edge labels, edge or graph attrib
 				if err != nil {
 					return fmt.Errorf("dataset %s: %w", name, err)
 				}
-				infos = append(infos, graphs.Description{Summary: s.Summary, NodeLabels: s.NodeLabels, NodeAttributes: s.NodeAttributes, Unread: s.Unread})
+				infos = append(infos, s.Description)
 			}
 			return writeDatasets(cmd.OutOrStdout(), infos, asJSON)
 		},

@@ -140,7 +140,7 @@ func (f *embedFlags) cluster(stdout io.Writer, a *app, m *training.Model, ds *gr
 	}
 	if rep.Scored() {
 		r := rep.Runs[0]
-		a.log.Infof("%d clusters of %s against its %d classes: accuracy %.2f%%, NMI %.2f%%, ARI %.2f%%, Rand index %.2f%%",
+		a.Log.Infof("%d clusters of %s against its %d classes: accuracy %.2f%%, NMI %.2f%%, ARI %.2f%%, Rand index %.2f%%",
 			rep.Clusters, emb, rep.Classes, 100*r.Accuracy, 100*r.NMI, 100*r.ARI, 100*r.RandIndex)
 	}
 	if f.report != "" {
@@ -200,14 +200,14 @@ func (u *modelFlags) embed(cmd *cobra.Command, a *app, model string, data *dataF
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if err := data.useModelFeatures(a.log, m.Features); err != nil {
+	if err := data.useModelFeatures(a.Log, m.Features); err != nil {
 		return nil, nil, nil, err
 	}
 	ds, err := data.load()
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	warnUnknownNodeLabels(a.log, ds.UnknownNodeLabels)
+	warnUnknownNodeLabels(a.Log, ds.UnknownNodeLabels)
 	gs := ds.Graphs
 	if dim := gs[0].Dim(); dim != m.Dim() {
 		return nil, nil, nil, fmt.Errorf("%s: %s", cmd.Name(), featureHint(m.Dim(), dim))
@@ -217,12 +217,12 @@ func (u *modelFlags) embed(cmd *cobra.Command, a *app, model string, data *dataF
 		steps = m.Config.Epochs
 	}
 	if !u.transform && experiment.IsTrainingData(m, gs) {
-		a.log.Infof("the data are the model's training data: using the trained embeddings (%d graphs)", len(gs))
+		a.Log.Infof("the data are the model's training data: using the trained embeddings (%d graphs)", len(gs))
 		if cli.Changed(cmd.Flags(), "steps") {
-			a.log.Warn("--steps is ignored: the data are the model's training data (add --transform to embed them anew)")
+			a.Log.Warn("--steps is ignored: the data are the model's training data (add --transform to embed them anew)")
 		}
 	} else {
-		a.log.Infof("transform mode: embedding %d graphs with the atoms fixed, %d steps each", len(gs), steps)
+		a.Log.Infof("transform mode: embedding %d graphs with the atoms fixed, %d steps each", len(gs), steps)
 	}
 	z, _, err := experiment.Embed(cmd.Context(), m, gs, experiment.EmbedOptions{Steps: steps, Transform: u.transform, Workers: u.workers, Observe: a.observer("embedding", nil)})
 	if err != nil {

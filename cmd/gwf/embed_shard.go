@@ -87,10 +87,10 @@ func runEmbedShard(cmd *cobra.Command, a *app, f *embedFlags, sh shard.Shard, fr
 	if err != nil {
 		return err
 	}
-	if err := f.data.useModelFeatures(a.log, m.Features); err != nil {
+	if err := f.data.useModelFeatures(a.Log, m.Features); err != nil {
 		return err
 	}
-	a.log.Infof("shard %s (from %s): transform mode, writing %s", sh, from, output)
+	a.Log.Infof("shard %s (from %s): transform mode, writing %s", sh, from, output)
 	opt := shard.Options{Steps: steps, Chunk: f.shard.chunk, Training: training.Options{Workers: workers}}
 	start := time.Now()
 	done, unknown := 0, 0
@@ -103,22 +103,22 @@ func runEmbedShard(cmd *cobra.Command, a *app, f *embedFlags, sh shard.Shard, fr
 			done += len(c.Data.Graphs)
 			unknown += c.Data.UnknownNodeLabels
 			secs := time.Since(start).Seconds()
-			a.log.Infof("shard %s: embedded %d/%d graphs (graphs %d..%d of %d), %.1f graphs/s", sh, done, c.End-c.First, c.First, c.End-1, c.Total, float64(done)/secs)
+			a.Log.Infof("shard %s: embedded %d/%d graphs (graphs %d..%d of %d), %.1f graphs/s", sh, done, c.End-c.First, c.First, c.End-1, c.Total, float64(done)/secs)
 			return nil
 		})
 		if err != nil {
 			return err
 		}
 		if lo == hi {
-			a.log.Warnf("shard %s holds no graphs: the corpus has %d, fewer than the shards; writing the header only", sh, total)
+			a.Log.Warnf("shard %s holds no graphs: the corpus has %d, fewer than the shards; writing the header only", sh, total)
 		}
 		return cw.Flush()
 	})
 	if err != nil {
 		return err
 	}
-	warnUnknownNodeLabels(a.log, unknown)
+	warnUnknownNodeLabels(a.Log, unknown)
 	secs := time.Since(start).Seconds()
-	a.log.Infof("shard %s: %d graphs embedded in %.1f s (%.2f graphs/s), written to %s", sh, done, secs, float64(done)/secs, output)
+	a.Log.Infof("shard %s: %d graphs embedded in %.1f s (%.2f graphs/s), written to %s", sh, done, secs, float64(done)/secs, output)
 	return nil
 }

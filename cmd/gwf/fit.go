@@ -98,7 +98,7 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("output: %w", err)
 	} else if f.resume {
-		a.log.Infof("no checkpoint at %s: starting a new model", f.output)
+		a.Log.Infof("no checkpoint at %s: starting a new model", f.output)
 	}
 	if resuming {
 		var err error
@@ -108,16 +108,16 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 		if err := m.Resumable(); err != nil {
 			return fmt.Errorf("resume %s: %w; start anew with --force", f.output, err)
 		}
-		if cfg, err = f.train.resumeLogged(flags, m.Config, a.log); err != nil {
+		if cfg, err = f.train.resumeLogged(flags, m.Config, a.Log); err != nil {
 			return err
 		}
 		m.Config = cfg
-		if err := f.data.useModelFeatures(a.log, m.Features); err != nil {
+		if err := f.data.useModelFeatures(a.Log, m.Features); err != nil {
 			return fmt.Errorf("resume %s: %w", f.output, err)
 		}
 	} else {
 		var err error
-		if cfg, err = f.train.configLogged(flags, a.log); err != nil {
+		if cfg, err = f.train.configLogged(flags, a.Log); err != nil {
 			return err
 		}
 	}
@@ -136,9 +136,9 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 			fmt.Fprintf(cmd.OutOrStdout(), "%s already holds %d epochs (--epochs %d): nothing to do\n", f.output, len(m.History), cfg.Epochs)
 			return nil
 		}
-		a.log.Infof("resuming %s after epoch %d of %d: %s", f.output, len(m.History), cfg.Epochs, cfg.Describe())
+		a.Log.Infof("resuming %s after epoch %d of %d: %s", f.output, len(m.History), cfg.Epochs, cfg.Describe())
 	} else {
-		if err := f.train.resolveFeatureWeight(&cfg, data, a.log); err != nil {
+		if err := f.train.resolveFeatureWeight(&cfg, data, a.Log); err != nil {
 			return err
 		}
 		if m, err = training.NewModel(data, cfg); err != nil {
@@ -148,12 +148,12 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 		if err := m.Save(f.output); err != nil { // fail early when the output is not writable
 			return fmt.Errorf("write model: %w", err)
 		}
-		a.log.Infof("training on %s (%d graphs, node features: %s%s): %s", fd.name, data.Len(), f.data.Features, streamNote(f.stream), cfg.Describe())
+		a.Log.Infof("training on %s (%d graphs, node features: %s%s): %s", fd.name, data.Len(), f.data.Features, streamNote(f.stream), cfg.Describe())
 	}
 	saved, err := training.FitFile(ctx, m, data, f.output, training.Options{
 		Workers: f.train.Workers, Observe: a.observer("training", nil), SkipNonFinite: f.train.SkipNonFinite,
 		EpochDone: func(m *training.Model) error {
-			a.log.Debugf("epoch %d: checkpoint written to %s", len(m.History), f.output)
+			a.Log.Debugf("epoch %d: checkpoint written to %s", len(m.History), f.output)
 			return nil
 		},
 	})

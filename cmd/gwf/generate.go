@@ -85,12 +85,12 @@ func runGenerate(cmd *cobra.Command, a *app, f *generateFlags, model string) err
 		name = filepath.Base(filepath.Clean(f.output))
 	}
 	err = synthetic.Write(cmd.Context(), f.output, name, s, graphs.TUWriteOptions{Gzip: f.gzip}, func(done int) {
-		a.log.Infof("generated %d/%d graphs", done, s.Graphs)
+		a.Log.Infof("generated %d/%d graphs", done, s.Graphs)
 	})
 	if err != nil {
 		return err
 	}
-	a.log.Infof("wrote %s (TU dataset %s): read it with --tu %s", f.output, name, f.output)
+	a.Log.Infof("wrote %s (TU dataset %s): read it with --tu %s", f.output, name, f.output)
 	return nil
 }
 

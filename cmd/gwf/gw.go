@@ -167,7 +167,7 @@ func (f *gwFlags) build(cmd *cobra.Command, log logrus.FieldLogger) (layers.Solv
 }
 
 func runGW(cmd *cobra.Command, a *app, f *gwFlags, pathA, pathB string) error {
-	o, s, err := f.build(cmd, a.log)
+	o, s, err := f.build(cmd, a.Log)
 	if err != nil {
 		return err
 	}
@@ -194,13 +194,13 @@ func runGW(cmd *cobra.Command, a *app, f *gwFlags, pathA, pathB string) error {
 		if o.FeatureWeight, note, err = f.featureWeight.Resolve(graphs.Slice([]*graphs.Graph{ga, gb})); err != nil {
 			return err
 		}
-		a.log.Info(note)
+		a.Log.Info(note)
 		if s, err = layers.NewSolver(o); err != nil {
 			return cli.Usage(err)
 		}
 	}
 	if f.directed && strings.EqualFold(f.format, "json") {
-		a.log.Warn("--directed has no effect on JSON graphs (their adjacency is used as given)")
+		a.Log.Warn("--directed has no effect on JSON graphs (their adjacency is used as given)")
 	}
 	startName := ""
 	if c, ok := s.(layers.CG); ok {
@@ -223,7 +223,7 @@ func runGW(cmd *cobra.Command, a *app, f *gwFlags, pathA, pathB string) error {
 		return fmt.Errorf("gw: %w: the objective is %v", layers.ErrNumerical, obj)
 	}
 	if r.SweepCapHits > 0 {
-		a.log.Warnf("%d layer(s) stopped at --max-sweeps %d before reaching --tol %g", r.SweepCapHits, o.MaxSweeps, o.Tol)
+		a.Log.Warnf("%d layer(s) stopped at --max-sweeps %d before reaching --tol %g", r.SweepCapHits, o.MaxSweeps, o.Tol)
 	}
 	rep := layers.NewReport(o, r, ga.Dim(), startName, elapsed.Seconds())
 	write := rep.WriteText

@@ -52,7 +52,7 @@ order given, and all n must be there; parts named otherwise are joined in the or
 			if err != nil {
 				return err
 			}
-			a.log.Infof("merged %d parts into %s", len(ordered), output)
+			a.Log.Infof("merged %d parts into %s", len(ordered), output)
 			return nil
 		},
 	}

@@ -86,7 +86,7 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 		}
 		output = shard.PartName(output, sh)
 	}
-	cfg, err := f.train.configLogged(flags, a.log)
+	cfg, err := f.train.configLogged(flags, a.Log)
 	if err != nil {
 		return err
 	}
@@ -98,12 +98,12 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 	if len(data) < 2 {
 		return cli.Usagef("pairwise: %d graphs, need at least 2", len(data))
 	}
-	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(data), a.log); err != nil {
+	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(data), a.Log); err != nil {
 		return err
 	}
 	lo, hi := sh.Range(baselines.Pairs(len(data)))
 	if sharded {
-		a.log.Infof("shard %s (from %s): pairs %d..%d of %d, writing %s", sh, from, lo, hi-1, baselines.Pairs(len(data)), output)
+		a.Log.Infof("shard %s (from %s): pairs %d..%d of %d, writing %s", sh, from, lo, hi-1, baselines.Pairs(len(data)), output)
 	}
 	ctx := cmd.Context()
 	opt := baselines.Options{Config: cfg, Workers: f.train.Workers, Observe: a.observer("computing", nil)}
@@ -117,7 +117,7 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 		if err := cli.WriteOutput(cmd.OutOrStdout(), output, write); err != nil {
 			return err
 		}
-		a.log.Infof("%d discrepancies in %.1f s, written to %s as a %d×%d matrix", hi-lo, time.Since(start).Seconds(), output, len(data), len(data))
+		a.Log.Infof("%d discrepancies in %.1f s, written to %s as a %d×%d matrix", hi-lo, time.Since(start).Seconds(), output, len(data), len(data))
 		return nil
 	}
 	err = cli.WriteOutput(cmd.OutOrStdout(), output, func(w io.Writer) error {
@@ -130,6 +130,6 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 	if err != nil {
 		return err
 	}
-	a.log.Infof("%d discrepancies in %.1f s, written to %s", hi-lo, time.Since(start).Seconds(), output)
+	a.Log.Infof("%d discrepancies in %.1f s, written to %s", hi-lo, time.Since(start).Seconds(), output)
 	return nil
 }

@@ -145,14 +145,14 @@ func runPlot(cmd *cobra.Command, a *app, kind string, f *plotFlags) error {
 		if emb == training.EmbeddingLambda {
 			x, title = training.Lambda(z), ds.Name+": t-SNE of λ = softmax(z)"
 		}
-		a.log.Infof("t-SNE of %d graphs, %d iterations", len(ds.Graphs), f.iter)
+		a.Log.Infof("t-SNE of %d graphs, %d iterations", len(ds.Graphs), f.iter)
 		draw = func(w io.Writer) error { return plot.TSNE(w, title, x, class, names, f.seed, f.iter) }
 	}
 	if err := cli.WriteOutput(cmd.OutOrStdout(), f.output, draw); err != nil {
 		return err
 	}
 	if f.output != "-" && !strings.HasSuffix(strings.ToLower(f.output), ".png") {
-		a.log.Warnf("%s is a PNG picture whatever its name", f.output)
+		a.Log.Warnf("%s is a PNG picture whatever its name", f.output)
 	}
 	return nil
 }

@@ -55,14 +55,14 @@ of both classifiers, is refused, naming the first that differs.`,
 				return err
 			}
 			if v := out.Versions(); len(v) > 1 {
-				a.log.Warnf("the reports were made by %d builds of gwf (%s): their numbers may differ for that reason too", len(v), strings.Join(v, "; "))
+				a.Log.Warnf("the reports were made by %d builds of gwf (%s): their numbers may differ for that reason too", len(v), strings.Join(v, "; "))
 			}
 			first := reps[0]
 			dataset := first.SVM
 			if first.GWF != nil {
-				a.log.Infof("pooled %d folds of %d reports of %s", out.Pooled.Folds, len(reps), first.GWF.Dataset)
+				a.Log.Infof("pooled %d folds of %d reports of %s", out.Pooled.Folds, len(reps), first.GWF.Dataset)
 			} else {
-				a.log.Infof("pooled %d folds of %d reports of %s", out.Pooled.Folds, len(reps), dataset.Dataset)
+				a.Log.Infof("pooled %d folds of %d reports of %s", out.Pooled.Folds, len(reps), dataset.Dataset)
 			}
 			if asJSON {
 				return cli.WriteJSON(cmd.OutOrStdout(), out)

@@ -85,14 +85,14 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 	if c.SVM != nil && (cli.Changed(cmd.Flags(), "steps") || f.embed.transform) {
 		return cli.Usagef("--steps and --transform are for GWF classifiers: an fgw-svm classifier compares graphs directly")
 	}
-	if err := f.data.useModelFeatures(a.log, c.Features()); err != nil {
+	if err := f.data.useModelFeatures(a.Log, c.Features()); err != nil {
 		return err
 	}
 	ds, err := f.data.load()
 	if err != nil {
 		return err
 	}
-	warnUnknownNodeLabels(a.log, ds.UnknownNodeLabels)
+	warnUnknownNodeLabels(a.Log, ds.UnknownNodeLabels)
 	if c.GWF != nil {
 		if dim := ds.Graphs[0].Dim(); dim != c.GWF.GWF.Dim() {
 			return fmt.Errorf("predict: %s", featureHint(c.GWF.GWF.Dim(), dim))
@@ -110,9 +110,9 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 // as CSV or JSON.
 func (f *predictFlags) write(stdout io.Writer, a *app, rep *classexp.Predictions) error {
 	if s := rep.Score; s != nil {
-		a.log.Infof("accuracy on the %d labelled graphs: %.2f%% (%d right)", s.Graphs, 100*s.Accuracy, s.Correct)
+		a.Log.Infof("accuracy on the %d labelled graphs: %.2f%% (%d right)", s.Graphs, 100*s.Accuracy, s.Correct)
 		for _, c := range s.PerClass {
-			a.log.Infof("class %s: %d graphs, %d predicted right; %d graphs predicted as it", c.Label, c.Graphs, c.Correct, c.Predicted)
+			a.Log.Infof("class %s: %d graphs, %d predicted right; %d graphs predicted as it", c.Label, c.Graphs, c.Correct, c.Predicted)
 		}
 	}
 	return cli.WriteOutput(stdout, f.output, func(w io.Writer) error {

@@ -59,7 +59,7 @@ func (p *protocolFlags) classLabels(a *app, ds *graphs.Dataset) ([]int, int, err
 		return nil, 0, err
 	}
 	for _, c := range short {
-		a.log.Warnf("class %s has fewer graphs than the %d folds: some test folds hold none of it", ds.ClassText(c), p.folds)
+		a.Log.Warnf("class %s has fewer graphs than the %d folds: some test folds hold none of it", ds.ClassText(c), p.folds)
 	}
 	return labels, k, nil
 }

@@ -16,16 +16,14 @@ import (
 	"github.com/gwf-graphs/gwf/training/progresslog"
 )
 
-// app is what the commands of one tree share: cli.App's logger, flags and signal watch.
+// app is what the commands of one tree share: cli.App's logger (Log), flags and signal watch.
 type app struct {
 	*cli.App
-	log *logrus.Logger
 }
 
 // newRootCmd builds the whole command tree and the state its commands share.
 func newRootCmd() (*cobra.Command, *app) {
-	c := cli.NewApp()
-	a := &app{App: c, log: c.Log}
+	a := &app{App: cli.NewApp()}
 	root := &cobra.Command{
 		Use:   "gwf",
 		Short: "Gromov-Wasserstein factorization of graphs",
@@ -63,7 +61,7 @@ interrupted (SIGINT/SIGTERM).`,
 // with the given fields (nil for none). --quiet sets the log level that leaves out all but
 // warnings.
 func (a *app) observer(step string, fields logrus.Fields) training.Observer {
-	return progresslog.Observer(a.log, step, 1, fields)
+	return progresslog.Observer(a.Log, step, 1, fields)
 }
 
 // execute runs root on args and returns the exit status (cli.App.Execute), with a hint for

@@ -182,7 +182,7 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	}
 	if !flags.Changed("detach") && f.encoder.kind == semisup.EncoderNone {
 		f.detach = true
-		a.log.Info("free z: the cross-entropy trains the head only (--detach; --detach=false for the paper's eq. ssl)")
+		a.Log.Info("free z: the cross-entropy trains the head only (--detach; --detach=false for the paper's eq. ssl)")
 	}
 	sc := semisup.Config{Beta: f.beta, Hidden: hidden, Activation: f.activation, Input: f.input, Detach: f.detach, Head: f.head,
 		Encoder: f.encoder.kind, EncoderHidden: encHidden, EncoderLearningRate: f.encoder.lr, NoGWF: f.noGWF}
@@ -231,7 +231,7 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := f.train.configLogged(flags, a.log)
+	cfg, err := f.train.configLogged(flags, a.Log)
 	if err != nil {
 		return err
 	}
@@ -244,7 +244,7 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(data), a.log); err != nil {
+	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(data), a.Log); err != nil {
 		return err
 	}
 	opt := semisup.Options{Workers: f.train.Workers, Observe: a.observer("training", nil)}
@@ -255,7 +255,7 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 		Folds: p.folds, Seed: p.foldSeed, Options: opt, Dir: p.outputDir, Select: sel,
 		Baselines: sel != nil && f.baselines,
 	}}
-	a.log.Infof("classifying %s (%d graphs, %d classes): %d folds, β=%g, hidden %v, %s", ds.Name, len(data), classesN, p.folds, sc.Beta, hidden, cfg.Describe())
+	a.Log.Infof("classifying %s (%d graphs, %d classes): %d folds, β=%g, hidden %v, %s", ds.Name, len(data), classesN, p.folds, sc.Beta, hidden, cfg.Describe())
 	rep, err := classexp.CrossValidateGWF(cmd.Context(), ds, labels, classesN, cfg, sc, spec)
 	if err != nil {
 		return err
@@ -279,7 +279,7 @@ func semisupFraction(cmd *cobra.Command, a *app, f *semisupFlags, ds *graphs.Dat
 		if m, err = classexp.ResumeGWFModel(p.output, ds, classesN, epochs); err != nil {
 			return err
 		}
-		a.log.Infof("resuming %s after epoch %d of %d", p.output, len(m.History), m.GWF.Config.Epochs)
+		a.Log.Infof("resuming %s after epoch %d of %d", p.output, len(m.History), m.GWF.Config.Epochs)
 	} else if m, err = classexp.NewGWFModel(ds, classesN, cfg, sc); err != nil {
 		return err
 	}
@@ -287,7 +287,7 @@ func semisupFraction(cmd *cobra.Command, a *app, f *semisupFlags, ds *graphs.Dat
 		opt.EpochDone = func(m *semisup.Model) error { return m.Save(p.output) }
 	}
 	if p.fraction == 1 && m.Encoder == nil {
-		a.log.Infof("after training, the %d training graphs are re-embedded in transform mode (atoms fixed) and the head trained on them, as 'gwf predict' embeds unseen graphs", len(data))
+		a.Log.Infof("after training, the %d training graphs are re-embedded in transform mode (atoms fixed) and the head trained on them, as 'gwf predict' embeds unseen graphs", len(data))
 	}
 	rep, split, err := classexp.FractionGWF(cmd.Context(), m, ds, labels, classexp.Fraction{Share: p.fraction, Seed: p.foldSeed}, opt,
 		training.Options{Workers: f.train.Workers, Observe: opt.Observe})

@@ -78,18 +78,13 @@ func Load(name string, opt graphs.TUOptions) (*graphs.Dataset, error) {
 	return graphs.ReadTU(data, path.Join(root, canon), canon, opt)
 }
 
-// Stats describes a bundled dataset: the summary of its graphs as Info reads them (with their
-// one-hot node labels when it has any: FeatureDim is then their number) and its node features.
+// Stats describes a bundled dataset as 'gwf datasets' lists it (graphs.Description): the
+// summary of its graphs as Info reads them (with their one-hot node labels when it has any:
+// FeatureDim and NodeLabels are then their number), its node attribute dimension, what it has
+// that gwf does not read, and whether it has node labels.
 type Stats struct {
-	graphs.Summary
-	// NodeLabels is the number of distinct node-label values (the one-hot width of
-	// graphs.FeaturesLabels), 0 when HasNodeLabels is false.
-	NodeLabels int `json:"node_labels"`
-	// NodeAttributes is the node attribute dimension, 0 if the dataset has none.
-	NodeAttributes int  `json:"node_attributes"`
-	HasNodeLabels  bool `json:"has_node_labels"`
-	// Unread names what the dataset has and gwf does not read (graphs.Dataset.Unread).
-	Unread []string `json:"unread,omitempty"`
+	graphs.Description
+	HasNodeLabels bool `json:"has_node_labels"`
 }
 
 // Info loads a bundled dataset and computes its statistics. It reads the node labels when there
@@ -112,10 +107,7 @@ func Info(name string) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	s := Stats{Summary: graphs.Summarize(ds), HasNodeLabels: hasNL, Unread: ds.Unread}
-	if hasNL {
-		s.NodeLabels = len(ds.NodeLabels)
-	}
+	s := Stats{Description: graphs.Describe(ds, ""), HasNodeLabels: hasNL}
 	attr, hasAttr, err := find(dir, canon+"_node_attributes")
 	if err != nil {
 		return Stats{}, err

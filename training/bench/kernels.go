@@ -167,10 +167,10 @@ func GWD(n int, dense bool, minTime time.Duration, gemm float64) (Kernel, error)
 // rep.Timings and passing each to done (if set) as it is measured.
 func Curves(rep *Report, maxN int, minTime time.Duration, done func(Kernel)) error {
 	for _, n := range CurveSizes() {
+		if n > maxN {
+			return nil
+		}
 		for _, solver := range []string{"ppa", "cg"} {
-			if n > maxN {
-				return nil
-			}
 			k, err := Curve(n, solver, minTime)
 			if err != nil {
 				return err

@@ -121,11 +121,7 @@ func (t *Flags) Config(fs *pflag.FlagSet) (training.Config, []string, error) {
 	if err := cfg.Validate(); err != nil {
 		return training.Config{}, nil, err
 	}
-	var warnings []string
-	if cfg.Solver != "ppa" && fs.Changed("inner") {
-		warnings = append(warnings, "--inner has no effect with --solver "+cfg.Solver)
-	}
-	return cfg, warnings, nil
+	return cfg, innerWarning(fs, cfg.Solver), nil
 }
 
 // ResumeConfig is the configuration to resume a checkpoint trained with file: file, with

@@ -40,7 +40,6 @@ func (s *Solver) Options(fs *pflag.FlagSet) (layers.SolverOptions, []string, err
 	if err != nil {
 		return o, nil, err
 	}
-	var warnings []string
 	if fs.Changed("gamma") {
 		o.Gamma = s.Gamma
 	}
@@ -50,14 +49,20 @@ func (s *Solver) Options(fs *pflag.FlagSet) (layers.SolverOptions, []string, err
 	if fs.Changed("inner") {
 		o.Inner = s.Inner
 	}
-	if o.Name != "ppa" && fs.Changed("inner") {
-		warnings = append(warnings, "--inner has no effect with --solver "+o.Name)
-	}
+	warnings := innerWarning(fs, o.Name)
 	if o.Name == "cg" && fs.Changed("gamma") {
 		warnings = append(warnings, "--gamma has no effect with --solver cg")
 	}
 	o.Tol, o.Jitter = s.Tol, s.Jitter
 	return o, warnings, nil
+}
+
+// innerWarning is the warning of an --inner given to a solver other than PPA.
+func innerWarning(fs *pflag.FlagSet, solver string) []string {
+	if solver != "ppa" && fs.Changed("inner") {
+		return []string{"--inner has no effect with --solver " + solver}
+	}
+	return nil
 }
 
 // RegisterWorkers adds --workers, the goroutines of a command's parallel work: what says of
