@@ -20,12 +20,14 @@ type Description struct {
 	Features string `json:"features,omitempty"`
 	// Unread is what a TU source has that gwf does not read (Dataset.Unread).
 	Unread []string `json:"unread,omitempty"`
+	// EdgeLabels says that every graph's edge labels were read (FeatureEncoding.EdgeLabels).
+	EdgeLabels bool `json:"edge_labels,omitempty"`
 }
 
 // Describe summarises ds as read; features says which node features the caller chose from
 // the data ("" when the user named them).
 func Describe(ds *Dataset, features string) Description {
-	d := Description{Summary: Summarize(ds), Features: features, Unread: ds.Unread}
+	d := Description{Summary: Summarize(ds), Features: features, Unread: ds.Unread, EdgeLabels: ds.Encoding.EdgeLabels}
 	for _, k := range ds.Offered {
 		d.OfferedFeatures = append(d.OfferedFeatures, k.String())
 	}
@@ -40,8 +42,8 @@ func Describe(ds *Dataset, features string) Description {
 }
 
 // WriteDescriptions writes the descriptions as a table, one row each, then for each a line
-// that names the node features read, or those its files offer but were not read, and one
-// naming what no option reads.
+// that names the node features read, or those its files offer but were not read, one for
+// edge labels read, and one naming what no option reads.
 func WriteDescriptions(w io.Writer, ds []Description) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "name\tgraphs\tclasses\tavg nodes\tavg edges\tnode labels\tattr dim\t")
@@ -62,6 +64,9 @@ func WriteDescriptions(w io.Writer, ds []Description) error {
 			}
 			_, err = fmt.Fprintf(w, "%s also has node features (%s), not read here: add --features %s\n",
 				s.Name, strings.Join(s.OfferedFeatures, ", "), strings.Join(kinds, "|"))
+		}
+		if err == nil && s.EdgeLabels {
+			_, err = fmt.Fprintf(w, "%s has edge labels, which 'gwf classify' compares in Weisfeiler-Lehman labels\n", s.Name)
 		}
 		if err == nil && len(s.Unread) > 0 {
 			_, err = fmt.Fprintf(w, "%s also has %s, which gwf does not read (it compares structure and node features)\n", s.Name, strings.Join(s.Unread, " and "))

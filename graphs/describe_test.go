@@ -59,4 +59,16 @@ func TestDescribeUnread(t *testing.T) {
 	if want := "TINY also has edge labels and graph attributes, which gwf does not read"; !strings.Contains(b.String(), want) {
 		t.Errorf("%q, want %q", b.String(), want)
 	}
+	// Read, the edge labels are said to be read, and no longer unread.
+	fsys["TINY/TINY_edge_labels.txt"] = &fstest.MapFile{Data: []byte(strings.Repeat("1\n", 12))}
+	if ds, err = ReadTU(fsys, "TINY", "TINY", TUOptions{EdgeLabels: true}); err != nil || !slices.Equal(ds.Unread, []string{"graph attributes"}) {
+		t.Fatalf("unread %v (%v), want graph attributes", ds.Unread, err)
+	}
+	b.Reset()
+	if err := WriteDescriptions(&b, []Description{Describe(ds, "")}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "TINY has edge labels, which 'gwf classify' compares"; !strings.Contains(b.String(), want) || strings.Contains(b.String(), "also has edge labels") {
+		t.Errorf("%q, want %q", b.String(), want)
+	}
 }

@@ -32,6 +32,9 @@ type FeatureEncoding struct {
 	// Structure is the matrix that replaced each graph's adjacency (Structure.Apply); the
 	// zero value is the adjacency itself.
 	Structure Structure `json:"structure,omitempty"`
+	// EdgeLabels says that the graphs carry TU edge labels (TUOptions.EdgeLabels): a model
+	// trained on them reads them from new graphs too.
+	EdgeLabels bool `json:"edge_labels,omitempty"`
 }
 
 // Dim is the feature width the encoding gives: the number of one-hot values for labels, of
@@ -133,8 +136,10 @@ func checkMeanScale(mean, scale []float64) error {
 
 // Clone returns a deep copy.
 func (e FeatureEncoding) Clone() FeatureEncoding {
-	return FeatureEncoding{Kind: e.Kind, NodeLabels: slices.Clone(e.NodeLabels), NodeLabelNames: slices.Clone(e.NodeLabelNames),
-		Attributes: e.Attributes, Mean: slices.Clone(e.Mean), Scale: slices.Clone(e.Scale), Structure: e.Structure}
+	c := e // every field, then fresh slices
+	c.NodeLabels, c.NodeLabelNames = slices.Clone(e.NodeLabels), slices.Clone(e.NodeLabelNames)
+	c.Mean, c.Scale = slices.Clone(e.Mean), slices.Clone(e.Scale)
+	return c
 }
 
 // ApplyStandardization standardizes the node features of gs in place with given means and

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -137,5 +138,20 @@ func TestReadTUGivenNodeLabels(t *testing.T) {
 	}
 	if _, err := ReadTU(fsys, "TINY", "TINY", TUOptions{Features: FeaturesAttributes, NodeLabels: values}); err == nil {
 		t.Error("node-label values accepted with attributes")
+	}
+}
+
+// TestEncodingClone: a clone has every field (a model keeps its encoding by Clone) and shares
+// no slice with the original.
+func TestEncodingClone(t *testing.T) {
+	e := FeatureEncoding{Kind: FeaturesBoth, NodeLabels: []int{1, 2}, Attributes: 1, Mean: []float64{0.5}, Scale: []float64{2},
+		Structure: ShortestPath, EdgeLabels: true}
+	c := e.Clone()
+	if !reflect.DeepEqual(c, e) {
+		t.Fatalf("clone %+v, want %+v", c, e)
+	}
+	c.NodeLabels[0], c.Mean[0] = 9, 9
+	if e.NodeLabels[0] != 1 || e.Mean[0] != 0.5 {
+		t.Error("the clone shares slices with the original")
 	}
 }

@@ -64,6 +64,9 @@ type FolderOptions struct {
 	// Select, when set, is called with the number of graph files and returns the 0-based
 	// indices (in file-name order) of those to read, sorted and distinct.
 	Select func(graphs int) []int
+	// EdgeLabels keeps the "edge_labels" of JSON files (Graph.EdgeLabels); without it they
+	// are dropped. Dataset.Encoding.EdgeLabels says whether every graph had them.
+	EdgeLabels bool
 }
 
 // folderIgnored reports whether a file of a graph folder is not a graph.
@@ -224,6 +227,7 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 		}
 		ds.Graphs = append(ds.Graphs, g)
 	}
+	ds.keepEdgeLabels(opt.EdgeLabels)
 	if opt.Features.HasLabels() {
 		if err := ds.encodeCategories(opt.NodeLabelNames, lim.MaxDenseBytes-total); err != nil {
 			return nil, fmt.Errorf("%s: %w", dir, err)

@@ -15,6 +15,7 @@ func FuzzReadNodeLink(f *testing.F) {
 	f.Add([]byte(`{"directed": true, "multigraph": true, "graph": {"label": 1}, "nodes": [{"id": 0}, {"id": 1}], "edges": [{"source": 0, "target": 1}, {"source": 0, "target": 1}]}`), false)
 	f.Add([]byte(`{"nodes": [{"id": 1, "v": [1, 2]}, {"id": "1", "v": [3]}]}`), true)
 	f.Add([]byte(`{"nodes": [{"id": null}], "links": [{"source": 1}]}`), false)
+	f.Add([]byte(`{"multigraph": true, "nodes": [{"id": 0}, {"id": 1}], "links": [{"source": 0, "target": 1, "label": 1}, {"source": 1, "target": 0, "label": "x", "weight": 0}]}`), false)
 	f.Add([]byte(`{"multigraph": true, "graph": [["label", 1]], "nodes": [{"id": 0}, {"id": 1}], "adjacency": [[{"id": 1, "weight": 2}], [{"id": 0}, {"id": 1}]]}`), true)
 	f.Fuzz(func(t *testing.T, data []byte, attributes bool) {
 		g, err := ReadNodeLink(bytes.NewReader(data), "fuzz.json", NodeLinkOptions{Attributes: attributes, Limits: fuzzLimits})

@@ -38,6 +38,7 @@ func FuzzReadJSON(f *testing.F) {
 	f.Add([]byte(`{"adjacency": [[0,2.5,0],[1,0,0],[0,0,0]], "mu": [0.2,0.3,0.5], "features": [[1],[2],[3]]}`))
 	f.Add([]byte(`{"adjacency": [[0,1],[1]]}`))
 	f.Add([]byte(`{"adjacency": [[0,-1],[1,0]], "mu": [1, 0]}`))
+	f.Add([]byte(`{"adjacency": [[0,1],[1,0]], "edge_labels": [[0,3],[2,0]]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := ReadJSON(bytes.NewReader(data), "fuzz.json", fuzzLimits)
 		checkFuzzedGraph(t, g, err, "fuzz.json")
@@ -85,8 +86,10 @@ func FuzzReadTU(f *testing.F) {
 			"D/D_node_labels.txt":     {Data: nodeLabels},
 			"D/D_node_attributes.txt": {Data: attrs},
 		}
+		// The node labels serve as edge labels too (one line per adjacency line, or not).
+		fsys["D/D_edge_labels.txt"] = &fstest.MapFile{Data: nodeLabels}
 		for _, kind := range []FeatureKind{FeaturesNone, FeaturesLabels, FeaturesAttributes} {
-			ds, err := ReadTU(fsys, "D", "D", TUOptions{Features: kind, Limits: fuzzLimits})
+			ds, err := ReadTU(fsys, "D", "D", TUOptions{Features: kind, Limits: fuzzLimits, EdgeLabels: kind == FeaturesNone})
 			if err != nil {
 				if !tuErrorPlace.MatchString(err.Error()) {
 					t.Fatalf("error does not name the file and line: %v", err)

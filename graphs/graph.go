@@ -24,6 +24,11 @@ type Graph struct {
 	Mu []float64
 	// F holds the node features (N×D), or is nil when the graph has none.
 	F *mat.Dense
+	// EdgeLabels, when not nil, holds a label code for each entry of A, in the same sparse
+	// pattern (TU edge labels, such as bond types, read with TUOptions.EdgeLabels: see
+	// EdgeLabelCode). Only the Weisfeiler-Lehman relabelling reads it (WLCodesWithEdges);
+	// a graph whose A is replaced (shortest paths) does not keep it.
+	EdgeLabels *csr.Matrix
 	// Label is the class label of the graph; meaningful only when HasLabel is true.
 	Label    int
 	HasLabel bool
@@ -153,6 +158,9 @@ func (g *Graph) Validate() error {
 	}
 	if math.Abs(sum-1) > simplexTol {
 		return fail("mu sums to %v, not 1", sum)
+	}
+	if err := g.validateEdgeLabels(); err != nil {
+		return fail("%v", err)
 	}
 	if g.F != nil {
 		fr, fc := g.F.Dims()

@@ -5,7 +5,9 @@ package graphs
 //	{"adjacency": [[0, 1], [1, 0]], "features": [[0.5], [1.5]], "mu": [0.5, 0.5], "label": 3}
 //
 // Only "adjacency" is required. Without "mu" the node distribution is uniform; without
-// "features" the graph has none; without "label" HasLabel is false. Other fields are refused,
+// "features" the graph has none; without "label" HasLabel is false. "edge_labels", an N×N
+// array like the adjacency, gives each edge a non-zero label code (0 where there is no edge;
+// equal codes are the same label: Graph.EdgeLabels). Other fields are refused,
 // so that a misspelt "feature" or "labels" is an error rather than silently ignored.
 
 import (
@@ -22,6 +24,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/layers/csr"
 )
 
 // jsonGraph is the JSON form; the matrices decode under the limits (see jsonMatrix), and
@@ -31,6 +35,7 @@ type jsonGraph struct {
 	Features  *jsonMatrix `json:"features"`
 	Mu        *jsonMatrix `json:"mu"`
 	Label     *int        `json:"label"`
+	Edges     *jsonMatrix `json:"edge_labels"`
 }
 
 // newJSONGraph prepares the fields' decoders: the adjacency holds at most MaxNodes rows of
@@ -42,6 +47,7 @@ func newJSONGraph(lim Limits) *jsonGraph {
 		Adjacency: &jsonMatrix{field: "adjacency", maxRows: lim.MaxNodes, maxCols: lim.MaxNodes, budget: budget},
 		Features:  &jsonMatrix{field: "features", maxRows: lim.MaxNodes, budget: budget},
 		Mu:        &jsonMatrix{field: "mu", vector: true, maxRows: lim.MaxNodes},
+		Edges:     &jsonMatrix{field: "edge_labels", maxRows: lim.MaxNodes, maxCols: lim.MaxNodes, budget: budget},
 	}
 }
 
@@ -83,7 +89,7 @@ const (
 func jsonMaxBytes(lim Limits) int64 {
 	lim = lim.OrDefault()
 	n := int64(lim.MaxNodes)
-	byNodes := satMul(jsonBytesPerNumber, satMul(n, n+jsonFeatureAllowance))
+	byNodes := satMul(jsonBytesPerNumber, satMul(n, 2*n+jsonFeatureAllowance)) // adjacency, edge labels
 	byDense := satMul(jsonBytesPerNumber/8, lim.MaxDenseBytes)
 	return min(byNodes, byDense, math.MaxInt64-jsonSlack) + jsonSlack
 }
@@ -168,7 +174,7 @@ func jsonDecodeError(label string, src *jsonSource, err error) error {
 		}
 		return fmt.Errorf("%s: %s, near %s: %w", label, what, src.where(typ.Offset), err)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return fmt.Errorf("%s: %w (the known fields are adjacency, features, mu and label)", label, err)
+		return fmt.Errorf("%s: %w (the known fields are adjacency, features, mu, label and edge_labels)", label, err)
 	}
 	return fmt.Errorf("%s: %w", label, err)
 }
@@ -235,7 +241,43 @@ func (jg *jsonGraph) graph(name, label string, lim Limits) (*Graph, error) {
 	if jg.Label != nil {
 		g.Label, g.HasLabel = *jg.Label, true
 	}
+	if err := jg.edgeLabels(g, label); err != nil {
+		return nil, err
+	}
 	return g, nil
+}
+
+// edgeLabels sets g's EdgeLabels from the "edge_labels" field, when present: N×N, with a
+// finite non-zero code exactly where the adjacency has an edge.
+func (jg *jsonGraph) edgeLabels(g *Graph, label string) error {
+	rows := jg.Edges.matrix()
+	if rows == nil {
+		return nil
+	}
+	n := g.N()
+	if len(rows) != n {
+		return invalidf(label, `"edge_labels" has %d rows for %d nodes`, len(rows), n)
+	}
+	e := mat.NewDense(n, n, nil)
+	for i, row := range rows {
+		if len(row) != n {
+			return invalidf(label, `"edge_labels" row %d has %d entries, want %d (one per node)`, i, len(row), n)
+		}
+		for j, v := range row {
+			if (v != 0) != (g.A.At(i, j) != 0) {
+				return invalidf(label, `"edge_labels" (%d,%d) = %v where the adjacency is %v: want a non-zero label code exactly on the edges`, i, j, v, g.A.At(i, j))
+			}
+		}
+		copy(e.RawRowView(i), row)
+	}
+	var err error
+	if g.EdgeLabels, err = csr.FromDense(e); err != nil {
+		return invalidf(label, `"edge_labels": %v`, err)
+	}
+	if err := g.Validate(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // WriteJSON writes g in the JSON form that ReadJSON reads, one matrix row a line. Numbers are
@@ -285,6 +327,10 @@ func WriteJSON(w io.Writer, g *Graph) error {
 	row(g.Mu)
 	if g.HasLabel {
 		fmt.Fprintf(bw, ",\n  \"label\": %d", g.Label)
+	}
+	if g.EdgeLabels != nil {
+		bw.WriteString(",\n")
+		rows("edge_labels", g.EdgeLabels.Dense())
 	}
 	bw.WriteString("\n}\n")
 	return bw.Flush()

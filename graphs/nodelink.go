@@ -12,7 +12,8 @@ package graphs
 // order of "nodes", its neighbours as {"id": ..., "weight": ...}, and "graph" is a list of
 // [key, value] pairs. A link's
 // "weight" is its entry of C (1 when absent); in a multigraph the weights of parallel links
-// add up. Numeric node attributes are features (NodeLinkOptions.Attributes), string ones
+// add up. A link's "label" (an integer or a text: a bond type), where every link has one, is
+// its edge label (Graph.EdgeLabels; the last of parallel links wins). Numeric node attributes are features (NodeLinkOptions.Attributes), string ones
 // ReadFolder's node labels (NodeLinkOptions.Categories); other fields are ignored: node-link
 // files carry arbitrary attributes.
 
@@ -59,6 +60,7 @@ type nodeLinkLink struct {
 	Source json.RawMessage `json:"source"`
 	Target json.RawMessage `json:"target"`
 	Weight *float64        `json:"weight"`
+	Label  json.RawMessage `json:"label"` // an edge label (bond type): an integer or a text
 }
 
 // ReadNodeLink reads one graph in networkx's node-link JSON; name identifies the input in
@@ -170,6 +172,9 @@ func (nl *nodeLink) graph(name, label string, attributes bool, lim Limits) (*Gra
 	}
 	g, err := New(label, c, nil, f)
 	if err != nil {
+		return nil, err
+	}
+	if err := nl.edgeLabels(g, index, label); err != nil {
 		return nil, err
 	}
 	g.Name = name

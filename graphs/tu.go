@@ -24,13 +24,10 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/gwf-graphs/gwf/layers/csr"
 )
 
 // FeatureKind says which node features ReadTU puts into Graph.F.
@@ -151,6 +148,10 @@ type TUOptions struct {
 	// found in the file; a node whose label is not among them gets a zero row (counted in
 	// Dataset.UnknownNodeLabels).
 	NodeLabels []int
+	// EdgeLabels reads the dataset's edge labels (NAME_edge_labels.txt: bond types, say) into
+	// each graph's EdgeLabels where the files have them; without the file the graphs have
+	// none, and that is not an error.
+	EdgeLabels bool
 }
 
 // Dataset is a collection of graphs, labelled or not, as read by ReadTU or ReadFolder.
@@ -445,8 +446,15 @@ func (r *tuReader) read() (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
+	fEL, hasEL, err := r.find("_edge_labels")
+	if err != nil {
+		return nil, err
+	}
 	var unread []string
-	for _, u := range []struct{ suffix, what string }{{"_edge_labels", "edge labels"}, {"_edge_attributes", "edge attributes"}, {"_graph_attributes", "graph attributes"}} {
+	if hasEL && !opt.EdgeLabels {
+		unread = append(unread, "edge labels")
+	}
+	for _, u := range []struct{ suffix, what string }{{"_edge_attributes", "edge attributes"}, {"_graph_attributes", "graph attributes"}} {
 		if _, ok, err := r.find(u.suffix); err != nil {
 			return nil, err
 		} else if ok {
@@ -524,11 +532,21 @@ func (r *tuReader) read() (*Dataset, error) {
 		feat, d = appendColumns(feat, d, onehot, len(ds.NodeLabels)), d+len(ds.NodeLabels)
 	}
 
-	keys, err := r.readEdges(fA, r.nodeBytes(d), lim)
+	var lineLabels []float64
+	if hasEL && opt.EdgeLabels {
+		if lineLabels, err = r.readEdgeLabels(fEL, r.nodeBytes(d), lim); err != nil {
+			return nil, err
+		}
+		ds.Encoding.EdgeLabels = true
+	}
+	edges, err := r.readEdges(fA, r.nodeBytes(d)+8*int64(len(lineLabels)), lim, lineLabels)
 	if err != nil {
 		return nil, err
 	}
-	adj, err := r.adjacency(keys)
+	if lineLabels != nil && edges.lines != len(lineLabels) {
+		return nil, tuLineError(fEL, edges.lines+1, "%d edge labels for the %d lines of %s", len(lineLabels), edges.lines, fA.label)
+	}
+	adj, elab, err := r.adjacency(edges)
 	if err != nil {
 		return nil, err
 	}
@@ -547,6 +565,9 @@ func (r *tuReader) read() (*Dataset, error) {
 		gr, err := NewSparse(fmt.Sprintf("%s#%d", r.name, g+1), c, mu, f)
 		if err != nil {
 			return nil, err
+		}
+		if elab != nil {
+			gr.EdgeLabels = elab[k]
 		}
 		if hasGL {
 			gr.Label, gr.HasLabel = labels[g], true
@@ -848,103 +869,4 @@ func (r *tuReader) readAttributes(f tuFile, n int, lim Limits) (feat []float64, 
 		return nil, 0, tuLineError(f, lines+1, "missing: %d attribute lines for the %d nodes of the graph indicator", lines, n)
 	}
 	return feat, d, nil
-}
-
-// readEdges returns the kept lines "u, v" of the adjacency file as keys (u−1)<<32 | (v−1) of
-// 0-based global node ids, sorted and without repeats: C[u][v] = 1 for each, set rather than
-// added, so repeated lines are harmless (IMDB-BINARY lists every entry twice). The direction is
-// kept as written: TU files already hold both directions of an undirected edge. Sorted global
-// ids are sorted by graph, then row, then column: adjacency cuts them into the graphs' rows.
-// Each kept line costs memory until the graphs are built: with the nodes' (used bytes), they
-// must stay within the limit.
-func (r *tuReader) readEdges(f tuFile, used int64, lim Limits) ([]uint64, error) {
-	var keys []uint64
-	maxEdges := max(lim.MaxDenseBytes-used, 0) / tuBytesPerEdge
-	var kept int64
-	n := r.starts[len(r.starts)-1]
-	if int64(n) > math.MaxUint32 {
-		return nil, fmt.Errorf("%s: %d nodes: more than the reader can number", f.label, n)
-	}
-	// graphOf finds the 0-based graph of a 0-based node. Lines are sorted by node in practice, so
-	// the graph of the previous line is tried first.
-	last := 0
-	graphOf := func(u int) int {
-		if r.starts[last] <= u && u < r.starts[last+1] {
-			return last
-		}
-		last = sort.Search(len(r.starts)-1, func(g int) bool { return r.starts[g+1] > u })
-		return last
-	}
-	_, err := r.eachLine(f, func(line int, text string) error {
-		a, b, ok := strings.Cut(text, ",")
-		if !ok || strings.Contains(b, ",") {
-			return fmt.Errorf("%d comma-separated fields, want 2 (\"row, col\")", strings.Count(text, ",")+1)
-		}
-		u, err := tuInt(a, 1)
-		if err != nil {
-			return err
-		}
-		v, err := tuInt(b, 2)
-		if err != nil {
-			return err
-		}
-		for _, x := range []int{u, v} {
-			if x < 1 || x > n {
-				return fmt.Errorf("node id %d out of range 1..%d", x, n)
-			}
-		}
-		gu := graphOf(u - 1)
-		gv := graphOf(v - 1)
-		if gu != gv {
-			return fmt.Errorf("edge %d, %d crosses graphs: node %d is in graph %d, node %d in graph %d", u, v, u, gu+1, v, gv+1)
-		}
-		if r.pos[gu] >= 0 {
-			if kept++; kept > maxEdges {
-				return fmt.Errorf("more than %d edge lines in the graphs kept: with their nodes, over the limit of %s (raise Limits.MaxDenseBytes, or --max-memory on the command line)", maxEdges, tuBytes(lim.MaxDenseBytes))
-			}
-			keys = append(keys, uint64(u-1)<<32|uint64(v-1))
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	slices.Sort(keys)
-	return slices.Compact(keys), nil
-}
-
-// adjacency cuts the sorted keys of readEdges into the kept graphs' matrices (index k of r.keep).
-func (r *tuReader) adjacency(keys []uint64) ([]*csr.Matrix, error) {
-	out := make([]*csr.Matrix, len(r.keep))
-	p := 0
-	for g := 0; g < len(r.starts)-1; g++ {
-		k := r.pos[g]
-		if k < 0 {
-			continue
-		}
-		lo, hi := r.starts[g], r.starts[g+1]
-		q := p
-		for q < len(keys) && int(keys[q]>>32) < hi {
-			q++
-		}
-		n := hi - lo
-		rowPtr := make([]int, n+1)
-		col := make([]int32, q-p)
-		val := make([]float64, q-p)
-		for e, key := range keys[p:q] {
-			rowPtr[int(key>>32)-lo+1]++
-			col[e] = int32(int(key&math.MaxUint32) - lo)
-			val[e] = 1
-		}
-		for i := 0; i < n; i++ {
-			rowPtr[i+1] += rowPtr[i]
-		}
-		m, err := csr.New(n, rowPtr, col, val)
-		if err != nil {
-			return nil, fmt.Errorf("graph %s#%d: %w", r.name, g+1, err)
-		}
-		out[k] = m
-		p = q
-	}
-	return out, nil
 }

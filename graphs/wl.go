@@ -27,6 +27,21 @@ const codeBits = 52
 // are the same (up to collisions of a 52-bit hash, which hold no dictionary, so unseen graphs
 // get the codes of the graphs seen before). Codes compare with layers.Hamming.
 func WLCodes(g *Graph, h int) (*mat.Dense, error) {
+	return wlCodes(g, h, false)
+}
+
+// WLCodesWithEdges is WLCodes with the edges' labels (Graph.EdgeLabels, which g must have):
+// iteration t codes the pair (the node's label, the sorted pairs of each neighbour's label
+// and the label of the edge to it), as the WL kernels of labelled molecules do, so that a
+// double bond and a single bond to the same atom type differ from the first iteration on.
+func WLCodesWithEdges(g *Graph, h int) (*mat.Dense, error) {
+	if g.EdgeLabels == nil {
+		return nil, fmt.Errorf("graph %q: no edge labels for Weisfeiler-Lehman labels with edge labels", g.Name)
+	}
+	return wlCodes(g, h, true)
+}
+
+func wlCodes(g *Graph, h int, edges bool) (*mat.Dense, error) {
 	if h < 0 || h > MaxWLIterations {
 		return nil, fmt.Errorf("graph %q: Weisfeiler-Lehman iterations = %d must be in [0, %d]", g.Name, h, MaxWLIterations)
 	}
@@ -42,12 +57,21 @@ func WLCodes(g *Graph, h int) (*mat.Dense, error) {
 		codes.Set(v, 0, float64(prev[v]))
 	}
 	var nb []uint64
+	edge := make([]uint64, 1)
 	for t := 1; t <= h; t++ {
 		for v := range n {
 			cols, _ := g.A.Row(v)
 			nb = nb[:0]
-			for _, u := range cols {
-				nb = append(nb, prev[u])
+			if edges {
+				_, labels := g.EdgeLabels.Row(v)
+				for p, u := range cols {
+					edge[0] = math.Float64bits(labels[p])
+					nb = append(nb, hashCodes(prev[u], edge))
+				}
+			} else {
+				for _, u := range cols {
+					nb = append(nb, prev[u])
+				}
 			}
 			slices.Sort(nb)
 			next[v] = hashCodes(prev[v], nb)
@@ -61,9 +85,18 @@ func WLCodes(g *Graph, h int) (*mat.Dense, error) {
 // WithWLCodes returns copies of data whose node features are their WLCodes with h iterations
 // (the adjacency and distribution are shared, not copied).
 func WithWLCodes(data []*Graph, h int) ([]*Graph, error) {
+	return withWL(data, h, WLCodes)
+}
+
+// WithWLEdgeCodes is WithWLCodes with WLCodesWithEdges: every graph needs edge labels.
+func WithWLEdgeCodes(data []*Graph, h int) ([]*Graph, error) {
+	return withWL(data, h, WLCodesWithEdges)
+}
+
+func withWL(data []*Graph, h int, codes func(*Graph, int) (*mat.Dense, error)) ([]*Graph, error) {
 	out := make([]*Graph, len(data))
 	for i, g := range data {
-		f, err := WLCodes(g, h)
+		f, err := codes(g, h)
 		if err != nil {
 			return nil, err
 		}

@@ -29,7 +29,8 @@ TU folder, .zip or graph folder loads. Without --features it reads the node feat
 have, as classify does by default, and says which below the table; the node-label and
 attribute columns give their widths. For TU data read without some of the node features
 their files hold, a line below the table (or "offered_features" in the JSON) names them, and
-another ("unread") names what no option reads: edge labels, edge or graph attributes.`,
+another ("unread") names what no option reads: edge attributes, graph attributes. Edge
+labels (bond types) are read and said so ("edge_labels"): 'gwf classify' compares them.`,
 		Example: `  gwf datasets
   gwf datasets --json
   gwf datasets --graphs ./my-graphs
@@ -77,6 +78,7 @@ func describeData(fs *pflag.FlagSet, data *dataFlags) (graphs.Description, error
 	if err := data.check(); err != nil {
 		return graphs.Description{}, err
 	}
+	data.EdgeLabels = true // say what 'gwf classify' reads
 	ds, used, err := data.LoadAutoFeatures(fs)
 	if err != nil {
 		return graphs.Description{}, err

@@ -31,6 +31,9 @@ type Spec struct {
 	Standardize bool
 	// Directed reads the edge lists of a Folder as directed.
 	Directed bool
+	// EdgeLabels reads edge labels where the files have them (graphs.TUOptions.EdgeLabels,
+	// graphs.FolderOptions.EdgeLabels); an Encoding that has them asks for them too.
+	EdgeLabels bool
 
 	// Subset, when positive and smaller than the collection, keeps only that many graphs, in
 	// file order: a random choice seeded by SubsetSeed, or evenly spread over the files with
@@ -157,9 +160,10 @@ func Load(s Spec) (*graphs.Dataset, error) {
 		}
 		return kept[lo:hi]
 	}
-	tu := graphs.TUOptions{Features: s.Features, Limits: s.Limits, Select: pick}
+	tu := graphs.TUOptions{Features: s.Features, Limits: s.Limits, Select: pick, EdgeLabels: s.EdgeLabels}
 	if s.Encoding != nil {
 		tu.NodeLabels = s.Encoding.NodeLabels
+		tu.EdgeLabels = tu.EdgeLabels || s.Encoding.EdgeLabels
 	}
 	var ds *graphs.Dataset
 	var err error
@@ -169,7 +173,7 @@ func Load(s Spec) (*graphs.Dataset, error) {
 	case s.TU != "":
 		ds, err = graphs.ReadTUPath(s.TU, tu)
 	default:
-		fo := graphs.FolderOptions{Features: s.Features, Directed: s.Directed, Limits: s.Limits, Select: pick}
+		fo := graphs.FolderOptions{Features: s.Features, Directed: s.Directed, Limits: s.Limits, Select: pick, EdgeLabels: tu.EdgeLabels}
 		if s.Encoding != nil {
 			fo.NodeLabelNames = s.Encoding.NodeLabelNames
 		}

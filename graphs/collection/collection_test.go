@@ -209,8 +209,15 @@ func TestLoadEncoding(t *testing.T) {
 	}
 	wider := graphs.FeatureEncoding{Kind: graphs.FeaturesLabels, NodeLabels: []int{0, 1, 2, 3, 4, 5, 6, 7, 8}}
 	labels.Encoding = &wider
-	if ds, err := Load(labels); err != nil || ds.Graphs[0].Dim() != 9 {
+	if ds, err := Load(labels); err != nil || ds.Graphs[0].Dim() != 9 || ds.Graphs[0].EdgeLabels != nil {
 		t.Fatalf("MUTAG with 9 node-label values: %v", err)
+	}
+	// A model's encoding that kept edge labels reads them from new graphs.
+	withEdges := wider
+	withEdges.EdgeLabels = true
+	labels.Encoding = &withEdges
+	if ds, err := Load(labels); err != nil || !ds.Encoding.EdgeLabels || !graphs.HasEdgeLabels(ds.Graphs) {
+		t.Fatalf("MUTAG with an encoding of edge labels: %v", err)
 	}
 	for name, bad := range map[string]Spec{
 		"other kind":          {Dataset: "MUTAG", Features: graphs.FeaturesAttributes, Encoding: &wider},

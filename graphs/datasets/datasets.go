@@ -99,7 +99,7 @@ func Info(name string) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	opt := graphs.TUOptions{}
+	opt := graphs.TUOptions{EdgeLabels: true}
 	if hasNL {
 		opt.Features = graphs.FeaturesLabels
 	}

@@ -53,17 +53,17 @@ func TestInfo(t *testing.T) {
 		return graphs.Summary{Name: name, Graphs: g, Classes: 2, Nodes: nodes, Edges: edges, MinNodes: lo, MaxNodes: hi,
 			AvgNodes: float64(nodes) / float64(g), AvgEdges: float64(edges) / float64(g), FeatureDim: labels}
 	}
-	stats := func(s graphs.Summary, labels, attrs int, offered []string, unread ...string) datasets.Stats {
+	stats := func(s graphs.Summary, labels, attrs int, offered []string, edgeLabels bool) datasets.Stats {
 		return datasets.Stats{Description: graphs.Description{Summary: s, NodeLabels: labels, NodeAttributes: attrs,
-			OfferedFeatures: offered, Unread: unread}, HasNodeLabels: labels > 0}
+			OfferedFeatures: offered, EdgeLabels: edgeLabels}, HasNodeLabels: labels > 0}
 	}
 	both := []string{"labels", "attributes"}
 	for _, want := range []datasets.Stats{
-		stats(sum("AIDS", 2000, 31385, 32390, 2, 95, 38), 38, 4, both, "edge labels"),
-		stats(sum("IMDB-BINARY", 1000, 19773, 96531, 12, 136, 0), 0, 0, nil),
-		stats(sum("MUTAG", 188, 3371, 3721, 10, 28, 7), 7, 0, []string{"labels"}, "edge labels"),
-		stats(sum("PROTEINS", 1113, 43471, 81044, 4, 620, 3), 3, 1, both),
-		stats(sum("PROTEINS_full", 1113, 43471, 81044, 4, 620, 3), 3, 29, both),
+		stats(sum("AIDS", 2000, 31385, 32390, 2, 95, 38), 38, 4, both, true),
+		stats(sum("IMDB-BINARY", 1000, 19773, 96531, 12, 136, 0), 0, 0, nil, false),
+		stats(sum("MUTAG", 188, 3371, 3721, 10, 28, 7), 7, 0, []string{"labels"}, true),
+		stats(sum("PROTEINS", 1113, 43471, 81044, 4, 620, 3), 3, 1, both, false),
+		stats(sum("PROTEINS_full", 1113, 43471, 81044, 4, 620, 3), 3, 29, both, false),
 	} {
 		t.Run(want.Name, func(t *testing.T) {
 			got, err := datasets.Info(want.Name)

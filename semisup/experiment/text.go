@@ -226,6 +226,8 @@ func DescribeCandidates(cs []fgwsvm.Candidate) string {
 			s += fmt.Sprintf("%s alone (no features)", c.Structure)
 		case c.Degree:
 			s += fmt.Sprintf("%s with degrees, weight %.3g", c.Structure, c.FeatureWeight)
+		case c.WL > 0 && c.EdgeLabels:
+			s += fmt.Sprintf("%s with WL-%d labels of nodes and edges, weight %.3g", c.Structure, c.WL, c.FeatureWeight)
 		case c.WL > 0:
 			s += fmt.Sprintf("%s with WL-%d labels, weight %.3g", c.Structure, c.WL, c.FeatureWeight)
 		case c.Attributes > 0 && c.Part != "":

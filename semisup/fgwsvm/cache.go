@@ -40,6 +40,9 @@ func matrixFile(dir string, data []*graphs.Graph, c Candidate, solver training.C
 	if c.WL > 0 {
 		tag += fmt.Sprintf("-wl%d", c.WL)
 	}
+	if c.EdgeLabels {
+		tag += "-edges"
+	}
 	return filepath.Join(dir, fmt.Sprintf("fgw-%s%s-w%.4g-%d-graphs-%s.npy", c.Structure, tag, c.FeatureWeight, len(data), hex.EncodeToString(sum[:6])))
 }
 

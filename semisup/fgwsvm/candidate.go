@@ -27,6 +27,9 @@ type Candidate struct {
 	// Hamming distance: FGW's "wl" features. Graphs without node features start from one
 	// label for all nodes, which the first iteration turns into the node degrees.
 	WL int `json:"wl,omitempty"`
+	// EdgeLabels, with WL, refines the labels with the edges' labels too
+	// (graphs.WLCodesWithEdges: bond types, say); every graph needs them.
+	EdgeLabels bool `json:"edge_labels,omitempty"`
 	// Attributes, above 0, says that the node features are that many attribute columns
 	// followed by one-hot node labels (graphs.FeaturesBoth); Part then says what the
 	// candidate compares: "attributes" or "labels" alone, or both ("").
@@ -63,7 +66,11 @@ func (c Candidate) String() string {
 		on = fmt.Sprintf(" of the node attributes and labels (scaled by %.3g)", c.LabelScale)
 	}
 	if c.WL > 0 {
-		return fmt.Sprintf("%s structure, Weisfeiler-Lehman labels (%d iterations)%s of weight %.4g", c.Structure, c.WL, on, c.FeatureWeight)
+		edges := ""
+		if c.EdgeLabels {
+			edges = " with edge labels"
+		}
+		return fmt.Sprintf("%s structure, Weisfeiler-Lehman labels%s (%d iterations)%s of weight %.4g", c.Structure, edges, c.WL, on, c.FeatureWeight)
 	}
 	if c.Degree {
 		return fmt.Sprintf("%s structure, node degrees as features of weight %.4g", c.Structure, c.FeatureWeight)
@@ -82,8 +89,8 @@ func (c Candidate) check() error {
 	if w := c.FeatureWeight; !(w >= 0) || w > training.MaxFeatureWeight {
 		return fmt.Errorf("feature weight %v", w)
 	}
-	if h := c.WL; h < 0 || h > graphs.MaxWLIterations || (h > 0 && c.Degree) {
-		return fmt.Errorf("Weisfeiler-Lehman iterations %d (degrees %v)", h, c.Degree)
+	if h := c.WL; h < 0 || h > graphs.MaxWLIterations || (h > 0 && c.Degree) || (h == 0 && c.EdgeLabels) {
+		return fmt.Errorf("Weisfeiler-Lehman iterations %d (degrees %v, edge labels %v)", h, c.Degree, c.EdgeLabels)
 	}
 	switch {
 	case c.Attributes < 0: // a width beyond the graphs' is refused when applied
@@ -119,9 +126,13 @@ func (c Candidate) apply(data []*graphs.Graph, lim graphs.Limits) ([]*graphs.Gra
 		if hasFeatures(data) && !graphs.Categorical(data) {
 			return nil, fmt.Errorf("fgwsvm: %s: Weisfeiler-Lehman labels need categorical node features (one-hot node labels) or none", c)
 		}
+		wl := graphs.WithWLCodes
+		if c.EdgeLabels {
+			wl = graphs.WithWLEdgeCodes
+		}
 		var err error
-		if data, err = graphs.WithWLCodes(data, c.WL); err != nil {
-			return nil, err
+		if data, err = wl(data, c.WL); err != nil {
+			return nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
 		}
 	}
 	return c.Structure.ApplyWithin(data, lim)
@@ -257,8 +268,22 @@ func StructureCandidates(data []*graphs.Graph, s graphs.Structure, lim graphs.Li
 // WLCandidates are the five default weights of the Weisfeiler-Lehman labels after h
 // iterations of the categorical node features of data (or of one label for all nodes, on
 // graphs without features), with structure s.
+// On graphs that all carry edge labels, the same weights of the labels refined with the edge
+// labels come too (Candidate.EdgeLabels).
 func WLCandidates(data []*graphs.Graph, s graphs.Structure, h int, lim graphs.Limits) ([]Candidate, error) {
-	return weighted(data, Candidate{Structure: s, WL: h}, lim)
+	return wlWeighted(data, Candidate{Structure: s, WL: h}, lim)
+}
+
+// wlWeighted is weighted for base, a Weisfeiler-Lehman candidate, and, on data with edge
+// labels, for base refined with them.
+func wlWeighted(data []*graphs.Graph, base Candidate, lim graphs.Limits) ([]Candidate, error) {
+	out, err := weighted(data, base, lim)
+	if err != nil || !graphs.HasEdgeLabels(data) {
+		return out, err
+	}
+	base.EdgeLabels = true
+	edges, err := weighted(data, base, lim)
+	return append(out, edges...), err
 }
 
 // LabelFreeCandidates are the candidates of structure s that leave the node features of data
@@ -306,7 +331,7 @@ func MixedCandidates(data []*graphs.Graph, s graphs.Structure, attributes int, l
 	for _, h := range defaultWLIterations {
 		wl := base
 		wl.Part, wl.WL = PartLabels, h
-		cs, err := weighted(data, wl, lim)
+		cs, err := wlWeighted(data, wl, lim)
 		if err != nil {
 			return nil, err
 		}
@@ -316,9 +341,13 @@ func MixedCandidates(data []*graphs.Graph, s graphs.Structure, attributes int, l
 }
 
 // MixedPart is base (a candidate with Attributes set) on one part of the mixed features at
-// the five default weights; base's WL applies to the labels part.
+// the five default weights; base's WL applies to the labels part (with the edge labels too
+// where the data have them, as WLCandidates).
 func MixedPart(data []*graphs.Graph, base Candidate, part string, lim graphs.Limits) ([]Candidate, error) {
 	base.Part = part
+	if base.WL > 0 {
+		return wlWeighted(data, base, lim)
+	}
 	return weighted(data, base, lim)
 }
 

@@ -13,8 +13,9 @@
 // structure and dataset.
 //
 // Candidates are what the data offer (Candidates): both structures at five weights of the
-// node-feature cost around the balanced one; on node labels also their Weisfeiler-Lehman labels;
-// on graphs without features their degrees; on node attributes followed by node labels
+// node-feature cost around the balanced one; on node labels also their Weisfeiler-Lehman labels,
+// and on graphs that all carry edge labels (bond types) the same refined with them too
+// (Candidate.EdgeLabels); on graphs without features their degrees; on node attributes followed by node labels
 // (graphs.FeaturesBoth) the attributes alone, both, or the labels' WL labels (MixedCandidates);
 // on graphs with features also the structure alone and its WL labels (LabelFreeCandidates),
 // for features that do not carry the class. Those rank one standard error of the inner

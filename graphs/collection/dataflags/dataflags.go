@@ -32,6 +32,8 @@ type Flags struct {
 	// Structure is --structure: a graphs.ParseStructure name, or "auto" where
 	// AllowAutoStructure allowed it (the command chooses; the data are read as adjacency).
 	Structure string
+	// EdgeLabels is --edge-labels, where RegisterEdgeLabels added it: read TU edge labels.
+	EdgeLabels bool
 
 	autoStructure bool
 
@@ -48,6 +50,12 @@ func (d *Flags) Register(fs *pflag.FlagSet) {
 	fs.IntVar(&d.Subset, "subset", 0, "use only N graphs, the first N after a shuffle seeded by --subset-seed, kept in file order (0: all); chosen before reading, so only they count for --max-memory")
 	fs.Uint64Var(&d.SubsetSeed, "subset-seed", 1, "seed of the --subset shuffle")
 	fs.StringVar(&d.Structure, "structure", "adjacency", "the matrix graphs are compared by: adjacency (the paper's) or shortest-path (sp: shortest-path lengths, FGW's and GDL's choice for molecules); a model keeps it, and the graphs it embeds or predicts get the same")
+}
+
+// RegisterEdgeLabels adds --edge-labels (default true), for a command whose models can
+// compare edge labels: TU edge labels are read where the files have them.
+func (d *Flags) RegisterEdgeLabels(fs *pflag.FlagSet, usage string) {
+	fs.BoolVar(&d.EdgeLabels, "edge-labels", true, usage)
 }
 
 // AllowAutoStructure makes --structure accept and default to "auto", a choice the command
@@ -155,7 +163,7 @@ func (d *Flags) Spec() collection.Spec {
 	kind, _ := graphs.ParseFeatureKind(d.Features) // checked
 	return collection.Spec{
 		Dataset: d.Dataset, TU: d.TU, Folder: d.Graphs,
-		Features: kind, Standardize: d.Standardize,
+		Features: kind, Standardize: d.Standardize, EdgeLabels: d.EdgeLabels,
 		Subset: d.Subset, SubsetSeed: d.SubsetSeed,
 		Limits: d.Limits(), Encoding: d.encoding, Structure: d.loadStructure(),
 	}
@@ -227,8 +235,16 @@ func (d *Flags) Load() (*graphs.Dataset, error) {
 // by one-hot node labels where the source has both; else either of them; else none.
 // Features that are there but cannot be read (of differing widths, not finite) are an error,
 // not a reason to leave them out. It returns the dataset and the flags it was read with
-// ("--features both --standardize", ...).
+// ("--features both --standardize", ...), and --edge-labels where edge labels were read.
 func (d *Flags) LoadAutoFeatures(fs *pflag.FlagSet) (*graphs.Dataset, string, error) {
+	ds, used, err := d.loadAutoFeatures(fs)
+	if err == nil && ds.Encoding.EdgeLabels {
+		used += " --edge-labels"
+	}
+	return ds, used, err
+}
+
+func (d *Flags) loadAutoFeatures(fs *pflag.FlagSet) (*graphs.Dataset, string, error) {
 	if fs.Changed("features") {
 		ds, err := d.Load()
 		return ds, d.String(), err

@@ -1,0 +1,63 @@
+package graphs
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// EdgeLabelCode is the non-zero code Graph.EdgeLabels stores for the integer edge label l:
+// the same for the same label in every dataset and file (0, −1, 1, −2, … → 1, 2, 3, 4, …).
+func EdgeLabelCode(l int) float64 {
+	z := uint64(2 * l) // zigzag: l ≥ 0 → 2l, l < 0 → −2l − 1
+	if l < 0 {
+		z = uint64(-2*l - 1)
+	}
+	return float64(z + 1)
+}
+
+// HasEdgeLabels reports whether every graph of data carries edge labels (none is empty).
+func HasEdgeLabels(data []*Graph) bool {
+	for _, g := range data {
+		if g.EdgeLabels == nil {
+			return false
+		}
+	}
+	return len(data) > 0
+}
+
+// validateEdgeLabels checks that EdgeLabels, when set, has A's pattern and finite codes.
+func (g *Graph) validateEdgeLabels() error {
+	e := g.EdgeLabels
+	if e == nil {
+		return nil
+	}
+	if e.N() != g.A.N() || e.NNZ() != g.A.NNZ() {
+		return fmt.Errorf("edge labels: %d labels on %d nodes for %d edges on %d nodes", e.NNZ(), e.N(), g.A.NNZ(), g.A.N())
+	}
+	for i := range g.A.N() {
+		cols, _ := g.A.Row(i)
+		lc, codes := e.Row(i)
+		if !slices.Equal(cols, lc) {
+			return fmt.Errorf("edge labels of node %d are not on its edges", i)
+		}
+		for _, c := range codes {
+			if math.IsNaN(c) || math.IsInf(c, 0) {
+				return fmt.Errorf("edge label code %v of node %d is not finite", c, i)
+			}
+		}
+	}
+	return nil
+}
+
+// keepEdgeLabels keeps the graphs' edge labels when keep is set and every graph has them
+// (Encoding.EdgeLabels), else drops them: a model compares edge labels of all graphs or none.
+func (ds *Dataset) keepEdgeLabels(keep bool) {
+	ds.Encoding.EdgeLabels = keep && HasEdgeLabels(ds.Graphs)
+	if ds.Encoding.EdgeLabels {
+		return
+	}
+	for _, g := range ds.Graphs {
+		g.EdgeLabels = nil
+	}
+}
