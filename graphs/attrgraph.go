@@ -75,9 +75,10 @@ const (
 
 // attrEntry is one edge held until the node count is known, its ends as slots.
 type attrEntry struct {
-	u, v int32
-	kind edgeKind
-	w    float64
+	u, v  int32
+	kind  edgeKind
+	w     float64
+	label float64 // the edge label's code (EdgeLabelCode, textLabelCode); 0: none
 }
 
 // attrNode is a node id met in the input.
@@ -101,6 +102,7 @@ type attrGraph struct {
 	nodes      []attrNode // by slot
 	declared   int32
 	entries    []attrEntry
+	unlabelled bool // an edge came without an edge label: the graph has none
 	compactAt  int
 	values     int64                // numeric attribute values held, bounded by MaxDenseBytes
 	defaults   map[string][]float64 // values of nodes without the attribute (GraphML <default>)
@@ -259,7 +261,9 @@ func (g *attrGraph) setDefault(name string, x float64) error {
 
 // edge holds an edge between two ids; line is where it is, for the error of an id that no node
 // declares.
-func (g *attrGraph) edge(source, target string, w float64, kind edgeKind, line int) error {
+// edge adds an edge of weight w; label is its edge label's code, 0 for none (every edge needs
+// one for the graph to have edge labels).
+func (g *attrGraph) edge(source, target string, w float64, kind edgeKind, line int, label float64) error {
 	if math.IsNaN(w) || math.IsInf(w, 0) || w < 0 {
 		return invalid("weight %v is not a finite non-negative number", w)
 	}
@@ -274,7 +278,8 @@ func (g *attrGraph) edge(source, target string, w float64, kind edgeKind, line i
 		}
 		ends[i] = s
 	}
-	g.entries = append(g.entries, attrEntry{u: ends[0], v: ends[1], kind: kind, w: w})
+	g.entries = append(g.entries, attrEntry{u: ends[0], v: ends[1], kind: kind, w: w, label: label})
+	g.unlabelled = g.unlabelled || label == 0
 	if len(g.entries) >= g.compactAt {
 		g.entries = sumEntries(g.entries)
 		g.compactAt = max(2*len(g.entries), edgeListCompactMin)
@@ -304,6 +309,7 @@ func sumEntries(entries []attrEntry) []attrEntry {
 			pk, pu, pv := key(out[k])
 			if ek, eu, ev := key(e); ek == pk && eu == pu && ev == pv {
 				out[k].w += e.w
+				out[k].label = e.label // the last parallel edge's label
 				continue
 			}
 		}
@@ -340,8 +346,9 @@ func (g *attrGraph) build(name string) (*Graph, error) {
 			return nil, err
 		}
 	}
+	g.entries = sumEntries(g.entries)
 	entries := make([]csr.Entry, 0, 2*len(g.entries))
-	for _, e := range sumEntries(g.entries) {
+	for _, e := range g.entries {
 		u, v := int(g.nodes[e.u].rank), int(g.nodes[e.v].rank)
 		entries = append(entries, csr.Entry{Row: u, Col: v, Val: e.w})
 		if u != v && (e.kind == edgeUndirected || e.kind == edgeByGraph && !g.directed) {
@@ -376,7 +383,37 @@ func (g *attrGraph) build(name string) (*Graph, error) {
 	}
 	gr.Name = name
 	gr.categories = g.nodeCategories(slotOf)
+	if err := g.edgeLabels(gr); err != nil {
+		return nil, err
+	}
 	return gr, nil
+}
+
+// edgeLabels sets gr's EdgeLabels when every edge came with a label: at each entry of the
+// adjacency, the label of the last edge there.
+func (g *attrGraph) edgeLabels(gr *Graph) error {
+	if g.unlabelled || len(g.entries) == 0 {
+		return nil
+	}
+	labels := make([]csr.Entry, 0, 2*len(g.entries))
+	for _, e := range g.entries {
+		u, v := int(g.nodes[e.u].rank), int(g.nodes[e.v].rank)
+		labels = append(labels, csr.Entry{Row: u, Col: v, Val: e.label})
+		if u != v && (e.kind == edgeUndirected || e.kind == edgeByGraph && !g.directed) {
+			labels = append(labels, csr.Entry{Row: v, Col: u, Val: e.label})
+		}
+	}
+	kept := labels[:0]
+	for _, e := range labels {
+		if gr.A.At(e.Row, e.Col) != 0 { // weights of zero are no edges
+			kept = append(kept, e)
+		}
+	}
+	var err error
+	if gr.EdgeLabels, err = csr.Build(gr.N(), kept); err != nil {
+		return invalidf(g.label, "edge labels: %v", err)
+	}
+	return gr.Validate()
 }
 
 // features makes F of the numeric attributes, by name in sorted order: every node must have

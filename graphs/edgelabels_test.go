@@ -302,3 +302,63 @@ func TestNodeLinkEdgeLabels(t *testing.T) {
 		t.Errorf("directed: %v", got)
 	}
 }
+
+// GraphML's and GML's edge attribute "label", where every edge has one, is the edge label;
+// the last of parallel edges wins; an edge without one leaves the graph without edge labels.
+func TestGraphMLAndGMLEdgeLabels(t *testing.T) {
+	graphml := func(edges string) string {
+		return `<graphml xmlns="http://graphml.graphdrawing.org/xmlns">
+  <key id="d0" for="edge" attr.name="label" attr.type="string"/>
+  <key id="d1" for="edge" attr.name="weight" attr.type="double"/>
+  <graph edgedefault="undirected"><node id="a"/><node id="b"/><node id="c"/>` + edges + `</graph></graphml>`
+	}
+	gml := func(edges string) string {
+		return `graph [ node [ id 0 ] node [ id 1 ] node [ id 2 ] ` + edges + ` ]`
+	}
+	want := []float64{
+		0, textLabelCode("double"), 0,
+		textLabelCode("double"), 0, EdgeLabelCode(1),
+		0, EdgeLabelCode(1), 0}
+	for _, tc := range []struct {
+		name, text string
+		read       func(string) (*Graph, error)
+		want       []float64
+	}{
+		{"graphml", graphml(`<edge source="a" target="b"><data key="d0">single</data></edge>
+			<edge source="b" target="a"><data key="d0">double</data></edge>
+			<edge source="b" target="c"><data key="d0"> 1 </data></edge>
+			<edge source="a" target="c"><data key="d0">x</data><data key="d1">0</data></edge>`), readGraphMLString, want},
+		{"graphml, one edge without", graphml(`<edge source="a" target="b"><data key="d0">single</data></edge>
+			<edge source="b" target="c"/>`), readGraphMLString, nil},
+		{"gml", gml(`edge [ source 0 target 1 label "single" ] edge [ source 1 target 0 label "double" ]
+			edge [ source 1 target 2 label 1 ]`), readGMLString, want},
+		{"gml, one edge without", gml(`edge [ source 0 target 1 label "single" ] edge [ source 1 target 2 ]`), readGMLString, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := tc.read(tc.text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.want == nil {
+				if g.EdgeLabels != nil {
+					t.Errorf("edge labels %v", tuDense(g.EdgeLabels.Dense()))
+				}
+				return
+			}
+			if g.EdgeLabels == nil {
+				t.Fatal("no edge labels")
+			}
+			if got := tuDense(g.EdgeLabels.Dense()); !slices.Equal(got, tc.want) {
+				t.Errorf("edge labels %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func readGraphMLString(s string) (*Graph, error) {
+	return ReadGraphML(strings.NewReader(s), "g.graphml", NodeLinkOptions{})
+}
+
+func readGMLString(s string) (*Graph, error) {
+	return ReadGML(strings.NewReader(s), "g.gml", NodeLinkOptions{})
+}

@@ -57,6 +57,7 @@ func FuzzReadGraphML(f *testing.F) {
 	addFormatSeeds(f, ".graphml")
 	f.Add([]byte(`<graphml><key id="x" for="node" attr.name="x" attr.type="int"><default>1</default></key><graph edgedefault="directed"><edge source="b" target="a" directed="false"/><node id="a"/><node id="b"><data key="x">2</data></node></graph></graphml>`), true)
 	f.Add([]byte(`<graphml><graph edgedefault="undirected"><node id="a"><graph/></node><hyperedge/></graph></graphml>`), false)
+	f.Add([]byte(`<graphml><key id="l" for="edge" attr.name="label" attr.type="string"><default>1</default></key><graph edgedefault="undirected"><node id="a"/><node id="b"/><edge source="a" target="b"><data key="l">double</data></edge><edge source="b" target="a"/></graph></graphml>`), false)
 	f.Fuzz(func(t *testing.T, data []byte, attributes bool) {
 		g, err := ReadGraphML(bytes.NewReader(data), "fuzz.graphml", NodeLinkOptions{Attributes: attributes, Limits: fuzzLimits})
 		checkFuzzedGraph(t, g, err, "fuzz.graphml")
@@ -77,6 +78,7 @@ func FuzzReadGML(f *testing.F) {
 	addFormatSeeds(f, ".gml")
 	f.Add([]byte("graph [ directed 1 label \"1\" node [ id 0 v 1 v 2 ] node [ id 1 v 3 v 4 graphics [ x 1 ] ] edge [ source 1 target 0 weight 2.5 ] ]"), true)
 	f.Add([]byte("# c\ngraph [ node [ id 0 x NAN ] edge [ source 0 target 9 weight +INF ] ]"), false)
+	f.Add([]byte("graph [ node [ id 0 ] node [ id 1 ] edge [ source 0 target 1 label \"double\" ] edge [ source 1 target 0 label 2 weight 0 ] ]"), false)
 	f.Fuzz(func(t *testing.T, data []byte, attributes bool) {
 		g, err := ReadGML(bytes.NewReader(data), "fuzz.gml", NodeLinkOptions{Attributes: attributes, Limits: fuzzLimits})
 		checkFuzzedGraph(t, g, err, "fuzz.gml")

@@ -303,7 +303,7 @@ func (p *gexfParser) edge(e xml.StartElement) error {
 	if err := p.x.skip(e); err != nil { // attvalues, viz:*, spells
 		return err
 	}
-	if err := p.g.edge(ends[0], ends[1], w, kind, line); err != nil {
+	if err := p.g.edge(ends[0], ends[1], w, kind, line, 0); err != nil {
 		return fmt.Errorf("%s:%d: edge %d: %w", p.x.label, line, p.edges, err)
 	}
 	return nil

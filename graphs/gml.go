@@ -466,8 +466,13 @@ func (p *gmlParser) edge(v gmlToken) error {
 	var ends [2]string
 	var has [2]bool
 	var weight *gmlToken
+	label := 0.0
 	err := p.list(v.line, false, func(k, v gmlToken) error {
 		switch k.text {
+		case "label":
+			if v.kind == gmlInt || v.kind == gmlString {
+				label = edgeLabelText(&v.text)
+			}
 		case "source", "target":
 			i := 0
 			if k.text == "target" {
@@ -503,7 +508,7 @@ func (p *gmlParser) edge(v gmlToken) error {
 	if weight != nil {
 		w, _ = strconv.ParseFloat(weight.text, 64) // ±Inf when out of range, refused by edge
 	}
-	if err := p.g.edge(ends[0], ends[1], w, edgeByGraph, v.line); err != nil {
+	if err := p.g.edge(ends[0], ends[1], w, edgeByGraph, v.line, label); err != nil {
 		return fmt.Errorf("%s:%d: edge %d: %w", p.label, v.line, p.edges, err)
 	}
 	return nil

@@ -17,7 +17,8 @@ package graphs
 //
 // Only the first <graph> of a file is read. The nodes are rows of C in document order. An edge
 // attribute named "weight" is the entry of C (1 when absent); parallel edges add up (networkx
-// reads them as a multigraph). An edge's own directed="true|false" overrides edgedefault.
+// reads them as a multigraph). An edge attribute "label" (an integer or a text: a bond type),
+// where every edge has one, is the edge's label (Graph.EdgeLabels). An edge's own directed="true|false" overrides edgedefault.
 // Hyperedges and graphs nested in nodes or edges are refused; ports, <desc> and extension
 // elements (yFiles graphics) are ignored.
 
@@ -113,6 +114,7 @@ type graphmlParser struct {
 	edges      int
 	graphLabel *string
 	weight     *string // the default weight of edges, from a "weight" key's <default>
+	edgeLabel  float64 // the default edge label's code, from a "label" key's <default>
 }
 
 // line is the input line the decoder has reached.
@@ -340,6 +342,9 @@ func (p *graphmlParser) graph(e xml.StartElement) error {
 		if k.name == "weight" && k.on("edge") && k.def != nil && p.weight == nil {
 			p.weight = k.def
 		}
+		if k.name == "label" && k.on("edge") && k.def != nil && p.edgeLabel == 0 {
+			p.edgeLabel = edgeLabelText(k.def)
+		}
 		if k.numeric && k.on("node") && k.def != nil && p.g.attributes {
 			x, err := number(k.def)
 			if err != nil {
@@ -430,7 +435,7 @@ func (p *graphmlParser) edge(e xml.StartElement) error {
 	default:
 		return p.errorf(`edge %d: directed=%q, want "true" or "false"`, p.edges, v)
 	}
-	weight := p.weight
+	weight, label := p.weight, p.edgeLabel
 	err := p.inside(func(c xml.StartElement) error {
 		switch c.Name.Local {
 		case "graph":
@@ -442,6 +447,9 @@ func (p *graphmlParser) edge(e xml.StartElement) error {
 					return p.errorf("edge %d: weight holds elements, not a number", p.edges)
 				}
 				weight = text
+			}
+			if err == nil && k.name == "label" && k.on("edge") {
+				label = edgeLabelText(text)
 			}
 			return err
 		}
@@ -456,7 +464,7 @@ func (p *graphmlParser) edge(e xml.StartElement) error {
 			return p.errorf("edge %d: weight %v", p.edges, err)
 		}
 	}
-	if err := p.g.edge(ends[0], ends[1], w, kind, line); err != nil {
+	if err := p.g.edge(ends[0], ends[1], w, kind, line, label); err != nil {
 		return fmt.Errorf("%s:%d: edge %d: %w", p.label, line, p.edges, err)
 	}
 	return nil

@@ -3,6 +3,8 @@ package graphs
 import (
 	"encoding/json"
 	"hash/fnv"
+	"strconv"
+	"strings"
 
 	"github.com/gwf-graphs/gwf/layers/csr"
 )
@@ -67,6 +69,22 @@ func edgeLabelCodeOf(raw json.RawMessage) (code float64, ok bool) {
 		return textLabelCode(s), true
 	}
 	return 0, false
+}
+
+// edgeLabelText is the code of an edge label given as text (GraphML's <data>, GML's value):
+// an integer's EdgeLabelCode, else the text's textLabelCode; 0 (none) for no text.
+func edgeLabelText(text *string) float64 {
+	if text == nil {
+		return 0
+	}
+	t := strings.TrimSpace(*text)
+	if t == "" {
+		return 0
+	}
+	if n, err := strconv.Atoi(t); err == nil {
+		return EdgeLabelCode(n)
+	}
+	return textLabelCode(t)
 }
 
 // textLabelCode codes a text edge label by a 52-bit hash, negative so that it never equals

@@ -22,25 +22,28 @@ func TestClassifySVMDefault(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if rep.Method != methodSVM || len(rep.Folds) != 3 || rep.Features != "--features labels" {
+	if rep.Method != methodSVM || len(rep.Folds) != 3 || rep.Features != "--features labels --edge-labels" {
 		t.Fatalf("method %q, %d folds, features %q", rep.Method, len(rep.Folds), rep.Features)
 	}
 	if rep.Version != versionString() { // what made the report, for who reads it later
 		t.Errorf("report of gwf version %q, want %q", rep.Version, versionString())
 	}
-	if len(rep.Settings.Candidates) != 52 {
-		t.Fatalf("%d candidates, want 2 structures × (5 feature weights × (labels, WL-2, WL-4) + the structure alone + 5 × WL-2 and WL-4 from the degrees)", len(rep.Settings.Candidates))
+	if len(rep.Settings.Candidates) != 72 {
+		t.Fatalf("%d candidates, want 2 structures × (5 feature weights × (labels, WL-2, WL-4, WL-2 and WL-4 with the bonds) + the structure alone + 5 × WL-2 and WL-4 from the degrees)", len(rep.Settings.Candidates))
 	}
-	wl, free := map[int]int{}, map[int]int{}
+	wl, edges, free := map[int]int{}, map[int]int{}, map[int]int{}
 	for _, c := range rep.Settings.Candidates {
-		if c.WithoutFeatures {
+		switch {
+		case c.WithoutFeatures:
 			free[c.WL]++
-		} else {
+		case c.EdgeLabels:
+			edges[c.WL]++
+		default:
 			wl[c.WL]++
 		}
 	}
-	if wl[0] != 10 || wl[2] != 10 || wl[4] != 10 || free[0] != 2 || free[2] != 10 || free[4] != 10 {
-		t.Fatalf("candidates by WL iterations %v, want 10 each of 0, 2 and 4; label-free %v", wl, free)
+	if wl[0] != 10 || wl[2] != 10 || wl[4] != 10 || edges[2] != 10 || edges[4] != 10 || free[0] != 2 || free[2] != 10 || free[4] != 10 {
+		t.Fatalf("candidates by WL iterations %v, want 10 each of 0, 2 and 4; with edge labels %v; label-free %v", wl, edges, free)
 	}
 	// Without screening, the ten best candidates vote in each fold, the best first.
 	if rep.Settings.Vote != 10 {
@@ -59,7 +62,7 @@ func TestClassifySVMDefault(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if len(rep.Settings.Candidates) != 5 || rep.Settings.Candidates[0].WL != 3 || rep.Folds[0].Choice.Candidate.WL != 3 {
+	if len(rep.Settings.Candidates) != 10 || rep.Settings.Candidates[0].WL != 3 || rep.Folds[0].Choice.Candidate.WL != 3 {
 		t.Fatalf("--wl 3: candidates %v, fold choice %v", rep.Settings.Candidates, rep.Folds[0].Choice)
 	}
 	if rep.Accuracy.Mean < 0.5 || rep.Accuracy.Mean > 1 {

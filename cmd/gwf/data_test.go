@@ -191,7 +191,7 @@ func TestDatasetsDescribesData(t *testing.T) {
 	}
 	out, _ = mustRun(t, "datasets", "--dataset", "MUTAG", "--json")
 	if err := json.Unmarshal([]byte(out), &infos); err != nil || len(infos) != 1 || !slices.Equal(infos[0].OfferedFeatures, []string{"labels"}) ||
-		infos[0].Features != "--features labels" || infos[0].NodeLabels != 7 {
+		infos[0].Features != "--features labels --edge-labels" || infos[0].NodeLabels != 7 || !infos[0].EdgeLabels {
 		t.Errorf("datasets --dataset MUTAG --json: %v\n%s", err, out)
 	}
 }
