@@ -8,15 +8,18 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/layers/csr"
 )
 
-// wlFixture is testdata/wl_codes.json, written by testdata/wl_codes.py.
+// wlFixture is testdata/wl_codes.json, written by testdata/wl_codes.py, or
+// wl_edge_codes.json (wl_edge_codes.py), whose edges carry a third number, their label.
 type wlFixture struct {
 	Iterations int `json:"iterations"`
 	Graphs     []struct {
 		Name   string     `json:"name"`
 		Nodes  int        `json:"nodes"`
-		Edges  [][2]int   `json:"edges"`
+		Edges  [][]int    `json:"edges"`
 		Labels []string   `json:"labels"`
 		Hashes [][]string `json:"hashes"`
 	} `json:"graphs"`
@@ -26,7 +29,18 @@ type wlFixture struct {
 // graphs exactly as networkx's Weisfeiler-Lehman subgraph hashes do (a bijection between the
 // two), and column 0 splits them by node label.
 func TestWLCodesNetworkx(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("testdata", "wl_codes.json"))
+	checkWLNetworkx(t, "wl_codes.json", WLCodes)
+}
+
+// TestWLCodesWithEdgesNetworkx: the same with edge labels, against networkx's hashes with
+// edge_attr.
+func TestWLCodesWithEdgesNetworkx(t *testing.T) {
+	checkWLNetworkx(t, "wl_edge_codes.json", WLCodesWithEdges)
+}
+
+func checkWLNetworkx(t *testing.T, fixture string, wl func(*Graph, int) (*mat.Dense, error)) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("testdata", fixture))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,9 +61,14 @@ func TestWLCodesNetworkx(t *testing.T) {
 	for _, c := range fx.Graphs {
 		n := c.Nodes
 		a := mat.NewDense(n, n, nil)
-		for _, e := range c.Edges {
-			a.Set(e[0], e[1], 1)
-			a.Set(e[1], e[0], 1)
+		e := mat.NewDense(n, n, nil)
+		for _, uv := range c.Edges {
+			a.Set(uv[0], uv[1], 1)
+			a.Set(uv[1], uv[0], 1)
+			if len(uv) == 3 {
+				e.Set(uv[0], uv[1], EdgeLabelCode(uv[2]))
+				e.Set(uv[1], uv[0], EdgeLabelCode(uv[2]))
+			}
 		}
 		f := mat.NewDense(n, 5, nil)
 		for v, l := range c.Labels {
@@ -63,7 +82,12 @@ func TestWLCodesNetworkx(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		codes, err := WLCodes(g, h)
+		if len(c.Edges) > 0 && len(c.Edges[0]) == 3 {
+			if g.EdgeLabels, err = csr.FromDense(e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		codes, err := wl(g, h)
 		if err != nil {
 			t.Fatal(err)
 		}
