@@ -259,10 +259,9 @@ func (g *attrGraph) setDefault(name string, x float64) error {
 	return nil
 }
 
-// edge holds an edge between two ids; line is where it is, for the error of an id that no node
-// declares.
-// edge adds an edge of weight w; label is its edge label's code, 0 for none (every edge needs
-// one for the graph to have edge labels).
+// edge holds an edge of weight w between two ids; line is where it is, for the error of an id
+// that no node declares; label is its edge label's code, 0 for none (every edge needs one for
+// the graph to have edge labels).
 func (g *attrGraph) edge(source, target string, w float64, kind edgeKind, line int, label float64) error {
 	if math.IsNaN(w) || math.IsInf(w, 0) || w < 0 {
 		return invalid("weight %v is not a finite non-negative number", w)
@@ -349,11 +348,7 @@ func (g *attrGraph) build(name string) (*Graph, error) {
 	g.entries = sumEntries(g.entries)
 	entries := make([]csr.Entry, 0, 2*len(g.entries))
 	for _, e := range g.entries {
-		u, v := int(g.nodes[e.u].rank), int(g.nodes[e.v].rank)
-		entries = append(entries, csr.Entry{Row: u, Col: v, Val: e.w})
-		if u != v && (e.kind == edgeUndirected || e.kind == edgeByGraph && !g.directed) {
-			entries = append(entries, csr.Entry{Row: v, Col: u, Val: e.w})
-		}
+		entries = g.appendEntries(entries, e, e.w)
 	}
 	// An edge may be there as directed and as undirected, or in both orders: sum once more by
 	// position, in place of csr.Build's last-wins.
@@ -389,6 +384,17 @@ func (g *attrGraph) build(name string) (*Graph, error) {
 	return gr, nil
 }
 
+// appendEntries appends the matrix entries of edge e with value x: (u, v), and (v, u) when
+// the edge is undirected.
+func (g *attrGraph) appendEntries(out []csr.Entry, e attrEntry, x float64) []csr.Entry {
+	u, v := int(g.nodes[e.u].rank), int(g.nodes[e.v].rank)
+	out = append(out, csr.Entry{Row: u, Col: v, Val: x})
+	if u != v && (e.kind == edgeUndirected || e.kind == edgeByGraph && !g.directed) {
+		out = append(out, csr.Entry{Row: v, Col: u, Val: x})
+	}
+	return out
+}
+
 // edgeLabels sets gr's EdgeLabels when every edge came with a label: at each entry of the
 // adjacency, the label of the last edge there.
 func (g *attrGraph) edgeLabels(gr *Graph) error {
@@ -397,11 +403,7 @@ func (g *attrGraph) edgeLabels(gr *Graph) error {
 	}
 	labels := make([]csr.Entry, 0, 2*len(g.entries))
 	for _, e := range g.entries {
-		u, v := int(g.nodes[e.u].rank), int(g.nodes[e.v].rank)
-		labels = append(labels, csr.Entry{Row: u, Col: v, Val: e.label})
-		if u != v && (e.kind == edgeUndirected || e.kind == edgeByGraph && !g.directed) {
-			labels = append(labels, csr.Entry{Row: v, Col: u, Val: e.label})
-		}
+		labels = g.appendEntries(labels, e, e.label)
 	}
 	kept := labels[:0]
 	for _, e := range labels {

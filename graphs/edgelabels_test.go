@@ -286,6 +286,10 @@ func TestNodeLinkEdgeLabels(t *testing.T) {
 	if textLabelCode("double") >= 0 || textLabelCode("double") == textLabelCode("single") {
 		t.Error("text codes must be negative and tell texts apart")
 	}
+	// "1" as a text is the integer 1, as GraphML and GML give every label as text.
+	if c, ok := edgeLabelCodeOf([]byte(`" 1"`)); !ok || c != EdgeLabelCode(1) {
+		t.Errorf(`"1" coded %v (%v), want the integer's %v`, c, ok, EdgeLabelCode(1))
+	}
 	// A link without a label, or a label of another kind, leaves the graph without edge labels.
 	for _, links := range []string{
 		`[{"source": "a", "target": "b", "label": 2}, {"source": "b", "target": "c"}]`,

@@ -15,7 +15,8 @@ package graphs
 // [ ... ] list of pairs; "#" starts a comment. Only the first top-level "graph" is read. Node
 // ids are integers (networkx keeps the node's name in "label"), and edges name them by id; the
 // nodes are rows of C in document order. An edge's "weight" is its entry of C (1 when absent);
-// parallel edges add up. "directed 1" makes the graph directed. Lists inside nodes and edges
+// parallel edges add up. An edge's "label" (an integer or a string: a bond type), where every
+// edge has one, is its edge label (Graph.EdgeLabels). "directed 1" makes the graph directed. Lists inside nodes and edges
 // (Gephi's "graphics") are skipped.
 
 import (

@@ -18,7 +18,8 @@ package graphs
 // Only the first <graph> of a file is read. The nodes are rows of C in document order. An edge
 // attribute named "weight" is the entry of C (1 when absent); parallel edges add up (networkx
 // reads them as a multigraph). An edge attribute "label" (an integer or a text: a bond type),
-// where every edge has one, is the edge's label (Graph.EdgeLabels). An edge's own directed="true|false" overrides edgedefault.
+// where every edge has one, is the edge's label (Graph.EdgeLabels). An edge's own
+// directed="true|false" overrides edgedefault.
 // Hyperedges and graphs nested in nodes or edges are refused; ports, <desc> and extension
 // elements (yFiles graphics) are ignored.
 

@@ -55,7 +55,8 @@ func (nl *nodeLink) edgeLabels(g *Graph, index map[string]int, label string) err
 }
 
 // edgeLabelCodeOf is the code of an edge label given as an integer (EdgeLabelCode) or a text
-// (textLabelCode); ok is false for anything else (absent, null, a float, an object).
+// (edgeLabelText: "1" is the integer's code, as GraphML's and GML's texts); ok is false for
+// anything else (absent, null, a float, an object).
 func edgeLabelCodeOf(raw json.RawMessage) (code float64, ok bool) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return 0, false
@@ -66,7 +67,8 @@ func edgeLabelCodeOf(raw json.RawMessage) (code float64, ok bool) {
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return textLabelCode(s), true
+		code := edgeLabelText(&s)
+		return code, code != 0
 	}
 	return 0, false
 }

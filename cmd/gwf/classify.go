@@ -51,7 +51,8 @@ is chosen by --inner-folds cross-validation on the training graphs alone: the st
 shortest-path matrices would exceed --max-memory), the weight of the node-feature cost (0.25, 2, 16,
 128 or 1024 times the weight that balances the two costs' means; a number given with
 --feature-weight is kept), on node labels (or none) whether they are compared as they are or
-as their Weisfeiler-Lehman labels after 2 or 4 iterations (Hamming distance, as FGW does), γ
+as their Weisfeiler-Lehman labels after 2 or 4 iterations (Hamming distance, as FGW does),
+with the edge labels (bond types) too where every graph has them (--edge-labels), γ
 (relative to the median discrepancy) and C. The SVMs of the best candidates vote, each with
 its own γ and C (--vote): the best third (at most ten) where every candidate is computed in
 full, the best three of the screening with it.
@@ -83,7 +84,7 @@ The paper's semi-supervised GWF model is 'gwf semisup'.`,
 	fs := cmd.Flags()
 	f.data.register(fs)
 	f.data.AllowAutoStructure(fs, "the matrix graphs are compared by: adjacency, shortest-path (sp), or auto (both, chosen on the training graphs)")
-	f.data.RegisterEdgeLabels(fs, "read TU edge labels (bond types, say) where the data have them, and compare them in Weisfeiler-Lehman candidates beside those without (chosen on the training graphs); false leaves them out")
+	f.data.RegisterEdgeLabels(fs, "read edge labels (TU bond types; the edge attribute label of node-link, GraphML and GML files) where every graph has them, and compare them in Weisfeiler-Lehman candidates beside those without (chosen on the training graphs); false leaves them out")
 	f.protocol.register(fs, "with --labeled-fraction 1: write the classifier (support graphs, voters, SVMs) to this file, for 'gwf predict'",
 		"folder to keep every discrepancy matrix computed (.npy; the one being computed in part, every 2 minutes and on Ctrl-C) and report.json, for a rerun to reuse")
 	trainflags.RegisterWorkers(fs, &f.workers, "goroutines of the discrepancies")

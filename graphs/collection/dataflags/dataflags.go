@@ -32,7 +32,7 @@ type Flags struct {
 	// Structure is --structure: a graphs.ParseStructure name, or "auto" where
 	// AllowAutoStructure allowed it (the command chooses; the data are read as adjacency).
 	Structure string
-	// EdgeLabels is --edge-labels, where RegisterEdgeLabels added it: read TU edge labels.
+	// EdgeLabels is --edge-labels, where RegisterEdgeLabels added it: read edge labels.
 	EdgeLabels bool
 
 	autoStructure bool
@@ -53,7 +53,7 @@ func (d *Flags) Register(fs *pflag.FlagSet) {
 }
 
 // RegisterEdgeLabels adds --edge-labels (default true), for a command whose models can
-// compare edge labels: TU edge labels are read where the files have them.
+// compare edge labels: they are read where the files have them (collection.Spec.EdgeLabels).
 func (d *Flags) RegisterEdgeLabels(fs *pflag.FlagSet, usage string) {
 	fs.BoolVar(&d.EdgeLabels, "edge-labels", true, usage)
 }
