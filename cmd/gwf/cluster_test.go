@@ -132,6 +132,14 @@ func TestEmbedClusters(t *testing.T) {
 			t.Errorf("cluster %q is not one of 2", r[2])
 		}
 	}
+	// --clusters 0 is the number of classes, as in 'gwf cluster'.
+	mustRun(t, "embed", "--model", model, "--dataset", "MUTAG", "--subset", "30", "--clusters", "0", "--output", csvPath, "--report", reportPath, "-q")
+	if b, err = os.ReadFile(reportPath); err != nil {
+		t.Fatal(err)
+	}
+	if classes := decodeJSON(t, string(b)); classes["clusters"] != 2.0 {
+		t.Errorf("embed --clusters 0: %v clusters, want MUTAG's 2 classes", classes["clusters"])
+	}
 	for _, tc := range []struct {
 		args []string
 		want string

@@ -28,7 +28,9 @@ type embedFlags struct {
 	under     modelFlags
 	shard     shardFlags
 	clusters  int
-	report    string
+	// clustering is whether --clusters was given (0 then means the number of classes).
+	clustering bool
+	report     string
 }
 
 func newEmbedCmd(a *app) *cobra.Command {
@@ -54,7 +56,7 @@ Pass the same data flags (--features, --subset, ...) as to 'gwf fit' to get the 
 embeddings back.
 
 --clusters K also clusters the embeddings with K-means (as 'gwf cluster' does, without
-training): the output gains a "cluster" column (CSV, after the label) or array (npz), and
+training; --clusters 0: as many clusters as classes): the output gains a "cluster" column (CSV, after the label) or array (npz), and
 where the graphs have class labels the clusters are scored against them (accuracy, NMI, ARI,
 Rand index: logged, and written by --report FILE, JSON for a .json name, else a table).`,
 		Example: `  gwf embed --model mutag.model --dataset MUTAG > mutag.csv
@@ -75,7 +77,7 @@ Rand index: logged, and written by --report FILE, JSON for a .json name, else a 
 	outputFlag(fs, &f.output, "-", "output file (- for stdout)")
 	f.under.register(fs)
 	f.shard.register(fs)
-	fs.IntVar(&f.clusters, "clusters", 0, "also cluster the embeddings with K-means into this many clusters (0: no clustering)")
+	fs.IntVar(&f.clusters, "clusters", 0, "also cluster the embeddings with K-means into this many clusters (0: the number of classes, as in 'gwf cluster'; without the flag, no clustering)")
 	fs.StringVar(&f.report, "report", "", "with --clusters: write the clusters' scores to this file (.json: JSON, else a table; - for stdout)")
 	return cmd
 }
@@ -87,10 +89,11 @@ func runEmbed(cmd *cobra.Command, a *app, f *embedFlags) error {
 	if err := f.data.check(); err != nil {
 		return err
 	}
+	f.clustering = cmd.Flags().Changed("clusters")
 	switch {
 	case f.clusters < 0:
 		return cli.Usagef("--clusters = %d must not be negative", f.clusters)
-	case f.report != "" && f.clusters == 0:
+	case f.report != "" && !f.clustering:
 		return cli.Usagef("--report writes the scores of --clusters: give --clusters K")
 	case f.report == "-" && (f.output == "" || f.output == "-"):
 		return cli.Usagef("--report - and the embeddings cannot both go to stdout: give --output FILE")
@@ -99,7 +102,7 @@ func runEmbed(cmd *cobra.Command, a *app, f *embedFlags) error {
 		if err != nil {
 			return err
 		}
-		if f.clusters > 0 {
+		if f.clustering {
 			return cli.Usagef("--clusters needs every embedding at once: it cannot be given with --shard or --chunk")
 		}
 		return runEmbedShard(cmd, a, f, sh, from)
@@ -112,7 +115,7 @@ func runEmbed(cmd *cobra.Command, a *app, f *embedFlags) error {
 	switch {
 	case err != nil:
 		return err
-	case f.clusters > 0 && format == "npy":
+	case f.clustering && format == "npy":
 		return cli.Usagef("--clusters: a .npy file holds the embeddings alone; write CSV or .npz to keep the clusters")
 	}
 	m, ds, z, err := f.under.embed(cmd, a, f.model, &f.data)
@@ -120,7 +123,7 @@ func runEmbed(cmd *cobra.Command, a *app, f *embedFlags) error {
 		return err
 	}
 	e := experiment.NewEmbeddings(ds, emb, emb.Rows(z))
-	if f.clusters > 0 {
+	if f.clustering {
 		if e, err = f.cluster(cmd.OutOrStdout(), a, m, ds, z, emb); err != nil {
 			return err
 		}
