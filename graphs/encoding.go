@@ -32,8 +32,8 @@ type FeatureEncoding struct {
 	// Structure is the matrix that replaced each graph's adjacency (Structure.Apply); the
 	// zero value is the adjacency itself.
 	Structure Structure `json:"structure,omitempty"`
-	// EdgeLabels says that the graphs carry TU edge labels (TUOptions.EdgeLabels): a model
-	// trained on them reads them from new graphs too.
+	// EdgeLabels says that the graphs carry edge labels (TUOptions.EdgeLabels,
+	// FolderOptions.EdgeLabels): a model trained on them reads them from new graphs too.
 	EdgeLabels bool `json:"edge_labels,omitempty"`
 }
 

@@ -64,8 +64,9 @@ type FolderOptions struct {
 	// Select, when set, is called with the number of graph files and returns the 0-based
 	// indices (in file-name order) of those to read, sorted and distinct.
 	Select func(graphs int) []int
-	// EdgeLabels keeps the "edge_labels" of JSON files (Graph.EdgeLabels); without it they
-	// are dropped. Dataset.Encoding.EdgeLabels says whether every graph had them.
+	// EdgeLabels keeps the graphs' edge labels (Graph.EdgeLabels: the edge attribute "label"
+	// of node-link, GraphML and GML files, "edge_labels" of JSON files) where every graph has
+	// them; else they are dropped. Dataset.Encoding.EdgeLabels says which.
 	EdgeLabels bool
 }
 

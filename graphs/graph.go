@@ -25,9 +25,9 @@ type Graph struct {
 	// F holds the node features (N×D), or is nil when the graph has none.
 	F *mat.Dense
 	// EdgeLabels, when not nil, holds a label code for each entry of A, in the same sparse
-	// pattern (TU edge labels, such as bond types, read with TUOptions.EdgeLabels: see
-	// EdgeLabelCode). Only the Weisfeiler-Lehman relabelling reads it (WLCodesWithEdges);
-	// a graph whose A is replaced (shortest paths) does not keep it.
+	// pattern: edge labels such as bond types (TUOptions.EdgeLabels, FolderOptions.EdgeLabels;
+	// EdgeLabelCode). Only the Weisfeiler-Lehman relabelling reads it (WLCodesWithEdges); a
+	// graph whose A is replaced (shortest paths) does not keep it.
 	EdgeLabels *csr.Matrix
 	// Label is the class label of the graph; meaningful only when HasLabel is true.
 	Label    int

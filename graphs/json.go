@@ -254,24 +254,27 @@ func (jg *jsonGraph) edgeLabels(g *Graph, label string) error {
 	if rows == nil {
 		return nil
 	}
-	n := g.N()
+	adj := jg.Adjacency.matrix() // checked: N×N
+	n := len(adj)
 	if len(rows) != n {
 		return invalidf(label, `"edge_labels" has %d rows for %d nodes`, len(rows), n)
 	}
-	e := mat.NewDense(n, n, nil)
+	var entries []csr.Entry
 	for i, row := range rows {
 		if len(row) != n {
 			return invalidf(label, `"edge_labels" row %d has %d entries, want %d (one per node)`, i, len(row), n)
 		}
 		for j, v := range row {
-			if (v != 0) != (g.A.At(i, j) != 0) {
-				return invalidf(label, `"edge_labels" (%d,%d) = %v where the adjacency is %v: want a non-zero label code exactly on the edges`, i, j, v, g.A.At(i, j))
+			if (v != 0) != (adj[i][j] != 0) {
+				return invalidf(label, `"edge_labels" (%d,%d) = %v where the adjacency is %v: want a non-zero label code exactly on the edges`, i, j, v, adj[i][j])
+			}
+			if v != 0 {
+				entries = append(entries, csr.Entry{Row: i, Col: j, Val: v})
 			}
 		}
-		copy(e.RawRowView(i), row)
 	}
 	var err error
-	if g.EdgeLabels, err = csr.FromDense(e); err != nil {
+	if g.EdgeLabels, err = csr.Build(n, entries); err != nil {
 		return invalidf(label, `"edge_labels": %v`, err)
 	}
 	if err := g.Validate(); err != nil {
