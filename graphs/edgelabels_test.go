@@ -366,3 +366,11 @@ func readGraphMLString(s string) (*Graph, error) {
 func readGMLString(s string) (*Graph, error) {
 	return ReadGML(strings.NewReader(s), "g.gml", NodeLinkOptions{})
 }
+
+// A bad edge-label line is called an edge label in the message.
+func TestReadTUEdgeLabelWording(t *testing.T) {
+	_, err := ReadTU(edgeTinyFS(t, strings.Repeat("1,2,3,4,5,6,7,8,9\n", 12)), "TINY", "TINY", TUOptions{EdgeLabels: true})
+	if err == nil || !strings.Contains(err.Error(), "edge labels, want at most") || !strings.Contains(err.Error(), "TINY_edge_labels.txt:1") {
+		t.Errorf("error %v, want one about edge labels naming the file", err)
+	}
+}

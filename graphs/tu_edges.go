@@ -54,7 +54,7 @@ func (e *tuEdges) sortCompact() {
 func (r *tuReader) readEdgeLabels(f tuFile, used int64, lim Limits) ([]float64, error) {
 	maxLines := max(lim.MaxDenseBytes-used, 0) / 8
 	var codes []float64
-	var parse tuNodeLabels
+	parse := tuNodeLabels{what: "edge"}
 	_, err := r.eachLine(f, func(line int, text string) error {
 		if int64(len(codes)) >= maxLines {
 			return fmt.Errorf("more than %d edge labels: with the graphs' nodes, over the limit of %s (raise Limits.MaxDenseBytes, or --max-memory on the command line)", maxLines, tuBytes(lim.MaxDenseBytes))

@@ -16,16 +16,25 @@ const maxColumnLabel = 1 << 20
 // the tuple, encoded as one non-negative integer that depends on the tuple alone (the same in
 // every dataset and in every file a model reads later): the columns, mapped to non-negative
 // integers (0, −1, 1, −2, … → 0, 1, 2, 3, …), are paired by Cantor's pairing function. Every
-// line must have as many columns as the first.
+// line must have as many columns as the first. NAME_edge_labels.txt is parsed alike.
 type tuNodeLabels struct {
-	columns int // of the first line; 0 before it
+	columns int    // of the first line; 0 before it
+	what    string // "edge" for edge labels; "" for node labels
+}
+
+// kind is what the messages call the labels: "node" or "edge".
+func (p *tuNodeLabels) kind() string {
+	if p.what == "" {
+		return "node"
+	}
+	return p.what
 }
 
 func (p *tuNodeLabels) parse(text string) (int, error) {
 	fields := strings.Split(text, ",")
 	if p.columns == 0 {
 		if len(fields) > MaxNodeLabelColumns {
-			return 0, fmt.Errorf("%d comma-separated node labels, want at most %d", len(fields), MaxNodeLabelColumns)
+			return 0, fmt.Errorf("%d comma-separated %s labels, want at most %d", len(fields), p.kind(), MaxNodeLabelColumns)
 		}
 		p.columns = len(fields)
 	} else if len(fields) != p.columns {
@@ -41,7 +50,7 @@ func (p *tuNodeLabels) parse(text string) (int, error) {
 			return 0, err
 		}
 		if x >= maxColumnLabel || x < -maxColumnLabel {
-			return 0, fmt.Errorf("node label %d of a line of %d columns: want at most %d in magnitude", x, p.columns, maxColumnLabel-1)
+			return 0, fmt.Errorf("%s label %d of a line of %d columns: want at most %d in magnitude", p.kind(), x, p.columns, maxColumnLabel-1)
 		}
 		u := uint64(2 * x) // zigzag: x ≥ 0 → 2x, x < 0 → −2x − 1
 		if x < 0 {
@@ -53,7 +62,7 @@ func (p *tuNodeLabels) parse(text string) (int, error) {
 		}
 		s := v + u
 		if s >= 1<<31 { // s(s+1)/2 + u stays below 2^62
-			return 0, fmt.Errorf("node labels %q too large to combine into one label", strings.TrimSpace(text))
+			return 0, fmt.Errorf("%s labels %q too large to combine into one label", p.kind(), strings.TrimSpace(text))
 		}
 		v = s*(s+1)/2 + u
 	}
