@@ -405,17 +405,7 @@ func (g *attrGraph) edgeLabels(gr *Graph) error {
 	for _, e := range g.entries {
 		labels = g.appendEntries(labels, e, e.label)
 	}
-	kept := labels[:0]
-	for _, e := range labels {
-		if gr.A.At(e.Row, e.Col) != 0 { // weights of zero are no edges
-			kept = append(kept, e)
-		}
-	}
-	var err error
-	if gr.EdgeLabels, err = csr.Build(gr.N(), kept); err != nil {
-		return invalidf(g.label, "edge labels: %v", err)
-	}
-	return gr.Validate()
+	return gr.setEdgeLabels(g.label, labels)
 }
 
 // features makes F of the numeric attributes, by name in sorted order: every node must have

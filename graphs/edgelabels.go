@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/gwf-graphs/gwf/layers/csr"
 )
 
 // EdgeLabelCode is the non-zero code Graph.EdgeLabels stores for the integer edge label l:
@@ -24,6 +26,28 @@ func HasEdgeLabels(data []*Graph) bool {
 		}
 	}
 	return len(data) > 0
+}
+
+// setEdgeLabels builds g's EdgeLabels from entries (csr.Build: a later entry for a position
+// replaces an earlier one), dropping those where A has no edge (a weight of zero), and checks
+// them alone: the rest of g is valid already. label names the input in errors.
+func (g *Graph) setEdgeLabels(label string, entries []csr.Entry) error {
+	kept := entries[:0]
+	for _, e := range entries {
+		if g.A.At(e.Row, e.Col) != 0 {
+			kept = append(kept, e)
+		}
+	}
+	e, err := csr.Build(g.N(), kept)
+	if err != nil {
+		return invalidf(label, "edge labels: %v", err)
+	}
+	g.EdgeLabels = e
+	if err := g.validateEdgeLabels(); err != nil {
+		g.EdgeLabels = nil
+		return invalidf(label, "%v", err)
+	}
+	return nil
 }
 
 // validateEdgeLabels checks that EdgeLabels, when set, has A's pattern and finite codes.

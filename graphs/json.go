@@ -273,14 +273,7 @@ func (jg *jsonGraph) edgeLabels(g *Graph, label string) error {
 			}
 		}
 	}
-	var err error
-	if g.EdgeLabels, err = csr.Build(n, entries); err != nil {
-		return invalidf(label, `"edge_labels": %v`, err)
-	}
-	if err := g.Validate(); err != nil {
-		return err
-	}
-	return nil
+	return g.setEdgeLabels(label, entries)
 }
 
 // WriteJSON writes g in the JSON form that ReadJSON reads, one matrix row a line. Numbers are

@@ -37,21 +37,7 @@ func (nl *nodeLink) edgeLabels(g *Graph, index map[string]int, label string) err
 			entries = append(entries, csr.Entry{Row: v, Col: u, Val: code})
 		}
 	}
-	kept := entries[:0]
-	for _, e := range entries {
-		if g.A.At(e.Row, e.Col) != 0 {
-			kept = append(kept, e)
-		}
-	}
-	e, err := csr.Build(g.N(), kept)
-	if err != nil {
-		return invalidf(label, "edge labels: %v", err)
-	}
-	g.EdgeLabels = e
-	if err := g.Validate(); err != nil {
-		return err
-	}
-	return nil
+	return g.setEdgeLabels(label, entries)
 }
 
 // edgeLabelCodeOf is the code of an edge label given as an integer (EdgeLabelCode) or a text
