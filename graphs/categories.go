@@ -111,7 +111,7 @@ func (ds *Dataset) encodeCategories(columns []string, room int64) error {
 			if len(dropped) > 0 {
 				why = fmt.Sprintf("string node attributes %q, each with more than %d values, are not categories", dropped, MaxCategories)
 			}
-			return fmt.Errorf("%w: node features \"labels\" of a folder are the one-hot string node attributes of its node-link JSON, GraphML and GML files: %s", ErrNoFeatures, why)
+			return fmt.Errorf("%w: node features \"labels\" of a folder are the one-hot string node attributes of its node-link JSON, GraphML, GML and GEXF files: %s", ErrNoFeatures, why)
 		}
 	}
 	var need int64
@@ -122,14 +122,23 @@ func (ds *Dataset) encodeCategories(columns []string, room int64) error {
 		return fmt.Errorf("the one-hot node labels (%d columns) need %s, over the memory left of the limit (%s) (raise Limits.MaxDenseBytes, or --max-memory on the command line)",
 			len(columns), tuBytes(need), tuBytes(room))
 	}
+	unlabelled, first := 0, ""
 	for _, g := range ds.Graphs {
 		f, unknown := g.oneHotCategories(columns)
+		if unknown == 0 && f.Norm(1) == 0 { // no node has a value, known or not
+			if unlabelled++; first == "" {
+				first = g.Name
+			}
+		}
 		if ds.Encoding.Kind == FeaturesBoth {
 			ds.Encoding.Attributes = g.Dim()
 			f = besideAttributes(g.F, f)
 		}
 		g.F, g.categories = f, nil
 		ds.UnknownNodeLabels += unknown
+	}
+	if unlabelled > 0 {
+		ds.LeftOut = append(ds.LeftOut, fmt.Sprintf("node labels missing: %d of the %d graphs have none, %s first (their nodes match no label)", unlabelled, len(ds.Graphs), first))
 	}
 	ds.Encoding.NodeLabelNames = slices.Clone(columns)
 	return nil

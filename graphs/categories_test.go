@@ -81,7 +81,7 @@ func TestReadFolderCategories(t *testing.T) {
 		t.Errorf("with given columns: width %d, %d unknown (want 1: b's O; ring and name are not encoded)", ds2.Graphs[1].Dim(), ds2.UnknownNodeLabels)
 	}
 	// Strings are not attributes: the GraphML file has none.
-	if _, err := ReadFolder(dir, FolderOptions{Features: FeaturesAttributes}); err == nil || !strings.Contains(err.Error(), "b.graphml: no node features") {
+	if _, err := ReadFolder(dir, FolderOptions{Features: FeaturesAttributes}); err == nil || !strings.Contains(err.Error(), "b.graphml: no numeric node attributes") {
 		t.Errorf("attributes of string-only nodes: error %v", err)
 	}
 	if _, err := ReadFolder(dir, FolderOptions{Features: FeaturesNone, NodeLabelNames: want}); err == nil {

@@ -22,12 +22,14 @@ type Description struct {
 	Unread []string `json:"unread,omitempty"`
 	// EdgeLabels says that every graph's edge labels were read (FeatureEncoding.EdgeLabels).
 	EdgeLabels bool `json:"edge_labels,omitempty"`
+	// LeftOut is what some graphs have and others lack (Dataset.LeftOut).
+	LeftOut []string `json:"left_out,omitempty"`
 }
 
 // Describe summarises ds as read; features says which node features the caller chose from
 // the data ("" when the user named them).
 func Describe(ds *Dataset, features string) Description {
-	d := Description{Summary: Summarize(ds), Features: features, Unread: ds.Unread, EdgeLabels: ds.Encoding.EdgeLabels}
+	d := Description{Summary: Summarize(ds), Features: features, Unread: ds.Unread, EdgeLabels: ds.Encoding.EdgeLabels, LeftOut: ds.LeftOut}
 	for _, k := range ds.Offered {
 		d.OfferedFeatures = append(d.OfferedFeatures, k.String())
 	}
@@ -43,7 +45,8 @@ func Describe(ds *Dataset, features string) Description {
 
 // WriteDescriptions writes the descriptions as a table, one row each, then for each a line
 // that names the node features read, or those its files offer but were not read, one for
-// edge labels read, and one naming what no option reads.
+// edge labels read, one naming what no option reads, and one for each thing only some graphs
+// have (Dataset.LeftOut).
 func WriteDescriptions(w io.Writer, ds []Description) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "name\tgraphs\tclasses\tavg nodes\tavg edges\tnode labels\tattr dim\t")
@@ -70,6 +73,11 @@ func WriteDescriptions(w io.Writer, ds []Description) error {
 		}
 		if err == nil && len(s.Unread) > 0 {
 			_, err = fmt.Fprintf(w, "%s also has %s, which gwf does not read (it compares structure and node features)\n", s.Name, strings.Join(s.Unread, " and "))
+		}
+		for _, l := range s.LeftOut {
+			if err == nil {
+				_, err = fmt.Fprintf(w, "%s: %s\n", s.Name, l)
+			}
 		}
 		if err != nil {
 			return err

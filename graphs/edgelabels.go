@@ -76,10 +76,22 @@ func (g *Graph) validateEdgeLabels() error {
 
 // keepEdgeLabels keeps the graphs' edge labels when keep is set and every graph has them
 // (Encoding.EdgeLabels), else drops them: a model compares edge labels of all graphs or none.
+// Where keep is set and only some graphs have them, LeftOut says so.
 func (ds *Dataset) keepEdgeLabels(keep bool) {
 	ds.Encoding.EdgeLabels = keep && HasEdgeLabels(ds.Graphs)
 	if ds.Encoding.EdgeLabels {
 		return
+	}
+	with, without := 0, ""
+	for _, g := range ds.Graphs {
+		if g.EdgeLabels != nil {
+			with++
+		} else if without == "" {
+			without = g.Name
+		}
+	}
+	if keep && with > 0 {
+		ds.LeftOut = append(ds.LeftOut, fmt.Sprintf("edge labels left out: %d of the %d graphs have them, not %s (they are compared where every graph has them)", with, len(ds.Graphs), without))
 	}
 	for _, g := range ds.Graphs {
 		g.EdgeLabels = nil

@@ -2,6 +2,7 @@ package graphs
 
 import (
 	"bytes"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -259,6 +260,43 @@ func TestFolderEdgeLabels(t *testing.T) {
 	}
 	if ds.Encoding.EdgeLabels || ds.Graphs[0].EdgeLabels != nil {
 		t.Error("edge labels kept without the option")
+	}
+}
+
+// TestFolderLeftOut: edge labels that only some graphs of a folder have are left out, and node
+// labels that some graphs lack entirely are kept; Dataset.LeftOut says each, naming a graph.
+func TestFolderLeftOut(t *testing.T) {
+	link := func(nodes, edge string) string {
+		return `{"nodes": [` + nodes + `], "links": [{"source": 0, "target": 1` + edge + `}]}`
+	}
+	dir := writeFiles(t, map[string]string{
+		"a.json": link(`{"id": 0, "element": "C"}, {"id": 1, "element": "O"}`, `, "label": 2`),
+		"b.json": link(`{"id": 0}, {"id": 1}`, ``),
+		"c.json": link(`{"id": 0, "element": "N"}, {"id": 1}`, `, "label": 1`),
+	})
+	ds, err := ReadFolder(dir, FolderOptions{Features: FeaturesLabels, EdgeLabels: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"edge labels left out: 2 of the 3 graphs have them, not b.json (they are compared where every graph has them)",
+		"node labels missing: 1 of the 3 graphs have none, b.json first (their nodes match no label)",
+	}
+	if ds.Encoding.EdgeLabels || HasEdgeLabels(ds.Graphs[:1]) || !slices.Equal(ds.LeftOut, want) {
+		t.Errorf("edge labels kept %v, left out %q; want %q", ds.Encoding.EdgeLabels, ds.LeftOut, want)
+	}
+	// Not asked for: nothing is said of edge labels. A model's columns that know none of c's
+	// labels: c has labels (unknown ones), so only b has none.
+	ds, err = ReadFolder(dir, FolderOptions{Features: FeaturesLabels, NodeLabelNames: []string{"element=C"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := want[1:]; !slices.Equal(ds.LeftOut, want) || ds.UnknownNodeLabels != 2 {
+		t.Errorf("left out %q, %d unknown; want %q, 2 (a's O, c's N)", ds.LeftOut, ds.UnknownNodeLabels, want)
+	}
+	var buf bytes.Buffer
+	if err := WriteDescriptions(&buf, []Description{Describe(ds, "")}); err != nil || !strings.Contains(buf.String(), "\n"+filepath.Base(dir)+": node labels missing: 1 of the 3") {
+		t.Errorf("description %q (%v)", buf.String(), err)
 	}
 }
 

@@ -65,7 +65,7 @@ type FolderOptions struct {
 	// indices (in file-name order) of those to read, sorted and distinct.
 	Select func(graphs int) []int
 	// EdgeLabels keeps the graphs' edge labels (Graph.EdgeLabels: the edge attribute "label"
-	// of node-link, GraphML and GML files, "edge_labels" of JSON files) where every graph has
+	// of node-link, GraphML, GML and GEXF files, "edge_labels" of JSON files) where every graph has
 	// them; else they are dropped. Dataset.Encoding.EdgeLabels says which.
 	EdgeLabels bool
 }
@@ -183,8 +183,7 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 		}
 	}
 	ds := &Dataset{Name: dsName, Encoding: FeatureEncoding{Kind: opt.Features}}
-	var total int64
-	for _, name := range keep {
+	read := func(name string) (*Graph, error) {
 		p := filepath.Join(dir, name)
 		g, inColl, err := coll.read(dir, name, opt, lim)
 		switch n, counted := counts[name]; {
@@ -201,13 +200,21 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 			return nil, err
 		}
 		g.Name = name
+		return g, nil
+	}
+	var total int64
+	for k, name := range keep {
+		p := filepath.Join(dir, name)
+		g, err := read(name)
+		if err != nil {
+			return nil, err
+		}
 		if opt.Features.HasAttributes() {
+			if g.F == nil && len(ds.Graphs) == 0 {
+				return nil, noAttributes(dir, name, opt.Features, keep[k+1:], read)
+			}
 			if g.F == nil {
-				err := fmt.Errorf("%s: no node features, but features %q asked for (edge lists have none; JSON files need \"features\", node-link, GraphML, GML and GEXF files numeric node attributes)", p, opt.Features)
-				if len(ds.Graphs) == 0 {
-					err = fmt.Errorf("%w: %w", ErrNoFeatures, err)
-				}
-				return nil, err
+				return nil, fmt.Errorf("%s: no numeric node attributes, while %s has %d: %s", p, ds.Graphs[0].Name, ds.dim(), attributesEverywhere)
 			}
 			if d0 := ds.dim(); d0 > 0 && g.Dim() != d0 {
 				return nil, fmt.Errorf("%s: %d node features, but %s has %d", p, g.Dim(), ds.Graphs[0].Name, d0)
@@ -246,6 +253,30 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 		return nil, err
 	}
 	return ds, nil
+}
+
+// attributesEverywhere says what a folder's node attributes need, for errors.
+const attributesEverywhere = "node attributes are used where every graph has them, of one width (give them to every graph, or leave them out with --features labels or none)"
+
+// noAttributes is the error of a folder whose first graph, first, has no node attributes
+// although features asked for them: an ErrNoFeatures where no graph of rest has any either
+// (the folder has none, and a caller may read it without), else an error that names one that
+// has, whatever the files' order. Formats without node attributes are not read again.
+func noAttributes(dir, first string, features FeatureKind, rest []string, read func(string) (*Graph, error)) error {
+	for _, name := range rest {
+		switch folderFormat(name) {
+		case "edges", "adjlist", "graph6", "matrix":
+			continue
+		}
+		g, err := read(name)
+		if err != nil {
+			return err
+		}
+		if g.F != nil {
+			return fmt.Errorf("%s: no numeric node attributes, while %s has %d: %s", filepath.Join(dir, first), name, g.Dim(), attributesEverywhere)
+		}
+	}
+	return fmt.Errorf("%w: %s: no node features, but features %q asked for (edge lists have none; JSON files need \"features\", node-link, GraphML, GML and GEXF files numeric node attributes)", ErrNoFeatures, filepath.Join(dir, first), features)
 }
 
 // listFolder lists the graph files and subfolders of dir, sorted by name, and says whether it

@@ -36,10 +36,12 @@ func TestReadFolderClassFolders(t *testing.T) {
 	if err != nil || len(ds.Graphs) != 1 || ds.Graphs[0].Name != "star/c.txt" || ds.ClassName(ds.Graphs[0]) != "star" {
 		t.Fatalf("selected: %v, %v", ds, err)
 	}
-	ints := writeFiles(t, map[string]string{"0/a.json": tri, "1/b.txt": path, "nodes.csv": "file,nodes\n1/b.txt,4\n"})
-	ds, err = ReadFolder(ints, FolderOptions{})
-	if err != nil || ds.ClassNames != nil || !slices.Equal(ds.Classes, []int{0, 1}) || ds.Graphs[1].N() != 4 {
-		t.Fatalf("integer class folders: %v, %v", ds, err)
+	for _, nodes := range []string{"file,nodes\n1/b.txt,4\n", "num_nodes,graph,note\n4,1/b.txt,x\n"} {
+		ints := writeFiles(t, map[string]string{"0/a.json": tri, "1/b.txt": path, "nodes.csv": nodes})
+		ds, err = ReadFolder(ints, FolderOptions{})
+		if err != nil || ds.ClassNames != nil || !slices.Equal(ds.Classes, []int{0, 1}) || ds.Graphs[1].N() != 4 {
+			t.Fatalf("integer class folders, nodes.csv %q: %v, %v", nodes, ds, err)
+		}
 	}
 	for files, want := range map[*map[string]string]string{
 		{"ring/a.json": tri, "labels.csv": "file,label\nring/a.json,x\n"}: "give the classes one way",
@@ -69,8 +71,9 @@ func TestReadFolderLabelsTable(t *testing.T) {
 }
 
 // TestReadFolderLabelTables: labels.csv as people and programs write it — any header, pandas'
-// index column, tabs or semicolons — gives the same classes; a mistyped first row is still an
-// error, not a header.
+// index column, tabs or semicolons, more columns or the two swapped under a header that names
+// them — gives the same classes; a mistyped first row is still an error, not a header, and a
+// table of more columns needs a header that names the two.
 func TestReadFolderLabelTables(t *testing.T) {
 	const g = `{"adjacency": [[0,1],[1,0]]}`
 	for _, tc := range []struct{ table, err string }{
@@ -81,7 +84,13 @@ func TestReadFolderLabelTables(t *testing.T) {
 		{"file;label\ng0.json;ring\ng1.json;star\n", ""},
 		{"g0.json,ring\ng1.json,star\n", ""},
 		{"g9.json,ring\ng1.json,star\n", `"g9.json" is not a graph file`},
-		{"file,label,extra\ng0.json,ring,x\n", "3 cells"},
+		{"file,label,extra\ng0.json,ring,x\ng1.json,star,y\n", ""},
+		{"label,file\nring,g0.json\nstar,g1.json\n", ""},
+		{"split;Graph_ID;Class\ntrain;g0;ring\ntest;g1;star\n", ""},
+		{",graph,split,y\n0,g0.json,a,ring\n1,g1.json,b,star\n", ""},
+		{"file,label,extra\ng0.json,ring,x\ng1.json,star\n", "2 cells, want 3 as in the header"},
+		{"a,b,c\ng0.json,ring,x\n", `header "a,b,c" that does not name the file column`},
+		{"g0.json,ring,x\ng1.json,star,y\n", "3 cells, want rows"},
 	} {
 		dir := t.TempDir()
 		for file, text := range map[string]string{"g0.json": g, "g1.json": g, "labels.csv": tc.table} {

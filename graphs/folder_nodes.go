@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,8 +40,10 @@ func readNodeCounts(p string, files []string, lim Limits) (map[string]int, error
 // readFileTable calls row for every "file,value" row of the CSV file p, with the row's line,
 // and stops at its first error. It reads tables as people and programs write them: lines
 // starting with # are comments; a first row whose first cell is no graph file's name is a
-// header ("file,label", "graph,class", …; isHeader); a first column that is pandas' unnamed index (a header
-// ",file,label", from DataFrame.to_csv) is dropped; tabs or semicolons separate the cells
+// header ("file,label", "graph,class", …; isHeader); a header finds the file and value columns
+// by their names (tableColumns) in a table of more columns ("file,label,split") or of the two
+// swapped ("label,file"), and a first column that is pandas' unnamed index (a header
+// ",file,label", from DataFrame.to_csv) is passed over; tabs or semicolons separate the cells
 // where the first line has no comma; a spreadsheet's byte-order mark and spaces around cells
 // are dropped. A row names one of files, by its name or by its name without the extension
 // ("g1" for g1.json), as tables made from the graphs' own names do.
@@ -53,10 +56,10 @@ func readFileTable(p, column string, files []string, row func(line int, file, va
 	br := bufio.NewReader(linelimit.New(f, 1<<20)) // "file,value": a longer line is no row of it
 	r := csv.NewReader(br)
 	r.Comma = tableSeparator(br)
-	r.FieldsPerRecord = -1 // checked below: two cells, or three with pandas' index
+	r.FieldsPerRecord = -1 // checked below: as many cells as the header's, or two
 	r.TrimLeadingSpace = true
 	r.Comment = '#'
-	want := 2
+	cols := tableColumns{file: 0, value: 1, width: 2}
 	idx := newFileIndex(files)
 	for n := 1; ; n++ {
 		rec, err := r.Read()
@@ -68,29 +71,81 @@ func readFileTable(p, column string, files []string, row func(line int, file, va
 		}
 		line, _ := r.FieldPos(0)
 		rec[0] = strings.TrimPrefix(rec[0], "\ufeff")
-		if n == 1 && len(rec) == 3 && strings.TrimSpace(rec[0]) == "" {
-			want = 3 // pandas' index column
+		for i := range rec {
+			rec[i] = strings.TrimSpace(rec[i])
 		}
-		if len(rec) != want {
-			return fmt.Errorf("%s:%d: %d cells, want rows \"file,%s\"", p, line, len(rec), column)
+		if n == 1 {
+			header, ok, err := headerColumns(idx, rec, column)
+			if err != nil {
+				return fmt.Errorf("%s:%d: %w", p, line, err)
+			}
+			if ok {
+				cols = header
+				continue
+			}
 		}
-		rec = rec[want-2:]
-		file, value := strings.TrimSpace(rec[0]), strings.TrimSpace(rec[1])
-		name, err := idx.named(file)
-		if n == 1 && err != nil && isHeader(idx, file, value, column) {
-			continue
+		if len(rec) != cols.width {
+			if cols.width == 2 {
+				return fmt.Errorf("%s:%d: %d cells, want rows \"file,%s\" (or a header that names those columns)", p, line, len(rec), column)
+			}
+			return fmt.Errorf("%s:%d: %d cells, want %d as in the header", p, line, len(rec), cols.width)
 		}
+		name, err := idx.named(rec[cols.file])
 		if err != nil {
 			return fmt.Errorf("%s:%d: %w", p, line, err)
 		}
-		if err := row(line, name, value); err != nil {
+		if err := row(line, name, rec[cols.value]); err != nil {
 			return err
 		}
 	}
 }
 
-// isHeader reports whether a first row (file, value) that names no graph file is a header:
-// its first cell names no file even without its extension and has no graph file's
+// tableColumns are where a table's rows have the file and the value, and how many cells.
+type tableColumns struct{ file, value, width int }
+
+// Column names a header may give the file column, and the value column of each kind of table,
+// as written by people, pandas and the graph libraries' exports (lower case).
+var (
+	fileColumnNames  = []string{"file", "filename", "file_name", "graph", "graph_name", "graph_file", "name", "path", "id", "graph_id"}
+	valueColumnNames = map[string][]string{
+		"label": {"label", "class", "y", "target", "category", "graph_label", "labels", "classes"},
+		"nodes": {"nodes", "n", "num_nodes", "n_nodes", "node_count", "number_of_nodes"},
+	}
+)
+
+// headerColumns reports whether rec, a table's first row, is a header, and where it puts the
+// file and value columns: by their names, or for two cells (and pandas' ",file,label") by
+// their places. A row of more cells that names no graph file is a header, and must name both
+// columns.
+func headerColumns(idx fileIndex, rec []string, column string) (tableColumns, bool, error) {
+	named := func(names []string) int {
+		for i, cell := range rec {
+			if slices.Contains(names, strings.ToLower(cell)) {
+				return i
+			}
+		}
+		return -1
+	}
+	for _, cell := range rec {
+		if _, err := idx.named(cell); err == nil {
+			return tableColumns{}, false, nil // a row of data
+		}
+	}
+	file, value := named(fileColumnNames), named(valueColumnNames[column])
+	switch {
+	case file >= 0 && value >= 0 && file != value:
+		return tableColumns{file: file, value: value, width: len(rec)}, true, nil
+	case len(rec) == 2:
+		return tableColumns{file: 0, value: 1, width: 2}, isHeader(idx, rec[0], rec[1], column), nil
+	case len(rec) == 3 && rec[0] == "": // pandas' index column
+		return tableColumns{file: 1, value: 2, width: 3}, true, nil
+	}
+	return tableColumns{}, false, fmt.Errorf("%d cells, and a header %q that does not name the file column (%s) and the %s column (%s)",
+		len(rec), strings.Join(rec, ","), strings.Join(fileColumnNames[:3], ", "), column, strings.Join(valueColumnNames[column][:2], " or "))
+}
+
+// isHeader reports whether a first row (file, value) of two cells that names no graph file is
+// a header: its first cell names no file even without its extension and has no graph file's
 // extension, and a node count is not a number. A mistyped first row of data stays an error.
 func isHeader(idx fileIndex, file, value, column string) bool {
 	if folderFormat(file) != "" || len(idx.stems[file]) > 0 {

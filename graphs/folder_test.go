@@ -73,7 +73,7 @@ func mixedCopy(t *testing.T, files ...string) string {
 
 func TestReadFolderFeaturesAndSelect(t *testing.T) {
 	// Edge lists have no features: asking for them names the file.
-	if _, err := ReadFolder(mixedDir, FolderOptions{Features: FeaturesAttributes}); err == nil || !strings.Contains(err.Error(), "friends.edges: no node features") {
+	if _, err := ReadFolder(mixedDir, FolderOptions{Features: FeaturesAttributes}); err == nil || !strings.Contains(err.Error(), "friends.edges: no numeric node attributes") {
 		t.Errorf("attributes with an edge list: error %v", err)
 	}
 	dir := mixedCopy(t, "triangle.json", "square.json", "star.nodelink.json", "path.nodelink.json")

@@ -25,8 +25,11 @@ package graphs
 // As with GraphML, the nodes are rows of C in document order, an edge's weight is the entry of C
 // (1 when absent), and parallel edges add up (networkx reads them as a multigraph). An edge's own
 // type overrides the graph's defaultedgetype; "mutual" is undirected, and so is a graph without
-// defaultedgetype, as the GEXF schema says. Node attributes are named by their title.
-// Node labels, edge attributes, visual (viz:) elements, <meta> and dynamic data are ignored:
+// defaultedgetype, as the GEXF schema says. Node attributes are named by their title. A node's
+// label is its string attribute "label" (networkx writes a node's "label" there) unless every
+// node's label is its id (networkx's and Gephi's default: a display name, no label), and an
+// edge's label is its edge label where every edge has one (networkx writes an edge's "label"
+// there). Edge attributes, visual (viz:) elements, <meta> and dynamic data are ignored:
 // spells are skipped, and of an attribute given several times (with time bounds) the last
 // value counts. Hierarchies (nodes inside nodes) are refused. No class label is read from a
 // GEXF file: give those in a folder's labels.csv.
@@ -43,8 +46,8 @@ import (
 // Graph.Name. With opt.Attributes the numeric node attributes (attributes of class "node" and
 // type integer, long, float or double, or 1.3's short and byte, by title in sorted order) are
 // the node features: every node must have each, from its own <attvalue> or the attribute's
-// <default>. Other types are not features; with opt.Categories the string ones are kept for
-// ReadFolder's node labels. The input is bounded, and the node count is checked against
+// <default>. Other types are not features; with opt.Categories the string ones, and the
+// nodes' labels (see above), are kept for ReadFolder's node labels. The input is bounded, and the node count is checked against
 // opt.Limits as nodes appear.
 func ReadGEXF(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
 	lim := opt.Limits.OrDefault()
@@ -62,6 +65,7 @@ func ReadGEXF(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.keepNodeLabels()
 	return p.g.build(name)
 }
 
@@ -89,6 +93,32 @@ type gexfParser struct {
 	g     *attrGraph
 	attrs map[string]*gexfAttr // the node attributes by id
 	edges int
+	// The nodes' label attributes, kept while reading when string attributes are
+	// (attrGraph.categories), and whether any differs from its node's id.
+	labels    []gexfLabel
+	notTheIDs bool
+}
+
+// gexfLabel is the label attribute of the node in a slot.
+type gexfLabel struct {
+	slot  int32
+	label string
+}
+
+// keepNodeLabels makes the nodes' labels their string attribute "label" unless every label is
+// its node's id or an attribute of that title is declared.
+func (p *gexfParser) keepNodeLabels() {
+	if !p.notTheIDs {
+		return
+	}
+	for _, a := range p.attrs {
+		if a.title == "label" {
+			return
+		}
+	}
+	for _, l := range p.labels {
+		p.g.setCategory(l.slot, "label", l.label)
+	}
 }
 
 func (p *gexfParser) document() error {
@@ -228,6 +258,10 @@ func (p *gexfParser) node(e xml.StartElement) error {
 	if err != nil {
 		return fmt.Errorf("%s:%d: %w", p.x.label, p.x.line(), err)
 	}
+	if label, ok := attr(e, "label"); ok && p.g.categories {
+		p.labels = append(p.labels, gexfLabel{slot, strings.TrimSpace(label)})
+		p.notTheIDs = p.notTheIDs || label != id
+	}
 	return p.x.inside(func(c xml.StartElement) error {
 		switch c.Name.Local {
 		case "nodes", "edges":
@@ -300,10 +334,14 @@ func (p *gexfParser) edge(e xml.StartElement) error {
 			return p.x.errorf("edge %d: weight %v", p.edges, err)
 		}
 	}
+	label := 0.0 // none
+	if v, ok := attr(e, "label"); ok {
+		label = edgeLabelText(&v)
+	}
 	if err := p.x.skip(e); err != nil { // attvalues, viz:*, spells
 		return err
 	}
-	if err := p.g.edge(ends[0], ends[1], w, kind, line, 0); err != nil {
+	if err := p.g.edge(ends[0], ends[1], w, kind, line, label); err != nil {
 		return fmt.Errorf("%s:%d: edge %d: %w", p.x.label, line, p.edges, err)
 	}
 	return nil

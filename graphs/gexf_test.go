@@ -241,7 +241,8 @@ func TestReadGEXF(t *testing.T) {
 	if g.F == nil || !mat.Equal(g.F, wantF) {
 		t.Errorf("F = %v", g.F)
 	}
-	if want := (nodeCategories{"kind": {"C", "H", "H"}}); !reflect.DeepEqual(g.categories, want) {
+	// a's label "A" is not its id: a node label (b and c have none).
+	if want := (nodeCategories{"kind": {"C", "H", "H"}, "label": {"A", "", ""}}); !reflect.DeepEqual(g.categories, want) {
 		t.Errorf("categories %v, want %v", g.categories, want)
 	}
 	// Without defaultedgetype a graph is undirected; GEXF 1.1 without a namespace.
@@ -310,6 +311,39 @@ func TestReadGEXFErrors(t *testing.T) {
 				t.Errorf("error %q, want x.gexf...%q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestReadGEXFLabels: networkx's write_gexf puts a node's "label" and an edge's "label" in the
+// label attributes: they are the node's string attribute "label" and the edge label, unless
+// every node's label is its id (networkx's default where a node has none). An attribute titled
+// "label" comes first.
+func TestReadGEXFLabels(t *testing.T) {
+	// nx.path_graph(3) with node labels C, O, C and edge labels 1 and "double".
+	const labelled = `<gexf xmlns="http://www.gexf.net/1.2draft" version="1.2"><graph defaultedgetype="undirected" mode="static" name="">
+    <nodes><node id="0" label="C" /><node id="1" label="O" /><node id="2" label="C" /></nodes>
+    <edges><edge source="0" target="1" id="0" label="1" /><edge source="1" target="2" id="1" label="double" /></edges>
+  </graph></gexf>`
+	g, err := ReadGEXF(strings.NewReader(labelled), "l.gexf", NodeLinkOptions{Categories: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (nodeCategories{"label": {"C", "O", "C"}}); !reflect.DeepEqual(g.categories, want) {
+		t.Errorf("categories %v, want %v", g.categories, want)
+	}
+	if g.EdgeLabels == nil || g.EdgeLabels.At(0, 1) != EdgeLabelCode(1) || g.EdgeLabels.At(2, 1) != textLabelCode("double") {
+		t.Errorf("edge labels %v", g.EdgeLabels)
+	}
+	// Labels that are the ids, one edge without a label: neither.
+	const plain = `<gexf version="1.2"><graph><nodes><node id="0" label="0"/><node id="1" label="1"/><node id="2" label="2"/></nodes>
+    <edges><edge source="0" target="1" label="1"/><edge source="1" target="2"/></edges></graph></gexf>`
+	if g, err = ReadGEXF(strings.NewReader(plain), "p.gexf", NodeLinkOptions{Categories: true}); err != nil || g.categories != nil || g.EdgeLabels != nil {
+		t.Errorf("labels that are the ids: categories %v, edge labels %v (%v)", g.categories, g.EdgeLabels, err)
+	}
+	const titled = `<gexf version="1.2"><graph><attributes class="node"><attribute id="0" title="label" type="string"/></attributes>
+    <nodes><node id="0" label="x"><attvalues><attvalue for="0" value="N"/></attvalues></node></nodes></graph></gexf>`
+	if g, err = ReadGEXF(strings.NewReader(titled), "t.gexf", NodeLinkOptions{Categories: true}); err != nil || !reflect.DeepEqual(g.categories, nodeCategories{"label": {"N"}}) {
+		t.Errorf("an attribute titled label: categories %v (%v)", g.categories, err)
 	}
 }
 

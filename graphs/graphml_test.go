@@ -251,7 +251,7 @@ func TestReadFolderGraphMLAndGML(t *testing.T) {
 	}
 	// A graph without numeric node attributes fails a read that asks for features.
 	copyFormats("unweighted.graphml")
-	if _, err := ReadFolder(dir, FolderOptions{Features: FeaturesAttributes}); err == nil || !strings.Contains(err.Error(), "unweighted.graphml: no node features") {
+	if _, err := ReadFolder(dir, FolderOptions{Features: FeaturesAttributes}); err == nil || !strings.Contains(err.Error(), "unweighted.graphml: no numeric node attributes") {
 		t.Errorf("attributes with a graph that has none: error %v", err)
 	}
 	if ds, err := ReadFolder(dir, FolderOptions{}); err != nil || len(ds.Graphs) != 6 || ds.Graphs[5].F != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -17,10 +18,30 @@ func TestErrNoFeatures(t *testing.T) {
 		}
 	}
 	write("a.json", `{"adjacency": [[0,1],[1,0]]}`)
-	write("b.json", `{"adjacency": [[0,1],[1,0]], "features": [[1],[2]]}`)
+	write("b.edges", "0 1\n")
+	write("c.json", `{"adjacency": [[0,1],[1,0]]}`)
 	if _, err := ReadFolder(dir, FolderOptions{Features: FeaturesAttributes}); !errors.Is(err, ErrNoFeatures) {
-		t.Errorf("a folder whose first graph has no features: %v, want ErrNoFeatures", err)
+		t.Errorf("a folder without features: %v, want ErrNoFeatures", err)
 	}
+	// Some graphs with attributes, some without: an error naming one of each whichever comes
+	// first, and no ErrNoFeatures (a caller must not read on without them).
+	for _, c := range []struct{ with, without, want string }{
+		{"c.json", "a.json", "a.json: no numeric node attributes, while c.json has 1"},
+		{"a.json", "c.json", "b.edges: no numeric node attributes, while a.json has 1"},
+	} {
+		write(c.without, `{"adjacency": [[0,1],[1,0]]}`)
+		write(c.with, `{"adjacency": [[0,1],[1,0]], "features": [[1],[2]]}`)
+		_, err := ReadFolder(dir, FolderOptions{Features: FeaturesAttributes})
+		if err == nil || errors.Is(err, ErrNoFeatures) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s with attributes, %s without: %v, want %q", c.with, c.without, err, c.want)
+		}
+	}
+	for _, f := range []string{"b.edges", "c.json"} {
+		if err := os.Remove(filepath.Join(dir, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("b.json", `{"adjacency": [[0,1],[1,0]], "features": [[1],[2]]}`)
 	write("a.json", `{"adjacency": [[0,1],[1,0]], "features": [[1,0],[2,0]]}`)
 	if _, err := ReadFolder(dir, FolderOptions{Features: FeaturesAttributes}); err == nil || errors.Is(err, ErrNoFeatures) {
 		t.Errorf("features of two widths: %v, want another error", err)

@@ -185,6 +185,10 @@ type Dataset struct {
 	// Unread names what a TU source has files for and no option reads ("edge labels", "edge
 	// attributes", "graph attributes"), so that callers can say it is left out.
 	Unread []string
+	// LeftOut says what some graphs of a folder have and the others lack: edge labels, then
+	// left out although asked for, or node labels, which the others' nodes then lack. One
+	// sentence each, for callers to pass on.
+	LeftOut []string
 }
 
 // tuMaxLine bounds one line of a TU file. Real lines are short (the widest, PROTEINS_full

@@ -105,5 +105,13 @@ func (d *dataFlags) loadAutoFeatures(fs *pflag.FlagSet, log *logrus.Logger) (*gr
 	if len(ds.Unread) > 0 {
 		log.Infof("%s also has %s, which gwf does not read", ds.Name, strings.Join(ds.Unread, " and "))
 	}
+	warnLeftOut(log, ds)
 	return ds, used, nil
+}
+
+// warnLeftOut says what only some graphs have (Dataset.LeftOut).
+func warnLeftOut(log *logrus.Logger, ds *graphs.Dataset) {
+	for _, l := range ds.LeftOut {
+		log.Warnf("%s: %s", ds.Name, l)
+	}
 }

@@ -163,7 +163,26 @@ func TestSubsetBeforeMemoryLimit(t *testing.T) {
 
 // TestDatasetsDescribesData: gwf datasets with a data flag describes that collection.
 func TestDatasetsDescribesData(t *testing.T) {
-	out, _ := mustRun(t, "datasets", "--graphs", mixedGraphs, "--json")
+	// Its node-link files have a numeric node attribute, its edge lists none: said, not read around.
+	if _, stderr, code := runCLI(t, "datasets", "--graphs", mixedGraphs); code != cli.ExitError ||
+		!strings.Contains(stderr, "friends.edges: no numeric node attributes, while path.nodelink.json has 1") {
+		t.Errorf("datasets --graphs mixed without --features: exit %d\n%s", code, stderr)
+	}
+	// Edge labels on some graphs only: left out, and said.
+	partial := t.TempDir()
+	for name, doc := range map[string]string{
+		"a.json":     `{"nodes": [{"id": 0}, {"id": 1}], "links": [{"source": 0, "target": 1, "label": 2}]}`,
+		"b.json":     `{"nodes": [{"id": 0}, {"id": 1}], "links": [{"source": 0, "target": 1}]}`,
+		"labels.csv": "label,file\nx,a.json\ny,b.json\n",
+	} {
+		if err := os.WriteFile(filepath.Join(partial, name), []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out, _ := mustRun(t, "datasets", "--graphs", partial); !strings.Contains(out, ": edge labels left out: 1 of the 2 graphs have them, not b.json") {
+		t.Errorf("datasets on partial edge labels:\n%s", out)
+	}
+	out, _ := mustRun(t, "datasets", "--graphs", mixedGraphs, "--features", "none", "--json")
 	var infos []graphs.Description
 	if err := json.Unmarshal([]byte(out), &infos); err != nil {
 		t.Fatalf("%v\n%s", err, out)

@@ -93,6 +93,7 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 		return err
 	}
 	warnUnknownNodeLabels(a.Log, ds.UnknownNodeLabels)
+	warnLeftOut(a.Log, ds)
 	if c.GWF != nil {
 		if dim := ds.Graphs[0].Dim(); dim != c.GWF.GWF.Dim() {
 			return fmt.Errorf("predict: %s", featureHint(c.GWF.GWF.Dim(), dim))

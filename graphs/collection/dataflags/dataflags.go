@@ -44,7 +44,7 @@ type Flags struct {
 // Register adds all the flags to fs.
 func (d *Flags) Register(fs *pflag.FlagSet) {
 	d.RegisterSources(fs)
-	fs.StringVar(&d.Features, "features", "none", "node features: none (structure only, the paper's setting), labels (one-hot node labels: TU node labels, or the string node attributes of a folder's node-link, GraphML and GML files), attributes (numeric), or both (the attributes, then the one-hot labels)")
+	fs.StringVar(&d.Features, "features", "none", "node features: none (structure only, the paper's setting), labels (one-hot node labels: TU node labels, or the string node attributes of a folder's node-link, GraphML, GML and GEXF files), attributes (numeric), or both (the attributes, then the one-hot labels)")
 	fs.BoolVar(&d.Standardize, "standardize", false, "rescale each node-feature dimension to mean 0 and std 1 over the data read (recommended with --features attributes: raw attributes such as PROTEINS_full's reach 400 and drown the structure term)")
 	d.LimitFlags.Register(fs, "refuse datasets that need more GiB than this as stored (sparse adjacency, features; counting the --subset kept), or a graph whose dense matrices do")
 	fs.IntVar(&d.Subset, "subset", 0, "use only N graphs, the first N after a shuffle seeded by --subset-seed, kept in file order (0: all); chosen before reading, so only they count for --max-memory")
@@ -233,9 +233,10 @@ func (d *Flags) Load() (*graphs.Dataset, error) {
 // LoadAutoFeatures reads the data (Check first) with the node features the source has when
 // --features was not given (fs has not seen it changed): attributes, standardized, followed
 // by one-hot node labels where the source has both; else either of them; else none.
-// Features that are there but cannot be read (of differing widths, not finite) are an error,
-// not a reason to leave them out. It returns the dataset and the flags it was read with
-// ("--features both --standardize", ...), and --edge-labels where edge labels were read.
+// Features that are there but cannot be read (on some graphs only, of differing widths, not
+// finite) are an error, not a reason to leave them out. It returns the dataset and the flags
+// it was read with ("--features both --standardize", ...), and --edge-labels where edge
+// labels were read.
 func (d *Flags) LoadAutoFeatures(fs *pflag.FlagSet) (*graphs.Dataset, string, error) {
 	ds, used, err := d.loadAutoFeatures(fs)
 	if err == nil && ds.Encoding.EdgeLabels {

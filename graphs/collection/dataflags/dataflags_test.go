@@ -158,6 +158,30 @@ func TestLoadAutoFeatures(t *testing.T) {
 			t.Errorf("%v: %q, width %v (%v); want %q, %d", c.args, used, dimOf(ds), err, c.used, c.dim)
 		}
 	}
+	// Attributes on some graphs only are not read around (the node labels alone, silently):
+	// the error names a graph without them and one with, whichever comes first.
+	for _, first := range []string{"a.json", "b.json"} {
+		dir := t.TempDir()
+		for _, name := range []string{"a.json", "b.json"} {
+			body := doc
+			if name == first {
+				body = strings.Replace(doc, `"element": "C"`, `"element": "C", "mass": 12`, 1)
+				body = strings.Replace(body, `"element": "N"`, `"element": "N", "mass": 14`, 1)
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var f Flags
+		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+		f.Register(fs)
+		if err := fs.Parse([]string{"--graphs", dir}); err != nil {
+			t.Fatal(err)
+		}
+		if _, used, err := f.LoadAutoFeatures(fs); err == nil || !strings.Contains(err.Error(), "while "+first+" has 1") {
+			t.Errorf("attributes on %s alone: read with %q, error %v", first, used, err)
+		}
+	}
 }
 
 func dimOf(ds *graphs.Dataset) int {
