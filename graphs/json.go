@@ -159,7 +159,11 @@ func jsonDecodeError(label string, src *jsonSource, err error) error {
 		return fmt.Errorf("%s: truncated JSON: the input ends inside a value, at %s: %w", label, src.where(src.n), err)
 	case errors.As(err, &syn):
 		// Offset counts the offending byte; point at it.
-		return fmt.Errorf("%s: not valid JSON at %s: %w", label, src.where(syn.Offset-1), err)
+		hint := ""
+		if msg := syn.Error(); strings.Contains(msg, "character 'N'") || strings.Contains(msg, "character 'I'") {
+			hint = " (NaN and Infinity are not JSON, though Python's json.dump writes them for float('nan') and float('inf'): every number must be finite)"
+		}
+		return fmt.Errorf("%s: not valid JSON at %s: %w%s", label, src.where(syn.Offset-1), err, hint)
 	case errors.As(err, &typ):
 		var what string
 		switch {

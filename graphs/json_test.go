@@ -87,6 +87,8 @@ func TestReadJSONErrors(t *testing.T) {
 		{"empty", "", Limits{}, []string{"empty input"}, false},
 		{"not JSON", "adjacency: [[0]]", Limits{}, []string{"not valid JSON", "line 1, column 1"}, false},
 		{"bad token on line 3", "{\n\"adjacency\": [[0, 1],\n [1, x]]}", Limits{}, []string{"not valid JSON", "line 3, column 6", "byte 29"}, false},
+		{"Python's NaN", `{"adjacency": [[0, NaN], [1, 0]]}`, Limits{}, []string{"not valid JSON", "NaN and Infinity are not JSON"}, false},
+		{"Python's -Infinity", `{"adjacency": [[0, -Infinity], [1, 0]]}`, Limits{}, []string{"column 21", "NaN and Infinity are not JSON"}, false},
 		{"truncated", `{"adjacency": [[0, 1], [1, `, Limits{}, []string{"truncated", "byte 27"}, false},
 		{"top level array", `[[0, 1], [1, 0]]`, Limits{}, []string{"top level must be a JSON object"}, false},
 		{"unknown field", `{"adjacency": [[0]], "lable": 1}`, Limits{}, []string{`unknown field "lable"`, "known fields"}, false},
