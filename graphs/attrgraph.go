@@ -457,9 +457,9 @@ func (g *attrGraph) features(slotOf []int32) (*mat.Dense, error) {
 			}
 			switch {
 			case !ok:
-				return nil, invalidf(g.label, "node %q lacks the numeric attribute %q that node %q has: every node needs the same ones to make features", node.id, c.name, c.first)
+				return nil, invalidf(g.label, "node %q lacks the numeric attribute %q that node %q has: every node needs the same ones to make features (or leave them out with --features labels or none)", node.id, c.name, c.first)
 			case len(xs) != c.width:
-				return nil, invalidf(g.label, "node %q has %d values of the numeric attribute %q, node %q has %d: every node needs the same ones to make features", node.id, len(xs), c.name, c.first, c.width)
+				return nil, invalidf(g.label, "node %q has %d values of the numeric attribute %q, node %q has %d: every node needs the same ones to make features (or leave them out with --features labels or none)", node.id, len(xs), c.name, c.first, c.width)
 			}
 			row = append(row, xs...)
 		}

@@ -392,7 +392,7 @@ func nodeLinkFeatures(nodes []map[string]json.RawMessage, label string, lim Limi
 	f := mat.NewDense(len(nodes), d, nil)
 	for i, node := range nodes {
 		if got := layout(node); !slices.Equal(got, first) {
-			return nil, invalidf(label, "node %d has the numeric attributes %v, node 0 has %v: every node needs the same ones to make features", i, got, first)
+			return nil, invalidf(label, "node %d has the numeric attributes %v, node 0 has %v: every node needs the same ones to make features (or leave them out with --features labels or none)", i, got, first)
 		}
 		row := f.RawRowView(i)[:0]
 		for _, a := range first {
