@@ -259,7 +259,7 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 const attributesEverywhere = "node attributes are used where every graph has them, of one width (give them to every graph, or leave them out with --features labels or none)"
 
 // noAttributes is the error of a folder whose first graph, first, has no node attributes
-// although features asked for them: an ErrNoFeatures where no graph of rest has any either
+// although features asked for them: an ErrNoAttributes where no graph of rest has any either
 // (the folder has none, and a caller may read it without), else an error that names one that
 // has, whatever the files' order. Formats without node attributes are not read again.
 func noAttributes(dir, first string, features FeatureKind, rest []string, read func(string) (*Graph, error)) error {
@@ -276,7 +276,7 @@ func noAttributes(dir, first string, features FeatureKind, rest []string, read f
 			return fmt.Errorf("%s: no numeric node attributes, while %s has %d: %s", filepath.Join(dir, first), name, g.Dim(), attributesEverywhere)
 		}
 	}
-	return fmt.Errorf("%w: %s: no node features, but features %q asked for (edge lists have none; JSON files need \"features\", node-link, GraphML, GML and GEXF files numeric node attributes)", ErrNoFeatures, filepath.Join(dir, first), features)
+	return fmt.Errorf("%w: features %q asked for, but no graph has them, %s first (edge lists have none; JSON files need \"features\", node-link, GraphML, GML and GEXF files numeric node attributes)", ErrNoAttributes, features, filepath.Join(dir, first))
 }
 
 // listFolder lists the graph files and subfolders of dir, sorted by name, and says whether it

@@ -44,9 +44,13 @@ type Graph struct {
 var ErrInvalid = errors.New("invalid graph")
 
 // ErrNoFeatures is wrapped by the readers' errors when node features are asked for and the data
-// have none of that kind (a TU dataset without the file, a folder whose first graph has none),
-// so that a caller may read the data without them instead.
+// have none of that kind (a TU dataset without the file, a folder none of whose graphs has
+// them), so that a caller may read the data without them instead.
 var ErrNoFeatures = errors.New("no node features of the kind asked for")
+
+// ErrNoAttributes wraps ErrNoFeatures where a folder has no numeric node attributes at all:
+// a caller that tries kinds of features in turn need not ask for attributes again.
+var ErrNoAttributes = fmt.Errorf("%w: no numeric node attributes", ErrNoFeatures)
 
 // simplexTol is how far the sum of Mu may be from 1.
 const simplexTol = 1e-9

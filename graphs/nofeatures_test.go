@@ -20,8 +20,8 @@ func TestErrNoFeatures(t *testing.T) {
 	write("a.json", `{"adjacency": [[0,1],[1,0]]}`)
 	write("b.edges", "0 1\n")
 	write("c.json", `{"adjacency": [[0,1],[1,0]]}`)
-	if _, err := ReadFolder(dir, FolderOptions{Features: FeaturesAttributes}); !errors.Is(err, ErrNoFeatures) {
-		t.Errorf("a folder without features: %v, want ErrNoFeatures", err)
+	if _, err := ReadFolder(dir, FolderOptions{Features: FeaturesAttributes}); !errors.Is(err, ErrNoAttributes) || !errors.Is(err, ErrNoFeatures) {
+		t.Errorf("a folder without features: %v, want ErrNoAttributes, an ErrNoFeatures", err)
 	}
 	// Some graphs with attributes, some without: an error naming one of each whichever comes
 	// first, and no ErrNoFeatures (a caller must not read on without them).

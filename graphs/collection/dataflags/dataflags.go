@@ -250,6 +250,7 @@ func (d *Flags) loadAutoFeatures(fs *pflag.FlagSet) (*graphs.Dataset, string, er
 		ds, err := d.Load()
 		return ds, d.String(), err
 	}
+	noAttributes := false
 	for _, try := range []struct {
 		features    string
 		standardize bool
@@ -259,6 +260,9 @@ func (d *Flags) loadAutoFeatures(fs *pflag.FlagSet) (*graphs.Dataset, string, er
 		{"attributes", true, "--features attributes --standardize"},
 		{"labels", false, "--features labels"},
 	} {
+		if noAttributes && try.features != "labels" {
+			continue // a folder without attributes, read through once already
+		}
 		d.Features, d.Standardize = try.features, try.standardize
 		ds, err := d.Load()
 		if err == nil {
@@ -267,6 +271,7 @@ func (d *Flags) loadAutoFeatures(fs *pflag.FlagSet) (*graphs.Dataset, string, er
 		if !errors.Is(err, graphs.ErrNoFeatures) {
 			return nil, "", err // features that are there but cannot be used: say why
 		}
+		noAttributes = errors.Is(err, graphs.ErrNoAttributes)
 	}
 	d.Features, d.Standardize = "none", false
 	ds, err := d.Load()
