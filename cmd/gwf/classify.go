@@ -60,7 +60,7 @@ full, the best three of the screening with it.
 The discrepancies use no label, so they are computed once for all graphs (n(n−1)/2 solves a
 candidate, logged with an ETA; with more than --screen graphs every candidate is first
 compared on a random subset and only those the training folds choose there are computed in
-full); a held-out graph's row is exactly what a saved classifier computes for an unseen graph.
+full: how many is said before they start, with one ETA over all of them); a held-out graph's row is exactly what a saved classifier computes for an unseen graph.
 --output-dir keeps every matrix (and the one being computed, in part) for a rerun.
 
 --folds runs nested cross-validation (--predictions writes each held-out graph's prediction

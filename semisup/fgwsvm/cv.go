@@ -58,18 +58,25 @@ func CrossValidate(ctx context.Context, data []*graphs.Graph, labels []int, clas
 	if err != nil {
 		return nil, Stats{}, err
 	}
+	trains, tests := make([][]int, folds), make([][]int, folds)
+	for i, fi := range fold {
+		for f := range folds {
+			if fi == f {
+				tests[f] = append(tests[f], i)
+			} else {
+				trains[f] = append(trains[f], i)
+			}
+		}
+	}
+	screened, err := mx.plan(trains, labels, classes, s.Grid)
+	if err != nil {
+		return nil, Stats{}, err
+	}
 	var out []FoldResult
 	for f := range folds {
 		start := time.Now()
-		var train, test []int
-		for i, fi := range fold {
-			if fi == f {
-				test = append(test, i)
-			} else {
-				train = append(train, i)
-			}
-		}
-		v, err := mx.chooseFor(train, labels, classes, s.Grid)
+		train, test := trains[f], tests[f]
+		v, err := mx.chooseFor(train, labels, classes, s.Grid, screened[f])
 		if err != nil {
 			return nil, Stats{}, fmt.Errorf("fold %d: %w", f+1, err)
 		}
@@ -120,7 +127,11 @@ func TrainPredict(ctx context.Context, data []*graphs.Graph, labels []int, class
 	if err != nil {
 		return nil, nil, Stats{}, err
 	}
-	v, err := mx.chooseFor(train, masked, classes, s.Grid)
+	screened, err := mx.plan([][]int{train}, masked, classes, s.Grid)
+	if err != nil {
+		return nil, nil, Stats{}, err
+	}
+	v, err := mx.chooseFor(train, masked, classes, s.Grid, screened[0])
 	if err != nil {
 		return nil, nil, Stats{}, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/envelope"
 	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 // threeClasses: stochastic block models of 2, 3 and 4 equal blocks, 12–20 nodes, the shape
@@ -88,9 +89,31 @@ func TestCrossValidateSeparatesBlockModels(t *testing.T) {
 	}
 	for _, screen := range []int{0, 14} {
 		s := Settings{Candidates: cands, Grid: smallGrid(), Screen: screen}
-		res, st, err := CrossValidate(context.Background(), data, labels, 3, 4, 1, s, Options{}, nil)
+		var said []string
+		var counts [][2]int
+		observe := func(e training.Event) {
+			if e.Message != "" {
+				said = append(said, e.Message)
+			} else if e.Total > 0 {
+				counts = append(counts, [2]int{e.Done, e.Total})
+			}
+		}
+		res, st, err := CrossValidate(context.Background(), data, labels, 3, 4, 1, s, Options{Observe: observe}, nil)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if screen > 0 {
+			// The plan says up front how many matrices of all graphs the folds need, and their
+			// progress is one count over all of them, ending at its total.
+			pairs := len(data) * (len(data) - 1) / 2
+			full := len(st.Full())
+			plan := fmt.Sprintf("the screenings of the 4 folds chose %d candidates: %d matrices of all %d graphs to compute (%d discrepancies)", full, full, len(data), full*pairs)
+			if !slices.ContainsFunc(said, func(m string) bool { return strings.Contains(m, plan) }) {
+				t.Errorf("screen %d: no %q among %q", screen, plan, said)
+			}
+			if last := counts[len(counts)-1]; last != [2]int{full * pairs, full * pairs} {
+				t.Errorf("screen %d: the last count %v, want %d of %d", screen, last, full*pairs, full*pairs)
+			}
 		}
 		var acc float64
 		for _, r := range res {

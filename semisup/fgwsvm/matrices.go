@@ -10,6 +10,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/subset"
+	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/baselines"
 )
 
@@ -102,6 +103,9 @@ type matrices struct {
 	stats   Stats
 	// vote is the number of voters (Settings.VoteFor).
 	vote int
+	// The matrices over all graphs that the plan will compute, their discrepancies, and those
+	// done so far: one progress count over all of them (plan).
+	fullTotal, fullDone int
 }
 
 // Validate checks the settings: candidates, the grid, the screening size and the vote.
@@ -153,20 +157,78 @@ func (m *matrices) fullOf(ci int) (*mat.SymDense, error) {
 		return d, nil
 	}
 	c := m.cands[ci]
-	m.opt.log("discrepancies of all %d graphs under %s (%d; full matrix %d)", len(m.data), c, baselines.Pairs(len(m.data)), len(m.full)+1)
-	ds, costs, err := distances(m.ctx, m.data, []Candidate{c}, m.opt)
+	pairs := baselines.Pairs(len(m.data))
+	m.opt.log("discrepancies of all %d graphs under %s (%d; full matrix %d)", len(m.data), c, pairs, len(m.full)+1)
+	opt := m.opt
+	if observe, done, total := opt.Observe, m.fullDone, m.fullTotal; observe != nil && done+pairs <= total {
+		opt.Observe = func(e training.Event) { // the count of this matrix → the count of the plan's
+			if e.Total == pairs {
+				e.Done, e.Total = done+e.Done, total
+			}
+			observe(e)
+		}
+	}
+	ds, costs, err := distances(m.ctx, m.data, []Candidate{c}, opt)
 	if err != nil {
 		return nil, err
 	}
 	m.full[ci] = ds[0]
+	m.fullDone += pairs
 	m.stats.add(costs)
 	return ds[0], nil
 }
 
+// plan ranks the candidates on the screening subset for each set of training graphs in
+// trains (labels y), in turn, as chooseFor takes them: a candidate that an earlier set chose
+// ranks as if computed in full already (rankedPreferring). It returns each set's ranking, nil
+// without screening, and logs how many matrices over all graphs they need, so that their
+// progress is counted (and its ETA given) over all of them.
+func (m *matrices) plan(trains [][]int, y []int, classes int, g Grid) ([]Vote, error) {
+	out := make([]Vote, len(trains))
+	if m.screen == nil {
+		return out, nil
+	}
+	planned := map[int]bool{}
+	var fresh []int
+	for f, train := range trains {
+		var pos []int // positions in the subset of its training graphs
+		for a, i := range m.screen {
+			if _, ok := slices.BinarySearch(train, i); ok {
+				pos = append(pos, a)
+			}
+		}
+		each, err := chooseEach(m.ctx, m.screenD, m.cands, subset.Ints(y, m.screen), pos, classes, g)
+		if err != nil {
+			return nil, fmt.Errorf("screening: %w", err)
+		}
+		// Candidates already computed in full rank as if they screened ScreenTolerance higher
+		// (first among equals): each fold would otherwise pay a full matrix for a difference
+		// the subset cannot resolve. With one voter this keeps the computed candidate that
+		// screens within ScreenTolerance of the best.
+		out[f] = rankedPreferring(each, m.vote, func(ci int) bool { return m.full[ci] != nil || planned[ci] })
+		for _, c := range out[f] {
+			if !planned[c.index] && m.full[c.index] == nil {
+				fresh = append(fresh, c.index)
+			}
+			planned[c.index] = true
+		}
+	}
+	pairs := baselines.Pairs(len(m.data))
+	m.fullTotal, m.fullDone = len(fresh)*pairs, 0
+	who := "the screening"
+	if len(trains) > 1 {
+		who = fmt.Sprintf("the screenings of the %d folds", len(trains))
+	}
+	m.opt.log("%s chose %d candidates: %d matrices of all %d graphs to compute (%d discrepancies)",
+		who, len(planned), len(fresh), len(m.data), m.fullTotal)
+	return out, nil
+}
+
 // chooseFor chooses the voters on the training graphs train (labels y, indices into the data):
-// by screening where there is a subset, then γ and C on the full matrices. Each voter's full
-// matrix is m.full[voter.index].
-func (m *matrices) chooseFor(train, y []int, classes int, g Grid) (Vote, error) {
+// where the candidates are screened, those of screened (plan's ranking for train), each with γ
+// and C chosen on its full matrix; else the best of all candidates on their full matrices.
+// Each voter's full matrix is m.full[voter.index].
+func (m *matrices) chooseFor(train, y []int, classes int, g Grid, screened Vote) (Vote, error) {
 	vote := m.vote
 	if m.screen == nil {
 		ds := make([]*mat.SymDense, len(m.cands))
@@ -179,21 +241,6 @@ func (m *matrices) chooseFor(train, y []int, classes int, g Grid) (Vote, error) 
 		}
 		return choose(m.ctx, ds, m.cands, y, train, classes, g, vote)
 	}
-	var pos []int // positions in the subset of its training graphs
-	for a, i := range m.screen {
-		if _, ok := slices.BinarySearch(train, i); ok {
-			pos = append(pos, a)
-		}
-	}
-	each, err := chooseEach(m.ctx, m.screenD, m.cands, subset.Ints(y, m.screen), pos, classes, g)
-	if err != nil {
-		return nil, fmt.Errorf("screening: %w", err)
-	}
-	// Candidates already computed in full rank as if they screened ScreenTolerance higher
-	// (first among equals): each fold would otherwise pay a full matrix for a difference the
-	// subset cannot resolve. With one voter this keeps the computed candidate that screens
-	// within ScreenTolerance of the best.
-	screened := rankedPreferring(each, vote, func(ci int) bool { return m.full[ci] != nil })
 	out := make(Vote, len(screened))
 	for k, sc := range screened {
 		d, err := m.fullOf(sc.index)

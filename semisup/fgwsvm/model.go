@@ -62,7 +62,11 @@ func Train(ctx context.Context, data []*graphs.Graph, labels []int, classes int,
 		return nil, err
 	}
 	all := seq(len(data))
-	v, err := mx.chooseFor(all, labels, classes, s.Grid)
+	screened, err := mx.plan([][]int{all}, labels, classes, s.Grid)
+	if err != nil {
+		return nil, err
+	}
+	v, err := mx.chooseFor(all, labels, classes, s.Grid, screened[0])
 	if err != nil {
 		return nil, err
 	}
