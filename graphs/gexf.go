@@ -47,8 +47,8 @@ import (
 // type integer, long, float or double, or 1.3's short and byte, by title in sorted order) are
 // the node features: every node must have each, from its own <attvalue> or the attribute's
 // <default>. Other types are not features; with opt.Categories the string ones, and the
-// nodes' labels (see above), are kept for ReadFolder's node labels. The input is bounded, and the node count is checked against
-// opt.Limits as nodes appear.
+// nodes' labels (see above), are kept for ReadFolder's node labels. The input is bounded, and
+// the node count is checked against opt.Limits as nodes appear.
 func ReadGEXF(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
 	lim := opt.Limits.OrDefault()
 	label := name
