@@ -128,3 +128,34 @@ func TestEncodingNodeLabelNames(t *testing.T) {
 		t.Errorf("dim %d, clone %+v", e.Dim(), c)
 	}
 }
+
+// TestIntegerNodeLabels: a node attribute "label" of integers (networkx graphs made from TU
+// data) is a node label, one-hot over its values, in node-link, GraphML and GEXF files alike;
+// other integer attributes, and a "label" of other numbers, stay numeric attributes.
+func TestIntegerNodeLabels(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"a.json": `{"nodes": [{"id": 0, "label": 3, "charge": 1}, {"id": 1, "label": 12, "charge": 0}], "links": [{"source": 0, "target": 1}]}`,
+		"b.graphml": `<graphml><key id="l" for="node" attr.name="label" attr.type="long"/><key id="c" for="node" attr.name="charge" attr.type="int"/>
+<graph edgedefault="undirected"><node id="0"><data key="l">12</data><data key="c">2</data></node><node id="1"><data key="l">3</data><data key="c">0</data></node><edge source="0" target="1"/></graph></graphml>`,
+		"c.gexf": `<gexf version="1.2"><graph><attributes class="node"><attribute id="0" title="label" type="integer"/><attribute id="1" title="charge" type="integer"/></attributes>
+<nodes><node id="0"><attvalues><attvalue for="0" value="3"/><attvalue for="1" value="1"/></attvalues></node><node id="1"><attvalues><attvalue for="0" value="3"/><attvalue for="1" value="1"/></attvalues></node></nodes>
+<edges><edge source="0" target="1"/></edges></graph></gexf>`,
+	})
+	ds, err := ReadFolder(dir, FolderOptions{Features: FeaturesBoth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"label=12", "label=3"}; !slices.Equal(ds.Encoding.NodeLabelNames, want) || ds.Encoding.Attributes != 1 {
+		t.Fatalf("node labels %v, %d attributes; want %v beside charge", ds.Encoding.NodeLabelNames, ds.Encoding.Attributes, want)
+	}
+	for g, want := range [][]float64{{1, 0, 1, 0, 1, 0}, {2, 1, 0, 0, 0, 1}, {1, 0, 1, 1, 0, 1}} { // charge, label=12, label=3 per node
+		if got := ds.Graphs[g].F.RawMatrix().Data; !slices.Equal(got, want) {
+			t.Errorf("%s: features %v, want %v", ds.Graphs[g].Name, got, want)
+		}
+	}
+	// A label of other numbers is a number.
+	dir = writeFiles(t, map[string]string{"a.json": `{"nodes": [{"id": 0, "label": 0.5}, {"id": 1, "label": 2}], "links": []}`})
+	if _, err := ReadFolder(dir, FolderOptions{Features: FeaturesAttributes}); err == nil || !strings.Contains(err.Error(), "every node needs the same ones") {
+		t.Errorf("a label of 0.5 and 2: %v, want the numeric attributes of node 0 and not node 1", err)
+	}
+}

@@ -219,7 +219,9 @@ func (p *gexfParser) attribute(e xml.StartElement) error {
 		a.title = v
 	}
 	switch v, _ := attr(e, "type"); v {
-	case "integer", "long", "float", "double", "short", "byte":
+	case "integer", "long", "short", "byte":
+		a.numeric, a.text = a.title != labelAttribute, a.title == labelAttribute // integer node labels are categories
+	case "float", "double":
 		a.numeric = true
 	case "string":
 		a.text = true

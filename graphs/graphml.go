@@ -283,10 +283,12 @@ func (p *graphmlParser) key(e xml.StartElement) error {
 	if v, ok := attr(e, "for"); ok {
 		k.domain = v
 	}
-	switch v, _ := attr(e, "attr.type"); v {
-	case "int", "long", "float", "double":
+	switch v, _ := attr(e, "attr.type"); {
+	case (v == "int" || v == "long") && k.name == labelAttribute:
+		k.text = true // integer node labels (networkx's from TU data) are categories
+	case v == "int" || v == "long" || v == "float" || v == "double":
 		k.numeric = true
-	case "string":
+	case v == "string":
 		k.text = true
 	}
 	p.keys[id] = k

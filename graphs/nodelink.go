@@ -33,11 +33,14 @@ import (
 // NodeLinkOptions tells ReadNodeLink what to read besides the structure.
 type NodeLinkOptions struct {
 	// Attributes makes the numeric node attributes (numbers and arrays of numbers, by attribute
-	// name in sorted order, "id" excluded) the node features F. Every node must have the same
-	// numeric attributes. Without it, or when the nodes have none, F is nil.
+	// name in sorted order; "id", and "label" where it is an integer, excluded) the node
+	// features F. Every node must have the same numeric attributes. Without it, or when the
+	// nodes have none, F is nil.
 	Attributes bool
-	// Categories keeps the string node attributes for ReadFolder to one-hot encode
-	// (FeaturesLabels over a folder's values); a single graph does not use them.
+	// Categories keeps the string node attributes, and integer ones named "label" (node labels
+	// of networkx graphs made from TU data), for ReadFolder to one-hot encode (FeaturesLabels
+	// over a folder's values); a single graph does not use them. GraphML keys and GEXF
+	// attributes named "label" of an integer type are categories too.
 	Categories bool
 	// Limits bounds the node count and memory; the zero value means DefaultLimits.
 	Limits Limits
@@ -331,7 +334,10 @@ func nodeLinkCategories(nodes []map[string]json.RawMessage) nodeCategories {
 	for i, node := range nodes {
 		for name, raw := range node {
 			var v string
-			if name == "id" || len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &v) != nil || v == "" {
+			switch {
+			case name == labelAttribute && integerLiteral(raw):
+				v = string(bytes.TrimSpace(raw)) // a node label written as an integer
+			case name == "id" || len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &v) != nil || v == "":
 				continue
 			}
 			if c == nil {
@@ -368,7 +374,7 @@ func nodeLinkFeatures(nodes []map[string]json.RawMessage, label string, lim Limi
 	layout := func(node map[string]json.RawMessage) []attr {
 		var out []attr
 		for k, raw := range node {
-			if k == "id" {
+			if k == "id" || (k == labelAttribute && integerLiteral(raw)) {
 				continue
 			}
 			if xs, ok := numeric(raw); ok {
@@ -401,4 +407,23 @@ func nodeLinkFeatures(nodes []map[string]json.RawMessage, label string, lim Limi
 		}
 	}
 	return f, nil
+}
+
+// labelAttribute is the node attribute that holds node labels where they are integers
+// (networkx graphs made from TU data: G.nodes[v]["label"] = 3): a category, as a text label
+// is, not a number to compare by size.
+const labelAttribute = "label"
+
+// integerLiteral reports whether raw is a JSON integer: digits, with an optional minus.
+func integerLiteral(raw json.RawMessage) bool {
+	t := bytes.TrimPrefix(bytes.TrimSpace(raw), []byte("-"))
+	if len(t) == 0 {
+		return false
+	}
+	for _, b := range t {
+		if b < '0' || b > '9' {
+			return false
+		}
+	}
+	return true
 }
