@@ -214,7 +214,7 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 				return nil, noAttributes(dir, name, opt.Features, keep[k+1:], read)
 			}
 			if g.F == nil {
-				return nil, fmt.Errorf("%s: no numeric node attributes, while %s has %d: %s", p, ds.Graphs[0].Name, ds.dim(), attributesEverywhere)
+				return nil, partialAttributes(p, ds.Graphs[0].Name, ds.dim())
 			}
 			if d0 := ds.dim(); d0 > 0 && g.Dim() != d0 {
 				return nil, fmt.Errorf("%s: %d node features, but %s has %d", p, g.Dim(), ds.Graphs[0].Name, d0)
@@ -255,8 +255,11 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 	return ds, nil
 }
 
-// attributesEverywhere says what a folder's node attributes need, for errors.
-const attributesEverywhere = "node attributes are used where every graph has them, of one width (give them to every graph, or leave them out with --features labels or none)"
+// partialAttributes is the error of a folder where the graph at path has no numeric node
+// attributes and the graph named with has dim of them.
+func partialAttributes(path, with string, dim int) error {
+	return fmt.Errorf("%s: no numeric node attributes, while %s has %d: node attributes are used where every graph has them, of one width (give them to every graph, or leave them out with --features labels or none)", path, with, dim)
+}
 
 // noAttributes is the error of a folder whose first graph, first, has no node attributes
 // although features asked for them: an ErrNoAttributes where no graph of rest has any either
@@ -273,7 +276,7 @@ func noAttributes(dir, first string, features FeatureKind, rest []string, read f
 			return err
 		}
 		if g.F != nil {
-			return fmt.Errorf("%s: no numeric node attributes, while %s has %d: %s", filepath.Join(dir, first), name, g.Dim(), attributesEverywhere)
+			return partialAttributes(filepath.Join(dir, first), name, g.Dim())
 		}
 	}
 	return fmt.Errorf("%w: features %q asked for, but no graph has them, %s first (edge lists have none; JSON files need \"features\", node-link, GraphML, GML and GEXF files numeric node attributes)", ErrNoAttributes, features, filepath.Join(dir, first))
