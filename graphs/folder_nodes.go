@@ -46,7 +46,8 @@ func readNodeCounts(p string, files []string, lim Limits) (map[string]int, error
 // ",file,label", from DataFrame.to_csv) is passed over; tabs or semicolons separate the cells
 // where the first line has no comma; a spreadsheet's byte-order mark and spaces around cells
 // are dropped. A row names one of files, by its name or by its name without the extension
-// ("g1" for g1.json), as tables made from the graphs' own names do.
+// ("g1" for g1.json), as tables made from the graphs' own names do, or by a path that ends in
+// one of them.
 func readFileTable(p, column string, files []string, row func(line int, file, value string) error) error {
 	f, err := os.Open(p)
 	if err != nil {
@@ -194,10 +195,16 @@ func newFileIndex(files []string) fileIndex {
 }
 
 // named is the graph that name names: itself, or the only file whose name without its
-// extension is name.
+// extension is name. A path ("data/graphs/g1.json", "C:\\data\\g1.json", as scripts that list
+// the files they wrote make them) names the folder's graph of its last element.
 func (idx fileIndex) named(name string) (string, error) {
 	if idx.names[name] {
 		return name, nil
+	}
+	if at := strings.LastIndexAny(name, `/\`); at >= 0 && at < len(name)-1 {
+		if graph, err := idx.named(name[at+1:]); err == nil {
+			return graph, nil
+		}
 	}
 	switch stem := idx.stems[name]; len(stem) {
 	case 0:

@@ -179,6 +179,20 @@ func TestReadFolderErrors(t *testing.T) {
 	if !slices.Equal(ds.Classes, []int{-1, 2}) || ds.Graphs[0].Label != 1 || ds.Graphs[1].Label != 0 || ds.Graphs[0].N() != 3 {
 		t.Errorf("names without extensions: classes %v, labels %d %d, %d nodes in a.txt", ds.Classes, ds.Graphs[0].Label, ds.Graphs[1].Label, ds.Graphs[0].N())
 	}
+	// Or by paths, as a script that lists the files it wrote does: the last element names the
+	// graph; a path to no graph of the folder stays an error.
+	write(dir, "labels.csv", "path,label\ndata/graphs/b.txt,-1\nC:\\data\\a.txt,2\n")
+	ds, err = ReadFolder(dir, FolderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.Graphs[0].Label != 1 || ds.Graphs[1].Label != 0 {
+		t.Errorf("paths: labels %d %d", ds.Graphs[0].Label, ds.Graphs[1].Label)
+	}
+	write(dir, "labels.csv", "b.txt,-1\na.txt,2\ndata/c.txt,2\n")
+	if _, err := ReadFolder(dir, FolderOptions{}); err == nil || !strings.Contains(err.Error(), `labels.csv:3: "data/c.txt" is not a graph file`) {
+		t.Errorf("a path to no graph of the folder: %v", err)
+	}
 }
 
 // TestReadFolderNodeCounts: nodes.csv keeps the isolated nodes that networkx's write_edgelist
