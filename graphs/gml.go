@@ -46,8 +46,8 @@ const (
 // repeated within a node, networkx's form of a list, gives several values), by name in sorted
 // order and "id" and "label" excluded, are the node features: every node must have the same
 // ones; with opt.Categories the string ones (one value, not a list) are kept for ReadFolder's
-// node labels. A graph "label" (an integer, which networkx writes quoted, "1", or a text)
-// becomes the class label. The input, its tokens and its nesting are bounded, and the node
+// node labels. A graph "label" (an integer, which networkx writes quoted, "1", or a text;
+// or "y", "class", "target", "graph_label": graphLabelKeys) becomes the class label. The input, its tokens and its nesting are bounded, and the node
 // count is checked against opt.Limits as nodes appear.
 func ReadGML(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
 	lim := opt.Limits.OrDefault()
@@ -74,7 +74,7 @@ func ReadGML(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
 			err = fmt.Errorf("%s is a real number, want an integer or a text", t)
 		}
 		if err != nil {
-			return nil, invalidf(fmt.Sprintf("%s:%d", label, t.line), `graph "label": %v`, err)
+			return nil, invalidf(fmt.Sprintf("%s:%d", label, t.line), `graph %q: %v`, p.labelKey, err)
 		}
 	}
 	return g, nil
@@ -252,7 +252,8 @@ type gmlParser struct {
 	depth      int
 	nodes      int
 	edges      int
-	graphLabel *gmlToken
+	graphLabel *gmlToken // the graph attribute of graphLabelKeys read as the class label
+	labelKey   string    // its key
 }
 
 // errorf is an error at the given line.
@@ -359,11 +360,15 @@ func (p *gmlParser) graph(k, v gmlToken) error {
 			return p.errorf(v.line, "directed is %s, want 0 or 1", v)
 		}
 		p.g.directed = v.text == "1"
-	case "label":
-		if v.kind == gmlOpen {
-			return p.errorf(v.line, `graph "label" is a list, want an integer`)
+	default:
+		r := graphLabelRank(k.text)
+		if r == len(graphLabelKeys) || (p.graphLabel != nil && r > graphLabelRank(p.labelKey)) {
+			break
 		}
-		p.graphLabel = &v
+		if v.kind == gmlOpen {
+			return p.errorf(v.line, `graph %q is a list, want an integer or a text`, k.text)
+		}
+		p.graphLabel, p.labelKey = &v, k.text
 	}
 	return p.skip(v)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -395,6 +396,20 @@ func maxAbs(src Source, d int) ([]float64, error) {
 		}
 	}
 	return m, nil
+}
+
+// graphLabelKeys are the graph attributes read as a graph's class label, first the first
+// present: networkx's G.graph["label"], and the names PyTorch Geometric's to_networkx
+// (graph_attrs=["y"]) and other libraries' users give it.
+var graphLabelKeys = []string{"label", "y", "class", "target", "graph_label"}
+
+// graphLabelRank is the place of key in graphLabelKeys (0 first), or len(graphLabelKeys)
+// when it names no class label.
+func graphLabelRank(key string) int {
+	if r := slices.Index(graphLabelKeys, key); r >= 0 {
+		return r
+	}
+	return len(graphLabelKeys)
 }
 
 // setFileLabel sets the class label a file gave: an integer, or else the text itself (a

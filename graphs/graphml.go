@@ -41,7 +41,8 @@ const graphmlMaxDepth = 64
 // int, long, float or double, by attribute name in sorted order) are the node features: every
 // node must have each, from its own <data> or the key's <default>. Boolean and string
 // attributes are not features; with opt.Categories the string ones are kept for ReadFolder's
-// node labels. A graph attribute "label" becomes the class label (a text one is mapped to a
+// node labels. A graph attribute "label" (or "y", "class", "target", "graph_label":
+// graphLabelKeys) becomes the class label (a text one is mapped to a
 // class by ReadFolder, with the labels of the other files).
 // The input is bounded, and the node count is checked against opt.Limits as nodes appear.
 func ReadGraphML(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
@@ -66,7 +67,7 @@ func ReadGraphML(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) 
 	}
 	if p.graphLabel != nil {
 		if err := g.setFileLabel(*p.graphLabel); err != nil {
-			return nil, invalidf(label, `graph attribute "label": %v`, err)
+			return nil, invalidf(label, `graph attribute %q: %v`, p.labelKey, err)
 		}
 	}
 	return g, nil
@@ -113,9 +114,19 @@ type graphmlParser struct {
 	g          *attrGraph
 	depth      int
 	edges      int
-	graphLabel *string
+	graphLabel *string // the graph attribute of graphLabelKeys read as the class label
+	labelRank  int     // graphLabelRank of graphLabel's key
+	labelKey   string  // and the key
 	weight     *string // the default weight of edges, from a "weight" key's <default>
 	edgeLabel  float64 // the default edge label's code, from a "label" key's <default>
+}
+
+// setGraphLabel keeps the graph attribute key's value as the class label where key comes
+// first in graphLabelKeys of those seen (a <data> replaces its own key's <default>).
+func (p *graphmlParser) setGraphLabel(key string, text *string) {
+	if r := graphLabelRank(key); r < len(graphLabelKeys) && (p.graphLabel == nil || r <= p.labelRank) {
+		p.graphLabel, p.labelRank, p.labelKey = text, r, key
+	}
 }
 
 // line is the input line the decoder has reached.
@@ -357,8 +368,8 @@ func (p *graphmlParser) graph(e xml.StartElement) error {
 				return fmt.Errorf("%s:%d: key %q: %w", p.label, k.line, k.name, err)
 			}
 		}
-		if k.name == "label" && k.on("graph") && k.def != nil {
-			p.graphLabel = k.def
+		if k.on("graph") && k.def != nil {
+			p.setGraphLabel(k.name, k.def)
 		}
 		if k.text && k.on("node") && k.def != nil {
 			p.g.setCategoryDefault(k.name, strings.TrimSpace(*k.def))
@@ -374,8 +385,8 @@ func (p *graphmlParser) graph(e xml.StartElement) error {
 			return p.errorf("hyperedges are not supported")
 		case "data":
 			k, text, err := p.data(c)
-			if err == nil && k.name == "label" && text != nil {
-				p.graphLabel = text
+			if err == nil && text != nil {
+				p.setGraphLabel(k.name, text)
 			}
 			return err
 		}

@@ -67,8 +67,8 @@ type nodeLinkLink struct {
 }
 
 // ReadNodeLink reads one graph in networkx's node-link JSON; name identifies the input in
-// errors and becomes Graph.Name. A "label" in the "graph" object (an integer or a text)
-// becomes the graph's class label. The input is bounded like ReadJSON's, and the node count is checked against
+// errors and becomes Graph.Name. A "label" in the "graph" object (an integer or a text; or
+// "y", "class", "target", "graph_label": graphLabelKeys) becomes the graph's class label. The input is bounded like ReadJSON's, and the node count is checked against
 // the limits before any matrix is built.
 func ReadNodeLink(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
 	lim := opt.Limits.OrDefault()
@@ -185,18 +185,36 @@ func (nl *nodeLink) graph(name, label string, attributes bool, lim Limits) (*Gra
 	if err != nil {
 		return nil, invalidf(label, "%v", err)
 	}
-	if raw, ok := attrs["label"]; ok {
+	if err := g.setNodeLinkLabel(attrs); err != nil {
+		return nil, invalidf(label, "%v", err)
+	}
+	return g, nil
+}
+
+// setNodeLinkLabel sets the class label from the first of graphLabelKeys in the "graph"
+// attributes: an integer or a text, or a list of one (PyTorch Geometric's y of one graph).
+func (g *Graph) setNodeLinkLabel(attrs map[string]json.RawMessage) error {
+	for _, key := range graphLabelKeys {
+		raw, ok := attrs[key]
+		if !ok {
+			continue
+		}
 		var y int
 		var text string
+		var one []json.RawMessage
+		if json.Unmarshal(raw, &one) == nil && len(one) == 1 {
+			raw = one[0]
+		}
 		switch {
 		case json.Unmarshal(raw, &y) == nil:
 			g.Label, g.HasLabel = y, true
 		case json.Unmarshal(raw, &text) == nil && g.setFileLabel(text) == nil:
 		default:
-			return nil, invalidf(label, `"graph" "label" is %s, want an integer or a text (or give labels in a labels.csv)`, raw)
+			return fmt.Errorf(`"graph" %q is %s, want an integer or a text (or give labels in a labels.csv)`, key, attrs[key])
 		}
+		return nil
 	}
-	return g, nil
+	return nil
 }
 
 // links sets the entries of c from "links" (or "edges").
