@@ -20,8 +20,9 @@ package graphs
 //	                                     edge lists numbered 0..N−1, so that nodes in no edge
 //	                                     (which write_edgelist drops) are kept, isolated
 //
-// Hidden files and README/LICENSE files are ignored; any other file is an error, so that a
-// graph in an unknown format is not silently left out. A folder without graph files whose
+// Hidden files, README/LICENSE files and files that are never graphs (.py, .ipynb, .md,
+// .png, .zip, …: notGraphExtensions) are ignored; any other file is an error, so that a graph
+// in an unknown format is not silently left out. A folder without graph files whose
 // subfolders hold them is read as one subfolder per class (ring/g1.json, star/g2.json: the
 // classes ring and star), as image datasets are often laid out; otherwise subfolders are
 // ignored.
@@ -70,11 +71,20 @@ type FolderOptions struct {
 	EdgeLabels bool
 }
 
-// folderIgnored reports whether a file of a graph folder is not a graph.
+// folderIgnored reports whether a file of a graph folder is not a graph: hidden files, the
+// tables, README and LICENSE files, and files of kinds that are never graphs (the script or
+// notebook that wrote the graphs, notes, plots) which people keep beside their data.
 func folderIgnored(name string) bool {
 	upper := strings.ToUpper(name)
 	return strings.HasPrefix(name, ".") || name == folderLabels || name == folderNodes ||
-		strings.HasPrefix(upper, "README") || strings.HasPrefix(upper, "LICENSE")
+		strings.HasPrefix(upper, "README") || strings.HasPrefix(upper, "LICENSE") ||
+		slices.Contains(notGraphExtensions, strings.ToLower(filepath.Ext(name)))
+}
+
+// notGraphExtensions are the extensions of files that hold no graph.
+var notGraphExtensions = []string{
+	".py", ".ipynb", ".r", ".jl", ".m", ".sh", ".md", ".rst", ".pdf", ".html", ".png", ".jpg",
+	".jpeg", ".svg", ".log", ".yaml", ".yml", ".toml",
 }
 
 // folderLabels and folderNodes are the names of the optional labels and node counts files of

@@ -121,6 +121,7 @@ func TestReadFolderErrors(t *testing.T) {
 		want  string
 	}{
 		{"empty", map[string]string{"README.md": "x"}, "no graph files"},
+		{"a script and its notebook only", map[string]string{"make.py": "import networkx", "make.ipynb": `{"cells": []}`}, "no graph files"},
 		{"unknown format", map[string]string{"a.json": `{"adjacency": [[0]]}`, "b.xml": "<graphml/>"}, "b.xml: unknown graph format"},
 		{"bad graph", map[string]string{"a.json": `{"adjacency": [[0, 1]]}`}, "a.json"},
 		{"binary json", map[string]string{"a.json": "\x00\x01"}, "a.json: not a JSON object"},
@@ -156,8 +157,10 @@ func TestReadFolderErrors(t *testing.T) {
 			}
 		})
 	}
-	// Integer labels in labels.csv map to sorted classes, as TU labels do.
+	// Integer labels in labels.csv map to sorted classes, as TU labels do. The notebook that
+	// wrote the graphs, beside them, is no graph.
 	dir := t.TempDir()
+	write(dir, "make_graphs.ipynb", `{"cells": [], "nbformat": 4}`)
 	write(dir, "a.txt", "x y\n")
 	write(dir, "b.txt", "x y\n")
 	write(dir, "labels.csv", "b.txt, -1\na.txt, 2\n")
