@@ -559,9 +559,21 @@ func checkGraphFileName(dir, name string) error {
 	case stem == "labels" || stem == "classes" || stem == "graph_labels" || stem == "nodes":
 		return fmt.Errorf("%s: not read as a graph: class labels go in %s (\"file,label\" rows) and node counts in %s (\"file,nodes\")", p, folderLabels, folderNodes)
 	case folderFormat(name) == "":
-		return fmt.Errorf("%s: unknown graph format (want %s)", p, folderFormats)
+		return fmt.Errorf("%s: unknown graph format (want %s)%s", p, folderFormats, formatHint(name))
 	}
 	return nil
+}
+
+// formatHint says how to write a graph that a Python program saved in a form no reader outside
+// Python reads, for the error of its unknown format; "" for other files.
+func formatHint(name string) string {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".pkl", ".pickle", ".gpickle", ".pt", ".pth", ".joblib":
+		return `: a Python pickle or torch file can only be read by Python; write each graph as node-link JSON, json.dump(networkx.node_link_data(g), f) (PyTorch Geometric: torch_geometric.utils.to_networkx first)`
+	case ".gz", ".bz2", ".xz", ".zip", ".tar", ".tgz":
+		return ": decompress it first (a TU dataset's .zip goes to --tu)"
+	}
+	return ""
 }
 
 // classFolders lists the graph files of the subfolders of dir, one folder per class: their

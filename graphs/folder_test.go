@@ -123,6 +123,8 @@ func TestReadFolderErrors(t *testing.T) {
 		{"empty", map[string]string{"README.md": "x"}, "no graph files"},
 		{"a script and its notebook only", map[string]string{"make.py": "import networkx", "make.ipynb": `{"cells": []}`}, "no graph files"},
 		{"unknown format", map[string]string{"a.json": `{"adjacency": [[0]]}`, "b.xml": "<graphml/>"}, "b.xml: unknown graph format"},
+		{"a pickle", map[string]string{"a.json": `{"adjacency": [[0]]}`, "b.gpickle": "\x80\x04"}, "write each graph as node-link JSON"},
+		{"compressed", map[string]string{"a.json.gz": "\x1f\x8b"}, "a.json.gz: unknown graph format (want .json for JSON or node-link, .txt/.edges/.edgelist/.el for edge lists, .adjlist for adjacency lists, .graphml for GraphML, .gml for GML, .gexf for GEXF, .g6 for graph6, .npy/.npz for adjacency matrices): decompress it first"},
 		{"bad graph", map[string]string{"a.json": `{"adjacency": [[0, 1]]}`}, "a.json"},
 		{"binary json", map[string]string{"a.json": "\x00\x01"}, "a.json: not a JSON object"},
 		{"label for no file", map[string]string{"a.txt": "x y\n", "labels.csv": "b.txt,1\n"}, `labels.csv:1: "b.txt" is not a graph file`},
