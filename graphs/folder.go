@@ -332,7 +332,7 @@ func (ds *Dataset) dim() int {
 // extension is an error. DegreeMu and Select are not used.
 func ReadGraphFile(path string, opt FolderOptions) (*Graph, error) {
 	if folderFormat(path) == "" {
-		return nil, fmt.Errorf("%s: unknown graph format (want %s)", path, folderFormats)
+		return nil, fmt.Errorf("%s: unknown graph format (want %s)%s", path, folderFormats, formatHint(path))
 	}
 	return readGraphFile(path, opt, opt.Limits.OrDefault())
 }
@@ -381,7 +381,7 @@ func ReadFile(p string, opt FileOptions) (*Graph, error) {
 	format := strings.ToLower(opt.Format)
 	if format == "" {
 		if format = folderFormat(p); format == "" {
-			return nil, fmt.Errorf("%s: unknown graph format (want %s)", p, folderFormats)
+			return nil, fmt.Errorf("%s: unknown graph format (want %s)%s", p, folderFormats, formatHint(p))
 		}
 	}
 	attrs := NodeLinkOptions{Attributes: opt.Features.HasAttributes(), Categories: opt.Features.HasLabels(), Limits: lim}
