@@ -189,7 +189,7 @@ func (m *matrices) plan(trains [][]int, y []int, classes int, g Grid) ([]Vote, e
 		return out, nil
 	}
 	planned := map[int]bool{}
-	var fresh []int
+	fresh := 0 // planned candidates without a full matrix yet
 	for f, train := range trains {
 		var pos []int // positions in the subset of its training graphs
 		for a, i := range m.screen {
@@ -208,19 +208,19 @@ func (m *matrices) plan(trains [][]int, y []int, classes int, g Grid) ([]Vote, e
 		out[f] = rankedPreferring(each, m.vote, func(ci int) bool { return m.full[ci] != nil || planned[ci] })
 		for _, c := range out[f] {
 			if !planned[c.index] && m.full[c.index] == nil {
-				fresh = append(fresh, c.index)
+				fresh++
 			}
 			planned[c.index] = true
 		}
 	}
 	pairs := baselines.Pairs(len(m.data))
-	m.fullTotal, m.fullDone = len(fresh)*pairs, 0
+	m.fullTotal, m.fullDone = fresh*pairs, 0
 	who := "the screening"
 	if len(trains) > 1 {
 		who = fmt.Sprintf("the screenings of the %d folds", len(trains))
 	}
 	m.opt.log("%s chose %d candidates: %d matrices of all %d graphs to compute (%d discrepancies)",
-		who, len(planned), len(fresh), len(m.data), m.fullTotal)
+		who, len(planned), fresh, len(m.data), m.fullTotal)
 	return out, nil
 }
 
