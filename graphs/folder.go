@@ -21,7 +21,7 @@ package graphs
 //	                                     (which write_edgelist drops) are kept, isolated
 //
 // Hidden files, README/LICENSE files and files that are never graphs (.py, .ipynb, .md,
-// .png, .zip, …: notGraphExtensions) are ignored; any other file is an error, so that a graph
+// .png, …: notGraphExtensions) are ignored; any other file is an error, so that a graph
 // in an unknown format is not silently left out. A folder without graph files whose
 // subfolders hold them is read as one subfolder per class (ring/g1.json, star/g2.json: the
 // classes ring and star), as image datasets are often laid out; otherwise subfolders are

@@ -47,8 +47,9 @@ const (
 // order and "id" and "label" excluded, are the node features: every node must have the same
 // ones; with opt.Categories the string ones (one value, not a list) are kept for ReadFolder's
 // node labels. A graph "label" (an integer, which networkx writes quoted, "1", or a text;
-// or "y", "class", "target", "graph_label": graphLabelKeys) becomes the class label. The input, its tokens and its nesting are bounded, and the node
-// count is checked against opt.Limits as nodes appear.
+// or "y", "class", "target", "graph_label": graphLabelKeys) becomes the class label. The
+// input, its tokens and its nesting are bounded, and the node count is checked against
+// opt.Limits as nodes appear.
 func ReadGML(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
 	lim := opt.Limits.OrDefault()
 	label := name

@@ -42,8 +42,8 @@ const graphmlMaxDepth = 64
 // node must have each, from its own <data> or the key's <default>. Boolean and string
 // attributes are not features; with opt.Categories the string ones are kept for ReadFolder's
 // node labels. A graph attribute "label" (or "y", "class", "target", "graph_label":
-// graphLabelKeys) becomes the class label (a text one is mapped to a
-// class by ReadFolder, with the labels of the other files).
+// graphLabelKeys) becomes the class label (a text one is mapped to a class by ReadFolder,
+// with the labels of the other files).
 // The input is bounded, and the node count is checked against opt.Limits as nodes appear.
 func ReadGraphML(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
 	lim := opt.Limits.OrDefault()
@@ -115,8 +115,7 @@ type graphmlParser struct {
 	depth      int
 	edges      int
 	graphLabel *string // the graph attribute of graphLabelKeys read as the class label
-	labelRank  int     // graphLabelRank of graphLabel's key
-	labelKey   string  // and the key
+	labelKey   string  // its key
 	weight     *string // the default weight of edges, from a "weight" key's <default>
 	edgeLabel  float64 // the default edge label's code, from a "label" key's <default>
 }
@@ -124,8 +123,8 @@ type graphmlParser struct {
 // setGraphLabel keeps the graph attribute key's value as the class label where key comes
 // first in graphLabelKeys of those seen (a <data> replaces its own key's <default>).
 func (p *graphmlParser) setGraphLabel(key string, text *string) {
-	if r := graphLabelRank(key); r < len(graphLabelKeys) && (p.graphLabel == nil || r <= p.labelRank) {
-		p.graphLabel, p.labelRank, p.labelKey = text, r, key
+	if r := graphLabelRank(key); r < len(graphLabelKeys) && (p.graphLabel == nil || r <= graphLabelRank(p.labelKey)) {
+		p.graphLabel, p.labelKey = text, key
 	}
 }
 
