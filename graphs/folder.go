@@ -331,10 +331,7 @@ func (ds *Dataset) dim() int {
 // .graphml; .gml; .gexf), features as opt.Features says, within opt.Limits. An unknown
 // extension is an error. DegreeMu and Select are not used.
 func ReadGraphFile(path string, opt FolderOptions) (*Graph, error) {
-	if folderFormat(path) == "" {
-		return nil, fmt.Errorf("%s: unknown graph format (want %s)%s", path, folderFormats, formatHint(path))
-	}
-	return readGraphFile(path, opt, opt.Limits.OrDefault())
+	return readGraphFile(path, opt, opt.Limits.OrDefault()) // ReadFile refuses an unknown format
 }
 
 // readGraphFile reads one graph file of a folder.
@@ -381,7 +378,7 @@ func ReadFile(p string, opt FileOptions) (*Graph, error) {
 	format := strings.ToLower(opt.Format)
 	if format == "" {
 		if format = folderFormat(p); format == "" {
-			return nil, fmt.Errorf("%s: unknown graph format (want %s)%s", p, folderFormats, formatHint(p))
+			return nil, unknownFormat(p)
 		}
 	}
 	attrs := NodeLinkOptions{Attributes: opt.Features.HasAttributes(), Categories: opt.Features.HasLabels(), Limits: lim}
@@ -559,21 +556,23 @@ func checkGraphFileName(dir, name string) error {
 	case stem == "labels" || stem == "classes" || stem == "graph_labels" || stem == "nodes":
 		return fmt.Errorf("%s: not read as a graph: class labels go in %s (\"file,label\" rows) and node counts in %s (\"file,nodes\")", p, folderLabels, folderNodes)
 	case folderFormat(name) == "":
-		return fmt.Errorf("%s: unknown graph format (want %s)%s", p, folderFormats, formatHint(name))
+		return unknownFormat(p)
 	}
 	return nil
 }
 
-// formatHint says how to write a graph that a Python program saved in a form no reader outside
-// Python reads, for the error of its unknown format; "" for other files.
-func formatHint(name string) string {
-	switch strings.ToLower(filepath.Ext(name)) {
+// unknownFormat is the error of the file at path, of no format a reader knows: the formats, and
+// for a file a Python program saved in a form only Python reads, or a compressed one, what to
+// do instead.
+func unknownFormat(path string) error {
+	hint := ""
+	switch strings.ToLower(filepath.Ext(path)) {
 	case ".pkl", ".pickle", ".gpickle", ".pt", ".pth", ".joblib":
-		return `: a Python pickle or torch file can only be read by Python; write each graph as node-link JSON, json.dump(networkx.node_link_data(g), f) (PyTorch Geometric: torch_geometric.utils.to_networkx first)`
+		hint = `: a Python pickle or torch file can only be read by Python; write each graph as node-link JSON, json.dump(networkx.node_link_data(g), f) (PyTorch Geometric: torch_geometric.utils.to_networkx first)`
 	case ".gz", ".bz2", ".xz", ".zip", ".tar", ".tgz":
-		return ": decompress it first (a TU dataset's .zip goes to --tu)"
+		hint = ": decompress it first (a TU dataset's .zip goes to --tu)"
 	}
-	return ""
+	return fmt.Errorf("%s: unknown graph format (want %s)%s", path, folderFormats, hint)
 }
 
 // classFolders lists the graph files of the subfolders of dir, one folder per class: their

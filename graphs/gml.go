@@ -362,8 +362,7 @@ func (p *gmlParser) graph(k, v gmlToken) error {
 		}
 		p.g.directed = v.text == "1"
 	default:
-		r := graphLabelRank(k.text)
-		if r == len(graphLabelKeys) || (p.graphLabel != nil && r > graphLabelRank(p.labelKey)) {
+		if !prefersGraphLabel(k.text, p.labelKey) {
 			break
 		}
 		if v.kind == gmlOpen {

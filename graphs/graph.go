@@ -403,13 +403,12 @@ func maxAbs(src Source, d int) ([]float64, error) {
 // (graph_attrs=["y"]) and other libraries' users give it.
 var graphLabelKeys = []string{"label", "y", "class", "target", "graph_label"}
 
-// graphLabelRank is the place of key in graphLabelKeys (0 first), or len(graphLabelKeys)
-// when it names no class label.
-func graphLabelRank(key string) int {
-	if r := slices.Index(graphLabelKeys, key); r >= 0 {
-		return r
-	}
-	return len(graphLabelKeys)
+// prefersGraphLabel reports whether the graph attribute key is to be the class label rather
+// than the one kept so far, kept ("" for none): key is one of graphLabelKeys, none of them
+// before it kept (a key given again replaces itself).
+func prefersGraphLabel(key, kept string) bool {
+	r := slices.Index(graphLabelKeys, key)
+	return r >= 0 && (kept == "" || r <= slices.Index(graphLabelKeys, kept))
 }
 
 // setFileLabel sets the class label a file gave: an integer, or else the text itself (a

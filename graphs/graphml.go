@@ -123,7 +123,7 @@ type graphmlParser struct {
 // setGraphLabel keeps the graph attribute key's value as the class label where key comes
 // first in graphLabelKeys of those seen (a <data> replaces its own key's <default>).
 func (p *graphmlParser) setGraphLabel(key string, text *string) {
-	if r := graphLabelRank(key); r < len(graphLabelKeys) && (p.graphLabel == nil || r <= graphLabelRank(p.labelKey)) {
+	if prefersGraphLabel(key, p.labelKey) {
 		p.graphLabel, p.labelKey = text, key
 	}
 }
