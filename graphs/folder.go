@@ -14,6 +14,8 @@ package graphs
 //	*.gexf                               GEXF (ReadGEXF: Gephi, networkx's write_gexf)
 //	*.g6                                 graph6 (ReadGraph6: nauty, networkx's write_graph6)
 //	*.npy, *.npz                         an adjacency matrix (ReadMatrixFile: numpy.save)
+//	any of the above but .npy/.npz       gzip-compressed, its name ending in .gz (g.graphml.gz,
+//	with .gz appended                    as networkx writes where the path ends in .gz)
 //	labels.csv                           optional: "file,label" lines giving each graph's class
 //	                                     (FILE#i for the graphs of a collection file)
 //	nodes.csv                            optional: "file,nodes" lines giving the node count of
@@ -32,6 +34,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -95,9 +98,14 @@ const (
 )
 
 // folderFormat is the reader of a file, by extension: "json", "edges", "adjlist", "graphml",
-// "gml", "gexf", "graph6", "matrix" or "" (unknown).
+// "gml", "gexf", "graph6", "matrix" or "" (unknown). A gzip-compressed file's is that of its
+// name without .gz, except NumPy files' (numpy.savez_compressed compresses its own).
 func folderFormat(name string) string {
-	switch strings.ToLower(filepath.Ext(name)) {
+	ext := strings.ToLower(filepath.Ext(withoutGz(name)))
+	if gzipName(name) && (ext == ".npy" || ext == ".npz") {
+		return ""
+	}
+	switch ext {
 	case ".json":
 		return "json"
 	case ".txt", ".edges", ".edgelist", ".el":
@@ -119,7 +127,7 @@ func folderFormat(name string) string {
 }
 
 // folderFormats names the formats for errors.
-const folderFormats = ".json for JSON or node-link, .txt/.edges/.edgelist/.el for edge lists, .adjlist for adjacency lists, .graphml for GraphML, .gml for GML, .gexf for GEXF, .g6 for graph6, .npy/.npz for adjacency matrices"
+const folderFormats = ".json for JSON or node-link, .txt/.edges/.edgelist/.el for edge lists, .adjlist for adjacency lists, .graphml for GraphML, .gml for GML, .gexf for GEXF, .g6 for graph6, .npy/.npz for adjacency matrices; any but the last gzip-compressed, ending in .gz"
 
 // ReadFolder reads every graph file of the folder dir (see the formats above), in file-name
 // order, into a Dataset named after the folder. Graphs are named by their file names. Class
@@ -199,7 +207,8 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 		switch n, counted := counts[name]; {
 		case inColl: // read from its collection file
 		case counted:
-			g, err = ReadEdgeListFile(p, EdgeListOptions{IDs: ZeroBased, Nodes: n, Directed: opt.Directed, Limits: lim})
+			g, err = ReadFile(p, FileOptions{Format: "edges", Limits: lim,
+				EdgeList: EdgeListOptions{IDs: ZeroBased, Nodes: n, Directed: opt.Directed}})
 			if err != nil {
 				err = fmt.Errorf("%w (%s gives it %d nodes: its ids must be 0..%d)", err, folderNodes, n, n-1)
 			}
@@ -372,7 +381,8 @@ func CheckFormat(format string) error {
 }
 
 // ReadFile reads one graph file in the format opt.Format names (by default, by the file's
-// extension). Errors name the file.
+// extension). A file whose name ends in .gz is read gzip-decompressed (g.graphml.gz, as
+// networkx writes it), except an adjacency matrix. Errors name the file.
 func ReadFile(p string, opt FileOptions) (*Graph, error) {
 	lim := opt.Limits.OrDefault()
 	format := strings.ToLower(opt.Format)
@@ -381,31 +391,50 @@ func ReadFile(p string, opt FileOptions) (*Graph, error) {
 			return nil, unknownFormat(p)
 		}
 	}
+	if err := CheckFormat(format); err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	if format == "matrix" {
+		if gzipName(p) {
+			return nil, unknownFormat(p)
+		}
+		return ReadMatrixFile(p, lim)
+	}
+	maxBytes := jsonMaxBytes(lim)
+	f, err := openGraphFile(p, maxBytes)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readGraph(f, p, format, opt, lim, maxBytes)
+}
+
+// readGraph reads one graph from r in format (any but "matrix"), naming it p; a JSON file
+// may hold at most maxBytes.
+func readGraph(r io.Reader, p, format string, opt FileOptions, lim Limits, maxBytes int64) (*Graph, error) {
 	attrs := NodeLinkOptions{Attributes: opt.Features.HasAttributes(), Categories: opt.Features.HasLabels(), Limits: lim}
 	el := opt.EdgeList
 	el.Limits = lim
 	switch format {
 	case "edges", "edgelist":
-		return ReadEdgeListFile(p, el)
+		return ReadEdgeList(r, p, el)
 	case "adjlist": // names its nodes: IDs and Nodes do not apply
-		return ReadAdjListFile(p, EdgeListOptions{Directed: el.Directed, Limits: lim})
+		return ReadAdjList(r, p, EdgeListOptions{Directed: el.Directed, Limits: lim})
 	case "graph6":
-		return ReadGraph6File(p, lim)
-	case "matrix":
-		return ReadMatrixFile(p, lim)
+		return ReadGraph6(r, p, lim)
 	case "graphml":
-		return ReadGraphMLFile(p, attrs)
+		return ReadGraphML(r, p, attrs)
 	case "gml":
-		return ReadGMLFile(p, attrs)
+		return ReadGML(r, p, attrs)
 	case "gexf":
-		return ReadGEXFFile(p, attrs)
-	case "json":
-	default:
-		return nil, fmt.Errorf("%s: %w", p, CheckFormat(opt.Format))
+		return ReadGEXF(r, p, attrs)
 	}
-	b, err := readBounded(p, jsonMaxBytes(lim))
+	b, err := jsonread.Object(r, maxBytes)
+	if errors.Is(err, jsonread.ErrTooLarge) {
+		return nil, fmt.Errorf("%s: larger than %d bytes, more than a graph within the limits needs (raise --max-nodes or --max-memory)", p, maxBytes)
+	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	return readJSONGraph(b, p, attrs, lim)
 }
@@ -419,23 +448,6 @@ func readJSONGraph(b []byte, label string, attrs NodeLinkOptions, lim Limits) (*
 		return ReadNodeLink(bytes.NewReader(b), label, attrs)
 	}
 	return ReadJSON(bytes.NewReader(b), label, lim)
-}
-
-// readBounded reads the JSON object of the file at p, refusing one larger than maxBytes.
-func readBounded(p string, maxBytes int64) ([]byte, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := jsonread.Object(f, maxBytes)
-	if errors.Is(err, jsonread.ErrTooLarge) {
-		return nil, fmt.Errorf("%s: larger than %d bytes, more than a graph within the limits needs (raise --max-nodes or --max-memory)", p, maxBytes)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
-	}
-	return b, nil
 }
 
 // labelFromFiles maps the labels the files gave to class indices: all graphs have one, or
@@ -571,6 +583,9 @@ func unknownFormat(path string) error {
 		hint = `: a Python pickle or torch file can only be read by Python; write each graph as node-link JSON, json.dump(networkx.node_link_data(g), f) (PyTorch Geometric: torch_geometric.utils.to_networkx first)`
 	case ".gz", ".bz2", ".xz", ".zip", ".tar", ".tgz":
 		hint = ": decompress it first (a TU dataset's .zip goes to --tu)"
+		if gzipName(path) && folderFormat(withoutGz(path)) == "matrix" {
+			hint = ": decompress it first, or save it with numpy.savez_compressed (.npz)"
+		}
 	}
 	return fmt.Errorf("%s: unknown graph format (want %s)%s", path, folderFormats, hint)
 }

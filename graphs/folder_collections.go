@@ -13,7 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
+
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -50,7 +50,7 @@ func readCollections(dir string, files []string, lim Limits) (collections, error
 // splitCollection returns the raw graphs of the file at p when it is a collection (graph6:
 // more than one graph line; JSON: a list), else nil.
 func splitCollection(p, format string, maxBytes int64) ([][]byte, error) {
-	f, err := os.Open(p)
+	f, err := openGraphFile(p, maxBytes+1) // past maxBytes is told below
 	if err != nil {
 		return nil, err
 	}

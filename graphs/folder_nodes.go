@@ -190,6 +190,9 @@ func newFileIndex(files []string) fileIndex {
 		}
 		stem := strings.TrimSuffix(f, filepath.Ext(f))
 		idx.stems[stem] = append(idx.stems[stem], f)
+		if inner := strings.TrimSuffix(stem, filepath.Ext(stem)); gzipName(f) && inner != stem { // g1.graphml.gz is g1 too
+			idx.stems[inner] = append(idx.stems[inner], f)
+		}
 	}
 	return idx
 }

@@ -92,7 +92,7 @@ matrix (rows: the nodes of A, columns: the nodes of B).`,
 	fs.IntVar(&f.maxSweeps, "max-sweeps", layers.DefaultMaxSweeps, "with --tol: most sweeps per layer (the output counts the layers that hit it)")
 	fs.BoolVar(&f.round, "round", false, "project the final transport onto the feasible set (default true with --tol, for ppa and badmm)")
 	jsonFlag(fs, &f.json, "the objective and the transport")
-	fs.StringVar(&f.format, "input-format", "", `input format: json (gwf's JSON or networkx node-link JSON), graphml, gml, gexf, edgelist, adjlist, graph6 (.g6) or matrix (.npy, .npz) (default: by the extension, else edgelist)`)
+	fs.StringVar(&f.format, "input-format", "", `input format: json (gwf's JSON or networkx node-link JSON), graphml, gml, gexf, edgelist, adjlist, graph6 (.g6) or matrix (.npy, .npz); a .gz file is read decompressed (default: by the extension, of a .gz file the one before it, else edgelist)`)
 	cli.RenamedFlag(fs, "input-format", "format") // --format is an output format in embed and cluster
 	fs.BoolVar(&f.directed, "directed", false, "edge lists: read edges as directed (default: symmetric)")
 	fs.IntSliceVar(&f.nodes, "nodes", []int{0, 0}, "edge lists: the node counts of A and B (NA,NB; 0: the largest id), to keep nodes in no edge")
