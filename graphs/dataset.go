@@ -27,3 +27,31 @@ func (ds *Dataset) ClassText(c int) string {
 func (ds *Dataset) NumClasses() int {
 	return max(len(ds.Classes), len(ds.ClassNames))
 }
+
+// Unlabelled is the number of graphs without a class label: 0 or all of them, except in a
+// folder read with FolderOptions.PartlyLabelled.
+func (ds *Dataset) Unlabelled() int {
+	n := 0
+	for _, g := range ds.Graphs {
+		if !g.HasLabel {
+			n++
+		}
+	}
+	return n
+}
+
+// LabelledOnly is ds with only its graphs that have a class label (ds itself where all have
+// one); the graphs, classes and encoding are shared, not copied.
+func (ds *Dataset) LabelledOnly() *Dataset {
+	if ds.Unlabelled() == 0 {
+		return ds
+	}
+	c := *ds
+	c.Graphs = nil
+	for _, g := range ds.Graphs {
+		if g.HasLabel {
+			c.Graphs = append(c.Graphs, g)
+		}
+	}
+	return &c
+}

@@ -68,6 +68,11 @@ type FolderOptions struct {
 	// Select, when set, is called with the number of graph files and returns the 0-based
 	// indices (in file-name order) of those to read, sorted and distinct.
 	Select func(graphs int) []int
+	// PartlyLabelled reads a folder where only some graphs have a class label (labels.csv
+	// leaves the others out or gives them an empty label; or only some files carry one): the
+	// others have HasLabel false, and the classes are those of the labelled graphs. Without
+	// it such a folder is an error, so that a forgotten label is not read as none.
+	PartlyLabelled bool
 	// EdgeLabels keeps the graphs' edge labels (Graph.EdgeLabels: the edge attribute "label"
 	// of node-link, GraphML, GML and GEXF files, "edge_labels" of JSON files) where every graph has
 	// them; else they are dropped. Dataset.Encoding.EdgeLabels says which.
@@ -264,9 +269,9 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 	case inClassFolders:
 		ds.labelFromFolders()
 	case hasLabels:
-		err = ds.labelFromCSV(filepath.Join(dir, folderLabels), files)
+		err = ds.labelFromCSV(filepath.Join(dir, folderLabels), files, opt.PartlyLabelled)
 	default:
-		err = ds.labelFromFiles()
+		err = ds.labelFromFiles(opt.PartlyLabelled)
 	}
 	if err != nil {
 		return nil, err
@@ -451,19 +456,22 @@ func readJSONGraph(b []byte, label string, attrs NodeLinkOptions, lim Limits) (*
 }
 
 // labelFromFiles maps the labels the files gave to class indices: all graphs have one, or
-// none does.
-func (ds *Dataset) labelFromFiles() error {
+// none does, or (partly) any may have none.
+func (ds *Dataset) labelFromFiles(partly bool) error {
 	var with, without *Graph
-	raw := make([]int, len(ds.Graphs))
-	anyText := false
+	text := make([]string, len(ds.Graphs))
 	for i, g := range ds.Graphs {
-		if g.HasLabel || g.labelText != "" {
+		switch {
+		case g.labelText != "":
+			text[i] = g.labelText
+		case g.HasLabel:
+			text[i] = strconv.Itoa(g.Label)
+		}
+		if text[i] != "" {
 			with = g
 		} else {
 			without = g
 		}
-		raw[i] = g.Label
-		anyText = anyText || g.labelText != ""
 	}
 	switch {
 	case with == nil:
@@ -471,42 +479,41 @@ func (ds *Dataset) labelFromFiles() error {
 			g.Label = 0
 		}
 		return nil
-	case without != nil:
+	case without != nil && !partly:
 		return fmt.Errorf("%s has a class label and %s none: label every graph, or give them all in %s", with.Name, without.Name, folderLabels)
-	case anyText: // "ring", "star"; an integer among them is a text too
-		text := make([]string, len(ds.Graphs))
-		for i, g := range ds.Graphs {
-			if text[i] = g.labelText; text[i] == "" {
-				text[i] = strconv.Itoa(g.Label)
-			}
-		}
-		ds.setTextLabels(text)
-		return nil
 	}
-	ds.setIntLabels(raw)
+	ds.setTextLabels(text) // an integer among texts is a text too
 	return nil
 }
 
-// setIntLabels sets Classes to the sorted distinct raw labels and each graph's Label to the
-// index of its own.
-func (ds *Dataset) setIntLabels(raw []int) {
-	ds.Classes = slices.Compact(slices.Sorted(slices.Values(raw)))
+// setIntLabels sets Classes to the sorted distinct raw labels of the graphs that have one
+// (labelled) and each such graph's Label to the index of its own.
+func (ds *Dataset) setIntLabels(raw []int, labelled []bool) {
+	var present []int
+	for i, l := range raw {
+		if labelled[i] {
+			present = append(present, l)
+		}
+	}
+	ds.Classes = slices.Compact(slices.Sorted(slices.Values(present)))
 	for i, g := range ds.Graphs {
-		g.Label, _ = slices.BinarySearch(ds.Classes, raw[i])
-		g.HasLabel = true
+		g.Label, g.HasLabel = 0, labelled[i]
+		if labelled[i] {
+			g.Label, _ = slices.BinarySearch(ds.Classes, raw[i])
+		}
 	}
 }
 
 // labelFromCSV reads "file,label" rows (an optional header "file,label" first) and labels
-// every graph read. files are all graph files of the folder: a row may name one that a subset
-// left out, but not one that does not exist.
-func (ds *Dataset) labelFromCSV(p string, files []string) error {
+// every graph read (partly: those it gives a label, not empty). files are all graph files of
+// the folder: a row may name one that a subset left out, but not one that does not exist.
+func (ds *Dataset) labelFromCSV(p string, files []string, partly bool) error {
 	byFile := map[string]string{}
 	err := readFileTable(p, "label", files, func(line int, file, label string) error {
 		if _, dup := byFile[file]; dup {
 			return fmt.Errorf("%s:%d: %q is labelled twice", p, line, file)
 		}
-		if label == "" {
+		if label == "" && !partly {
 			return fmt.Errorf("%s:%d: empty label for %q", p, line, file)
 		}
 		byFile[file] = label
@@ -518,7 +525,7 @@ func (ds *Dataset) labelFromCSV(p string, files []string) error {
 	text := make([]string, len(ds.Graphs))
 	for i, g := range ds.Graphs {
 		label, ok := byFile[g.Name]
-		if !ok {
+		if !ok && !partly {
 			return fmt.Errorf("%s: no label for %s (every graph needs one)", p, g.Name)
 		}
 		text[i] = label
@@ -537,24 +544,32 @@ func (ds *Dataset) labelFromFolders() {
 	ds.setTextLabels(text)
 }
 
-// setTextLabels gives graph i the class text[i]: integer labels are mapped like TU labels
-// (Dataset.Classes), others kept as text (Dataset.ClassNames).
+// setTextLabels gives graph i the class text[i] ("": none): integer labels are mapped like
+// TU labels (Dataset.Classes), others kept as text (Dataset.ClassNames).
 func (ds *Dataset) setTextLabels(text []string) {
 	allInts := true
 	raw := make([]int, len(text))
+	labelled := make([]bool, len(text))
+	var present []string
 	for i, label := range text {
+		if label == "" {
+			continue
+		}
 		v, err := strconv.Atoi(label)
 		allInts = allInts && err == nil
-		raw[i] = v
+		raw[i], labelled[i] = v, true
+		present = append(present, label)
 	}
 	if allInts {
-		ds.setIntLabels(raw)
+		ds.setIntLabels(raw, labelled)
 		return
 	}
-	ds.ClassNames = slices.Compact(slices.Sorted(slices.Values(text)))
+	ds.ClassNames = slices.Compact(slices.Sorted(slices.Values(present)))
 	for i, g := range ds.Graphs {
-		g.Label, _ = slices.BinarySearch(ds.ClassNames, text[i])
-		g.HasLabel = true
+		g.Label, g.HasLabel = 0, labelled[i]
+		if labelled[i] {
+			g.Label, _ = slices.BinarySearch(ds.ClassNames, text[i])
+		}
 	}
 }
 

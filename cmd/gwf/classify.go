@@ -67,12 +67,16 @@ full: how many is said before they start, with one ETA over all of them); a held
 and fold); --labeled-fraction p trains on a stratified fraction p and scores the rest
 (--predictions: every graph's prediction); --labeled-fraction 1
 --output FILE saves a classifier (its support graphs, voters and SVMs) for 'gwf predict'.
+In a folder where only some graphs have a class label (labels.csv leaves the others out, or
+gives them an empty label), with neither --folds nor --labeled-fraction it trains on the
+labelled graphs and predicts the others (--predictions); with either, those are left out.
 The paper's semi-supervised GWF model is 'gwf semisup'.`,
 		Example: `  gwf classify --graphs ./my-graphs                   # nested 10-fold accuracy
   gwf classify --graphs ./my-graphs --predictions cv.csv   # and each graph's held-out prediction
   gwf classify --graphs ./my-graphs --labeled-fraction 0.5 --predictions predictions.csv
   gwf classify --graphs ./my-graphs --labeled-fraction 1 --output my.classifier
   gwf predict --model my.classifier --graphs ./new-graphs
+  gwf classify --graphs ./some-labelled --predictions predictions.csv   # predicts the unlabelled
   gwf classify --dataset MUTAG --folds 10 --json > mutag-1.json
   gwf classify --dataset PROTEINS --output-dir proteins/   # rerun to continue after a kill`,
 		Annotations: cli.Interruptible("no report written (with --output-dir, the same command continues from what it kept)"),
@@ -161,13 +165,14 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	}
 	// The candidates apply their structures themselves: read the adjacency.
 	raw := f.data
-	raw.Structure = "auto"
+	raw.Structure, raw.PartlyLabelled = "auto", true
 	ds, used, err := raw.loadAutoFeatures(fs, a.Log)
 	if err != nil {
 		return err
 	}
-	data := ds.Graphs
 	p := &f.protocol
+	ds = p.partlyLabelled(a, fs, ds)
+	data := ds.Graphs
 	labels, classesN, err := p.classLabels(a, ds)
 	if err != nil {
 		return err
@@ -200,7 +205,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		rep.Protocol += fmt.Sprintf("; saved to %s for 'gwf predict'", p.output)
 		a.Log.Infof("chose %s; kept %d support graphs", rep.Chosen(), len(m.Graphs))
 		return p.writeReport(cmd.OutOrStdout(), rep)
-	case p.fraction > 0:
+	case p.fraction > 0 || p.given:
 		return classifyFraction(ctx, cmd, a, p, ds, labels, classesN, used, set, opt)
 	}
 	cv, err := classexp.CrossValidateSVM(ctx, ds, labels, classesN, used, classexp.SVMSpec{
@@ -215,10 +220,10 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	return p.writeHeldOut(ds, labels, cv.HeldOut()) // after the report: a fold saved without predictions loses nothing else
 }
 
-// classifyFraction keeps a stratified fraction of the labels, trains on them and scores the
-// other graphs.
+// classifyFraction keeps a stratified fraction of the labels (or the labels as given), trains
+// on them and predicts the other graphs, scoring those it hid the labels of.
 func classifyFraction(ctx context.Context, cmd *cobra.Command, a *app, p *protocolFlags, ds *graphs.Dataset, labels []int, classesN int, features string, set fgwsvm.Settings, opt fgwsvm.Options) error {
-	rep, split, err := classexp.FractionSVM(ctx, ds, labels, classesN, features, classexp.Fraction{Share: p.fraction, Seed: p.foldSeed}, set, opt)
+	rep, split, err := classexp.FractionSVM(ctx, ds, labels, classesN, features, p.split(), set, opt)
 	if err != nil {
 		return err
 	}

@@ -88,6 +88,7 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 	if err := f.data.useModelFeatures(a.Log, c.Features()); err != nil {
 		return err
 	}
+	f.data.PartlyLabelled = true // the labelled graphs are scored, the others predicted alike
 	ds, err := f.data.load()
 	if err != nil {
 		return err

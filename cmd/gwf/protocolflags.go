@@ -20,6 +20,9 @@ type protocolFlags struct {
 	outputDir string
 	predFile  string
 	json      bool
+	// given is set by partlyLabelled: train on the labels as the data give them and predict
+	// the graphs without one.
+	given bool
 }
 
 // register adds the flags; output and outputDir say what the classifier file and the folder
@@ -43,10 +46,37 @@ func (p *protocolFlags) checkFraction() error {
 	return nil
 }
 
+// partlyLabelled decides what becomes of data where only some graphs have a class label (a
+// folder read with PartlyLabelled): with --folds or --labeled-fraction given, they score the
+// labelled graphs alone, the others left out; with neither, the labelled graphs are trained
+// on and the others predicted (p.given). Either way the log says so.
+func (p *protocolFlags) partlyLabelled(a *app, fs *pflag.FlagSet, ds *graphs.Dataset) *graphs.Dataset {
+	n := ds.Unlabelled()
+	if n == 0 || n == len(ds.Graphs) {
+		return ds
+	}
+	if fs.Changed("folds") || p.fraction > 0 {
+		a.Log.Warnf("%d of the %d graphs have no class label: left out; the %d labelled ones are scored alone (without --folds and --labeled-fraction the others are predicted)", n, len(ds.Graphs), len(ds.Graphs)-n)
+		return ds.LabelledOnly()
+	}
+	p.given = true
+	a.Log.Infof("%d of the %d graphs have no class label: training on the %d labelled ones and predicting the others (--predictions writes every graph's prediction; --folds scores the labelled ones instead)", n, len(ds.Graphs), len(ds.Graphs)-n)
+	return ds
+}
+
+// split is the one-split protocol of the flags: the labels as given (partlyLabelled), or
+// --labeled-fraction.
+func (p *protocolFlags) split() classexp.Fraction {
+	return classexp.Fraction{Share: p.fraction, Seed: p.foldSeed, Given: p.given}
+}
+
 // classLabels are the class of every graph and the number of classes
 // (experiment.ClassLabels); in --folds mode the classes must fill the folds, and a class with
 // fewer graphs than folds is said to miss some.
 func (p *protocolFlags) classLabels(a *app, ds *graphs.Dataset) ([]int, int, error) {
+	if p.given {
+		return classexp.PartlyClassLabels(ds)
+	}
 	labels, k, err := classexp.ClassLabels(ds)
 	if err != nil || p.fraction > 0 {
 		return labels, k, err

@@ -80,7 +80,9 @@ folds side by side; a last run without --shard reuses them all and writes the re
 With --labeled-fraction p it instead keeps the labels of a stratified random fraction p of the
 graphs (seeded by --fold-seed), trains once and scores the predictions on the other graphs;
 --predictions writes every graph's prediction as CSV. --labeled-fraction 1 trains one
-classifier on all labelled graphs: --output saves it for 'gwf predict'.
+classifier on all labelled graphs: --output saves it for 'gwf predict'. In a folder where
+only some graphs have a class label, with neither --folds nor --labeled-fraction it trains on
+all graphs, the labels as given, and predicts the unlabelled ones (--predictions).
 
 Its training flags are those of 'gwf fit' (the paper's defaults). 'gwf classify' is the SVM on
 FGW discrepancies, the classifier GW graph methods are benchmarked with.`,
@@ -235,10 +237,12 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if err != nil {
 		return err
 	}
+	f.data.PartlyLabelled = true
 	ds, err := f.data.load()
 	if err != nil {
 		return err
 	}
+	ds = p.partlyLabelled(a, flags, ds)
 	data := ds.Graphs
 	labels, classesN, err := p.classLabels(a, ds)
 	if err != nil {
@@ -248,7 +252,7 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 		return err
 	}
 	opt := semisup.Options{Workers: f.train.Workers, Observe: a.observer("training", nil)}
-	if p.fraction > 0 {
+	if p.fraction > 0 || p.given {
 		return semisupFraction(cmd, a, f, ds, labels, classesN, cfg, sc, opt)
 	}
 	spec := classexp.GWFSpec{Shard: sh, CVOptions: classexp.CVOptions{
@@ -266,7 +270,8 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	return p.writeHeldOut(ds, labels, rep.HeldOut()) // after the report: a fold saved without predictions loses nothing else
 }
 
-// semisupFraction trains once with a stratified fraction of labels and scores the rest.
+// semisupFraction trains once with a stratified fraction of labels (or the labels as given)
+// and predicts the rest, scoring those it hid the labels of.
 func semisupFraction(cmd *cobra.Command, a *app, f *semisupFlags, ds *graphs.Dataset, labels []int, classesN int, cfg training.Config, sc semisup.Config, opt semisup.Options) error {
 	data, p := ds.Graphs, &f.protocol
 	var m *semisup.Model
@@ -289,7 +294,7 @@ func semisupFraction(cmd *cobra.Command, a *app, f *semisupFlags, ds *graphs.Dat
 	if p.fraction == 1 && m.Encoder == nil {
 		a.Log.Infof("after training, the %d training graphs are re-embedded in transform mode (atoms fixed) and the head trained on them, as 'gwf predict' embeds unseen graphs", len(data))
 	}
-	rep, split, err := classexp.FractionGWF(cmd.Context(), m, ds, labels, classexp.Fraction{Share: p.fraction, Seed: p.foldSeed}, opt,
+	rep, split, err := classexp.FractionGWF(cmd.Context(), m, ds, labels, p.split(), opt,
 		training.Options{Workers: f.train.Workers, Observe: opt.Observe})
 	if err != nil {
 		return err

@@ -31,6 +31,9 @@ type Spec struct {
 	Standardize bool
 	// Directed reads the edge lists of a Folder as directed.
 	Directed bool
+	// PartlyLabelled reads a Folder where only some graphs have a class label
+	// (graphs.FolderOptions.PartlyLabelled); TU datasets label all graphs or none.
+	PartlyLabelled bool
 	// EdgeLabels reads edge labels where the files have them (graphs.TUOptions.EdgeLabels,
 	// graphs.FolderOptions.EdgeLabels); an Encoding that has them asks for them too.
 	EdgeLabels bool
@@ -173,7 +176,8 @@ func Load(s Spec) (*graphs.Dataset, error) {
 	case s.TU != "":
 		ds, err = graphs.ReadTUPath(s.TU, tu)
 	default:
-		fo := graphs.FolderOptions{Features: s.Features, Directed: s.Directed, Limits: s.Limits, Select: pick, EdgeLabels: tu.EdgeLabels}
+		fo := graphs.FolderOptions{Features: s.Features, Directed: s.Directed, Limits: s.Limits, Select: pick, EdgeLabels: tu.EdgeLabels,
+			PartlyLabelled: s.PartlyLabelled}
 		if s.Encoding != nil {
 			fo.NodeLabelNames = s.Encoding.NodeLabelNames
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 
 	"github.com/gwf-graphs/gwf/graphs"
@@ -20,6 +21,17 @@ import (
 type Fraction struct {
 	Share float64 // in (0, 1]
 	Seed  uint64
+	// Given keeps the labels as the data give them instead (Share and Seed unused): the
+	// graphs without one (semisup.Unlabeled) are predicted and, having no label, not scored.
+	Given bool
+}
+
+// keep is the labels the classifier is trained with.
+func (p Fraction) keep(labels []int) []int {
+	if p.Given {
+		return slices.Clone(labels)
+	}
+	return semisup.KeepLabels(labels, p.Share, p.Seed)
 }
 
 // Split is one run of the protocol: the labels kept (semisup.Unlabeled where hidden), the
@@ -42,19 +54,25 @@ func (s Split) Labelled() int {
 }
 
 func (p Fraction) check() error {
-	if !(p.Share > 0 && p.Share <= 1) {
+	if !p.Given && !(p.Share > 0 && p.Share <= 1) {
 		return fmt.Errorf("experiment: labelled fraction %v must be in (0, 1]", p.Share)
 	}
 	return nil
 }
 
-// score fills s's accuracy from the true labels.
+// score fills s's accuracy from the true labels (none with the labels as given).
 func (p Fraction) score(s *Split, labels []int) {
+	if p.Given {
+		return
+	}
 	s.Accuracy, s.Scored = HeldOutAccuracy(labels, s.Train, s.Predicted, p.Share == 1)
 }
 
 // protocol describes the split in words.
-func (p Fraction) protocol() string {
+func (p Fraction) protocol(s Split) string {
+	if p.Given {
+		return fmt.Sprintf("the labels as given: trained on the %d labelled graphs, the %d without a label predicted (not scored)", s.Labelled(), len(s.Train)-s.Labelled())
+	}
 	if p.Share == 1 {
 		return "one classifier trained on all labelled graphs; accuracy on them (training accuracy)"
 	}
@@ -68,7 +86,7 @@ func FractionSVM(ctx context.Context, ds *graphs.Dataset, labels []int, classes 
 	if err := p.check(); err != nil {
 		return nil, Split{}, err
 	}
-	s := Split{Train: semisup.KeepLabels(labels, p.Share, p.Seed)}
+	s := Split{Train: p.keep(labels)}
 	pred, v, st, err := fgwsvm.TrainPredict(ctx, ds.Graphs, s.Train, classes, set, opt)
 	if err != nil {
 		return nil, Split{}, err
@@ -78,7 +96,10 @@ func FractionSVM(ctx context.Context, ds *graphs.Dataset, labels []int, classes 
 	rep := &SVMReport{Version: buildinfo.Version(), Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Method: MethodSVM,
 		Features: features, Settings: set, Cost: st, Labeled: s.Labelled(),
 		Accuracy: MeanStd{Mean: s.Accuracy},
-		Protocol: fmt.Sprintf("%s; settings chosen by %d-fold cross-validation on the labelled graphs", p.protocol(), set.Grid.Folds)}
+		Protocol: fmt.Sprintf("%s; settings chosen by %d-fold cross-validation on the labelled graphs", p.protocol(s), set.Grid.Folds)}
+	if p.Given { // nothing held out to score: the chosen settings' validation accuracy
+		rep.Unscored, rep.Accuracy = len(ds.Graphs)-s.Labelled(), MeanStd{Mean: v[0].Validation}
+	}
 	rep.SetChosen(v)
 	return rep, s, nil
 }
@@ -92,7 +113,7 @@ func FractionGWF(ctx context.Context, m *semisup.Model, ds *graphs.Dataset, labe
 		return nil, Split{}, err
 	}
 	data := ds.Graphs
-	s := Split{Train: semisup.KeepLabels(labels, p.Share, p.Seed)}
+	s := Split{Train: p.keep(labels)}
 	if err := semisup.Fit(ctx, m, data, s.Train, opt); err != nil {
 		return nil, Split{}, err
 	}
@@ -103,10 +124,30 @@ func FractionGWF(ctx context.Context, m *semisup.Model, ds *graphs.Dataset, labe
 	}
 	s.Predicted = m.Predict()
 	p.score(&s, labels)
-	rep := &GWFReport{Version: buildinfo.Version(), Dataset: ds.Name, Graphs: len(data), Classes: m.Head.Classes(), Protocol: p.protocol(),
+	rep := &GWFReport{Version: buildinfo.Version(), Dataset: ds.Name, Graphs: len(data), Classes: m.Head.Classes(), Protocol: p.protocol(s),
 		Semisup: m.Config, Config: m.GWF.Config, Accuracy: MeanStd{Mean: s.Accuracy},
 		Labeled: s.Labelled(), History: m.History}
+	if p.Given { // nothing held out to score: the accuracy on the labelled graphs trained on
+		rep.Unscored, rep.Accuracy = len(data)-s.Labelled(), MeanStd{Mean: trainingAccuracy(s)}
+	}
 	return rep, s, nil
+}
+
+// trainingAccuracy is the share of the graphs trained with a label that s predicts right.
+func trainingAccuracy(s Split) float64 {
+	ok, n := 0, 0
+	for i, l := range s.Train {
+		if l != semisup.Unlabeled {
+			n++
+			if s.Predicted[i] == l {
+				ok++
+			}
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(ok) / float64(n)
 }
 
 // WritePredictions writes s as CSV, a row per graph: its name, its label and the predicted
@@ -115,7 +156,11 @@ func WritePredictions(w io.Writer, names []string, labels []int, s Split, text f
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"graph", "label", "predicted", "labelled_in_training"})
 	for i, name := range names {
-		cw.Write([]string{name, text(labels[i]), text(s.Predicted[i]), strconv.FormatBool(s.Train[i] != semisup.Unlabeled)})
+		label := "" // a graph the data give no label
+		if labels[i] != semisup.Unlabeled {
+			label = text(labels[i])
+		}
+		cw.Write([]string{name, label, text(s.Predicted[i]), strconv.FormatBool(s.Train[i] != semisup.Unlabeled)})
 	}
 	cw.Flush()
 	return cw.Error()

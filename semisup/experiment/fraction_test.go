@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -110,5 +111,45 @@ func TestTrainSVM(t *testing.T) {
 	}
 	if len(m.ClassNames) != 2 || rep.Labeled != 12 || rep.Chosen() == nil || rep.Accuracy.Mean != rep.Chosen()[0].Validation {
 		t.Fatalf("class names %v, %d labelled, chosen %v, accuracy %v", m.ClassNames, rep.Labeled, rep.Chosen(), rep.Accuracy.Mean)
+	}
+}
+
+// TestFractionGiven: the labels as the data give them: the graphs without one are predicted,
+// none is scored; the report counts them and gives the chosen settings' validation accuracy;
+// the predictions CSV leaves their label empty.
+func TestFractionGiven(t *testing.T) {
+	ds, labels := cyclesAndPaths(t, 8)
+	given := slices.Clone(labels)
+	for i := 10; i < len(given); i++ {
+		given[i] = semisup.Unlabeled
+	}
+	set := fgwsvm.Settings{
+		Candidates: []fgwsvm.Candidate{{Structure: graphs.Adjacency, FeatureWeight: 1}},
+		Grid:       fgwsvm.Grid{Gammas: []float64{1}, Cs: []float64{1, 10}, Folds: 2, Seed: 1},
+	}
+	rep, s, err := FractionSVM(context.Background(), ds, given, 2, "--features none", Fraction{Given: true}, set, fgwsvm.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Labelled() != 10 || s.Scored != 0 || rep.Labeled != 10 || rep.Unscored != 6 || len(s.Predicted) != 16 {
+		t.Fatalf("%d labelled, %d scored (report: %d labelled, %d unscored), %d predictions", s.Labelled(), s.Scored, rep.Labeled, rep.Unscored, len(s.Predicted))
+	}
+	if rep.Accuracy.Mean != rep.Chosen()[0].Validation || !strings.Contains(rep.Protocol, "the 6 without a label predicted (not scored)") {
+		t.Fatalf("accuracy %v, validation %v, protocol %q", rep.Accuracy.Mean, rep.Chosen()[0].Validation, rep.Protocol)
+	}
+	if acc, _ := HeldOutAccuracy(labels, given, s.Predicted, false); acc < 0.66 { // as TestFractionSVM's, on 6 graphs
+		t.Errorf("the unlabelled graphs predicted with accuracy %v", acc)
+	}
+	var buf bytes.Buffer
+	if err := WritePredictions(&buf, make([]string, 16), given, s, strconv.Itoa); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil || rows[11][1] != "" || rows[11][3] != "false" || rows[1][1] != strconv.Itoa(labels[0]) {
+		t.Fatalf("predictions CSV: %v, %v", rows, err)
+	}
+	var text bytes.Buffer
+	if err := rep.WriteText(&text); err != nil || !strings.Contains(text.String(), "predicted the 6 graphs without a class label") {
+		t.Fatalf("text report: %v\n%s", err, text.String())
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/semisup"
 )
 
 // ClassLabels are the class of every graph of ds and the number of classes a classifier of
@@ -12,12 +13,27 @@ import (
 // Data without class labels, with some graphs unlabelled, or of a single class are an error
 // that says what to give instead.
 func ClassLabels(ds *graphs.Dataset) (labels []int, classes int, err error) {
+	return classLabels(ds, false)
+}
+
+// PartlyClassLabels is ClassLabels for data where some graphs may have no class label (a folder
+// read with graphs.FolderOptions.PartlyLabelled): theirs is semisup.Unlabeled; the labelled
+// graphs must still hold two classes.
+func PartlyClassLabels(ds *graphs.Dataset) (labels []int, classes int, err error) {
+	return classLabels(ds, true)
+}
+
+func classLabels(ds *graphs.Dataset, partly bool) (labels []int, classes int, err error) {
 	if !slices.ContainsFunc(ds.Graphs, func(g *graphs.Graph) bool { return g.HasLabel }) {
 		return nil, 0, fmt.Errorf("%s has no class labels: classification needs them (a TU graph-labels file; in a graph folder a labels.csv, one subfolder of graphs per class, or labels in the files); for unlabelled data use 'gwf fit' or 'gwf cluster --clusters K'", ds.Name)
 	}
 	labels = make([]int, len(ds.Graphs))
 	seen := map[int]bool{}
 	for i, g := range ds.Graphs {
+		if !g.HasLabel && partly {
+			labels[i] = semisup.Unlabeled
+			continue
+		}
 		if !g.HasLabel {
 			return nil, 0, fmt.Errorf("graph %q has no class label, others have: label all graphs or none", g.Name)
 		}
@@ -28,7 +44,7 @@ func ClassLabels(ds *graphs.Dataset) (labels []int, classes int, err error) {
 		classes = max(classes, g.Label+1)
 	}
 	if len(seen) < 2 {
-		return nil, 0, fmt.Errorf("every graph of %s has the same class label: classification needs at least two classes", ds.Name)
+		return nil, 0, fmt.Errorf("every labelled graph of %s has the same class label: classification needs at least two classes", ds.Name)
 	}
 	return labels, max(classes, len(ds.Classes), len(ds.ClassNames)), nil
 }

@@ -30,15 +30,18 @@ type MeanStd = trexp.MeanStd
 // GWFReport is what `gwf semisup` reports: a cross-validation (Folds) or one
 // split of labelled and unlabelled graphs (Labeled, History).
 type GWFReport struct {
-	Dataset  string               `json:"dataset"`
-	Graphs   int                  `json:"graphs"`
-	Classes  int                  `json:"classes"`
-	Protocol string               `json:"protocol"`
-	Semisup  semisup.Config       `json:"semisup"`
-	Config   training.Config      `json:"config"`
-	Folds    []FoldResult         `json:"folds,omitempty"`
-	Accuracy MeanStd              `json:"accuracy"`
-	Labeled  int                  `json:"labeled,omitempty"`
+	Dataset  string          `json:"dataset"`
+	Graphs   int             `json:"graphs"`
+	Classes  int             `json:"classes"`
+	Protocol string          `json:"protocol"`
+	Semisup  semisup.Config  `json:"semisup"`
+	Config   training.Config `json:"config"`
+	Folds    []FoldResult    `json:"folds,omitempty"`
+	Accuracy MeanStd         `json:"accuracy"`
+	Labeled  int             `json:"labeled,omitempty"`
+	// Unscored are the graphs the data give no label (Fraction.Given): predicted, not
+	// scored; Accuracy is then that on the labelled graphs trained on.
+	Unscored int                  `json:"unscored,omitempty"`
 	History  []semisup.EpochStats `json:"history,omitempty"`
 	// Selection and Baselines: the nested protocol's candidates, and the baselines' summary.
 	Selection *Selection `json:"selection,omitempty"`
@@ -63,7 +66,10 @@ type SVMReport struct {
 	Folds    []fgwsvm.FoldResult `json:"folds,omitempty"`
 	Accuracy MeanStd             `json:"accuracy"`
 	Labeled  int                 `json:"labeled,omitempty"`
-	Choice   *fgwsvm.Choice      `json:"choice,omitempty"`
+	// Unscored are the graphs the data give no label (Fraction.Given): predicted, not
+	// scored; Accuracy is then the chosen settings' cross-validated accuracy on the others.
+	Unscored int            `json:"unscored,omitempty"`
+	Choice   *fgwsvm.Choice `json:"choice,omitempty"`
 	// Voters are all the choices that vote where there are more than one (Choice is the
 	// first).
 	Voters fgwsvm.Vote `json:"voters,omitempty"`

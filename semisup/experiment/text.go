@@ -66,8 +66,11 @@ func (rep *GWFReport) WriteText(w io.Writer) error {
 		}
 		return nil
 	}
-	if rep.Labeled == rep.Graphs {
-		_, err := fmt.Fprintf(w, "accuracy on the %d labelled graphs it was trained on: %.2f %%\n", rep.Graphs, 100*rep.Accuracy.Mean)
+	if rep.Labeled == rep.Graphs || rep.Unscored > 0 {
+		if rep.Unscored > 0 {
+			fmt.Fprintf(w, "predicted the %d graphs without a class label (--predictions writes them)\n", rep.Unscored)
+		}
+		_, err := fmt.Fprintf(w, "accuracy on the %d labelled graphs it was trained on: %.2f %%\n", rep.Labeled, 100*rep.Accuracy.Mean)
 		return err
 	}
 	_, err := fmt.Fprintf(w, "accuracy on the %d unlabelled graphs: %.2f %% (%d labelled)\n", rep.Graphs-rep.Labeled, 100*rep.Accuracy.Mean, rep.Labeled)
@@ -101,12 +104,15 @@ func (rep *SVMReport) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "chose %s\n", rep.Choice)
 	}
 	fmt.Fprintf(w, "cost: %s\n", describeCost(rep.Cost))
-	if rep.Labeled == rep.Graphs {
+	if rep.Unscored > 0 {
+		fmt.Fprintf(w, "predicted the %d graphs without a class label (--predictions writes them)\n", rep.Unscored)
+	}
+	if rep.Labeled == rep.Graphs || rep.Unscored > 0 {
 		what := "the chosen settings"
 		if len(rep.Voters) > 1 {
 			what = "the best voter (the vote itself is scored by --folds)"
 		}
-		_, err := fmt.Fprintf(w, "cross-validated accuracy of %s on the %d labelled graphs: %.2f %%\n", what, rep.Graphs, 100*rep.Accuracy.Mean)
+		_, err := fmt.Fprintf(w, "cross-validated accuracy of %s on the %d labelled graphs: %.2f %%\n", what, rep.Labeled, 100*rep.Accuracy.Mean)
 		return err
 	}
 	_, err := fmt.Fprintf(w, "accuracy on the %d unlabelled graphs: %.2f %% (%d labelled)\n", rep.Graphs-rep.Labeled, 100*rep.Accuracy.Mean, rep.Labeled)
