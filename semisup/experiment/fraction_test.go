@@ -152,4 +152,16 @@ func TestFractionGiven(t *testing.T) {
 	if err := rep.WriteText(&text); err != nil || !strings.Contains(text.String(), "predicted the 6 graphs without a class label") {
 		t.Fatalf("text report: %v\n%s", err, text.String())
 	}
+	// The labels a fraction kept, given as the data's own, predict as the fraction did.
+	_, half, err := FractionSVM(context.Background(), ds, labels, 2, "", Fraction{Share: 0.5, Seed: 3}, set, fgwsvm.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, same, err := FractionSVM(context.Background(), ds, half.Train, 2, "", Fraction{Given: true}, set, fgwsvm.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(same.Predicted, half.Predicted) {
+		t.Errorf("the kept labels given: predicted %v, the fraction %v", same.Predicted, half.Predicted)
+	}
 }
