@@ -45,7 +45,7 @@ func Describe(ds *Dataset, features string) Description {
 
 // WriteDescriptions writes the descriptions as a table, one row each, then for each a line
 // that names the node features read, or those its files offer but were not read, one for
-// edge labels read, one naming what no option reads, and one for each thing only some graphs
+// graphs without a class label beside labelled ones, one for edge labels read, one naming what no option reads, and one for each thing only some graphs
 // have (Dataset.LeftOut).
 func WriteDescriptions(w io.Writer, ds []Description) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -67,6 +67,9 @@ func WriteDescriptions(w io.Writer, ds []Description) error {
 			}
 			_, err = fmt.Fprintf(w, "%s also has node features (%s), not read here: add --features %s\n",
 				s.Name, strings.Join(s.OfferedFeatures, ", "), strings.Join(kinds, "|"))
+		}
+		if err == nil && s.Unlabelled > 0 {
+			_, err = fmt.Fprintf(w, "%s: %d of the %d graphs have no class label: 'gwf classify' and 'gwf semisup' predict them\n", s.Name, s.Unlabelled, s.Graphs)
 		}
 		if err == nil && s.EdgeLabels {
 			_, err = fmt.Fprintf(w, "%s has edge labels, which 'gwf classify' compares in Weisfeiler-Lehman labels\n", s.Name)

@@ -68,11 +68,11 @@ type FolderOptions struct {
 	// Select, when set, is called with the number of graph files and returns the 0-based
 	// indices (in file-name order) of those to read, sorted and distinct.
 	Select func(graphs int) []int
-	// PartlyLabelled reads a folder where only some graphs have a class label (labels.csv
-	// leaves the others out or gives them an empty label; or only some files carry one): the
-	// others have HasLabel false, and the classes are those of the labelled graphs. Without
-	// it such a folder is an error, so that a forgotten label is not read as none.
-	PartlyLabelled bool
+	// PartialLabels says what becomes of a folder where only some graphs have a class label
+	// (labels.csv leaves the others out or gives them an empty label; or only some files
+	// carry one): an error (the zero value, so that a forgotten label is not read as none),
+	// the labels kept, or the labels dropped.
+	PartialLabels PartialLabels
 	// EdgeLabels keeps the graphs' edge labels (Graph.EdgeLabels: the edge attribute "label"
 	// of node-link, GraphML, GML and GEXF files, "edge_labels" of JSON files) where every graph has
 	// them; else they are dropped. Dataset.Encoding.EdgeLabels says which.
@@ -269,12 +269,15 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 	case inClassFolders:
 		ds.labelFromFolders()
 	case hasLabels:
-		err = ds.labelFromCSV(filepath.Join(dir, folderLabels), files, opt.PartlyLabelled)
+		err = ds.labelFromCSV(filepath.Join(dir, folderLabels), files, opt.PartialLabels != PartialLabelsRefused)
 	default:
-		err = ds.labelFromFiles(opt.PartlyLabelled)
+		err = ds.labelFromFiles(opt.PartialLabels != PartialLabelsRefused)
 	}
 	if err != nil {
 		return nil, err
+	}
+	if opt.PartialLabels == PartialLabelsDropped {
+		ds.dropPartialLabels()
 	}
 	return ds, nil
 }

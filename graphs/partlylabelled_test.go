@@ -8,10 +8,11 @@ import (
 	"testing"
 )
 
-// TestReadFolderPartlyLabelled: with PartlyLabelled, a folder where only some graphs have a
+// TestReadFolderPartlyLabelled: with PartialLabelsKept, a folder where only some graphs have a
 // class label (labels.csv leaves some out or gives them an empty cell, as pandas writes a
 // missing label; or only some files carry one) reads with the others unlabelled and the
-// classes of the labelled ones; without it, the same folders stay errors.
+// classes of the labelled ones; with PartialLabelsDropped as unlabelled, saying so; with
+// neither, the same folders stay errors.
 func TestReadFolderPartlyLabelled(t *testing.T) {
 	write := func(dir, name, text string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
@@ -41,9 +42,9 @@ func TestReadFolderPartlyLabelled(t *testing.T) {
 				write(dir, name, text)
 			}
 			if _, err := ReadFolder(dir, FolderOptions{}); err == nil || !strings.Contains(err.Error(), tc.strictError) {
-				t.Errorf("without PartlyLabelled: error %v, want %q", err, tc.strictError)
+				t.Errorf("PartialLabelsRefused: error %v, want %q", err, tc.strictError)
 			}
-			ds, err := ReadFolder(dir, FolderOptions{PartlyLabelled: true})
+			ds, err := ReadFolder(dir, FolderOptions{PartialLabels: PartialLabelsKept})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,6 +75,19 @@ func TestReadFolderPartlyLabelled(t *testing.T) {
 					t.Errorf("%s: class %q with HasLabel %v", g.Name, ds.ClassName(g), g.HasLabel)
 				}
 			}
+			if want > 0 && want < len(ds.Graphs) && Summarize(ds).Unlabelled != want {
+				t.Errorf("summary: %d unlabelled, want %d", Summarize(ds).Unlabelled, want)
+			}
+			dropped, err := ReadFolder(dir, FolderOptions{PartialLabels: PartialLabelsDropped})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if dropped.Unlabelled() != len(ds.Graphs) || dropped.NumClasses() != 0 {
+				t.Errorf("PartialLabelsDropped: %d of %d graphs unlabelled, %d classes", dropped.Unlabelled(), len(ds.Graphs), dropped.NumClasses())
+			}
+			if said := strings.Join(dropped.LeftOut, "; "); (want > 0 && want < len(ds.Graphs)) != strings.Contains(said, "class labels left out") {
+				t.Errorf("PartialLabelsDropped says %q", said)
+			}
 		})
 	}
 	// The first case's classes of the labelled graphs: a ring, c star.
@@ -82,7 +96,7 @@ func TestReadFolderPartlyLabelled(t *testing.T) {
 	write(dir, "b.json", edge)
 	write(dir, "c.json", edge)
 	write(dir, "labels.csv", "c,star\na,ring\n")
-	ds, err := ReadFolder(dir, FolderOptions{PartlyLabelled: true})
+	ds, err := ReadFolder(dir, FolderOptions{PartialLabels: PartialLabelsKept})
 	if err != nil {
 		t.Fatal(err)
 	}

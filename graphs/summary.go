@@ -15,11 +15,17 @@ type Summary struct {
 	MaxNodes int     `json:"max_nodes"`
 	// FeatureDim is the width of the node features read (0: none).
 	FeatureDim int `json:"feature_dim"`
+	// Unlabelled counts the graphs without a class label where others have one (a folder
+	// read with PartialLabelsKept).
+	Unlabelled int `json:"unlabelled,omitempty"`
 }
 
 // Summarize computes the summary of ds.
 func Summarize(ds *Dataset) Summary {
 	s := Summary{Name: ds.Name, Graphs: len(ds.Graphs), Classes: ds.NumClasses()}
+	if n := ds.Unlabelled(); n < len(ds.Graphs) {
+		s.Unlabelled = n
+	}
 	for i, g := range ds.Graphs {
 		n := g.N()
 		s.Nodes += n

@@ -161,8 +161,7 @@ type Dataset struct {
 	// Graphs are in file order; ReadTU names them "NAME#id" with the 1-based graph id of the
 	// files. When the dataset has class labels, every graph has HasLabel set and Label is an
 	// index into Classes; otherwise no graph has HasLabel and Classes is nil. (A folder read
-	// with FolderOptions.PartlyLabelled may have graphs of both kinds: Unlabelled counts
-	// those without.)
+	// with PartialLabelsKept may have graphs of both kinds: Unlabelled counts those without.)
 	Graphs []*Graph
 	// Classes are the distinct original class labels, sorted: Graph.Label = k means the files
 	// said Classes[k]. (TU labels are not 0-based everywhere, e.g. MUTAG uses -1 and 1.)

@@ -134,7 +134,7 @@ func runBench(cmd *cobra.Command, a *app, f *benchFlags) error {
 // first --count graphs of a seeded shuffle of it).
 func benchEpoch(ctx context.Context, a *app, name string, f *benchFlags, cfg training.Config) (bench.Epoch, error) {
 	df := dataFlags{dataflags.Flags{Dataset: name, Features: f.features, Standardize: f.standardize, LimitFlags: dataflags.DefaultLimitFlags()}}
-	ds, err := df.load()
+	ds, err := df.load(a.Log)
 	if err != nil {
 		return bench.Epoch{}, err
 	}

@@ -165,7 +165,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	}
 	// The candidates apply their structures themselves: read the adjacency.
 	raw := f.data
-	raw.Structure, raw.PartlyLabelled = "auto", true
+	raw.Structure, raw.PartialLabels = "auto", graphs.PartialLabelsKept
 	ds, used, err := raw.loadAutoFeatures(fs, a.Log)
 	if err != nil {
 		return err

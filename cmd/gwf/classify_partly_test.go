@@ -68,7 +68,8 @@ func readPredictions(t *testing.T, p string) map[string][2]string {
 // TestClassifyPartlyLabelled: a folder where only some graphs have a class label. Without
 // --folds and --labeled-fraction, classify and semisup train on the labelled graphs and
 // predict the others (not scored: they have no label); with --folds the labelled graphs are
-// scored alone; predict scores the labelled graphs and predicts all.
+// scored alone; predict scores the labelled graphs and predicts all; cluster reads the folder
+// as unlabelled.
 func TestClassifyPartlyLabelled(t *testing.T) {
 	dir, class := partlyLabelledFolder(t)
 	pred := filepath.Join(t.TempDir(), "p.csv")
@@ -115,5 +116,15 @@ func TestClassifyPartlyLabelled(t *testing.T) {
 	}
 	if n := strings.Count(out, "\n"); n != 17 {
 		t.Errorf("predict: %d CSV lines, want a header and 16", n)
+	}
+
+	// What needs no class reads the folder as unlabelled, saying so; datasets counts them.
+	out, _ = mustRun(t, "datasets", "--graphs", dir)
+	if !strings.Contains(out, "6 of the 16 graphs have no class label") {
+		t.Errorf("datasets does not count the unlabelled graphs:\n%s", out)
+	}
+	_, stderr = mustRun(t, "cluster", "--graphs", dir, "--clusters", "2", "--atoms", "2", "--layers", "3", "--epochs", "1")
+	if !strings.Contains(stderr, "class labels left out: 6 of the 16 graphs have none") {
+		t.Errorf("cluster does not say the labels are left out:\n%s", stderr)
 	}
 }

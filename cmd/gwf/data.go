@@ -19,7 +19,12 @@ type dataFlags struct {
 	dataflags.Flags
 }
 
-func (d *dataFlags) register(fs *pflag.FlagSet) { d.Register(fs) }
+// register adds the flags. A folder where only some graphs have a class label is read as
+// unlabelled (a warning says so), unless the command sets PartialLabels to keep them.
+func (d *dataFlags) register(fs *pflag.FlagSet) {
+	d.Register(fs)
+	d.PartialLabels = graphs.PartialLabelsDropped
+}
 
 // check validates the flags without reading anything.
 func (d *dataFlags) check() error {
@@ -32,12 +37,18 @@ func (d *dataFlags) check() error {
 // spec is the collection the flags describe; check must have passed.
 func (d *dataFlags) spec() collection.Spec { return d.Spec() }
 
-// load checks the flags and reads the collection, --subset applied.
-func (d *dataFlags) load() (*graphs.Dataset, error) {
+// load checks the flags and reads the collection, --subset applied, and warns of what only
+// some graphs have (warnLeftOut).
+func (d *dataFlags) load(log *logrus.Logger) (*graphs.Dataset, error) {
 	if err := d.check(); err != nil {
 		return nil, err
 	}
-	return d.Load()
+	ds, err := d.Load()
+	if err != nil {
+		return nil, err
+	}
+	warnLeftOut(log, ds)
+	return ds, nil
 }
 
 // useModelFeatures makes the flags read node features as the model's training data were read

@@ -78,7 +78,8 @@ func describeData(fs *pflag.FlagSet, data *dataFlags) (graphs.Description, error
 	if err := data.check(); err != nil {
 		return graphs.Description{}, err
 	}
-	data.EdgeLabels = true // say what 'gwf classify' reads
+	data.EdgeLabels = true                        // say what 'gwf classify' reads
+	data.PartialLabels = graphs.PartialLabelsKept // and which graphs it predicts
 	ds, used, err := data.LoadAutoFeatures(fs)
 	if err != nil {
 		return graphs.Description{}, err

@@ -206,7 +206,7 @@ func (u *modelFlags) embed(cmd *cobra.Command, a *app, model string, data *dataF
 	if err := data.useModelFeatures(a.Log, m.Features); err != nil {
 		return nil, nil, nil, err
 	}
-	ds, err := data.load()
+	ds, err := data.load(a.Log)
 	if err != nil {
 		return nil, nil, nil, err
 	}

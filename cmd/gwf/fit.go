@@ -122,7 +122,7 @@ func runFit(cmd *cobra.Command, a *app, f *fitFlags) error {
 		}
 	}
 	ctx := cmd.Context()
-	fd, err := loadFitData(ctx, &f.data, f.stream, f.output)
+	fd, err := loadFitData(ctx, a.Log, &f.data, f.stream, f.output)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/sirupsen/logrus"
+
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/store"
 )
@@ -22,9 +24,9 @@ type fitData struct {
 
 // loadFitData reads the collection the data flags describe. With stream, it writes the graphs
 // to a store file beside output (removed by close) and keeps none of them in memory.
-func loadFitData(ctx context.Context, d *dataFlags, stream bool, output string) (*fitData, error) {
+func loadFitData(ctx context.Context, log *logrus.Logger, d *dataFlags, stream bool, output string) (*fitData, error) {
 	if !stream {
-		ds, err := d.load()
+		ds, err := d.load(log)
 		if err != nil {
 			return nil, err
 		}

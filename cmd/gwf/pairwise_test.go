@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sirupsen/logrus"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs/collection/dataflags"
@@ -81,7 +82,7 @@ func TestPairwiseNPY(t *testing.T) {
 	csvPath, npyPath := filepath.Join(dir, "pairs.csv"), filepath.Join(dir, "d.npy")
 	mustRun(t, append([]string{"pairwise", "--output", csvPath, "--long"}, common...)...)
 	mustRun(t, append([]string{"pairwise", "--output", npyPath}, common...)...)
-	ds, err := (&dataFlags{Flags: dataflags.Flags{Dataset: "MUTAG", Features: "none", Subset: 8, SubsetSeed: 1, LimitFlags: dataflags.LimitFlags{MaxNodes: 5000, MaxMemory: 4}}}).load()
+	ds, err := (&dataFlags{Flags: dataflags.Flags{Dataset: "MUTAG", Features: "none", Subset: 8, SubsetSeed: 1, LimitFlags: dataflags.LimitFlags{MaxNodes: 5000, MaxMemory: 4}}}).load(logrus.New())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/cli"
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/training/trainflags"
@@ -88,13 +89,12 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 	if err := f.data.useModelFeatures(a.Log, c.Features()); err != nil {
 		return err
 	}
-	f.data.PartlyLabelled = true // the labelled graphs are scored, the others predicted alike
-	ds, err := f.data.load()
+	f.data.PartialLabels = graphs.PartialLabelsKept // the labelled graphs are scored, the others predicted alike
+	ds, err := f.data.load(a.Log)
 	if err != nil {
 		return err
 	}
 	warnUnknownNodeLabels(a.Log, ds.UnknownNodeLabels)
-	warnLeftOut(a.Log, ds)
 	if c.GWF != nil {
 		if dim := ds.Graphs[0].Dim(); dim != c.GWF.GWF.Dim() {
 			return fmt.Errorf("predict: %s", featureHint(c.GWF.GWF.Dim(), dim))

@@ -237,8 +237,8 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if err != nil {
 		return err
 	}
-	f.data.PartlyLabelled = true
-	ds, err := f.data.load()
+	f.data.PartialLabels = graphs.PartialLabelsKept
+	ds, err := f.data.load(a.Log)
 	if err != nil {
 		return err
 	}

@@ -31,9 +31,9 @@ type Spec struct {
 	Standardize bool
 	// Directed reads the edge lists of a Folder as directed.
 	Directed bool
-	// PartlyLabelled reads a Folder where only some graphs have a class label
-	// (graphs.FolderOptions.PartlyLabelled); TU datasets label all graphs or none.
-	PartlyLabelled bool
+	// PartialLabels is what becomes of a Folder where only some graphs have a class label
+	// (graphs.FolderOptions.PartialLabels); TU datasets label all graphs or none.
+	PartialLabels graphs.PartialLabels
 	// EdgeLabels reads edge labels where the files have them (graphs.TUOptions.EdgeLabels,
 	// graphs.FolderOptions.EdgeLabels); an Encoding that has them asks for them too.
 	EdgeLabels bool
@@ -177,7 +177,7 @@ func Load(s Spec) (*graphs.Dataset, error) {
 		ds, err = graphs.ReadTUPath(s.TU, tu)
 	default:
 		fo := graphs.FolderOptions{Features: s.Features, Directed: s.Directed, Limits: s.Limits, Select: pick, EdgeLabels: tu.EdgeLabels,
-			PartlyLabelled: s.PartlyLabelled}
+			PartialLabels: s.PartialLabels}
 		if s.Encoding != nil {
 			fo.NodeLabelNames = s.Encoding.NodeLabelNames
 		}

@@ -17,7 +17,7 @@ func ClassLabels(ds *graphs.Dataset) (labels []int, classes int, err error) {
 }
 
 // PartlyClassLabels is ClassLabels for data where some graphs may have no class label (a folder
-// read with graphs.FolderOptions.PartlyLabelled): theirs is semisup.Unlabeled; the labelled
+// read with graphs.PartialLabelsKept): theirs is semisup.Unlabeled; the labelled
 // graphs must still hold two classes.
 func PartlyClassLabels(ds *graphs.Dataset) (labels []int, classes int, err error) {
 	return classLabels(ds, true)

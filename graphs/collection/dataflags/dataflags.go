@@ -34,9 +34,9 @@ type Flags struct {
 	Structure string
 	// EdgeLabels is --edge-labels, where RegisterEdgeLabels added it: read edge labels.
 	EdgeLabels bool
-	// PartlyLabelled, set by a command (not a flag), reads a folder where only some graphs
-	// have a class label (collection.Spec.PartlyLabelled).
-	PartlyLabelled bool
+	// PartialLabels, set by a command (not a flag), is what becomes of a folder where only
+	// some graphs have a class label (collection.Spec.PartialLabels).
+	PartialLabels graphs.PartialLabels
 
 	autoStructure bool
 
@@ -169,7 +169,7 @@ func (d *Flags) Spec() collection.Spec {
 		Features: kind, Standardize: d.Standardize, EdgeLabels: d.EdgeLabels,
 		Subset: d.Subset, SubsetSeed: d.SubsetSeed,
 		Limits: d.Limits(), Encoding: d.encoding, Structure: d.loadStructure(),
-		PartlyLabelled: d.PartlyLabelled,
+		PartialLabels: d.PartialLabels,
 	}
 }
 
