@@ -98,6 +98,11 @@ func TestReadFileGzip(t *testing.T) {
 	if len(ds.Graphs) != 2 || ds.Graphs[0].Name != "c.g6.gz#0" || ds.Graphs[0].N() != 3 || ds.Graphs[1].N() != 4 {
 		t.Errorf("a compressed graph6 collection: %d graphs, first %q", len(ds.Graphs), ds.Graphs[0].Name)
 	}
+	// Given alone, the file is a dataset named after it, without its extensions.
+	ds, err = ReadFolder(filepath.Join(coll, "c.g6.gz"), FolderOptions{})
+	if err != nil || ds.Name != "c" || len(ds.Graphs) != 2 {
+		t.Errorf("the collection file alone: %v, %+v", err, ds)
+	}
 }
 
 // TestReadFileGzipErrors: a .gz file that is not gzip, a truncated one, one that unpacks past

@@ -167,6 +167,7 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 			return nil, err
 		}
 		files, dir = []string{dsName}, filepath.Dir(dir)
+		dsName = withoutGz(dsName)
 		dsName = strings.TrimSuffix(dsName, filepath.Ext(dsName))
 	} else if files, subdirs, hasLabels, hasNodes, err = listFolder(dir); err != nil {
 		return nil, err
