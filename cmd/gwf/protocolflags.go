@@ -47,9 +47,9 @@ func (p *protocolFlags) checkFraction() error {
 }
 
 // partlyLabelled decides what becomes of data where only some graphs have a class label (a
-// folder read with graphs.PartialLabelsKept): with --folds or --labeled-fraction given, they score the
-// labelled graphs alone, the others left out; with neither, the labelled graphs are trained
-// on and the others predicted (p.given). Either way the log says so.
+// folder read with graphs.PartialLabelsKept): with --folds or --labeled-fraction given, they
+// score the labelled graphs alone, the others left out; with neither, the labelled graphs are
+// trained on and the others predicted (p.given). Either way the log says so.
 func (p *protocolFlags) partlyLabelled(a *app, fs *pflag.FlagSet, ds *graphs.Dataset) *graphs.Dataset {
 	n := ds.Unlabelled()
 	if n == 0 || n == len(ds.Graphs) {

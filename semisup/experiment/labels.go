@@ -16,9 +16,9 @@ func ClassLabels(ds *graphs.Dataset) (labels []int, classes int, err error) {
 	return classLabels(ds, false)
 }
 
-// PartlyClassLabels is ClassLabels for data where some graphs may have no class label (a folder
-// read with graphs.PartialLabelsKept): theirs is semisup.Unlabeled; the labelled
-// graphs must still hold two classes.
+// PartlyClassLabels is ClassLabels for data where some graphs may have no class label (a
+// folder read with graphs.PartialLabelsKept): theirs is semisup.Unlabeled; the labelled graphs
+// must still hold two classes.
 func PartlyClassLabels(ds *graphs.Dataset) (labels []int, classes int, err error) {
 	return classLabels(ds, true)
 }
