@@ -78,7 +78,10 @@ func TestClassifyPartlyLabelled(t *testing.T) {
 	if rep["graphs"] != 16.0 || rep["labeled"] != 10.0 || rep["unscored"] != 6.0 {
 		t.Errorf("report: %v graphs, %v labelled, %v unscored; want 16, 10, 6", rep["graphs"], rep["labeled"], rep["unscored"])
 	}
-	if !strings.Contains(stderr, "6 of the 16 graphs have no class label: training on the 10 labelled ones and predicting the others") {
+	if listed, _ := rep["predicted"].([]any); len(listed) != 6 || listed[0].(map[string]any)["graph"] != "g10.json" || listed[0].(map[string]any)["predicted"] != "ring" {
+		t.Errorf("the report lists the unlabelled graphs' predictions as %v", rep["predicted"])
+	}
+		if !strings.Contains(stderr, "6 of the 16 graphs have no class label: training on the 10 labelled ones and predicting the others") {
 		t.Errorf("the log does not say what becomes of the unlabelled graphs:\n%s", stderr)
 	}
 	rows := readPredictions(t, pred)
@@ -95,6 +98,10 @@ func TestClassifyPartlyLabelled(t *testing.T) {
 		}
 	}
 
+	out, _ = mustRun(t, "classify", "--graphs", dir)
+	if !strings.Contains(out, "predicted the 6 graphs without a class label:\n  g10.json\tring\n  g11.json\tstar") {
+		t.Errorf("the text report does not list the predictions:\n%s", out)
+	}
 	out, stderr = mustRun(t, "classify", "--graphs", dir, "--folds", "3", "--json")
 	if rep := decodeJSON(t, out); rep["graphs"] != 10.0 || len(rep["folds"].([]any)) != 3 {
 		t.Errorf("--folds 3: %v graphs, want the 10 labelled", rep["graphs"])

@@ -99,6 +99,7 @@ func FractionSVM(ctx context.Context, ds *graphs.Dataset, labels []int, classes 
 		Protocol: fmt.Sprintf("%s; settings chosen by %d-fold cross-validation on the labelled graphs", p.protocol(s), set.Grid.Folds)}
 	if p.Given { // nothing held out to score: the chosen settings' validation accuracy
 		rep.Unscored, rep.Accuracy = len(ds.Graphs)-s.Labelled(), MeanStd{Mean: v[0].Validation}
+		rep.Predicted = unlabelledPredictions(ds, s, ds.ClassText)
 	}
 	rep.SetChosen(v)
 	return rep, s, nil
@@ -129,8 +130,21 @@ func FractionGWF(ctx context.Context, m *semisup.Model, ds *graphs.Dataset, labe
 		Labeled: s.Labelled(), History: m.History}
 	if p.Given { // nothing held out to score: the accuracy on the labelled graphs trained on
 		rep.Unscored, rep.Accuracy = len(data)-s.Labelled(), MeanStd{Mean: trainingAccuracy(s)}
+		rep.Predicted = unlabelledPredictions(ds, s, m.LabelText)
 	}
 	return rep, s, nil
+}
+
+// unlabelledPredictions are the graphs s was given no label for, each with its predicted
+// class as text names it.
+func unlabelledPredictions(ds *graphs.Dataset, s Split, text func(class int) string) []Prediction {
+	var out []Prediction
+	for i, l := range s.Train {
+		if l == semisup.Unlabeled {
+			out = append(out, Prediction{Graph: ds.Graphs[i].Name, Index: i, Predicted: text(s.Predicted[i])})
+		}
+	}
+	return out
 }
 
 // trainingAccuracy is the share of the graphs trained with a label that s predicts right.

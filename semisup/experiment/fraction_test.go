@@ -140,6 +140,9 @@ func TestFractionGiven(t *testing.T) {
 	if acc, _ := HeldOutAccuracy(labels, given, s.Predicted, false); acc < 0.66 { // as TestFractionSVM's, on 6 graphs
 		t.Errorf("the unlabelled graphs predicted with accuracy %v", acc)
 	}
+	if len(rep.Predicted) != 6 || rep.Predicted[0].Index != 10 || rep.Predicted[0].Predicted != strconv.Itoa(s.Predicted[10]) {
+		t.Errorf("the report's predictions of the unlabelled graphs: %+v", rep.Predicted)
+	}
 	var buf bytes.Buffer
 	if err := WritePredictions(&buf, make([]string, 16), given, s, strconv.Itoa); err != nil {
 		t.Fatal(err)

@@ -39,10 +39,11 @@ type GWFReport struct {
 	Folds    []FoldResult    `json:"folds,omitempty"`
 	Accuracy MeanStd         `json:"accuracy"`
 	Labeled  int             `json:"labeled,omitempty"`
-	// Unscored are the graphs the data give no label (Fraction.Given): predicted, not
-	// scored; Accuracy is then that on the labelled graphs trained on.
-	Unscored int                  `json:"unscored,omitempty"`
-	History  []semisup.EpochStats `json:"history,omitempty"`
+	// Unscored are the graphs the data give no label (Fraction.Given): predicted (Predicted),
+	// not scored; Accuracy is then that on the labelled graphs trained on.
+	Unscored  int                  `json:"unscored,omitempty"`
+	Predicted []Prediction         `json:"predicted,omitempty"`
+	History   []semisup.EpochStats `json:"history,omitempty"`
 	// Selection and Baselines: the nested protocol's candidates, and the baselines' summary.
 	Selection *Selection `json:"selection,omitempty"`
 	Baselines *Summary   `json:"baselines,omitempty"`
@@ -66,10 +67,11 @@ type SVMReport struct {
 	Folds    []fgwsvm.FoldResult `json:"folds,omitempty"`
 	Accuracy MeanStd             `json:"accuracy"`
 	Labeled  int                 `json:"labeled,omitempty"`
-	// Unscored are the graphs the data give no label (Fraction.Given): predicted, not
-	// scored; Accuracy is then the chosen settings' cross-validated accuracy on the others.
-	Unscored int            `json:"unscored,omitempty"`
-	Choice   *fgwsvm.Choice `json:"choice,omitempty"`
+	// Unscored are the graphs the data give no label (Fraction.Given): predicted (Predicted),
+	// not scored; Accuracy is then the chosen settings' cross-validated accuracy on the others.
+	Unscored  int            `json:"unscored,omitempty"`
+	Predicted []Prediction   `json:"predicted,omitempty"`
+	Choice    *fgwsvm.Choice `json:"choice,omitempty"`
 	// Voters are all the choices that vote where there are more than one (Choice is the
 	// first).
 	Voters fgwsvm.Vote `json:"voters,omitempty"`

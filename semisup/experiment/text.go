@@ -67,9 +67,7 @@ func (rep *GWFReport) WriteText(w io.Writer) error {
 		return nil
 	}
 	if rep.Labeled == rep.Graphs || rep.Unscored > 0 {
-		if rep.Unscored > 0 {
-			fmt.Fprintf(w, "predicted the %d graphs without a class label (--predictions writes them)\n", rep.Unscored)
-		}
+		writeUnscored(w, rep.Predicted)
 		_, err := fmt.Fprintf(w, "accuracy on the %d labelled graphs it was trained on: %.2f %%\n", rep.Labeled, 100*rep.Accuracy.Mean)
 		return err
 	}
@@ -104,9 +102,7 @@ func (rep *SVMReport) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "chose %s\n", rep.Choice)
 	}
 	fmt.Fprintf(w, "cost: %s\n", describeCost(rep.Cost))
-	if rep.Unscored > 0 {
-		fmt.Fprintf(w, "predicted the %d graphs without a class label (--predictions writes them)\n", rep.Unscored)
-	}
+	writeUnscored(w, rep.Predicted)
 	if rep.Labeled == rep.Graphs || rep.Unscored > 0 {
 		what := "the chosen settings"
 		if len(rep.Voters) > 1 {
@@ -268,4 +264,22 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// shownPredictions is how many predictions of unlabelled graphs a text report lists.
+const shownPredictions = 20
+
+// writeUnscored lists the predictions of the graphs without a class label, the first
+// shownPredictions of them.
+func writeUnscored(w io.Writer, predicted []Prediction) {
+	if len(predicted) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "predicted the %d graphs without a class label:\n", len(predicted))
+	for _, p := range predicted[:min(len(predicted), shownPredictions)] {
+		fmt.Fprintf(w, "  %s\t%v\n", p.Graph, p.Predicted)
+	}
+	if len(predicted) > shownPredictions {
+		fmt.Fprintf(w, "  … and %d more (--predictions writes every graph's, --json lists them all)\n", len(predicted)-shownPredictions)
+	}
 }
