@@ -81,7 +81,7 @@ func TestClassifyPartlyLabelled(t *testing.T) {
 	if listed, _ := rep["predicted"].([]any); len(listed) != 6 || listed[0].(map[string]any)["graph"] != "g10.json" || listed[0].(map[string]any)["predicted"] != "ring" {
 		t.Errorf("the report lists the unlabelled graphs' predictions as %v", rep["predicted"])
 	}
-		if !strings.Contains(stderr, "6 of the 16 graphs have no class label: training on the 10 labelled ones and predicting the others") {
+	if !strings.Contains(stderr, "6 of the 16 graphs have no class label: training on the 10 labelled ones and predicting the others") {
 		t.Errorf("the log does not say what becomes of the unlabelled graphs:\n%s", stderr)
 	}
 	rows := readPredictions(t, pred)
