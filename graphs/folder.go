@@ -137,9 +137,10 @@ const folderFormats = ".json for JSON or node-link, .txt/.edges/.edgelist/.el fo
 // ReadFolder reads every graph file of the folder dir (see the formats above), in file-name
 // order, into a Dataset named after the folder. Graphs are named by their file names. Class
 // labels come from the class subfolders (see above) when the graphs are in them, from
-// labels.csv when it exists (every graph must be listed), else from the
-// files ("label" of the JSON form, "graph" "label" of node-link, the graph attribute "label"
-// of GraphML and GML: an integer or a text); either all graphs have one or none. Integer
+// labels.csv when it exists (every graph listed), else from the files ("label" of the JSON
+// form, "graph" "label" of node-link, the graph attribute "label" of GraphML and GML, or
+// graphLabelKeys: an integer or a text); either all graphs have one or none, unless
+// opt.PartialLabels keeps or drops the labels of a folder labelled in part. Integer
 // labels are mapped like TU labels (Dataset.Classes); where any label is a text, all are kept
 // as text (Dataset.ClassNames). dir may also name one graph file, a collection say: it is
 // read as a folder of that file alone, named after the file, its graphs labelled by their own
