@@ -410,18 +410,19 @@ func ReadFile(p string, opt FileOptions) (*Graph, error) {
 		}
 		return ReadMatrixFile(p, lim)
 	}
-	maxBytes := jsonMaxBytes(lim)
-	f, err := openGraphFile(p, maxBytes)
+	f, err := openGraphFile(p, jsonMaxBytes(lim))
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return readGraph(f, p, format, opt, lim, maxBytes)
+	return readGraph(f, p, format, opt)
 }
 
-// readGraph reads one graph from r in format (any but "matrix"), naming it p; a JSON file
-// may hold at most maxBytes.
-func readGraph(r io.Reader, p, format string, opt FileOptions, lim Limits, maxBytes int64) (*Graph, error) {
+// readGraph reads one graph from r in format (any but "matrix"), naming it p, within
+// opt.Limits (a JSON file: jsonMaxBytes).
+func readGraph(r io.Reader, p, format string, opt FileOptions) (*Graph, error) {
+	lim := opt.Limits.OrDefault()
+	maxBytes := jsonMaxBytes(lim)
 	attrs := NodeLinkOptions{Attributes: opt.Features.HasAttributes(), Categories: opt.Features.HasLabels(), Limits: lim}
 	el := opt.EdgeList
 	el.Limits = lim

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/csv"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,17 +47,8 @@ func partlyLabelledFolder(t *testing.T) (string, map[string]string) {
 // readPredictions reads a predictions CSV: graph → (label, predicted).
 func readPredictions(t *testing.T, p string) map[string][2]string {
 	t.Helper()
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string][2]string{}
-	for _, r := range rows[1:] {
+	for _, r := range readCSV(t, p)[1:] {
 		out[r[0]] = [2]string{r[1], r[2]}
 	}
 	return out
