@@ -83,7 +83,8 @@ func TestReadFolderLabelTables(t *testing.T) {
 		{"file\tlabel\ng0.json\tring\ng1.json\tstar\n", ""},
 		{"file;label\ng0.json;ring\ng1.json;star\n", ""},
 		{"g0.json,ring\ng1.json,star\n", ""},
-		{"g9.json,ring\ng1.json,star\n", `"g9.json" is not a graph file`},
+		{"g9.json,ring\ng1.json,star\n", `"g9.json" is not a graph file of the folder, whose graphs are named like g0.json`},
+		{",label\n0,ring\n1,star\n", `"0" is not a graph file of the folder: a table names each graph by its file's name (g0.json or g0), not by a number`}, // pandas' index
 		{"file,label,extra\ng0.json,ring,x\ng1.json,star,y\n", ""},
 		{"label,file\nring,g0.json\nstar,g1.json\n", ""},
 		{"split;Graph_ID;Class\ntrain;g0;ring\ntest;g1;star\n", ""},

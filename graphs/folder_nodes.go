@@ -172,16 +172,33 @@ func tableSeparator(br *bufio.Reader) rune {
 	return ','
 }
 
+// notAGraph is the error of a name that names none of the graphs: it shows how they are named,
+// and where the name is a number (a row number, pandas' index) that a number names no graph.
+func (idx fileIndex) notAGraph(name string) error {
+	if idx.example == "" {
+		return fmt.Errorf("%q is not a graph file of the folder", name)
+	}
+	stem := strings.TrimSuffix(idx.example, filepath.Ext(idx.example))
+	if _, err := strconv.ParseUint(name, 10, 64); err == nil && !strings.Contains(idx.example, collectionSep) {
+		return fmt.Errorf("%q is not a graph file of the folder: a table names each graph by its file's name (%s or %s), not by a number", name, idx.example, stem)
+	}
+	return fmt.Errorf("%q is not a graph file of the folder, whose graphs are named like %s", name, idx.example)
+}
+
 // fileIndex finds the graph a table's row names among a folder's graph names, in constant
 // time a row: a collection holds as many graphs as a table has rows.
 type fileIndex struct {
 	names       map[string]bool
 	stems       map[string][]string // name without its extension → names (not a collection's graphs)
 	collections map[string]int      // the files whose graphs are named FILE#i: how many
+	example     string              // a graph's name, for errors
 }
 
 func newFileIndex(files []string) fileIndex {
 	idx := fileIndex{names: map[string]bool{}, stems: map[string][]string{}, collections: map[string]int{}}
+	if len(files) > 0 {
+		idx.example = slices.Min(files)
+	}
 	for _, f := range files {
 		idx.names[f] = true
 		if strings.Contains(filepath.Ext(f), collectionSep) { // FILE#i, FILE may hold # too
@@ -218,7 +235,7 @@ func (idx fileIndex) named(name string) (string, error) {
 			file := name[:at]
 			return "", fmt.Errorf("%q is no graph of %s, which holds %d: %s0 to %s%d", name, file, idx.collections[file], file+collectionSep, file+collectionSep, idx.collections[file]-1)
 		}
-		return "", fmt.Errorf("%q is not a graph file of the folder", name)
+		return "", idx.notAGraph(name)
 	case 1:
 		return stem[0], nil
 	default:

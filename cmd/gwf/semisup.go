@@ -82,7 +82,8 @@ graphs (seeded by --fold-seed), trains once and scores the predictions on the ot
 --predictions writes every graph's prediction as CSV. --labeled-fraction 1 trains one
 classifier on all labelled graphs: --output saves it for 'gwf predict'. In a folder where
 only some graphs have a class label, with neither --folds nor --labeled-fraction it trains on
-all graphs, the labels as given, and predicts the unlabelled ones (--predictions).
+all graphs, the labels as given, and predicts the unlabelled ones (--predictions); --output
+saves that model for 'gwf predict'.
 
 Its training flags are those of 'gwf fit' (the paper's defaults). 'gwf classify' is the SVM on
 FGW discrepancies, the classifier GW graph methods are benchmarked with.`,
@@ -194,9 +195,6 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if err := p.checkFraction(); err != nil {
 		return err
 	}
-	if p.output != "" && p.fraction == 0 {
-		return cli.Usagef("--output needs --labeled-fraction (for the folds' files use --output-dir)")
-	}
 	if p.outputDir != "" && p.fraction > 0 {
 		return cli.Usagef("--output-dir is for cross-validation; with --labeled-fraction use --output")
 	}
@@ -243,6 +241,12 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 		return err
 	}
 	ds = p.partlyLabelled(a, flags, ds)
+	switch { // after partlyLabelled: labels as given train one model, as --labeled-fraction does
+	case p.output != "" && p.fraction == 0 && !p.given:
+		return cli.Usagef("--output needs --labeled-fraction (for the folds' files use --output-dir)")
+	case p.outputDir != "" && p.given:
+		return cli.Usagef("--output-dir keeps the folds of cross-validation, and these graphs, labelled in part, train one model on the labels as given: use --output to keep it, or --folds to cross-validate the labelled graphs alone")
+	}
 	data := ds.Graphs
 	labels, classesN, err := p.classLabels(a, ds)
 	if err != nil {
