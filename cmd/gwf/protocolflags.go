@@ -56,7 +56,7 @@ func (p *protocolFlags) partlyLabelled(a *app, fs *pflag.FlagSet, ds *graphs.Dat
 		return ds
 	}
 	if fs.Changed("folds") || p.fraction > 0 {
-		a.Log.Warnf("%d of the %d graphs have no class label: left out; the %d labelled ones are scored alone (without --folds and --labeled-fraction the others are predicted)", n, len(ds.Graphs), len(ds.Graphs)-n)
+		a.Log.Warnf("%d of the %d graphs have no class label: left out, the %d labelled ones used alone (without --folds and --labeled-fraction the others are predicted)", n, len(ds.Graphs), len(ds.Graphs)-n)
 		return ds.LabelledOnly()
 	}
 	p.given = true
