@@ -140,3 +140,12 @@ func TestReadFolderTextLabelsInFiles(t *testing.T) {
 		t.Errorf("classes %v of %v", got, ds.ClassNames)
 	}
 }
+
+// TestNotAGraphCompressed: the error for a number names a compressed file's graph as tables
+// may, without both extensions.
+func TestNotAGraphCompressed(t *testing.T) {
+	_, err := newFileIndex([]string{"g1.graphml.gz", "g0.graphml.gz"}).named("0")
+	if want := "(g0.graphml.gz or g0), not by a number"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
+	}
+}

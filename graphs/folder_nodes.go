@@ -178,7 +178,8 @@ func (idx fileIndex) notAGraph(name string) error {
 	if idx.example == "" {
 		return fmt.Errorf("%q is not a graph file of the folder", name)
 	}
-	stem := strings.TrimSuffix(idx.example, filepath.Ext(idx.example))
+	plain := withoutGz(idx.example) // g0.graphml.gz is named g0 too (newFileIndex)
+	stem := strings.TrimSuffix(plain, filepath.Ext(plain))
 	if _, err := strconv.ParseUint(name, 10, 64); err == nil && !strings.Contains(idx.example, collectionSep) {
 		return fmt.Errorf("%q is not a graph file of the folder: a table names each graph by its file's name (%s or %s), not by a number", name, idx.example, stem)
 	}
