@@ -127,7 +127,7 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	if err != nil {
 		return err
 	}
-	ds, err := f.data.load(a.Log)
+	ds, err := f.data.loadTraining(a.Log)
 	if err != nil {
 		return err
 	}

@@ -51,6 +51,31 @@ func (d *dataFlags) load(log *logrus.Logger) (*graphs.Dataset, error) {
 	return ds, nil
 }
 
+// loadTraining is load for a command that learns from the data or compares them: where it
+// reads no node features and the data have some, it says which and how to use them.
+func (d *dataFlags) loadTraining(log *logrus.Logger) (*graphs.Dataset, error) {
+	ds, err := d.load(log)
+	if err != nil {
+		return nil, err
+	}
+	if kinds := ds.Offered; ds.Encoding.Kind == graphs.FeaturesNone && len(kinds) > 0 {
+		names := make([]string, len(kinds))
+		for i, k := range kinds {
+			names[i] = k.String()
+		}
+		flag := "--features labels"
+		switch {
+		case len(kinds) == 2:
+			flag = "--features both --standardize"
+		case kinds[0] == graphs.FeaturesAttributes:
+			flag = "--features attributes --standardize"
+		}
+		log.Infof("%s has node %s, not used here (--features none: structure only, the paper's setting and this command's default); %s uses them, as gwf classify does unless told not to",
+			ds.Name, strings.Join(names, " and "), flag)
+	}
+	return ds, nil
+}
+
 // useModelFeatures makes the flags read node features as the model's training data were read
 // (dataflags.Flags.UseEncoding; enc nil: a model file from before encodings were kept, read as
 // the flags say), logging what it changed. Its errors are usage errors.

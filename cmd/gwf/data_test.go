@@ -214,3 +214,24 @@ func TestDatasetsDescribesData(t *testing.T) {
 		t.Errorf("datasets --dataset MUTAG --json: %v\n%s", err, out)
 	}
 }
+
+// A command that trains on structure only says which node features the data have, and how to
+// use them; with features asked for it says nothing of the kind.
+func TestTrainingNamesUnusedFeatures(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		dataset, features, want string
+	}{
+		{"PROTEINS", "none", "PROTEINS has node labels and attributes, not used here (--features none: structure only, the paper's setting and this command's default); --features both --standardize uses them"},
+		{"MUTAG", "none", "MUTAG has node labels, not used here (--features none: structure only, the paper's setting and this command's default); --features labels uses them"},
+		{"MUTAG", "labels", ""},
+		{"IMDB-BINARY", "none", ""},
+	} {
+		model := filepath.Join(dir, tc.dataset+"-"+tc.features+".json")
+		_, stderr := mustRun(t, "fit", "--dataset", tc.dataset, "--subset", "6", "--features", tc.features,
+			"--atoms", "2", "--layers", "2", "--epochs", "1", "--output", model)
+		if got := strings.Contains(stderr, "not used here"); got != (tc.want != "") || !strings.Contains(stderr, tc.want) {
+			t.Errorf("fit --dataset %s --features %s: want %q in\n%s", tc.dataset, tc.features, tc.want, stderr)
+		}
+	}
+}

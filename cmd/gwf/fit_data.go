@@ -26,7 +26,7 @@ type fitData struct {
 // to a store file beside output (removed by close) and keeps none of them in memory.
 func loadFitData(ctx context.Context, log *logrus.Logger, d *dataFlags, stream bool, output string) (*fitData, error) {
 	if !stream {
-		ds, err := d.load(log)
+		ds, err := d.loadTraining(log)
 		if err != nil {
 			return nil, err
 		}

@@ -72,7 +72,7 @@ func TestUsageErrors(t *testing.T) {
 		{"fit", "--dataset", "MUTAG", "--output", model, "--feature-weight", "heavy"},
 		{"fit", "--dataset", "MUTAG", "--output", model, "--feature-weight", "-1"},
 		{"fit", "--dataset", "MUTAG", "--output", model, "--atom-size", "big"},
-		{"fit", "--dataset", "MUTAG", "--output", model, "--atoms", "1", "--atom-size", "32768"}, // a 32 GiB model
+		{"fit", "--dataset", "MUTAG", "--output", model, "--atoms", "1", "--atom-size", "32768", "-q"}, // a 32 GiB model (found after reading)
 		{"cluster", "--dataset", "MUTAG", "--atoms", "1", "--atom-size", "32768", "-q"},
 		{"fit", "--dataset", "MUTAG", "--output", model, "--features", "colours"},
 		{"fit", "--dataset", "MUTAG", "--output", model, "--subset", "-3"},

@@ -90,7 +90,7 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 	if err != nil {
 		return err
 	}
-	ds, err := f.data.load(a.Log)
+	ds, err := f.data.loadTraining(a.Log)
 	if err != nil {
 		return err
 	}

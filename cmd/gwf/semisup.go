@@ -236,7 +236,7 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 		return err
 	}
 	f.data.PartialLabels = graphs.PartialLabelsKept
-	ds, err := f.data.load(a.Log)
+	ds, err := f.data.loadTraining(a.Log)
 	if err != nil {
 		return err
 	}
