@@ -58,20 +58,8 @@ func (d *dataFlags) loadTraining(log *logrus.Logger) (*graphs.Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	if kinds := ds.Offered; ds.Encoding.Kind == graphs.FeaturesNone && len(kinds) > 0 {
-		names := make([]string, len(kinds))
-		for i, k := range kinds {
-			names[i] = k.String()
-		}
-		flag := "--features labels"
-		switch {
-		case len(kinds) == 2:
-			flag = "--features both --standardize"
-		case kinds[0] == graphs.FeaturesAttributes:
-			flag = "--features attributes --standardize"
-		}
-		log.Infof("%s has node %s, not used here (--features none: structure only, the paper's setting and this command's default); %s uses them, as gwf classify does unless told not to",
-			ds.Name, strings.Join(names, " and "), flag)
+	if hint := dataflags.UnusedFeatures(ds); hint != "" {
+		log.Info(hint)
 	}
 	return ds, nil
 }
