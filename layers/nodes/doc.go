@@ -10,6 +10,9 @@
 //     V_k (through U_k = ReLU(V_k)), their features H_k and the weights λ, with the atom
 //     transports detached;
 //   - Loss: the GWF loss of one observed graph spelled out as an expression (eq. approx);
+//   - Templates: the template layer of TFGW, the FGW discrepancies of a batch of graphs to K
+//     learnable template graphs as one B×K node, differentiable in the templates' structures and
+//     features and in the graphs' node features (an encoder's output), transports detached;
 //   - BatchLoss: the GWF loss of a whole mini-batch as one node whose backward pass hands
 //     Gorgonia the fused envelope gradients — what the trainer of package training uses, and the
 //     cheapest way to add GWF as a regulariser to a larger model.

@@ -1,0 +1,369 @@
+package nodes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gwf-graphs/gwf/layers"
+)
+
+// templateProblem is a batch of random graphs with node features and K random templates.
+type templateProblem struct {
+	obs    []layers.Space
+	x      []float64 // the graphs' features, stacked
+	v, h   []*mat.Dense
+	mus    [][]float64
+	weight float64
+}
+
+func newTemplateProblem(seed uint64, graphs, templates, d int) templateProblem {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	p := templateProblem{weight: 0.7}
+	for b := 0; b < graphs; b++ {
+		s := randomSpace(rng, 4+b%3, 0.5, 1, false, d)
+		p.x = append(p.x, s.F.RawMatrix().Data...)
+		p.obs = append(p.obs, layers.Space{C: s.C, Mu: s.Mu})
+	}
+	for k := 0; k < templates; k++ {
+		s := randomSpace(rng, 3+k%2, 0.8, 1, false, d)
+		n := s.N()
+		v := mat.NewDense(n, n, nil)
+		for i := 0; i < n; i++ {
+			for j := 0; j <= i; j++ {
+				x := rng.Float64()*1.5 - 0.3 // some entries below 0: the ReLU masks them
+				v.Set(i, j, x)
+				v.Set(j, i, x)
+			}
+		}
+		p.v, p.h, p.mus = append(p.v, v), append(p.h, s.F), append(p.mus, s.Mu)
+	}
+	return p
+}
+
+func (p templateProblem) dim() int { _, d := p.h[0].Dims(); return d }
+
+// build adds the layer and the scalar Σ_bk G[b][k]·D[b][k] to a new graph; it returns the
+// graph, the scalar, the discrepancies and the parameter nodes (V_k, H_k, X).
+func (p templateProblem) build(t *testing.T, l Templates, g []float64) (*gorgonia.ExprGraph, *gorgonia.Node, *gorgonia.Node, gorgonia.Nodes) {
+	t.Helper()
+	eg := gorgonia.NewGraph()
+	var ts []Template
+	var params gorgonia.Nodes
+	for k, v := range p.v {
+		n, _ := v.Dims()
+		vn := gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(n, n), tensor.WithBacking(append([]float64(nil), v.RawMatrix().Data...))), gorgonia.WithName("V"+string(rune('a'+k))))
+		ts = append(ts, Template{V: vn, Mu: p.mus[k]})
+		params = append(params, vn)
+	}
+	for k, h := range p.h {
+		n, d := h.Dims()
+		hn := gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(n, d), tensor.WithBacking(append([]float64(nil), h.RawMatrix().Data...))), gorgonia.WithName("H"+string(rune('a'+k))))
+		ts[k].H = hn
+		params = append(params, hn)
+	}
+	x := gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(len(p.x)/p.dim(), p.dim()), tensor.WithBacking(append([]float64(nil), p.x...))), gorgonia.WithName("X"))
+	params = append(params, x)
+	d, err := l.Build(eg, ts, x, p.obs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gn := gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(len(p.obs), len(p.v)), tensor.WithBacking(g)), gorgonia.WithName("G"))
+	s := gorgonia.Must(gorgonia.Sum(gorgonia.Must(gorgonia.HadamardProd(d, gn))))
+	return eg, s, d, params
+}
+
+// readValue copies n's value when the machine computes it (an in-place op later in the graph
+// may overwrite it).
+func readValue(n *gorgonia.Node) (*gorgonia.Node, *gorgonia.Value) {
+	var v gorgonia.Value
+	return gorgonia.Read(n, &v), &v
+}
+
+// run evaluates the scalar (and its gradients when grads).
+func (p templateProblem) run(t *testing.T, l Templates, g []float64, grads bool) (float64, []float64, [][]float64) {
+	t.Helper()
+	eg, s, d, params := p.build(t, l, g)
+	_, dv := readValue(d)
+	if grads {
+		if _, err := gorgonia.Grad(s, params...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := gorgonia.NewTapeMachine(eg)
+	defer m.Close()
+	if err := m.RunAll(); err != nil {
+		t.Fatal(err)
+	}
+	var out [][]float64
+	if grads {
+		for _, n := range params {
+			gv, err := n.Grad()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, append([]float64(nil), gv.Data().([]float64)...))
+		}
+	}
+	return s.Value().Data().(float64), append([]float64(nil), (*dv).Data().([]float64)...), out
+}
+
+func exactCG(w float64) layers.CG {
+	c := layers.DefaultCG()
+	c.Weight = w
+	return c
+}
+
+// The layer's discrepancies are those of layers.Discrepancy with the same solver.
+func TestTemplatesValues(t *testing.T) {
+	p := newTemplateProblem(1, 3, 2, 2)
+	l := Templates{Solver: exactCG(p.weight)}
+	g := make([]float64, 6)
+	_, d, _ := p.run(t, l, g, false)
+	for b, o := range p.obs {
+		n := o.N()
+		xb := mat.NewDense(n, p.dim(), p.x[offset(p.obs, b)*p.dim():(offset(p.obs, b)+n)*p.dim()])
+		for k := range p.v {
+			u := mat.NewDense(len(p.mus[k]), len(p.mus[k]), nil)
+			layers.ReLU(u, p.v[k])
+			r, err := layers.Discrepancy(l.Solver, layers.Space{C: o.C, Mu: o.Mu, F: xb}, layers.Space{C: u, Mu: p.mus[k], F: p.h[k]})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := d[b*len(p.v)+k]; math.Abs(got-r.Objective) > 1e-12*(1+r.Objective) {
+				t.Errorf("D[%d][%d] = %v, layers.Discrepancy %v", b, k, got, r.Objective)
+			}
+			if got := d[b*len(p.v)+k]; got < 0 || math.IsNaN(got) {
+				t.Errorf("D[%d][%d] = %v", b, k, got)
+			}
+		}
+	}
+}
+
+func offset(obs []layers.Space, b int) int {
+	s := 0
+	for _, o := range obs[:b] {
+		s += o.N()
+	}
+	return s
+}
+
+// The backward pass equals Gorgonia's own differentiation of the discrepancy expression
+// (Discrepancy, written independently) at the same detached transports.
+func TestTemplatesGradientsMatchExpression(t *testing.T) {
+	p := newTemplateProblem(2, 3, 2, 3)
+	l := Templates{Solver: exactCG(p.weight), Workers: 2}
+	rng := rand.New(rand.NewPCG(3, 3))
+	g := make([]float64, len(p.obs)*len(p.v))
+	for i := range g {
+		g[i] = rng.Float64()*2 - 0.5
+	}
+	_, _, got := p.run(t, l, g, true)
+
+	// The same scalar as an expression over the transports the solver finds.
+	eg := gorgonia.NewGraph()
+	K := len(p.v)
+	var params gorgonia.Nodes
+	var vs, hs []*gorgonia.Node
+	for k, v := range p.v {
+		n, _ := v.Dims()
+		vn := gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(n, n), tensor.WithBacking(append([]float64(nil), v.RawMatrix().Data...))), gorgonia.WithName("v"+string(rune('a'+k))))
+		vs, params = append(vs, vn), append(params, vn)
+	}
+	for k, h := range p.h {
+		n, d := h.Dims()
+		hn := gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(n, d), tensor.WithBacking(append([]float64(nil), h.RawMatrix().Data...))), gorgonia.WithName("h"+string(rune('a'+k))))
+		hs, params = append(hs, hn), append(params, hn)
+	}
+	x := gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(len(p.x)/p.dim(), p.dim()), tensor.WithBacking(append([]float64(nil), p.x...))), gorgonia.WithName("x"))
+	params = append(params, x)
+	var total *gorgonia.Node
+	for b, o := range p.obs {
+		n, off := o.N(), offset(p.obs, b)
+		xb := gorgonia.Must(gorgonia.Slice(x, gorgonia.S(off, off+n)))
+		xbv := mat.NewDense(n, p.dim(), p.x[off*p.dim():(off+n)*p.dim()])
+		for k := range p.v {
+			u := mat.NewDense(len(p.mus[k]), len(p.mus[k]), nil)
+			layers.ReLU(u, p.v[k])
+			r, err := layers.Discrepancy(l.Solver, layers.Space{C: o.C, Mu: o.Mu, F: xbv}, layers.Space{C: u, Mu: p.mus[k], F: p.h[k]})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tn := gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(r.Transport.Dims()), tensor.WithBacking(r.Transport.RawMatrix().Data)), gorgonia.WithName(fmt.Sprintf("T%d_%d", b, k)))
+			cn := gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(n, n), tensor.WithBacking(o.C.RawMatrix().Data)), gorgonia.WithName(fmt.Sprintf("C%d_%d", b, k)))
+			src := Space{C: cn, Mu: o.Mu, F: xb}
+			dst := Space{C: gorgonia.Must(gorgonia.Rectify(vs[k])), Mu: p.mus[k], F: hs[k]}
+			d, err := Discrepancy(eg, tn, src, dst, p.weight)
+			if err != nil {
+				t.Fatal(err)
+			}
+			term := gorgonia.Must(gorgonia.Mul(d, gorgonia.NewConstant(g[b*K+k])))
+			if total == nil {
+				total = term
+			} else {
+				total = gorgonia.Must(gorgonia.Add(total, term))
+			}
+		}
+	}
+	if _, err := gorgonia.Grad(total, params...); err != nil {
+		t.Fatal(err)
+	}
+	m := gorgonia.NewTapeMachine(eg)
+	defer m.Close()
+	if err := m.RunAll(); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{}
+	for k := range p.v {
+		names = append(names, "V"+string(rune('0'+k)))
+	}
+	for k := range p.h {
+		names = append(names, "H"+string(rune('0'+k)))
+	}
+	names = append(names, "X")
+	for i, n := range params {
+		gv, err := n.Grad()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := gv.Data().([]float64)
+		if e := relErr(got[i], [][]float64{want}); e > 1e-9 {
+			t.Errorf("gradient in %s: relative error %.3g against the expression's\n got %v\nwant %v", names[i], e, got[i], want)
+		}
+	}
+}
+
+// The backward pass is the derivative of the layer itself (transports re-solved) by central
+// differences: the envelope theorem, for exact CG whose optimal transport does not move under
+// a small perturbation.
+func TestTemplatesGradientsFiniteDifferences(t *testing.T) {
+	p := newTemplateProblem(4, 2, 2, 2)
+	l := Templates{Solver: exactCG(p.weight)}
+	g := []float64{1, -0.5, 0.3, 2}
+	_, _, grads := p.run(t, l, g, true)
+	const eps = 1e-6
+	params := append(append(append([]*mat.Dense{}, p.v...), p.h...), mat.NewDense(len(p.x)/p.dim(), p.dim(), p.x))
+	checked := 0
+	for i, m := range params {
+		data := m.RawMatrix().Data
+		for j := range data {
+			old := data[j]
+			if i < len(p.v) && math.Abs(old) < 10*eps {
+				continue // the ReLU's kink
+			}
+			data[j] = old + eps
+			plus, _, _ := p.run(t, l, g, false)
+			data[j] = old - eps
+			minus, _, _ := p.run(t, l, g, false)
+			data[j] = old
+			fd := (plus - minus) / (2 * eps)
+			if math.Abs(fd-grads[i][j]) > 1e-5*(1+math.Abs(fd)) {
+				t.Errorf("input %d entry %d: backward %v, central difference %v", i, j, grads[i][j], fd)
+			}
+			checked++
+		}
+	}
+	if checked < 30 {
+		t.Fatalf("only %d entries checked", checked)
+	}
+}
+
+// Without node features the layer compares structures alone, and the gradient of the
+// structures is the same formula.
+func TestTemplatesStructureOnly(t *testing.T) {
+	p := newTemplateProblem(5, 2, 3, 1)
+	eg := gorgonia.NewGraph()
+	var ts []Template
+	var vs gorgonia.Nodes
+	for k, v := range p.v {
+		n, _ := v.Dims()
+		vn := gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(n, n), tensor.WithBacking(v.RawMatrix().Data)), gorgonia.WithName("V"+string(rune('a'+k))))
+		ts, vs = append(ts, Template{V: vn, Mu: p.mus[k]}), append(vs, vn)
+	}
+	d, err := Templates{Solver: exactCG(0)}.Build(eg, ts, nil, p.obs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := gorgonia.Must(gorgonia.Sum(d))
+	if _, err := gorgonia.Grad(s, vs...); err != nil {
+		t.Fatal(err)
+	}
+	m := gorgonia.NewTapeMachine(eg)
+	defer m.Close()
+	if err := m.RunAll(); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range d.Value().Data().([]float64) {
+		if !(v >= 0) {
+			t.Errorf("D entry %d = %v", i, v)
+		}
+	}
+	for _, v := range vs {
+		gv, _ := v.Grad()
+		if !finite(gv.Data().([]float64)) {
+			t.Errorf("gradient of %s not finite", v.Name())
+		}
+	}
+}
+
+// A warm start from the last transports gives the same discrepancies when nothing moved, and a
+// cancelled context stops the layer with the context's error.
+func TestTemplatesWarmStartsAndContext(t *testing.T) {
+	p := newTemplateProblem(6, 3, 2, 2)
+	g := make([]float64, 6)
+	cold := Templates{Solver: exactCG(p.weight)}
+	_, d0, _ := p.run(t, cold, g, false)
+	warm := Templates{Solver: exactCG(p.weight), Warm: NewWarmStarts()}
+	_, d1, _ := p.run(t, warm, g, false)
+	_, d2, _ := p.run(t, warm, g, false)
+	for i := range d0 {
+		if math.Abs(d1[i]-d0[i]) > 1e-12 || d2[i] > d1[i]+1e-12 {
+			t.Errorf("pair %d: cold %v, first warm run %v, second %v", i, d0[i], d1[i], d2[i])
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	eg, _, _, _ := p.build(t, Templates{Solver: exactCG(p.weight), Context: ctx}, g)
+	m := gorgonia.NewTapeMachine(eg)
+	defer m.Close()
+	err := m.RunAll()
+	if err == nil {
+		t.Fatal("a cancelled layer ran")
+	}
+	if !errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "context canceled") {
+		t.Errorf("error %v does not say the context was cancelled", err)
+	}
+}
+
+// Malformed layers are refused when built.
+func TestTemplatesBuildErrors(t *testing.T) {
+	p := newTemplateProblem(7, 2, 2, 2)
+	eg := gorgonia.NewGraph()
+	v := gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(3, 3), tensor.WithBacking(make([]float64, 9))), gorgonia.WithName("V"))
+	l := Templates{Solver: exactCG(1)}
+	cases := map[string]func() error{
+		"no solver":    func() error { _, err := Templates{}.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.5, 0}}}, nil, p.obs, nil); return err },
+		"no templates": func() error { _, err := l.Build(eg, nil, nil, p.obs, nil); return err },
+		"bad mu":       func() error { _, err := l.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.5}}}, nil, p.obs, nil); return err },
+		"zero mass":    func() error { _, err := l.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.5, 0}}}, nil, p.obs, nil); return err },
+		"ids":          func() error { _, err := l.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.25, 0.25}}}, nil, p.obs, []int{1}); return err },
+		"features": func() error {
+			_, err := l.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.25, 0.25}}}, gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(2, 2), tensor.WithBacking(make([]float64, 4))), gorgonia.WithName("X")), p.obs, nil)
+			return err
+		},
+	}
+	for name, f := range cases {
+		if err := f(); err == nil || !errors.Is(err, layers.ErrInput) {
+			t.Errorf("%s: error %v, want one wrapping ErrInput", name, err)
+		}
+	}
+}
