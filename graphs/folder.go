@@ -24,10 +24,11 @@ package graphs
 //
 // Hidden files, README/LICENSE files and files that are never graphs (.py, .ipynb, .md,
 // .png, …: notGraphExtensions) are ignored; any other file is an error, so that a graph
-// in an unknown format is not silently left out. A folder without graph files whose
-// subfolders hold them is read as one subfolder per class (ring/g1.json, star/g2.json: the
-// classes ring and star), as image datasets are often laid out; otherwise subfolders are
-// ignored.
+// in an unknown format is not silently left out. So is a named pipe or device, which a read
+// could wait on forever, and a symbolic link out of the folder; neither is opened. A folder
+// without graph files whose subfolders hold them is read as one subfolder per class
+// (ring/g1.json, star/g2.json: the classes ring and star), as image datasets are often laid
+// out; otherwise subfolders are ignored.
 
 import (
 	"bytes"
@@ -164,6 +165,9 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 	var err error
 	if fi, serr := os.Stat(dir); serr == nil && !fi.IsDir() {
 		// One file given for a folder: the folder of that file alone (a collection, say).
+		if !fi.Mode().IsRegular() { // a named pipe would block the read
+			return nil, notRegular(dir, fi.Mode().Type())
+		}
 		if err := checkGraphFileName(filepath.Dir(dir), dsName); err != nil {
 			return nil, err
 		}
@@ -312,7 +316,8 @@ func noAttributes(dir, first string, features FeatureKind, rest []string, read f
 }
 
 // listFolder lists the graph files and subfolders of dir, sorted by name, and says whether it
-// has labels.csv and nodes.csv. A file in no format of a folder is an error.
+// has labels.csv and nodes.csv. A file in no format of a folder is an error, and so is one
+// it reads that is no regular file or links out of the folder (checkFolderEntry).
 func listFolder(dir string) (files, subdirs []string, hasLabels, hasNodes bool, err error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -320,13 +325,20 @@ func listFolder(dir string) (files, subdirs []string, hasLabels, hasNodes bool, 
 	}
 	for _, e := range entries { // sorted by name
 		name := e.Name()
+		table := name == folderLabels || name == folderNodes
 		hasLabels = hasLabels || name == folderLabels
 		hasNodes = hasNodes || name == folderNodes
-		if folderIgnored(name) {
+		if e.IsDir() && !folderIgnored(name) {
+			subdirs = append(subdirs, name)
 			continue
 		}
-		if e.IsDir() {
-			subdirs = append(subdirs, name)
+		if folderIgnored(name) && !table { // never opened
+			continue
+		}
+		if err := checkFolderEntry(dir, filepath.Join(dir, name), e.Type()); err != nil {
+			return nil, nil, false, false, err
+		}
+		if table {
 			continue
 		}
 		if err := checkGraphFileName(dir, name); err != nil {
@@ -626,6 +638,9 @@ func classFolders(dir string, subdirs []string) ([]string, error) {
 			name := e.Name()
 			if e.IsDir() || folderIgnored(name) {
 				continue
+			}
+			if err := checkFolderEntry(dir, filepath.Join(dir, sub, name), e.Type()); err != nil {
+				return nil, err
 			}
 			if err := checkGraphFileName(filepath.Join(dir, sub), name); err != nil {
 				return nil, err
