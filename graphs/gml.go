@@ -12,7 +12,8 @@ package graphs
 //	]
 //
 // A file is a list of key-value pairs; a value is an integer, a real, a quoted string or a
-// [ ... ] list of pairs; "#" starts a comment. Only the first top-level "graph" is read. Node
+// [ ... ] list of pairs; "#" starts a comment. A file holds one top-level "graph", and
+// nothing after it but whitespace and comments (a second graph is refused, not dropped). Node
 // ids are integers (networkx keeps the node's name in "label"), and edges name them by id; the
 // nodes are rows of C in document order. An edge's "weight" is its entry of C (1 when absent);
 // parallel edges add up. An edge's "label" (an integer or a string: a bond type), where every
@@ -41,7 +42,7 @@ const (
 	gmlListStart = "_networkx_list_start"
 )
 
-// ReadGML reads the first graph of a GML file; name identifies the input in errors and becomes
+// ReadGML reads the graph of a GML file, which must hold one; name identifies the input in errors and becomes
 // Graph.Name. With opt.Attributes the numeric node attributes (integers and reals; a key
 // repeated within a node, networkx's form of a list, gives several values), by name in sorted
 // order and "id" and "label" excluded, are the node features: every node must have the same
@@ -291,11 +292,27 @@ func (p *gmlParser) document() error {
 	})
 	switch err {
 	case errFirstGraph:
-		return nil
+		return p.end()
 	case nil:
 		return invalidf(p.label, "no graph [ ... ] in the input: not a GML file")
 	}
 	return err
+}
+
+// end reads what follows the graph, which may be only whitespace and comments: a second
+// graph would otherwise be dropped without a word (networkx refuses such a file), and so
+// would text after the graph.
+func (p *gmlParser) end() error {
+	t, err := p.token()
+	switch {
+	case err != nil:
+		return err
+	case t.kind == gmlEOF:
+		return nil
+	case t.kind == gmlKey && t.text == "graph":
+		return invalidf(p.label, "holds a second graph at line %d; gwf reads one graph per GML file (write each graph to a file of its own)", t.line)
+	}
+	return invalidf(p.label, "%s at line %d, after the graph: gwf reads one graph per GML file and nothing after it", t, t.line)
 }
 
 // list calls pair with each key and value of a list, up to its "]" (the end of the input at

@@ -30,8 +30,8 @@ func TestReadGMLFixtures(t *testing.T) {
 func TestReadGML(t *testing.T) {
 	// igraph's header, comments, Gephi's graphics (skipped), an edge before its nodes,
 	// networkx's lists (a repeated key; a one-element list after its marker), a string
-	// attribute (no feature), parallel edges that add up, "directed" after the edges, and a
-	// second graph (not read).
+	// attribute (no feature), parallel edges that add up, "directed" after the edges, and
+	// comments after the graph.
 	const in = `Creator "igraph version 0.10"  # a comment
 Version 1
 graph [
@@ -46,7 +46,7 @@ graph [
   directed 1
   label 4
 ]
-graph [ node [ id 9 ] ]
+# the end
 `
 	g, err := ReadGML(strings.NewReader(in), "g.gml", NodeLinkOptions{Attributes: true})
 	if err != nil {
@@ -120,6 +120,13 @@ func TestReadGMLErrors(t *testing.T) {
 		{"too many nodes", `graph [ node [ id 0 ] node [ id 1 ] node [ id 2 ] ]`, NodeLinkOptions{Limits: Limits{MaxNodes: 2}}, `node "2": 3 nodes exceed the limit of 2`},
 		{"too many values", `graph [ node [ id 0 ` + strings.Repeat("x 1 ", 20) + `] ]`, NodeLinkOptions{Attributes: true, Limits: Limits{MaxDenseBytes: 64}}, "the numeric node attributes hold more than 8 values"},
 		{"dense bytes", `graph [ node [ id 0 ] node [ id 1 ] ]`, NodeLinkOptions{Limits: Limits{MaxDenseBytes: 16}}, "needs 32 bytes of dense matrices"},
+		// One graph per file, nothing after it: a second graph or more text is not dropped.
+		{"second graph", "graph [ node [ id 0 ] ]\n\ngraph [ node [ id 9 ] ]\n", NodeLinkOptions{}, "x.gml: invalid graph: holds a second graph at line 3; gwf reads one graph per GML file"},
+		{"second graph after a comment", "graph [ node [ id 0 ] ] # one\ngraph [ ]", NodeLinkOptions{}, "holds a second graph at line 2"},
+		{"a key after the graph", "graph [ node [ id 0 ] ]\nversion 1\n", NodeLinkOptions{}, "x.gml: invalid graph: key version at line 2, after the graph: gwf reads one graph per GML file and nothing after it"},
+		{"a number after the graph", "graph [ node [ id 0 ] ] 7", NodeLinkOptions{}, "7 at line 1, after the graph"},
+		{"a close after the graph", "graph [ node [ id 0 ] ] ]", NodeLinkOptions{}, "] at line 1, after the graph"},
+		{"text after the graph", "graph [ node [ id 0 ] ]\n@@ trailing", NodeLinkOptions{}, `x.gml:2: not well-formed GML: "@@" is neither a key nor a number`},
 		{"too large", "graph [ " + strings.Repeat("# "+strings.Repeat(" ", 1000)+"\n", 3000) + "]", NodeLinkOptions{Limits: Limits{MaxNodes: 2, MaxDenseBytes: 64}}, "input is larger than"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
