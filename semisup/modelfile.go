@@ -82,8 +82,12 @@ func (m *Model) Encode(w io.Writer) error {
 // symbolic link is followed, a FIFO or device written in place).
 func (m *Model) Save(path string) error { return atomicfile.Write(path, m.Encode) }
 
-// Load reads a model file written by Save.
+// Load reads a model file written by Save. A path to no gwf model file at all (a directory,
+// an empty file) is told so (envelope.ErrNotModelFile), not called corrupt.
 func Load(path string) (*Model, error) {
+	if err := envelope.CheckFile(path); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

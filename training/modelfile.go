@@ -325,8 +325,12 @@ func (m *Model) checkOptimizer() error {
 // place.
 func (m *Model) Save(path string) error { return atomicfile.Write(path, m.Encode) }
 
-// Load reads a model file.
+// Load reads a model file. A path to no gwf model file at all (a directory, an empty file)
+// is told so (envelope.ErrNotModelFile), not called corrupt.
 func Load(path string) (*Model, error) {
+	if err := envelope.CheckFile(path); err != nil {
+		return nil, fmt.Errorf("load model: %w", err)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("load model: %w", err)

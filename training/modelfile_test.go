@@ -67,3 +67,34 @@ func TestLoadRefusesDamagedFiles(t *testing.T) {
 		t.Errorf("future version: %v", err)
 	}
 }
+
+// TestLoadNotAModelFile: a directory, an empty file and random bytes given for a model are
+// each named for what they are, not called corrupt.
+func TestLoadNotAModelFile(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		content string // "DIR": a directory
+		want    string
+	}{
+		{"a directory", "DIR", "X is a directory, not a gwf model file"},
+		{"empty", "", "X is empty (0 bytes), not a gwf model file"},
+		{"random bytes", "\x8f\x12\x00\xffq\x03\x9a", "X is not a gwf model file (it does not start with gwf's header)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "X")
+			var err error
+			if tc.content == "DIR" {
+				err = os.Mkdir(p, 0o755)
+			} else {
+				err = os.WriteFile(p, []byte(tc.content), 0o644)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Load(p)
+			if want := "load model: " + filepath.Join(filepath.Dir(p), tc.want); err == nil || err.Error() != want || errors.Is(err, ErrCorrupt) {
+				t.Errorf("error %v, want %q", err, want)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -71,5 +72,36 @@ func TestClassifierFiles(t *testing.T) {
 	}
 	if _, err := LoadClassifier(filepath.Join(dir, "missing")); err == nil {
 		t.Error("a missing file: no error")
+	}
+}
+
+// TestLoadClassifierNotAModelFile: a directory, an empty file and random bytes given for a
+// classifier (gwf predict --model) are each named for what they are, not called corrupt.
+func TestLoadClassifierNotAModelFile(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		content string // "DIR": a directory
+		want    string
+	}{
+		{"a directory", "DIR", "X is a directory, not a gwf model file"},
+		{"empty", "", "X is empty (0 bytes), not a gwf model file"},
+		{"random bytes", "\x8f\x12\x00\xffq\x03\x9a", "X is not a gwf model file (it does not start with gwf's header)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "X")
+			var err error
+			if tc.content == "DIR" {
+				err = os.Mkdir(p, 0o755)
+			} else {
+				err = os.WriteFile(p, []byte(tc.content), 0o644)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = LoadClassifier(p)
+			if want := filepath.Join(filepath.Dir(p), tc.want); err == nil || err.Error() != want {
+				t.Errorf("error %v, want %q", err, want)
+			}
+		})
 	}
 }
