@@ -36,6 +36,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -273,7 +274,7 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 	}
 	switch {
 	case inClassFolders:
-		ds.labelFromFolders()
+		err = ds.labelFromFolders()
 	case hasLabels:
 		err = ds.labelFromCSV(filepath.Join(dir, folderLabels), files, opt.PartialLabels != PartialLabelsRefused)
 	default:
@@ -500,8 +501,7 @@ func (ds *Dataset) labelFromFiles(partly bool) error {
 	case without != nil && !partly:
 		return fmt.Errorf("%s has a class label and %s none: label every graph, or give them all in %s", with.Name, without.Name, folderLabels)
 	}
-	ds.setTextLabels(text) // an integer among texts is a text too
-	return nil
+	return ds.setTextLabels(text) // an integer among texts is a text too
 }
 
 // setIntLabels sets Classes to the sorted distinct raw labels of the graphs that have one
@@ -548,23 +548,32 @@ func (ds *Dataset) labelFromCSV(p string, files []string, partly bool) error {
 		}
 		text[i] = label
 	}
-	ds.setTextLabels(text)
+	if err := ds.setTextLabels(text); err != nil {
+		return fmt.Errorf("%s: %w", p, err)
+	}
 	return nil
 }
 
 // labelFromFolders labels each graph with its class folder, the folder of its name
 // ("ring/g1.json").
-func (ds *Dataset) labelFromFolders() {
+func (ds *Dataset) labelFromFolders() error {
 	text := make([]string, len(ds.Graphs))
 	for i, g := range ds.Graphs {
 		text[i], _, _ = strings.Cut(g.Name, "/")
 	}
-	ds.setTextLabels(text)
+	if err := ds.setTextLabels(text); err != nil {
+		return fmt.Errorf("class folders: %w", err)
+	}
+	return nil
 }
 
 // setTextLabels gives graph i the class text[i] ("": none): integer labels are mapped like
-// TU labels (Dataset.Classes), others kept as text (Dataset.ClassNames).
-func (ds *Dataset) setTextLabels(text []string) {
+// TU labels (Dataset.Classes), others kept as text (Dataset.ClassNames). Labels that are one
+// number written differently are an error (sameNumberLabels).
+func (ds *Dataset) setTextLabels(text []string) error {
+	if err := sameNumberLabels(ds.Graphs, text); err != nil {
+		return err
+	}
 	allInts := true
 	raw := make([]int, len(text))
 	labelled := make([]bool, len(text))
@@ -580,7 +589,7 @@ func (ds *Dataset) setTextLabels(text []string) {
 	}
 	if allInts {
 		ds.setIntLabels(raw, labelled)
-		return
+		return nil
 	}
 	ds.ClassNames = slices.Compact(slices.Sorted(slices.Values(present)))
 	for i, g := range ds.Graphs {
@@ -589,6 +598,43 @@ func (ds *Dataset) setTextLabels(text []string) {
 			g.Label, _ = slices.BinarySearch(ds.ClassNames, text[i])
 		}
 	}
+	return nil
+}
+
+// sameNumberLabels refuses class labels that are distinct texts of one number ("1", "1.0",
+// "01"): kept as texts they would become as many classes, without a word, of what was meant
+// as one. The error names the first graph of each label; text[i] is graph i's ("": none).
+func sameNumberLabels(graphs []*Graph, text []string) error {
+	first := map[string]int{}           // each label's first graph
+	spellings := map[float64][]string{} // the labels of each number, in order of appearance
+	var numbers []float64
+	for i, label := range text {
+		if _, seen := first[label]; seen || label == "" {
+			continue
+		}
+		first[label] = i
+		v, err := strconv.ParseFloat(label, 64)
+		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) { // texts, "inf" and "NaN" among them
+			continue
+		}
+		if spellings[v] == nil { // -0 and 0 are one key
+			numbers = append(numbers, v)
+		}
+		spellings[v] = append(spellings[v], label)
+	}
+	for _, v := range numbers {
+		labels := spellings[v]
+		if len(labels) < 2 {
+			continue
+		}
+		named := make([]string, len(labels))
+		for k, l := range labels {
+			named[k] = fmt.Sprintf("%q (%s)", l, graphs[first[l]].Name)
+		}
+		list := strings.Join(named[:len(named)-1], ", ") + " and " + named[len(named)-1]
+		return fmt.Errorf("labels %s are the same number written differently; write each class one way", list)
+	}
+	return nil
 }
 
 // checkGraphFileName refuses a file of the folder dir that is not a graph file: one of an

@@ -149,3 +149,48 @@ func TestNotAGraphCompressed(t *testing.T) {
 		t.Errorf("got %v, want %q", err, want)
 	}
 }
+
+// TestReadFolderLabelsOneNumber: class labels that are one number written differently ("1",
+// "1.0", "01"), from labels.csv, the files or class folders, are refused by name rather than
+// read as several classes; one spelling throughout, and texts that are no numbers, are read.
+func TestReadFolderLabelsOneNumber(t *testing.T) {
+	const one = `{"adjacency": [[0]]}`
+	nodeLink := func(label string) string {
+		return `{"graph": {"label": "` + label + `"}, "nodes": [{"id": 0}], "links": []}`
+	}
+	gml := func(label string) string { return "graph [ label \"" + label + "\" node [ id 0 ] ]\n" }
+	for _, tc := range []struct {
+		name    string
+		files   map[string]string
+		want    string // error; "" for none
+		classes int
+	}{
+		{"labels.csv", map[string]string{"a.json": one, "b.json": one, "c.json": one, "d.json": one, "labels.csv": "a.json,1\nb.json,1.0\nc.json,01\nd.json,2\n"},
+			`labels.csv: labels "1" (a.json), "1.0" (b.json) and "01" (c.json) are the same number written differently; write each class one way`, 0},
+		{"labels.csv, integers", map[string]string{"a.json": one, "b.json": one, "labels.csv": "a.json,+1\nb.json,1\n"},
+			`labels "+1" (a.json) and "1" (b.json) are the same number written differently`, 0},
+		{"labels.csv, zeros", map[string]string{"a.json": one, "b.json": one, "c.json": one, "labels.csv": "a.json,x\nb.json,0\nc.json,-0.0\n"},
+			`labels "0" (b.json) and "-0.0" (c.json) are the same number`, 0},
+		{"node-link files", map[string]string{"a.json": nodeLink("1"), "b.json": nodeLink("1.0")},
+			`labels "1" (a.json) and "1.0" (b.json) are the same number written differently`, 0},
+		{"GML files", map[string]string{"a.gml": gml("01"), "b.gml": gml("1"), "c.gml": gml("2")},
+			`labels "01" (a.gml) and "1" (b.gml) are the same number written differently`, 0},
+		{"class folders", map[string]string{"1/a.json": one, "1.0/b.json": one},
+			`class folders: labels "1" (1/a.json) and "1.0" (1.0/b.json) are the same number written differently`, 0},
+		{"one spelling", map[string]string{"a.json": one, "b.json": one, "c.json": one, "labels.csv": "a.json,1.0\nb.json,1.0\nc.json,2.5\n"}, "", 2},
+		{"one spelling, not Go's", map[string]string{"a.gml": gml("01"), "b.gml": gml("01"), "c.gml": gml("02")}, "", 2},
+		{"texts", map[string]string{"a.json": one, "b.json": one, "c.json": one, "labels.csv": "a.json,inf\nb.json,Inf\nc.json,one\n"}, "", 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ds, err := ReadFolder(writeFiles(t, tc.files), FolderOptions{})
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatal(err)
+			case tc.want == "" && ds.NumClasses() != tc.classes:
+				t.Errorf("%d classes (%v %v), want %d", ds.NumClasses(), ds.Classes, ds.ClassNames, tc.classes)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -34,7 +34,9 @@ type Graph struct {
 	Label    int
 	HasLabel bool
 	// labelText is a class label a file gave as text ("ring"), for a folder to map to a
-	// class with the others (HasLabel stays false until then: Label holds no class yet).
+	// class with the others (HasLabel stays false until then: Label holds no class yet), or
+	// an integer label as the file spelled it where that is not its plain form ("01", "+1";
+	// Label and HasLabel set), for a folder to tell it from "1".
 	labelText string
 	// categories are the string node attributes a reader kept for a folder to encode
 	// (NodeLinkOptions.Categories); nil otherwise.
@@ -420,6 +422,9 @@ func (g *Graph) setFileLabel(text string) error {
 	}
 	if y, err := strconv.Atoi(text); err == nil {
 		g.Label, g.HasLabel = y, true
+		if text != strconv.Itoa(y) { // "01", "+1": kept, so that a folder that also has "1" says so
+			g.labelText = text
+		}
 		return nil
 	}
 	g.labelText = text
