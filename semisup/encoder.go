@@ -149,24 +149,30 @@ func (e *GNN) prepare(g *graphs.Graph) (prepared, error) {
 	if err != nil {
 		return prepared{}, fmt.Errorf("gnn: graph %q: %w", g.Name, err)
 	}
-	var x []float64
 	d := InputDim(g.Dim())
-	if g.Dim() > 0 {
-		x = append([]float64(nil), mat.DenseCopyOf(g.F).RawMatrix().Data...)
-	} else {
-		x = make([]float64, n*d)
-		for i := 0; i < n; i++ {
-			deg := 0
-			cols, _ := g.A.Row(i)
-			for _, j := range cols {
-				if int(j) != i {
-					deg++
-				}
-			}
-			x[i*d+min(deg, d-1)] = 1
-		}
-	}
+	x := inputFeatures(g)
 	return prepared{p: p, x: tensor.New(tensor.WithShape(n, d), tensor.WithBacking(x)), n: n, readout: readout}, nil
+}
+
+// inputFeatures are the node features an encoder reads (n×InputDim, row-major): the graph's
+// own, or one-hot degrees for a graph without.
+func inputFeatures(g *graphs.Graph) []float64 {
+	n, d := g.N(), InputDim(g.Dim())
+	if g.Dim() > 0 {
+		return append([]float64(nil), mat.DenseCopyOf(g.F).RawMatrix().Data...)
+	}
+	x := make([]float64, n*d)
+	for i := 0; i < n; i++ {
+		deg := 0
+		cols, _ := g.A.Row(i)
+		for _, j := range cols {
+			if int(j) != i {
+				deg++
+			}
+		}
+		x[i*d+min(deg, d-1)] = 1
+	}
+	return x
 }
 
 // selfLoops returns A + I of g in compressed rows (csr.New's arguments), for the caller to

@@ -351,11 +351,23 @@ func TestTemplatesBuildErrors(t *testing.T) {
 	v := gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(3, 3), tensor.WithBacking(make([]float64, 9))), gorgonia.WithName("V"))
 	l := Templates{Solver: exactCG(1)}
 	cases := map[string]func() error{
-		"no solver":    func() error { _, err := Templates{}.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.5, 0}}}, nil, p.obs, nil); return err },
+		"no solver": func() error {
+			_, err := Templates{}.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.5, 0}}}, nil, p.obs, nil)
+			return err
+		},
 		"no templates": func() error { _, err := l.Build(eg, nil, nil, p.obs, nil); return err },
-		"bad mu":       func() error { _, err := l.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.5}}}, nil, p.obs, nil); return err },
-		"zero mass":    func() error { _, err := l.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.5, 0}}}, nil, p.obs, nil); return err },
-		"ids":          func() error { _, err := l.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.25, 0.25}}}, nil, p.obs, []int{1}); return err },
+		"bad mu": func() error {
+			_, err := l.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.5}}}, nil, p.obs, nil)
+			return err
+		},
+		"zero mass": func() error {
+			_, err := l.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.5, 0}}}, nil, p.obs, nil)
+			return err
+		},
+		"ids": func() error {
+			_, err := l.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.25, 0.25}}}, nil, p.obs, []int{1})
+			return err
+		},
 		"features": func() error {
 			_, err := l.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.25, 0.25}}}, gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(2, 2), tensor.WithBacking(make([]float64, 4))), gorgonia.WithName("X")), p.obs, nil)
 			return err

@@ -1,0 +1,266 @@
+package semisup
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers/nodes"
+	"github.com/gwf-graphs/gwf/layers/tape"
+	"github.com/gwf-graphs/gwf/training"
+)
+
+// TemplateOptions are how FitTemplates runs: Workers solve a batch's transports in parallel (0:
+// GOMAXPROCS; the result does not depend on it) and Observe hears of each batch (a count over
+// the whole run) and each epoch (a message).
+type TemplateOptions struct {
+	Workers int
+	Observe training.Observer
+}
+
+// FitTemplates trains m on the labelled graphs of data (labels[i], or Unlabeled) for
+// m.Config.Epochs epochs: shuffled mini-batches (seeded by the seed and the epoch), one Gorgonia
+// graph per batch — encoder, template layer, head and the mean cross-entropy — one backward
+// pass and one step of Gorgonia's Adam for every parameter. Each (graph, template) transport
+// starts from the one of the graph's last batch (nodes.WarmStarts).
+//
+// With m.Config.Validation > 0 a stratified fraction of the labelled graphs is held out of
+// training; after every epoch they are scored with a forward pass as unseen graphs are, and the
+// model keeps the weights of the epoch that scored best on them (the later epoch on ties, for
+// the lower training loss). No other graph's label is read.
+func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, labels []int, opt TemplateOptions) error {
+	if err := m.Config.Validate(); err != nil {
+		return err
+	}
+	if len(labels) != len(data) {
+		return fmt.Errorf("templates: %d labels for %d graphs", len(labels), len(data))
+	}
+	classes := m.Head.Classes()
+	var labelled []int
+	for i, l := range labels {
+		switch {
+		case l == Unlabeled:
+		case l < 0 || l >= classes:
+			return fmt.Errorf("templates: graph %q has class %d, the model has %d", data[i].Name, l, classes)
+		default:
+			labelled = append(labelled, i)
+		}
+	}
+	train, valid := splitValidation(labels, labelled, m.Config.Validation, m.Config.Seed)
+	if len(train) == 0 {
+		return fmt.Errorf("templates: no labelled graph to train on")
+	}
+	b, err := m.bind(data)
+	if err != nil {
+		return err
+	}
+	cfg := m.Config
+	params := m.params()
+	adam := gorgonia.NewAdamSolver(gorgonia.WithLearnRate(cfg.LearningRate))
+	warm := nodes.NewWarmStarts()
+	layer := nodes.Templates{Solver: m.solver(), Workers: opt.Workers, Context: ctx, Warm: warm}
+	eval := nodes.Templates{Solver: m.solver(), Workers: opt.Workers, Context: ctx}
+	batches := (len(train) + cfg.BatchSize - 1) / cfg.BatchSize
+	best, bestAcc := snapshot(params), math.Inf(-1)
+	for epoch := len(m.History) + 1; epoch <= cfg.Epochs; epoch++ {
+		start := time.Now()
+		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(epoch)))
+		order := append([]int(nil), train...)
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		loss := 0.0
+		for s := 0; s < len(order); s += cfg.BatchSize {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			batch := order[s:min(s+cfg.BatchSize, len(order))]
+			ce, err := b.step(adam, params, batch, labels, layer)
+			if err != nil {
+				return fmt.Errorf("templates: epoch %d: %w", epoch, err)
+			}
+			loss += ce * float64(len(batch))
+			opt.Observe.Count((epoch-1)*batches+s/cfg.BatchSize+1, cfg.Epochs*batches)
+		}
+		st := TemplateEpoch{Epoch: epoch, CrossEntropy: loss / float64(len(order)), ValidationAccuracy: math.NaN()}
+		if len(valid) > 0 {
+			acc, err := b.accuracy(valid, labels, eval)
+			if err != nil {
+				return fmt.Errorf("templates: epoch %d, validation: %w", epoch, err)
+			}
+			st.ValidationAccuracy = acc
+			if acc >= bestAcc {
+				bestAcc, best, m.BestEpoch = acc, snapshot(params), epoch
+			}
+		} else {
+			m.BestEpoch = epoch
+		}
+		st.Seconds = time.Since(start).Seconds()
+		m.History = append(m.History, st)
+		opt.Observe.Say(false, "epoch %d: cross-entropy %.4f, validation accuracy %.1f %% (%.1f s)", epoch, st.CrossEntropy, 100*st.ValidationAccuracy, st.Seconds)
+	}
+	if len(valid) > 0 {
+		restore(params, best)
+	}
+	return nil
+}
+
+// step runs one mini-batch: forward, mean cross-entropy, backward, one Adam step.
+func (b *boundTemplates) step(adam gorgonia.Solver, params []*tensor.Dense, batch, labels []int, layer nodes.Templates) (float64, error) {
+	ce, grads, err := b.lossGrad(params, batch, labels, layer)
+	if err != nil {
+		return 0, err
+	}
+	vg := make([]gorgonia.ValueGrad, len(params))
+	for i, p := range params {
+		vg[i] = &param{value: p, grad: tensor.New(tensor.WithShape(p.Shape().Clone()...), tensor.WithBacking(grads[i]))}
+	}
+	return ce, adam.Step(vg)
+}
+
+// lossGrad returns the batch's mean cross-entropy and its gradient in every parameter.
+func (b *boundTemplates) lossGrad(params []*tensor.Dense, batch, labels []int, layer nodes.Templates) (float64, [][]float64, error) {
+	C := b.m.Head.Classes()
+	onehot := make([]float64, len(batch)*C)
+	rows := make([]float64, len(batch))
+	for r, i := range batch {
+		onehot[r*C+labels[i]] = 1
+		rows[r] = 1 / float64(len(batch))
+	}
+	var pn gorgonia.Nodes
+	g, loss, err := tape.Build(func() (*gorgonia.ExprGraph, *gorgonia.Node, error) {
+		g := gorgonia.NewGraph()
+		pn = paramNodes(g, params)
+		logits, _, err := b.forward(g, pn, batch, layer)
+		if err != nil {
+			return nil, nil, err
+		}
+		loss, err := crossEntropyNode(g, logits, onehot, rows)
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, err := gorgonia.Grad(loss, pn...); err != nil {
+			return nil, nil, err
+		}
+		return g, loss, nil
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	vm := gorgonia.NewTapeMachine(g)
+	defer vm.Close()
+	if err := vm.RunAll(); err != nil {
+		return 0, nil, err
+	}
+	ce := loss.Value().Data().(float64)
+	if math.IsNaN(ce) || math.IsInf(ce, 0) {
+		return 0, nil, fmt.Errorf("the cross-entropy is %v", ce)
+	}
+	grads := make([][]float64, len(pn))
+	for i, n := range pn {
+		gv, err := n.Grad()
+		if err != nil {
+			return 0, nil, err
+		}
+		grads[i] = append([]float64(nil), gv.Data().([]float64)...)
+		if !finite(grads[i]) {
+			return 0, nil, fmt.Errorf("the gradient of parameter %d is not finite", i)
+		}
+	}
+	return ce, grads, nil
+}
+
+// accuracy scores the graphs idx with a forward pass from scratch.
+func (b *boundTemplates) accuracy(idx, labels []int, layer nodes.Templates) (float64, error) {
+	right := 0
+	for s := 0; s < len(idx); s += evalChunk {
+		batch := idx[s:min(s+evalChunk, len(idx))]
+		var logits *gorgonia.Node
+		g, _, err := tape.Build(func() (*gorgonia.ExprGraph, *gorgonia.Node, error) {
+			g := gorgonia.NewGraph()
+			l, _, err := b.forward(g, paramNodes(g, b.m.params()), batch, layer)
+			logits = l
+			return g, l, err
+		})
+		if err != nil {
+			return 0, err
+		}
+		vm := gorgonia.NewTapeMachine(g)
+		err = vm.RunAll()
+		vm.Close()
+		if err != nil {
+			return 0, err
+		}
+		C := b.m.Head.Classes()
+		v := logits.Value().Data().([]float64)
+		for r, i := range batch {
+			best := 0
+			for c := 1; c < C; c++ {
+				if v[r*C+c] > v[r*C+best] {
+					best = c
+				}
+			}
+			if best == labels[i] {
+				right++
+			}
+		}
+	}
+	return float64(right) / float64(len(idx)), nil
+}
+
+// splitValidation holds out a stratified fraction of the labelled graphs (at least one per
+// class with two or more, none of a class with one), seeded.
+func splitValidation(labels, labelled []int, fraction float64, seed uint64) (train, valid []int) {
+	if fraction == 0 {
+		return labelled, nil
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x76616c))
+	byClass := map[int][]int{}
+	var classes []int
+	for _, i := range labelled {
+		if _, ok := byClass[labels[i]]; !ok {
+			classes = append(classes, labels[i])
+		}
+		byClass[labels[i]] = append(byClass[labels[i]], i)
+	}
+	held := map[int]bool{}
+	for _, c := range classes {
+		members := byClass[c]
+		if len(members) < 2 {
+			continue
+		}
+		k := max(1, int(math.Round(fraction*float64(len(members)))))
+		k = min(k, len(members)-1)
+		for _, q := range rng.Perm(len(members))[:k] {
+			held[members[q]] = true
+		}
+	}
+	for _, i := range labelled {
+		if held[i] {
+			valid = append(valid, i)
+		} else {
+			train = append(train, i)
+		}
+	}
+	return train, valid
+}
+
+// snapshot copies the parameters' values.
+func snapshot(ps []*tensor.Dense) [][]float64 {
+	out := make([][]float64, len(ps))
+	for i, p := range ps {
+		out[i] = append([]float64(nil), p.Data().([]float64)...)
+	}
+	return out
+}
+
+// restore writes a snapshot back.
+func restore(ps []*tensor.Dense, s [][]float64) {
+	for i, p := range ps {
+		copy(p.Data().([]float64), s[i])
+	}
+}

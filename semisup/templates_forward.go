@@ -1,0 +1,332 @@
+package semisup
+
+import (
+	"context"
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+	"gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers"
+	"github.com/gwf-graphs/gwf/layers/csr"
+	"github.com/gwf-graphs/gwf/layers/nodes"
+	"github.com/gwf-graphs/gwf/layers/tape"
+)
+
+// boundTemplates is a model bound to a dataset: every graph's propagation matrix and input
+// features (computed once) and its structure for the template layer.
+type boundTemplates struct {
+	m     *TemplateModel
+	graph []prepared
+	obs   []layers.Space
+}
+
+// bind prepares data for m.
+func (m *TemplateModel) bind(data []*graphs.Graph) (*boundTemplates, error) {
+	b := &boundTemplates{m: m, graph: make([]prepared, len(data)), obs: make([]layers.Space, len(data))}
+	gin := &GNN{Kind: EncoderGIN, W: []*mat.Dense{mat.NewDense(m.Inputs, 1, nil)}}
+	for i, g := range data {
+		var err error
+		if b.graph[i], err = gin.prepare(g); err != nil {
+			return nil, fmt.Errorf("templates: %w", err)
+		}
+		b.obs[i] = layers.Space{A: g.A, Mu: g.Mu}
+	}
+	return b, nil
+}
+
+// params are the model's parameters as tensors sharing its storage, in a fixed order: the
+// encoder's W_l then b_l, the templates' V_k then H_k, the head's W_l then b_l.
+func (m *TemplateModel) params() []*tensor.Dense {
+	var ps []*tensor.Dense
+	if m.Encoder != nil {
+		ps = append(ps, m.Encoder.Params()...)
+	}
+	for _, t := range m.Templates {
+		ps = append(ps, denseTensor(t.V))
+	}
+	for _, t := range m.Templates {
+		if t.H != nil {
+			ps = append(ps, denseTensor(t.H))
+		}
+	}
+	for _, w := range m.Head.W {
+		ps = append(ps, denseTensor(w))
+	}
+	for _, b := range m.Head.B {
+		ps = append(ps, tensor.New(tensor.WithShape(1, len(b)), tensor.WithBacking(b)))
+	}
+	return ps
+}
+
+func denseTensor(m *mat.Dense) *tensor.Dense {
+	r, c := m.Dims()
+	return tensor.New(tensor.WithShape(r, c), tensor.WithBacking(m.RawMatrix().Data))
+}
+
+// forward adds the batch's class scores to g (B×classes) from params (m.params() as nodes of
+// g), and returns them with the template discrepancies (B×K).
+func (b *boundTemplates) forward(g *gorgonia.ExprGraph, params gorgonia.Nodes, batch []int, layer nodes.Templates) (logits, dist *gorgonia.Node, err error) {
+	m := b.m
+	obs := make([]layers.Space, len(batch))
+	for r, i := range batch {
+		if i < 0 || i >= len(b.graph) {
+			return nil, nil, fmt.Errorf("templates: graph %d of %d", i, len(b.graph))
+		}
+		obs[r] = b.obs[i]
+	}
+	var x *gorgonia.Node
+	if m.Config.FeatureWeight > 0 {
+		if x, params, err = b.encode(g, params, batch); err != nil {
+			return nil, nil, err
+		}
+	}
+	K := len(m.Templates)
+	ts := make([]nodes.Template, K)
+	for k, t := range m.Templates {
+		ts[k] = nodes.Template{V: params[k], Mu: t.Mu}
+		if x != nil {
+			ts[k].H = params[K+k]
+		}
+	}
+	params = params[K:]
+	if x != nil {
+		params = params[K:]
+	}
+	if dist, err = layer.Build(g, ts, x, obs, batch); err != nil {
+		return nil, nil, err
+	}
+	h, err := m.standardize(g, dist)
+	if err != nil {
+		return nil, nil, err
+	}
+	nl := len(m.Head.W)
+	for l := 0; l < nl; l++ {
+		if h, err = gorgonia.Mul(h, params[l]); err != nil {
+			return nil, nil, err
+		}
+		if h, err = gorgonia.BroadcastAdd(h, params[nl+l], nil, []byte{0}); err != nil {
+			return nil, nil, err
+		}
+		if l+1 < nl {
+			if h, err = gorgonia.Rectify(h); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return h, dist, nil
+}
+
+// standardize adds (D − Shift) ⊘ Scale, column by column: the head reads discrepancies of
+// order 1 whatever their scale (a few hundredths for sparse graphs), so that Adam's steps move
+// its weights at the pace of the data.
+func (m *TemplateModel) standardize(g *gorgonia.ExprGraph, dist *gorgonia.Node) (*gorgonia.Node, error) {
+	K := len(m.Templates)
+	if len(m.Shift) != K || len(m.Scale) != K {
+		return dist, nil
+	}
+	diag := make([]float64, K*K)
+	bias := make([]float64, K)
+	for k := 0; k < K; k++ {
+		diag[k*K+k] = 1 / m.Scale[k]
+		bias[k] = -m.Shift[k] / m.Scale[k]
+	}
+	d := gorgonia.NodeFromAny(g, tensor.New(tensor.WithShape(K, K), tensor.WithBacking(diag)), gorgonia.WithName("tfgw_scale"))
+	c := gorgonia.NodeFromAny(g, tensor.New(tensor.WithShape(1, K), tensor.WithBacking(bias)), gorgonia.WithName("tfgw_shift"))
+	h, err := gorgonia.Mul(dist, d)
+	if err != nil {
+		return nil, err
+	}
+	return gorgonia.BroadcastAdd(h, c, nil, []byte{0})
+}
+
+// encode adds the batch's node features to g (Σ N × features, graphs stacked in batch order):
+// the input features, then with the GIN encoder every layer's output H_l = ReLU(P·H_{l−1}·W_l +
+// b_l), side by side. It returns the parameters it did not use.
+func (b *boundTemplates) encode(g *gorgonia.ExprGraph, params gorgonia.Nodes, batch []int) (*gorgonia.Node, gorgonia.Nodes, error) {
+	m := b.m
+	total := 0
+	for _, i := range batch {
+		total += b.graph[i].n
+	}
+	xData := make([]float64, 0, total*m.Inputs)
+	rowPtr, col, val := make([]int, 1, total+1), []int32(nil), []float64(nil)
+	off := 0
+	for _, i := range batch {
+		pg := b.graph[i]
+		xData = append(xData, pg.x.Data().([]float64)...)
+		for a := 0; a < pg.n; a++ {
+			cols, vals := pg.p.Row(a)
+			for q, j := range cols {
+				col, val = append(col, j+int32(off)), append(val, vals[q])
+			}
+			rowPtr = append(rowPtr, len(col))
+		}
+		off += pg.n
+	}
+	x := gorgonia.NodeFromAny(g, tensor.New(tensor.WithShape(total, m.Inputs), tensor.WithBacking(xData)), gorgonia.WithName("tfgw_X"))
+	if m.Encoder == nil {
+		return x, params, nil
+	}
+	p, err := csr.New(total, rowPtr, col, val) // block diagonal
+	if err != nil {
+		return nil, nil, fmt.Errorf("templates: %w", err)
+	}
+	propagate := newSparseMulOp(p)
+	nl := len(m.Encoder.W)
+	outs := gorgonia.Nodes{x}
+	h := x
+	for l := 0; l < nl; l++ {
+		ph, err := gorgonia.ApplyOp(propagate, h)
+		if err != nil {
+			return nil, nil, err
+		}
+		if h, err = gorgonia.Mul(ph, params[l]); err != nil {
+			return nil, nil, err
+		}
+		if h, err = gorgonia.BroadcastAdd(h, params[nl+l], nil, []byte{0}); err != nil {
+			return nil, nil, err
+		}
+		if h, err = gorgonia.Rectify(h); err != nil {
+			return nil, nil, err
+		}
+		outs = append(outs, h)
+	}
+	cat, err := gorgonia.Concat(1, outs...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cat, params[2*nl:], nil
+}
+
+// paramNodes adds the parameters to g as named nodes sharing the model's storage.
+func paramNodes(g *gorgonia.ExprGraph, ps []*tensor.Dense) gorgonia.Nodes {
+	out := make(gorgonia.Nodes, len(ps))
+	for q, p := range ps {
+		out[q] = gorgonia.NodeFromAny(g, p, gorgonia.WithName(fmt.Sprintf("tfgw_param_%d", q)))
+	}
+	return out
+}
+
+// evalChunk is the number of graphs per expression graph when scoring.
+const evalChunk = 64
+
+// Logits returns the class scores of data (one row per graph) — a forward pass, the
+// transports solved from scratch (CG with its anchored starts), as for graphs never seen.
+func (m *TemplateModel) Logits(ctx context.Context, data []*graphs.Graph, workers int) (*mat.Dense, error) {
+	logits, _, err := m.scores(ctx, data, workers)
+	return logits, err
+}
+
+// Discrepancies returns the K template discrepancies of data (one row per graph): the
+// model's embedding of each graph.
+func (m *TemplateModel) Discrepancies(ctx context.Context, data []*graphs.Graph, workers int) (*mat.Dense, error) {
+	_, dist, err := m.scores(ctx, data, workers)
+	return dist, err
+}
+
+func (m *TemplateModel) scores(ctx context.Context, data []*graphs.Graph, workers int) (*mat.Dense, *mat.Dense, error) {
+	b, err := m.bind(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	layer := nodes.Templates{Solver: m.solver(), Workers: workers, Context: ctx}
+	return b.scores(data, layer)
+}
+
+func (b *boundTemplates) scores(data []*graphs.Graph, layer nodes.Templates) (*mat.Dense, *mat.Dense, error) {
+	m := b.m
+	C, K := m.Head.Classes(), len(m.Templates)
+	logits, dist := mat.NewDense(len(data), C, nil), mat.NewDense(len(data), K, nil)
+	for s := 0; s < len(data); s += evalChunk {
+		batch := make([]int, 0, evalChunk)
+		for i := s; i < min(s+evalChunk, len(data)); i++ {
+			batch = append(batch, i)
+		}
+		var d *gorgonia.Node
+		g, l, err := tape.Build(func() (*gorgonia.ExprGraph, *gorgonia.Node, error) {
+			g := gorgonia.NewGraph()
+			l, dn, err := b.forward(g, paramNodes(g, m.params()), batch, layer)
+			d = dn
+			return g, l, err
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		var dv gorgonia.Value
+		gorgonia.Read(d, &dv)
+		vm := gorgonia.NewTapeMachine(g)
+		err = vm.RunAll()
+		vm.Close()
+		if err != nil {
+			return nil, nil, fmt.Errorf("templates: %w", err)
+		}
+		lv, dd := l.Value().Data().([]float64), dv.Data().([]float64)
+		for r, i := range batch {
+			logits.SetRow(i, lv[r*C:(r+1)*C])
+			dist.SetRow(i, dd[r*K:(r+1)*K])
+		}
+	}
+	return logits, dist, nil
+}
+
+// solver is the exact CG of the FGW cost with the model's feature weight.
+func (m *TemplateModel) solver() layers.CG {
+	c := layers.DefaultCG()
+	c.Weight = m.Config.FeatureWeight
+	return c
+}
+
+// EncodeNodes returns each graph's node features as the templates see them (n × features):
+// the input features and, with the encoder, every layer's output.
+func (m *TemplateModel) EncodeNodes(data []*graphs.Graph) ([]*mat.Dense, error) {
+	b, err := m.bind(data)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*mat.Dense, len(data))
+	d := m.features()
+	for s := 0; s < len(data); s += evalChunk {
+		batch := make([]int, 0, evalChunk)
+		for i := s; i < min(s+evalChunk, len(data)); i++ {
+			batch = append(batch, i)
+		}
+		g, x, err := tape.Build(func() (*gorgonia.ExprGraph, *gorgonia.Node, error) {
+			g := gorgonia.NewGraph()
+			var ps []*tensor.Dense
+			if m.Encoder != nil {
+				ps = m.Encoder.Params()
+			}
+			x, _, err := b.encode(g, paramNodes(g, ps), batch)
+			return g, x, err
+		})
+		if err != nil {
+			return nil, err
+		}
+		vm := gorgonia.NewTapeMachine(g)
+		err = vm.RunAll()
+		vm.Close()
+		if err != nil {
+			return nil, fmt.Errorf("templates: %w", err)
+		}
+		vals := x.Value().Data().([]float64)
+		off := 0
+		for _, i := range batch {
+			n := b.graph[i].n
+			out[i] = mat.NewDense(n, d, append([]float64(nil), vals[off*d:(off+n)*d]...))
+			off += n
+		}
+	}
+	return out, nil
+}
+
+// PredictTemplates returns the most likely class of each graph.
+func (m *TemplateModel) Predict(ctx context.Context, data []*graphs.Graph, workers int) ([]int, error) {
+	l, err := m.Logits(ctx, data, workers)
+	if err != nil {
+		return nil, err
+	}
+	return ArgMax(l), nil
+}

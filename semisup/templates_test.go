@@ -1,0 +1,299 @@
+package semisup
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+	"gorgonia.org/tensor"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers/csr"
+	"github.com/gwf-graphs/gwf/layers/nodes"
+	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
+)
+
+// ringsOrPairs returns n graphs, class 0 a cycle of 12 nodes and class 1 two disjoint cycles
+// of 6 nodes, nodes shuffled: every node has degree 2 in both classes, so
+// degree features and the Weisfeiler-Lehman test (and a message-passing encoder) cannot tell
+// them apart — only the structure as a whole can.
+func ringsOrPairs(t testing.TB, n int, seed uint64) ([]*graphs.Graph, []int) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 2))
+	var data []*graphs.Graph
+	var labels []int
+	for i := 0; i < n; i++ {
+		const m = 6
+		perm := rng.Perm(2 * m)
+		var entries []csr.Entry
+		edge := func(a, b int) {
+			entries = append(entries, csr.Entry{Row: perm[a], Col: perm[b], Val: 1}, csr.Entry{Row: perm[b], Col: perm[a], Val: 1})
+		}
+		if i%2 == 0 {
+			for a := 0; a < 2*m; a++ {
+				edge(a, (a+1)%(2*m))
+			}
+		} else {
+			for a := 0; a < m; a++ {
+				edge(a, (a+1)%m)
+				edge(m+a, m+(a+1)%m)
+			}
+		}
+		a, err := csr.Build(2*m, entries)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mu := make([]float64, 2*m)
+		for q := range mu {
+			mu[q] = 1 / float64(2*m)
+		}
+		data = append(data, &graphs.Graph{Name: "g", A: a, Mu: mu})
+		labels = append(labels, i%2)
+	}
+	return data, labels
+}
+
+func smallTemplateConfig() TemplateConfig {
+	c := DefaultTemplateConfig()
+	c.Templates, c.TemplateNodes, c.EncoderHidden, c.Hidden, c.Epochs, c.BatchSize, c.Validation = 4, 8, []int{8}, []int{8}, 30, 8, 0
+	c.LearningRate = 0.02
+	return c
+}
+
+// Graphs whose classes differ only in their structure (one ring or two, every node of degree
+// 2) are told apart by the template layer on graphs never seen, and the learned templates
+// recover the classes: a graph is closest to a template started from its own class.
+func TestTemplatesRecoverStructureClasses(t *testing.T) {
+	data, labels := ringsOrPairs(t, 24, 1)
+	cfg := smallTemplateConfig()
+	cfg.TemplateNodes = 12
+	m, err := NewTemplateModel(data, labels, 2, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := FitTemplates(context.Background(), m, data, labels, TemplateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	h := m.History
+	if !(h[len(h)-1].CrossEntropy < h[0].CrossEntropy) {
+		t.Errorf("the cross-entropy did not decrease: first %v, last %v", h[0].CrossEntropy, h[len(h)-1].CrossEntropy)
+	}
+	fresh, truth := ringsOrPairs(t, 20, 2)
+	pred, err := m.Predict(context.Background(), fresh, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acc := accuracy(truth, pred); acc < 0.9 {
+		t.Errorf("accuracy on unseen graphs %.2f, want ≥ 0.9 (chance 0.5)", acc)
+	}
+	d, err := m.Discrepancies(context.Background(), fresh, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	right := 0
+	for i := range fresh {
+		nearest := 0
+		for k := range m.Templates {
+			if d.At(i, k) < d.At(i, nearest) {
+				nearest = k
+			}
+		}
+		if nearest%2 == truth[i] { // template k started from class k mod 2
+			right++
+		}
+	}
+	if frac := float64(right) / float64(len(fresh)); frac < 0.9 {
+		t.Errorf("%.2f of unseen graphs closest to a template of their class, want ≥ 0.9", frac)
+	}
+}
+
+// The model's gradients are those of its loss: central differences of the mean cross-entropy
+// of a batch in the encoder's, the templates' and the head's parameters (exact CG, whose
+// transports do not move under a small perturbation: the envelope theorem).
+func TestTemplateModelGradientsByFiniteDifferences(t *testing.T) {
+	data, labels := semisuptest.TwoStructures(t, 6, 3)
+	cfg := smallTemplateConfig()
+	cfg.Templates, cfg.TemplateNodes = 3, 5
+	m, err := NewTemplateModel(data, labels, 2, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := m.bind(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	layer := nodes.Templates{Solver: m.solver()}
+	batch := []int{0, 1, 2, 3, 4, 5}
+	params := m.params()
+	_, grads, err := b.lossGrad(params, batch, labels, layer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loss := func() float64 {
+		ce, _, err := b.lossGrad(params, batch, labels, layer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ce
+	}
+	const eps = 1e-6
+	rng := rand.New(rand.NewPCG(4, 4))
+	checked := 0
+	for i, p := range params {
+		data := p.Data().([]float64)
+		for trial := 0; trial < 4; trial++ {
+			j := rng.IntN(len(data))
+			// A template's structure moves symmetrically, as its gradient does (CG takes its
+			// symmetric path on symmetric structures): perturb V_ab and V_ba together.
+			js, want := []int{j}, grads[i][j]
+			if isTemplateStructure(m, i) {
+				n := p.Shape()[0]
+				a, c := j/n, j%n
+				if math.Abs(data[j]) < 10*eps {
+					continue // the ReLU's kink
+				}
+				if a != c {
+					js, want = append(js, c*n+a), want+grads[i][c*n+a]
+				}
+			}
+			shift := func(d float64) {
+				for _, q := range js {
+					data[q] += d
+				}
+			}
+			shift(eps)
+			plus := loss()
+			shift(-2 * eps)
+			minus := loss()
+			shift(eps)
+			fd := (plus - minus) / (2 * eps)
+			if math.Abs(fd-want) > 1e-5*(1+math.Abs(fd)) {
+				t.Errorf("parameter %d entry %d: backward %v, central difference %v", i, j, want, fd)
+			}
+			checked++
+		}
+	}
+	if checked < 3*len(params) {
+		t.Fatalf("only %d entries checked", checked)
+	}
+}
+
+// isTemplateStructure reports whether parameter i of m.params() is a template's V.
+func isTemplateStructure(m *TemplateModel, i int) bool {
+	off := 0
+	if m.Encoder != nil {
+		off = 2 * len(m.Encoder.W)
+	}
+	return i >= off && i < off+len(m.Templates)
+}
+
+// A graph's discrepancies and scores do not depend on the graphs scored with it: training
+// graphs scored as unseen ones, in another order and in other batches, get the same.
+func TestTemplateModelScoresPerGraph(t *testing.T) {
+	data, labels := semisuptest.TwoStructures(t, 10, 5)
+	cfg := smallTemplateConfig()
+	cfg.Epochs = 2
+	m, err := NewTemplateModel(data, labels, 2, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := FitTemplates(context.Background(), m, data, labels, TemplateOptions{Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	all, err := m.Discrepancies(context.Background(), data, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range data {
+		one, err := m.Discrepancies(context.Background(), data[i:i+1], 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !mat.EqualApprox(one, all.Slice(i, i+1, 0, len(m.Templates)), 1e-12) {
+			t.Errorf("graph %d alone %v, in the batch %v", i, mat.Formatted(one), mat.Formatted(all.Slice(i, i+1, 0, len(m.Templates))))
+		}
+		if d := all.RawRowView(i); !finite(d) || mat.Min(all) < 0 {
+			t.Errorf("graph %d: discrepancies %v", i, d)
+		}
+	}
+}
+
+// The same seed gives the same model, whatever the number of workers.
+func TestTemplateModelDeterministic(t *testing.T) {
+	data, labels := semisuptest.TwoStructures(t, 12, 6)
+	cfg := smallTemplateConfig()
+	cfg.Epochs, cfg.Validation = 3, 0.25
+	var logits []*mat.Dense
+	for _, workers := range []int{1, 2} {
+		m, err := NewTemplateModel(data, labels, 2, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := FitTemplates(context.Background(), m, data, labels, TemplateOptions{Workers: workers}); err != nil {
+			t.Fatal(err)
+		}
+		l, err := m.Logits(context.Background(), data, workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		logits = append(logits, l)
+	}
+	if !mat.Equal(logits[0], logits[1]) {
+		t.Error("one and two workers trained different models")
+	}
+}
+
+// A cancelled context stops training with its error.
+func TestFitTemplatesCancelled(t *testing.T) {
+	data, labels := semisuptest.TwoStructures(t, 8, 7)
+	m, err := NewTemplateModel(data, labels, 2, smallTemplateConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := FitTemplates(ctx, m, data, labels, TemplateOptions{}); err == nil {
+		t.Fatal("a cancelled fit ran")
+	}
+}
+
+// Bad settings and data are refused with an error.
+func TestTemplateConfigErrors(t *testing.T) {
+	data, labels := semisuptest.TwoStructures(t, 4, 8)
+	bad := []func(*TemplateConfig){
+		func(c *TemplateConfig) { c.Templates = -1 },
+		func(c *TemplateConfig) { c.TemplateNodes = 0 },
+		func(c *TemplateConfig) { c.FeatureWeight = math.NaN() },
+		func(c *TemplateConfig) { c.Encoder = "gcn" },
+		func(c *TemplateConfig) { c.LearningRate = 0 },
+		func(c *TemplateConfig) { c.Epochs = 0 },
+		func(c *TemplateConfig) { c.BatchSize = 0 },
+		func(c *TemplateConfig) { c.Validation = 1 },
+		func(c *TemplateConfig) { c.EncoderHidden = []int{0} },
+		func(c *TemplateConfig) { c.Hidden = []int{-2} },
+	}
+	for i, f := range bad {
+		c := DefaultTemplateConfig()
+		f(&c)
+		if _, err := NewTemplateModel(data, labels, 2, c); err == nil {
+			t.Errorf("case %d: %+v accepted", i, c)
+		}
+	}
+	if _, err := NewTemplateModel(data, labels, 1, DefaultTemplateConfig()); err == nil {
+		t.Error("one class accepted")
+	}
+	if _, err := NewTemplateModel(data, []int{Unlabeled, Unlabeled, Unlabeled, Unlabeled}, 2, DefaultTemplateConfig()); err == nil {
+		t.Error("no labelled graph accepted")
+	}
+	m, err := NewTemplateModel(data, labels, 2, DefaultTemplateConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := FitTemplates(context.Background(), m, data, []int{0, 5, 0, 1}, TemplateOptions{}); err == nil {
+		t.Error("a class beyond the model's accepted")
+	}
+}
+
+var _ = tensor.Float64
