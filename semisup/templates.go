@@ -21,6 +21,9 @@ type TemplateConfig struct {
 	TemplateNodes int `json:"template_nodes"`
 	// FeatureWeight is w in the FGW cost structure + w·features.
 	FeatureWeight float64 `json:"feature_weight"`
+	// Structure is the matrix a graph is compared by: its adjacency (TFGW's) or its shortest
+	// paths (FGW's); the encoder passes messages along the edges either way.
+	Structure graphs.Structure `json:"structure,omitempty"`
 	// Encoder is EncoderGIN (node features from GIN layers, concatenated with the input
 	// features) or EncoderNone (the graphs' own node features, or one-hot degrees).
 	Encoder string `json:"encoder"`
@@ -28,8 +31,9 @@ type TemplateConfig struct {
 	EncoderHidden []int `json:"encoder_hidden,omitempty"`
 	// Hidden are the head's hidden widths (ReLU); none: a linear head on the K discrepancies.
 	Hidden []int `json:"hidden"`
-	// LearningRate is Adam's, for every parameter.
+	// LearningRate is Adam's, for every parameter; WeightDecay its L2 penalty.
 	LearningRate float64 `json:"learning_rate"`
+	WeightDecay  float64 `json:"weight_decay,omitempty"`
 	// Epochs and BatchSize set the training loop: shuffled mini-batches of labelled graphs.
 	Epochs    int `json:"epochs"`
 	BatchSize int `json:"batch_size"`
@@ -50,6 +54,14 @@ const TemplatesPerClass = 4
 func DefaultTemplateConfig() TemplateConfig {
 	return TemplateConfig{TemplateNodes: 12, FeatureWeight: 1, Encoder: EncoderGIN, EncoderHidden: []int{32, 32},
 		Hidden: []int{64}, LearningRate: 0.01, Epochs: 60, BatchSize: 32, Validation: 0.1, Seed: 1}
+}
+
+// TemplateCount is the number of templates for data of the given classes.
+func (c TemplateConfig) TemplateCount(classes int) int {
+	if c.Templates > 0 {
+		return c.Templates
+	}
+	return min(TemplatesPerClass*classes, maxTemplates)
 }
 
 // Bounds on the settings: beyond them a typo would run for days or exhaust memory.
@@ -76,6 +88,10 @@ func (c TemplateConfig) Validate() error {
 		return fmt.Errorf("templates: %d epochs (1 to %d)", c.Epochs, maxEpochs)
 	case c.BatchSize < 1 || c.BatchSize > 1<<20:
 		return fmt.Errorf("templates: batch size %d (1 to %d)", c.BatchSize, 1<<20)
+	case !(c.WeightDecay >= 0 && c.WeightDecay <= 1):
+		return fmt.Errorf("templates: weight decay %v, want [0, 1]", c.WeightDecay)
+	case c.Structure != "" && c.Structure != graphs.Adjacency && c.Structure != graphs.ShortestPath:
+		return fmt.Errorf("templates: structure %q, want adjacency or shortest-path", c.Structure)
 	case !(c.Validation >= 0 && c.Validation < 1):
 		return fmt.Errorf("templates: validation fraction %v, want [0, 1)", c.Validation)
 	}
@@ -110,6 +126,9 @@ type TemplateModel struct {
 	History      []TemplateEpoch
 	// BestEpoch is the epoch whose weights the model holds (chosen on the validation split).
 	BestEpoch int
+	// Features is how the training graphs' node features were read, for new graphs to be
+	// read alike (nil when unknown).
+	Features *graphs.FeatureEncoding
 	ClassLabels
 }
 
@@ -174,10 +193,7 @@ func NewTemplateModel(data []*graphs.Graph, labels []int, classes int, cfg Templ
 		}
 		m.Encoder = e
 	}
-	k := cfg.Templates
-	if k == 0 {
-		k = min(TemplatesPerClass*classes, maxTemplates)
-	}
+	k := cfg.TemplateCount(classes)
 	byClass := make([][]int, classes)
 	var labelled []int
 	for i, l := range labels {
@@ -202,12 +218,16 @@ func NewTemplateModel(data []*graphs.Graph, labels []int, classes int, cfg Templ
 		}
 		g := data[pool[rng.IntN(len(pool))]]
 		starts[t], pieces[t] = g, connectedPiece(g, cfg.TemplateNodes, rng)
+		c, err := cfg.Structure.Apply([]*graphs.Graph{g})
+		if err != nil {
+			return nil, fmt.Errorf("templates: %w", err)
+		}
 		n := len(pieces[t])
 		v := mat.NewDense(n, n, nil)
 		for a, i := range pieces[t] {
 			for b := 0; b < a; b++ {
 				// Every entry starts positive: an entry at 0 gets no gradient through the ReLU.
-				x := 0.9*g.A.At(i, pieces[t][b]) + 0.1*rng.Float64()
+				x := 0.9*c[0].A.At(i, pieces[t][b]) + 0.1*rng.Float64()
 				v.Set(a, b, x)
 				v.Set(b, a, x)
 			}

@@ -62,11 +62,15 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 	}
 	cfg := m.Config
 	params := m.params()
-	adam := gorgonia.NewAdamSolver(gorgonia.WithLearnRate(cfg.LearningRate))
+	adamOpts := []gorgonia.SolverOpt{gorgonia.WithLearnRate(cfg.LearningRate)}
+	if cfg.WeightDecay > 0 {
+		adamOpts = append(adamOpts, gorgonia.WithL2Reg(cfg.WeightDecay))
+	}
+	adam := gorgonia.NewAdamSolver(adamOpts...)
 	warm := nodes.NewWarmStarts()
 	layer := nodes.Templates{Solver: m.solver(), Workers: opt.Workers, Context: ctx, Warm: warm}
 	eval := nodes.Templates{Solver: m.solver(), Workers: opt.Workers, Context: ctx}
-	batches := (len(train) + cfg.BatchSize - 1) / cfg.BatchSize
+	began, trained := time.Now(), 0
 	best, bestAcc := snapshot(params), math.Inf(-1)
 	for epoch := len(m.History) + 1; epoch <= cfg.Epochs; epoch++ {
 		start := time.Now()
@@ -84,7 +88,13 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 				return fmt.Errorf("templates: epoch %d: %w", epoch, err)
 			}
 			loss += ce * float64(len(batch))
-			opt.Observe.Count((epoch-1)*batches+s/cfg.BatchSize+1, cfg.Epochs*batches)
+			done := s + len(batch)
+			elapsed := time.Since(began)
+			trained += len(batch)
+			rate := float64(trained) / elapsed.Seconds()
+			left := (cfg.Epochs-epoch)*len(order) + len(order) - done
+			opt.Observe.Step(training.Progress{Epoch: epoch, Epochs: cfg.Epochs, Done: done, Total: len(order), Loss: loss / float64(done),
+				GraphsPerSec: rate, Elapsed: elapsed, ETA: time.Duration(float64(left) / rate * float64(time.Second))})
 		}
 		st := TemplateEpoch{Epoch: epoch, CrossEntropy: loss / float64(len(order)), ValidationAccuracy: math.NaN()}
 		if len(valid) > 0 {

@@ -27,12 +27,15 @@ type boundTemplates struct {
 func (m *TemplateModel) bind(data []*graphs.Graph) (*boundTemplates, error) {
 	b := &boundTemplates{m: m, graph: make([]prepared, len(data)), obs: make([]layers.Space, len(data))}
 	gin := &GNN{Kind: EncoderGIN, W: []*mat.Dense{mat.NewDense(m.Inputs, 1, nil)}}
+	structures, err := m.Config.Structure.Apply(data)
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
 	for i, g := range data {
-		var err error
 		if b.graph[i], err = gin.prepare(g); err != nil {
 			return nil, fmt.Errorf("templates: %w", err)
 		}
-		b.obs[i] = layers.Space{A: g.A, Mu: g.Mu}
+		b.obs[i] = layers.Space{A: structures[i].A, Mu: g.Mu}
 	}
 	return b, nil
 }

@@ -1,15 +1,19 @@
 package semisup
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
-	"gorgonia.org/tensor"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/envelope"
 	"github.com/gwf-graphs/gwf/layers/csr"
 	"github.com/gwf-graphs/gwf/layers/nodes"
 	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
@@ -296,4 +300,77 @@ func TestTemplateConfigErrors(t *testing.T) {
 	}
 }
 
-var _ = tensor.Float64
+// A saved model predicts as the trained one did, its file is deterministic, and a damaged or
+// foreign file is refused.
+func TestTemplateModelSaveLoad(t *testing.T) {
+	data, labels := semisuptest.TwoStructures(t, 12, 9)
+	cfg := smallTemplateConfig()
+	cfg.Epochs, cfg.Validation = 3, 0.25
+	m, err := NewTemplateModel(data, labels, 2, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := FitTemplates(context.Background(), m, data, labels, TemplateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	m.Classes = []int{-1, 1}
+	path := filepath.Join(t.TempDir(), "m.templates")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := LoadTemplates(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := m.Logits(context.Background(), data, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := back.Logits(context.Background(), data, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(got, want) {
+		t.Error("the loaded model scores differently")
+	}
+	if back.Label(1) != 1 || back.BestEpoch != m.BestEpoch || len(back.History) != 3 {
+		t.Errorf("loaded: labels %v, best epoch %d, %d epochs", back.Classes, back.BestEpoch, len(back.History))
+	}
+	var a, b bytes.Buffer
+	if err := m.Encode(&a); err != nil {
+		t.Fatal(err)
+	}
+	if err := back.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Error("a loaded model writes another file")
+	}
+	file := a.Bytes()
+	for _, bad := range [][]byte{
+		file[:len(file)/2],
+		bytes.Replace(file, []byte(`"best_epoch"`), []byte(`"best_epoxh"`), 1),
+	} {
+		if _, err := DecodeTemplates(bytes.NewReader(bad)); err == nil {
+			t.Error("a damaged file was read")
+		}
+	}
+	if !IsTemplateFile(file[:min(256, len(file))]) {
+		t.Error("IsTemplateFile does not know the file")
+	}
+	// A consistent payload with a wrong shape, sealed as a valid file, is refused too.
+	var p templatePayload
+	raw, err := envelope.Open(bytes.NewReader(file), TemplateFormat, templateFileVersion, "t", 1<<30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		t.Fatal(err)
+	}
+	p.Shift = p.Shift[:1]
+	payload, _ := json.Marshal(p)
+	sealed, _ := envelope.Seal(TemplateFormat, templateFileVersion, payload)
+	if _, err := DecodeTemplates(bytes.NewReader(sealed)); !errors.Is(err, ErrCorruptTemplates) {
+		t.Errorf("a file with one shift for %d templates: %v", len(m.Templates), err)
+	}
+}

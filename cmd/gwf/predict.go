@@ -83,8 +83,8 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 	if err != nil {
 		return err
 	}
-	if c.SVM != nil && (cli.Changed(cmd.Flags(), "steps") || f.embed.transform) {
-		return cli.Usagef("--steps and --transform are for GWF classifiers: an fgw-svm classifier compares graphs directly")
+	if c.GWF == nil && (cli.Changed(cmd.Flags(), "steps") || f.embed.transform) {
+		return cli.Usagef("--steps and --transform are for GWF classifiers: an fgw-svm or template classifier compares graphs directly")
 	}
 	if err := f.data.useModelFeatures(a.Log, c.Features()); err != nil {
 		return err

@@ -81,6 +81,7 @@ var modelFormats = map[string]string{
 	"gwf-model":             "a GWF model, written by 'gwf fit' (read by gwf embed, gwf plot, gwf fit --resume)",
 	"gwf-semisup-model":     "a semi-supervised GWF classifier, written by 'gwf semisup --labeled-fraction 1 --output' (read by gwf predict)",
 	"gwf-fgwsvm-classifier": "an fgw-svm classifier, written by 'gwf classify --labeled-fraction 1 --output' (read by gwf predict)",
+	"gwf-templates-model":   "a template classifier, written by 'gwf semisup --method templates --labeled-fraction 1 --output' (read by gwf predict)",
 }
 
 // formatHint explains a file of the wrong kind: what it is, and what makes the one asked for.

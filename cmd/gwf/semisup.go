@@ -37,6 +37,7 @@ type semisupFlags struct {
 	selHidden  string
 	refit      bool
 	baselines  bool
+	tmpl       templateFlags
 }
 
 func newSemisupCmd(a *app) *cobra.Command {
@@ -124,6 +125,7 @@ FGW discrepancies, the classifier GW graph methods are benchmarked with.`,
 	fs.BoolVar(&f.baselines, "baselines", true, "nested protocol: also score the β = 0 head and a logistic regression on the unsupervised λ, on the same folds")
 	fs.StringVar(&f.shard, "shard", "", "cross-validation with --output-dir: run only the folds f with (f − 1) mod n = i (0-based i of n shards), for n processes or machines sharing the folder")
 	resumeFlag(fs, &f.resume, " (a classifier, with --labeled-fraction), exactly where it stopped")
+	f.tmpl.register(fs)
 	return cmd
 }
 
@@ -170,6 +172,13 @@ func orOne(list []float64, def float64) []float64 {
 }
 
 func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
+	switch f.tmpl.method {
+	case methodTemplates:
+		return runTemplates(cmd, a, f)
+	case methodGWF:
+	default:
+		return cli.Usagef("--method %q: want gwf or templates", f.tmpl.method)
+	}
 	flags := cmd.Flags()
 	p := &f.protocol
 	if err := f.data.check(); err != nil {

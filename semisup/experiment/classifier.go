@@ -12,11 +12,13 @@ import (
 	"github.com/gwf-graphs/gwf/training"
 )
 
-// Classifier is a classifier file of either kind: an SVM on FGW discrepancies (gwf classify)
-// or a semi-supervised GWF model (gwf semisup), as written with --labeled-fraction 1 --output.
+// Classifier is a classifier file of any kind: an SVM on FGW discrepancies (gwf classify), a
+// semi-supervised GWF model (gwf semisup) or a template model (gwf semisup --method templates),
+// as written with --labeled-fraction 1 --output.
 type Classifier struct {
-	SVM *fgwsvm.Model  // nil for a GWF model
-	GWF *semisup.Model // nil for an SVM
+	SVM       *fgwsvm.Model          // nil for a GWF or template model
+	GWF       *semisup.Model         // nil for an SVM or a template model
+	Templates *semisup.TemplateModel // nil for an SVM or a GWF model
 }
 
 // LoadClassifier reads a classifier file of either kind, by its format name.
@@ -32,6 +34,10 @@ func LoadClassifier(path string) (*Classifier, error) {
 		m, err := fgwsvm.Load(path)
 		return &Classifier{SVM: m}, err
 	}
+	if semisup.IsTemplateFile(head[:n]) {
+		m, err := semisup.LoadTemplates(path)
+		return &Classifier{Templates: m}, err
+	}
 	m, err := semisup.Load(path)
 	return &Classifier{GWF: m}, err
 }
@@ -41,6 +47,9 @@ func LoadClassifier(path string) (*Classifier, error) {
 func (c *Classifier) Features() *graphs.FeatureEncoding {
 	if c.SVM != nil {
 		return &c.SVM.Features
+	}
+	if c.Templates != nil {
+		return c.Templates.Features
 	}
 	return c.GWF.GWF.Features
 }
@@ -75,6 +84,9 @@ func (c *Classifier) Predict(ctx context.Context, ds *graphs.Dataset, opt Predic
 		}
 		return NewPredictions(ds, m.ClassLabels.Report(m.Voters[0].SVM.Classes), pred, nil)
 	}
+	if c.Templates != nil {
+		return c.predictTemplates(ctx, ds, opt)
+	}
 	m := c.GWF
 	if dim := ds.Graphs[0].Dim(); dim != m.GWF.Dim() {
 		return nil, fmt.Errorf("experiment: the classifier's graphs have %d node features, these %d", m.GWF.Dim(), dim)
@@ -91,5 +103,21 @@ func (c *Classifier) Predict(ctx context.Context, ds *graphs.Dataset, opt Predic
 	default:
 		opt.Observe.Say(false, "the data are the model's training data: predicted from the trained embeddings (%d graphs)", len(ds.Graphs))
 	}
+	return NewPredictions(ds, m.ClassLabels.Report(m.Head.Classes()), semisup.ArgMax(probs), probs)
+}
+
+// predictTemplates predicts with a template model: one forward pass, as cross-validation
+// scored its held-out graphs.
+func (c *Classifier) predictTemplates(ctx context.Context, ds *graphs.Dataset, opt PredictOptions) (*Predictions, error) {
+	if opt.Steps != 0 || opt.Transform {
+		return nil, fmt.Errorf("experiment: transform steps are for GWF classifiers: a template model embeds graphs by its forward pass")
+	}
+	m := c.Templates
+	opt.Observe.Say(false, "comparing %d graphs with the model's %d templates", len(ds.Graphs), len(m.Templates))
+	logits, err := m.Logits(ctx, ds.Graphs, opt.Workers)
+	if err != nil {
+		return nil, err
+	}
+	probs := semisup.Probabilities(logits)
 	return NewPredictions(ds, m.ClassLabels.Report(m.Head.Classes()), semisup.ArgMax(probs), probs)
 }

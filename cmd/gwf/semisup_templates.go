@@ -1,0 +1,151 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/cli"
+	"github.com/gwf-graphs/gwf/semisup"
+	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+)
+
+// methodTemplates is 'gwf semisup --method templates' (methodGWF: the paper's model).
+const methodTemplates = classexp.MethodTemplates
+
+// templateFlags are the flags of 'gwf semisup --method templates' beyond those it shares with
+// the GWF model (--epochs, --lr, --batch, --seed, --feature-weight, --encoder, --encoder-hidden,
+// --hidden, --validation, --structure), whose defaults are then the template model's.
+type templateFlags struct {
+	method    string
+	templates int
+	nodes     int
+	decay     float64
+}
+
+func (t *templateFlags) register(fs *pflag.FlagSet) {
+	d := semisup.DefaultTemplateConfig()
+	fs.StringVar(&t.method, "method", methodGWF, "the model: gwf (the paper's semi-supervised GWF model) or templates (FGW discrepancies to learned template graphs after a GIN encoder, trained end to end; its own defaults for the shared flags: --epochs 60, --lr 0.01, --batch 32, --encoder gin, --encoder-hidden 32,32, --hidden 64, the data's node features)")
+	fs.IntVar(&t.templates, "templates", d.Templates, "--method templates: number of templates (0: 4 per class)")
+	fs.IntVar(&t.nodes, "template-nodes", d.TemplateNodes, "--method templates: nodes of a template at most")
+	fs.Float64Var(&t.decay, "weight-decay", d.WeightDecay, "--method templates: L2 penalty of Adam")
+}
+
+// config is the template model's configuration: its defaults, with every shared flag the
+// command line gave.
+func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig, error) {
+	c := semisup.DefaultTemplateConfig()
+	c.Templates, c.TemplateNodes, c.WeightDecay = f.tmpl.templates, f.tmpl.nodes, f.tmpl.decay
+	t := &f.train
+	if fs.Changed("epochs") {
+		c.Epochs = t.Epochs
+	}
+	if fs.Changed("lr") {
+		c.LearningRate = t.LearningRate
+	}
+	if fs.Changed("batch") {
+		c.BatchSize = t.Batch
+	}
+	if fs.Changed("seed") {
+		c.Seed = t.Seed
+	}
+	if fs.Changed("feature-weight") {
+		if t.FeatureWeight.Auto {
+			return c, cli.Usagef("--method templates: --feature-weight takes a number (the encoder learns the features' scale)")
+		}
+		c.FeatureWeight = t.FeatureWeight.Weight
+	}
+	if fs.Changed("encoder") {
+		c.Encoder = f.encoder.kind
+	}
+	if fs.Changed("encoder-hidden") {
+		h, err := f.encoder.widths()
+		if err != nil {
+			return c, err
+		}
+		c.EncoderHidden = h
+	}
+	if fs.Changed("hidden") {
+		h, err := semisup.ParseHidden(f.hidden)
+		if err != nil {
+			return c, cli.Usagef("--hidden: %v", err)
+		}
+		c.Hidden = h
+	}
+	if fs.Changed("validation") {
+		c.Validation = f.validation
+	}
+	s, auto := f.data.StructureChoice()
+	if auto {
+		return c, cli.Usagef("--method templates: --structure takes adjacency or shortest-path")
+	}
+	c.Structure = s
+	for _, name := range []string{"beta", "head-input", "detach", "no-gwf", "head-steps", "head-lr", "head-decay", "select-beta",
+		"select-detach", "select-decay", "select-encoder-lr", "select-hidden", "refit", "encoder-lr", "atoms", "atom-size", "solver", "gamma",
+		"layers", "inner", "gwb-layers", "shard", "resume", "output-dir"} {
+		if fs.Lookup(name) != nil && fs.Changed(name) {
+			return c, cli.Usagef("--%s is a setting of --method gwf, not of --method templates", name)
+		}
+	}
+	if err := c.Validate(); err != nil {
+		return c, cli.Usagef("%v", err)
+	}
+	return c, nil
+}
+
+// runTemplates is 'gwf semisup --method templates': cross-validation (--folds), or one model
+// trained on a fraction of the labels (--labeled-fraction) or on the labels as given, which
+// --output saves for 'gwf predict'.
+func runTemplates(cmd *cobra.Command, a *app, f *semisupFlags) error {
+	fs, p := cmd.Flags(), &f.protocol
+	if err := f.data.check(); err != nil {
+		return err
+	}
+	cfg, err := f.templateConfig(fs)
+	if err != nil {
+		return err
+	}
+	if err := p.checkFraction(); err != nil {
+		return err
+	}
+	// The graphs are read with their edges (the encoder passes messages along them); the
+	// template layer compares them by cfg.Structure.
+	f.data.Structure = string(graphs.Adjacency)
+	f.data.PartialLabels = graphs.PartialLabelsKept
+	ds, _, err := f.data.loadAutoFeatures(fs, a.Log)
+	if err != nil {
+		return err
+	}
+	ds = p.partlyLabelled(a, fs, ds)
+	if p.output != "" && p.fraction == 0 && !p.given {
+		return cli.Usagef("--output needs --labeled-fraction (or graphs labelled in part)")
+	}
+	labels, classes, err := p.classLabels(a, ds)
+	if err != nil {
+		return err
+	}
+	opt := classexp.TemplatesOptions{Folds: p.folds, Seed: p.foldSeed, Workers: f.train.Workers, Observe: a.observer("training", nil)}
+	a.Log.Infof("classifying %s (%d graphs, %d classes) with the template model: %d templates of ≤ %d nodes, %s encoder, structure %s, %d epochs",
+		ds.Name, len(ds.Graphs), classes, cfg.TemplateCount(classes), cfg.TemplateNodes, cfg.Encoder, cfg.Structure, cfg.Epochs)
+	if p.fraction > 0 || p.given {
+		rep, m, split, err := classexp.FractionTemplates(cmd.Context(), ds, labels, classes, cfg, p.split(), opt)
+		if err != nil {
+			return err
+		}
+		m.Classes, m.ClassNames = ds.Classes, ds.ClassNames
+		if p.output != "" {
+			if err := m.Save(p.output); err != nil {
+				return err
+			}
+		}
+		if err := p.writePredictions(ds, labels, split, m.LabelText); err != nil {
+			return err
+		}
+		return p.writeReport(cmd.OutOrStdout(), rep)
+	}
+	rep, err := classexp.CrossValidateTemplates(cmd.Context(), ds, labels, classes, cfg, opt)
+	if err != nil {
+		return err
+	}
+	return p.writeReport(cmd.OutOrStdout(), rep)
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gwf-graphs/gwf/internal/cli"
+)
+
+// TestSemisupTemplates: --method templates cross-validates, trains on a fraction of the labels,
+// saves a classifier that 'gwf predict' reads and predicts with the same forward pass.
+func TestSemisupTemplates(t *testing.T) {
+	train := writeBlocksTU(t, "TRAIN", 24, 1)
+	unseen := writeBlocksTU(t, "UNSEEN", 10, 2)
+	small := []string{"--method", "templates", "--epochs", "8", "--templates", "4", "--template-nodes", "6", "--encoder-hidden", "8", "--hidden", "8", "-q", "--json"}
+
+	out, _ := mustRun(t, append([]string{"semisup", "--tu", train, "--folds", "3"}, small...)...)
+	rep := decodeJSON(t, out)
+	folds, _ := rep["folds"].([]any)
+	acc, _ := rep["accuracy"].(map[string]any)
+	if rep["method"] != "templates" || len(folds) != 3 || rep["templates"] != 4.0 {
+		t.Fatalf("report: %v", rep)
+	}
+	if m, _ := acc["mean"].(float64); m < 0.7 {
+		t.Errorf("cross-validated accuracy %v on two block structures, want ≥ 0.7", m)
+	}
+
+	model := filepath.Join(t.TempDir(), "blocks.templates")
+	out, _ = mustRun(t, append([]string{"semisup", "--tu", train, "--labeled-fraction", "1", "--output", model}, small...)...)
+	if rep := decodeJSON(t, out); rep["labeled"] != 24.0 {
+		t.Fatalf("labelled %v, want 24", rep["labeled"])
+	}
+	csv, _ := mustRun(t, "predict", "--model", model, "--tu", unseen, "-q")
+	lines := strings.Split(strings.TrimSpace(csv), "\n")
+	if len(lines) != 11 || lines[0] != "graph,label,predicted,p_-1,p_1" {
+		t.Fatalf("predictions: %d lines, header %q", len(lines), lines[0])
+	}
+	again, _ := mustRun(t, "predict", "--model", model, "--tu", unseen, "-q")
+	if again != csv {
+		t.Error("a second prediction of the same graphs differs")
+	}
+
+	half, _ := mustRun(t, append([]string{"semisup", "--tu", train, "--labeled-fraction", "0.5"}, small...)...)
+	if rep := decodeJSON(t, half); rep["scored"] != 12.0 {
+		t.Errorf("with half the labels: %v graphs scored, want 12", rep["scored"])
+	}
+
+	for _, bad := range [][]string{
+		{"--method", "bogus"},
+		{"--method", "templates", "--beta", "1"},
+		{"--method", "templates", "--templates", "-1"},
+		{"--method", "templates", "--structure", "ring"},
+		{"--method", "templates", "--feature-weight", "auto"},
+		{"--method", "templates", "--output", model},
+	} {
+		if _, stderr, code := runCLI(t, append([]string{"semisup", "--tu", train}, bad...)...); code != cli.ExitUsage {
+			t.Errorf("semisup %v: exit %d, want %d\n%s", bad, code, cli.ExitUsage, stderr)
+		}
+	}
+	if _, err := os.Stat(model); err != nil {
+		t.Fatal(err)
+	}
+}

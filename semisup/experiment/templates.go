@@ -1,0 +1,191 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/training/cluster"
+)
+
+// MethodTemplates names the template model in reports.
+const MethodTemplates = "templates"
+
+// TemplatesOptions say how the template model's experiments run: Folds stratified folds seeded
+// by Seed (semisup.Folds: the folds of every classifier of the module with the same seed),
+// Workers solving transports in parallel, Observe hearing of progress.
+type TemplatesOptions struct {
+	Folds   int
+	Seed    uint64
+	Workers int
+	Observe training.Observer
+}
+
+// TemplatesFold is one held-out fold of the template model.
+type TemplatesFold struct {
+	Fold      int     `json:"fold"`
+	Accuracy  float64 `json:"accuracy"`
+	BestEpoch int     `json:"best_epoch"`
+	Train     int     `json:"train"`
+	Test      int     `json:"test"`
+	Seconds   float64 `json:"seconds"`
+}
+
+// TemplatesReport is what `gwf semisup --model templates` reports: a cross-validation (Folds)
+// or one split of labelled and unlabelled graphs (Labeled, Scored).
+type TemplatesReport struct {
+	Method   string                 `json:"method"`
+	Dataset  string                 `json:"dataset"`
+	Graphs   int                    `json:"graphs"`
+	Classes  int                    `json:"classes"`
+	Protocol string                 `json:"protocol"`
+	Config   semisup.TemplateConfig `json:"config"`
+	// Templates is the number of templates (Config.Templates, or the default per class).
+	Templates int `json:"templates"`
+	Folds    []TemplatesFold        `json:"folds,omitempty"`
+	Accuracy MeanStd                `json:"accuracy"`
+	Labeled  int                    `json:"labeled,omitempty"`
+	Scored   int                    `json:"scored,omitempty"`
+	Seconds  float64                `json:"seconds"`
+}
+
+// WriteText writes the report for a person.
+func (r *TemplatesReport) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "dataset %s: %d graphs, %d classes; %s\n", r.Dataset, r.Graphs, r.Classes, r.Protocol)
+	c := r.Config
+	fmt.Fprintf(w, "template model: %d templates of ≤ %d nodes, %s encoder %v, structure %s, feature weight %g, head %v, %d epochs\n",
+		r.Templates, c.TemplateNodes, c.Encoder, c.EncoderHidden, structureName(c.Structure), c.FeatureWeight, c.Hidden, c.Epochs)
+	for _, f := range r.Folds {
+		fmt.Fprintf(w, "  fold %2d: %6.2f %%  (%d train, %d test, epoch %d kept, %.0f s)\n", f.Fold, 100*f.Accuracy, f.Train, f.Test, f.BestEpoch, f.Seconds)
+	}
+	switch {
+	case r.Folds != nil:
+		fmt.Fprintf(w, "accuracy: %.2f ± %.2f %% over %d folds (%.0f s)\n", 100*r.Accuracy.Mean, 100*r.Accuracy.Std, len(r.Folds), r.Seconds)
+	case r.Scored == 0:
+		fmt.Fprintf(w, "trained on the %d labelled graphs; no label was hidden, none scored (%.0f s)\n", r.Labeled, r.Seconds)
+	default:
+		fmt.Fprintf(w, "accuracy: %.2f %% on the %d graphs whose labels were hidden (%d labelled; %.0f s)\n", 100*r.Accuracy.Mean, r.Scored, r.Labeled, r.Seconds)
+	}
+	_, err := fmt.Fprint(w)
+	return err
+}
+
+func structureName(s graphs.Structure) string {
+	if s == "" {
+		return string(graphs.Adjacency)
+	}
+	return string(s)
+}
+
+// CrossValidateTemplates scores the template model by stratified cross-validation on the
+// labelled graphs of ds (labels[i], or semisup.Unlabeled): per fold, a model trained on the
+// other folds (its epoch chosen on a validation split of those, cfg.Validation) predicts the
+// held-out graphs with a forward pass. No held-out label is read before scoring.
+func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []int, classes int, cfg semisup.TemplateConfig, opt TemplatesOptions) (*TemplatesReport, error) {
+	start := time.Now()
+	fold, err := semisup.Folds(labels, opt.Folds, opt.Seed)
+	if err != nil {
+		return nil, err
+	}
+	rep := &TemplatesReport{Method: MethodTemplates, Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes,
+		Protocol: fmt.Sprintf("%d-fold stratified cross-validation (fold seed %d)", opt.Folds, opt.Seed), Config: cfg,
+		Templates: cfg.TemplateCount(classes)}
+	var accs []float64
+	for f := 0; f < opt.Folds; f++ {
+		var train, test []*graphs.Graph
+		var trainLabels, testLabels []int
+		for i, g := range ds.Graphs {
+			switch {
+			case labels[i] == semisup.Unlabeled:
+			case fold[i] == f:
+				test, testLabels = append(test, g), append(testLabels, labels[i])
+			default:
+				train, trainLabels = append(train, g), append(trainLabels, labels[i])
+			}
+		}
+		t0 := time.Now()
+		m, err := trainTemplates(ctx, train, trainLabels, classes, cfg, opt.Workers, opt.Observe.InRun(f))
+		if err != nil {
+			return nil, fmt.Errorf("fold %d: %w", f+1, err)
+		}
+		pred, err := m.Predict(ctx, test, opt.Workers)
+		if err != nil {
+			return nil, fmt.Errorf("fold %d: %w", f+1, err)
+		}
+		acc := accuracyOf(pred, testLabels)
+		accs = append(accs, acc)
+		r := TemplatesFold{Fold: f + 1, Accuracy: acc, BestEpoch: m.BestEpoch, Train: len(train), Test: len(test), Seconds: time.Since(t0).Seconds()}
+		rep.Folds = append(rep.Folds, r)
+		opt.Observe.Say(false, "fold %d of %d: %.2f %% (epoch %d kept, %.0f s)", f+1, opt.Folds, 100*acc, m.BestEpoch, r.Seconds)
+	}
+	mean, std := cluster.MeanStd(accs)
+	rep.Accuracy, rep.Seconds = MeanStd{Mean: mean, Std: std}, time.Since(start).Seconds()
+	return rep, nil
+}
+
+// FractionTemplates trains one template model on the labels frac keeps (semisup.KeepLabels:
+// a stratified share, or the labels as given) and predicts every graph; the accuracy is on the
+// graphs whose labels it hid. It returns the report, the model and the split.
+func FractionTemplates(ctx context.Context, ds *graphs.Dataset, labels []int, classes int, cfg semisup.TemplateConfig, frac Fraction, opt TemplatesOptions) (*TemplatesReport, *semisup.TemplateModel, Split, error) {
+	start := time.Now()
+	if err := frac.check(); err != nil {
+		return nil, nil, Split{}, err
+	}
+	keep := frac.keep(labels)
+	m, err := trainTemplates(ctx, ds.Graphs, keep, classes, cfg, opt.Workers, opt.Observe)
+	if err != nil {
+		return nil, nil, Split{}, err
+	}
+	m.Features = &ds.Encoding
+	pred, err := m.Predict(ctx, ds.Graphs, opt.Workers)
+	if err != nil {
+		return nil, nil, Split{}, err
+	}
+	s := Split{Train: keep, Predicted: pred}
+	right := 0
+	for i, l := range labels {
+		if keep[i] == semisup.Unlabeled && l != semisup.Unlabeled {
+			s.Scored++
+			if pred[i] == l {
+				right++
+			}
+		}
+	}
+	if s.Scored > 0 {
+		s.Accuracy = float64(right) / float64(s.Scored)
+	}
+	protocol := fmt.Sprintf("labelled fraction %g (seed %d)", frac.Share, frac.Seed)
+	if frac.Given {
+		protocol = "the labels as given"
+	}
+	rep := &TemplatesReport{Method: MethodTemplates, Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Protocol: protocol, Config: cfg,
+		Templates: cfg.TemplateCount(classes), Accuracy: MeanStd{Mean: s.Accuracy}, Labeled: s.Labelled(), Scored: s.Scored, Seconds: time.Since(start).Seconds()}
+	return rep, m, s, nil
+}
+
+// trainTemplates initialises and trains a template model.
+func trainTemplates(ctx context.Context, data []*graphs.Graph, labels []int, classes int, cfg semisup.TemplateConfig, workers int, observe training.Observer) (*semisup.TemplateModel, error) {
+	m, err := semisup.NewTemplateModel(data, labels, classes, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := semisup.FitTemplates(ctx, m, data, labels, semisup.TemplateOptions{Workers: workers, Observe: observe}); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// accuracyOf is the share of pred equal to truth.
+func accuracyOf(pred, truth []int) float64 {
+	right := 0
+	for i, p := range pred {
+		if p == truth[i] {
+			right++
+		}
+	}
+	return float64(right) / float64(len(pred))
+}

@@ -1,0 +1,284 @@
+package semisup
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/atomicfile"
+	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/training"
+)
+
+// TemplateFormat names the template model's file (an internal/envelope: format, version,
+// SHA-256 of the payload).
+const TemplateFormat = "gwf-templates-model"
+
+// templateFileVersion is the version of the template model's file.
+const templateFileVersion = 1
+
+// templatePayload is the file's payload: settings, weights and history (without wall-clock
+// seconds, so identical runs give identical files).
+type templatePayload struct {
+	Config    TemplateConfig          `json:"config"`
+	Inputs    int                     `json:"inputs"`
+	EncoderW  [][][]float64           `json:"encoder_w,omitempty"`
+	EncoderB  [][]float64             `json:"encoder_b,omitempty"`
+	Templates []templateGraphFile     `json:"templates"`
+	Shift     []float64               `json:"shift"`
+	Scale     []float64               `json:"scale"`
+	HeadW     [][][]float64           `json:"head_w"`
+	HeadB     [][]float64             `json:"head_b"`
+	History   []templateEpochFile     `json:"history"`
+	BestEpoch int                     `json:"best_epoch"`
+	Features  *graphs.FeatureEncoding `json:"features,omitempty"`
+	Classes   []int                   `json:"classes,omitempty"`
+	Names     []string                `json:"class_names,omitempty"`
+}
+
+type templateGraphFile struct {
+	V  [][]float64 `json:"v"`
+	H  [][]float64 `json:"h,omitempty"`
+	Mu []float64   `json:"mu"`
+}
+
+type templateEpochFile struct {
+	Epoch              int      `json:"epoch"`
+	CrossEntropy       float64  `json:"cross_entropy"`
+	ValidationAccuracy *float64 `json:"validation_accuracy,omitempty"`
+}
+
+// IsTemplateFile reports whether the first bytes of a file name it a template model's.
+func IsTemplateFile(head []byte) bool { return bytes.Contains(head, []byte(`"`+TemplateFormat+`"`)) }
+
+// Encode writes the model file.
+func (m *TemplateModel) Encode(w io.Writer) error {
+	p := templatePayload{Config: m.Config, Inputs: m.Inputs, Shift: m.Shift, Scale: m.Scale, BestEpoch: m.BestEpoch,
+		Features: m.Features, Classes: m.Classes, Names: m.ClassNames}
+	if m.Encoder != nil {
+		for l, w := range m.Encoder.W {
+			p.EncoderW, p.EncoderB = append(p.EncoderW, rows(w)), append(p.EncoderB, m.Encoder.B[l])
+		}
+	}
+	for _, t := range m.Templates {
+		f := templateGraphFile{V: rows(t.V), Mu: t.Mu}
+		if t.H != nil {
+			f.H = rows(t.H)
+		}
+		p.Templates = append(p.Templates, f)
+	}
+	for l, w := range m.Head.W {
+		p.HeadW, p.HeadB = append(p.HeadW, rows(w)), append(p.HeadB, m.Head.B[l])
+	}
+	for _, e := range m.History {
+		f := templateEpochFile{Epoch: e.Epoch, CrossEntropy: e.CrossEntropy}
+		if !math.IsNaN(e.ValidationAccuracy) {
+			f.ValidationAccuracy = &e.ValidationAccuracy
+		}
+		p.History = append(p.History, f)
+	}
+	payload, err := json.Marshal(p)
+	if err != nil {
+		return fmt.Errorf("write template model: %w", err)
+	}
+	file, err := envelope.Seal(TemplateFormat, templateFileVersion, payload)
+	if err != nil {
+		return fmt.Errorf("write template model: %w", err)
+	}
+	_, err = w.Write(file)
+	return err
+}
+
+func rows(m *mat.Dense) [][]float64 {
+	r, _ := m.Dims()
+	out := make([][]float64, r)
+	for i := range out {
+		out[i] = append([]float64(nil), m.RawRowView(i)...)
+	}
+	return out
+}
+
+// Save writes the model atomically (internal/atomicfile).
+func (m *TemplateModel) Save(path string) error { return atomicfile.Write(path, m.Encode) }
+
+// LoadTemplates reads a model file written by Save.
+func LoadTemplates(path string) (*TemplateModel, error) {
+	if err := envelope.CheckFile(path); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m, err := DecodeTemplates(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+// ErrCorruptTemplates is wrapped by errors about unreadable, truncated, tampered or
+// inconsistent template model files.
+var ErrCorruptTemplates = errors.New("corrupt template model file")
+
+// DecodeTemplates reads and checks a template model file: settings, every shape against the
+// others and every value finite.
+func DecodeTemplates(r io.Reader) (*TemplateModel, error) {
+	raw, err := envelope.Open(r, TemplateFormat, templateFileVersion, "gwf template model", training.MaxFileBytes)
+	if errors.Is(err, envelope.ErrCorrupt) {
+		return nil, fmt.Errorf("%w: %w", ErrCorruptTemplates, err)
+	} else if err != nil {
+		return nil, err
+	}
+	var p templatePayload
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCorruptTemplates, err)
+	}
+	m, err := p.model()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCorruptTemplates, err)
+	}
+	return m, nil
+}
+
+// model rebuilds the model, checking what the file says against itself.
+func (p *templatePayload) model() (*TemplateModel, error) {
+	if err := p.Config.Validate(); err != nil {
+		return nil, err
+	}
+	if p.Inputs < 1 || p.Inputs > maxWidth {
+		return nil, fmt.Errorf("%d input features", p.Inputs)
+	}
+	m := &TemplateModel{Config: p.Config, Inputs: p.Inputs, Shift: p.Shift, Scale: p.Scale, BestEpoch: p.BestEpoch, Features: p.Features}
+	m.Classes, m.ClassNames = p.Classes, p.Names
+	features := p.Inputs
+	if len(p.EncoderW) > 0 {
+		if len(p.EncoderW) != len(p.EncoderB) {
+			return nil, fmt.Errorf("%d encoder weights and %d biases", len(p.EncoderW), len(p.EncoderB))
+		}
+		m.Encoder = &GNN{Kind: EncoderGIN}
+		in := p.Inputs
+		for l, w := range p.EncoderW {
+			d, err := matrixOf(w, in, -1, fmt.Sprintf("encoder layer %d", l+1))
+			if err != nil {
+				return nil, err
+			}
+			_, out := d.Dims()
+			if len(p.EncoderB[l]) != out || !finite(p.EncoderB[l]) {
+				return nil, fmt.Errorf("encoder layer %d: %d biases for %d units, or not finite", l+1, len(p.EncoderB[l]), out)
+			}
+			m.Encoder.W, m.Encoder.B = append(m.Encoder.W, d), append(m.Encoder.B, p.EncoderB[l])
+			in, features = out, features+out
+		}
+	}
+	K := len(p.Templates)
+	if K < 1 || K > maxTemplates {
+		return nil, fmt.Errorf("%d templates (1 to %d)", K, maxTemplates)
+	}
+	for k, t := range p.Templates {
+		n := len(t.Mu)
+		if n < 1 || n > maxTemplateNodes {
+			return nil, fmt.Errorf("template %d: %d nodes (1 to %d)", k, n, maxTemplateNodes)
+		}
+		v, err := matrixOf(t.V, n, n, fmt.Sprintf("template %d", k))
+		if err != nil {
+			return nil, err
+		}
+		sum := 0.0
+		for _, x := range t.Mu {
+			if !(x > 0) || math.IsInf(x, 0) {
+				return nil, fmt.Errorf("template %d: node weight %v", k, x)
+			}
+			sum += x
+		}
+		if math.Abs(sum-1) > 1e-9 {
+			return nil, fmt.Errorf("template %d: node weights sum to %v", k, sum)
+		}
+		tg := TemplateGraph{V: v, Mu: t.Mu}
+		if (t.H != nil) != (p.Config.FeatureWeight > 0) {
+			return nil, fmt.Errorf("template %d: features present %v with feature weight %v", k, t.H != nil, p.Config.FeatureWeight)
+		}
+		if t.H != nil {
+			if tg.H, err = matrixOf(t.H, n, features, fmt.Sprintf("template %d's features", k)); err != nil {
+				return nil, err
+			}
+		}
+		m.Templates = append(m.Templates, tg)
+	}
+	if len(p.Shift) != K || len(p.Scale) != K || !finite(p.Shift) || !finite(p.Scale) {
+		return nil, fmt.Errorf("%d shifts and %d scales for %d templates, or not finite", len(p.Shift), len(p.Scale), K)
+	}
+	for _, s := range p.Scale {
+		if !(s > 0) {
+			return nil, fmt.Errorf("a scale of %v", s)
+		}
+	}
+	if len(p.HeadW) == 0 || len(p.HeadW) != len(p.HeadB) || len(p.HeadW) > MaxHiddenLayers {
+		return nil, fmt.Errorf("a head of %d weights and %d biases", len(p.HeadW), len(p.HeadB))
+	}
+	m.Head = &MLP{Activation: ReLU}
+	in := K
+	for l, w := range p.HeadW {
+		d, err := matrixOf(w, in, -1, fmt.Sprintf("head layer %d", l+1))
+		if err != nil {
+			return nil, err
+		}
+		_, out := d.Dims()
+		if len(p.HeadB[l]) != out || !finite(p.HeadB[l]) {
+			return nil, fmt.Errorf("head layer %d: %d biases for %d units, or not finite", l+1, len(p.HeadB[l]), out)
+		}
+		m.Head.W, m.Head.B = append(m.Head.W, d), append(m.Head.B, p.HeadB[l])
+		in = out
+	}
+	if in < 2 {
+		return nil, fmt.Errorf("a head of %d classes", in)
+	}
+	if (m.Classes != nil && len(m.Classes) != in) || (m.ClassNames != nil && len(m.ClassNames) != in) {
+		return nil, fmt.Errorf("%d class labels and %d names for %d classes", len(m.Classes), len(m.ClassNames), in)
+	}
+	if p.BestEpoch < 0 || p.BestEpoch > len(p.History) {
+		return nil, fmt.Errorf("best epoch %d of %d", p.BestEpoch, len(p.History))
+	}
+	for i, e := range p.History {
+		st := TemplateEpoch{Epoch: e.Epoch, CrossEntropy: e.CrossEntropy, ValidationAccuracy: math.NaN()}
+		if e.ValidationAccuracy != nil {
+			st.ValidationAccuracy = *e.ValidationAccuracy
+		}
+		if e.Epoch != i+1 {
+			return nil, fmt.Errorf("history entry %d is epoch %d", i+1, e.Epoch)
+		}
+		m.History = append(m.History, st)
+	}
+	return m, nil
+}
+
+// matrixOf makes a rows×cols matrix (cols < 0: any, the same for every row) of finite values.
+func matrixOf(v [][]float64, rows, cols int, what string) (*mat.Dense, error) {
+	if len(v) != rows || rows == 0 {
+		return nil, fmt.Errorf("%s: %d rows, want %d", what, len(v), rows)
+	}
+	if cols < 0 {
+		cols = len(v[0])
+	}
+	if cols < 1 || cols > maxWidth+maxTemplateNodes {
+		return nil, fmt.Errorf("%s: %d columns", what, cols)
+	}
+	d := mat.NewDense(rows, cols, nil)
+	for i, r := range v {
+		if len(r) != cols || !finite(r) {
+			return nil, fmt.Errorf("%s: row %d has %d entries (want %d) or a non-finite one", what, i, len(r), cols)
+		}
+		d.SetRow(i, r)
+	}
+	return d, nil
+}
