@@ -45,12 +45,12 @@ type TemplatesReport struct {
 	Protocol string                 `json:"protocol"`
 	Config   semisup.TemplateConfig `json:"config"`
 	// Templates is the number of templates (Config.Templates, or the default per class).
-	Templates int `json:"templates"`
-	Folds    []TemplatesFold        `json:"folds,omitempty"`
-	Accuracy MeanStd                `json:"accuracy"`
-	Labeled  int                    `json:"labeled,omitempty"`
-	Scored   int                    `json:"scored,omitempty"`
-	Seconds  float64                `json:"seconds"`
+	Templates int             `json:"templates"`
+	Folds     []TemplatesFold `json:"folds,omitempty"`
+	Accuracy  MeanStd         `json:"accuracy"`
+	Labeled   int             `json:"labeled,omitempty"`
+	Scored    int             `json:"scored,omitempty"`
+	Seconds   float64         `json:"seconds"`
 }
 
 // WriteText writes the report for a person.
