@@ -19,8 +19,10 @@ type TemplateConfig struct {
 	// TemplateNodes bounds a template's size: each starts as a connected piece of at most this
 	// many nodes of a training graph.
 	TemplateNodes int `json:"template_nodes"`
-	// FeatureWeight is w in the FGW cost structure + w·features.
+	// FeatureWeight is w in the FGW cost structure + w·features: its value, or with
+	// LearnWeight its first value, which training then moves (as TFGW learns its α).
 	FeatureWeight float64 `json:"feature_weight"`
+	LearnWeight   bool    `json:"learn_weight,omitempty"`
 	// Structure is the matrix a graph is compared by: its adjacency (TFGW's) or its shortest
 	// paths (FGW's); the encoder passes messages along the edges either way.
 	Structure graphs.Structure `json:"structure,omitempty"`
@@ -53,7 +55,7 @@ const TemplatesPerClass = 4
 // graphs choosing the epoch.
 func DefaultTemplateConfig() TemplateConfig {
 	return TemplateConfig{TemplateNodes: 12, FeatureWeight: 1, Encoder: EncoderGIN, EncoderHidden: []int{32, 32},
-		Hidden: []int{64}, LearningRate: 0.01, Epochs: 60, BatchSize: 32, Validation: 0.1, Seed: 1}
+		Hidden: []int{64}, LearnWeight: true, LearningRate: 0.01, Epochs: 60, BatchSize: 32, Validation: 0.1, Seed: 1}
 }
 
 // TemplateCount is the number of templates for data of the given classes.
@@ -119,6 +121,9 @@ type TemplateModel struct {
 	// Inputs is the width of the node features read (InputDim of the graphs' features).
 	Inputs    int
 	Templates []TemplateGraph
+	// logWeight is log w when the feature weight is learned (one entry; nil otherwise): a
+	// parameter, stepped in place.
+	logWeight []float64
 	// Shift and Scale standardize the discrepancies the head reads, template by template: their
 	// mean and standard deviation over the training graphs when the model was made.
 	Shift, Scale []float64
@@ -147,6 +152,14 @@ type TemplateEpoch struct {
 	CrossEntropy       float64 `json:"cross_entropy"`
 	ValidationAccuracy float64 `json:"validation_accuracy"`
 	Seconds            float64 `json:"seconds"`
+}
+
+// FeatureWeight is the weight w of the features in the FGW cost, as learned.
+func (m *TemplateModel) FeatureWeight() float64 {
+	if m.logWeight != nil {
+		return math.Exp(m.logWeight[0])
+	}
+	return m.Config.FeatureWeight
 }
 
 // features is the width of the node features the templates compare: the input features, then
@@ -184,6 +197,9 @@ func NewTemplateModel(data []*graphs.Graph, labels []int, classes int, cfg Templ
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x74666777))
 	m := &TemplateModel{Config: cfg, Inputs: InputDim(dim)}
+	if cfg.LearnWeight && cfg.FeatureWeight > 0 {
+		m.logWeight = []float64{math.Log(cfg.FeatureWeight)}
+	}
 	if cfg.Encoder == EncoderGIN && cfg.FeatureWeight > 0 { // without features nothing reads an encoder
 		e, in := &GNN{Kind: EncoderGIN}, m.Inputs
 		for _, h := range cfg.EncoderHidden {

@@ -32,6 +32,7 @@ type templatePayload struct {
 	EncoderW  [][][]float64           `json:"encoder_w,omitempty"`
 	EncoderB  [][]float64             `json:"encoder_b,omitempty"`
 	Templates []templateGraphFile     `json:"templates"`
+	LogWeight *float64                `json:"log_feature_weight,omitempty"`
 	Shift     []float64               `json:"shift"`
 	Scale     []float64               `json:"scale"`
 	HeadW     [][][]float64           `json:"head_w"`
@@ -62,6 +63,9 @@ func IsTemplateFile(head []byte) bool { return bytes.Contains(head, []byte(`"`+T
 func (m *TemplateModel) Encode(w io.Writer) error {
 	p := templatePayload{Config: m.Config, Inputs: m.Inputs, Shift: m.Shift, Scale: m.Scale, BestEpoch: m.BestEpoch,
 		Features: m.Features, Classes: m.Classes, Names: m.ClassNames}
+	if m.logWeight != nil {
+		p.LogWeight = &m.logWeight[0]
+	}
 	if m.Encoder != nil {
 		for l, w := range m.Encoder.W {
 			p.EncoderW, p.EncoderB = append(p.EncoderW, rows(w)), append(p.EncoderB, m.Encoder.B[l])
@@ -161,6 +165,15 @@ func (p *templatePayload) model() (*TemplateModel, error) {
 	}
 	m := &TemplateModel{Config: p.Config, Inputs: p.Inputs, Shift: p.Shift, Scale: p.Scale, BestEpoch: p.BestEpoch, Features: p.Features}
 	m.Classes, m.ClassNames = p.Classes, p.Names
+	if (p.LogWeight != nil) != (p.Config.LearnWeight && p.Config.FeatureWeight > 0) {
+		return nil, fmt.Errorf("a learned feature weight present %v with learn_weight %v", p.LogWeight != nil, p.Config.LearnWeight)
+	}
+	if p.LogWeight != nil {
+		if w := math.Exp(*p.LogWeight); math.IsNaN(w) || math.IsInf(w, 0) || w == 0 {
+			return nil, fmt.Errorf("a feature weight of exp(%v)", *p.LogWeight)
+		}
+		m.logWeight = []float64{*p.LogWeight}
+	}
 	features := p.Inputs
 	if len(p.EncoderW) > 0 {
 		if len(p.EncoderW) != len(p.EncoderB) {

@@ -41,7 +41,8 @@ func (m *TemplateModel) bind(data []*graphs.Graph) (*boundTemplates, error) {
 }
 
 // params are the model's parameters as tensors sharing its storage, in a fixed order: the
-// encoder's W_l then b_l, the templates' V_k then H_k, the head's W_l then b_l.
+// encoder's W_l then b_l, the templates' V_k then H_k, log w (when learned), the head's W_l
+// then b_l.
 func (m *TemplateModel) params() []*tensor.Dense {
 	var ps []*tensor.Dense
 	if m.Encoder != nil {
@@ -54,6 +55,9 @@ func (m *TemplateModel) params() []*tensor.Dense {
 		if t.H != nil {
 			ps = append(ps, denseTensor(t.H))
 		}
+	}
+	if m.logWeight != nil {
+		ps = append(ps, tensor.New(tensor.WithShape(1, 1), tensor.WithBacking(m.logWeight)))
 	}
 	for _, w := range m.Head.W {
 		ps = append(ps, denseTensor(w))
@@ -98,7 +102,11 @@ func (b *boundTemplates) forward(g *gorgonia.ExprGraph, params gorgonia.Nodes, b
 	if x != nil {
 		params = params[K:]
 	}
-	if dist, err = layer.Build(g, ts, x, obs, batch); err != nil {
+	var logWeight *gorgonia.Node
+	if m.logWeight != nil {
+		logWeight, params = params[0], params[1:]
+	}
+	if dist, err = layer.Build(g, ts, x, logWeight, obs, batch); err != nil {
 		return nil, nil, err
 	}
 	h, err := m.standardize(g, dist)
@@ -278,7 +286,7 @@ func (b *boundTemplates) scores(data []*graphs.Graph, layer nodes.Templates) (*m
 // solver is the exact CG of the FGW cost with the model's feature weight.
 func (m *TemplateModel) solver() layers.CG {
 	c := layers.DefaultCG()
-	c.Weight = m.Config.FeatureWeight
+	c.Weight = m.FeatureWeight()
 	return c
 }
 

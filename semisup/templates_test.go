@@ -333,6 +333,9 @@ func TestTemplateModelSaveLoad(t *testing.T) {
 	if !mat.Equal(got, want) {
 		t.Error("the loaded model scores differently")
 	}
+	if back.FeatureWeight() != m.FeatureWeight() || m.FeatureWeight() == cfg.FeatureWeight {
+		t.Errorf("feature weight %v trained, %v loaded, %v at the start", m.FeatureWeight(), back.FeatureWeight(), cfg.FeatureWeight)
+	}
 	if back.Label(1) != 1 || back.BestEpoch != m.BestEpoch || len(back.History) != 3 {
 		t.Errorf("loaded: labels %v, best epoch %d, %d epochs", back.Classes, back.BestEpoch, len(back.History))
 	}

@@ -26,11 +26,14 @@ import (
 //
 // one Gorgonia node for the whole batch. The transports are detached (the envelope theorem):
 // the backward pass differentiates the objective at the transports found, in the templates'
-// structures V_k (through the ReLU), their node features H_k and the graphs' node features X
-// (which may come from an encoder earlier in the expression graph):
+// structures V_k (through the ReLU), their node features H_k, the graphs' node features X
+// (which may come from an encoder earlier in the expression graph) and, when it is a node, the
+// logarithm of the feature weight w (TFGW learns its trade-off α likewise):
 //
 //	∂D/∂Ūₖ = 2·(Ūₖ ⊙ q·μ̄ₖᵀ − Tᵀ·C_b·T),  ∂D/∂H_k = 2w·(diag(q)·H_k − Tᵀ·X_b),
-//	∂D/∂X_b = 2w·(diag(p)·X_b − T·H_k),    p = T·1, q = Tᵀ·1.
+//	∂D/∂X_b = 2w·(diag(p)·X_b − T·H_k),    ∂D/∂log w = w·Σ_ik T_ik·‖X_i − H_k‖²,
+//
+// with p = T·1 and q = Tᵀ·1.
 type Templates struct {
 	// Solver computes each transport; its FeatureWeight is w. layers.CG (exact) is TFGW's.
 	Solver layers.Solver
@@ -82,7 +85,9 @@ func (w *WarmStarts) put(id, k int, t []float64) {
 // graphs' structures and node distributions (their F is ignored); x is nil when the templates
 // have no features, else the batch's node features stacked in batch order (Σ N_b rows, d
 // columns). ids name the graphs for the warm starts (nil: their positions in the batch).
-func (l Templates) Build(g *gorgonia.ExprGraph, templates []Template, x *gorgonia.Node, obs []layers.Space, ids []int) (*gorgonia.Node, error) {
+// The feature weight is the solver's, or with logWeight (a 1×1 node, with features and
+// layers.CG only) exp(logWeight).
+func (l Templates) Build(g *gorgonia.ExprGraph, templates []Template, x, logWeight *gorgonia.Node, obs []layers.Space, ids []int) (*gorgonia.Node, error) {
 	if l.Solver == nil {
 		return nil, errorf("template layer: no solver")
 	}
@@ -107,6 +112,15 @@ func (l Templates) Build(g *gorgonia.ExprGraph, templates []Template, x *gorgoni
 		}
 		op.dim = x.Shape()[1]
 	}
+	if logWeight != nil {
+		if _, ok := l.Solver.(layers.CG); !ok || x == nil {
+			return nil, errorf("template layer: a learned feature weight needs node features and the cg solver")
+		}
+		if logWeight.Dims() != 2 || logWeight.Shape()[0] != 1 || logWeight.Shape()[1] != 1 {
+			return nil, errorf("template layer: the log feature weight must be a 1×1 matrix node")
+		}
+		op.learnedWeight = true
+	}
 	inputs := gorgonia.Nodes{}
 	for k, t := range templates {
 		if t.V == nil || t.V.Dims() != 2 || t.V.Shape()[0] != t.V.Shape()[1] || len(t.Mu) != t.V.Shape()[0] {
@@ -128,6 +142,9 @@ func (l Templates) Build(g *gorgonia.ExprGraph, templates []Template, x *gorgoni
 		}
 		inputs = append(inputs, x)
 	}
+	if op.learnedWeight {
+		inputs = append(inputs, logWeight)
+	}
 	out, err := gorgonia.ApplyOp(op, inputs...)
 	if err != nil {
 		return nil, fmt.Errorf("template layer: %w", err)
@@ -147,9 +164,13 @@ type templatesOp struct {
 	mus      [][]float64
 	features bool
 	dim      int
+	// learnedWeight: the last input is log w.
+	learnedWeight bool
 
-	// Set by Do: the templates' structures ReLU(V_k) and features, the graphs' features, and
-	// the transports, pair (b, k) at b·K + k.
+	// Set by Do: the feature weight, the templates' structures ReLU(V_k) and features, the
+	// graphs' features, and the transports, pair (b, k) at b·K + k.
+	w          float64
+	solver     layers.Solver
 	u          []*mat.Dense
 	h          []*mat.Dense
 	x          []float64
@@ -160,10 +181,14 @@ type templatesOp struct {
 func (op *templatesOp) k() int { return len(op.sizes) }
 
 func (op *templatesOp) Arity() int {
+	n := op.k()
 	if op.features {
-		return 2*op.k() + 1
+		n += op.k() + 1
 	}
-	return op.k()
+	if op.learnedWeight {
+		n++
+	}
+	return n
 }
 
 func (op *templatesOp) Type() hm.Type {
@@ -216,6 +241,19 @@ func (op *templatesOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 			return nil, fmt.Errorf("template layer: %w: the node features are not finite", layers.ErrNumerical)
 		}
 		op.x = x
+	}
+	op.solver, op.w = op.layer.Solver, op.layer.Solver.FeatureWeight()
+	if op.learnedWeight {
+		lw, err := float64s(values[2*K+1], 1)
+		if err != nil {
+			return nil, fmt.Errorf("template layer: log w: %w", err)
+		}
+		cg := op.layer.Solver.(layers.CG) // checked by Build
+		cg.Weight = math.Exp(lw[0])
+		if math.IsNaN(cg.Weight) || math.IsInf(cg.Weight, 0) {
+			return nil, fmt.Errorf("template layer: %w: the feature weight exp(%v) is not finite", layers.ErrNumerical, lw[0])
+		}
+		op.solver, op.w = cg, cg.Weight
 	}
 	out := make([]float64, B*K)
 	if len(op.transports) != B*K {
@@ -270,7 +308,7 @@ func (op *templatesOp) solve(st *layers.State, b, k int) (float64, error) {
 	if op.features {
 		src.F, dst.F = op.graphFeatures(b), op.h[k]
 	}
-	solver := op.layer.Solver
+	solver := op.solver
 	id := b
 	if op.ids != nil {
 		id = op.ids[b]

@@ -54,8 +54,10 @@ func (op *templatesGradOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) 
 		out = p.structureGrad(op.input, g)
 	case op.input < 2*K:
 		out = p.featureGrad(op.input-K, g)
-	default:
+	case op.input == 2*K:
 		out = p.inputGrad(g)
+	default:
+		out = []float64{p.logWeightGrad(g)}
 	}
 	return tensor.New(tensor.WithShape(op.shape.Clone()...), tensor.WithBacking(out)), nil
 }
@@ -100,7 +102,7 @@ func (op *templatesOp) structureGrad(k int, g []float64) []float64 {
 
 // featureGrad is Σ_b G[b][k]·2w·(diag(q)·H_k − Tᵀ·X_b).
 func (op *templatesOp) featureGrad(k int, g []float64) []float64 {
-	n, K, w := op.sizes[k], op.k(), op.layer.Solver.FeatureWeight()
+	n, K, w := op.sizes[k], op.k(), op.w
 	out := mat.NewDense(n, op.dim, nil)
 	var tx mat.Dense
 	q := make([]float64, n)
@@ -125,7 +127,7 @@ func (op *templatesOp) featureGrad(k int, g []float64) []float64 {
 
 // inputGrad is, for each graph b, Σ_k G[b][k]·2w·(diag(p)·X_b − T·H_k), stacked as X.
 func (op *templatesOp) inputGrad(g []float64) []float64 {
-	K, w := op.k(), op.layer.Solver.FeatureWeight()
+	K, w := op.k(), op.w
 	out := make([]float64, op.rows()*op.dim)
 	var th mat.Dense
 	for b, o := range op.obs {
@@ -153,6 +155,35 @@ func (op *templatesOp) inputGrad(g []float64) []float64 {
 		}
 	}
 	return out
+}
+
+// logWeightGrad is Σ_bk G[b][k]·w·Σ_ik T_ik·‖X_i − H_k‖².
+func (op *templatesOp) logWeightGrad(g []float64) float64 {
+	K, sum := op.k(), 0.0
+	for b := range op.obs {
+		xb := op.graphFeatures(b)
+		for k := 0; k < K; k++ {
+			if g[b*K+k] == 0 {
+				continue
+			}
+			t, cost := op.transport(b, k), 0.0
+			n, m := t.Dims()
+			for i := 0; i < n; i++ {
+				xr := xb.RawRowView(i)
+				for j := 0; j < m; j++ {
+					if tij := t.At(i, j); tij != 0 {
+						hr, d := op.h[k].RawRowView(j), 0.0
+						for c, x := range xr {
+							d += (x - hr[c]) * (x - hr[c])
+						}
+						cost += tij * d
+					}
+				}
+			}
+			sum += g[b*K+k] * op.w * cost
+		}
+	}
+	return sum
 }
 
 // columnSums writes Tᵀ·1 into q.

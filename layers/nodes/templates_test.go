@@ -72,7 +72,7 @@ func (p templateProblem) build(t *testing.T, l Templates, g []float64) (*gorgoni
 	}
 	x := gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(len(p.x)/p.dim(), p.dim()), tensor.WithBacking(append([]float64(nil), p.x...))), gorgonia.WithName("X"))
 	params = append(params, x)
-	d, err := l.Build(eg, ts, x, p.obs, nil)
+	d, err := l.Build(eg, ts, x, nil, p.obs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +288,7 @@ func TestTemplatesStructureOnly(t *testing.T) {
 		vn := gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(n, n), tensor.WithBacking(v.RawMatrix().Data)), gorgonia.WithName("V"+string(rune('a'+k))))
 		ts, vs = append(ts, Template{V: vn, Mu: p.mus[k]}), append(vs, vn)
 	}
-	d, err := Templates{Solver: exactCG(0)}.Build(eg, ts, nil, p.obs, nil)
+	d, err := Templates{Solver: exactCG(0)}.Build(eg, ts, nil, nil, p.obs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,24 +352,24 @@ func TestTemplatesBuildErrors(t *testing.T) {
 	l := Templates{Solver: exactCG(1)}
 	cases := map[string]func() error{
 		"no solver": func() error {
-			_, err := Templates{}.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.5, 0}}}, nil, p.obs, nil)
+			_, err := Templates{}.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.5, 0}}}, nil, nil, p.obs, nil)
 			return err
 		},
-		"no templates": func() error { _, err := l.Build(eg, nil, nil, p.obs, nil); return err },
+		"no templates": func() error { _, err := l.Build(eg, nil, nil, nil, p.obs, nil); return err },
 		"bad mu": func() error {
-			_, err := l.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.5}}}, nil, p.obs, nil)
+			_, err := l.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.5}}}, nil, nil, p.obs, nil)
 			return err
 		},
 		"zero mass": func() error {
-			_, err := l.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.5, 0}}}, nil, p.obs, nil)
+			_, err := l.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.5, 0}}}, nil, nil, p.obs, nil)
 			return err
 		},
 		"ids": func() error {
-			_, err := l.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.25, 0.25}}}, nil, p.obs, []int{1})
+			_, err := l.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.25, 0.25}}}, nil, nil, p.obs, []int{1})
 			return err
 		},
 		"features": func() error {
-			_, err := l.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.25, 0.25}}}, gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(2, 2), tensor.WithBacking(make([]float64, 4))), gorgonia.WithName("X")), p.obs, nil)
+			_, err := l.Build(eg, []Template{{V: v, Mu: []float64{0.5, 0.25, 0.25}}}, gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(2, 2), tensor.WithBacking(make([]float64, 4))), gorgonia.WithName("X")), nil, p.obs, nil)
 			return err
 		},
 	}
@@ -377,5 +377,61 @@ func TestTemplatesBuildErrors(t *testing.T) {
 		if err := f(); err == nil || !errors.Is(err, layers.ErrInput) {
 			t.Errorf("%s: error %v, want one wrapping ErrInput", name, err)
 		}
+	}
+}
+
+// With the feature weight a node (its logarithm), the layer computes what it computes with
+// that weight fixed, and the gradient in log w is the derivative of the discrepancies.
+func TestTemplatesLearnedWeight(t *testing.T) {
+	p := newTemplateProblem(8, 2, 2, 2)
+	g := []float64{1, 0.5, -0.7, 2}
+	run := func(logw float64, grads bool) (float64, []float64, float64) {
+		eg := gorgonia.NewGraph()
+		var ts []Template
+		for k, v := range p.v {
+			n, _ := v.Dims()
+			ts = append(ts, Template{Mu: p.mus[k],
+				V: gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(n, n), tensor.WithBacking(v.RawMatrix().Data)), gorgonia.WithName(fmt.Sprintf("V%d", k))),
+				H: gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(p.h[k].Dims()), tensor.WithBacking(p.h[k].RawMatrix().Data)), gorgonia.WithName(fmt.Sprintf("H%d", k)))})
+		}
+		x := gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(len(p.x)/p.dim(), p.dim()), tensor.WithBacking(p.x)), gorgonia.WithName("X"))
+		lw := gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(1, 1), tensor.WithBacking([]float64{logw})), gorgonia.WithName("logw"))
+		d, err := Templates{Solver: exactCG(123)}.Build(eg, ts, x, lw, p.obs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, dv := readValue(d)
+		gn := gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(len(p.obs), len(p.v)), tensor.WithBacking(g)), gorgonia.WithName("G"))
+		s := gorgonia.Must(gorgonia.Sum(gorgonia.Must(gorgonia.HadamardProd(d, gn))))
+		if grads {
+			if _, err := gorgonia.Grad(s, lw); err != nil {
+				t.Fatal(err)
+			}
+		}
+		m := gorgonia.NewTapeMachine(eg)
+		defer m.Close()
+		if err := m.RunAll(); err != nil {
+			t.Fatal(err)
+		}
+		gw := 0.0
+		if grads {
+			gv, _ := lw.Grad()
+			gw = gv.Data().([]float64)[0]
+		}
+		return s.Value().Data().(float64), append([]float64(nil), (*dv).Data().([]float64)...), gw
+	}
+	logw := math.Log(p.weight)
+	_, d, grad := run(logw, true)
+	_, fixed, _ := p.run(t, Templates{Solver: exactCG(p.weight)}, make([]float64, 4), false)
+	for i := range d {
+		if math.Abs(d[i]-fixed[i]) > 1e-12 {
+			t.Errorf("D entry %d: %v with log w a node, %v with w fixed", i, d[i], fixed[i])
+		}
+	}
+	const eps = 1e-6
+	plus, _, _ := run(logw+eps, false)
+	minus, _, _ := run(logw-eps, false)
+	if fd := (plus - minus) / (2 * eps); math.Abs(fd-grad) > 1e-5*(1+math.Abs(fd)) {
+		t.Errorf("gradient in log w: backward %v, central difference %v", grad, fd)
 	}
 }
