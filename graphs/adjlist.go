@@ -35,7 +35,7 @@ func ReadAdjList(r io.Reader, name string, opt EdgeListOptions) (*Graph, error) 
 	}
 	lim := opt.Limits.OrDefault()
 	var edges bytes.Buffer
-	err := boundedRead(r, label, textMaxBytes(lim), lim, func(src io.Reader) error {
+	err := boundedRead(r, label, markupTextBound(lim), lim, func(src io.Reader) error {
 		sc := bufio.NewScanner(src)
 		sc.Buffer(make([]byte, 0, 64<<10), edgeListMaxLine)
 		line := 0

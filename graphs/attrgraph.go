@@ -22,15 +22,12 @@ import (
 // edge element with its weight, or half of one for an undirected edge.
 const textBytesPerEntry = 128
 
-// textMaxBytes is the largest GraphML or GML input read under lim. Both readers stream, so the
-// bound is on time, not memory: room for a MaxNodes×MaxNodes adjacency with features, and
-// MaxDenseBytes at the same ratio, plus slack for small graphs with verbose markup.
-func textMaxBytes(lim Limits) int64 {
-	lim = lim.OrDefault()
-	n := int64(lim.MaxNodes)
-	byNodes := satMul(textBytesPerEntry, satMul(n, n+jsonFeatureAllowance))
-	byDense := satMul(textBytesPerEntry/8, lim.MaxDenseBytes)
-	return min(byNodes, byDense, math.MaxInt64-jsonSlack) + jsonSlack
+// markupTextBound bounds a GraphML, GML, GEXF or adjacency list input: room for a
+// MaxNodes×MaxNodes adjacency with features, and lim's share of memory for markup. The
+// readers stream, but one token may be as long as the input.
+func markupTextBound(lim Limits) textBound {
+	n := int64(lim.OrDefault().MaxNodes)
+	return newTextBound(lim, satMul(textBytesPerEntry, satMul(n, n+jsonFeatureAllowance)), markupTextShare)
 }
 
 // countingReader counts the bytes read and keeps the first read error other than io.EOF.
@@ -49,17 +46,16 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return k, err
 }
 
-// boundedRead runs parse on r cut at maxBytes+1 bytes and turns what went wrong into one error
-// naming label: input too large, a read error, or parse's own.
-func boundedRead(r io.Reader, label string, maxBytes int64, lim Limits, parse func(io.Reader) error) error {
-	src := &countingReader{r: io.LimitReader(r, maxBytes+1)}
+// boundedRead runs parse on r cut at bound.bytes+1 bytes and turns what went wrong into one
+// error naming label: input too large, a read error, or parse's own.
+func boundedRead(r io.Reader, label string, bound textBound, lim Limits, parse func(io.Reader) error) error {
+	src := &countingReader{r: io.LimitReader(r, bound.bytes+1)}
 	err := parse(src)
 	switch {
-	case src.n > maxBytes:
-		return fmt.Errorf("%s: input is larger than %d bytes, more than a graph of at most %d nodes needs (raise Limits.MaxNodes or Limits.MaxDenseBytes, or --max-nodes or --max-memory on the command line)",
-			label, maxBytes, lim.MaxNodes)
+	case src.n > bound.bytes:
+		return bound.tooLarge(label, lim)
 	case src.err != nil:
-		return fmt.Errorf("%s: reading: %w", label, src.err)
+		return readError(label, src.err)
 	}
 	return err
 }

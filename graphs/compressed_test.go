@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -126,8 +127,8 @@ func TestReadFileGzipErrors(t *testing.T) {
 	}{
 		{"a.edges.gz", []byte("0 1\n"), Limits{}, "a.edges.gz: named .gz but not gzip-compressed"},
 		{"b.edges.gz", full[:len(full)-6], Limits{}, "b.edges.gz"},
-		{"c.edges.gz", bomb, Limits{MaxNodes: 10}, errDecompressedTooLarge.Error()},
-		{"d.json.gz", gzipped(`{"adjacency": [[0, 1], [1, 0]]}` + strings.Repeat(" ", 2<<20)), Limits{MaxNodes: 10}, "d.json.gz: " + errDecompressedTooLarge.Error()},
+		{"c.edges.gz", bomb, Limits{MaxNodes: 10}, "c.edges.gz: expands past 2 MB (its gzip trailer says 5 MB), more than --max-nodes allows"},
+		{"d.json.gz", gzipped(`{"adjacency": [[0, 1], [1, 0]]}` + strings.Repeat(" ", 2<<20)), Limits{MaxNodes: 10}, "d.json.gz: expands past 2 MB (its gzip trailer says 3 MB), more than --max-nodes allows"},
 		{"e.npy.gz", full, Limits{}, "e.npy.gz: unknown graph format"},
 	} {
 		p := write(tc.name, tc.data)
@@ -137,12 +138,81 @@ func TestReadFileGzipErrors(t *testing.T) {
 		}
 	}
 	// The bound counts the content: a file that ends at it reads.
-	r := &cappedReader{r: strings.NewReader("abc"), left: 3, max: 3}
+	bound := textBound{bytes: 3, flag: "--max-memory"}
+	r := &cappedReader{r: strings.NewReader("abc"), left: 3, bound: bound}
 	if b, err := io.ReadAll(r); err != nil || string(b) != "abc" {
 		t.Errorf("content at the bound: %q, %v", b, err)
 	}
-	r = &cappedReader{r: strings.NewReader("abcd"), left: 3, max: 3}
-	if _, err := io.ReadAll(r); !errors.Is(err, errDecompressedTooLarge) {
+	r = &cappedReader{r: strings.NewReader("abcd"), left: 3, bound: bound}
+	var big *decompressedTooLarge
+	if _, err := io.ReadAll(r); !errors.As(err, &big) {
 		t.Errorf("content past the bound: %v", err)
+	}
+}
+
+// TestGzipBombsWithinMemory: compressed files that expand past the memory limit's share for
+// text are refused, whatever the node limit allows: by the gzip trailer before anything is
+// decompressed, and as they are read where the trailer understates the size (a file of two
+// members, the trailer the last one's). Before, the bound followed the node limit alone and
+// allowed four times the memory limit: --max-memory did not hold.
+func TestGzipBombsWithinMemory(t *testing.T) {
+	const mib = 1 << 20
+	lim := Limits{MaxDenseBytes: 8 * mib} // JSON: 2 MiB and 1 MiB of slack; markup: 1 MiB and 1 MiB
+	graph := `{"nodes": [{"id": 0}, {"id": 1}], "links": [{"source": 0, "target": 1}]}`
+	huge := `{"graph": {"x": [` + strings.Repeat("0,", 3*mib) + `0]}, ` + graph[1:]
+	twoMembers := append(gzipped(graph[:len(graph)-1]+strings.Repeat(" ", 6*mib)), gzipped("}")...)
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"a.json.gz", gzipped(huge), "a.json.gz: expands past 4 MB (its gzip trailer says 7 MB), more than --max-memory allows"},
+		{"b.json.gz", twoMembers, "b.json.gz: expands past 4 MB, more than --max-memory allows"},
+		{"c.graphml.gz", gzipped(strings.Repeat("\x00", 6*mib)), "c.graphml.gz: expands past 3 MB (its gzip trailer says 7 MB), more than --max-memory allows"},
+		{"d.gml.gz", append(gzipped("graph [\n"+strings.Repeat(" ", 6*mib)), gzipped("]")...), "d.gml.gz: expands past 3 MB, more than --max-memory allows"},
+		{"e.json.gz", gzipped("[" + strings.Repeat(graph+",", 6*mib/len(graph)) + graph + "]"), "e.json.gz: expands past 4 MB (its gzip trailer says 7 MB), more than --max-memory allows"},
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, tc.name), tc.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadFolder(dir, FolderOptions{Limits: lim})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	// Within the bound, the same graph reads.
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "g.json.gz"), gzipped(graph+strings.Repeat(" ", mib)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ds, err := ReadFolder(dir, FolderOptions{Limits: lim}); err != nil || ds.Graphs[0].N() != 2 {
+		t.Errorf("a graph within the bound: %v", err)
+	}
+}
+
+// TestReadJSONHoldsTextOnce: a JSON graph file is read into memory once and decoded in place,
+// a compressed one sized by its trailer; a long graph attribute is not copied. Before, the
+// folder reader held the text, encoding/json's Decoder a growing copy, and the "graph"
+// attributes two more: about five times the file.
+func TestReadJSONHoldsTextOnce(t *testing.T) {
+	text := `{"graph": {"label": 1, "x": [` + strings.Repeat("0,", 4<<20) + `0]}, "nodes": [{"id": 0}, {"id": 1}], "links": [{"source": 0, "target": 1}]}`
+	dir := t.TempDir()
+	for name, b := range map[string][]byte{"g.json": []byte(text), "g.json.gz": gzipped(text)} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		g, err := ReadFile(p, FileOptions{})
+		runtime.ReadMemStats(&after)
+		if err != nil || g.N() != 2 || !g.HasLabel {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(len(text))*3/2 {
+			t.Errorf("%s: reading %d bytes of text allocated %d", name, len(text), alloc)
+		}
 	}
 }

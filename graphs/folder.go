@@ -31,8 +31,6 @@ package graphs
 // out; otherwise subfolders are ignored.
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -423,7 +421,7 @@ func ReadFile(p string, opt FileOptions) (*Graph, error) {
 		}
 		return ReadMatrixFile(p, lim)
 	}
-	f, err := openGraphFile(p, jsonMaxBytes(lim))
+	f, err := openGraphFile(p, formatTextBound(format, lim))
 	if err != nil {
 		return nil, err
 	}
@@ -431,11 +429,19 @@ func ReadFile(p string, opt FileOptions) (*Graph, error) {
 	return readGraph(f, p, format, opt)
 }
 
+// formatTextBound bounds the text of a file in format: its reader's own bound, which also
+// bounds a compressed file's content.
+func formatTextBound(format string, lim Limits) textBound {
+	if format == "json" {
+		return jsonTextBound(lim)
+	}
+	return markupTextBound(lim) // edge lists and graph6 stream: the bound is on time
+}
+
 // readGraph reads one graph from r in format (any but "matrix"), naming it p, within
-// opt.Limits (a JSON file: jsonMaxBytes).
+// opt.Limits (a JSON file: jsonTextBound).
 func readGraph(r io.Reader, p, format string, opt FileOptions) (*Graph, error) {
 	lim := opt.Limits.OrDefault()
-	maxBytes := jsonMaxBytes(lim)
 	attrs := NodeLinkOptions{Attributes: opt.Features.HasAttributes(), Categories: opt.Features.HasLabels(), Limits: lim}
 	el := opt.EdgeList
 	el.Limits = lim
@@ -453,25 +459,28 @@ func readGraph(r io.Reader, p, format string, opt FileOptions) (*Graph, error) {
 	case "gexf":
 		return ReadGEXF(r, p, attrs)
 	}
-	b, err := jsonread.Object(r, maxBytes)
-	if errors.Is(err, jsonread.ErrTooLarge) {
-		return nil, fmt.Errorf("%s: larger than %d bytes, more than a graph within the limits needs (raise --max-nodes or --max-memory)", p, maxBytes)
-	}
-	if err != nil {
+	bound := jsonTextBound(lim)
+	b, err := jsonread.Object(r, bound.bytes)
+	switch {
+	case errors.Is(err, jsonread.ErrTooLarge):
+		return nil, bound.tooLarge(p, lim)
+	case err != nil:
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	return readJSONGraph(b, p, attrs, lim)
 }
 
-// readJSONGraph reads a JSON graph: node-link (it has "nodes") or gwf's JSON form.
+// readJSONGraph reads a JSON graph held in b, in place: node-link (it has "nodes") or gwf's
+// JSON form.
 func readJSONGraph(b []byte, label string, attrs NodeLinkOptions, lim Limits) (*Graph, error) {
-	var probe struct {
-		Nodes json.RawMessage `json:"nodes"`
+	keys, err := jsonKeys(b, label)
+	if err != nil {
+		return nil, err
 	}
-	if json.Unmarshal(b, &probe) == nil && probe.Nodes != nil {
-		return ReadNodeLink(bytes.NewReader(b), label, attrs)
+	if _, ok := keys["nodes"]; ok {
+		return readNodeLinkText(b, label, label, attrs)
 	}
-	return ReadJSON(bytes.NewReader(b), label, lim)
+	return readJSONForm(b, keys, label, label, lim)
 }
 
 // labelFromFiles maps the labels the files gave to class indices: all graphs have one, or

@@ -11,12 +11,16 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-
+	"io/fs"
+	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/gwf-graphs/gwf/internal/jsonread"
 )
 
 // collectionSep joins a collection file's name and a graph's index in the graph's name.
@@ -26,17 +30,18 @@ const collectionSep = "#"
 type collections map[string][][]byte
 
 // readCollections finds the collection files among files (of the folder dir) and splits each
-// into its graphs' raw bytes; the other files are left for readGraphFile. A collection file
-// may hold at most lim.MaxDenseBytes bytes, the memory of one whole read.
+// into its graphs' raw bytes; the other files are left for readGraphFile. A collection file's
+// text is held until its graphs are read: it may take lim's share of memory for text.
 func readCollections(dir string, files []string, lim Limits) (collections, error) {
 	coll := collections{}
+	bound := newTextBound(lim, math.MaxInt64, jsonTextShare) // as many graphs as memory allows
 	for _, name := range files {
 		format := folderFormat(name)
 		if format != "graph6" && format != "json" {
 			continue
 		}
 		p := filepath.Join(dir, name)
-		graphs, err := splitCollection(p, format, lim.MaxDenseBytes)
+		graphs, err := splitCollection(p, format, bound)
 		if err != nil {
 			return nil, err
 		}
@@ -48,9 +53,10 @@ func readCollections(dir string, files []string, lim Limits) (collections, error
 }
 
 // splitCollection returns the raw graphs of the file at p when it is a collection (graph6:
-// more than one graph line; JSON: a list), else nil.
-func splitCollection(p, format string, maxBytes int64) ([][]byte, error) {
-	f, err := openGraphFile(p, maxBytes+1) // past maxBytes is told below
+// more than one graph line; JSON: a list), else nil. They are slices of the file's text, read
+// once.
+func splitCollection(p, format string, bound textBound) ([][]byte, error) {
+	f, err := openGraphFile(p, textBound{bytes: bound.bytes + 1, flag: bound.flag}) // past the bound is told below
 	if err != nil {
 		return nil, err
 	}
@@ -62,11 +68,11 @@ func splitCollection(p, format string, maxBytes int64) ([][]byte, error) {
 			return nil, nil // one graph, an object
 		}
 	}
-	b, err := io.ReadAll(io.LimitReader(br, maxBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
+	b, err := jsonread.All(hinted{br, sizeHint(f)}, bound.bytes+1)
+	if err != nil && !errors.Is(err, jsonread.ErrTooLarge) {
+		return nil, readError(p, err)
 	}
-	tooLarge := int64(len(b)) > maxBytes
+	tooLarge := err != nil
 	var graphs [][]byte
 	if format == "json" && !tooLarge {
 		graphs, err = splitJSONList(p, b)
@@ -81,33 +87,47 @@ func splitCollection(p, format string, maxBytes int64) ([][]byte, error) {
 		}
 	}
 	if tooLarge {
-		return nil, fmt.Errorf("%s: a file of several graphs larger than %d bytes, the memory limit of one read (raise --max-memory)", p, maxBytes)
+		return nil, fmt.Errorf("%s: a file of several graphs larger than %d bytes, more text than a read within the memory limit may hold (raise --max-memory)", p, bound.bytes)
 	}
 	return graphs, err
 }
 
-// splitJSONList splits a JSON list into its elements.
-func splitJSONList(p string, b []byte) ([][]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(b, []byte("\ufeff"))))
-	if _, err := dec.Token(); err != nil { // the '['
-		return nil, fmt.Errorf("%s: %w", p, err)
-	}
-	var graphs [][]byte
-	for dec.More() {
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, fmt.Errorf("%s: graph %d of the list: %w", p, len(graphs), err)
+// hinted is a reader with the size hint of the file it reads (jsonread.SizeHinter).
+type hinted struct {
+	io.Reader
+	hint int64
+}
+
+func (h hinted) SizeHint() int64 { return h.hint }
+
+// sizeHint is the size of the content of an open graph file, or a lower bound of it (a
+// compressed one's); -1 when unknown.
+func sizeHint(f io.Reader) int64 {
+	switch s := f.(type) {
+	case interface{ Stat() (fs.FileInfo, error) }:
+		if fi, err := s.Stat(); err == nil && fi.Mode().IsRegular() {
+			return fi.Size()
 		}
-		graphs = append(graphs, raw)
+	case jsonread.SizeHinter:
+		return s.SizeHint()
 	}
-	if _, err := dec.Token(); err != nil { // the ']'
-		return nil, fmt.Errorf("%s: %w", p, err)
+	return -1
+}
+
+// splitJSONList splits a JSON list into the texts of its elements, slices of b.
+func splitJSONList(p string, b []byte) ([][]byte, error) {
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
+	var elems []jsonPresent // checks the text, keeping nothing
+	if err := json.Unmarshal(b, &elems); err != nil {
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) && strings.HasSuffix(syn.Error(), "after top-level value") {
+			return nil, fmt.Errorf("%s: more after the list of graphs, at %s", p, textPosition(b, syn.Offset-1))
+		}
+		return nil, jsonDecodeError(p, b, err)
 	}
+	graphs, _ := jsonArrayElements(b)
 	if len(graphs) == 0 {
 		return nil, fmt.Errorf("%s: an empty list: no graphs", p)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("%s: more after the list of graphs", p)
 	}
 	return graphs, nil
 }

@@ -99,7 +99,7 @@ func TestReadFolderCollections(t *testing.T) {
 		{"the file labelled, not its graphs", map[string]string{"all.g6": "Bw\nBg\n", "labels.csv": "all.g6,1\n"}, "name each of them (all.g6#0, all.g6#1"},
 		{"a graph unlabelled", map[string]string{"all.g6": "Bw\nBg\n", "labels.csv": "all.g6#0,1\n"}, "no label for all.g6#1"},
 		{"a graph past the end", map[string]string{"all.g6": "Bw\nBg\n", "labels.csv": "all.g6#0,1\nall.g6#1,2\nall.g6#2,1\n"}, "which holds 2: all.g6#0 to all.g6#1"},
-		{"over the memory limit", map[string]string{"all.g6": strings.Repeat("Bw\n", 100)}, "memory limit"},
+		{"over the memory limit", map[string]string{"all.g6": strings.Repeat("Bw\n", 100)}, "--max-memory"},
 	} {
 		var lim Limits
 		if tc.name == "over the memory limit" {

@@ -57,7 +57,7 @@ func ReadGEXF(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
 	}
 	p := &gexfParser{x: &graphmlParser{label: label}, g: newAttrGraph(label, lim, opt.Attributes), attrs: map[string]*gexfAttr{}}
 	p.g.categories = opt.Categories
-	err := boundedRead(r, label, textMaxBytes(lim), lim, func(src io.Reader) error {
+	err := boundedRead(r, label, markupTextBound(lim), lim, func(src io.Reader) error {
 		p.x.d = xml.NewDecoder(src)
 		p.x.d.CharsetReader = graphmlCharset
 		return p.document()

@@ -59,7 +59,7 @@ func ReadGML(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
 	}
 	p := &gmlParser{label: label, g: newAttrGraph(label, lim, opt.Attributes)}
 	p.g.categories = opt.Categories
-	err := boundedRead(r, label, textMaxBytes(lim), lim, func(src io.Reader) error {
+	err := boundedRead(r, label, markupTextBound(lim), lim, func(src io.Reader) error {
 		p.lex = &gmlLexer{r: bufio.NewReader(src), line: 1}
 		return p.document()
 	})

@@ -27,9 +27,9 @@ func ReadGraph6(r io.Reader, name string, lim Limits) (*Graph, error) {
 	lim = lim.OrDefault()
 	// n nodes take about n²/12 bytes: bound the read by the largest graph the limits allow.
 	n := int64(lim.MaxNodes)
-	maxBytes := n*n/12 + 64
+	bound := textBound{bytes: n*n/12 + 64, flag: "--max-nodes"}
 	var b []byte
-	err := boundedRead(r, label, maxBytes, lim, func(src io.Reader) error {
+	err := boundedRead(r, label, bound, lim, func(src io.Reader) error {
 		var err error
 		b, err = io.ReadAll(src)
 		return err

@@ -53,7 +53,7 @@ func ReadGraphML(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) 
 	}
 	p := &graphmlParser{label: label, keys: map[string]*graphmlKey{}, g: newAttrGraph(label, lim, opt.Attributes)}
 	p.g.categories = opt.Categories
-	err := boundedRead(r, label, textMaxBytes(lim), lim, func(src io.Reader) error {
+	err := boundedRead(r, label, markupTextBound(lim), lim, func(src io.Reader) error {
 		p.d = xml.NewDecoder(src)
 		p.d.CharsetReader = graphmlCharset
 		return p.document()

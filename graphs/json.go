@@ -12,19 +12,22 @@ package graphs
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gwf-graphs/gwf/internal/jsonread"
 	"github.com/gwf-graphs/gwf/layers/csr"
 )
 
@@ -78,20 +81,18 @@ const (
 	jsonFeatureAllowance = 64
 	// jsonSlack covers brackets, field names, indentation and small graphs with wide features.
 	jsonSlack = 1 << 20
-	// jsonMaxNewlines bounds the newline offsets remembered for error positions (8 MiB).
-	jsonMaxNewlines = 1 << 20
 )
 
-// jsonMaxBytes is the largest input ReadJSON reads under lim. The decoder holds the whole text
-// in memory and decodes it into slices before the node count can be checked, so the text itself
-// must be bounded: by room for a MaxNodes×MaxNodes adjacency (plus features) at
-// jsonBytesPerNumber bytes a number, and by MaxDenseBytes at the same ratio.
-func jsonMaxBytes(lim Limits) int64 {
-	lim = lim.OrDefault()
-	n := int64(lim.MaxNodes)
-	byNodes := satMul(jsonBytesPerNumber, satMul(n, 2*n+jsonFeatureAllowance)) // adjacency, edge labels
-	byDense := satMul(jsonBytesPerNumber/8, lim.MaxDenseBytes)
-	return min(byNodes, byDense, math.MaxInt64-jsonSlack) + jsonSlack
+// jsonMaxBytes is the largest input ReadJSON reads under lim (jsonTextBound).
+func jsonMaxBytes(lim Limits) int64 { return jsonTextBound(lim).bytes }
+
+// jsonTextBound bounds a JSON input. The reader holds the whole text in memory and decodes it
+// before the node count can be checked, so the text itself must be bounded: by room for a
+// MaxNodes×MaxNodes adjacency (plus features) at jsonBytesPerNumber bytes a number, and by
+// lim's share of memory for JSON (newTextBound).
+func jsonTextBound(lim Limits) textBound {
+	n := int64(lim.OrDefault().MaxNodes)
+	return newTextBound(lim, satMul(jsonBytesPerNumber, satMul(n, 2*n+jsonFeatureAllowance)), jsonTextShare) // adjacency, edge labels
 }
 
 // satMul is a·b for non-negative a and b, saturating at math.MaxInt64.
@@ -103,37 +104,70 @@ func satMul(a, b int64) int64 {
 }
 
 // ReadJSON reads one graph in the JSON form above; name identifies the input in errors and
-// becomes Graph.Name. Inputs larger than a graph of lim.MaxNodes nodes could need are refused
-// after reading that much, and the node count is checked against lim before the dense
-// matrices are built.
+// becomes Graph.Name. Inputs larger than a graph of lim.MaxNodes nodes could need, or than
+// lim's share of memory for text, are refused after reading that much, and the node count is
+// checked against lim before the dense matrices are built.
 func ReadJSON(r io.Reader, name string, lim Limits) (*Graph, error) {
 	lim = lim.OrDefault()
 	label := name
 	if label == "" {
 		label = "<json>"
 	}
-	maxBytes := jsonMaxBytes(lim)
-	src := &jsonSource{r: io.LimitReader(r, maxBytes+1)}
-	dec := json.NewDecoder(src)
-	dec.DisallowUnknownFields()
-	jg := newJSONGraph(lim)
-	err := dec.Decode(jg)
-	if err == nil {
-		// A second value after the object is a concatenation or editing accident, not a graph.
-		end := dec.InputOffset()
-		if _, terr := dec.Token(); terr != io.EOF && src.err == nil && src.n <= maxBytes {
-			return nil, fmt.Errorf("%s: unexpected data after the JSON object, which ends at %s", label, src.where(end))
+	b, err := readJSONText(r, label, lim)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := jsonKeys(b, label)
+	if err != nil {
+		return nil, err
+	}
+	return readJSONForm(b, keys, name, label, lim)
+}
+
+// readJSONText reads all of r, within jsonTextBound(lim). encoding/json's Decoder would hold
+// the whole text as well, in a buffer of its own; read once, it is decoded in place.
+func readJSONText(r io.Reader, label string, lim Limits) ([]byte, error) {
+	bound := jsonTextBound(lim)
+	b, err := jsonread.All(r, bound.bytes)
+	switch {
+	case errors.Is(err, jsonread.ErrTooLarge):
+		return nil, bound.tooLarge(label, lim)
+	case err != nil:
+		return nil, readError(label, err)
+	}
+	return b, nil
+}
+
+// jsonKeys are the fields of the JSON object b, read without copying their values; the error
+// of b that is not a JSON object says where.
+func jsonKeys(b []byte, label string) (map[string]jsonPresent, error) {
+	var keys map[string]jsonPresent
+	if err := json.Unmarshal(b, &keys); err != nil {
+		return nil, jsonDecodeError(label, b, err)
+	}
+	return keys, nil
+}
+
+// jsonPresent records that a field is there, without keeping its value.
+type jsonPresent struct{}
+
+func (*jsonPresent) UnmarshalJSON([]byte) error { return nil }
+
+// jsonFormFields are the fields of the JSON form (jsonGraph).
+var jsonFormFields = []string{"adjacency", "features", "mu", "label", "edge_labels"}
+
+// readJSONForm decodes b, a JSON object with the fields keys, in the JSON form. Other fields
+// are refused, as encoding/json's DisallowUnknownFields would (its names match a field
+// whatever the case).
+func readJSONForm(b []byte, keys map[string]jsonPresent, name, label string, lim Limits) (*Graph, error) {
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		if !slices.ContainsFunc(jsonFormFields, func(f string) bool { return strings.EqualFold(f, k) }) {
+			return nil, fmt.Errorf("%s: json: unknown field %q (the known fields are adjacency, features, mu, label and edge_labels)", label, k)
 		}
 	}
-	if src.n > maxBytes {
-		return nil, fmt.Errorf("%s: input is larger than %d bytes, more than a graph of at most %d nodes needs (raise Limits.MaxNodes or Limits.MaxDenseBytes, or --max-nodes or --max-memory on the command line)",
-			label, maxBytes, lim.MaxNodes)
-	}
-	if src.err != nil {
-		return nil, fmt.Errorf("%s: reading: %w", label, src.err)
-	}
-	if err != nil {
-		return nil, jsonDecodeError(label, src, err)
+	jg := newJSONGraph(lim)
+	if err := json.Unmarshal(b, jg); err != nil {
+		return nil, jsonDecodeError(label, b, err)
 	}
 	return jg.graph(name, label, lim)
 }
@@ -148,22 +182,27 @@ func ReadJSONFile(path string, lim Limits) (*Graph, error) {
 	return ReadJSON(f, path, lim)
 }
 
-// jsonDecodeError turns a decoder error into a message with the position and a hint.
-func jsonDecodeError(label string, src *jsonSource, err error) error {
+// jsonDecodeError turns an error of json.Unmarshal on text into a message with the position
+// and a hint.
+func jsonDecodeError(label string, text []byte, err error) error {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
-	case errors.Is(err, io.EOF):
+	case errors.As(err, &syn) && syn.Offset >= int64(len(text)) && len(bytes.TrimSpace(text)) == 0:
 		return fmt.Errorf(`%s: empty input, want a JSON object such as {"adjacency": [[0, 1], [1, 0]]}`, label)
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return fmt.Errorf("%s: truncated JSON: the input ends inside a value, at %s: %w", label, src.where(src.n), err)
+	case errors.As(err, &syn) && syn.Offset >= int64(len(text)): // "unexpected end of JSON input"
+		return fmt.Errorf("%s: truncated JSON: the input ends inside a value, at %s: %w", label, textPosition(text, int64(len(text))), err)
+	case errors.As(err, &syn) && strings.HasSuffix(syn.Error(), "after top-level value"):
+		// A second value after the object is a concatenation or editing accident, not a graph.
+		end := len(bytes.TrimRight(text[:syn.Offset-1], " \t\r\n"))
+		return fmt.Errorf("%s: unexpected data after the JSON object, which ends at %s", label, textPosition(text, int64(end)))
 	case errors.As(err, &syn):
 		// Offset counts the offending byte; point at it.
 		hint := ""
 		if msg := syn.Error(); strings.Contains(msg, "character 'N'") || strings.Contains(msg, "character 'I'") {
 			hint = " (NaN and Infinity are not JSON, though Python's json.dump writes them for float('nan') and float('inf'): every number must be finite)"
 		}
-		return fmt.Errorf("%s: not valid JSON at %s: %w%s", label, src.where(syn.Offset-1), err, hint)
+		return fmt.Errorf("%s: not valid JSON at %s: %w%s", label, textPosition(text, syn.Offset-1), err, hint)
 	case errors.As(err, &typ):
 		var what string
 		switch {
@@ -176,9 +215,7 @@ func jsonDecodeError(label string, src *jsonSource, err error) error {
 		default:
 			what = fmt.Sprintf("field %q holds a JSON %s where %s is wanted", typ.Field, typ.Value, typ.Type)
 		}
-		return fmt.Errorf("%s: %s, near %s: %w", label, what, src.where(typ.Offset), err)
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return fmt.Errorf("%s: %w (the known fields are adjacency, features, mu, label and edge_labels)", label, err)
+		return fmt.Errorf("%s: %s, near %s: %w", label, what, textPosition(text, typ.Offset), err)
 	}
 	return fmt.Errorf("%s: %w", label, err)
 }
@@ -336,47 +373,10 @@ func WriteJSON(w io.Writer, g *Graph) error {
 	return bw.Flush()
 }
 
-// jsonSource counts the bytes read, keeps the first read error other than io.EOF and remembers
-// where lines start, so that an error can say "line 3, column 7" rather than only a byte offset.
-type jsonSource struct {
-	r        io.Reader
-	n        int64
-	err      error
-	newlines []int64 // offsets of the first jsonMaxNewlines newlines
-	tooMany  bool    // newlines beyond those were not recorded
-}
-
-func (s *jsonSource) Read(p []byte) (int, error) {
-	k, err := s.r.Read(p)
-	for i, b := range p[:k] {
-		if b != '\n' {
-			continue
-		}
-		if len(s.newlines) == jsonMaxNewlines {
-			s.tooMany = true
-			break
-		}
-		s.newlines = append(s.newlines, s.n+int64(i))
-	}
-	s.n += int64(k)
-	if err != nil && err != io.EOF && s.err == nil {
-		s.err = err
-	}
-	return k, err
-}
-
-// where describes byte offset off as "line L, column C (byte off)", or only the byte when the
-// line is not known.
-func (s *jsonSource) where(off int64) string {
-	off = max(off, 0)
-	// Number of newlines before off.
-	k := sort.Search(len(s.newlines), func(i int) bool { return s.newlines[i] >= off })
-	if s.tooMany && k == len(s.newlines) {
-		return fmt.Sprintf("byte %d", off)
-	}
-	start := int64(0)
-	if k > 0 {
-		start = s.newlines[k-1] + 1
-	}
-	return fmt.Sprintf("line %d, column %d (byte %d)", k+1, off-start+1, off)
+// textPosition describes byte offset off of text as "line L, column C (byte off)".
+func textPosition(text []byte, off int64) string {
+	off = min(max(off, 0), int64(len(text)))
+	line := bytes.Count(text[:off], []byte{'\n'})
+	start := int64(bytes.LastIndexByte(text[:off], '\n') + 1)
+	return fmt.Sprintf("line %d, column %d (byte %d)", line+1, off-start+1, off)
 }

@@ -264,12 +264,27 @@ func (l *limitedList[T]) UnmarshalJSON(data []byte) error {
 // jsonArrayLen counts the elements of the JSON array data (valid JSON), without decoding
 // them; ok is false when data is not an array.
 func jsonArrayLen(data []byte) (n int, ok bool) {
+	ok = walkJSONArray(data, func(_, _ int) { n++ })
+	return n, ok
+}
+
+// jsonArrayElements are the texts of the elements of the JSON array data (valid JSON), slices
+// of it; ok is false when data is not an array.
+func jsonArrayElements(data []byte) (elems [][]byte, ok bool) {
+	ok = walkJSONArray(data, func(start, end int) { elems = append(elems, data[start:end]) })
+	return elems, ok
+}
+
+// walkJSONArray calls elem with the bounds of each element of the JSON array data (valid
+// JSON), spaces trimmed, in order, without decoding them; it reports whether data is an array.
+func walkJSONArray(data []byte, elem func(start, end int)) bool {
 	s := jsonScanner{data: data}
 	s.space()
 	if s.peek() != '[' {
-		return 0, false
+		return false
 	}
-	depth, inString, empty := 0, false, true
+	depth, inString := 0, false
+	start, end := -1, -1 // the current element's bounds at depth 1
 	for i := s.i; i < len(data); i++ {
 		c := data[i]
 		switch {
@@ -278,27 +293,28 @@ func jsonArrayLen(data []byte) (n int, ok bool) {
 				i++
 			} else if c == '"' {
 				inString = false
+				end = i + 1
 			}
-		case c == '"':
-			inString = true
-			if depth == 1 {
-				empty = false
+			continue
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			continue
+		case depth == 1 && (c == ',' || c == ']'):
+			if start >= 0 {
+				elem(start, end)
 			}
-		case c == '[' || c == '{':
-			if depth == 1 {
-				empty = false
-			}
-			depth++
-		case c == ']' || c == '}':
-			depth--
-		case c == ',' && depth == 1:
-			n++
-		case depth == 1 && c != ' ' && c != '\t' && c != '\n' && c != '\r':
-			empty = false
+			start = -1
+		case depth == 1 && start < 0:
+			start = i
 		}
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+		}
+		end = i + 1
 	}
-	if empty {
-		return 0, true
-	}
-	return n + 1, true
+	return true
 }

@@ -1,6 +1,7 @@
 package graphs
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
@@ -48,6 +49,57 @@ func nodeBytes(n, d int) int64 {
 // denseBytes is the memory of an n×n adjacency plus an n×d feature matrix.
 func denseBytes(n, d int) int64 {
 	return 8 * (int64(n)*int64(n) + int64(n)*int64(d))
+}
+
+// Shares of Limits.MaxDenseBytes that a reader's text may take: 1/jsonTextShare for JSON,
+// 1/markupTextShare for GraphML, GML, GEXF and adjacency lists. A JSON reader holds the whole
+// text, in a buffer that grows by doubling where the size is not known (up to three times
+// the text, for a moment); the XML decoder holds one token (a text, a comment), which may be
+// as long as the input, the same way and copies it (four times). What they decode needs the
+// rest.
+const (
+	jsonTextShare   = 4
+	markupTextShare = 8
+)
+
+// textBound is the most bytes of text a reader takes, and the command-line flag of the limit
+// that sets it, for the message of a larger input.
+type textBound struct {
+	bytes int64
+	flag  string // "--max-memory" or "--max-nodes"
+}
+
+// newTextBound bounds the text of a graph at byNodes bytes (what a graph of lim.MaxNodes nodes
+// needs) and at 1/share of lim.MaxDenseBytes, plus jsonSlack for small graphs in verbose
+// markup.
+func newTextBound(lim Limits, byNodes, share int64) textBound {
+	lim = lim.OrDefault()
+	b := textBound{bytes: byNodes, flag: "--max-nodes"}
+	if byMemory := lim.MaxDenseBytes / share; byMemory < byNodes {
+		b = textBound{bytes: byMemory, flag: "--max-memory"}
+	}
+	b.bytes = min(b.bytes, math.MaxInt64-jsonSlack) + jsonSlack
+	return b
+}
+
+// tooLarge is the error of an input, named label, larger than b.
+func (b textBound) tooLarge(label string, lim Limits) error {
+	if b.flag == "--max-memory" {
+		return fmt.Errorf("%s: input is larger than %d bytes, more text than a read within the memory limit of %d bytes may hold (raise Limits.MaxDenseBytes, or --max-memory on the command line)",
+			label, b.bytes, lim.OrDefault().MaxDenseBytes)
+	}
+	return fmt.Errorf("%s: input is larger than %d bytes, more than a graph of at most %d nodes needs (raise Limits.MaxNodes, or --max-nodes on the command line)",
+		label, b.bytes, lim.OrDefault().MaxNodes)
+}
+
+// readError is the error of reading the input named label: a compressed file that expands
+// past its bound says so itself.
+func readError(label string, err error) error {
+	var big *decompressedTooLarge
+	if errors.As(err, &big) {
+		return fmt.Errorf("%s: %w", label, err)
+	}
+	return fmt.Errorf("%s: reading: %w", label, err)
 }
 
 // BytesOfGiB converts a memory limit given in GiB (the unit of the --max-memory flag) to the

@@ -50,7 +50,7 @@ type NodeLinkOptions struct {
 type nodeLink struct {
 	Directed   bool                                    `json:"directed"`
 	Multigraph bool                                    `json:"multigraph"`
-	Graph      json.RawMessage                         `json:"graph"` // an object, or adjacency_data's [key, value] pairs
+	Graph      nodeLinkGraphAttrs                      `json:"graph"` // an object, or adjacency_data's [key, value] pairs
 	Nodes      limitedList[map[string]json.RawMessage] `json:"nodes"`
 	Links      limitedList[nodeLinkLink]               `json:"links"`
 	Edges      limitedList[nodeLinkLink]               `json:"edges"`
@@ -76,9 +76,16 @@ func ReadNodeLink(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error)
 	if label == "" {
 		label = "<node-link json>"
 	}
-	maxBytes := jsonMaxBytes(lim)
-	src := &jsonSource{r: io.LimitReader(r, maxBytes+1)}
-	dec := json.NewDecoder(src)
+	b, err := readJSONText(r, label, lim)
+	if err != nil {
+		return nil, err
+	}
+	return readNodeLinkText(b, name, label, opt)
+}
+
+// readNodeLinkText decodes b, node-link JSON (ReadNodeLink), in place.
+func readNodeLinkText(b []byte, name, label string, opt NodeLinkOptions) (*Graph, error) {
+	lim := opt.Limits.OrDefault()
 	// Lists are counted in the text before they are decoded (see limitedList): a node is a map
 	// of a few hundred bytes, so 30 MB of "{}," would otherwise take 600 MB before the node
 	// limit is checked. A graph within the limits has at most MaxNodes² distinct links, whose
@@ -91,16 +98,8 @@ func ReadNodeLink(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error)
 		// One list per node: as many as the nodes.
 		Adjacency: limitedList[json.RawMessage]{field: "adjacency", nodes: true, max: lim.MaxNodes},
 	}
-	err := dec.Decode(&nl)
-	if src.n > maxBytes {
-		return nil, fmt.Errorf("%s: input is larger than %d bytes, more than a graph of at most %d nodes needs (raise Limits.MaxNodes or Limits.MaxDenseBytes, or --max-nodes or --max-memory on the command line)",
-			label, maxBytes, lim.MaxNodes)
-	}
-	if src.err != nil {
-		return nil, fmt.Errorf("%s: reading: %w", label, src.err)
-	}
-	if err != nil {
-		return nil, jsonDecodeError(label, src, err)
+	if err := json.Unmarshal(b, &nl); err != nil {
+		return nil, jsonDecodeError(label, b, err)
 	}
 	g, err := nl.graph(name, label, opt.Attributes, lim)
 	if err == nil && opt.Categories {
@@ -181,11 +180,10 @@ func (nl *nodeLink) graph(name, label string, attributes bool, lim Limits) (*Gra
 		return nil, err
 	}
 	g.Name = name
-	attrs, err := nodeLinkGraphAttributes(nl.Graph)
-	if err != nil {
-		return nil, invalidf(label, "%v", err)
+	if nl.Graph.err != nil {
+		return nil, invalidf(label, "%v", nl.Graph.err)
 	}
-	if err := g.setNodeLinkLabel(attrs); err != nil {
+	if err := g.setNodeLinkLabel(nl.Graph.attrs); err != nil {
 		return nil, invalidf(label, "%v", err)
 	}
 	return g, nil
@@ -193,12 +191,16 @@ func (nl *nodeLink) graph(name, label string, attributes bool, lim Limits) (*Gra
 
 // setNodeLinkLabel sets the class label from the first of graphLabelKeys in the "graph"
 // attributes: an integer or a text, or a list of one (PyTorch Geometric's y of one graph).
-func (g *Graph) setNodeLinkLabel(attrs map[string]json.RawMessage) error {
+func (g *Graph) setNodeLinkLabel(attrs map[string]graphAttrValue) error {
 	for _, key := range graphLabelKeys {
-		raw, ok := attrs[key]
+		v, ok := attrs[key]
 		if !ok {
 			continue
 		}
+		if v.raw == nil {
+			return fmt.Errorf(`"graph" %q is %d bytes long, want an integer or a text (or give labels in a labels.csv)`, key, v.size)
+		}
+		raw := v.raw
 		var y int
 		var text string
 		var one []json.RawMessage
@@ -210,7 +212,7 @@ func (g *Graph) setNodeLinkLabel(attrs map[string]json.RawMessage) error {
 			g.Label, g.HasLabel = y, true
 		case json.Unmarshal(raw, &text) == nil && g.setFileLabel(text) == nil:
 		default:
-			return fmt.Errorf(`"graph" %q is %s, want an integer or a text (or give labels in a labels.csv)`, key, attrs[key])
+			return fmt.Errorf(`"graph" %q is %s, want an integer or a text (or give labels in a labels.csv)`, key, v.raw)
 		}
 		return nil
 	}
@@ -316,33 +318,69 @@ func nodeLinkWeight(weight *float64, label, where string) (float64, error) {
 	return *weight, nil
 }
 
-// nodeLinkGraphAttributes reads "graph": an object (node-link) or a list of [key, value]
-// pairs (adjacency_data); absent or null, none.
-func nodeLinkGraphAttributes(raw json.RawMessage) (map[string]json.RawMessage, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
+// nodeLinkGraphAttrs are the attributes of "graph": an object (node-link) or a list of
+// [key, value] pairs (adjacency_data); absent or null, none. Values are kept only where short
+// enough to be a class label (graphAttrValue). A "graph" of another form is err, for the
+// reader to refuse as an invalid graph.
+type nodeLinkGraphAttrs struct {
+	attrs map[string]graphAttrValue
+	err   error
+}
+
+func (a *nodeLinkGraphAttrs) UnmarshalJSON(data []byte) error {
+	a.attrs, a.err = nil, nil
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || string(data) == "null" {
+		return nil
 	}
-	if raw[0] == '[' {
-		var pairs [][]json.RawMessage
-		if err := json.Unmarshal(raw, &pairs); err != nil {
-			return nil, fmt.Errorf(`"graph" is a list but not of [key, value] pairs: %v`, err)
+	if data[0] == '[' {
+		var pairs [][]graphAttrValue
+		if err := json.Unmarshal(data, &pairs); err != nil {
+			a.err = fmt.Errorf(`"graph" is a list but not of [key, value] pairs: %v`, err)
+			return nil
 		}
-		out := make(map[string]json.RawMessage, len(pairs))
+		a.attrs = make(map[string]graphAttrValue, len(pairs))
 		for k, p := range pairs {
 			var key string
-			if len(p) != 2 || json.Unmarshal(p[0], &key) != nil {
-				return nil, fmt.Errorf(`"graph"[%d] is not a [key, value] pair with a string key`, k)
+			if len(p) != 2 || p[0].first != '"' {
+				a.err = fmt.Errorf(`"graph"[%d] is not a [key, value] pair with a string key`, k)
+				return nil
 			}
-			out[key] = p[1]
+			if p[0].raw != nil && json.Unmarshal(p[0].raw, &key) == nil { // a long key is no label's
+				a.attrs[key] = p[1]
+			}
 		}
-		return out, nil
+		return nil
 	}
-	var out map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, fmt.Errorf(`"graph" is neither an object nor a list of [key, value] pairs: %v`, err)
+	if err := json.Unmarshal(data, &a.attrs); err != nil {
+		a.err = fmt.Errorf(`"graph" is neither an object nor a list of [key, value] pairs: %v`, err)
 	}
-	return out, nil
+	return nil
+}
+
+// graphAttrMaxBytes is the longest graph attribute value kept: a class label is an integer or
+// a short text.
+const graphAttrMaxBytes = 4 << 10
+
+// graphAttrValue is the value of a graph attribute, its text kept only when it is at most
+// graphAttrMaxBytes long: a long one (an embedding, a list of thousands of numbers) is not
+// copied.
+type graphAttrValue struct {
+	raw   json.RawMessage // nil for a long value
+	size  int             // the length of its text
+	first byte            // its first byte: '"' for a text
+}
+
+func (v *graphAttrValue) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	*v = graphAttrValue{size: len(data)}
+	if len(data) > 0 {
+		v.first = data[0]
+	}
+	if len(data) <= graphAttrMaxBytes {
+		v.raw = append(json.RawMessage(nil), data...)
+	}
+	return nil
 }
 
 // nodeLinkCategories are the string attributes of the nodes ("id" aside), nil when none has

@@ -66,3 +66,27 @@ func TestObject(t *testing.T) {
 		}
 	}
 }
+
+// hinted is a stream that knows a lower bound of its size, as a gzip file's trailer gives it.
+type hinted struct {
+	io.Reader
+	hint int64
+}
+
+func (h hinted) SizeHint() int64 { return h.hint }
+
+// TestAllAndSizeHint: All takes any first byte; a size hint past the limit is refused before
+// reading, and one below the true size (a trailer modulo 2³²) still reads it all.
+func TestAllAndSizeHint(t *testing.T) {
+	if b, err := All(strings.NewReader("[1]"), 64); err != nil || string(b) != "[1]" {
+		t.Errorf("All of an array: %q, %v", b, err)
+	}
+	r := &endless{b: '{'}
+	if _, err := Object(hinted{r, 100}, 64); !errors.Is(err, ErrTooLarge) || r.read != 0 {
+		t.Errorf("a hint past the limit: %v after %d bytes, want ErrTooLarge before reading", err, r.read)
+	}
+	text := "{" + strings.Repeat(" ", 100<<10) + "}"
+	if b, err := Object(hinted{strings.NewReader(text), 10}, 1<<20); err != nil || string(b) != text {
+		t.Errorf("a hint below the size: %d bytes, %v", len(b), err)
+	}
+}
