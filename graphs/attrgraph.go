@@ -330,9 +330,10 @@ func (g *attrGraph) build(name string) (*Graph, error) {
 		slotOf[node.rank] = int32(s)
 	}
 	var f *mat.Dense
+	var cols []attrColumn
 	if g.attributes {
 		var err error
-		if f, err = g.features(slotOf); err != nil {
+		if f, cols, err = g.features(slotOf); err != nil {
 			return nil, err
 		}
 	}
@@ -373,6 +374,7 @@ func (g *attrGraph) build(name string) (*Graph, error) {
 		return nil, err
 	}
 	gr.Name = name
+	gr.attrColumns = cols
 	gr.categories = g.nodeCategories(slotOf)
 	if err := g.edgeLabels(gr); err != nil {
 		return nil, err
@@ -404,10 +406,10 @@ func (g *attrGraph) edgeLabels(gr *Graph) error {
 	return gr.setEdgeLabels(g.label, labels)
 }
 
-// features makes F of the numeric attributes, by name in sorted order: every node must have
-// each that any node has (or a default gives), with the same number of values. nil when there
-// are none.
-func (g *attrGraph) features(slotOf []int32) (*mat.Dense, error) {
+// features makes F of the numeric attributes, by name in sorted order, and names its
+// columns: every node must have each that any node has (or a default gives), with the same
+// number of values. nil when there are none.
+func (g *attrGraph) features(slotOf []int32) (*mat.Dense, []attrColumn, error) {
 	type column struct {
 		name  string
 		width int
@@ -436,11 +438,11 @@ func (g *attrGraph) features(slotOf []int32) (*mat.Dense, error) {
 		d += c.width
 	}
 	if d == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	n := len(slotOf)
 	if err := checkDenseSize(g.label, n, d, g.lim); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	f := mat.NewDense(n, d, nil)
 	for i, s := range slotOf {
@@ -453,12 +455,16 @@ func (g *attrGraph) features(slotOf []int32) (*mat.Dense, error) {
 			}
 			switch {
 			case !ok:
-				return nil, invalidf(g.label, "node %q lacks the numeric attribute %q that node %q has: every node needs the same ones to make features (or leave them out with --features labels or none)", node.id, c.name, c.first)
+				return nil, nil, invalidf(g.label, "node %q lacks the numeric attribute %q that node %q has: every node needs the same ones to make features (or leave them out with --features labels or none)", node.id, c.name, c.first)
 			case len(xs) != c.width:
-				return nil, invalidf(g.label, "node %q has %d values of the numeric attribute %q, node %q has %d: every node needs the same ones to make features (or leave them out with --features labels or none)", node.id, len(xs), c.name, c.first, c.width)
+				return nil, nil, invalidf(g.label, "node %q has %d values of the numeric attribute %q, node %q has %d: every node needs the same ones to make features (or leave them out with --features labels or none)", node.id, len(xs), c.name, c.first, c.width)
 			}
 			row = append(row, xs...)
 		}
 	}
-	return f, nil
+	names := make([]attrColumn, len(cols))
+	for i, c := range cols {
+		names[i] = attrColumn{c.name, c.width}
+	}
+	return f, names, nil
 }

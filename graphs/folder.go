@@ -49,8 +49,9 @@ import (
 type FolderOptions struct {
 	// Features is FeaturesNone; FeaturesAttributes, the "features" of JSON files and the
 	// numeric node attributes of node-link, GraphML, GML and GEXF files (every graph must
-	// have features of one width); FeaturesLabels, the string node attributes of node-link,
-	// GraphML, GML and GEXF files one-hot encoded over the folder's values (categories.go:
+	// have features of one width, and attributes of the same names, matched by name);
+	// FeaturesLabels, the string node attributes of node-link, GraphML, GML and GEXF files
+	// one-hot encoded over the folder's values (categories.go:
 	// an attribute with more than MaxCategories values is left out; a node without one has
 	// no column set); or FeaturesBoth, the former followed by the latter.
 	Features FeatureKind
@@ -245,11 +246,14 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 			if g.F == nil {
 				return nil, partialAttributes(p, ds.Graphs[0].Name, ds.dim())
 			}
+			if err := sameAttributes(p, g, ds.Graphs); err != nil {
+				return nil, err
+			}
 			if d0 := ds.dim(); d0 > 0 && g.Dim() != d0 {
 				return nil, fmt.Errorf("%s: %d node features, but %s has %d", p, g.Dim(), ds.Graphs[0].Name, d0)
 			}
 		} else {
-			g.F = nil
+			g.F, g.attrColumns = nil, nil
 		}
 		if !opt.Features.HasLabels() {
 			g.categories = nil
@@ -291,6 +295,18 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 // attributes and the graph named with has dim of them.
 func partialAttributes(path, with string, dim int) error {
 	return fmt.Errorf("%s: no numeric node attributes, while %s has %d: node attributes are used where every graph has them, of one width (give them to every graph, or leave them out with --features labels or none)", path, with, dim)
+}
+
+// sameAttributes refuses the graph g at path whose numeric node attributes are not those of
+// the graphs read before it, by name: a feature column must be one attribute in every graph,
+// not "temperature" in some and "charge" in others. Features without names (the JSON form's)
+// are matched by position.
+func sameAttributes(path string, g *Graph, read []*Graph) error {
+	if len(read) == 0 || g.attrColumns == nil || read[0].attrColumns == nil || slices.Equal(g.attrColumns, read[0].attrColumns) {
+		return nil
+	}
+	return fmt.Errorf("%s: numeric node attributes %s, but %s has %s: features are matched by attribute name, not position (give every graph the same ones, or leave them out with --features labels or none)",
+		path, attrColumnNames(g.attrColumns), read[0].Name, attrColumnNames(read[0].attrColumns))
 }
 
 // noAttributes is the error of a folder whose first graph, first, has no node attributes

@@ -41,6 +41,28 @@ type Graph struct {
 	// categories are the string node attributes a reader kept for a folder to encode
 	// (NodeLinkOptions.Categories); nil otherwise.
 	categories nodeCategories
+	// attrColumns name the numeric node attributes behind the columns of F, in order, where a
+	// reader of named attributes (node-link, GraphML, GML, GEXF) made F, so that a folder
+	// matches them by name; nil otherwise.
+	attrColumns []attrColumn
+}
+
+// attrColumn is a numeric node attribute and the number of columns of F it fills.
+type attrColumn struct {
+	name  string
+	width int
+}
+
+// attrColumnNames lists the attributes as "charge, pos (3 values)".
+func attrColumnNames(cols []attrColumn) string {
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = strconv.Quote(c.name)
+		if c.width != 1 {
+			names[i] += fmt.Sprintf(" (%d values)", c.width)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // ErrInvalid is wrapped by every validation error, so callers can test for it with errors.Is.

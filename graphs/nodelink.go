@@ -151,9 +151,10 @@ func (nl *nodeLink) graph(name, label string, attributes bool, lim Limits) (*Gra
 		index[key] = i
 	}
 	var f *mat.Dense
+	var cols []attrColumn
 	if attributes {
 		var err error
-		if f, err = nodeLinkFeatures(nl.Nodes.list, label, lim); err != nil {
+		if f, cols, err = nodeLinkFeatures(nl.Nodes.list, label, lim); err != nil {
 			return nil, err
 		}
 	}
@@ -180,6 +181,7 @@ func (nl *nodeLink) graph(name, label string, attributes bool, lim Limits) (*Gra
 		return nil, err
 	}
 	g.Name = name
+	g.attrColumns = cols
 	if nl.Graph.err != nil {
 		return nil, invalidf(label, "%v", nl.Graph.err)
 	}
@@ -405,13 +407,9 @@ func nodeLinkCategories(nodes []map[string]json.RawMessage) nodeCategories {
 	return c
 }
 
-// nodeLinkFeatures builds F from the numeric attributes of the nodes, or returns nil when the
-// nodes have none.
-func nodeLinkFeatures(nodes []map[string]json.RawMessage, label string, lim Limits) (*mat.Dense, error) {
-	type attr struct {
-		name string
-		dim  int
-	}
+// nodeLinkFeatures builds F from the numeric attributes of the nodes and names its columns,
+// or returns nil when the nodes have none.
+func nodeLinkFeatures(nodes []map[string]json.RawMessage, label string, lim Limits) (*mat.Dense, []attrColumn, error) {
 	// numeric parses a number or an array of numbers; ok is false for other values.
 	numeric := func(raw json.RawMessage) ([]float64, bool) {
 		if string(bytes.TrimSpace(raw)) == "null" {
@@ -427,34 +425,34 @@ func nodeLinkFeatures(nodes []map[string]json.RawMessage, label string, lim Limi
 		}
 		return nil, false
 	}
-	layout := func(node map[string]json.RawMessage) []attr {
-		var out []attr
+	layout := func(node map[string]json.RawMessage) []attrColumn {
+		var out []attrColumn
 		for k, raw := range node {
 			if k == "id" || (k == labelAttribute && integerLiteral(raw)) {
 				continue
 			}
 			if xs, ok := numeric(raw); ok {
-				out = append(out, attr{k, len(xs)})
+				out = append(out, attrColumn{k, len(xs)})
 			}
 		}
-		slices.SortFunc(out, func(a, b attr) int { return strings.Compare(a.name, b.name) })
+		slices.SortFunc(out, func(a, b attrColumn) int { return strings.Compare(a.name, b.name) })
 		return out
 	}
 	first := layout(nodes[0])
 	d := 0
 	for _, a := range first {
-		d += a.dim
+		d += a.width
 	}
 	if d == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err := checkDenseSize(label, len(nodes), d, lim); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	f := mat.NewDense(len(nodes), d, nil)
 	for i, node := range nodes {
 		if got := layout(node); !slices.Equal(got, first) {
-			return nil, invalidf(label, "node %d has the numeric attributes %v, node 0 has %v: every node needs the same ones to make features (or leave them out with --features labels or none)", i, got, first)
+			return nil, nil, invalidf(label, "node %d has the numeric attributes %v, node 0 has %v: every node needs the same ones to make features (or leave them out with --features labels or none)", i, got, first)
 		}
 		row := f.RawRowView(i)[:0]
 		for _, a := range first {
@@ -462,7 +460,7 @@ func nodeLinkFeatures(nodes []map[string]json.RawMessage, label string, lim Limi
 			row = append(row, xs...)
 		}
 	}
-	return f, nil
+	return f, first, nil
 }
 
 // labelAttribute is the node attribute that holds node labels where they are integers
