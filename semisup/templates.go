@@ -49,13 +49,16 @@ type TemplateConfig struct {
 // TemplatesPerClass is the number of templates per class when TemplateConfig.Templates is 0.
 const TemplatesPerClass = 4
 
-// DefaultTemplateConfig returns the defaults of TFGW's experiments where they fit gwf's 2-core
-// budget: 4 templates per class of at most 12 nodes, a two-layer GIN encoder of width 32, a
-// head with one hidden layer of 64, Adam at 0.01, 60 epochs of 32 graphs, 10 % of the labelled
-// graphs choosing the epoch.
+// DefaultTemplateConfig returns 4 templates per class of at most 12 nodes compared by their
+// adjacency, the graphs' own node features (no encoder) with weight 1, a head with one hidden
+// layer of 64, Adam at 0.01, 60 epochs of 32 graphs, 10 % of the labelled graphs choosing the
+// epoch. Chosen on MUTAG (10-fold, folds seeded 1) among the GIN encoder or none, adjacency
+// or shortest paths, the weight learned or fixed: the GIN encoder scored 79.7–85.7 %, no
+// encoder 81.9–85.7 %, a learned weight 81.4–81.9 % against 79.7–85.7 % fixed — differences
+// within the folds' spread (± 6.5 to 12), where the simpler and faster model is kept.
 func DefaultTemplateConfig() TemplateConfig {
-	return TemplateConfig{TemplateNodes: 12, FeatureWeight: 1, Encoder: EncoderGIN, EncoderHidden: []int{32, 32},
-		Hidden: []int{64}, LearnWeight: true, LearningRate: 0.01, Epochs: 60, BatchSize: 32, Validation: 0.1, Seed: 1}
+	return TemplateConfig{TemplateNodes: 12, FeatureWeight: 1, Encoder: EncoderNone, EncoderHidden: []int{32, 32},
+		Hidden: []int{64}, LearningRate: 0.01, Epochs: 60, BatchSize: 32, Validation: 0.1, Seed: 1}
 }
 
 // TemplateCount is the number of templates for data of the given classes.

@@ -17,25 +17,27 @@ const methodTemplates = classexp.MethodTemplates
 // the GWF model (--epochs, --lr, --batch, --seed, --feature-weight, --encoder, --encoder-hidden,
 // --hidden, --validation, --structure), whose defaults are then the template model's.
 type templateFlags struct {
-	method    string
-	templates int
-	nodes     int
-	decay     float64
+	method      string
+	templates   int
+	nodes       int
+	decay       float64
+	learnWeight bool
 }
 
 func (t *templateFlags) register(fs *pflag.FlagSet) {
 	d := semisup.DefaultTemplateConfig()
-	fs.StringVar(&t.method, "method", methodGWF, "the model: gwf (the paper's semi-supervised GWF model) or templates (FGW discrepancies to learned template graphs after a GIN encoder, trained end to end; its own defaults for the shared flags: --epochs 60, --lr 0.01, --batch 32, --encoder gin, --encoder-hidden 32,32, --hidden 64, the data's node features)")
+	fs.StringVar(&t.method, "method", methodGWF, "the model: gwf (the paper's semi-supervised GWF model) or templates (FGW discrepancies to learned template graphs, optionally after a GIN encoder, trained end to end; its own defaults for the shared flags: --epochs 60, --lr 0.01, --batch 32, --encoder none, --hidden 64, the data's node features)")
 	fs.IntVar(&t.templates, "templates", d.Templates, "--method templates: number of templates (0: 4 per class)")
 	fs.IntVar(&t.nodes, "template-nodes", d.TemplateNodes, "--method templates: nodes of a template at most")
 	fs.Float64Var(&t.decay, "weight-decay", d.WeightDecay, "--method templates: L2 penalty of Adam")
+	fs.BoolVar(&t.learnWeight, "learn-feature-weight", d.LearnWeight, "--method templates: learn the feature weight, from --feature-weight")
 }
 
 // config is the template model's configuration: its defaults, with every shared flag the
 // command line gave.
 func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig, error) {
 	c := semisup.DefaultTemplateConfig()
-	c.Templates, c.TemplateNodes, c.WeightDecay = f.tmpl.templates, f.tmpl.nodes, f.tmpl.decay
+	c.Templates, c.TemplateNodes, c.WeightDecay, c.LearnWeight = f.tmpl.templates, f.tmpl.nodes, f.tmpl.decay, f.tmpl.learnWeight
 	t := &f.train
 	if fs.Changed("epochs") {
 		c.Epochs = t.Epochs
