@@ -39,6 +39,11 @@ type TemplateConfig struct {
 	// Epochs and BatchSize set the training loop: shuffled mini-batches of labelled graphs.
 	Epochs    int `json:"epochs"`
 	BatchSize int `json:"batch_size"`
+	// Beta weighs the GWF reconstruction term (the paper's β trade-off, semi-supervised):
+	// every training graph, labelled or not, is reconstructed as the GW barycenter of the
+	// templates (as GWF's atoms, Algorithm 3) weighted by softmax of its negated standardized
+	// discrepancies, so that graphs without a label shape the templates too. 0: labels only.
+	Beta float64 `json:"beta,omitempty"`
 	// Validation is the fraction of the labelled graphs held out (stratified) to choose the
 	// epoch whose weights are kept; 0 keeps the last epoch's.
 	Validation float64 `json:"validation"`
@@ -93,6 +98,8 @@ func (c TemplateConfig) Validate() error {
 		return fmt.Errorf("templates: %d epochs (1 to %d)", c.Epochs, maxEpochs)
 	case c.BatchSize < 1 || c.BatchSize > 1<<20:
 		return fmt.Errorf("templates: batch size %d (1 to %d)", c.BatchSize, 1<<20)
+	case !(c.Beta >= 0 && c.Beta <= 1e6):
+		return fmt.Errorf("templates: beta %v, want [0, 1e6]", c.Beta)
 	case !(c.WeightDecay >= 0 && c.WeightDecay <= 1):
 		return fmt.Errorf("templates: weight decay %v, want [0, 1]", c.WeightDecay)
 	case c.Structure != "" && c.Structure != graphs.Adjacency && c.Structure != graphs.ShortestPath:

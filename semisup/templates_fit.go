@@ -7,10 +7,12 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"gonum.org/v1/gonum/mat"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/layers/nodes"
 	"github.com/gwf-graphs/gwf/layers/tape"
 	"github.com/gwf-graphs/gwf/training"
@@ -56,6 +58,13 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 	if len(train) == 0 {
 		return fmt.Errorf("templates: no labelled graph to train on")
 	}
+	if m.Config.Beta > 0 { // the graphs without a label train through the reconstruction term
+		for i, l := range labels {
+			if l == Unlabeled {
+				train = append(train, i)
+			}
+		}
+	}
 	b, err := m.bind(data)
 	if err != nil {
 		return err
@@ -77,26 +86,26 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(epoch)))
 		order := append([]int(nil), train...)
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-		loss := 0.0
+		loss, seen := 0.0, 0 // the cross-entropy summed over the labelled graphs seen
 		for s := 0; s < len(order); s += cfg.BatchSize {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			batch := order[s:min(s+cfg.BatchSize, len(order))]
-			ce, err := b.step(adam, params, batch, labels, layer)
+			ce, n, err := b.step(adam, params, batch, labels, layer)
 			if err != nil {
 				return fmt.Errorf("templates: epoch %d: %w", epoch, err)
 			}
-			loss += ce * float64(len(batch))
+			loss, seen = loss+ce*float64(n), seen+n
 			done := s + len(batch)
 			elapsed := time.Since(began)
 			trained += len(batch)
 			rate := float64(trained) / elapsed.Seconds()
 			left := (cfg.Epochs-epoch)*len(order) + len(order) - done
-			opt.Observe.Step(training.Progress{Epoch: epoch, Epochs: cfg.Epochs, Done: done, Total: len(order), Loss: loss / float64(done),
+			opt.Observe.Step(training.Progress{Epoch: epoch, Epochs: cfg.Epochs, Done: done, Total: len(order), Loss: loss / float64(max(seen, 1)),
 				GraphsPerSec: rate, Elapsed: elapsed, ETA: time.Duration(float64(left) / rate * float64(time.Second))})
 		}
-		st := TemplateEpoch{Epoch: epoch, CrossEntropy: loss / float64(len(order)), ValidationAccuracy: math.NaN()}
+		st := TemplateEpoch{Epoch: epoch, CrossEntropy: loss / float64(max(seen, 1)), ValidationAccuracy: math.NaN()}
 		if len(valid) > 0 {
 			acc, err := b.accuracy(valid, labels, eval)
 			if err != nil {
@@ -119,44 +128,86 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 	return nil
 }
 
-// step runs one mini-batch: forward, mean cross-entropy, backward, one Adam step.
-func (b *boundTemplates) step(adam gorgonia.Solver, params []*tensor.Dense, batch, labels []int, layer nodes.Templates) (float64, error) {
+// step runs one mini-batch: forward, loss, backward, one Adam step. It returns the mean
+// cross-entropy of the batch's labelled graphs and their number.
+func (b *boundTemplates) step(adam gorgonia.Solver, params []*tensor.Dense, batch, labels []int, layer nodes.Templates) (float64, int, error) {
 	ce, grads, err := b.lossGrad(params, batch, labels, layer)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
+	}
+	labelled := 0
+	for _, i := range batch {
+		if labels[i] != Unlabeled {
+			labelled++
+		}
 	}
 	vg := make([]gorgonia.ValueGrad, len(params))
 	for i, p := range params {
 		vg[i] = &param{value: p, grad: tensor.New(tensor.WithShape(p.Shape().Clone()...), tensor.WithBacking(grads[i]))}
 	}
-	return ce, adam.Step(vg)
+	return ce, labelled, adam.Step(vg)
 }
 
-// lossGrad returns the batch's mean cross-entropy and its gradient in every parameter.
+// lossGrad returns the batch's mean cross-entropy over its labelled graphs and the gradient
+// in every parameter of that plus, with Config.Beta > 0, β times the mean GWF reconstruction
+// loss of all its graphs.
 func (b *boundTemplates) lossGrad(params []*tensor.Dense, batch, labels []int, layer nodes.Templates) (float64, [][]float64, error) {
-	C := b.m.Head.Classes()
+	m := b.m
+	C := m.Head.Classes()
 	onehot := make([]float64, len(batch)*C)
 	rows := make([]float64, len(batch))
+	labelled := 0
+	for _, i := range batch {
+		if labels[i] != Unlabeled {
+			labelled++
+		}
+	}
 	for r, i := range batch {
-		onehot[r*C+labels[i]] = 1
-		rows[r] = 1 / float64(len(batch))
+		if labels[i] != Unlabeled {
+			onehot[r*C+labels[i]] = 1
+			rows[r] = 1 / float64(labelled)
+		}
+	}
+	var obs []layers.Space
+	if m.Config.Beta > 0 {
+		var err error
+		if obs, err = b.observed(batch); err != nil {
+			return 0, nil, err
+		}
 	}
 	var pn gorgonia.Nodes
-	g, loss, err := tape.Build(func() (*gorgonia.ExprGraph, *gorgonia.Node, error) {
+	var ceValue gorgonia.Value // read as computed: the sum after it may be done in place
+	g, _, err := tape.Build(func() (*gorgonia.ExprGraph, *gorgonia.Node, error) {
 		g := gorgonia.NewGraph()
 		pn = paramNodes(g, params)
-		logits, _, err := b.forward(g, pn, batch, layer)
+		f, err := b.forwardAll(g, pn, batch, layer)
 		if err != nil {
 			return nil, nil, err
 		}
-		loss, err := crossEntropyNode(g, logits, onehot, rows)
+		// Built even for a batch without labels (all rows weighing 0), so that every parameter
+		// has a gradient (0 for the head's).
+		ce, err := crossEntropyNode(g, f.logits, onehot, rows)
 		if err != nil {
 			return nil, nil, err
 		}
-		if _, err := gorgonia.Grad(loss, pn...); err != nil {
+		gorgonia.Read(ce, &ceValue)
+		total := ce
+		if m.Config.Beta > 0 {
+			rec, err := b.reconstruction(g, f, obs, layer)
+			if err != nil {
+				return nil, nil, err
+			}
+			if rec, err = gorgonia.Mul(rec, gorgonia.NewConstant(m.Config.Beta/float64(len(batch)))); err != nil {
+				return nil, nil, err
+			}
+			if total, err = gorgonia.Add(total, rec); err != nil {
+				return nil, nil, err
+			}
+		}
+		if _, err := gorgonia.Grad(total, pn...); err != nil {
 			return nil, nil, err
 		}
-		return g, loss, nil
+		return g, total, nil
 	})
 	if err != nil {
 		return 0, nil, err
@@ -166,9 +217,9 @@ func (b *boundTemplates) lossGrad(params []*tensor.Dense, batch, labels []int, l
 	if err := vm.RunAll(); err != nil {
 		return 0, nil, err
 	}
-	ce := loss.Value().Data().(float64)
-	if math.IsNaN(ce) || math.IsInf(ce, 0) {
-		return 0, nil, fmt.Errorf("the cross-entropy is %v", ce)
+	loss := ceValue.Data().(float64)
+	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		return 0, nil, fmt.Errorf("the cross-entropy is %v", loss)
 	}
 	grads := make([][]float64, len(pn))
 	for i, n := range pn {
@@ -181,7 +232,47 @@ func (b *boundTemplates) lossGrad(params []*tensor.Dense, batch, labels []int, l
 			return 0, nil, fmt.Errorf("the gradient of parameter %d is not finite", i)
 		}
 	}
-	return ce, grads, nil
+	return loss, grads, nil
+}
+
+// observed are the batch's graphs as the reconstruction term sees them: their structure and,
+// with features, their node features as the templates see them (the encoder's, computed with
+// its current weights and taken as given: the reconstruction moves the templates and, through
+// the barycenter weights, the discrepancies, not the encoder's outputs directly).
+func (b *boundTemplates) observed(batch []int) ([]layers.Space, error) {
+	obs := make([]layers.Space, len(batch))
+	var feats []*mat.Dense
+	if b.m.Config.FeatureWeight > 0 {
+		var err error
+		if feats, err = b.nodeFeatures(batch); err != nil {
+			return nil, err
+		}
+	}
+	for r, i := range batch {
+		obs[r] = b.obs[i]
+		if feats != nil {
+			obs[r].F = feats[r]
+		}
+	}
+	return obs, nil
+}
+
+// reconstruction adds the GWF loss of the batch (nodes.BatchLoss: eq. approx, the paper's
+// GWB of Algorithm 3 with PPA) with the templates as atoms and the barycenter weights
+// softmax(−scaled discrepancies): a graph is rebuilt mostly from the templates nearest it.
+func (b *boundTemplates) reconstruction(g *gorgonia.ExprGraph, f forwardNodes, obs []layers.Space, layer nodes.Templates) (*gorgonia.Node, error) {
+	ppa := layers.DefaultPPA()
+	ppa.Weight = b.m.FeatureWeight()
+	loss := nodes.BatchLoss{Forward: layers.Forward{GWB: layers.GWB{Solver: ppa, Layers: 2}}, Workers: layer.Workers, Context: layer.Context}
+	atoms := make([]nodes.AtomNodes, len(f.templates))
+	for k, t := range f.templates {
+		atoms[k] = nodes.AtomNodes{V: t.V, H: t.H, Mu: t.Mu}
+	}
+	z, err := gorgonia.Neg(f.scaled)
+	if err != nil {
+		return nil, err
+	}
+	return loss.Build(g, atoms, z, obs)
 }
 
 // accuracy scores the graphs idx with a forward pass from scratch.

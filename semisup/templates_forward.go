@@ -73,21 +73,39 @@ func denseTensor(m *mat.Dense) *tensor.Dense {
 	return tensor.New(tensor.WithShape(r, c), tensor.WithBacking(m.RawMatrix().Data))
 }
 
+// forwardNodes are the nodes of a batch's forward pass.
+type forwardNodes struct {
+	logits *gorgonia.Node // B×classes
+	dist   *gorgonia.Node // B×K template discrepancies
+	scaled *gorgonia.Node // B×K, standardized: what the head reads
+	// templates are the templates' V_k and H_k nodes, for a reconstruction term.
+	templates []nodes.Template
+}
+
 // forward adds the batch's class scores to g (B×classes) from params (m.params() as nodes of
 // g), and returns them with the template discrepancies (B×K).
 func (b *boundTemplates) forward(g *gorgonia.ExprGraph, params gorgonia.Nodes, batch []int, layer nodes.Templates) (logits, dist *gorgonia.Node, err error) {
+	f, err := b.forwardAll(g, params, batch, layer)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f.logits, f.dist, nil
+}
+
+// forwardAll is forward returning every node a training step needs.
+func (b *boundTemplates) forwardAll(g *gorgonia.ExprGraph, params gorgonia.Nodes, batch []int, layer nodes.Templates) (f forwardNodes, err error) {
 	m := b.m
 	obs := make([]layers.Space, len(batch))
 	for r, i := range batch {
 		if i < 0 || i >= len(b.graph) {
-			return nil, nil, fmt.Errorf("templates: graph %d of %d", i, len(b.graph))
+			return f, fmt.Errorf("templates: graph %d of %d", i, len(b.graph))
 		}
 		obs[r] = b.obs[i]
 	}
 	var x *gorgonia.Node
 	if m.Config.FeatureWeight > 0 {
 		if x, params, err = b.encode(g, params, batch); err != nil {
-			return nil, nil, err
+			return f, err
 		}
 	}
 	K := len(m.Templates)
@@ -106,28 +124,31 @@ func (b *boundTemplates) forward(g *gorgonia.ExprGraph, params gorgonia.Nodes, b
 	if m.logWeight != nil {
 		logWeight, params = params[0], params[1:]
 	}
-	if dist, err = layer.Build(g, ts, x, logWeight, obs, batch); err != nil {
-		return nil, nil, err
+	f.templates = ts
+	if f.dist, err = layer.Build(g, ts, x, logWeight, obs, batch); err != nil {
+		return f, err
 	}
-	h, err := m.standardize(g, dist)
+	h, err := m.standardize(g, f.dist)
 	if err != nil {
-		return nil, nil, err
+		return f, err
 	}
+	f.scaled = h
 	nl := len(m.Head.W)
 	for l := 0; l < nl; l++ {
 		if h, err = gorgonia.Mul(h, params[l]); err != nil {
-			return nil, nil, err
+			return f, err
 		}
 		if h, err = gorgonia.BroadcastAdd(h, params[nl+l], nil, []byte{0}); err != nil {
-			return nil, nil, err
+			return f, err
 		}
 		if l+1 < nl {
 			if h, err = gorgonia.Rectify(h); err != nil {
-				return nil, nil, err
+				return f, err
 			}
 		}
 	}
-	return h, dist, nil
+	f.logits = h
+	return f, nil
 }
 
 // standardize adds (D − Shift) ⊘ Scale, column by column: the head reads discrepancies of
@@ -297,13 +318,21 @@ func (m *TemplateModel) EncodeNodes(data []*graphs.Graph) ([]*mat.Dense, error) 
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*mat.Dense, len(data))
+	all := make([]int, len(data))
+	for i := range all {
+		all[i] = i
+	}
+	return b.nodeFeatures(all)
+}
+
+// nodeFeatures computes the node features of the graphs idx with the encoder's current
+// weights (a forward pass without gradients).
+func (b *boundTemplates) nodeFeatures(idx []int) ([]*mat.Dense, error) {
+	m := b.m
+	out := make([]*mat.Dense, len(idx))
 	d := m.features()
-	for s := 0; s < len(data); s += evalChunk {
-		batch := make([]int, 0, evalChunk)
-		for i := s; i < min(s+evalChunk, len(data)); i++ {
-			batch = append(batch, i)
-		}
+	for s := 0; s < len(idx); s += evalChunk {
+		batch := idx[s:min(s+evalChunk, len(idx))]
 		g, x, err := tape.Build(func() (*gorgonia.ExprGraph, *gorgonia.Node, error) {
 			g := gorgonia.NewGraph()
 			var ps []*tensor.Dense
@@ -324,9 +353,9 @@ func (m *TemplateModel) EncodeNodes(data []*graphs.Graph) ([]*mat.Dense, error) 
 		}
 		vals := x.Value().Data().([]float64)
 		off := 0
-		for _, i := range batch {
+		for r, i := range batch {
 			n := b.graph[i].n
-			out[i] = mat.NewDense(n, d, append([]float64(nil), vals[off*d:(off+n)*d]...))
+			out[s+r] = mat.NewDense(n, d, append([]float64(nil), vals[off*d:(off+n)*d]...))
 			off += n
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -390,5 +391,37 @@ func TestTemplateModelSaveLoad(t *testing.T) {
 	sealed, _ := envelope.Seal(TemplateFormat, templateFileVersion, payload)
 	if _, err := DecodeTemplates(bytes.NewReader(sealed)); !errors.Is(err, ErrCorruptTemplates) {
 		t.Errorf("a file with one shift for %d templates: %v", len(m.Templates), err)
+	}
+}
+
+// With β > 0 the graphs without a label train the templates through the reconstruction term:
+// a model trained on few labels and many unlabelled graphs differs from one trained on the
+// labels alone, and its losses stay finite.
+func TestTemplatesSemiSupervised(t *testing.T) {
+	data, labels := semisuptest.TwoStructures(t, 24, 11)
+	few := append([]int(nil), labels...)
+	for i := 4; i < len(few); i++ {
+		few[i] = Unlabeled
+	}
+	var v [][]float64
+	for _, beta := range []float64{0, 0.5} {
+		cfg := smallTemplateConfig()
+		cfg.Epochs, cfg.Beta = 3, beta
+		m, err := NewTemplateModel(data, few, 2, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := FitTemplates(context.Background(), m, data, few, TemplateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range m.History {
+			if !(e.CrossEntropy >= 0) || math.IsInf(e.CrossEntropy, 0) {
+				t.Fatalf("β = %v: epoch %d cross-entropy %v", beta, e.Epoch, e.CrossEntropy)
+			}
+		}
+		v = append(v, append([]float64(nil), m.Templates[0].V.RawMatrix().Data...))
+	}
+	if slices.Equal(v[0], v[1]) {
+		t.Error("the unlabelled graphs did not move the templates")
 	}
 }

@@ -15,7 +15,8 @@ const methodTemplates = classexp.MethodTemplates
 
 // templateFlags are the flags of 'gwf semisup --method templates' beyond those it shares with
 // the GWF model (--epochs, --lr, --batch, --seed, --feature-weight, --encoder, --encoder-hidden,
-// --hidden, --validation, --structure), whose defaults are then the template model's.
+// --hidden, --validation, --structure, --beta), whose defaults are then the template model's
+// (--beta 0: the labels alone; β > 0 adds the GWF reconstruction of every graph).
 type templateFlags struct {
 	method      string
 	templates   int
@@ -26,7 +27,7 @@ type templateFlags struct {
 
 func (t *templateFlags) register(fs *pflag.FlagSet) {
 	d := semisup.DefaultTemplateConfig()
-	fs.StringVar(&t.method, "method", methodGWF, "the model: gwf (the paper's semi-supervised GWF model) or templates (FGW discrepancies to learned template graphs, optionally after a GIN encoder, trained end to end; its own defaults for the shared flags: --epochs 60, --lr 0.01, --batch 32, --encoder none, --hidden 64, the data's node features)")
+	fs.StringVar(&t.method, "method", methodGWF, "the model: gwf (the paper's semi-supervised GWF model) or templates (FGW discrepancies to learned template graphs, optionally after a GIN encoder, trained end to end; its own defaults for the shared flags: --epochs 60, --lr 0.01, --batch 32, --encoder none, --hidden 64, --beta 0, the data's node features)")
 	fs.IntVar(&t.templates, "templates", d.Templates, "--method templates: number of templates (0: 4 per class)")
 	fs.IntVar(&t.nodes, "template-nodes", d.TemplateNodes, "--method templates: nodes of a template at most")
 	fs.Float64Var(&t.decay, "weight-decay", d.WeightDecay, "--method templates: L2 penalty of Adam")
@@ -74,6 +75,9 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 		}
 		c.Hidden = h
 	}
+	if fs.Changed("beta") {
+		c.Beta = f.beta
+	}
 	if fs.Changed("validation") {
 		c.Validation = f.validation
 	}
@@ -82,7 +86,7 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 		return c, cli.Usagef("--method templates: --structure takes adjacency or shortest-path")
 	}
 	c.Structure = s
-	for _, name := range []string{"beta", "head-input", "detach", "no-gwf", "head-steps", "head-lr", "head-decay", "select-beta",
+	for _, name := range []string{"head-input", "detach", "no-gwf", "head-steps", "head-lr", "head-decay", "select-beta",
 		"select-detach", "select-decay", "select-encoder-lr", "select-hidden", "refit", "encoder-lr", "atoms", "atom-size", "solver", "gamma",
 		"layers", "inner", "gwb-layers", "shard", "resume", "output-dir"} {
 		if fs.Lookup(name) != nil && fs.Changed(name) {

@@ -49,7 +49,7 @@ func TestSemisupTemplates(t *testing.T) {
 
 	for _, bad := range [][]string{
 		{"--method", "bogus"},
-		{"--method", "templates", "--beta", "1"},
+		{"--method", "templates", "--detach"},
 		{"--method", "templates", "--templates", "-1"},
 		{"--method", "templates", "--structure", "ring"},
 		{"--method", "templates", "--feature-weight", "auto"},
