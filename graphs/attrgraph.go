@@ -11,6 +11,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -90,26 +91,28 @@ type attrNode struct {
 // order of first mention, so that an edge may come before its nodes; the rows of C are the
 // declared nodes in document order.
 type attrGraph struct {
-	label      string
-	lim        Limits
-	attributes bool // collect numeric node attributes
-	directed   bool // how edgeByGraph edges set C
-	index      map[string]int32
-	nodes      []attrNode // by slot
-	declared   int32
-	entries    []attrEntry
-	unlabelled bool // an edge came without an edge label: the graph has none
-	compactAt  int
-	values     int64                // numeric attribute values held, bounded by MaxDenseBytes
-	defaults   map[string][]float64 // values of nodes without the attribute (GraphML <default>)
+	label       string
+	lim         Limits
+	attributes  bool // collect numeric node attributes
+	omitPartial bool // leave out those some nodes lack (NodeLinkOptions.OmitPartialAttributes)
+	directed    bool // how edgeByGraph edges set C
+	index       map[string]int32
+	nodes       []attrNode // by slot
+	declared    int32
+	entries     []attrEntry
+	unlabelled  bool // an edge came without an edge label: the graph has none
+	compactAt   int
+	values      int64                // numeric attribute values held, bounded by MaxDenseBytes
+	defaults    map[string][]float64 // values of nodes without the attribute (GraphML <default>)
 	// With categories, the string node attributes by slot, and their defaults.
 	categories  bool
 	catValues   []map[string]string
 	catDefaults map[string]string
 }
 
-func newAttrGraph(label string, lim Limits, attributes bool) *attrGraph {
-	return &attrGraph{label: label, lim: lim, attributes: attributes, index: map[string]int32{}, compactAt: edgeListCompactMin}
+func newAttrGraph(label string, lim Limits, opt NodeLinkOptions) *attrGraph {
+	return &attrGraph{label: label, lim: lim, attributes: opt.Attributes, omitPartial: opt.OmitPartialAttributes,
+		index: map[string]int32{}, compactAt: edgeListCompactMin}
 }
 
 // invalid is a structural error; callers add the input's name and line.
@@ -331,9 +334,10 @@ func (g *attrGraph) build(name string) (*Graph, error) {
 	}
 	var f *mat.Dense
 	var cols []attrColumn
+	var omitted []omittedAttr
 	if g.attributes {
 		var err error
-		if f, cols, err = g.features(slotOf); err != nil {
+		if f, cols, omitted, err = g.features(slotOf); err != nil {
 			return nil, err
 		}
 	}
@@ -374,7 +378,7 @@ func (g *attrGraph) build(name string) (*Graph, error) {
 		return nil, err
 	}
 	gr.Name = name
-	gr.attrColumns = cols
+	gr.attrColumns, gr.omittedAttrs = cols, omitted
 	gr.categories = g.nodeCategories(slotOf)
 	if err := g.edgeLabels(gr); err != nil {
 		return nil, err
@@ -408,11 +412,11 @@ func (g *attrGraph) edgeLabels(gr *Graph) error {
 
 // features makes F of the numeric attributes, by name in sorted order, and names its
 // columns: every node must have each that any node has (or a default gives), with the same
-// number of values. nil when there are none.
-func (g *attrGraph) features(slotOf []int32) (*mat.Dense, []attrColumn, error) {
+// number of values; with omitPartial, one that some node lacks is left out instead, and
+// said in omitted. nil when there are none.
+func (g *attrGraph) features(slotOf []int32) (*mat.Dense, []attrColumn, []omittedAttr, error) {
 	type column struct {
-		name  string
-		width int
+		attrColumn
 		first string // the first node with it, for errors
 	}
 	seen := map[string]bool{}
@@ -422,49 +426,67 @@ func (g *attrGraph) features(slotOf []int32) (*mat.Dense, []attrColumn, error) {
 		for _, a := range slices.Sorted(maps.Keys(node.attrs)) {
 			if !seen[a] {
 				seen[a] = true
-				cols = append(cols, column{a, len(node.attrs[a]), node.id})
+				cols = append(cols, column{attrColumn{a, len(node.attrs[a])}, node.id})
 			}
 		}
 	}
 	for _, a := range slices.Sorted(maps.Keys(g.defaults)) {
 		if !seen[a] {
 			seen[a] = true
-			cols = append(cols, column{a, len(g.defaults[a]), ""})
+			cols = append(cols, column{attrColumn{a, len(g.defaults[a])}, ""})
 		}
 	}
 	slices.SortFunc(cols, func(a, b column) int { return strings.Compare(a.name, b.name) })
+	// values is node i's values of column c, false where it lacks them.
+	values := func(i int, c column) ([]float64, bool) {
+		node := &g.nodes[slotOf[i]]
+		if xs, ok := node.attrs[c.name]; ok {
+			return xs, true
+		}
+		xs, ok := g.defaults[c.name]
+		return xs, ok
+	}
+	var kept []attrColumn
+	var omitted []omittedAttr
 	d := 0
 	for _, c := range cols {
+		lacking := ""
+		for i, s := range slotOf {
+			xs, ok := values(i, c)
+			id := g.nodes[s].id
+			switch {
+			case !ok && g.omitPartial:
+				lacking = id
+			case !ok:
+				return nil, nil, nil, invalidf(g.label, "node %q lacks the numeric attribute %q that node %q has: every node needs the same ones to make features (%s)", id, c.name, c.first, partialAttrHint)
+			case len(xs) != c.width:
+				return nil, nil, nil, invalidf(g.label, "node %q has %d values of the numeric attribute %q, node %q has %d: every node needs the same ones to make features (or leave them out with --features labels or none)", id, len(xs), c.name, c.first, c.width)
+			}
+			if lacking != "" {
+				break
+			}
+		}
+		if lacking != "" {
+			omitted = append(omitted, omittedAttr{name: c.name, node: strconv.Quote(lacking), has: strconv.Quote(c.first)})
+			continue
+		}
+		kept = append(kept, c.attrColumn)
 		d += c.width
 	}
 	if d == 0 {
-		return nil, nil, nil
+		return nil, nil, omitted, nil
 	}
 	n := len(slotOf)
 	if err := checkDenseSize(g.label, n, d, g.lim); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	f := mat.NewDense(n, d, nil)
-	for i, s := range slotOf {
-		node := &g.nodes[s]
+	for i := range slotOf {
 		row := f.RawRowView(i)[:0]
-		for _, c := range cols {
-			xs, ok := node.attrs[c.name]
-			if !ok {
-				xs, ok = g.defaults[c.name]
-			}
-			switch {
-			case !ok:
-				return nil, nil, invalidf(g.label, "node %q lacks the numeric attribute %q that node %q has: every node needs the same ones to make features (or leave them out with --features labels or none)", node.id, c.name, c.first)
-			case len(xs) != c.width:
-				return nil, nil, invalidf(g.label, "node %q has %d values of the numeric attribute %q, node %q has %d: every node needs the same ones to make features (or leave them out with --features labels or none)", node.id, len(xs), c.name, c.first, c.width)
-			}
+		for _, c := range kept {
+			xs, _ := values(i, column{attrColumn: c})
 			row = append(row, xs...)
 		}
 	}
-	names := make([]attrColumn, len(cols))
-	for i, c := range cols {
-		names[i] = attrColumn{c.name, c.width}
-	}
-	return f, names, nil
+	return f, kept, omitted, nil
 }

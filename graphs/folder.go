@@ -74,6 +74,12 @@ type FolderOptions struct {
 	// carry one): an error (the zero value, so that a forgotten label is not read as none),
 	// the labels kept, or the labels dropped.
 	PartialLabels PartialLabels
+	// OmitPartialAttributes, with FeaturesAttributes or FeaturesBoth, leaves out of every
+	// graph a numeric node attribute that some nodes of a graph lack, saying so in
+	// Dataset.LeftOut, instead of refusing the folder. Where none is left, the error wraps
+	// ErrNoAttributes, and LeftOutOf says what was left out. A graph without any attributes,
+	// or with others than the rest, is refused all the same.
+	OmitPartialAttributes bool
 	// EdgeLabels keeps the graphs' edge labels (Graph.EdgeLabels: the edge attribute "label"
 	// of node-link, GraphML, GML and GEXF files, "edge_labels" of JSON files) where every graph has
 	// them; else they are dropped. Dataset.Encoding.EdgeLabels says which.
@@ -232,6 +238,9 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 		g.Name = name
 		return g, nil
 	}
+	// Omitting attributes that some nodes lack needs all graphs read; else each is checked as
+	// it is read.
+	omitting := opt.Features.HasAttributes() && opt.OmitPartialAttributes
 	var total int64
 	for k, name := range keep {
 		p := filepath.Join(dir, name)
@@ -239,20 +248,12 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 		if err != nil {
 			return nil, err
 		}
-		if opt.Features.HasAttributes() {
-			if g.F == nil && len(ds.Graphs) == 0 {
-				return nil, noAttributes(dir, name, opt.Features, keep[k+1:], read)
-			}
-			if g.F == nil {
-				return nil, partialAttributes(p, ds.Graphs[0].Name, ds.dim())
-			}
-			if err := sameAttributes(p, g, ds.Graphs); err != nil {
+		if opt.Features.HasAttributes() && !omitting {
+			noneFirst := func() error { return noAttributes(dir, name, opt.Features, keep[k+1:], read) }
+			if err := checkAttributes(p, g, ds.Graphs, noneFirst); err != nil {
 				return nil, err
 			}
-			if d0 := ds.dim(); d0 > 0 && g.Dim() != d0 {
-				return nil, fmt.Errorf("%s: %d node features, but %s has %d", p, g.Dim(), ds.Graphs[0].Name, d0)
-			}
-		} else {
+		} else if !opt.Features.HasAttributes() {
 			g.F, g.attrColumns = nil, nil
 		}
 		if !opt.Features.HasLabels() {
@@ -267,6 +268,11 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 				p, tuBytes(total), tuBytes(lim.MaxDenseBytes))
 		}
 		ds.Graphs = append(ds.Graphs, g)
+	}
+	if omitting {
+		if err := ds.omitPartialAttributes(dir, opt.Features); err != nil {
+			return nil, err
+		}
 	}
 	ds.keepEdgeLabels(opt.EdgeLabels)
 	if opt.Features.HasLabels() {
@@ -295,18 +301,6 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 // attributes and the graph named with has dim of them.
 func partialAttributes(path, with string, dim int) error {
 	return fmt.Errorf("%s: no numeric node attributes, while %s has %d: node attributes are used where every graph has them, of one width (give them to every graph, or leave them out with --features labels or none)", path, with, dim)
-}
-
-// sameAttributes refuses the graph g at path whose numeric node attributes are not those of
-// the graphs read before it, by name: a feature column must be one attribute in every graph,
-// not "temperature" in some and "charge" in others. Features without names (the JSON form's)
-// are matched by position.
-func sameAttributes(path string, g *Graph, read []*Graph) error {
-	if len(read) == 0 || g.attrColumns == nil || read[0].attrColumns == nil || slices.Equal(g.attrColumns, read[0].attrColumns) {
-		return nil
-	}
-	return fmt.Errorf("%s: numeric node attributes %s, but %s has %s: features are matched by attribute name, not position (give every graph the same ones, or leave them out with --features labels or none)",
-		path, attrColumnNames(g.attrColumns), read[0].Name, attrColumnNames(read[0].attrColumns))
 }
 
 // noAttributes is the error of a folder whose first graph, first, has no node attributes
@@ -382,7 +376,7 @@ func ReadGraphFile(path string, opt FolderOptions) (*Graph, error) {
 
 // readGraphFile reads one graph file of a folder.
 func readGraphFile(p string, opt FolderOptions, lim Limits) (*Graph, error) {
-	return ReadFile(p, FileOptions{Features: opt.Features, Limits: lim,
+	return ReadFile(p, FileOptions{Features: opt.Features, Limits: lim, OmitPartialAttributes: opt.OmitPartialAttributes,
 		EdgeList: EdgeListOptions{IDs: NodeNames, Directed: opt.Directed}})
 }
 
@@ -401,6 +395,9 @@ type FileOptions struct {
 	EdgeList EdgeListOptions
 	// Limits bound the graph; the zero value means DefaultLimits.
 	Limits Limits
+	// OmitPartialAttributes leaves out a numeric node attribute that some nodes lack instead
+	// of refusing the graph (NodeLinkOptions.OmitPartialAttributes).
+	OmitPartialAttributes bool
 }
 
 // FileFormat is the reader ReadFile chooses for a file by its extension (FileOptions.Format's
@@ -458,7 +455,8 @@ func formatTextBound(format string, lim Limits) textBound {
 // opt.Limits (a JSON file: jsonTextBound).
 func readGraph(r io.Reader, p, format string, opt FileOptions) (*Graph, error) {
 	lim := opt.Limits.OrDefault()
-	attrs := NodeLinkOptions{Attributes: opt.Features.HasAttributes(), Categories: opt.Features.HasLabels(), Limits: lim}
+	attrs := NodeLinkOptions{Attributes: opt.Features.HasAttributes(), Categories: opt.Features.HasLabels(), Limits: lim,
+		OmitPartialAttributes: opt.OmitPartialAttributes}
 	el := opt.EdgeList
 	el.Limits = lim
 	switch format {

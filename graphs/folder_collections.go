@@ -168,7 +168,8 @@ func (coll collections) read(dir, name string, opt FolderOptions, lim Limits) (g
 	if folderFormat(file) == "graph6" {
 		g, err = ReadGraph6(bytes.NewReader(graphs[i]), label, lim)
 	} else {
-		g, err = readJSONGraph(graphs[i], label, NodeLinkOptions{Attributes: opt.Features.HasAttributes(), Categories: opt.Features.HasLabels(), Limits: lim}, lim)
+		g, err = readJSONGraph(graphs[i], label, NodeLinkOptions{Attributes: opt.Features.HasAttributes(), Categories: opt.Features.HasLabels(), Limits: lim,
+			OmitPartialAttributes: opt.OmitPartialAttributes}, lim)
 	}
 	return g, true, err
 }

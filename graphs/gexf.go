@@ -55,7 +55,7 @@ func ReadGEXF(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
 	if label == "" {
 		label = "<gexf>"
 	}
-	p := &gexfParser{x: &graphmlParser{label: label}, g: newAttrGraph(label, lim, opt.Attributes), attrs: map[string]*gexfAttr{}}
+	p := &gexfParser{x: &graphmlParser{label: label}, g: newAttrGraph(label, lim, opt), attrs: map[string]*gexfAttr{}}
 	p.g.categories = opt.Categories
 	err := boundedRead(r, label, markupTextBound(lim), lim, func(src io.Reader) error {
 		p.x.d = xml.NewDecoder(src)

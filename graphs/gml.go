@@ -57,7 +57,7 @@ func ReadGML(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
 	if label == "" {
 		label = "<gml>"
 	}
-	p := &gmlParser{label: label, g: newAttrGraph(label, lim, opt.Attributes)}
+	p := &gmlParser{label: label, g: newAttrGraph(label, lim, opt)}
 	p.g.categories = opt.Categories
 	err := boundedRead(r, label, markupTextBound(lim), lim, func(src io.Reader) error {
 		p.lex = &gmlLexer{r: bufio.NewReader(src), line: 1}

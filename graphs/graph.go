@@ -45,7 +45,19 @@ type Graph struct {
 	// reader of named attributes (node-link, GraphML, GML, GEXF) made F, so that a folder
 	// matches them by name; nil otherwise.
 	attrColumns []attrColumn
+	// omittedAttrs are the numeric node attributes a reader left out because some nodes lack
+	// them (NodeLinkOptions.OmitPartialAttributes), for a folder to leave out of every graph.
+	omittedAttrs []omittedAttr
 }
+
+// omittedAttr is a numeric node attribute left out of a graph's features: node (an id, as the
+// file writes it) lacks it, node has has it.
+type omittedAttr struct {
+	name, node, has string
+}
+
+// partialAttrHint says what to do of a numeric node attribute that some nodes lack.
+const partialAttrHint = "give it to every node; without --features, gwf leaves it out with a warning (FolderOptions.OmitPartialAttributes); --features labels or none leave out all of them"
 
 // attrColumn is a numeric node attribute and the number of columns of F it fills.
 type attrColumn struct {

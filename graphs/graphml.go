@@ -51,7 +51,7 @@ func ReadGraphML(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) 
 	if label == "" {
 		label = "<graphml>"
 	}
-	p := &graphmlParser{label: label, keys: map[string]*graphmlKey{}, g: newAttrGraph(label, lim, opt.Attributes)}
+	p := &graphmlParser{label: label, keys: map[string]*graphmlKey{}, g: newAttrGraph(label, lim, opt)}
 	p.g.categories = opt.Categories
 	err := boundedRead(r, label, markupTextBound(lim), lim, func(src io.Reader) error {
 		p.d = xml.NewDecoder(src)

@@ -22,10 +22,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"slices"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -37,6 +37,10 @@ type NodeLinkOptions struct {
 	// features F. Every node must have the same numeric attributes. Without it, or when the
 	// nodes have none, F is nil.
 	Attributes bool
+	// OmitPartialAttributes, with Attributes, leaves out a numeric attribute that some nodes
+	// lack (GraphML, GML: and no default gives) instead of refusing the graph; ReadFolder leaves
+	// it out of every graph and says so (FolderOptions.OmitPartialAttributes).
+	OmitPartialAttributes bool
 	// Categories keeps the string node attributes, and integer ones named "label" (node labels
 	// of networkx graphs made from TU data), for ReadFolder to one-hot encode (FeaturesLabels
 	// over a folder's values); a single graph does not use them. GraphML keys and GEXF
@@ -101,7 +105,7 @@ func readNodeLinkText(b []byte, name, label string, opt NodeLinkOptions) (*Graph
 	if err := json.Unmarshal(b, &nl); err != nil {
 		return nil, jsonDecodeError(label, b, err)
 	}
-	g, err := nl.graph(name, label, opt.Attributes, lim)
+	g, err := nl.graph(name, label, opt)
 	if err == nil && opt.Categories {
 		g.categories = nodeLinkCategories(nl.Nodes.list)
 	}
@@ -128,7 +132,8 @@ func nodeLinkKey(raw json.RawMessage) (string, bool) {
 	return b.String(), true
 }
 
-func (nl *nodeLink) graph(name, label string, attributes bool, lim Limits) (*Graph, error) {
+func (nl *nodeLink) graph(name, label string, opt NodeLinkOptions) (*Graph, error) {
+	lim := opt.Limits.OrDefault()
 	if nl.Nodes.list == nil {
 		return nil, invalidf(label, `no "nodes" array; want networkx node-link JSON such as {"nodes": [{"id": 0}, {"id": 1}], "links": [{"source": 0, "target": 1}]}`)
 	}
@@ -152,9 +157,10 @@ func (nl *nodeLink) graph(name, label string, attributes bool, lim Limits) (*Gra
 	}
 	var f *mat.Dense
 	var cols []attrColumn
-	if attributes {
+	var omitted []omittedAttr
+	if opt.Attributes {
 		var err error
-		if f, cols, err = nodeLinkFeatures(nl.Nodes.list, label, lim); err != nil {
+		if f, cols, omitted, err = nodeLinkFeatures(nl.Nodes.list, label, opt); err != nil {
 			return nil, err
 		}
 	}
@@ -181,7 +187,7 @@ func (nl *nodeLink) graph(name, label string, attributes bool, lim Limits) (*Gra
 		return nil, err
 	}
 	g.Name = name
-	g.attrColumns = cols
+	g.attrColumns, g.omittedAttrs = cols, omitted
 	if nl.Graph.err != nil {
 		return nil, invalidf(label, "%v", nl.Graph.err)
 	}
@@ -407,60 +413,106 @@ func nodeLinkCategories(nodes []map[string]json.RawMessage) nodeCategories {
 	return c
 }
 
-// nodeLinkFeatures builds F from the numeric attributes of the nodes and names its columns,
-// or returns nil when the nodes have none.
-func nodeLinkFeatures(nodes []map[string]json.RawMessage, label string, lim Limits) (*mat.Dense, []attrColumn, error) {
-	// numeric parses a number or an array of numbers; ok is false for other values.
-	numeric := func(raw json.RawMessage) ([]float64, bool) {
-		if string(bytes.TrimSpace(raw)) == "null" {
-			return nil, false // Unmarshal accepts null as any type
-		}
-		var x float64
-		if json.Unmarshal(raw, &x) == nil {
-			return []float64{x}, true
-		}
-		var xs []float64
-		if json.Unmarshal(raw, &xs) == nil && len(xs) > 0 {
-			return xs, true
-		}
-		return nil, false
+// nodeLinkFeatures builds F from the numeric attributes of the nodes, by name in sorted
+// order, and names its columns: every node must have each that any node has, with the same
+// number of values; with opt.OmitPartialAttributes, one that some node lacks is left out
+// instead, and said in omitted. nil when the nodes have none.
+func nodeLinkFeatures(nodes []map[string]json.RawMessage, label string, opt NodeLinkOptions) (*mat.Dense, []attrColumn, []omittedAttr, error) {
+	lim := opt.Limits.OrDefault()
+	// id names node i in messages by its id, as the file writes it.
+	id := func(i int) string {
+		key, _ := nodeLinkKey(nodes[i]["id"]) // checked
+		return key
 	}
-	layout := func(node map[string]json.RawMessage) []attrColumn {
-		var out []attrColumn
+	// The values of each node's numeric attributes (numbers, arrays of numbers; "id", and
+	// "label" where it is an integer, excluded), counted against the memory limit before an
+	// array is decoded, and the attributes by name, with the first node that has each.
+	values := make([]map[string][]float64, len(nodes))
+	first := map[string]int{}
+	total := int64(0)
+	for i, node := range nodes {
 		for k, raw := range node {
 			if k == "id" || (k == labelAttribute && integerLiteral(raw)) {
 				continue
 			}
-			if xs, ok := numeric(raw); ok {
-				out = append(out, attrColumn{k, len(xs)})
+			if n, ok := jsonArrayLen(raw); ok {
+				if total += int64(n); total > lim.MaxDenseBytes/8 {
+					return nil, nil, nil, invalidf(label, "the numeric node attributes hold more than %d values, more than node features within the limit of %d bytes can have (raise Limits.MaxDenseBytes, or --max-memory on the command line)",
+						lim.MaxDenseBytes/8, lim.MaxDenseBytes)
+				}
+			}
+			xs, ok := nodeLinkNumeric(raw)
+			if !ok {
+				continue
+			}
+			if values[i] == nil {
+				values[i] = map[string][]float64{}
+			}
+			values[i][k] = xs
+			if _, seen := first[k]; !seen {
+				first[k] = i
 			}
 		}
-		slices.SortFunc(out, func(a, b attrColumn) int { return strings.Compare(a.name, b.name) })
-		return out
 	}
-	first := layout(nodes[0])
+	var kept []attrColumn
+	var omitted []omittedAttr
 	d := 0
-	for _, a := range first {
-		d += a.width
+	for _, name := range slices.Sorted(maps.Keys(first)) {
+		f := first[name]
+		c := attrColumn{name, len(values[f][name])}
+		lacking := -1
+		for i := range nodes {
+			xs, ok := values[i][name]
+			switch {
+			case !ok && opt.OmitPartialAttributes:
+				lacking = i
+			case !ok:
+				return nil, nil, nil, invalidf(label, "node %s lacks the numeric attribute %q that node %s has: every node needs the same ones to make features (%s)", id(i), name, id(f), partialAttrHint)
+			case len(xs) != c.width:
+				return nil, nil, nil, invalidf(label, "node %s has %d values of the numeric attribute %q, node %s has %d: every node needs the same ones to make features (or leave them out with --features labels or none)", id(i), len(xs), name, id(f), c.width)
+			}
+			if lacking >= 0 {
+				break
+			}
+		}
+		if lacking >= 0 {
+			omitted = append(omitted, omittedAttr{name: name, node: id(lacking), has: id(f)})
+			continue
+		}
+		kept = append(kept, c)
+		d += c.width
 	}
 	if d == 0 {
-		return nil, nil, nil
+		return nil, nil, omitted, nil
 	}
 	if err := checkDenseSize(label, len(nodes), d, lim); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	f := mat.NewDense(len(nodes), d, nil)
-	for i, node := range nodes {
-		if got := layout(node); !slices.Equal(got, first) {
-			return nil, nil, invalidf(label, "node %d has the numeric attributes %v, node 0 has %v: every node needs the same ones to make features (or leave them out with --features labels or none)", i, got, first)
-		}
+	for i := range nodes {
 		row := f.RawRowView(i)[:0]
-		for _, a := range first {
-			xs, _ := numeric(node[a.name])
-			row = append(row, xs...)
+		for _, c := range kept {
+			row = append(row, values[i][c.name]...)
 		}
 	}
-	return f, first, nil
+	return f, kept, omitted, nil
+}
+
+// nodeLinkNumeric parses a node attribute that is a number or a non-empty array of numbers;
+// ok is false for other values.
+func nodeLinkNumeric(raw json.RawMessage) ([]float64, bool) {
+	if string(bytes.TrimSpace(raw)) == "null" {
+		return nil, false // Unmarshal accepts null as any type
+	}
+	var x float64
+	if json.Unmarshal(raw, &x) == nil {
+		return []float64{x}, true
+	}
+	var xs []float64
+	if json.Unmarshal(raw, &xs) == nil && len(xs) > 0 {
+		return xs, true
+	}
+	return nil, false
 }
 
 // labelAttribute is the node attribute that holds node labels where they are integers

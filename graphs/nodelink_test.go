@@ -55,7 +55,7 @@ func TestReadNodeLinkErrors(t *testing.T) {
 		{`{"nodes": [{"id": 1}], "links": [{"target": 1}]}`, `links[0] has no "source"`},
 		{`{"nodes": [{"id": 1}], "links": [{"source": 1, "target": 1, "weight": -1}]}`, "weight -1 is not a finite non-negative"},
 		{`{"nodes": [{"id": 1}], "links": [{"source": 1, "target": 1, "weight": "heavy"}]}`, "weight"},
-		{`{"nodes": [{"id": 1, "a": 1}, {"id": 2}]}`, "node 1 has the numeric attributes [] , node 0 has"},
+		{`{"nodes": [{"id": 12, "a": 1}, {"id": 999}]}`, `node 999 lacks the numeric attribute "a" that node 12 has`}, // by id, not position
 		{`{"nodes": [{"id": 1}], "graph": {"label": [1, 2]}}`, `"label" is [1, 2], want an integer or a text`},
 		{`{"nodes": [{"id": 1}], "graph": {"label": " "}}`, `"label" is " ", want an integer or a text`},
 		{`{"nodes": [{"id": 1}, {"id": 2}, {"id": 3}]}`, "3 nodes exceed the limit of 2"},

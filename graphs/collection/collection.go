@@ -34,6 +34,10 @@ type Spec struct {
 	// PartialLabels is what becomes of a Folder where only some graphs have a class label
 	// (graphs.FolderOptions.PartialLabels); TU datasets label all graphs or none.
 	PartialLabels graphs.PartialLabels
+	// OmitPartialAttributes leaves out of a Folder's graphs a numeric node attribute that
+	// some nodes lack, saying so in Dataset.LeftOut, instead of refusing the folder
+	// (graphs.FolderOptions.OmitPartialAttributes).
+	OmitPartialAttributes bool
 	// EdgeLabels reads edge labels where the files have them (graphs.TUOptions.EdgeLabels,
 	// graphs.FolderOptions.EdgeLabels); an Encoding that has them asks for them too.
 	EdgeLabels bool
@@ -177,7 +181,7 @@ func Load(s Spec) (*graphs.Dataset, error) {
 		ds, err = graphs.ReadTUPath(s.TU, tu)
 	default:
 		fo := graphs.FolderOptions{Features: s.Features, Directed: s.Directed, Limits: s.Limits, Select: pick, EdgeLabels: tu.EdgeLabels,
-			PartialLabels: s.PartialLabels}
+			PartialLabels: s.PartialLabels, OmitPartialAttributes: s.OmitPartialAttributes}
 		if s.Encoding != nil {
 			fo.NodeLabelNames = s.Encoding.NodeLabelNames
 		}

@@ -7,6 +7,7 @@ package dataflags
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -39,6 +40,10 @@ type Flags struct {
 	PartialLabels graphs.PartialLabels
 
 	autoStructure bool
+	// omitPartialAttributes, set where --features was left to the data (LoadAutoFeatures),
+	// leaves out a numeric node attribute that some nodes lack, with a warning
+	// (collection.Spec.OmitPartialAttributes).
+	omitPartialAttributes bool
 
 	// encoding, set by UseEncoding, is a model's feature encoding to read the data with.
 	encoding *graphs.FeatureEncoding
@@ -169,7 +174,7 @@ func (d *Flags) Spec() collection.Spec {
 		Features: kind, Standardize: d.Standardize, EdgeLabels: d.EdgeLabels,
 		Subset: d.Subset, SubsetSeed: d.SubsetSeed,
 		Limits: d.Limits(), Encoding: d.encoding, Structure: d.loadStructure(),
-		PartialLabels: d.PartialLabels,
+		PartialLabels: d.PartialLabels, OmitPartialAttributes: d.omitPartialAttributes,
 	}
 }
 
@@ -236,11 +241,12 @@ func (d *Flags) Load() (*graphs.Dataset, error) {
 
 // LoadAutoFeatures reads the data (Check first) with the node features the source has when
 // --features was not given (fs has not seen it changed): attributes, standardized, followed
-// by one-hot node labels where the source has both; else either of them; else none.
-// Features that are there but cannot be read (on some graphs only, of differing widths, not
-// finite) are an error, not a reason to leave them out. It returns the dataset and the flags
-// it was read with ("--features both --standardize", ...), and --edge-labels where edge
-// labels were read.
+// by one-hot node labels where the source has both; else either of them; else none. A numeric
+// node attribute of a folder that some nodes lack is left out, and Dataset.LeftOut says so
+// (also where that leaves none); other features that are there but cannot be read (of
+// differing widths or names, not finite) are an error, not a reason to leave them out. It
+// returns the dataset and the flags it was read with ("--features both --standardize", ...),
+// and --edge-labels where edge labels were read.
 func (d *Flags) LoadAutoFeatures(fs *pflag.FlagSet) (*graphs.Dataset, string, error) {
 	ds, used, err := d.loadAutoFeatures(fs)
 	if err == nil && ds.Encoding.EdgeLabels {
@@ -254,7 +260,17 @@ func (d *Flags) loadAutoFeatures(fs *pflag.FlagSet) (*graphs.Dataset, string, er
 		ds, err := d.Load()
 		return ds, d.String(), err
 	}
+	d.omitPartialAttributes = true // a stated fallback, where the user chose no features
 	noAttributes := false
+	var leftOut []string // what the tries that failed left out, for the one that reads
+	withLeftOut := func(ds *graphs.Dataset) *graphs.Dataset {
+		for _, l := range slices.Backward(leftOut) {
+			if !slices.Contains(ds.LeftOut, l) {
+				ds.LeftOut = slices.Insert(ds.LeftOut, 0, l)
+			}
+		}
+		return ds
+	}
 	for _, try := range []struct {
 		features    string
 		standardize bool
@@ -270,14 +286,22 @@ func (d *Flags) loadAutoFeatures(fs *pflag.FlagSet) (*graphs.Dataset, string, er
 		d.Features, d.Standardize = try.features, try.standardize
 		ds, err := d.Load()
 		if err == nil {
-			return ds, try.used, nil
+			return withLeftOut(ds), try.used, nil
 		}
 		if !errors.Is(err, graphs.ErrNoFeatures) {
 			return nil, "", err // features that are there but cannot be used: say why
 		}
 		noAttributes = errors.Is(err, graphs.ErrNoAttributes)
+		for _, l := range graphs.LeftOutOf(err) {
+			if !slices.Contains(leftOut, l) {
+				leftOut = append(leftOut, l)
+			}
+		}
 	}
 	d.Features, d.Standardize = "none", false
 	ds, err := d.Load()
-	return ds, "--features none", err
+	if err != nil {
+		return nil, "", err
+	}
+	return withLeftOut(ds), "--features none", nil
 }

@@ -1,6 +1,7 @@
 package dataflags
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -182,6 +183,63 @@ func TestLoadAutoFeatures(t *testing.T) {
 			t.Errorf("attributes on %s alone: read with %q, error %v", first, used, err)
 		}
 	}
+}
+
+// TestLoadAutoFeaturesPartialAttributes: a node without an attribute the others have (an
+// isolated node added to networkx SBM graphs, which carry "block" on each node) no longer
+// stops the defaults: the attribute is left out and Dataset.LeftOut says so, naming the node
+// by its id, whether other attributes are left or not. --features attributes refuses the
+// folder, naming the node by its id (999), not its position.
+func TestLoadAutoFeaturesPartialAttributes(t *testing.T) {
+	sbm := func(extra string) map[string]string {
+		g := `{"graph": {"label": %d}, "nodes": [{"id": 0, "block": 0%s}, {"id": 1, "block": 1%s}%s], "links": [{"source": 0, "target": 1}]}`
+		return map[string]string{
+			"a.json": fmt.Sprintf(g, 0, extra, extra, ""),
+			"b.json": fmt.Sprintf(g, 1, extra, extra, `, {"id": 999`+extra+`}`),
+		}
+	}
+	for _, c := range []struct {
+		files map[string]string
+		used  string
+		dim   int
+	}{
+		{sbm(""), "--features none", 0},
+		{sbm(`, "x": 2.5`), "--features attributes --standardize", 1},
+	} {
+		dir := t.TempDir()
+		for name, body := range c.files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var f Flags
+		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+		f.Register(fs)
+		if err := fs.Parse([]string{"--graphs", dir}); err != nil {
+			t.Fatal(err)
+		}
+		ds, used, err := f.LoadAutoFeatures(fs)
+		if err != nil || used != c.used || dimOf(ds) != c.dim || len(ds.LeftOut) != 1 ||
+			!strings.Contains(ds.LeftOut[0], `"block" left out of the node features: node 999 of b.json lacks it, node 0 has it`) {
+			t.Errorf("%s: read with %q, width %d, left out %q, error %v; want %q, %d", c.used, used, dimOf(ds), leftOutOf(ds), err, c.used, c.dim)
+		}
+		f = Flags{}
+		fs = pflag.NewFlagSet("t", pflag.ContinueOnError)
+		f.Register(fs)
+		if err := fs.Parse([]string{"--graphs", dir, "--features", "attributes"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := f.LoadAutoFeatures(fs); err == nil || !strings.Contains(err.Error(), `node 999 lacks the numeric attribute "block" that node 0 has`) {
+			t.Errorf("%s, --features attributes: %v", c.used, err)
+		}
+	}
+}
+
+func leftOutOf(ds *graphs.Dataset) []string {
+	if ds == nil {
+		return nil
+	}
+	return ds.LeftOut
 }
 
 func dimOf(ds *graphs.Dataset) int {
