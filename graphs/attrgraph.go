@@ -168,6 +168,9 @@ func finite(name string, xs []float64) error {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return invalid("attribute %q is %v, not a finite number", name, x)
 		}
+		if math.Abs(x) > MaxValue {
+			return invalid("attribute %q is %s", name, tooLargeValue(x))
+		}
 	}
 	return nil
 }
@@ -264,6 +267,9 @@ func (g *attrGraph) setDefault(name string, x float64) error {
 func (g *attrGraph) edge(source, target string, w float64, kind edgeKind, line int, label float64) error {
 	if math.IsNaN(w) || math.IsInf(w, 0) || w < 0 {
 		return invalid("weight %v is not a finite non-negative number", w)
+	}
+	if w > MaxValue {
+		return invalid("the edge from %q to %q: weight %s", source, target, tooLargeValue(w))
 	}
 	var ends [2]int32
 	for i, id := range []string{source, target} {
@@ -365,8 +371,8 @@ func (g *attrGraph) build(name string) (*Graph, error) {
 		}
 	}
 	for _, e := range out {
-		if math.IsInf(e.Val, 0) {
-			return nil, invalidf(g.label, "the weights of the edges from %q to %q add up to %v", g.nodes[slotOf[e.Row]].id, g.nodes[slotOf[e.Col]].id, e.Val)
+		if e.Val > MaxValue {
+			return nil, invalidf(g.label, "the weights of the edges from %q to %q add up to %s", g.nodes[slotOf[e.Row]].id, g.nodes[slotOf[e.Col]].id, tooLargeValue(e.Val))
 		}
 	}
 	c, err := csr.Build(n, out)

@@ -311,6 +311,9 @@ func parseEdge(fields []string, nodes, base int, names *nodeNames, lim Limits) (
 		if err != nil || math.IsNaN(e.w) || math.IsInf(e.w, 0) || e.w < 0 {
 			return edgeListEdge{}, fmt.Errorf("weight %q is not a finite non-negative number", fields[2])
 		}
+		if e.w > MaxValue {
+			return edgeListEdge{}, fmt.Errorf("weight %s", tooLargeValue(e.w))
+		}
 	}
 	return e, nil
 }

@@ -275,6 +275,10 @@ func (jg *jsonGraph) graph(name, label string, lim Limits) (*Graph, error) {
 		}
 	}
 	g, err := New(label, c, jg.Mu.values(), f)
+	if err == nil {
+		err = boundedValues(label, g, func(i, j int) string { return fmt.Sprintf("adjacency[%d][%d]", i, j) },
+			func(i, j int) string { return fmt.Sprintf("features[%d][%d]", i, j) })
+	}
 	if err != nil {
 		return nil, err
 	}

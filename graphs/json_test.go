@@ -15,7 +15,7 @@ import (
 
 func TestJSONRoundTrip(t *testing.T) {
 	full, err := New("full",
-		mat.NewDense(3, 3, []float64{0, 0.1, 1.0 / 3, 0.1, 0, 2e-300, 7, 1e300, 5}),
+		mat.NewDense(3, 3, []float64{0, 0.1, 1.0 / 3, 0.1, 0, 2e-300, 7, 1e100, 5}),
 		[]float64{0.25, 0.5, 0.25},
 		mat.NewDense(3, 2, []float64{-1.5, 0, 3, 1e-7, 0.3, -4e21}))
 	if err != nil {

@@ -51,6 +51,40 @@ func denseBytes(n, d int) int64 {
 	return 8 * (int64(n)*int64(n) + int64(n)*int64(d))
 }
 
+// MaxValue is the largest magnitude of an edge weight or node feature the readers accept. The
+// solvers square such values, sum them over up to N² node pairs, and build shortest paths and
+// degrees that add up N of them: all must stay finite in float64, as 5000 nodes' shortest
+// paths of 1e100 do, squared and summed over all pairs (1e214). A weight of 1e308 passed
+// the readers and came out of a solver as +Inf or NaN.
+const MaxValue = 1e100
+
+// tooLargeValue says that x is larger in magnitude than MaxValue, after what names it ("weight ").
+func tooLargeValue(x float64) string {
+	return fmt.Sprintf("%v, larger in magnitude than %g, the most gwf accepts (the solvers square such values and sum them over all pairs of nodes, which must stay finite)", x, MaxValue)
+}
+
+// boundedValues refuses a graph with an adjacency entry or a node feature larger in magnitude
+// than MaxValue, naming it by position as entry and feature write it: for formats whose
+// values are positional (gwf's JSON form, NumPy files).
+func boundedValues(label string, g *Graph, entry, feature func(i, j int) string) error {
+	for i := range g.N() {
+		cols, vals := g.A.Row(i)
+		for p, v := range vals {
+			if math.Abs(v) > MaxValue {
+				return invalidf(label, "%s is %s", entry(i, int(cols[p])), tooLargeValue(v))
+			}
+		}
+		if g.F != nil {
+			for j, v := range g.F.RawRowView(i) {
+				if math.Abs(v) > MaxValue {
+					return invalidf(label, "%s is %s", feature(i, j), tooLargeValue(v))
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // Shares of Limits.MaxDenseBytes that a reader's text may take: 1/jsonTextShare for JSON,
 // 1/markupTextShare for GraphML, GML, GEXF and adjacency lists. A JSON reader holds the whole
 // text, in a buffer that grows by doubling where the size is not known (up to three times

@@ -1,6 +1,7 @@
 package graphs
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/gwf-graphs/gwf/internal/matfile"
@@ -22,6 +23,9 @@ func ReadMatrixFile(path string, lim Limits) (*Graph, error) {
 		return nil, invalidf(path, "a %d×%d matrix: an adjacency matrix is square", r, k)
 	}
 	g, err := New(path, c, nil, nil)
+	if err == nil {
+		err = boundedValues(path, g, func(i, j int) string { return fmt.Sprintf("entry (%d, %d)", i, j) }, nil)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -282,7 +282,9 @@ func (nl *nodeLink) adjacency(c *mat.Dense, index map[string]int, label string) 
 				return err
 			}
 			if nl.Multigraph {
-				w += c.At(i, j)
+				if w += c.At(i, j); w > MaxValue {
+					return invalidf(label, "adjacency[%d][%d]: the weights of the parallel edges add up to %s", i, k, tooLargeValue(w))
+				}
 			}
 			c.Set(i, j, w)
 		}
@@ -306,7 +308,9 @@ func (nl *nodeLink) addEdge(c *mat.Dense, u, v int, weight *float64, label, wher
 		return err
 	}
 	if nl.Multigraph {
-		w += c.At(u, v)
+		if w += c.At(u, v); w > MaxValue {
+			return invalidf(label, "%s: the weights of the parallel edges add up to %s", where, tooLargeValue(w))
+		}
 	}
 	c.Set(u, v, w)
 	if !nl.Directed {
@@ -322,6 +326,9 @@ func nodeLinkWeight(weight *float64, label, where string) (float64, error) {
 	}
 	if w := *weight; math.IsNaN(w) || math.IsInf(w, 0) || w < 0 {
 		return 0, invalidf(label, "%s: weight %v is not a finite non-negative number", where, w)
+	}
+	if *weight > MaxValue {
+		return 0, invalidf(label, "%s: weight %s", where, tooLargeValue(*weight))
 	}
 	return *weight, nil
 }
@@ -444,6 +451,11 @@ func nodeLinkFeatures(nodes []map[string]json.RawMessage, label string, opt Node
 			xs, ok := nodeLinkNumeric(raw)
 			if !ok {
 				continue
+			}
+			for _, x := range xs {
+				if math.Abs(x) > MaxValue {
+					return nil, nil, nil, invalidf(label, "node %s: attribute %q is %s", id(i), k, tooLargeValue(x))
+				}
 			}
 			if values[i] == nil {
 				values[i] = map[string][]float64{}

@@ -860,6 +860,9 @@ func (r *tuReader) readAttributes(f tuFile, n int, lim Limits) (feat []float64, 
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return fmt.Errorf("attribute %d is %v, want a finite number", j+1, v)
 			}
+			if math.Abs(v) > MaxValue {
+				return fmt.Errorf("attribute %d is %s", j+1, tooLargeValue(v))
+			}
 			if row != nil {
 				row[j] = v
 			}

@@ -404,6 +404,9 @@ func (s *TUScanner) attributes(n int, build bool) (*mat.Dense, error) {
 			if err != nil || v != v || v > maxFinite || v < -maxFinite {
 				return nil, s.attr.fail("attribute %d (%q) is not a finite number", j+1, strings.TrimSpace(field))
 			}
+			if v > MaxValue || v < -MaxValue {
+				return nil, s.attr.fail("attribute %d is %s", j+1, tooLargeValue(v))
+			}
 			if build {
 				data = append(data, v)
 			}

@@ -259,6 +259,7 @@ func TestReadTUErrors(t *testing.T) {
 		{"attributes empty field", fAttr, "1,2\n3,\n", FeaturesAttributes, []string{fAttr + ":2:", `attribute 2 ("") is not a number`}},
 		{"attributes NaN", fAttr, "1,2\nNaN,4\n", FeaturesAttributes, []string{fAttr + ":2:", "attribute 1 is NaN"}},
 		{"attributes Inf", fAttr, "1,2\n3, -Inf\n", FeaturesAttributes, []string{fAttr + ":2:", "attribute 2 is -Inf"}},
+		{"attributes past MaxValue", fAttr, "1,2\n3, -1e200\n", FeaturesAttributes, []string{fAttr + ":2:", "attribute 2 is -1e+200, larger in magnitude than 1e+100"}},
 		{"attributes too few", fAttr, "1,2\n3,4\n", FeaturesAttributes, []string{fAttr + ":3:", "2 attribute lines for the 9 nodes"}},
 		{"attributes too many", fAttr, strings.Repeat("1,2\n", 10), FeaturesAttributes, []string{fAttr + ":10:", "more attribute lines"}},
 		{"line too long", fA, "1, 2\n" + strings.Repeat(" ", tuMaxLine+1) + "\n", FeaturesNone, []string{fA + ":2:", "line longer than"}},
