@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -88,7 +90,7 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 	c.Structure = s
 	for _, name := range []string{"head-input", "detach", "no-gwf", "head-steps", "head-lr", "head-decay", "select-beta",
 		"select-detach", "select-decay", "select-encoder-lr", "select-hidden", "refit", "encoder-lr", "atoms", "atom-size", "solver", "gamma",
-		"layers", "inner", "gwb-layers", "shard", "resume", "output-dir"} {
+		"layers", "inner", "gwb-layers", "shard", "resume"} {
 		if fs.Lookup(name) != nil && fs.Changed(name) {
 			return c, cli.Usagef("--%s is a setting of --method gwf, not of --method templates", name)
 		}
@@ -126,11 +128,19 @@ func runTemplates(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if p.output != "" && p.fraction == 0 && !p.given {
 		return cli.Usagef("--output needs --labeled-fraction (or graphs labelled in part)")
 	}
+	if p.outputDir != "" && (p.fraction > 0 || p.given) {
+		return cli.Usagef("--output-dir keeps the folds of cross-validation; with --labeled-fraction use --output")
+	}
+	if p.outputDir != "" {
+		if err := os.MkdirAll(p.outputDir, 0o755); err != nil {
+			return err
+		}
+	}
 	labels, classes, err := p.classLabels(a, ds)
 	if err != nil {
 		return err
 	}
-	opt := classexp.TemplatesOptions{Folds: p.folds, Seed: p.foldSeed, Workers: f.train.Workers, Observe: a.observer("training", nil)}
+	opt := classexp.TemplatesOptions{Folds: p.folds, Seed: p.foldSeed, Workers: f.train.Workers, Observe: a.observer("training", nil), Dir: p.outputDir}
 	a.Log.Infof("classifying %s (%d graphs, %d classes) with the template model: %d templates of ≤ %d nodes, %s encoder, structure %s, %d epochs",
 		ds.Name, len(ds.Graphs), classes, cfg.TemplateCount(classes), cfg.TemplateNodes, cfg.Encoder, cfg.Structure, cfg.Epochs)
 	if p.fraction > 0 || p.given {

@@ -26,6 +26,19 @@ func TestSemisupTemplates(t *testing.T) {
 	if m, _ := acc["mean"].(float64); m < 0.7 {
 		t.Errorf("cross-validated accuracy %v on two block structures, want ≥ 0.7", m)
 	}
+	// With --output-dir the finished folds are kept and a rerun reuses them.
+	dir := filepath.Join(t.TempDir(), "folds")
+	first, _ := mustRun(t, append([]string{"semisup", "--tu", train, "--folds", "3", "--output-dir", dir}, small...)...)
+	if a := decodeJSON(t, first)["accuracy"].(map[string]any); a["mean"] != acc["mean"] {
+		t.Errorf("with --output-dir the accuracy is %v, without %v", a["mean"], acc["mean"])
+	}
+	again, stderr := mustRun(t, append(append([]string{"semisup", "--tu", train, "--folds", "3", "--output-dir", dir}, small...), "-q=false")...)
+	if a := decodeJSON(t, again)["accuracy"].(map[string]any); a["mean"] != acc["mean"] {
+		t.Errorf("reusing the kept folds the accuracy is %v, computed %v", a["mean"], acc["mean"])
+	}
+	if strings.Count(stderr, "kept in") != 3 {
+		t.Errorf("a rerun did not reuse the 3 kept folds:\n%s", stderr)
+	}
 
 	model := filepath.Join(t.TempDir(), "blocks.templates")
 	out, _ = mustRun(t, append([]string{"semisup", "--tu", train, "--labeled-fraction", "1", "--output", model}, small...)...)
@@ -37,7 +50,7 @@ func TestSemisupTemplates(t *testing.T) {
 	if len(lines) != 11 || lines[0] != "graph,label,predicted,p_-1,p_1" {
 		t.Fatalf("predictions: %d lines, header %q", len(lines), lines[0])
 	}
-	again, _ := mustRun(t, "predict", "--model", model, "--tu", unseen, "-q")
+	again, _ = mustRun(t, "predict", "--model", model, "--tu", unseen, "-q")
 	if again != csv {
 		t.Error("a second prediction of the same graphs differs")
 	}

@@ -17,12 +17,15 @@ const MethodTemplates = "templates"
 
 // TemplatesOptions say how the template model's experiments run: Folds stratified folds seeded
 // by Seed (semisup.Folds: the folds of every classifier of the module with the same seed),
-// Workers solving transports in parallel, Observe hearing of progress.
+// Workers solving transports in parallel, Observe hearing of progress. Dir, when set, keeps
+// each finished fold (templates-fold<f>.json): a rerun with the same data and settings reuses
+// it, so that a killed cross-validation loses at most the fold it was training.
 type TemplatesOptions struct {
 	Folds   int
 	Seed    uint64
 	Workers int
 	Observe training.Observer
+	Dir     string
 }
 
 // TemplatesFold is one held-out fold of the template model.
@@ -107,6 +110,15 @@ func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []in
 				train, trainLabels = append(train, g), append(trainLabels, labels[i])
 			}
 		}
+		rec := templatesFoldRecord{Config: cfg, Folds: opt.Folds, Seed: opt.Seed, Labels: labelsFingerprint(labels), Graphs: len(ds.Graphs)}
+		if opt.Dir != "" {
+			if r, ok := savedTemplatesFold(opt.Dir, f+1, rec); ok {
+				accs = append(accs, r.Accuracy)
+				rep.Folds = append(rep.Folds, r)
+				opt.Observe.Say(false, "fold %d of %d: %.2f %% (kept in %s)", f+1, opt.Folds, 100*r.Accuracy, templatesFoldPath(opt.Dir, f+1))
+				continue
+			}
+		}
 		t0 := time.Now()
 		m, err := trainTemplates(ctx, train, trainLabels, classes, cfg, opt.Workers, opt.Observe.InRun(f))
 		if err != nil {
@@ -120,6 +132,12 @@ func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []in
 		accs = append(accs, acc)
 		r := TemplatesFold{Fold: f + 1, Accuracy: acc, BestEpoch: m.BestEpoch, Train: len(train), Test: len(test), Seconds: time.Since(t0).Seconds()}
 		rep.Folds = append(rep.Folds, r)
+		if opt.Dir != "" {
+			rec.Result = r
+			if err := saveTemplatesFold(opt.Dir, rec); err != nil {
+				return nil, fmt.Errorf("fold %d: %w", f+1, err)
+			}
+		}
 		opt.Observe.Say(false, "fold %d of %d: %.2f %% (epoch %d kept, %.0f s)", f+1, opt.Folds, 100*acc, m.BestEpoch, r.Seconds)
 	}
 	mean, std := cluster.MeanStd(accs)
