@@ -19,18 +19,20 @@ import (
 )
 
 // TemplateOptions are how FitTemplates runs: Workers solve a batch's transports in parallel (0:
-// GOMAXPROCS; the result does not depend on it) and Observe hears of each batch (a count over
-// the whole run) and each epoch (a message).
+// GOMAXPROCS; the result does not depend on it) and Observe hears of each batch (a training
+// step, with the ETA of the whole run) and each epoch (a message).
 type TemplateOptions struct {
 	Workers int
 	Observe training.Observer
 }
 
-// FitTemplates trains m on the labelled graphs of data (labels[i], or Unlabeled) for
-// m.Config.Epochs epochs: shuffled mini-batches (seeded by the seed and the epoch), one Gorgonia
-// graph per batch — encoder, template layer, head and the mean cross-entropy — one backward
-// pass and one step of Gorgonia's Adam for every parameter. Each (graph, template) transport
-// starts from the one of the graph's last batch (nodes.WarmStarts).
+// FitTemplates trains m on data (labels[i], or Unlabeled) up to m.Config.Epochs epochs:
+// shuffled mini-batches of the labelled graphs (and, with Config.Beta > 0, the unlabelled ones;
+// seeded by the seed and the epoch), one Gorgonia graph per batch — encoder, template layer,
+// head, the mean cross-entropy of the labelled graphs and β times the mean reconstruction loss —
+// one backward pass and one step of Gorgonia's Adam for every parameter. Each (graph, template)
+// transport starts from the one of the graph's last batch (nodes.WarmStarts). The Adam state
+// is not kept: a model trained further starts a new optimizer.
 //
 // With m.Config.Validation > 0 a stratified fraction of the labelled graphs is held out of
 // training; after every epoch they are scored with a forward pass as unseen graphs are, and the
