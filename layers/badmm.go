@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/gwf-graphs/gwf/internal/simd"
@@ -59,7 +60,10 @@ func (b BADMM) Check() error {
 // finish implements finisher: the converged mode's projection and the optional rounding.
 func (b BADMM) finish(st *State) {
 	if b.Tol > 0 {
-		st.project(b.Tol, b.MaxSweeps)
+		if err := st.project(b.Tol, b.MaxSweeps); err != nil {
+			st.err = fmt.Errorf("projection: %w", err)
+			return
+		}
 	}
 	if b.Round {
 		st.Round()

@@ -114,6 +114,7 @@ func (c CG) Init(st *State, src, dst Space) error {
 	st.cgX = grow(st.cgX, st.ns*st.nt)
 	st.cgSym = symmetric(st.cs.g) && symmetric(st.ct.g)
 	st.emd.Warm = false // a new problem: its marginals may differ from the last basis's
+	st.emd.Context = st.Context
 	st.cgObj = st.Objective()
 	st.cgPrev = math.NaN()
 	st.cgStart, st.cgSteps = 0, 0

@@ -2,6 +2,8 @@ package layers
 
 import (
 	"cmp"
+	"context"
+	"fmt"
 	"math"
 	"slices"
 
@@ -94,8 +96,8 @@ func closeness(lead, other *matchSide, d []float64, dRow, dCol, u, x, y int) int
 // The leading graph is the smaller one, or for equal sizes the one whose sorted row sums come
 // first, so that the start of (B, A) is the transpose of the start of (A, B) wherever the two
 // graphs can be told apart this way. A start costs O(ns²·nt), about one CG iteration; the
-// second up to anchorTargets times that.
-func anchoredCoupling(st *State, k int) {
+// second up to anchorTargets times that. It returns the error of st.Context once that is done.
+func anchoredCoupling(st *State, k int) error {
 	if k == 0 { // the graphs' keys and edges serve every anchored start of the solve
 		st.cgKeyS = rowSums(st.cgKeyS, st.cs.g, st.ns)
 		st.cgKeyT = rowSums(st.cgKeyT, st.ct.g, st.nt)
@@ -121,8 +123,11 @@ func anchoredCoupling(st *State, k int) {
 		lead, other, dRow, dCol, tie = &dst, &src, 1, st.nt, st.colw
 	}
 	st.cgTargets = growInt(st.cgTargets, len(other.mu))
-	greedyMatch(lead, other, st.d, dRow, dCol, k, tie, st.cgTargets)
+	if err := greedyMatch(st.Context, lead, other, st.d, dRow, dCol, k, tie, st.cgTargets); err != nil {
+		return err
+	}
 	northWestCorner(st, src.order, dst.order)
+	return nil
 }
 
 // leadsTarget reports whether the target graph leads the anchored matching: it is smaller,
@@ -165,8 +170,9 @@ const (
 // anchoredCoupling; tie is scratch of lead's length, targets (other's length) the anchor's
 // candidate images in the order the starts take them, kept from one start to the next of a
 // solve. The first start (k = 0) orders them by closeness and takes the closest; the second
-// (k = 1) reorders those as close as the closest (rankTied) before taking its own.
-func greedyMatch(lead, other *matchSide, d []float64, dRow, dCol, k int, tie []float64, targets []int) {
+// (k = 1) reorders those as close as the closest (rankTied) before taking its own. A done ctx
+// (nil: none) stops it with ctx's error.
+func greedyMatch(ctx context.Context, lead, other *matchSide, d []float64, dRow, dCol, k int, tie []float64, targets []int) error {
 	anchor := 0
 	for i, v := range lead.rs {
 		if v > lead.rs[anchor] {
@@ -182,15 +188,18 @@ func greedyMatch(lead, other *matchSide, d []float64, dRow, dCol, k int, tie []f
 			return closeness(lead, other, d, dRow, dCol, anchor, x, y)
 		})
 	case 1:
-		rankTied(lead, other, d, dRow, dCol, anchor, tie, targets)
+		if err := rankTied(ctx, lead, other, d, dRow, dCol, anchor, tie, targets); err != nil {
+			return err
+		}
 	}
-	matchFrom(lead, other, d, dRow, dCol, anchor, targets[k%len(targets)], tie, math.Inf(1))
+	_, err := matchFrom(ctx, lead, other, d, dRow, dCol, anchor, targets[k%len(targets)], tie, math.Inf(1))
+	return err
 }
 
 // rankTied orders targets[1:] that are as close to the anchor as targets[0] (at most
 // anchorTargets of them) by the cost of the greedy matching each leads to; it stops at one
 // that costs nothing.
-func rankTied(lead, other *matchSide, d []float64, dRow, dCol, anchor int, tie []float64, targets []int) {
+func rankTied(ctx context.Context, lead, other *matchSide, d []float64, dRow, dCol, anchor int, tie []float64, targets []int) error {
 	tries := 1
 	for limit := anchorTargets(len(targets)); tries < limit; tries++ {
 		if closeness(lead, other, d, dRow, dCol, anchor, targets[0], targets[tries]) != 0 {
@@ -201,7 +210,10 @@ func rankTied(lead, other *matchSide, d []float64, dRow, dCol, anchor int, tie [
 	var order [maxAnchorTargets]int
 	bound := math.Inf(1)
 	for i := 1; i < tries; i++ {
-		cost[i] = matchFrom(lead, other, d, dRow, dCol, anchor, targets[i], tie, bound)
+		var err error
+		if cost[i], err = matchFrom(ctx, lead, other, d, dRow, dCol, anchor, targets[i], tie, bound); err != nil {
+			return err
+		}
 		bound = min(bound, cost[i])
 		if bound <= 0 { // a matching that adds nothing: no other can do better
 			tries = i + 1
@@ -217,12 +229,14 @@ func rankTied(lead, other *matchSide, d []float64, dRow, dCol, anchor int, tie [
 		ranked[i] = targets[order[i]]
 	}
 	copy(targets, ranked[:tries])
+	return nil
 }
 
 // matchFrom fills lead.order and other.order with the greedy matching that begins with the
 // anchor matched to target, and returns its cost: the sum of what each match adds to the
-// objective of a permutation. It stops early, returning +Inf, once the cost passes bound.
-func matchFrom(lead, other *matchSide, d []float64, dRow, dCol, anchor, target int, tie []float64, bound float64) float64 {
+// objective of a permutation. It stops early, returning +Inf, once the cost passes bound, and
+// with ctx's error once ctx (nil: none) is done.
+func matchFrom(ctx context.Context, lead, other *matchSide, d []float64, dRow, dCol, anchor, target int, tie []float64, bound float64) (float64, error) {
 	nl, no := len(lead.mu), len(other.mu)
 	clear(tie)
 	clear(lead.used)
@@ -243,6 +257,12 @@ func matchFrom(lead, other *matchSide, d []float64, dRow, dCol, anchor, target i
 	}
 	pairs := min(nl, no)
 	for m := 1; m < pairs; m++ {
+		// A matching of 1,500 nodes takes seconds; ctxMatches matches take milliseconds.
+		if m%ctxMatches == 0 && ctx != nil {
+			if err := ctx.Err(); err != nil {
+				return 0, fmt.Errorf("anchored start: stopped after %d of %d matches: %w", m, pairs, err)
+			}
+		}
 		u := -1
 		for w := range nl {
 			if !lead.used[w] && (u < 0 || tie[w] > tie[u]) {
@@ -272,7 +292,7 @@ func matchFrom(lead, other *matchSide, d []float64, dRow, dCol, anchor, target i
 		}
 		match(m, u, v)
 		if total += best; total > bound {
-			return math.Inf(1)
+			return math.Inf(1), nil
 		}
 		// A choice among nodes of one colour: make it part of the colouring, so that the
 		// nodes left are told apart by their paths to it as well.
@@ -289,5 +309,8 @@ func matchFrom(lead, other *matchSide, d []float64, dRow, dCol, anchor, target i
 			}
 		}
 	}
-	return total
+	return total, nil
 }
+
+// ctxMatches is how many matches matchFrom makes between two checks of its context.
+const ctxMatches = 64

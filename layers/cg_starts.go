@@ -58,7 +58,10 @@ func (c CG) done(st *State) bool {
 		if c.OrderStart {
 			k--
 		}
-		anchoredCoupling(st, k)
+		if err := anchoredCoupling(st, k); err != nil {
+			st.err = err
+			return true
+		}
 	}
 	st.cgObj = st.Objective()
 	st.cgPrev = math.NaN()

@@ -96,7 +96,8 @@ func (st *State) Round() {
 // project scales the rows and columns of T by Sinkhorn sweeps until its marginal error is at
 // most tol or maxSweeps sweeps have run (0: DefaultMaxSweeps), recording a cap hit. Should a
 // sum underflow (T with empty rows or columns), T is left as it was and the hit recorded.
-func (st *State) project(tol float64, maxSweeps int) {
+// It returns the error of st.Context once that is done.
+func (st *State) project(tol float64, maxSweeps int) error {
 	if maxSweeps == 0 {
 		maxSweeps = DefaultMaxSweeps
 	}
@@ -109,13 +110,16 @@ func (st *State) project(tol float64, maxSweeps int) {
 	for j := range b {
 		b[j] = 1
 	}
-	ok, n := sinkhornTol(k, a, b, st.colw, st.mus, st.mut, maxSweeps, tol, true)
+	ok, n, err := sinkhornTol(st.Context, k, a, b, st.colw, st.mus, st.mut, maxSweeps, tol, true)
+	if err != nil {
+		return err
+	}
 	if !ok || n > maxSweeps {
 		st.SweepCapHits++
 	}
 	st.Sweeps += min(n, maxSweeps)
 	if !ok {
-		return
+		return nil
 	}
 	for i := 0; i < ns; i++ {
 		row := st.t[i*nt : (i+1)*nt]
@@ -124,4 +128,5 @@ func (st *State) project(tol float64, maxSweeps int) {
 		}
 	}
 	clear(st.logRow)
+	return nil
 }

@@ -159,17 +159,24 @@ func (g GWB) Compute(st *GWBState, atoms []Atom, lambda []float64, init Space) e
 			}
 			st.gwd.TransportInto(st.transports[k])
 		}
-		st.update(atoms, lambda, mu)
+		if err := st.update(atoms, lambda, mu); err != nil {
+			return fmt.Errorf("gwb layer %d: %w", l, err)
+		}
 	}
 	st.space(mu)
 	return nil
 }
 
-// update builds B and F_b from the transports of this layer.
-func (st *GWBState) update(atoms []Atom, lambda []float64, mu []float64) {
+// update builds B and F_b from the transports of this layer. It checks the context of the
+// GWD state before each atom's products (seconds each for atoms of 1,500 nodes) and returns
+// its error once it is done, leaving B as it was.
+func (st *GWBState) update(atoms []Atom, lambda []float64, mu []float64) error {
 	n := st.n
 	clear(st.next)
 	for k, a := range atoms {
+		if err := st.gwd.stopped(); err != nil {
+			return fmt.Errorf("barycenter: stopped before atom %d of %d: %w", k, len(atoms), err)
+		}
 		nk := st.sizes[k]
 		tk, u := st.transports[k], a.U.RawMatrix()
 		simd.Mul(n, nk, nk, tk, nk, u.Data, u.Stride, st.tmp, nk)
@@ -191,7 +198,7 @@ func (st *GWBState) update(atoms []Atom, lambda []float64, mu []float64) {
 		st.lr.set(st.transports, st.sizes, atoms, lambda, mu)
 	}
 	if st.dim == 0 {
-		return
+		return nil
 	}
 	d := st.dim
 	clear(st.fnext)
@@ -205,6 +212,7 @@ func (st *GWBState) update(atoms []Atom, lambda []float64, mu []float64) {
 		}
 	}
 	st.fb, st.fnext = st.fnext, st.fb
+	return nil
 }
 
 // copyInto copies a matrix into a contiguous row-major buffer.

@@ -1,6 +1,8 @@
 package layers
 
 import (
+	"context"
+	"fmt"
 	"math"
 
 	"github.com/gwf-graphs/gwf/internal/simd"
@@ -135,7 +137,12 @@ func (p PPA) Step(st *State) {
 	var ok bool
 	if p.Tol > 0 {
 		var n int
-		ok, n = sinkhornTol(st.phi, alpha, st.colv, st.colw, st.mus, st.mut, p.sweepCap(), p.Tol, false)
+		var err error
+		ok, n, err = sinkhornTol(st.Context, st.phi, alpha, st.colv, st.colw, st.mus, st.mut, p.sweepCap(), p.Tol, false)
+		if err != nil {
+			st.err = fmt.Errorf("layer %d: %w", st.Layer+1, err)
+			return
+		}
 		if ok {
 			st.countSweeps(n, p.sweepCap())
 		}
@@ -188,10 +195,13 @@ func sinkhorn(k, a, b, mus, mut []float64, sweeps int) bool {
 // next sweep's Kᵀa at no extra cost) or sweeps sweeps have run; c is scratch of len(b).
 // valid says whether the b given on entry belongs to a (then the first sweep can stop at once).
 // It returns whether every sum stayed representable and the number of sweeps run (sweeps+1
-// when the cap was hit).
-func sinkhornTol(k, a, b, c, mus, mut []float64, sweeps int, tol float64, valid bool) (bool, int) {
+// when the cap was hit), or ctx's error once ctx (nil: none) is done.
+func sinkhornTol(ctx context.Context, k, a, b, c, mus, mut []float64, sweeps int, tol float64, valid bool) (bool, int, error) {
 	ns, nt := len(a), len(b)
 	for s := 0; s < sweeps; s++ {
+		if err := sweepStop(ctx, s); err != nil {
+			return false, s, err
+		}
 		clear(c)
 		simd.MulAdd(1, nt, ns, 1, a, ns, k, nt, c, nt)
 		if s > 0 || valid {
@@ -204,24 +214,40 @@ func sinkhornTol(k, a, b, c, mus, mut []float64, sweeps int, tol float64, valid 
 				}
 			}
 			if worst <= tol {
-				return true, s
+				return true, s, nil
 			}
 		}
 		for j, v := range c {
 			if !(v >= tiny) || v > math.MaxFloat64 {
-				return false, s
+				return false, s, nil
 			}
 			b[j] = mut[j] / v
 		}
 		simd.MulVec(ns, nt, k, nt, b, a)
 		for i, r := range a {
 			if !(r >= tiny) || r > math.MaxFloat64 {
-				return false, s
+				return false, s, nil
 			}
 			a[i] = mus[i] / r
 		}
 	}
-	return true, sweeps + 1
+	return true, sweeps + 1, nil
+}
+
+// ctxSweeps is how many sweeps of the converged mode run between two checks of the context:
+// up to DefaultMaxSweeps sweeps of a 1,500-node pair take a minute per layer.
+const ctxSweeps = 16
+
+// sweepStop returns ctx's error (wrapped) at every ctxSweeps-th sweep s once ctx (nil: none)
+// is done.
+func sweepStop(ctx context.Context, s int) error {
+	if s%ctxSweeps != ctxSweeps-1 || ctx == nil {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("stopped after %d sweeps: %w", s, err)
+	}
+	return nil
 }
 
 // countSweeps records n sweeps of a converged-mode layer (n > cap: it hit the cap).
@@ -325,7 +351,12 @@ func (p PPA) logStep(st *State) {
 			b[j] = 1
 		}
 		var n int
-		ok, n = sinkhornTol(k, a, b, st.colx, st.mus, st.mut, p.sweepCap()-1, p.Tol, true)
+		var err error
+		ok, n, err = sinkhornTol(st.Context, k, a, b, st.colx, st.mus, st.mut, p.sweepCap()-1, p.Tol, true)
+		if err != nil {
+			st.err = fmt.Errorf("layer %d: %w", st.Layer+1, err)
+			return
+		}
 		if ok {
 			st.countSweeps(n+1, p.sweepCap())
 		}
@@ -352,7 +383,10 @@ func (p PPA) logStep(st *State) {
 		}
 	} else {
 		if p.Tol > 0 {
-			p.logSweepsTol(st, logAlpha, logB, g)
+			if err := p.logSweepsTol(st, logAlpha, logB, g); err != nil {
+				st.err = fmt.Errorf("layer %d: %w", st.Layer+1, err)
+				return
+			}
 		}
 		for s := 1; s < p.Inner && p.Tol == 0; s++ {
 			logColumns(logB, logAlpha, g, st.mut, st.colw, st.colx)
@@ -374,9 +408,13 @@ func (p PPA) logStep(st *State) {
 
 // logSweepsTol runs the converged mode's sweeps in the log domain: the column error of the
 // current potentials is μt_j·|exp(logB_j − logB'_j) − 1|, with logB' the next column update.
-func (p PPA) logSweepsTol(st *State, logAlpha, logB, g []float64) {
+// It returns the error of st.Context once that is done.
+func (p PPA) logSweepsTol(st *State, logAlpha, logB, g []float64) error {
 	next := st.coly
 	for s := 1; ; s++ {
+		if err := sweepStop(st.Context, s); err != nil {
+			return err
+		}
 		logColumns(next, logAlpha, g, st.mut, st.colw, st.colx)
 		worst := 0.0
 		for j, v := range next {
@@ -384,7 +422,7 @@ func (p PPA) logSweepsTol(st *State, logAlpha, logB, g []float64) {
 		}
 		if worst <= p.Tol || s >= p.sweepCap() {
 			st.countSweeps(s+boolInt(worst > p.Tol), p.sweepCap())
-			return
+			return nil
 		}
 		copy(logB, next)
 		logRows(logAlpha, logB, g, st.mus, st.colx)

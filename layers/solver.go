@@ -41,6 +41,9 @@ func Solve(s Solver, st *State, src, dst Space) error {
 			}
 		}
 		s.Step(st)
+		if st.err != nil { // a failure, or a stop inside the layer (State.stopped)
+			break
+		}
 		if tracing {
 			st.Trace = append(st.Trace, st.Objective())
 		}
@@ -48,7 +51,7 @@ func Solve(s Solver, st *State, src, dst Space) error {
 			break
 		}
 	}
-	if f, ok := s.(finisher); ok {
+	if f, ok := s.(finisher); ok && st.err == nil {
 		f.finish(st)
 	}
 	if st.err != nil {

@@ -18,8 +18,10 @@ import (
 type State struct {
 	// Layer is the number of layers applied since Init.
 	Layer int
-	// Context, when set, is checked before every layer of Solve: once it is done, Solve stops
-	// with its error, so that long work (a batch of large graphs) stops within one layer.
+	// Context, when set, is checked before every layer of Solve and inside the loops of a layer
+	// that run for seconds on large graphs (the network simplex's pivots, CG's anchored
+	// matchings, the converged mode's Sinkhorn sweeps): once it is done, Solve stops with an
+	// error wrapping its error, within milliseconds even on 1,500-node graphs.
 	Context context.Context
 	// Trace, when non-nil before Solve, receives the objective <L(T),T> after every layer
 	// (a diagnostic: it costs one extra cost evaluation per layer).
@@ -80,6 +82,15 @@ type State struct {
 	cgIdxS, cgIdxT   []int
 	cgTargets        []int
 	cgUsedS, cgUsedT []bool
+}
+
+// stopped returns the error of Context once it is done (nil without one): the check of work
+// that may run for seconds outside Solve's layers.
+func (st *State) stopped() error {
+	if st.Context == nil {
+		return nil
+	}
+	return st.Context.Err()
 }
 
 // grow returns buf resized to n, reusing its storage when large enough.

@@ -184,6 +184,11 @@ func (tr *trainer) runBatch(g *gorgonia.ExprGraph, bg *batchGraph) (*Gradients, 
 		}
 		return nil, err
 	}
+	// A graph stopped by the context (its envelope partial, its loss NaN) may have been skipped
+	// as non-finite: the batch is incomplete, and none of it is applied.
+	if ctx := tr.loss.Context; ctx != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	out := &Gradients{Terms: make([]float64, len(bg.termNodes)), TermParams: make([][][]float64, len(bg.termNodes))}
 	var skipped []*nodes.GraphError
 	if bg.bl != nil {

@@ -90,7 +90,7 @@ The paper's semi-supervised GWF model is 'gwf semisup'.`,
 	f.data.AllowAutoStructure(fs, "the matrix graphs are compared by: adjacency, shortest-path (sp), or auto (both, chosen on the training graphs)")
 	f.data.RegisterEdgeLabels(fs, "read edge labels (TU bond types; the edge attribute label of node-link, GraphML, GML and GEXF files) where every graph has them, and compare them in Weisfeiler-Lehman candidates beside those without (chosen on the training graphs); false leaves them out")
 	f.protocol.register(fs, "with --labeled-fraction 1: write the classifier (support graphs, voters, SVMs) to this file, for 'gwf predict'",
-		"folder to keep every discrepancy matrix computed (.npy; the one being computed in part, every 2 minutes and on Ctrl-C) and report.json, for a rerun to reuse")
+		"folder to keep every discrepancy matrix computed (.npy; the one being computed in part, every few seconds as its pairs finish, and on Ctrl-C) and report.json, for a rerun to reuse")
 	trainflags.RegisterWorkers(fs, &f.workers, "goroutines of the discrepancies")
 	f.featureWeight.Register(fs, 0, true, `weight of the node-feature cost, kept instead of the candidates' weights (auto: five multiples of the balanced weight, chosen on the training graphs)`)
 	fs.StringVar(&f.method, "method", methodSVM, "deprecated: fgw-svm is this command's classifier; the semi-supervised GWF model is 'gwf semisup'")

@@ -122,6 +122,11 @@ func runEmbed(cmd *cobra.Command, a *app, f *embedFlags) error {
 	if err != nil {
 		return err
 	}
+	// A signal while the model and the data were read (seconds when large) stops here too,
+	// before anything is written, rather than being ignored.
+	if err := cmd.Context().Err(); err != nil {
+		return err
+	}
 	e := experiment.NewEmbeddings(ds, emb, emb.Rows(z))
 	if f.clustering {
 		if e, err = f.cluster(cmd.OutOrStdout(), a, m, ds, z, emb); err != nil {

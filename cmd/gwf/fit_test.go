@@ -155,6 +155,24 @@ func TestFitInterrupted(t *testing.T) {
 	}
 }
 
+// TestEmbedInterrupted: a signal while embed reads the model and the data (seconds for large
+// ones) ends it with exit 130 and nothing written, also when the embeddings need no
+// computing (the model's own training data), instead of being ignored.
+func TestEmbedInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	model, out := filepath.Join(dir, "m.model"), filepath.Join(dir, "emb.csv")
+	mustRun(t, fitArgs(model)...)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, stderr, code := runCLIContext(t, ctx, "embed", "--model", model, "--dataset", "MUTAG", "--output", out)
+	if code != cli.ExitInterrupted || !strings.Contains(stderr, "nothing written") {
+		t.Fatalf("exit %d, want %d: %s", code, cli.ExitInterrupted, stderr)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("%s was written: %v", out, err)
+	}
+}
+
 // writeTU writes a small TU dataset (6 labelled graphs with node labels) and returns its folder.
 func writeTU(t *testing.T) string {
 	t.Helper()

@@ -30,7 +30,7 @@ func WatchSignals(parent context.Context, log *logrus.Logger, abort func()) (ctx
 			select {
 			case s := <-sigs:
 				if n == 1 {
-					log.Warnf("interrupted (%v): stopping after the graphs being computed (interrupt again to abort at once)", s)
+					log.Warnf("interrupted (%v): stopping, keeping the work finished (interrupt again to abort at once)", s)
 					cancel()
 					continue
 				}

@@ -1,6 +1,7 @@
 package emd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -12,6 +13,9 @@ var ErrInput = errors.New("emd: invalid input")
 // ErrPivots is wrapped by the error returned when the pivot limit is reached (degenerate
 // cycling or a badly scaled cost); the plan is then feasible but not proven optimal.
 var ErrPivots = errors.New("emd: pivot limit reached")
+
+// ctxPivots is how many pivots Solve makes between two checks of Workspace.Context.
+const ctxPivots = 1024
 
 // Workspace holds the basis and the scratch of Solve; reuse it across problems.
 type Workspace struct {
@@ -25,6 +29,10 @@ type Workspace struct {
 	// has changed, as between the iterations of conditional gradient, where it cuts the pivots
 	// severalfold.
 	Warm bool
+	// Context, when set, is checked every ctxPivots pivots: once it is done, Solve stops with
+	// its error (wrapped), leaving a feasible plan that is not optimal. A cold solve of a
+	// 1,500-node pair runs for seconds, too long to check only between solves.
+	Context context.Context
 
 	ns, nt int
 	// The basis: ns+nt−1 cells (row, column, flow).
@@ -112,6 +120,14 @@ func (w *Workspace) Solve(x, c, a, b []float64) (float64, error) {
 		if w.Pivots >= limit {
 			err = fmt.Errorf("%w: %d pivots on a %d×%d problem", ErrPivots, w.Pivots, ns, nt)
 			break
+		}
+		// A counter keeps the check off the pivots' cost: a pivot of a 1,500-node pair takes
+		// microseconds, so ctxPivots of them take milliseconds.
+		if w.Pivots%ctxPivots == ctxPivots-1 && w.Context != nil {
+			if cerr := w.Context.Err(); cerr != nil {
+				err = fmt.Errorf("emd: stopped after %d pivots: %w", w.Pivots, cerr)
+				break
+			}
 		}
 		w.pivot(c, int32(e/nt), int32(e%nt))
 		w.Pivots++

@@ -1,6 +1,7 @@
 package emd
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -299,5 +300,27 @@ func TestZeroMass(t *testing.T) {
 				c[k] = rng.Float64()
 			}
 		}
+	}
+}
+
+// TestSolveStopsOnContext: a done Workspace.Context stops a solve that needs thousands of
+// pivots after ctxPivots of them, with an error wrapping the context's and a feasible plan;
+// the next solve with a live context is optimal again.
+func TestSolveStopsOnContext(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	c, a, b := randomProblem(rng, 300, 300, false)
+	x := make([]float64, len(c))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	w := Workspace{Context: ctx}
+	_, err := w.Solve(x, c, a, b)
+	if !errors.Is(err, context.Canceled) || w.Pivots != ctxPivots-1 {
+		t.Fatalf("done context: err %v after %d pivots, want context.Canceled after %d", err, w.Pivots, ctxPivots-1)
+	}
+	checkFeasible(t, x, a, b, 1e-12)
+	w.Context = context.Background()
+	w.Warm = true // the basis of a stopped solve is not reused
+	if _, err := w.Solve(x, c, a, b); err != nil || w.Pivots < ctxPivots {
+		t.Fatalf("live context: err %v after %d pivots, want the whole solve", err, w.Pivots)
 	}
 }

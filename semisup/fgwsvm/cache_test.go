@@ -3,6 +3,7 @@ package fgwsvm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -113,7 +114,7 @@ func TestDistancesResumePartial(t *testing.T) {
 	}
 }
 
-// TestDistancesCancelKeepsPartial: a cancelled computation keeps the chunks it finished, and
+// TestDistancesCancelKeepsPartial: a cancelled computation keeps the pairs it finished, and
 // the next run resumes them into the matrix an uninterrupted run computes.
 func TestDistancesCancelKeepsPartial(t *testing.T) {
 	if testing.Short() {
@@ -121,7 +122,7 @@ func TestDistancesCancelKeepsPartial(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	var data []*graphs.Graph
-	for range 200 { // more pairs than the largest chunk
+	for range 200 { // more pairs than a block of baselines.PairwiseRange
 		g, err := graphs.StochasticBlockModel([]int{2, 1 + rng.IntN(3)}, [][]float64{{0.9, 0.2}, {0.2, 0.9}}, rng)
 		if err != nil {
 			t.Fatal(err)
@@ -136,8 +137,9 @@ func TestDistancesCancelKeepsPartial(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "new") // made by the run, before its first whole matrix
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	const stopAt = 6000
 	opt := Options{Dir: dir, Observe: func(e training.Event) {
-		if e.Total > 0 && e.Done >= 2*firstChunk {
+		if e.Total > 0 && e.Done >= stopAt {
 			cancel()
 		}
 	}}
@@ -146,8 +148,9 @@ func TestDistancesCancelKeepsPartial(t *testing.T) {
 	}
 	path := matrixFile(dir, data, cands[0], DefaultSolver())
 	partial := loadPartial(partialFile(path), baselines.Pairs(len(data)))
-	if len(partial) < firstChunk || len(partial) >= baselines.Pairs(len(data)) {
-		t.Fatalf("kept %d of %d discrepancies, want the first chunk's %d at least", len(partial), baselines.Pairs(len(data)), firstChunk)
+	// The pairs finished before the cancel, less a few finished after one still running.
+	if len(partial) < stopAt-100 || len(partial) >= baselines.Pairs(len(data)) {
+		t.Fatalf("kept %d of %d discrepancies, want the %d done at least", len(partial), baselines.Pairs(len(data)), stopAt)
 	}
 	var resumed bool
 	got, err := Distances(context.Background(), data, cands, Options{Dir: dir, Observe: func(e training.Event) {
@@ -164,23 +167,82 @@ func TestDistancesCancelKeepsPartial(t *testing.T) {
 	}
 }
 
-// TestNextChunk: chunks last about a quarter of the checkpoint interval at the measured rate,
-// within their bounds.
-func TestNextChunk(t *testing.T) {
-	o := Options{CheckpointEvery: 4 * time.Minute}
+// TestDistancesKeepsPairsAsTheyFinish: the pairs of a few large graphs (seconds each in real
+// data) are kept while the matrix is computed, not in chunks of a thousand pairs: with
+// CheckpointEvery tiny the partial file grows pair by pair, a stop keeps every pair finished,
+// and the rerun computes only the others.
+func TestDistancesKeepsPairsAsTheyFinish(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var data []*graphs.Graph
+	for range 6 { // 15 pairs, as in the report: nothing was kept before the 1,024th
+		g, err := graphs.BarabasiAlbert(200, 2, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = append(data, g)
+	}
+	cands := []Candidate{{Structure: "adjacency"}}
+	want, err := Distances(context.Background(), data, cands, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := partialFile(matrixFile(dir, data, cands[0], DefaultSolver()))
+	pairs := baselines.Pairs(len(data))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var during int // pairs found kept on disk while the run went on
+	opt := Options{Dir: dir, Workers: 1, CheckpointEvery: time.Nanosecond, Observe: func(e training.Event) {
+		if e.Total > 0 && e.Done >= 1 && during == 0 {
+			if during = len(loadPartial(path, pairs)); during > 0 {
+				cancel()
+			}
+		}
+	}}
+	if _, err := Distances(ctx, data, cands, opt); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled run: %v, want context.Canceled", err)
+	}
+	kept := loadPartial(path, pairs)
+	if during == 0 || len(kept) < during || len(kept) >= pairs {
+		t.Fatalf("kept %d pairs while running, %d after the stop, of %d", during, len(kept), pairs)
+	}
+	for k, v := range kept {
+		if i, j := baselines.PairAt(k, len(data)); v != want[0].At(i, j) {
+			t.Fatalf("kept pair %d (%d, %d) = %v, want %v", k, i, j, v, want[0].At(i, j))
+		}
+	}
+	var resumed string
+	got, err := Distances(context.Background(), data, cands, Options{Dir: dir, Observe: func(e training.Event) {
+		if strings.HasPrefix(e.Message, "resuming") {
+			resumed = e.Message
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(resumed, fmt.Sprintf("at %d of %d", len(kept), pairs)) {
+		t.Fatalf("the rerun said %q, want it to resume at %d of %d", resumed, len(kept), pairs)
+	}
+	if !mat.Equal(got[0], want[0]) {
+		t.Fatal("the resumed matrix differs from the uninterrupted one")
+	}
+}
+
+// TestKeepAfter: partial matrices are kept every few seconds, less often when writing them
+// takes long, never further apart than CheckpointEvery.
+func TestKeepAfter(t *testing.T) {
 	for _, tc := range []struct {
-		done    int
-		elapsed time.Duration
-		want    int
+		every, took, want time.Duration
 	}{
-		{0, 0, firstChunk},
-		{600, time.Minute, 600},                  // 10 a second: a minute's worth
-		{1, time.Hour, minChunk},                 // a pair an hour: still the smallest chunk
-		{1_000_000, time.Second, maxChunk},       // fast pairs: the largest
-		{firstChunk, 10 * time.Second, 6 * 1024}, // 102.4 a second
+		{0, 0, minKeep},
+		{0, time.Millisecond, minKeep},                       // a small file: every few seconds
+		{0, time.Second, keepCost * time.Second},             // a large one: 2% of the time
+		{0, time.Hour, DefaultCheckpointEvery},               // never less often than that
+		{time.Second, time.Millisecond, time.Second},         // nor than asked
+		{time.Nanosecond, time.Millisecond, time.Nanosecond}, // tests: at every pair
 	} {
-		if got := o.nextChunk(tc.done, tc.elapsed); got != tc.want {
-			t.Errorf("nextChunk(%d, %v) = %d, want %d", tc.done, tc.elapsed, got, tc.want)
+		if got := (Options{CheckpointEvery: tc.every}).keepAfter(tc.took); got != tc.want {
+			t.Errorf("CheckpointEvery %v, a keep of %v: next after %v, want %v", tc.every, tc.took, got, tc.want)
 		}
 	}
 }

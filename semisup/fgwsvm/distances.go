@@ -25,18 +25,20 @@ type Options struct {
 	Observe training.Observer
 	// Dir, if set, is a folder where every matrix computed is kept (as a NumPy array, named by
 	// what it holds and a hash of the graphs, the candidate and the solver) and found again by
-	// a later run. The matrix being computed is kept in part too (every CheckpointEvery, and
-	// when ctx is cancelled) and resumed from there, so that a killed run loses minutes of work.
+	// a later run. The matrix being computed is kept in part too (as its pairs finish, every few
+	// seconds and at most CheckpointEvery apart, and when ctx is cancelled) and resumed from
+	// there, so that a killed run loses seconds of work, a stopped one none.
 	Dir string
-	// CheckpointEvery is how often a matrix being computed into Dir is kept in part
-	// (0: DefaultCheckpointEvery).
+	// CheckpointEvery is the longest time between two keeps of a matrix being computed into Dir
+	// (0: DefaultCheckpointEvery); they are more frequent where writing is quick (keepAfter).
 	CheckpointEvery time.Duration
 	// Limits bound the candidates' structure matrices (zero: graphs.DefaultLimits).
 	Limits graphs.Limits
 }
 
-// DefaultCheckpointEvery is how often a matrix being computed is kept in part by default: a
-// few megabytes written every two minutes against hours of discrepancies on large data.
+// DefaultCheckpointEvery is the longest time between two keeps of a matrix being computed, by
+// default: when writing its pairs takes over 2.4 s (tens of millions of pairs), every two
+// minutes against hours of discrepancies.
 const DefaultCheckpointEvery = 2 * time.Minute
 
 func (o Options) checkpointEvery() time.Duration {

@@ -18,24 +18,18 @@ import (
 	"github.com/gwf-graphs/gwf/training/baselines"
 )
 
-// Pairs are computed in chunks, a chance to keep a partial matrix after each: the first of
-// firstChunk pairs, the next sized from the rate measured so far to take about a quarter of
-// Options.CheckpointEvery, within [minChunk, maxChunk] (four blocks of
-// baselines.PairwiseRange), so that graphs of thousands of nodes, seconds a pair, are kept as
-// often as small ones.
+// A matrix being computed is kept in part as its pairs finish: every few seconds (minKeep, or
+// keepCost times as long as the last keep took to write, so that writing costs little), at
+// most Options.CheckpointEvery apart, and when the work stops. A stopped or killed run of
+// graphs of thousands of nodes, seconds a pair, then loses seconds of work.
 const (
-	firstChunk = 1 << 10
-	minChunk   = 1 << 6
-	maxChunk   = 1 << 14
+	minKeep  = 5 * time.Second
+	keepCost = 50
 )
 
-// nextChunk is the size of the chunk after done pairs computed in elapsed time.
-func (o Options) nextChunk(done int, elapsed time.Duration) int {
-	if done == 0 || elapsed <= 0 {
-		return firstChunk
-	}
-	rate := float64(done) / elapsed.Seconds()
-	return int(max(minChunk, min(maxChunk, rate*o.checkpointEvery().Seconds()/4)))
+// keepAfter is how long to wait after a keep that took took to write before the next.
+func (o Options) keepAfter(took time.Duration) time.Duration {
+	return min(o.checkpointEvery(), max(minKeep, keepCost*took))
 }
 
 // pairwise computes candidate c's matrix of the graphs sd (already carrying c's features),
@@ -58,23 +52,20 @@ func (o Options) pairwise(ctx context.Context, sd []*graphs.Graph, c Candidate, 
 	if cap(vals) < pairs {
 		vals = append(make([]float64, 0, pairs), vals...)
 	}
-	emit := func(_, _ int, d float64) error {
+	kept, wait := time.Now(), o.keepAfter(0)
+	emit := func(_, _ int, d float64) error { // in order of the pairs, as they finish
 		vals = append(vals, d)
+		if len(vals) < pairs && time.Since(kept) >= wait {
+			start := time.Now()
+			o.keepPartial(partial, vals)
+			kept, wait = time.Now(), o.keepAfter(time.Since(start))
+		}
 		return nil
 	}
-	started, resumed := time.Now(), len(vals)
-	kept := started
-	for len(vals) < pairs {
-		lo := len(vals)
-		hi := min(pairs, lo+o.nextChunk(lo-resumed, time.Since(started)))
-		_, err := baselines.PairwiseRange(ctx, sd, o.baselines(c, offset+lo, total), lo, hi, emit)
-		if err != nil { // cancelled, or a pair failed: keep what was computed
-			o.keepPartial(partial, vals)
+	if lo := len(vals); lo < pairs {
+		if _, err := baselines.PairwiseRange(ctx, sd, o.baselines(c, offset+lo, total), lo, pairs, emit); err != nil {
+			o.keepPartial(partial, vals) // cancelled, or a pair failed: keep what was computed
 			return nil, err
-		}
-		if len(vals) < pairs && time.Since(kept) >= o.checkpointEvery() {
-			o.keepPartial(partial, vals)
-			kept = time.Now()
 		}
 	}
 	n := len(sd)

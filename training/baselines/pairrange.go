@@ -17,14 +17,22 @@ func Pairs(n int) int { return n * (n - 1) / 2 }
 // (0, 1), (0, 2), …, (0, n−1), (1, 2), … — the order of PairwiseRange and of its CSV.
 func PairAt(t, n int) (i, j int) { return pairOf(t, n) }
 
-// pairBlock is how many pairs PairwiseRange computes before it emits them: enough to keep the
-// workers busy, few enough that a slice of a large corpus holds little memory.
+// pairBlock is how many pairs PairwiseRange hands the workers at a time: enough to keep them
+// busy, few enough that the pairs finished out of order hold little memory.
 const pairBlock = 4096
+
+// pairValue is a finished pair: its number in the block and its discrepancy.
+type pairValue struct {
+	t int
+	d float64
+}
 
 // PairwiseRange computes the discrepancies of the pairs numbered lo ≤ t < hi (see PairAt), the
 // slice of PairwiseGWD that one shard of a distributed run computes, and calls emit with each
-// in order of t. Memory does not grow with hi − lo: pairs are computed in blocks on the workers
-// and emitted block by block. A non-nil error from emit stops the work and is returned.
+// in order of t, as soon as the pair and those before it are done, so that a caller can keep
+// them when the work stops (ctx cancelled, a pair failed). emit is called from the caller's
+// goroutine. Memory does not grow with hi − lo: pairs are computed in blocks on the workers. A
+// non-nil error from emit stops the work and is returned.
 func PairwiseRange(ctx context.Context, data []*graphs.Graph, opt Options, lo, hi int, emit func(i, j int, d float64) error) (Stats, error) {
 	start := time.Now()
 	n := len(data)
@@ -38,7 +46,10 @@ func PairwiseRange(ctx context.Context, data []*graphs.Graph, opt Options, lo, h
 	if err != nil {
 		return Stats{}, err
 	}
+	ctx, cancel := context.WithCancel(ctx) // an error of emit stops the workers
+	defer cancel()
 	block := make([]float64, min(pairBlock, hi-lo))
+	done := make([]bool, len(block))
 	observe := opt.Observe
 	for b := lo; b < hi; b += len(block) {
 		m := min(len(block), hi-b)
@@ -48,22 +59,38 @@ func PairwiseRange(ctx context.Context, data []*graphs.Graph, opt Options, lo, h
 				observe(e)
 			}
 		}
-		err := parallel(ctx, m, opt, func(st *layers.State, t int) error {
-			i, j := pairOf(b+t, n)
-			if err := layers.Solve(s, st, opt.space(data[i]), opt.space(data[j])); err != nil {
-				return fmt.Errorf("gwd of graphs %q and %q: %w", data[i].Name, data[j].Name, err)
+		finished := make(chan pairValue, opt.workers())
+		var err error
+		go func() {
+			defer close(finished)
+			err = parallel(ctx, m, opt, func(st *layers.State, t int) error {
+				i, j := pairOf(b+t, n)
+				if err := layers.Solve(s, st, opt.space(data[i]), opt.space(data[j])); err != nil {
+					return fmt.Errorf("gwd of graphs %q and %q: %w", data[i].Name, data[j].Name, err)
+				}
+				finished <- pairValue{t, st.Objective()}
+				return nil
+			})
+		}()
+		// Emit the block's pairs in order as they finish; drain the channel even after an error
+		// of emit, so that the workers end.
+		clear(done[:m])
+		next := 0
+		var emitErr error
+		for f := range finished {
+			block[f.t], done[f.t] = f.d, true
+			for ; emitErr == nil && next < m && done[next]; next++ {
+				i, j := pairOf(b+next, n)
+				if emitErr = emit(i, j, block[next]); emitErr != nil {
+					cancel()
+				}
 			}
-			block[t] = st.Objective() // each t is written by exactly one goroutine
-			return nil
-		})
-		if err != nil {
-			return Stats{}, err
 		}
-		for t, d := range block[:m] {
-			i, j := pairOf(b+t, n)
-			if err := emit(i, j, d); err != nil {
-				return Stats{}, err
-			}
+		if emitErr != nil {
+			return Stats{}, emitErr
+		}
+		if err != nil { // read after the channel closed: the goroutine has set it
+			return Stats{}, err
 		}
 	}
 	return Stats{GWDs: hi - lo, Seconds: time.Since(start).Seconds()}, nil

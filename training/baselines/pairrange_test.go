@@ -3,14 +3,18 @@ package baselines
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 // TestPairwiseRangeShards: the slices of any number of shards, concatenated, give exactly the
@@ -128,4 +132,58 @@ func FuzzReadPairwiseCSV(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPairwiseRangeEmitsAsFinished: a pair is emitted as soon as it and those before it are
+// done, not with its block, so that work stopped after the first pair keeps it: the first
+// emit cancels, and the range ends with context.Canceled, having emitted the finished pairs only.
+func TestPairwiseRangeEmitsAsFinished(t *testing.T) {
+	data, _ := twoClasses(t, 5) // 45 pairs
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	emitted := 0
+	_, err := PairwiseRange(ctx, data, Options{Config: fast(), Workers: 1}, 0, Pairs(len(data)), func(i, j int, d float64) error {
+		if pi, pj := PairAt(emitted, len(data)); pi != i || pj != j {
+			t.Errorf("pair %d is (%d, %d), want (%d, %d)", emitted, i, j, pi, pj)
+		}
+		emitted++
+		cancel()
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) || emitted == 0 || emitted >= Pairs(len(data)) {
+		t.Fatalf("cancelled at the first pair: %d of %d pairs emitted, err %v; want some, and context.Canceled", emitted, Pairs(len(data)), err)
+	}
+	// An error of emit stops the work and is returned.
+	stop := errors.New("disk full")
+	if _, err := PairwiseRange(context.Background(), data, Options{Config: fast(), Workers: 2}, 0, Pairs(len(data)), func(int, int, float64) error {
+		return stop
+	}); !errors.Is(err, stop) {
+		t.Errorf("emit failing: %v", err)
+	}
+}
+
+// TestPairwiseRangeStopsInsideASolve: a cancel stops a pair of 1,200-node graphs inside its
+// solve, within 2 s (the solve alone takes far longer), with context.Canceled.
+func TestPairwiseRangeStopsInsideASolve(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves a 1,200-node pair")
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	var data []*graphs.Graph
+	for range 2 {
+		g, err := graphs.StochasticBlockModel([]int{600, 600}, [][]float64{{0.3, 0.05}, {0.05, 0.3}}, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = append(data, g)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	cfg := training.DefaultConfig().WithSolverDefaults("cg")
+	_, err := PairwiseRange(ctx, data, Options{Config: cfg, Workers: 1}, 0, 1, func(int, int, float64) error { return nil })
+	if late := time.Since(start) - 300*time.Millisecond; !errors.Is(err, context.Canceled) || late > 2*time.Second {
+		t.Fatalf("cancelled after 300 ms: returned %v later with %v, want within 2 s with context.Canceled", late.Round(time.Millisecond), err)
+	}
 }

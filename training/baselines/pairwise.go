@@ -84,7 +84,8 @@ func parallel(ctx context.Context, n int, opt Options, work func(st *layers.Stat
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var st layers.State
+			// A solve of two large graphs takes minutes: it checks ctx too (State.Context).
+			st := layers.State{Context: ctx}
 			for ctx.Err() == nil {
 				t := int(next.Add(1)) - 1
 				if t >= n {
