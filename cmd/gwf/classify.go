@@ -11,6 +11,7 @@ import (
 	"github.com/gwf-graphs/gwf/internal/cli"
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
+	"github.com/gwf-graphs/gwf/training/shard"
 	"github.com/gwf-graphs/gwf/training/trainflags"
 )
 
@@ -163,6 +164,11 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if err != nil {
 		return err
 	}
+	release, err := lockOutputDir(f.protocol.outputDir, shard.All, a.Log)
+	if err != nil {
+		return err
+	}
+	defer release()
 	// The candidates apply their structures themselves: read the adjacency.
 	raw := f.data
 	raw.Structure, raw.PartialLabels = "auto", graphs.PartialLabelsKept

@@ -17,6 +17,7 @@ import (
 	"github.com/gwf-graphs/gwf/training/cluster"
 	"github.com/gwf-graphs/gwf/training/experiment"
 	"github.com/gwf-graphs/gwf/training/progresslog"
+	"github.com/gwf-graphs/gwf/training/shard"
 )
 
 // clusterFlags are the flags of "gwf cluster".
@@ -123,6 +124,11 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	if f.output != "" && f.output != "-" && !strings.EqualFold(filepath.Ext(f.output), ".csv") {
 		return cli.Usagef("--output %s: --output writes every run's clusters as CSV: give FILE.csv (the embeddings: --output-dir, or 'gwf embed --clusters K' under a trained model)", f.output)
 	}
+	release, err := lockOutputDir(f.outputDir, shard.All, a.Log)
+	if err != nil {
+		return err
+	}
+	defer release()
 	cfg, err := f.train.configLogged(flags, a.Log)
 	if err != nil {
 		return err
