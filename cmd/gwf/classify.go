@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -41,7 +43,8 @@ GW discrepancies d, computed with the exact conditional-gradient solver.
 
 Unless --features is given it uses what the data have: node attributes (standardized) and
 one-hot node labels, either of them, or else node degrees and the Weisfeiler-Lehman labels
-that start from them, as well as the structure alone (--features none: structure only); with
+that start from them, as well as the structure alone (--features none: structure only, no
+degrees or Weisfeiler-Lehman labels unless --wl N asks for them); with
 both, the attributes alone, both together or the labels alone are candidates. Where the
 graphs have features, the structure alone and the WL labels from the degrees are candidates
 too, so that features that do not carry the class can be left out; they rank one standard
@@ -112,9 +115,10 @@ const (
 
 // candidates are the candidates the flags leave to choose from (fgwsvm.Candidates): one
 // structure when --structure names it, one weight when --feature-weight is a number, one
-// number of Weisfeiler-Lehman iterations when --wl is.
-func (f *classifyFlags) candidates(data []*graphs.Graph, enc graphs.FeatureEncoding) ([]fgwsvm.Candidate, error) {
-	n := fgwsvm.Narrow{Limits: f.data.Limits()}
+// number of Weisfeiler-Lehman iterations when --wl is, the structure alone when --features
+// none is given (no node degrees or Weisfeiler-Lehman labels made from it, unless --wl asks).
+func (f *classifyFlags) candidates(data []*graphs.Graph, enc graphs.FeatureEncoding, structureOnly bool) ([]fgwsvm.Candidate, error) {
+	n := fgwsvm.Narrow{Limits: f.data.Limits(), StructureOnly: structureOnly}
 	if s, auto := f.data.StructureChoice(); !auto {
 		n.Structure = s
 	}
@@ -183,7 +187,10 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if err != nil {
 		return err
 	}
-	if set.Candidates, err = f.candidates(data, ds.Encoding); err != nil {
+	// --features none given: the structure only, as the help says. Left to the data, graphs
+	// without features also get node degrees and Weisfeiler-Lehman labels made from it.
+	structureOnly := fs.Changed("features") && f.data.Features == "none"
+	if set.Candidates, err = f.candidates(data, ds.Encoding, structureOnly); err != nil {
 		return err
 	}
 	if _, auto := f.data.StructureChoice(); auto {
@@ -196,7 +203,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	}
 	set.Vote = set.VoteFor(len(data))
 	a.Log.Infof("classifying %s (%d graphs, %d classes) with an SVM on FGW discrepancies (exact CG solver); node features: %s; %d candidates: %s",
-		ds.Name, len(data), classesN, used, len(set.Candidates), classexp.DescribeCandidates(set.Candidates))
+		ds.Name, len(data), classesN, describeFeatures(used, ds.Encoding.Dim() == 0, set.Candidates), len(set.Candidates), classexp.DescribeCandidates(set.Candidates))
 	ctx := cmd.Context()
 	opt := fgwsvm.Options{Workers: f.workers, Dir: p.outputDir, Observe: a.observer("computing", nil), Limits: f.data.Limits()}
 	switch {
@@ -224,6 +231,33 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		return err
 	}
 	return p.writeHeldOut(ds, labels, cv.HeldOut()) // after the report: a fold saved without predictions loses nothing else
+}
+
+// describeFeatures says what the candidates compare of the nodes: the node features read (used:
+// the flags that read them), and what they make from the structure instead, so that the log
+// does not call "none" what uses node degrees.
+func describeFeatures(used string, noFeatures bool, cands []fgwsvm.Candidate) string {
+	if !slices.ContainsFunc(cands, func(c fgwsvm.Candidate) bool { return c.EdgeLabels }) {
+		used = strings.Replace(used, " --edge-labels", "", 1) // read, but no candidate uses them
+	}
+	fromStructure := func(c fgwsvm.Candidate) bool { return noFeatures || c.WithoutFeatures }
+	var made []string
+	if slices.ContainsFunc(cands, func(c fgwsvm.Candidate) bool { return c.Degree }) {
+		made = append(made, "node degrees")
+	}
+	if slices.ContainsFunc(cands, func(c fgwsvm.Candidate) bool { return c.WL > 0 && fromStructure(c) }) {
+		made = append(made, "Weisfeiler-Lehman labels from one label for all nodes")
+	}
+	if len(made) == 0 && noFeatures {
+		return used + ": the structure alone"
+	}
+	if slices.ContainsFunc(cands, func(c fgwsvm.Candidate) bool { return c.WL == 0 && !c.Degree && fromStructure(c) }) {
+		made = append(made, "the structure alone")
+	}
+	if len(made) == 0 {
+		return used
+	}
+	return used + "; from the structure: " + strings.Join(made, ", ")
 }
 
 // classifyFraction keeps a stratified fraction of the labels (or the labels as given), trains

@@ -123,7 +123,9 @@ func (d *dataFlags) loadAutoFeatures(fs *pflag.FlagSet, log *logrus.Logger) (*gr
 	if err != nil {
 		return nil, "", err
 	}
-	if !fs.Changed("features") {
+	if fs.Changed("features") {
+		used = d.featureFlags(ds) // LoadAutoFeatures named every data flag then, not the features
+	} else {
 		log.Infof("node features: %s (the data's own; --features none for structure only)", used)
 	}
 	if len(ds.Unread) > 0 {
@@ -131,6 +133,19 @@ func (d *dataFlags) loadAutoFeatures(fs *pflag.FlagSet, log *logrus.Logger) (*gr
 	}
 	warnLeftOut(log, ds)
 	return ds, used, nil
+}
+
+// featureFlags are the flags that read ds's node features as given (--features and what goes
+// with it), in the form LoadAutoFeatures names its own choice.
+func (d *dataFlags) featureFlags(ds *graphs.Dataset) string {
+	s := "--features " + d.Features
+	if d.Standardize {
+		s += " --standardize"
+	}
+	if ds.Encoding.EdgeLabels {
+		s += " --edge-labels"
+	}
+	return s
 }
 
 // warnLeftOut says what only some graphs have (Dataset.LeftOut).

@@ -19,6 +19,11 @@ type Narrow struct {
 	// WL, when set, is the only number of Weisfeiler-Lehman iterations of node labels (0: the
 	// features as they are); nil tries the defaults.
 	WL *int
+	// StructureOnly compares the graphs by their structure alone, one candidate a structure:
+	// no node features, and none made from the structure either (node degrees, their
+	// Weisfeiler-Lehman labels) unless WL asks for that many iterations. It is what
+	// 'gwf classify --features none' promises ("structure only").
+	StructureOnly bool
 	// Limits bound the structure matrices (zero: graphs.DefaultLimits). Without Structure,
 	// shortest paths are tried only where their dense matrices fit (graphs.Structure.Fits).
 	Limits graphs.Limits
@@ -31,6 +36,13 @@ type Narrow struct {
 // LabelFreeCandidates come too. Weisfeiler-Lehman iterations need categorical node features
 // (node labels) or none.
 func Candidates(data []*graphs.Graph, enc graphs.FeatureEncoding, n Narrow) ([]Candidate, error) {
+	if n.StructureOnly && hasFeatures(data) { // the candidates of the graphs without features
+		cs, err := Candidates(withoutFeatures(data), graphs.FeatureEncoding{Kind: graphs.FeaturesNone}, n)
+		for i := range cs {
+			cs[i].WithoutFeatures = true
+		}
+		return cs, err
+	}
 	structures := []graphs.Structure{graphs.Adjacency}
 	switch {
 	case n.Structure != "":
@@ -52,6 +64,12 @@ func Candidates(data []*graphs.Graph, enc graphs.FeatureEncoding, n Narrow) ([]C
 		return nil, fmt.Errorf("fgwsvm: feature weight %v", n.FeatureWeight)
 	}
 	var out []Candidate
+	if n.StructureOnly && wl <= 0 {
+		for _, s := range structures {
+			out = append(out, Candidate{Structure: s, FeatureWeight: 1})
+		}
+		return out, nil
+	}
 	for _, s := range structures {
 		cs, err := structureCandidates(data, s, enc, n.FeatureWeight, wl, n.Limits)
 		if err != nil {

@@ -143,3 +143,46 @@ func TestLabelFreeCandidates(t *testing.T) {
 		}
 	}
 }
+
+// TestCandidatesStructureOnly: Narrow.StructureOnly gives one candidate a structure, the
+// structure alone, with no node degrees and no Weisfeiler-Lehman labels made from it (the
+// defaults of graphs without features have both); WL iterations asked for come from one label
+// for all nodes; graphs with features have them left out.
+func TestCandidatesStructureOnly(t *testing.T) {
+	plain, _ := threeClasses(t, 2, false)
+	labelled, _ := threeClasses(t, 2, true)
+	cats := graphs.FeatureEncoding{Kind: graphs.FeaturesLabels}
+	two := 2
+	for _, c := range []struct {
+		what string
+		data []*graphs.Graph
+		enc  graphs.FeatureEncoding
+		n    Narrow
+		want func(Candidate) bool
+		size int
+	}{
+		{"no features", plain, graphs.FeatureEncoding{}, Narrow{StructureOnly: true},
+			func(c Candidate) bool { return !c.Degree && c.WL == 0 && !c.WithoutFeatures && c.FeatureWeight == 1 }, 2},
+		{"no features, one structure", plain, graphs.FeatureEncoding{}, Narrow{StructureOnly: true, Structure: graphs.Adjacency},
+			func(c Candidate) bool { return c == Candidate{Structure: graphs.Adjacency, FeatureWeight: 1} }, 1},
+		{"no features, WL asked", plain, graphs.FeatureEncoding{}, Narrow{StructureOnly: true, WL: &two},
+			func(c Candidate) bool { return !c.Degree && c.WL == 2 && !c.WithoutFeatures }, 10},
+		{"features left out", labelled, cats, Narrow{StructureOnly: true},
+			func(c Candidate) bool { return !c.Degree && c.WL == 0 && c.WithoutFeatures }, 2},
+		{"features left out, WL asked", labelled, cats, Narrow{StructureOnly: true, WL: &two},
+			func(c Candidate) bool { return c.WL == 2 && c.WithoutFeatures }, 10},
+	} {
+		cs, err := Candidates(c.data, c.enc, c.n)
+		if err != nil {
+			t.Fatalf("%s: %v", c.what, err)
+		}
+		if len(cs) != c.size || !slices.ContainsFunc(cs, c.want) || slices.ContainsFunc(cs, func(x Candidate) bool { return !c.want(x) }) {
+			t.Errorf("%s: %d candidates %v, want %d", c.what, len(cs), cs, c.size)
+		}
+		for _, x := range cs {
+			if err := x.check(); err != nil {
+				t.Errorf("%s: %v: %v", c.what, x, err)
+			}
+		}
+	}
+}
