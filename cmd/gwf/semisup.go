@@ -222,6 +222,11 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if f.resume && p.output == "" {
 		return cli.Usagef("--resume needs --output")
 	}
+	release, err := lockOutputDir(p.outputDir, sh, a.Log)
+	if err != nil {
+		return err
+	}
+	defer release()
 	if f.selUnsup && (f.noGWF || f.validation == 0) {
 		// The β = 0 candidate needs a model trained without labels, and a validation split.
 		if flags.Changed("select-unsupervised") {

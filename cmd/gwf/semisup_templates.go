@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -10,6 +8,7 @@ import (
 	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/semisup"
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/training/shard"
 )
 
 // methodTemplates is 'gwf semisup --method templates' (methodGWF: the paper's model).
@@ -131,11 +130,11 @@ func runTemplates(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if p.outputDir != "" && (p.fraction > 0 || p.given) {
 		return cli.Usagef("--output-dir keeps the folds of cross-validation; with --labeled-fraction use --output")
 	}
-	if p.outputDir != "" {
-		if err := os.MkdirAll(p.outputDir, 0o755); err != nil {
-			return err
-		}
+	release, err := lockOutputDir(p.outputDir, shard.All, a.Log)
+	if err != nil {
+		return err
 	}
+	defer release()
 	labels, classes, err := p.classLabels(a, ds)
 	if err != nil {
 		return err

@@ -302,11 +302,11 @@ func (op *batchLossOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 	weight := op.loss.Forward.GWB.Solver.FeatureWeight()
 	layers.RunBatch(&ws.states, op.loss.Workers, B, func(b int) int { return op.obs[b].N() }, func(st *layers.ForwardState, b int) {
 		r := ws.results[b]
-		r.reset(op.sizes, op.dim)
 		if ctx := op.loss.Context; ctx != nil && ctx.Err() != nil {
-			r.err = ctx.Err()
+			r.err = ctx.Err() // before reset: a stopped run does not clear a large graph's buffers
 			return
 		}
+		r.reset(op.sizes, op.dim)
 		st.SetContext(op.loss.Context)
 		layers.Softmax(r.lambda, z[b*K:(b+1)*K])
 		if r.err = op.loss.Forward.Run(st, atoms, r.lambda, op.obs[b]); r.err != nil {
@@ -315,6 +315,17 @@ func (op *batchLossOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 		r.loss = st.Envelope(atoms, r.lambda, op.obs[b], weight, r.gU, r.gH, r.gLambda)
 		r.err = r.check()
 	})
+	if ctx := op.loss.Context; ctx != nil && ctx.Err() != nil { // stopped: no sums to build
+		op.grads, op.skipped = nil, nil
+		for b := 0; b < B; b++ {
+			if ws.results[b].err != nil {
+				op.failure = &GraphError{Index: b, Err: ws.results[b].err}
+				return nil, op.failure
+			}
+		}
+		op.failure = &GraphError{Index: 0, Err: ctx.Err()}
+		return nil, op.failure
+	}
 	// Sum in batch order, whatever the workers did.
 	if len(ws.sums) != op.Arity() {
 		ws.sums = make([][]float64, op.Arity())

@@ -1,6 +1,8 @@
 package nodes
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -106,5 +108,34 @@ func TestBatchLossErrors(t *testing.T) {
 	}
 	if _, err := (BatchLoss{Forward: fwd}).Build(g, nil, denseNode(g, "Z2", mat.NewDense(1, 1, nil)), obs); err == nil {
 		t.Error("no atoms: no error")
+	}
+}
+
+// A batch loss whose context is done fails with the context's error, naming no gradient, and
+// builds none of the batch's buffers.
+func TestBatchLossStopped(t *testing.T) {
+	rng := rand.New(rand.NewPCG(43, 1))
+	sizes := []int{4, 3}
+	v, _, mus, _ := randomModel(rng, sizes, 0)
+	obs := []layers.Space{randomSpace(rng, 6, 0.5, 1, false, 0), randomSpace(rng, 5, 0.5, 1, false, 0)}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	g := gorgonia.NewGraph()
+	atoms := []AtomNodes{{V: denseNode(g, "V0", v[0]), Mu: mus[0]}, {V: denseNode(g, "V1", v[1]), Mu: mus[1]}}
+	zn := denseNode(g, "Z", mat.NewDense(2, 2, []float64{0, 1, 1, 0}))
+	b, err := BatchLoss{Forward: layers.Forward{GWB: layers.GWB{Solver: layers.DefaultPPA(), Layers: 2}}, Context: ctx}.BuildBatch(g, atoms, zn, obs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := gorgonia.NewTapeMachine(g)
+	defer m.Close()
+	if err := m.RunAll(); err == nil {
+		t.Fatal("a stopped batch loss ran")
+	}
+	if f := b.Failure(); f == nil || !errors.Is(f, context.Canceled) {
+		t.Errorf("failure %v, want one wrapping context.Canceled", f)
+	}
+	if b.op.grads != nil {
+		t.Error("a stopped batch kept gradients")
 	}
 }
