@@ -358,14 +358,6 @@ func listFolder(dir string) (files, subdirs []string, hasLabels, hasNodes bool, 
 	return files, subdirs, hasLabels, hasNodes, nil
 }
 
-// dim is the feature width of the first graph, 0 when there is none.
-func (ds *Dataset) dim() int {
-	if len(ds.Graphs) == 0 {
-		return 0
-	}
-	return ds.Graphs[0].Dim()
-}
-
 // ReadGraphFile reads one graph file as ReadFolder reads the files of a folder: the format by
 // the extension (.json: the JSON form or node-link, told apart by their fields; edge lists;
 // .graphml; .gml; .gexf), features as opt.Features says, within opt.Limits. An unknown

@@ -83,9 +83,6 @@ const (
 	jsonSlack = 1 << 20
 )
 
-// jsonMaxBytes is the largest input ReadJSON reads under lim (jsonTextBound).
-func jsonMaxBytes(lim Limits) int64 { return jsonTextBound(lim).bytes }
-
 // jsonTextBound bounds a JSON input. The reader holds the whole text in memory and decodes it
 // before the node count can be checked, so the text itself must be bounded: by room for a
 // MaxNodes×MaxNodes adjacency (plus features) at jsonBytesPerNumber bytes a number, and by
