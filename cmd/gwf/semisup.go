@@ -176,6 +176,9 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	case methodTemplates:
 		return runTemplates(cmd, a, f)
 	case methodGWF:
+		if err := f.checkGWFMethod(cmd.Flags()); err != nil {
+			return err
+		}
 	default:
 		return cli.Usagef("--method %q: want gwf or templates", f.tmpl.method)
 	}

@@ -35,8 +35,8 @@ func (t *templateFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&t.learnWeight, "learn-feature-weight", d.LearnWeight, "--method templates: learn the feature weight, from --feature-weight")
 }
 
-// config is the template model's configuration: its defaults, with every shared flag the
-// command line gave.
+// templateConfig is the template model's configuration: its defaults, with every shared flag
+// the command line gave.
 func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig, error) {
 	c := semisup.DefaultTemplateConfig()
 	c.Templates, c.TemplateNodes, c.WeightDecay, c.LearnWeight = f.tmpl.templates, f.tmpl.nodes, f.tmpl.decay, f.tmpl.learnWeight
@@ -98,6 +98,16 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 		return c, cli.Usagef("%v", err)
 	}
 	return c, nil
+}
+
+// checkGWFMethod refuses the template model's own flags with --method gwf.
+func (f *semisupFlags) checkGWFMethod(fs *pflag.FlagSet) error {
+	for _, name := range []string{"templates", "template-nodes", "weight-decay", "learn-feature-weight"} {
+		if fs.Changed(name) {
+			return cli.Usagef("--%s is a setting of --method templates", name)
+		}
+	}
+	return nil
 }
 
 // runTemplates is 'gwf semisup --method templates': cross-validation (--folds), or one model

@@ -63,6 +63,7 @@ func TestSemisupTemplates(t *testing.T) {
 	for _, bad := range [][]string{
 		{"--method", "bogus"},
 		{"--method", "templates", "--detach"},
+		{"--templates", "4"},
 		{"--method", "templates", "--templates", "-1"},
 		{"--method", "templates", "--structure", "ring"},
 		{"--method", "templates", "--feature-weight", "auto"},
