@@ -362,7 +362,7 @@ func (b *boundTemplates) nodeFeatures(idx []int) ([]*mat.Dense, error) {
 	return out, nil
 }
 
-// PredictTemplates returns the most likely class of each graph.
+// Predict returns the most likely class of each graph (a forward pass, as Logits).
 func (m *TemplateModel) Predict(ctx context.Context, data []*graphs.Graph, workers int) ([]int, error) {
 	l, err := m.Logits(ctx, data, workers)
 	if err != nil {
