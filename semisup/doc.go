@@ -23,6 +23,13 @@
 // one forward pass. EncoderTrainer trains such a model without labels, by the GWF term alone,
 // for the clustering experiment (experiment.Options.Trainer).
 //
+// TemplateModel is a second, end-to-end classifier in the manner of TFGW (Vincent-Cuaz et al.,
+// NeurIPS 2022): a graph is embedded as its FGW discrepancies to K learned template graphs
+// (layers/nodes.Templates, transports detached), optionally after a GIN encoder of its node
+// features, and an MLP reads them; FitTemplates trains encoder, templates and head together with
+// Gorgonia's Adam on the cross-entropy and, with TemplateConfig.Beta > 0, the GWF loss of every
+// graph rebuilt from the templates as atoms (semi-supervised).
+//
 // The classification experiments built on the model (the cross-validation protocol of the
 // paper's Table 2, nested selection, fold directories, baselines, reports) are package
 // semisup/experiment. Folds and KeepLabels make the stratified splits they use.
