@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -85,19 +84,7 @@ func (m *Model) Save(path string) error { return atomicfile.Write(path, m.Encode
 // Load reads a model file written by Save. A path to no gwf model file at all (a directory,
 // an empty file) is told so (envelope.ErrNotModelFile), not called corrupt.
 func Load(path string) (*Model, error) {
-	if err := envelope.CheckFile(path); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	m, err := Decode(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, nil
+	return envelope.Load(path, Decode)
 }
 
 // Decode reads and checks a model file: every shape before anything is allocated, and the

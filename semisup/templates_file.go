@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -114,19 +113,7 @@ func (m *TemplateModel) Save(path string) error { return atomicfile.Write(path, 
 
 // LoadTemplates reads a model file written by Save.
 func LoadTemplates(path string) (*TemplateModel, error) {
-	if err := envelope.CheckFile(path); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	m, err := DecodeTemplates(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, nil
+	return envelope.Load(path, DecodeTemplates)
 }
 
 // ErrCorruptTemplates is wrapped by errors about unreadable, truncated, tampered or

@@ -74,3 +74,22 @@ func hasHeader(head []byte) bool {
 	}
 	return true
 }
+
+// Load reads the model file at path with decode: CheckFile first (so that a directory or an
+// empty file is named for what it is), then the decoder, whose error names the path.
+func Load[T any](path string, decode func(io.Reader) (T, error)) (T, error) {
+	var zero T
+	if err := CheckFile(path); err != nil {
+		return zero, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return zero, err
+	}
+	defer f.Close()
+	m, err := decode(f)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
