@@ -279,37 +279,14 @@ func (b *boundTemplates) reconstruction(g *gorgonia.ExprGraph, f forwardNodes, o
 
 // accuracy scores the graphs idx with a forward pass from scratch.
 func (b *boundTemplates) accuracy(idx, labels []int, layer nodes.Templates) (float64, error) {
+	logits, _, err := b.scores(idx, layer)
+	if err != nil {
+		return 0, err
+	}
 	right := 0
-	for s := 0; s < len(idx); s += evalChunk {
-		batch := idx[s:min(s+evalChunk, len(idx))]
-		var logits *gorgonia.Node
-		g, _, err := tape.Build(func() (*gorgonia.ExprGraph, *gorgonia.Node, error) {
-			g := gorgonia.NewGraph()
-			l, _, err := b.forward(g, paramNodes(g, b.m.params()), batch, layer)
-			logits = l
-			return g, l, err
-		})
-		if err != nil {
-			return 0, err
-		}
-		vm := gorgonia.NewTapeMachine(g)
-		err = vm.RunAll()
-		vm.Close()
-		if err != nil {
-			return 0, err
-		}
-		C := b.m.Head.Classes()
-		v := logits.Value().Data().([]float64)
-		for r, i := range batch {
-			best := 0
-			for c := 1; c < C; c++ {
-				if v[r*C+c] > v[r*C+best] {
-					best = c
-				}
-			}
-			if best == labels[i] {
-				right++
-			}
+	for r, c := range ArgMax(logits) {
+		if c == labels[idx[r]] {
+			right++
 		}
 	}
 	return float64(right) / float64(len(idx)), nil

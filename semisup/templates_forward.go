@@ -265,18 +265,21 @@ func (m *TemplateModel) scores(ctx context.Context, data []*graphs.Graph, worker
 		return nil, nil, err
 	}
 	layer := nodes.Templates{Solver: m.solver(), Workers: workers, Context: ctx}
-	return b.scores(data, layer)
+	all := make([]int, len(data))
+	for i := range all {
+		all[i] = i
+	}
+	return b.scores(all, layer)
 }
 
-func (b *boundTemplates) scores(data []*graphs.Graph, layer nodes.Templates) (*mat.Dense, *mat.Dense, error) {
+// scores returns the class scores and the discrepancies of the bound graphs idx (row r for
+// graph idx[r]), a forward pass in chunks of evalChunk graphs.
+func (b *boundTemplates) scores(idx []int, layer nodes.Templates) (*mat.Dense, *mat.Dense, error) {
 	m := b.m
 	C, K := m.Head.Classes(), len(m.Templates)
-	logits, dist := mat.NewDense(len(data), C, nil), mat.NewDense(len(data), K, nil)
-	for s := 0; s < len(data); s += evalChunk {
-		batch := make([]int, 0, evalChunk)
-		for i := s; i < min(s+evalChunk, len(data)); i++ {
-			batch = append(batch, i)
-		}
+	logits, dist := mat.NewDense(len(idx), C, nil), mat.NewDense(len(idx), K, nil)
+	for s := 0; s < len(idx); s += evalChunk {
+		batch := idx[s:min(s+evalChunk, len(idx))]
 		var d *gorgonia.Node
 		g, l, err := tape.Build(func() (*gorgonia.ExprGraph, *gorgonia.Node, error) {
 			g := gorgonia.NewGraph()
@@ -296,9 +299,9 @@ func (b *boundTemplates) scores(data []*graphs.Graph, layer nodes.Templates) (*m
 			return nil, nil, fmt.Errorf("templates: %w", err)
 		}
 		lv, dd := l.Value().Data().([]float64), dv.Data().([]float64)
-		for r, i := range batch {
-			logits.SetRow(i, lv[r*C:(r+1)*C])
-			dist.SetRow(i, dd[r*K:(r+1)*K])
+		for r := range batch {
+			logits.SetRow(s+r, lv[r*C:(r+1)*C])
+			dist.SetRow(s+r, dd[r*K:(r+1)*K])
 		}
 	}
 	return logits, dist, nil
