@@ -28,7 +28,9 @@
 // (layers/nodes.Templates, transports detached), optionally after a GIN encoder of its node
 // features, and an MLP reads them; FitTemplates trains encoder, templates and head together with
 // Gorgonia's Adam on the cross-entropy and, with TemplateConfig.Beta > 0, the GWF loss of every
-// graph rebuilt from the templates as atoms (semi-supervised).
+// graph rebuilt from the templates as atoms (semi-supervised). TrainTemplates trains
+// TemplateConfig.Members such models from different seeds, side by side; the TemplateEnsemble
+// predicts with their mean class probabilities.
 //
 // The classification experiments built on the model (the cross-validation protocol of the
 // paper's Table 2, nested selection, fold directories, baselines, reports) are package

@@ -42,3 +42,30 @@ func ExampleTemplateModel() {
 	fmt.Println(len(pred), "predictions;", rows, "graphs ×", cols, "template discrepancies")
 	// Output: 20 predictions; 20 graphs × 8 template discrepancies
 }
+
+// TrainTemplates trains Config.Members template models from different seeds; the ensemble
+// predicts with their mean class probabilities.
+func ExampleTrainTemplates() {
+	ds, err := datasets.Load("MUTAG", graphs.TUOptions{Features: graphs.FeaturesLabels})
+	if err != nil {
+		panic(err)
+	}
+	train, unseen := ds.Graphs[:60], ds.Graphs[60:80]
+	labels := make([]int, len(train))
+	for i, g := range train {
+		labels[i] = g.Label
+	}
+	cfg := semisup.DefaultTemplateConfig()
+	cfg.Epochs, cfg.Members = 5, 3 // small, for the example
+	e, err := semisup.TrainTemplates(context.Background(), train, labels, len(ds.Classes), cfg, semisup.TemplateOptions{})
+	if err != nil {
+		panic(err)
+	}
+	p, err := e.Probabilities(context.Background(), unseen, 0)
+	if err != nil {
+		panic(err)
+	}
+	rows, cols := p.Dims()
+	fmt.Println(len(e.Members), "members;", rows, "graphs ×", cols, "class probabilities")
+	// Output: 3 members; 20 graphs × 2 class probabilities
+}

@@ -55,11 +55,22 @@ type templateEpochFile struct {
 	ValidationAccuracy *float64 `json:"validation_accuracy,omitempty"`
 }
 
-// IsTemplateFile reports whether the first bytes of a file name it a template model's.
-func IsTemplateFile(head []byte) bool { return bytes.Contains(head, []byte(`"`+TemplateFormat+`"`)) }
-
 // Encode writes the model file.
 func (m *TemplateModel) Encode(w io.Writer) error {
+	payload, err := json.Marshal(m.payload())
+	if err != nil {
+		return fmt.Errorf("write template model: %w", err)
+	}
+	file, err := envelope.Seal(TemplateFormat, templateFileVersion, payload)
+	if err != nil {
+		return fmt.Errorf("write template model: %w", err)
+	}
+	_, err = w.Write(file)
+	return err
+}
+
+// payload is what the model's file holds.
+func (m *TemplateModel) payload() templatePayload {
 	p := templatePayload{Config: m.Config, Inputs: m.Inputs, Shift: m.Shift, Scale: m.Scale, BestEpoch: m.BestEpoch,
 		Features: m.Features, Classes: m.Classes, Names: m.ClassNames}
 	if m.logWeight != nil {
@@ -87,16 +98,7 @@ func (m *TemplateModel) Encode(w io.Writer) error {
 		}
 		p.History = append(p.History, f)
 	}
-	payload, err := json.Marshal(p)
-	if err != nil {
-		return fmt.Errorf("write template model: %w", err)
-	}
-	file, err := envelope.Seal(TemplateFormat, templateFileVersion, payload)
-	if err != nil {
-		return fmt.Errorf("write template model: %w", err)
-	}
-	_, err = w.Write(file)
-	return err
+	return p
 }
 
 func rows(m *mat.Dense) [][]float64 {

@@ -24,6 +24,7 @@ type templateFlags struct {
 	nodes       int
 	decay       float64
 	learnWeight bool
+	members     int
 }
 
 func (t *templateFlags) register(fs *pflag.FlagSet) {
@@ -33,13 +34,14 @@ func (t *templateFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&t.nodes, "template-nodes", d.TemplateNodes, "--method templates: nodes of a template at most")
 	fs.Float64Var(&t.decay, "weight-decay", d.WeightDecay, "--method templates: L2 penalty of Adam")
 	fs.BoolVar(&t.learnWeight, "learn-feature-weight", d.LearnWeight, "--method templates: learn the feature weight, from --feature-weight")
+	fs.IntVar(&t.members, "members", d.Members, "--method templates: models trained from different seeds, whose mean class probabilities predict (1: a single model)")
 }
 
 // templateConfig is the template model's configuration: its defaults, with every shared flag
 // the command line gave.
 func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig, error) {
 	c := semisup.DefaultTemplateConfig()
-	c.Templates, c.TemplateNodes, c.WeightDecay, c.LearnWeight = f.tmpl.templates, f.tmpl.nodes, f.tmpl.decay, f.tmpl.learnWeight
+	c.Templates, c.TemplateNodes, c.WeightDecay, c.LearnWeight, c.Members = f.tmpl.templates, f.tmpl.nodes, f.tmpl.decay, f.tmpl.learnWeight, f.tmpl.members
 	t := &f.train
 	if fs.Changed("epochs") {
 		c.Epochs = t.Epochs
@@ -102,7 +104,7 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 
 // checkGWFMethod refuses the template model's own flags with --method gwf.
 func (f *semisupFlags) checkGWFMethod(fs *pflag.FlagSet) error {
-	for _, name := range []string{"templates", "template-nodes", "weight-decay", "learn-feature-weight"} {
+	for _, name := range []string{"templates", "template-nodes", "weight-decay", "learn-feature-weight", "members"} {
 		if fs.Changed(name) {
 			return cli.Usagef("--%s is a setting of --method templates", name)
 		}
@@ -150,8 +152,8 @@ func runTemplates(cmd *cobra.Command, a *app, f *semisupFlags) error {
 		return err
 	}
 	opt := classexp.TemplatesOptions{Folds: p.folds, Seed: p.foldSeed, Workers: f.train.Workers, Observe: a.observer("training", nil), Dir: p.outputDir}
-	a.Log.Infof("classifying %s (%d graphs, %d classes) with the template model: %d templates of ≤ %d nodes, %s encoder, structure %s, %d epochs",
-		ds.Name, len(ds.Graphs), classes, cfg.TemplateCount(classes), cfg.TemplateNodes, cfg.Encoder, cfg.Structure, cfg.Epochs)
+	a.Log.Infof("classifying %s (%d graphs, %d classes) with the template model: %d templates of ≤ %d nodes, %s encoder, structure %s, %d epochs, %d members",
+		ds.Name, len(ds.Graphs), classes, cfg.TemplateCount(classes), cfg.TemplateNodes, cfg.Encoder, cfg.Structure, cfg.Epochs, cfg.MemberCount())
 	if p.fraction > 0 || p.given {
 		rep, m, split, err := classexp.FractionTemplates(cmd.Context(), ds, labels, classes, cfg, p.split(), opt)
 		if err != nil {

@@ -65,6 +65,8 @@ func TestSemisupTemplates(t *testing.T) {
 		{"--method", "templates", "--detach"},
 		{"--templates", "4"},
 		{"--method", "templates", "--templates", "-1"},
+		{"--method", "templates", "--members", "-1"},
+		{"--members", "2"},
 		{"--method", "templates", "--structure", "ring"},
 		{"--method", "templates", "--feature-weight", "auto"},
 		{"--method", "templates", "--output", model},

@@ -16,9 +16,9 @@ import (
 // semi-supervised GWF model (gwf semisup) or a template model (gwf semisup --method templates),
 // as written with --labeled-fraction 1 --output.
 type Classifier struct {
-	SVM       *fgwsvm.Model          // nil for a GWF or template model
-	GWF       *semisup.Model         // nil for an SVM or a template model
-	Templates *semisup.TemplateModel // nil for an SVM or a GWF model
+	SVM       *fgwsvm.Model             // nil for a GWF or template model
+	GWF       *semisup.Model            // nil for an SVM or a template model
+	Templates *semisup.TemplateEnsemble // nil for an SVM or a GWF model
 }
 
 // LoadClassifier reads a classifier file of either kind, by its format name.
@@ -35,7 +35,7 @@ func LoadClassifier(path string) (*Classifier, error) {
 		return &Classifier{SVM: m}, err
 	}
 	if semisup.IsTemplateFile(head[:n]) {
-		m, err := semisup.LoadTemplates(path)
+		m, err := semisup.LoadTemplateEnsemble(path)
 		return &Classifier{Templates: m}, err
 	}
 	m, err := semisup.Load(path)
@@ -112,12 +112,11 @@ func (c *Classifier) predictTemplates(ctx context.Context, ds *graphs.Dataset, o
 	if opt.Steps != 0 || opt.Transform {
 		return nil, fmt.Errorf("experiment: transform steps are for GWF classifiers: a template model embeds graphs by its forward pass")
 	}
-	m := c.Templates
-	opt.Observe.Say(false, "comparing %d graphs with the model's %d templates", len(ds.Graphs), len(m.Templates))
-	logits, err := m.Logits(ctx, ds.Graphs, opt.Workers)
+	e := c.Templates
+	opt.Observe.Say(false, "comparing %d graphs with the %d templates of each of the model's %d members", len(ds.Graphs), len(e.Members[0].Templates), len(e.Members))
+	probs, err := e.Probabilities(ctx, ds.Graphs, opt.Workers)
 	if err != nil {
 		return nil, err
 	}
-	probs := semisup.Probabilities(logits)
-	return NewPredictions(ds, m.ClassLabels.Report(m.Head.Classes()), semisup.ArgMax(probs), probs)
+	return NewPredictions(ds, e.ClassLabels.Report(e.Members[0].Head.Classes()), semisup.ArgMax(probs), probs)
 }

@@ -33,9 +33,11 @@ type TemplatesFold struct {
 	Fold      int     `json:"fold"`
 	Accuracy  float64 `json:"accuracy"`
 	BestEpoch int     `json:"best_epoch"`
-	Train     int     `json:"train"`
-	Test      int     `json:"test"`
-	Seconds   float64 `json:"seconds"`
+	// BestEpochs are the epochs each member of an ensemble keeps (BestEpoch is the first's).
+	BestEpochs []int   `json:"best_epochs,omitempty"`
+	Train      int     `json:"train"`
+	Test       int     `json:"test"`
+	Seconds    float64 `json:"seconds"`
 }
 
 // TemplatesReport is what `gwf semisup --model templates` reports: a cross-validation (Folds)
@@ -60,10 +62,10 @@ type TemplatesReport struct {
 func (r *TemplatesReport) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "dataset %s: %d graphs, %d classes; %s\n", r.Dataset, r.Graphs, r.Classes, r.Protocol)
 	c := r.Config
-	fmt.Fprintf(w, "template model: %d templates of ≤ %d nodes, %s encoder %v, structure %s, feature weight %g, head %v, %d epochs\n",
-		r.Templates, c.TemplateNodes, c.Encoder, c.EncoderHidden, structureName(c.Structure), c.FeatureWeight, c.Hidden, c.Epochs)
+	fmt.Fprintf(w, "template model: %d templates of ≤ %d nodes, %s encoder %v, structure %s, feature weight %g, head %v, %d epochs, %d members\n",
+		r.Templates, c.TemplateNodes, c.Encoder, c.EncoderHidden, structureName(c.Structure), c.FeatureWeight, c.Hidden, c.Epochs, c.MemberCount())
 	for _, f := range r.Folds {
-		fmt.Fprintf(w, "  fold %2d: %6.2f %%  (%d train, %d test, epoch %d kept, %.0f s)\n", f.Fold, 100*f.Accuracy, f.Train, f.Test, f.BestEpoch, f.Seconds)
+		fmt.Fprintf(w, "  fold %2d: %6.2f %%  (%d train, %d test, %s kept, %.0f s)\n", f.Fold, 100*f.Accuracy, f.Train, f.Test, epochsKept(f), f.Seconds)
 	}
 	switch {
 	case r.Folds != nil:
@@ -75,6 +77,14 @@ func (r *TemplatesReport) WriteText(w io.Writer) error {
 	}
 	_, err := fmt.Fprint(w)
 	return err
+}
+
+// epochsKept names the epoch each member kept.
+func epochsKept(f TemplatesFold) string {
+	if len(f.BestEpochs) < 2 {
+		return fmt.Sprintf("epoch %d", f.BestEpoch)
+	}
+	return fmt.Sprintf("epochs %v", f.BestEpochs)
 }
 
 func structureName(s graphs.Structure) string {
@@ -130,7 +140,10 @@ func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []in
 		}
 		acc := accuracyOf(pred, testLabels)
 		accs = append(accs, acc)
-		r := TemplatesFold{Fold: f + 1, Accuracy: acc, BestEpoch: m.BestEpoch, Train: len(train), Test: len(test), Seconds: time.Since(t0).Seconds()}
+		r := TemplatesFold{Fold: f + 1, Accuracy: acc, BestEpoch: m.Members[0].BestEpoch, Train: len(train), Test: len(test), Seconds: time.Since(t0).Seconds()}
+		if len(m.Members) > 1 {
+			r.BestEpochs = m.BestEpochs()
+		}
 		rep.Folds = append(rep.Folds, r)
 		if opt.Dir != "" {
 			rec.Result = r
@@ -138,17 +151,18 @@ func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []in
 				return nil, fmt.Errorf("fold %d: %w", f+1, err)
 			}
 		}
-		opt.Observe.Say(false, "fold %d of %d: %.2f %% (epoch %d kept, %.0f s)", f+1, opt.Folds, 100*acc, m.BestEpoch, r.Seconds)
+		opt.Observe.Say(false, "fold %d of %d: %.2f %% (%s kept, %.0f s)", f+1, opt.Folds, 100*acc, epochsKept(r), r.Seconds)
 	}
 	mean, std := cluster.MeanStd(accs)
 	rep.Accuracy, rep.Seconds = MeanStd{Mean: mean, Std: std}, time.Since(start).Seconds()
 	return rep, nil
 }
 
-// FractionTemplates trains one template model on the labels frac keeps (semisup.KeepLabels:
-// a stratified share, or the labels as given) and predicts every graph; the accuracy is on the
-// graphs whose labels it hid. It returns the report, the model and the split.
-func FractionTemplates(ctx context.Context, ds *graphs.Dataset, labels []int, classes int, cfg semisup.TemplateConfig, frac Fraction, opt TemplatesOptions) (*TemplatesReport, *semisup.TemplateModel, Split, error) {
+// FractionTemplates trains a template model (cfg.Members of them) on the labels frac keeps
+// (semisup.KeepLabels: a stratified share, or the labels as given) and predicts every graph;
+// the accuracy is on the graphs whose labels it hid. It returns the report, the model and the
+// split.
+func FractionTemplates(ctx context.Context, ds *graphs.Dataset, labels []int, classes int, cfg semisup.TemplateConfig, frac Fraction, opt TemplatesOptions) (*TemplatesReport, *semisup.TemplateEnsemble, Split, error) {
 	start := time.Now()
 	if err := frac.check(); err != nil {
 		return nil, nil, Split{}, err
@@ -185,16 +199,9 @@ func FractionTemplates(ctx context.Context, ds *graphs.Dataset, labels []int, cl
 	return rep, m, s, nil
 }
 
-// trainTemplates initialises and trains a template model.
-func trainTemplates(ctx context.Context, data []*graphs.Graph, labels []int, classes int, cfg semisup.TemplateConfig, workers int, observe training.Observer) (*semisup.TemplateModel, error) {
-	m, err := semisup.NewTemplateModel(data, labels, classes, cfg)
-	if err != nil {
-		return nil, err
-	}
-	if err := semisup.FitTemplates(ctx, m, data, labels, semisup.TemplateOptions{Workers: workers, Observe: observe}); err != nil {
-		return nil, err
-	}
-	return m, nil
+// trainTemplates trains cfg.Members template models (semisup.TrainTemplates).
+func trainTemplates(ctx context.Context, data []*graphs.Graph, labels []int, classes int, cfg semisup.TemplateConfig, workers int, observe training.Observer) (*semisup.TemplateEnsemble, error) {
+	return semisup.TrainTemplates(ctx, data, labels, classes, cfg, semisup.TemplateOptions{Workers: workers, Observe: observe})
 }
 
 // accuracyOf is the share of pred equal to truth.

@@ -1,0 +1,177 @@
+package semisup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers"
+	"github.com/gwf-graphs/gwf/training"
+)
+
+// TemplateEnsemble is Config.Members template models trained alike on the same graphs, each
+// from its own seed (its own initial templates, validation split and batches); it predicts
+// with the mean of their class probabilities. One member is the single model.
+type TemplateEnsemble struct {
+	Members []*TemplateModel
+	// Features is how the training graphs' node features were read, for new graphs to be
+	// read alike (nil when unknown).
+	Features *graphs.FeatureEncoding
+	ClassLabels
+}
+
+// MemberSeed is the seed of member m of an ensemble seeded by seed: member 0 has seed itself,
+// so that a one-member ensemble is the single model of that seed.
+func MemberSeed(seed uint64, m int) uint64 { return seed + uint64(m)*0x9e3779b97f4a7c15 }
+
+// TrainTemplates initialises and trains cfg.Members template models (NewTemplateModel and
+// FitTemplates), member m with the seed MemberSeed(cfg.Seed, m). Up to twice opt.Workers
+// (0: GOMAXPROCS) members train side by side, each solving on that many workers, so that the
+// cores stay busy while a member builds its expression graphs; a member's result does not
+// depend on how many train at once. opt.Observe hears the first member's steps (its ETA is
+// that of the members beside it) and every member's messages, one event at a time.
+func TrainTemplates(ctx context.Context, data []*graphs.Graph, labels []int, classes int, cfg TemplateConfig, opt TemplateOptions) (*TemplateEnsemble, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	members := cfg.MemberCount()
+	models := make([]*TemplateModel, members)
+	for k := range models {
+		c := cfg
+		c.Seed = MemberSeed(cfg.Seed, k)
+		m, err := NewTemplateModel(data, labels, classes, c)
+		if err != nil {
+			return nil, err
+		}
+		models[k] = m
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	side := min(members, 2*workers)        // members training at once
+	ctx, cancel := context.WithCancel(ctx) // a member's error stops the others
+	defer cancel()
+	var mu sync.Mutex
+	errs := make([]error, members)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < side; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				o := TemplateOptions{Workers: workers, Observe: memberObserver(opt.Observe, &mu, k, members)}
+				if err := FitTemplates(ctx, models[k], data, labels, o); err != nil {
+					errs[k] = err
+					cancel()
+				}
+			}
+		}()
+	}
+	for k := 0; k < members; k++ {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	if k := firstError(errs); k >= 0 {
+		if members > 1 {
+			return nil, fmt.Errorf("member %d: %w", k+1, errs[k])
+		}
+		return nil, errs[k]
+	}
+	return &TemplateEnsemble{Members: models}, nil
+}
+
+// firstError is the index of the first error of errs that is not a cancellation (the one
+// that cancelled the others), else of the first error; -1 when there is none.
+func firstError(errs []error) int {
+	first := -1
+	for k, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return k
+		}
+		if err != nil && first < 0 {
+			first = k
+		}
+	}
+	return first
+}
+
+// memberObserver passes o, under mu, member k's messages (named by the member when there are
+// several) and, for the first member, its steps.
+func memberObserver(o training.Observer, mu *sync.Mutex, k, members int) training.Observer {
+	if o == nil {
+		return nil
+	}
+	return func(e training.Event) {
+		if e.Step != nil && k > 0 {
+			return
+		}
+		if e.Message != "" && members > 1 {
+			e.Message = fmt.Sprintf("member %d of %d: %s", k+1, members, e.Message)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		o(e)
+	}
+}
+
+// Probabilities returns each graph's class probabilities (one row per graph): the mean over
+// the members of the softmax of their logits (TemplateModel.Logits, a forward pass).
+func (e *TemplateEnsemble) Probabilities(ctx context.Context, data []*graphs.Graph, workers int) (*mat.Dense, error) {
+	if len(e.Members) == 0 {
+		return nil, fmt.Errorf("templates: an ensemble without members")
+	}
+	var mean *mat.Dense
+	for k, m := range e.Members {
+		l, err := m.Logits(ctx, data, workers)
+		if err != nil {
+			return nil, err
+		}
+		p := softmaxRows(l)
+		if k == 0 {
+			mean = p
+			continue
+		}
+		if _, c := p.Dims(); c != mean.RawMatrix().Cols {
+			return nil, fmt.Errorf("templates: member %d scores %d classes, member 1 %d", k+1, c, mean.RawMatrix().Cols)
+		}
+		mean.Add(mean, p)
+	}
+	mean.Scale(1/float64(len(e.Members)), mean)
+	return mean, nil
+}
+
+// Predict returns the most likely class of each graph under the members' mean probabilities.
+func (e *TemplateEnsemble) Predict(ctx context.Context, data []*graphs.Graph, workers int) ([]int, error) {
+	p, err := e.Probabilities(ctx, data, workers)
+	if err != nil {
+		return nil, err
+	}
+	return ArgMax(p), nil
+}
+
+// BestEpochs are the epochs whose weights the members hold, in member order.
+func (e *TemplateEnsemble) BestEpochs() []int {
+	out := make([]int, len(e.Members))
+	for k, m := range e.Members {
+		out[k] = m.BestEpoch
+	}
+	return out
+}
+
+// softmaxRows is the row-wise softmax of l.
+func softmaxRows(l *mat.Dense) *mat.Dense {
+	r, c := l.Dims()
+	p := mat.NewDense(r, c, nil)
+	for i := 0; i < r; i++ {
+		layers.Softmax(p.RawRowView(i), l.RawRowView(i))
+	}
+	return p
+}
