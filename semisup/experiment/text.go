@@ -222,6 +222,14 @@ func DescribeCandidates(cs []fgwsvm.Candidate) string {
 			s += "; "
 		}
 		switch {
+		case c.Kind == fgwsvm.KindStatistics:
+			s += "graph statistics"
+		case c.Kind == fgwsvm.KindWLSubtree && c.WithoutFeatures:
+			s += fmt.Sprintf("WL-%d subtree counts from the degrees (no features)", c.WL)
+		case c.Kind == fgwsvm.KindWLSubtree && c.EdgeLabels:
+			s += fmt.Sprintf("WL-%d subtree counts of nodes and edges", c.WL)
+		case c.Kind == fgwsvm.KindWLSubtree:
+			s += fmt.Sprintf("WL-%d subtree counts", c.WL)
 		case c.WithoutFeatures && c.WL > 0:
 			s += fmt.Sprintf("%s with WL-%d labels from the degrees (no features), weight %.3g", c.Structure, c.WL, c.FeatureWeight)
 		case c.WithoutFeatures:

@@ -14,9 +14,14 @@ import (
 )
 
 // Candidate is one way of comparing graphs: the structure matrix, the node features and the
-// weight of their cost in the fused GW cost (any value on graphs without features).
+// weight of their cost in the fused GW cost (any value on graphs without features); or, by
+// Kind, a vector of each graph whose squared Euclidean distances take the place of the
+// discrepancies (graph statistics, Weisfeiler-Lehman subtree counts).
 type Candidate struct {
-	Structure     graphs.Structure `json:"structure"`
+	// Kind is how the candidate compares graphs: "" (KindFGW) by FGW discrepancies, else
+	// KindStatistics or KindWLSubtree, which leave Structure and FeatureWeight empty.
+	Kind          Kind             `json:"kind,omitempty"`
+	Structure     graphs.Structure `json:"structure,omitempty"`
 	FeatureWeight float64          `json:"feature_weight"`
 	// Degree gives graphs without node features one: each node's degree (the row sums of the
 	// adjacency, before the structure is applied), as graph neural networks give
@@ -51,6 +56,9 @@ const (
 )
 
 func (c Candidate) String() string {
+	if c.vector() {
+		return c.vectorString()
+	}
 	if c.WithoutFeatures {
 		c.WithoutFeatures = false
 		if c.WL == 0 {
@@ -83,6 +91,9 @@ func (c Candidate) String() string {
 
 // check reports a candidate no constructor makes (from a model file).
 func (c Candidate) check() error {
+	if c.Kind != "" {
+		return c.checkVector()
+	}
 	if _, err := graphs.ParseStructure(string(c.Structure)); err != nil {
 		return err
 	}
@@ -110,6 +121,17 @@ func (c Candidate) check() error {
 // apply returns data as the candidate compares it: the part of mixed features it compares,
 // with degree features where it asks for them, then with its structure matrix.
 func (c Candidate) apply(data []*graphs.Graph, lim graphs.Limits) ([]*graphs.Graph, error) {
+	data, err := c.nodeFeatures(data)
+	if err != nil {
+		return nil, err
+	}
+	return c.Structure.ApplyWithin(data, lim)
+}
+
+// nodeFeatures returns data with the node features the candidate compares: the part of mixed
+// features it compares, with degree features where it asks for them, as Weisfeiler-Lehman
+// labels where it asks for them.
+func (c Candidate) nodeFeatures(data []*graphs.Graph) ([]*graphs.Graph, error) {
 	if c.WithoutFeatures {
 		data = withoutFeatures(data)
 	}
@@ -135,7 +157,7 @@ func (c Candidate) apply(data []*graphs.Graph, lim graphs.Limits) ([]*graphs.Gra
 			return nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
 		}
 	}
-	return c.Structure.ApplyWithin(data, lim)
+	return data, nil
 }
 
 // metric is how the candidate compares node features.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/training"
@@ -27,17 +28,67 @@ type Narrow struct {
 	// Limits bound the structure matrices (zero: graphs.DefaultLimits). Without Structure,
 	// shortest paths are tried only where their dense matrices fit (graphs.Structure.Fits).
 	Limits graphs.Limits
+	// Kinds, when set, are the only kinds of candidate (KindFGW, KindStatistics,
+	// KindWLSubtree); nil means all of them, or KindFGW alone with StructureOnly. Structure and
+	// FeatureWeight narrow the FGW candidates only; WL narrows the WL subtree candidates too.
+	Kinds []Kind
 }
 
 // Candidates are the candidates of data whose node features were made as enc says: the
-// default candidates of each structure (StructureCandidates; MixedCandidates on attributes
+// default FGW candidates of each structure (StructureCandidates; MixedCandidates on attributes
 // followed by node labels, graphs.FeaturesBoth) narrowed as n says. Where the graphs have
 // node features and n narrows neither the weight nor the iterations, each structure's
 // LabelFreeCandidates come too. Weisfeiler-Lehman iterations need categorical node features
-// (node labels) or none.
+// (node labels) or none. Then come the vector candidates (VectorCandidates): the graph
+// statistics and the Weisfeiler-Lehman subtree counts, cheap beside the discrepancies.
 func Candidates(data []*graphs.Graph, enc graphs.FeatureEncoding, n Narrow) ([]Candidate, error) {
+	kinds := n.Kinds
+	if kinds == nil {
+		kinds = Kinds()
+		if n.StructureOnly {
+			kinds = []Kind{KindFGW}
+		}
+	}
+	if len(kinds) == 0 {
+		return nil, errors.New("fgwsvm: no kind of candidate")
+	}
+	for _, k := range kinds {
+		if _, err := ParseKind(string(k)); err != nil {
+			return nil, err
+		}
+	}
+	var out []Candidate
+	if slices.Contains(kinds, KindFGW) {
+		cs, err := fgwCandidates(data, enc, n)
+		if err != nil {
+			return nil, err
+		}
+		out = cs
+	}
+	wl := -1
+	if n.WL != nil {
+		wl = *n.WL
+	}
+	vdata, venc := data, enc
+	if n.StructureOnly && hasFeatures(data) {
+		vdata, venc = withoutFeatures(data), graphs.FeatureEncoding{Kind: graphs.FeaturesNone}
+	}
+	vs, err := VectorCandidates(vdata, venc, kinds, wl)
+	if err != nil {
+		return nil, err
+	}
+	if n.StructureOnly && hasFeatures(data) {
+		for i := range vs {
+			vs[i].WithoutFeatures = true
+		}
+	}
+	return append(out, vs...), nil
+}
+
+// fgwCandidates are Candidates' FGW candidates.
+func fgwCandidates(data []*graphs.Graph, enc graphs.FeatureEncoding, n Narrow) ([]Candidate, error) {
 	if n.StructureOnly && hasFeatures(data) { // the candidates of the graphs without features
-		cs, err := Candidates(withoutFeatures(data), graphs.FeatureEncoding{Kind: graphs.FeaturesNone}, n)
+		cs, err := fgwCandidates(withoutFeatures(data), graphs.FeatureEncoding{Kind: graphs.FeaturesNone}, n)
 		for i := range cs {
 			cs[i].WithoutFeatures = true
 		}

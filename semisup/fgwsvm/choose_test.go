@@ -8,12 +8,15 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// TestCandidatesNarrowed: the zero Narrow gives the default candidates; a structure, a
+// fgwOnly narrows candidates to the FGW kind, whose lists these tests count.
+var fgwOnly = []Kind{KindFGW}
+
+// TestCandidatesNarrowed: the zero Narrow of the FGW kind gives the default candidates; a structure, a
 // weight or a number of WL iterations keeps only the candidates that have it; WL on
 // continuous features is refused.
 func TestCandidatesNarrowed(t *testing.T) {
 	plain, _ := threeClasses(t, 2, false)
-	all, err := Candidates(plain, graphs.FeatureEncoding{}, Narrow{})
+	all, err := Candidates(plain, graphs.FeatureEncoding{}, Narrow{Kinds: fgwOnly})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,21 +37,21 @@ func TestCandidatesNarrowed(t *testing.T) {
 		want int
 		ok   func(Candidate) bool
 	}{
-		{"shortest paths", plain, graphs.FeatureEncoding{}, Narrow{Structure: graphs.ShortestPath}, 16,
+		{"shortest paths", plain, graphs.FeatureEncoding{}, Narrow{Kinds: fgwOnly, Structure: graphs.ShortestPath}, 16,
 			func(c Candidate) bool { return c.Structure == graphs.ShortestPath }},
-		{"labels as they are", labelled, graphs.FeatureEncoding{}, Narrow{WL: &zero}, 10,
+		{"labels as they are", labelled, graphs.FeatureEncoding{}, Narrow{Kinds: fgwOnly, WL: &zero}, 10,
 			func(c Candidate) bool { return c.WL == 0 }},
-		{"one weight", labelled, graphs.FeatureEncoding{}, Narrow{FeatureWeight: 3}, 2,
+		{"one weight", labelled, graphs.FeatureEncoding{}, Narrow{Kinds: fgwOnly, FeatureWeight: 3}, 2,
 			func(c Candidate) bool { return c.FeatureWeight == 3 }},
-		{"labels", labelled, graphs.FeatureEncoding{}, Narrow{}, 52, // 30 on the labels, 22 without
+		{"labels", labelled, graphs.FeatureEncoding{}, Narrow{Kinds: fgwOnly}, 52, // 30 on the labels, 22 without
 			func(c Candidate) bool {
 				return c.Attributes == 0 && (!c.WithoutFeatures || c.WL != 0 || c.FeatureWeight == 1)
 			}},
-		{"mixed", mixed, both, Narrow{}, 62, // 40 on the features, 22 without
+		{"mixed", mixed, both, Narrow{Kinds: fgwOnly}, 62, // 40 on the features, 22 without
 			func(c Candidate) bool { return (c.Attributes == 2) != c.WithoutFeatures }},
-		{"mixed, WL 2", mixed, both, Narrow{WL: &two}, 10,
+		{"mixed, WL 2", mixed, both, Narrow{Kinds: fgwOnly, WL: &two}, 10,
 			func(c Candidate) bool { return c.Part == PartLabels && c.WL == 2 }},
-		{"mixed, one weight", mixed, both, Narrow{FeatureWeight: 3}, 2,
+		{"mixed, one weight", mixed, both, Narrow{Kinds: fgwOnly, FeatureWeight: 3}, 2,
 			func(c Candidate) bool { return c.Part == "" && c.LabelScale > 0 && c.FeatureWeight == 3 }},
 	} {
 		cs, err := Candidates(c.data, c.enc, c.n)
@@ -65,20 +68,20 @@ func TestCandidatesNarrowed(t *testing.T) {
 	for _, g := range labelled {
 		g.F.Set(0, 0, 0.5)
 	}
-	if _, err := Candidates(labelled, graphs.FeatureEncoding{}, Narrow{WL: &two}); err == nil {
+	if _, err := Candidates(labelled, graphs.FeatureEncoding{}, Narrow{Kinds: fgwOnly, WL: &two}); err == nil {
 		t.Error("WL labels of continuous features accepted")
 	}
-	if _, err := Candidates(plain, graphs.FeatureEncoding{}, Narrow{FeatureWeight: -1}); err == nil {
+	if _, err := Candidates(plain, graphs.FeatureEncoding{}, Narrow{Kinds: fgwOnly, FeatureWeight: -1}); err == nil {
 		t.Error("a negative feature weight accepted")
 	}
 	// Limits too small for the dense shortest-path matrices leave shortest paths out, unless
 	// they are asked for: then it is an error.
 	small := graphs.Limits{MaxDenseBytes: 100}
-	cs, err := Candidates(plain, graphs.FeatureEncoding{}, Narrow{Limits: small})
+	cs, err := Candidates(plain, graphs.FeatureEncoding{}, Narrow{Kinds: fgwOnly, Limits: small})
 	if err != nil || len(cs) != len(all)/2 || slices.ContainsFunc(cs, func(c Candidate) bool { return c.Structure != graphs.Adjacency }) {
 		t.Errorf("small limits: %d candidates (%v), want the %d of adjacency", len(cs), err, len(all)/2)
 	}
-	if _, err := Candidates(plain, graphs.FeatureEncoding{}, Narrow{Limits: small, Structure: graphs.ShortestPath}); err == nil {
+	if _, err := Candidates(plain, graphs.FeatureEncoding{}, Narrow{Kinds: fgwOnly, Limits: small, Structure: graphs.ShortestPath}); err == nil {
 		t.Error("shortest paths asked for under too small limits: no error")
 	}
 }
@@ -89,7 +92,7 @@ func TestCandidatesNarrowed(t *testing.T) {
 // iterations, or graphs without features, add none.
 func TestLabelFreeCandidates(t *testing.T) {
 	labelled, _ := threeClasses(t, 2, true)
-	cs, err := Candidates(labelled, graphs.FeatureEncoding{}, Narrow{})
+	cs, err := Candidates(labelled, graphs.FeatureEncoding{}, Narrow{Kinds: fgwOnly})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +131,7 @@ func TestLabelFreeCandidates(t *testing.T) {
 		t.Error("a candidate that leaves the features out and reads attribute columns passed check")
 	}
 	two := 2
-	for _, n := range []Narrow{{FeatureWeight: 3}, {WL: &two}} {
+	for _, n := range []Narrow{{Kinds: fgwOnly, FeatureWeight: 3}, {Kinds: fgwOnly, WL: &two}} {
 		cs, _ := Candidates(labelled, graphs.FeatureEncoding{}, n)
 		for _, c := range cs {
 			if c.WithoutFeatures {
@@ -136,7 +139,7 @@ func TestLabelFreeCandidates(t *testing.T) {
 			}
 		}
 	}
-	cs, _ = Candidates(plain, graphs.FeatureEncoding{}, Narrow{})
+	cs, _ = Candidates(plain, graphs.FeatureEncoding{}, Narrow{Kinds: fgwOnly})
 	for _, c := range cs {
 		if c.WithoutFeatures {
 			t.Errorf("graphs without features: label-free candidate %s", c)

@@ -67,7 +67,9 @@ func (o Options) baselines(c Candidate, offset, total int) baselines.Options {
 }
 
 // Distances returns the matrix of discrepancies between all pairs of data for each candidate,
-// in the order of cands: len(cands)·n(n−1)/2 GWDs, reported to opt.Observe as one count.
+// in the order of cands: len(cands)·n(n−1)/2 GWDs, reported to opt.Observe as one count. A
+// vector candidate (graph statistics, WL subtree counts) gives the squared distances of its
+// vectors instead, the statistics divided by their spread over data.
 func Distances(ctx context.Context, data []*graphs.Graph, cands []Candidate, opt Options) ([]*mat.SymDense, error) {
 	ds, _, err := distances(ctx, data, cands, opt)
 	return ds, err
@@ -93,6 +95,15 @@ func distances(ctx context.Context, data []*graphs.Graph, cands []Candidate, opt
 	costs := make([]MatrixCost, len(cands))
 	for i, c := range cands {
 		costs[i] = MatrixCost{Candidate: c, Graphs: len(data)}
+		if c.vector() { // seconds at most: neither kept nor resumed
+			start := time.Now()
+			d, err := vectorDistances(ctx, data, c, opt)
+			if err != nil {
+				return nil, nil, err
+			}
+			out[i], costs[i].Seconds = d, time.Since(start).Seconds()
+			continue
+		}
 		var path string
 		if opt.Dir != "" {
 			path = matrixFile(opt.Dir, data, c, opt.solver())
@@ -127,8 +138,23 @@ func distances(ctx context.Context, data []*graphs.Graph, cands []Candidate, opt
 }
 
 // crossDistances returns the discrepancies from each of a to each of b under c, reported to
-// opt.Observe after offset of total.
-func crossDistances(ctx context.Context, a, b []*graphs.Graph, c Candidate, opt Options, offset, total int) (*mat.Dense, error) {
+// opt.Observe after offset of total; a statistics candidate divides the statistics by scales.
+func crossDistances(ctx context.Context, a, b []*graphs.Graph, c Candidate, scales []float64, opt Options, offset, total int) (*mat.Dense, error) {
+	if c.vector() {
+		va, err := c.vectorsOf(ctx, a, opt.Workers)
+		if err != nil {
+			return nil, err
+		}
+		vb, err := c.vectorsOf(ctx, b, opt.Workers)
+		if err != nil {
+			return nil, err
+		}
+		d, err := va.cross(ctx, vb, scales, opt.Workers)
+		if err != nil {
+			return nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
+		}
+		return d, nil
+	}
 	sa, err := c.apply(a, opt.Limits)
 	if err != nil {
 		return nil, err

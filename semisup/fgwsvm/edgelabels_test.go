@@ -36,7 +36,7 @@ func setEdgeLabels(t *testing.T, data []*graphs.Graph, of func(g, u, v int) int)
 // weights beside those without; graphs without (or with some missing) do not.
 func TestEdgeLabelCandidates(t *testing.T) {
 	data, _ := threeClasses(t, 2, true)
-	before, err := Candidates(data, graphs.FeatureEncoding{}, Narrow{})
+	before, err := Candidates(data, graphs.FeatureEncoding{}, Narrow{Kinds: fgwOnly})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestEdgeLabelCandidates(t *testing.T) {
 		t.Fatal("edge-label candidates on graphs without edge labels")
 	}
 	setEdgeLabels(t, data, func(_, u, v int) int { return (u + v) % 3 })
-	after, err := Candidates(data, graphs.FeatureEncoding{}, Narrow{})
+	after, err := Candidates(data, graphs.FeatureEncoding{}, Narrow{Kinds: fgwOnly})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestEdgeLabelCandidates(t *testing.T) {
 		t.Errorf("%d candidates with edge labels of %d (before %d), want 20 more", len(edges), len(after), len(before))
 	}
 	two := 2
-	narrowed, err := Candidates(data, graphs.FeatureEncoding{}, Narrow{WL: &two, Structure: graphs.Adjacency})
+	narrowed, err := Candidates(data, graphs.FeatureEncoding{}, Narrow{Kinds: fgwOnly, WL: &two, Structure: graphs.Adjacency})
 	if err != nil || len(narrowed) != 10 {
 		t.Errorf("--wl 2 on adjacency: %d candidates (%v), want 5 without edge labels and 5 with", len(narrowed), err)
 	}
@@ -75,7 +75,7 @@ func TestEdgeLabelCandidates(t *testing.T) {
 		t.Error("edge labels without WL iterations accepted")
 	}
 	data[3].EdgeLabels = nil
-	some, _ := Candidates(data, graphs.FeatureEncoding{}, Narrow{})
+	some, _ := Candidates(data, graphs.FeatureEncoding{}, Narrow{Kinds: fgwOnly})
 	if len(some) != len(before) {
 		t.Errorf("one graph without edge labels: %d candidates, want %d", len(some), len(before))
 	}

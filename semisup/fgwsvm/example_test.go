@@ -57,7 +57,7 @@ func Example() {
 }
 
 // The candidates of graphs whose node features are an attribute followed by a one-hot node
-// label (read with graphs.FeaturesBoth), narrowed to shortest paths: the attribute alone, both,
+// label (read with graphs.FeaturesBoth), narrowed to FGW on shortest paths: the attribute alone, both,
 // and the labels' Weisfeiler-Lehman labels after 2 and 4 iterations, five weights each.
 func ExampleCandidates() {
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -75,7 +75,7 @@ func ExampleCandidates() {
 		data = append(data, g)
 	}
 	enc := graphs.FeatureEncoding{Kind: graphs.FeaturesBoth, Attributes: 1}
-	cands, err := fgwsvm.Candidates(data, enc, fgwsvm.Narrow{Structure: graphs.ShortestPath})
+	cands, err := fgwsvm.Candidates(data, enc, fgwsvm.Narrow{Structure: graphs.ShortestPath, Kinds: []fgwsvm.Kind{fgwsvm.KindFGW}})
 	if err != nil {
 		panic(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -106,6 +107,18 @@ type matrices struct {
 	// The matrices over all graphs that the plan will compute, their discrepancies, and those
 	// done so far: one progress count over all of them (plan).
 	fullTotal, fullDone int
+	// vecs are the vector candidates' vectors of all graphs; scaled, the statistics
+	// candidates' matrices for the last training set asked for (matrixFor).
+	vecs   map[int]*vectors
+	scaled map[int]scaledMatrix
+}
+
+// scaledMatrix is a statistics candidate's matrix of all graphs, its statistics divided by
+// their spread over the training graphs train.
+type scaledMatrix struct {
+	train  []int
+	scales []float64
+	d      *mat.SymDense
 }
 
 // Validate checks the settings: candidates, the grid, the screening size and the vote.
@@ -129,7 +142,8 @@ func newMatrices(ctx context.Context, data []*graphs.Graph, s Settings, opt Opti
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	m := &matrices{ctx: ctx, data: data, cands: s.Candidates, opt: opt, full: map[int]*mat.SymDense{}, vote: s.VoteFor(len(data))}
+	m := &matrices{ctx: ctx, data: data, cands: s.Candidates, opt: opt, full: map[int]*mat.SymDense{}, vote: s.VoteFor(len(data)),
+		vecs: map[int]*vectors{}, scaled: map[int]scaledMatrix{}}
 	if s.screens(len(data)) {
 		rng := rand.New(rand.NewPCG(s.Grid.Seed, 0x5c4ee7))
 		m.screen = rng.Perm(len(data))[:s.Screen]
@@ -151,12 +165,67 @@ func newMatrices(ctx context.Context, data []*graphs.Graph, s Settings, opt Opti
 	return m, nil
 }
 
+// vectorsOf is vector candidate ci's vectors of all graphs.
+func (m *matrices) vectorsOf(ci int) (*vectors, error) {
+	if v, ok := m.vecs[ci]; ok {
+		return v, nil
+	}
+	v, err := m.cands[ci].vectorsOf(m.ctx, m.data, m.opt.Workers)
+	if err != nil {
+		return nil, err
+	}
+	m.vecs[ci] = v
+	return v, nil
+}
+
+// matrixFor is candidate ci's matrix over all graphs as the training graphs train (sorted
+// indices) use it: a statistics candidate's statistics are divided by their spread over train
+// alone, so that a held-out graph's row is what a classifier trained on train computes for it
+// (Voter.Scales); the others' matrices read no training set.
+func (m *matrices) matrixFor(ci int, train []int) (*mat.SymDense, error) {
+	if m.cands[ci].Kind != KindStatistics {
+		return m.fullOf(ci)
+	}
+	if s, ok := m.scaled[ci]; ok && slices.Equal(s.train, train) {
+		return s.d, nil
+	}
+	start := time.Now()
+	v, err := m.vectorsOf(ci)
+	if err != nil {
+		return nil, err
+	}
+	scales := statisticScales(v.dense, train)
+	d, err := v.pairwise(m.ctx, scales, m.opt.Workers)
+	if err != nil {
+		return nil, fmt.Errorf("fgwsvm: %s: %w", m.cands[ci], err)
+	}
+	if _, ok := m.scaled[ci]; !ok {
+		m.stats.add([]MatrixCost{{Candidate: m.cands[ci], Graphs: len(m.data), Seconds: time.Since(start).Seconds()}})
+	}
+	m.scaled[ci] = scaledMatrix{train: slices.Clone(train), scales: scales, d: d}
+	return d, nil
+}
+
 // fullOf is candidate ci's matrix over all graphs.
 func (m *matrices) fullOf(ci int) (*mat.SymDense, error) {
 	if d, ok := m.full[ci]; ok {
 		return d, nil
 	}
 	c := m.cands[ci]
+	if c.vector() {
+		start := time.Now()
+		v, err := m.vectorsOf(ci)
+		if err != nil {
+			return nil, err
+		}
+		d, err := v.pairwise(m.ctx, nil, m.opt.Workers)
+		if err != nil {
+			return nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
+		}
+		m.full[ci] = d
+		m.stats.add([]MatrixCost{{Candidate: c, Graphs: len(m.data), Seconds: time.Since(start).Seconds()}})
+		return d, nil
+	}
 	pairs := baselines.Pairs(len(m.data))
 	m.opt.log("discrepancies of all %d graphs under %s (%d; full matrix %d)", len(m.data), c, pairs, len(m.full)+1)
 	opt := m.opt
@@ -197,7 +266,11 @@ func (m *matrices) plan(trains [][]int, y []int, classes int, g Grid) ([]Vote, e
 				pos = append(pos, a)
 			}
 		}
-		each, err := chooseEach(m.ctx, m.screenD, m.cands, subset.Ints(y, m.screen), pos, classes, g)
+		sd, err := m.screenFor(pos)
+		if err != nil {
+			return nil, err
+		}
+		each, err := chooseEach(m.ctx, sd, m.cands, subset.Ints(y, m.screen), pos, classes, g)
 		if err != nil {
 			return nil, fmt.Errorf("screening: %w", err)
 		}
@@ -207,8 +280,8 @@ func (m *matrices) plan(trains [][]int, y []int, classes int, g Grid) ([]Vote, e
 		// screens within ScreenTolerance of the best.
 		out[f] = rankedPreferring(each, m.vote, func(ci int) bool { return m.full[ci] != nil || planned[ci] })
 		for _, c := range out[f] {
-			if !planned[c.index] && m.full[c.index] == nil {
-				fresh++
+			if !planned[c.index] && m.full[c.index] == nil && !m.cands[c.index].vector() {
+				fresh++ // vectors take seconds: no discrepancies to count
 			}
 			planned[c.index] = true
 		}
@@ -224,6 +297,27 @@ func (m *matrices) plan(trains [][]int, y []int, classes int, g Grid) ([]Vote, e
 	return out, nil
 }
 
+// screenFor is the screening's matrices as the training graphs at positions pos of the
+// subset use them: a statistics candidate's statistics divided by their spread over those
+// graphs alone (matrixFor).
+func (m *matrices) screenFor(pos []int) ([]*mat.SymDense, error) {
+	out := slices.Clone(m.screenD)
+	for ci, c := range m.cands {
+		if c.Kind != KindStatistics {
+			continue
+		}
+		v, err := m.vectorsOf(ci)
+		if err != nil {
+			return nil, err
+		}
+		sub := v.subset(m.screen)
+		if out[ci], err = sub.pairwise(m.ctx, statisticScales(sub.dense, pos), m.opt.Workers); err != nil {
+			return nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
+		}
+	}
+	return out, nil
+}
+
 // chooseFor chooses the voters on the training graphs train (labels y, indices into the data):
 // where the candidates are screened, those of screened (plan's ranking for train), each with γ
 // and C chosen on its full matrix; else the best of all candidates on their full matrices.
@@ -233,7 +327,7 @@ func (m *matrices) chooseFor(train, y []int, classes int, g Grid, screened Vote)
 	if m.screen == nil {
 		ds := make([]*mat.SymDense, len(m.cands))
 		for ci := range m.cands {
-			d, err := m.fullOf(ci)
+			d, err := m.matrixFor(ci, train)
 			if err != nil {
 				return nil, err
 			}
@@ -243,7 +337,7 @@ func (m *matrices) chooseFor(train, y []int, classes int, g Grid, screened Vote)
 	}
 	out := make(Vote, len(screened))
 	for k, sc := range screened {
-		d, err := m.fullOf(sc.index)
+		d, err := m.matrixFor(sc.index, train)
 		if err != nil {
 			return nil, err
 		}
@@ -262,7 +356,11 @@ func (m *matrices) chooseFor(train, y []int, classes int, g Grid, screened Vote)
 func (m *matrices) fitFor(v Vote, y, train []int, classes int) ([]voter, error) {
 	ds := make([]*mat.SymDense, len(v))
 	for k, ch := range v {
-		ds[k] = m.full[ch.index]
+		d, err := m.matrixFor(ch.index, train)
+		if err != nil {
+			return nil, err
+		}
+		ds[k] = d
 	}
 	return fitVote(v, ds, y, train, classes)
 }

@@ -36,6 +36,10 @@ type Model struct {
 type Voter struct {
 	Choice Choice     `json:"choice"`
 	SVM    *svm.Model `json:"svm"`
+	// Scales, for a statistics candidate (KindStatistics), are the standard deviations of the
+	// statistics over the training graphs, which a new graph's statistics are divided by as
+	// the training graphs' were (the means cancel in the distances); nil for other kinds.
+	Scales []float64 `json:"scales,omitempty"`
 }
 
 // Vote is the model's choices, best first.
@@ -82,7 +86,11 @@ func Train(ctx context.Context, data []*graphs.Graph, labels []int, classes int,
 	sup = slices.Compact(sup)
 	m := &Model{Solver: opt.solver(), Stats: mx.stats}
 	for _, vt := range vs {
-		m.Voters = append(m.Voters, Voter{Choice: vt.choice, SVM: remap(vt.svm, sup)})
+		voter := Voter{Choice: vt.choice, SVM: remap(vt.svm, sup)}
+		if vt.choice.Candidate.Kind == KindStatistics {
+			voter.Scales = mx.scaled[vt.choice.index].scales // of all, the training graphs
+		}
+		m.Voters = append(m.Voters, voter)
 	}
 	for _, i := range sup {
 		m.Graphs = append(m.Graphs, data[i])
@@ -130,7 +138,7 @@ func (m *Model) Predict(ctx context.Context, data []*graphs.Graph, opt Options) 
 		for a, i := range sup {
 			used[a] = m.Graphs[i]
 		}
-		d, err := crossDistances(ctx, data, used, vt.Choice.Candidate, opt, done, total)
+		d, err := crossDistances(ctx, data, used, vt.Choice.Candidate, vt.Scales, opt, done, total)
 		if err != nil {
 			return nil, err
 		}

@@ -17,13 +17,14 @@ import (
 )
 
 // FormatName and FormatVersion identify the classifier file (an internal/envelope: format,
-// version, SHA-256 of the payload). Version 3 may hold candidates that leave the node features
-// out (Candidate.WithoutFeatures), which a reader of version 2 would not know to drop: it
-// refuses the file instead. Version 2 files (voters) and version 1 files (one choice and its
-// SVM) are still read.
+// version, SHA-256 of the payload). Version 4 may hold vector candidates (Candidate.Kind: graph
+// statistics and their scales, WL subtree counts), which a reader of version 3 would take for
+// FGW candidates; version 3, candidates that leave the node features out
+// (Candidate.WithoutFeatures), which a reader of version 2 would not know to drop: an older
+// reader refuses the file instead. Files of versions 1 to 3 are still read.
 const (
 	FormatName    = "gwf-fgwsvm-classifier"
-	FormatVersion = 3
+	FormatVersion = 4
 )
 
 // MaxVoters bounds the voters a classifier file may hold.
@@ -127,6 +128,9 @@ func Decode(r io.Reader) (*Model, error) {
 		if err := checkChoice(v.Choice); err != nil {
 			return nil, bad("voter %d: %v", k+1, err)
 		}
+		if err := checkScales(v); err != nil {
+			return nil, bad("voter %d: %v", k+1, err)
+		}
 		if err := checkSVM(v.SVM, len(p.Graphs)); err != nil {
 			return nil, bad("voter %d: %v", k+1, err)
 		}
@@ -160,6 +164,26 @@ func checkChoice(c Choice) error {
 	}
 	if err := c.Candidate.check(); err != nil {
 		return fmt.Errorf("choice: %w", err)
+	}
+	return nil
+}
+
+// checkScales refuses scales where the candidate takes none, and a statistics candidate's
+// scales that are not NumStatistics positive finite values.
+func checkScales(v Voter) error {
+	if v.Choice.Candidate.Kind != KindStatistics {
+		if len(v.Scales) > 0 {
+			return fmt.Errorf("%d statistics scales for %s", len(v.Scales), v.Choice.Candidate)
+		}
+		return nil
+	}
+	if len(v.Scales) != graphs.NumStatistics {
+		return fmt.Errorf("%d statistics scales, want %d", len(v.Scales), graphs.NumStatistics)
+	}
+	for _, s := range v.Scales {
+		if !(s > 0) || math.IsInf(s, 0) {
+			return fmt.Errorf("statistics scale %v", s)
+		}
 	}
 	return nil
 }
