@@ -47,6 +47,9 @@ type TemplateConfig struct {
 	// Validation is the fraction of the labelled graphs held out (stratified) to choose the
 	// epoch whose weights are kept; 0 keeps the last epoch's.
 	Validation float64 `json:"validation"`
+	// Patience, with a validation split, ends training once that many epochs in a row have
+	// not scored better on it than the best so far (0: train every epoch).
+	Patience int `json:"patience,omitempty"`
 	// Seed seeds the initialisation, the split and the batches.
 	Seed uint64 `json:"seed"`
 	// Members is the number of models TrainTemplates trains, each from its own seed
@@ -117,6 +120,8 @@ func (c TemplateConfig) Validate() error {
 		return fmt.Errorf("templates: weight decay %v, want [0, 1]", c.WeightDecay)
 	case c.Structure != "" && c.Structure != graphs.Adjacency && c.Structure != graphs.ShortestPath:
 		return fmt.Errorf("templates: structure %q, want adjacency or shortest-path", c.Structure)
+	case c.Patience < 0 || c.Patience > maxEpochs:
+		return fmt.Errorf("templates: patience of %d epochs (0 to %d)", c.Patience, maxEpochs)
 	case c.Members < 0 || c.Members > maxMembers:
 		return fmt.Errorf("templates: %d members (1 to %d; 0: %d)", c.Members, maxMembers, DefaultMembers)
 	case !(c.Validation >= 0 && c.Validation < 1):

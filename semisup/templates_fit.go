@@ -37,7 +37,8 @@ type TemplateOptions struct {
 // With m.Config.Validation > 0 a stratified fraction of the labelled graphs is held out of
 // training; after every epoch they are scored with a forward pass as unseen graphs are, and the
 // model keeps the weights of the epoch that scored best on them (the later epoch on ties, for
-// the lower training loss). No other graph's label is read.
+// the lower training loss); with Config.Patience, training ends once it has not risen for that
+// many epochs. No other graph's label is read.
 func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, labels []int, opt TemplateOptions) error {
 	if err := m.Config.Validate(); err != nil {
 		return err
@@ -83,6 +84,7 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 	eval := nodes.Templates{Solver: m.solver(), Workers: opt.Workers, Context: ctx}
 	began, trained := time.Now(), 0
 	best, bestAcc := snapshot(params), math.Inf(-1)
+	since := 0 // epochs since the validation accuracy last rose
 	for epoch := len(m.History) + 1; epoch <= cfg.Epochs; epoch++ {
 		start := time.Now()
 		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(epoch)))
@@ -114,6 +116,11 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 				return fmt.Errorf("templates: epoch %d, validation: %w", epoch, err)
 			}
 			st.ValidationAccuracy = acc
+			if acc > bestAcc {
+				since = 0
+			} else {
+				since++
+			}
 			if acc >= bestAcc {
 				bestAcc, best, m.BestEpoch = acc, snapshot(params), epoch
 			}
@@ -123,6 +130,10 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 		st.Seconds = time.Since(start).Seconds()
 		m.History = append(m.History, st)
 		opt.Observe.Say(false, "epoch %d: cross-entropy %.4f, validation accuracy %.1f %% (%.1f s)", epoch, st.CrossEntropy, 100*st.ValidationAccuracy, st.Seconds)
+		if cfg.Patience > 0 && since >= cfg.Patience {
+			opt.Observe.Say(false, "no better validation accuracy in %d epochs: training ends at epoch %d", since, epoch)
+			break
+		}
 	}
 	if len(valid) > 0 {
 		restore(params, best)

@@ -291,6 +291,7 @@ func TestTemplateConfigErrors(t *testing.T) {
 		func(c *TemplateConfig) { c.Epochs = 0 },
 		func(c *TemplateConfig) { c.BatchSize = 0 },
 		func(c *TemplateConfig) { c.Validation = 1 },
+		func(c *TemplateConfig) { c.Patience = -1 },
 		func(c *TemplateConfig) { c.EncoderHidden = []int{0} },
 		func(c *TemplateConfig) { c.Hidden = []int{-2} },
 	}
@@ -423,5 +424,36 @@ func TestTemplatesSemiSupervised(t *testing.T) {
 	}
 	if slices.Equal(v[0], v[1]) {
 		t.Error("the unlabelled graphs did not move the templates")
+	}
+}
+
+// With Patience, training ends once the validation accuracy has not risen for that many
+// epochs, keeping the best epoch's weights.
+func TestFitTemplatesPatience(t *testing.T) {
+	data, labels := semisuptest.TwoStructures(t, 16, 15)
+	cfg := smallTemplateConfig()
+	cfg.Epochs, cfg.Validation, cfg.Patience = 40, 0.25, 2
+	m, err := NewTemplateModel(data, labels, 2, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := FitTemplates(context.Background(), m, data, labels, TemplateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	n := len(m.History)
+	if n >= cfg.Epochs {
+		t.Fatalf("trained all %d epochs", n)
+	}
+	rose, top := 0, math.Inf(-1) // the last epoch whose validation accuracy rose
+	for _, e := range m.History {
+		if e.ValidationAccuracy > top {
+			rose, top = e.Epoch, e.ValidationAccuracy
+		}
+	}
+	if n != rose+cfg.Patience {
+		t.Errorf("stopped at epoch %d; the accuracy last rose at %d, patience %d", n, rose, cfg.Patience)
+	}
+	if m.BestEpoch < rose || m.History[m.BestEpoch-1].ValidationAccuracy != top {
+		t.Errorf("kept epoch %d, best %v at epoch %d", m.BestEpoch, top, rose)
 	}
 }

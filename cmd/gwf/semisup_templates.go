@@ -25,6 +25,7 @@ type templateFlags struct {
 	decay       float64
 	learnWeight bool
 	members     int
+	patience    int
 }
 
 func (t *templateFlags) register(fs *pflag.FlagSet) {
@@ -34,6 +35,7 @@ func (t *templateFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&t.nodes, "template-nodes", d.TemplateNodes, "--method templates: nodes of a template at most")
 	fs.Float64Var(&t.decay, "weight-decay", d.WeightDecay, "--method templates: L2 penalty of Adam")
 	fs.BoolVar(&t.learnWeight, "learn-feature-weight", d.LearnWeight, "--method templates: learn the feature weight, from --feature-weight")
+	fs.IntVar(&t.patience, "patience", d.Patience, "--method templates: end training once the validation accuracy has not risen for this many epochs (0: every epoch of --epochs)")
 	fs.IntVar(&t.members, "members", d.Members, "--method templates: models trained from different seeds, whose mean class probabilities predict (1: a single model)")
 }
 
@@ -41,7 +43,8 @@ func (t *templateFlags) register(fs *pflag.FlagSet) {
 // the command line gave.
 func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig, error) {
 	c := semisup.DefaultTemplateConfig()
-	c.Templates, c.TemplateNodes, c.WeightDecay, c.LearnWeight, c.Members = f.tmpl.templates, f.tmpl.nodes, f.tmpl.decay, f.tmpl.learnWeight, f.tmpl.members
+	c.Templates, c.TemplateNodes, c.WeightDecay, c.LearnWeight = f.tmpl.templates, f.tmpl.nodes, f.tmpl.decay, f.tmpl.learnWeight
+	c.Members, c.Patience = f.tmpl.members, f.tmpl.patience
 	t := &f.train
 	if fs.Changed("epochs") {
 		c.Epochs = t.Epochs
@@ -104,7 +107,7 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 
 // checkGWFMethod refuses the template model's own flags with --method gwf.
 func (f *semisupFlags) checkGWFMethod(fs *pflag.FlagSet) error {
-	for _, name := range []string{"templates", "template-nodes", "weight-decay", "learn-feature-weight", "members"} {
+	for _, name := range []string{"templates", "template-nodes", "weight-decay", "learn-feature-weight", "members", "patience"} {
 		if fs.Changed(name) {
 			return cli.Usagef("--%s is a setting of --method templates", name)
 		}
