@@ -26,6 +26,7 @@ type classifyFlags struct {
 	featureWeight trainflags.FeatureWeight
 	method        string
 	wl            string
+	compare       string
 	innerFolds    int
 	repeats       int
 	screen        int
@@ -57,7 +58,18 @@ shortest-path matrices would exceed --max-memory), the weight of the node-featur
 --feature-weight is kept), on node labels (or none) whether they are compared as they are or
 as their Weisfeiler-Lehman labels after 2 or 4 iterations (Hamming distance, as FGW does),
 with the edge labels (bond types) too where every graph has them (--edge-labels), γ
-(relative to the median discrepancy) and C. The SVMs of the best candidates vote, each with
+(relative to the median discrepancy) and C.
+
+Beside the FGW discrepancies, two cheap comparisons are candidates too (--compare), chosen in
+the same cross-validation: graph statistics (node and edge counts, density, degree
+summaries and histogram, clustering, transitivity, assortativity, components, path lengths and
+diameter, extreme eigenvalues of the adjacency and normalized Laplacian), each divided by its
+standard deviation over the training graphs, for classes that differ in such global
+statistics; and Weisfeiler-Lehman subtree counts after 1 to 4 iterations (the normalized WL
+subtree kernel; of the node labels, with the edge labels, and from one label for all nodes),
+for classes that differ in local patterns. Both compare graphs by the squared Euclidean
+distance of their vectors, take seconds on hundreds of graphs, and ignore --structure and
+--feature-weight; --wl N narrows the WL subtree counts to N iterations too. The SVMs of the best candidates vote, each with
 its own γ and C (--vote): the best third (at most ten) where every candidate is computed in
 full, the best three of the screening with it.
 
@@ -82,6 +94,8 @@ The paper's semi-supervised GWF model is 'gwf semisup'.`,
   gwf predict --model my.classifier --graphs ./new-graphs
   gwf classify --graphs ./some-labelled --predictions predictions.csv   # predicts the unlabelled
   gwf classify --dataset MUTAG --folds 10 --json > mutag-1.json
+  gwf classify --graphs ./my-graphs --compare statistics,wl-subtree   # the cheap candidates alone: seconds
+  gwf classify --graphs ./my-graphs --compare fgw                     # FGW discrepancies only
   gwf classify --dataset PROTEINS --output-dir proteins/   # rerun to continue after a kill`,
 		Annotations: cli.Interruptible("no report written (with --output-dir, the same command continues from what it kept)"),
 		Args:        cli.NoArgs,
@@ -100,6 +114,7 @@ The paper's semi-supervised GWF model is 'gwf semisup'.`,
 	fs.StringVar(&f.method, "method", methodSVM, "deprecated: fgw-svm is this command's classifier; the semi-supervised GWF model is 'gwf semisup'")
 	_ = fs.MarkHidden("method")
 	fs.StringVar(&f.wl, "wl", "auto", "node labels compared as their Weisfeiler-Lehman labels after this many iterations (0: as they are; at most 10), or auto (0, 2 and 4, chosen on the training graphs); categorical node features, or none (WL from the degrees)")
+	fs.StringVar(&f.compare, "compare", "auto", "how graphs are compared, a comma-separated list of fgw (FGW discrepancies), statistics (graph statistics) and wl-subtree (Weisfeiler-Lehman subtree counts), or auto (all three; fgw alone with --features none); chosen on the training graphs")
 	fs.IntVar(&f.screen, "screen", fgwsvm.DefaultScreen, "with more graphs than this, compare every candidate on a random subset of this many graphs first and compute all the discrepancies only for those the training graphs choose there (0: every candidate in full)")
 	fs.IntVar(&f.innerFolds, "inner-folds", 5, "folds of the cross-validation on the training graphs that chooses the structure, feature weight, γ and C")
 	fs.IntVar(&f.vote, "vote", 0, fmt.Sprintf("let the SVMs of this many candidates vote, the best by that cross-validation, each with its own γ and C (1: the single best; 0: the best third of the candidates, at most %d, where every candidate is computed in full, the best %d of the screening where they are screened)", fgwsvm.DefaultVote, fgwsvm.DefaultScreenedVote))
@@ -113,12 +128,17 @@ const (
 	methodGWF = classexp.MethodGWF // 'gwf semisup': the paper's semi-supervised GWF model
 )
 
-// candidates are the candidates the flags leave to choose from (fgwsvm.Candidates): one
-// structure when --structure names it, one weight when --feature-weight is a number, one
-// number of Weisfeiler-Lehman iterations when --wl is, the structure alone when --features
-// none is given (no node degrees or Weisfeiler-Lehman labels made from it, unless --wl asks).
+// candidates are the candidates the flags leave to choose from (fgwsvm.Candidates): the kinds
+// --compare names, one structure when --structure names it, one weight when --feature-weight
+// is a number, one number of Weisfeiler-Lehman iterations when --wl is, the structure alone
+// when --features none is given (no node degrees or Weisfeiler-Lehman labels made from it,
+// unless --wl asks).
 func (f *classifyFlags) candidates(data []*graphs.Graph, enc graphs.FeatureEncoding, structureOnly bool) ([]fgwsvm.Candidate, error) {
-	n := fgwsvm.Narrow{Limits: f.data.Limits(), StructureOnly: structureOnly}
+	kinds, err := f.kinds()
+	if err != nil {
+		return nil, err
+	}
+	n := fgwsvm.Narrow{Limits: f.data.Limits(), StructureOnly: structureOnly, Kinds: kinds}
 	if s, auto := f.data.StructureChoice(); !auto {
 		n.Structure = s
 	}
@@ -135,6 +155,24 @@ func (f *classifyFlags) candidates(data []*graphs.Graph, enc graphs.FeatureEncod
 	return fgwsvm.Candidates(data, enc, n)
 }
 
+// kinds are the kinds of candidate --compare names (nil for auto).
+func (f *classifyFlags) kinds() ([]fgwsvm.Kind, error) {
+	if f.compare == "auto" {
+		return nil, nil
+	}
+	var out []fgwsvm.Kind
+	for _, name := range strings.Split(f.compare, ",") {
+		k, err := fgwsvm.ParseKind(strings.TrimSpace(name))
+		if err != nil {
+			return nil, cli.Usagef("--compare = %q: give auto or a comma-separated list of %s, %s and %s", f.compare, fgwsvm.KindFGW, fgwsvm.KindStatistics, fgwsvm.KindWLSubtree)
+		}
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out, nil
+}
+
 // settings checks the flags of the classifier (before any data are read).
 func (f *classifyFlags) settings() (fgwsvm.Settings, error) {
 	p := &f.protocol
@@ -149,6 +187,9 @@ func (f *classifyFlags) settings() (fgwsvm.Settings, error) {
 		return fgwsvm.Settings{}, cli.Usagef("--inner-repeats = %d must be at least 1", f.repeats)
 	}
 	if err := p.checkFraction(); err != nil {
+		return fgwsvm.Settings{}, err
+	}
+	if _, err := f.kinds(); err != nil {
 		return fgwsvm.Settings{}, err
 	}
 	grid := fgwsvm.DefaultGrid()
@@ -242,17 +283,22 @@ func describeFeatures(used string, noFeatures bool, cands []fgwsvm.Candidate) st
 	}
 	fromStructure := func(c fgwsvm.Candidate) bool { return noFeatures || c.WithoutFeatures }
 	var made []string
+	stats := slices.ContainsFunc(cands, func(c fgwsvm.Candidate) bool { return c.Kind == fgwsvm.KindStatistics })
+	rest := slices.DeleteFunc(slices.Clone(cands), func(c fgwsvm.Candidate) bool { return c.Kind == fgwsvm.KindStatistics })
 	if slices.ContainsFunc(cands, func(c fgwsvm.Candidate) bool { return c.Degree }) {
 		made = append(made, "node degrees")
 	}
 	if slices.ContainsFunc(cands, func(c fgwsvm.Candidate) bool { return c.WL > 0 && fromStructure(c) }) {
 		made = append(made, "Weisfeiler-Lehman labels from one label for all nodes")
 	}
-	if len(made) == 0 && noFeatures {
+	if len(made) == 0 && noFeatures && !stats {
 		return used + ": the structure alone"
 	}
-	if slices.ContainsFunc(cands, func(c fgwsvm.Candidate) bool { return c.WL == 0 && !c.Degree && fromStructure(c) }) {
+	if slices.ContainsFunc(rest, func(c fgwsvm.Candidate) bool { return c.WL == 0 && !c.Degree && fromStructure(c) }) {
 		made = append(made, "the structure alone")
+	}
+	if stats {
+		made = append(made, "graph statistics")
 	}
 	if len(made) == 0 {
 		return used

@@ -24,8 +24,12 @@ func TestClassifyBothFeatures(t *testing.T) {
 	if rep.Features != "--features both --standardize" {
 		t.Errorf("features %q, want both, standardized", rep.Features)
 	}
-	parts := map[string]int{}
+	parts, vector := map[string]int{}, map[string]int{}
 	for _, c := range rep.Settings.Candidates {
+		if c.Kind != "" {
+			vector[fmt.Sprintf("%s/%v/%s", c.Kind, c.WithoutFeatures, c.Part)]++
+			continue
+		}
 		if c.WithoutFeatures {
 			parts[fmt.Sprintf("none/%d", c.WL)]++
 			continue
@@ -35,9 +39,9 @@ func TestClassifyBothFeatures(t *testing.T) {
 		}
 		parts[fmt.Sprintf("%s/%d", c.Part, c.WL)]++
 	}
-	if len(rep.Settings.Candidates) != 31 || parts[fgwsvm.PartAttributes+"/0"] != 5 || parts["/0"] != 5 || parts[fgwsvm.PartLabels+"/2"] != 5 || parts[fgwsvm.PartLabels+"/4"] != 5 ||
+	if len(rep.Settings.Candidates) != 40 || vector["statistics/true/"] != 1 || vector["wl-subtree/false/labels"] != 4 || vector["wl-subtree/true/"] != 4 || parts[fgwsvm.PartAttributes+"/0"] != 5 || parts["/0"] != 5 || parts[fgwsvm.PartLabels+"/2"] != 5 || parts[fgwsvm.PartLabels+"/4"] != 5 ||
 		parts["none/0"] != 1 || parts["none/2"] != 5 || parts["none/4"] != 5 {
-		t.Fatalf("candidates by part and WL iterations %v, want 5 each (the structure alone once)", parts)
+		t.Fatalf("candidates by part and WL iterations %v, want 5 each (the structure alone once); vectors %v", parts, vector)
 	}
 
 	model := filepath.Join(t.TempDir(), "svm.classifier")

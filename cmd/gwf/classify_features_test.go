@@ -30,7 +30,7 @@ func TestClassifyFeaturesNone(t *testing.T) {
 	}
 	// Node labels read by the flag: named as --features labels, with what the structure adds.
 	rep, logs = classify("--features", "labels")
-	if !strings.Contains(logs, "node features: --features labels --edge-labels; from the structure: Weisfeiler-Lehman labels from one label for all nodes, the structure alone;") ||
+	if !strings.Contains(logs, "node features: --features labels --edge-labels; from the structure: Weisfeiler-Lehman labels from one label for all nodes, the structure alone, graph statistics;") ||
 		strings.Contains(logs, "node features: --dataset") || rep["features"] != "--features labels --edge-labels" {
 		t.Errorf("--features labels: report %q, the log says\n%s", rep["features"], logs)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/internal/cli"
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 )
 
 // TestClassifySVMDefault: with no flag but the data, classify runs the fgw-svm classifier
@@ -28,12 +29,14 @@ func TestClassifySVMDefault(t *testing.T) {
 	if rep.Version != versionString() { // what made the report, for who reads it later
 		t.Errorf("report of gwf version %q, want %q", rep.Version, versionString())
 	}
-	if len(rep.Settings.Candidates) != 72 {
-		t.Fatalf("%d candidates, want 2 structures × (5 feature weights × (labels, WL-2, WL-4, WL-2 and WL-4 with the bonds) + the structure alone + 5 × WL-2 and WL-4 from the degrees)", len(rep.Settings.Candidates))
+	if len(rep.Settings.Candidates) != 85 {
+		t.Fatalf("%d candidates, want 2 structures × (5 feature weights × (labels, WL-2, WL-4, WL-2 and WL-4 with the bonds) + the structure alone + 5 × WL-2 and WL-4 from the degrees), the graph statistics and WL subtree counts after 1 to 4 iterations (of the labels, with the bonds, from the degrees)", len(rep.Settings.Candidates))
 	}
-	wl, edges, free := map[int]int{}, map[int]int{}, map[int]int{}
+	wl, edges, free, vector := map[int]int{}, map[int]int{}, map[int]int{}, map[fgwsvm.Kind]int{}
 	for _, c := range rep.Settings.Candidates {
 		switch {
+		case c.Kind != "":
+			vector[c.Kind]++
 		case c.WithoutFeatures:
 			free[c.WL]++
 		case c.EdgeLabels:
@@ -42,8 +45,9 @@ func TestClassifySVMDefault(t *testing.T) {
 			wl[c.WL]++
 		}
 	}
-	if wl[0] != 10 || wl[2] != 10 || wl[4] != 10 || edges[2] != 10 || edges[4] != 10 || free[0] != 2 || free[2] != 10 || free[4] != 10 {
-		t.Fatalf("candidates by WL iterations %v, want 10 each of 0, 2 and 4; with edge labels %v; label-free %v", wl, edges, free)
+	if wl[0] != 10 || wl[2] != 10 || wl[4] != 10 || edges[2] != 10 || edges[4] != 10 || free[0] != 2 || free[2] != 10 || free[4] != 10 ||
+		vector[fgwsvm.KindStatistics] != 1 || vector[fgwsvm.KindWLSubtree] != 12 {
+		t.Fatalf("candidates by WL iterations %v, want 10 each of 0, 2 and 4; with edge labels %v; label-free %v; vectors %v", wl, edges, free, vector)
 	}
 	// Without screening, the ten best candidates vote in each fold, the best first.
 	if rep.Settings.Vote != 10 {
@@ -62,7 +66,7 @@ func TestClassifySVMDefault(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if len(rep.Settings.Candidates) != 10 || rep.Settings.Candidates[0].WL != 3 || rep.Folds[0].Choice.Candidate.WL != 3 {
+	if c := rep.Folds[0].Choice.Candidate; len(rep.Settings.Candidates) != 14 || rep.Settings.Candidates[0].WL != 3 || (c.WL != 3 && c.Kind != fgwsvm.KindStatistics) {
 		t.Fatalf("--wl 3: candidates %v, fold choice %v", rep.Settings.Candidates, rep.Folds[0].Choice)
 	}
 	if rep.Accuracy.Mean < 0.5 || rep.Accuracy.Mean > 1 {
