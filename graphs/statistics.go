@@ -448,11 +448,11 @@ func lanczos(n int, mul func(dst, x []float64)) ([]float64, error) {
 	}
 	var es mat.EigenSym
 	if !es.Factorize(t, false) {
-		return nil, fmt.Errorf("Lanczos: eigendecomposition of the %d×%d tridiagonal matrix did not converge", k, k)
+		return nil, fmt.Errorf("the Lanczos estimate: eigendecomposition of the %d×%d tridiagonal matrix did not converge", k, k)
 	}
 	vals := es.Values(nil)
 	if len(vals) < 2 {
-		return nil, fmt.Errorf("Lanczos stopped after %d step", len(vals))
+		return nil, fmt.Errorf("the Lanczos estimate stopped after %d step", len(vals))
 	}
 	return vals, nil
 }

@@ -170,6 +170,7 @@ func (m *matrices) vectorsOf(ci int) (*vectors, error) {
 	if v, ok := m.vecs[ci]; ok {
 		return v, nil
 	}
+	m.opt.log("vectors of all %d graphs under %s", len(m.data), m.cands[ci])
 	v, err := m.cands[ci].vectorsOf(m.ctx, m.data, m.opt.Workers)
 	if err != nil {
 		return nil, err

@@ -52,14 +52,6 @@ var defaultSubtreeIterations = []int{1, 2, 3, 4}
 // vector reports whether the candidate compares vectors of the graphs, not discrepancies.
 func (c Candidate) vector() bool { return c.Kind != "" && c.Kind != KindFGW }
 
-// kind is c.Kind with KindFGW for "".
-func (c Candidate) kind() Kind {
-	if c.Kind == "" {
-		return KindFGW
-	}
-	return c.Kind
-}
-
 func (c Candidate) vectorString() string {
 	out := ""
 	switch c.Kind {
