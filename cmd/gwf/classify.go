@@ -31,6 +31,7 @@ type classifyFlags struct {
 	repeats       int
 	screen        int
 	vote          int
+	voteWithin    float64
 }
 
 func newClassifyCmd(a *app) *cobra.Command {
@@ -69,9 +70,12 @@ statistics; and Weisfeiler-Lehman subtree counts after 1 to 4 iterations (the no
 subtree kernel; of the node labels, with the edge labels, and from one label for all nodes),
 for classes that differ in local patterns. Both compare graphs by the squared Euclidean
 distance of their vectors, take seconds on hundreds of graphs, and ignore --structure and
---feature-weight; --wl N narrows the WL subtree counts to N iterations too. The SVMs of the best candidates vote, each with
-its own γ and C (--vote): the best third (at most ten) where every candidate is computed in
-full, the best three of the screening with it.
+--feature-weight; --wl N narrows the WL subtree counts to N iterations too.
+
+The SVMs of the best candidates vote, each with its own γ and C (--vote): the best third (at
+most ten) where every candidate is computed in full, the best three of the screening with it;
+those more than two standard errors of the inner estimate below the best do not
+(--vote-within), so that clearly worse candidates do not outvote a clearly better one.
 
 The discrepancies use no label, so they are computed once for all graphs (n(n−1)/2 solves a
 candidate, logged with an ETA; with more than --screen graphs every candidate is first
@@ -118,6 +122,7 @@ The paper's semi-supervised GWF model is 'gwf semisup'.`,
 	fs.IntVar(&f.screen, "screen", fgwsvm.DefaultScreen, "with more graphs than this, compare every candidate on a random subset of this many graphs first and compute all the discrepancies only for those the training graphs choose there (0: every candidate in full)")
 	fs.IntVar(&f.innerFolds, "inner-folds", 5, "folds of the cross-validation on the training graphs that chooses the structure, feature weight, γ and C")
 	fs.IntVar(&f.vote, "vote", 0, fmt.Sprintf("let the SVMs of this many candidates vote, the best by that cross-validation, each with its own γ and C (1: the single best; 0: the best third of the candidates, at most %d, where every candidate is computed in full, the best %d of the screening where they are screened)", fgwsvm.DefaultVote, fgwsvm.DefaultScreenedVote))
+	fs.Float64Var(&f.voteWithin, "vote-within", fgwsvm.DefaultVoteWithin, "leave out of the vote the candidates whose inner cross-validation accuracy is more than this many standard errors of the best one's below it, so that clearly worse candidates do not outvote a clearly better one (0: all of --vote vote)")
 	fs.IntVar(&f.repeats, "inner-repeats", 1, "repeat that cross-validation over this many fold assignments and choose by the mean accuracy")
 	return cmd
 }
@@ -199,7 +204,10 @@ func (f *classifyFlags) settings() (fgwsvm.Settings, error) {
 	if err := set.Validate(); err != nil {
 		return fgwsvm.Settings{}, cli.Usagef("%v", err)
 	}
-	set.Vote = f.vote
+	set.Vote, set.VoteWithin = f.vote, f.voteWithin
+	if err := set.Validate(); err != nil {
+		return fgwsvm.Settings{}, cli.Usagef("%v", err)
+	}
 	return set, f.data.check()
 }
 

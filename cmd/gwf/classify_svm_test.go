@@ -49,13 +49,15 @@ func TestClassifySVMDefault(t *testing.T) {
 		vector[fgwsvm.KindStatistics] != 1 || vector[fgwsvm.KindWLSubtree] != 12 {
 		t.Fatalf("candidates by WL iterations %v, want 10 each of 0, 2 and 4; with edge labels %v; label-free %v; vectors %v", wl, edges, free, vector)
 	}
-	// Without screening, the ten best candidates vote in each fold, the best first.
-	if rep.Settings.Vote != 10 {
-		t.Fatalf("vote of %d, want 10", rep.Settings.Vote)
+	// Without screening, the ten best candidates vote in each fold, the best first, less
+	// those more than two standard errors below it.
+	if rep.Settings.Vote != 10 || rep.Settings.VoteWithin != fgwsvm.DefaultVoteWithin {
+		t.Fatalf("vote of %d within %v, want 10 within %v", rep.Settings.Vote, rep.Settings.VoteWithin, fgwsvm.DefaultVoteWithin)
 	}
 	for _, f := range rep.Folds {
-		if len(f.Voters) != 10 || f.Voters[0] != f.Choice || f.Voters[9].Validation > f.Choice.Validation {
-			t.Fatalf("fold %d: %d voters, first %v, choice %v", f.Fold, len(f.Voters), f.Voters[0], f.Choice)
+		v := f.Chosen()
+		if len(v) > 10 || v[0] != f.Choice || v[len(v)-1].Validation > f.Choice.Validation {
+			t.Fatalf("fold %d: %d voters, first %v, choice %v", f.Fold, len(v), v[0], f.Choice)
 		}
 	}
 	// --wl fixes the iterations; --predictions writes each held-out graph's prediction, which

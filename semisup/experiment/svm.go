@@ -36,7 +36,7 @@ func CrossValidateSVM(ctx context.Context, ds *graphs.Dataset, labels []int, cla
 		Features: features, Settings: spec.Settings}
 	rep.Settings.Vote = spec.VoteFor(len(ds.Graphs))
 	rep.Protocol = fmt.Sprintf("nested stratified %d-fold cross-validation (fold seed %d): candidate, γ and C chosen by %d-fold cross-validation on each fold's training graphs (%s), held-out fold scored once; discrepancies use no label and are computed once for all graphs",
-		spec.Folds, spec.Seed, spec.Grid.Folds, describeVote(rep.Settings.Vote))
+		spec.Folds, spec.Seed, spec.Grid.Folds, describeVote(rep.Settings.Vote, rep.Settings.VoteWithin))
 	done := func(r fgwsvm.FoldResult) {
 		spec.Observe.Say(false, "fold %d/%d: accuracy %.2f%% on %d graphs; chose %s", r.Fold, spec.Folds, 100*r.Accuracy, r.Test, r.Chosen())
 		if spec.FoldDone != nil {
@@ -59,9 +59,12 @@ func CrossValidateSVM(ctx context.Context, ds *graphs.Dataset, labels []int, cla
 	return rep, nil
 }
 
-func describeVote(n int) string {
+func describeVote(n int, within float64) string {
 	if n <= 1 {
 		return "the best candidate decides"
+	}
+	if within > 0 {
+		return fmt.Sprintf("the SVMs of the best %d candidates vote, less those more than %g standard errors below the best", n, within)
 	}
 	return fmt.Sprintf("the SVMs of the best %d candidates vote", n)
 }

@@ -30,7 +30,19 @@ type Settings struct {
 	// each with its own γ and C (with screening, the best on the subset, each computed in
 	// full); 1: the single best; 0: VoteFor's default.
 	Vote int `json:"vote,omitempty"`
+	// VoteWithin, above 0, leaves out of the vote the candidates that rank more than this
+	// many standard errors of the best one's inner estimate below it (cutVote): a vote
+	// averages out the luck of near-equal candidates, and should not outvote a candidate
+	// that is clearly the best with clearly worse ones. 0 keeps all Vote of them;
+	// DefaultVoteWithin is 'gwf classify's.
+	VoteWithin float64 `json:"vote_within,omitempty"`
 }
+
+// DefaultVoteWithin is the VoteWithin of 'gwf classify': two standard errors.
+const DefaultVoteWithin = 2
+
+// MaxVoteWithin bounds Settings.VoteWithin.
+const MaxVoteWithin = 100
 
 // VoteFor is the number of voters on n graphs: Vote where it is set; otherwise, where every
 // candidate's matrix is computed anyway, the best third of the candidates (rounded up) and at
@@ -102,8 +114,9 @@ type matrices struct {
 	screen  []int
 	screenD []*mat.SymDense
 	stats   Stats
-	// vote is the number of voters (Settings.VoteFor).
-	vote int
+	// vote is the number of voters (Settings.VoteFor); within, Settings.VoteWithin.
+	vote   int
+	within float64
 	// The matrices over all graphs that the plan will compute, their discrepancies, and those
 	// done so far: one progress count over all of them (plan).
 	fullTotal, fullDone int
@@ -135,6 +148,9 @@ func (s Settings) Validate() error {
 	if s.Vote < 0 || s.Vote > len(s.Candidates) {
 		return fmt.Errorf("fgwsvm: a vote of %d candidates, want 1..%d (0: the default)", s.Vote, len(s.Candidates))
 	}
+	if w := s.VoteWithin; !(w >= 0) || w > MaxVoteWithin {
+		return fmt.Errorf("fgwsvm: voters within %v standard errors of the best, want 0 to %d (0: all)", w, MaxVoteWithin)
+	}
 	return nil
 }
 
@@ -142,7 +158,7 @@ func newMatrices(ctx context.Context, data []*graphs.Graph, s Settings, opt Opti
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	m := &matrices{ctx: ctx, data: data, cands: s.Candidates, opt: opt, full: map[int]*mat.SymDense{}, vote: s.VoteFor(len(data)),
+	m := &matrices{ctx: ctx, data: data, cands: s.Candidates, opt: opt, full: map[int]*mat.SymDense{}, vote: s.VoteFor(len(data)), within: s.VoteWithin,
 		vecs: map[int]*vectors{}, scaled: map[int]scaledMatrix{}}
 	if s.screens(len(data)) {
 		rng := rand.New(rand.NewPCG(s.Grid.Seed, 0x5c4ee7))
@@ -334,7 +350,11 @@ func (m *matrices) chooseFor(train, y []int, classes int, g Grid, screened Vote)
 			}
 			ds[ci] = d
 		}
-		return choose(m.ctx, ds, m.cands, y, train, classes, g, vote)
+		v, err := choose(m.ctx, ds, m.cands, y, train, classes, g, vote)
+		if err != nil {
+			return nil, err
+		}
+		return cutVote(v, m.within, len(train)), nil
 	}
 	out := make(Vote, len(screened))
 	for k, sc := range screened {
@@ -350,7 +370,7 @@ func (m *matrices) chooseFor(train, y []int, classes int, g Grid, screened Vote)
 		out[k].index, out[k].Screening = sc.index, sc.Validation
 	}
 	setHandicaps(out, len(train))
-	return ranked(out, len(out)), nil
+	return cutVote(ranked(out, len(out)), m.within, len(train)), nil
 }
 
 // fitFor trains the voters' SVMs on the graphs train.

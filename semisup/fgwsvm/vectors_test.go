@@ -297,3 +297,28 @@ func TestVectorCandidateChecks(t *testing.T) {
 		t.Error("an unknown kind accepted")
 	}
 }
+
+// TestCutVote: voters more than VoteWithin standard errors below the best leave the vote;
+// near-equal ones stay; 0 keeps them all; a handicap counts in the rank.
+func TestCutVote(t *testing.T) {
+	v := Vote{{Validation: 0.98, index: 0}, {Validation: 0.96, index: 1}, {Validation: 0.90, index: 2}, {Validation: 0.97, index: 3}}
+	v = ranked(v, len(v))
+	// n = 180: p = 0.973, one standard error 0.012; two: down to 0.956.
+	if got := cutVote(v, 2, 180); len(got) != 3 || got[2].index != 1 {
+		t.Errorf("within 2: %v", got)
+	}
+	if got := cutVote(v, 0, 180); len(got) != 4 {
+		t.Errorf("within 0: %d voters, want all 4", len(got))
+	}
+	perfect := Vote{{Validation: 1}, {Validation: 0.99}, {Validation: 0.5}}
+	if got := cutVote(perfect, 2, 100); len(got) != 2 {
+		t.Errorf("a perfect best: %d voters, want 2 (the spread of a perfect score is not 0)", len(got))
+	}
+	handicapped := Vote{{Validation: 0.9}, {Validation: 0.9, Handicap: 0.2}}
+	if got := cutVote(handicapped, 2, 100); len(got) != 1 {
+		t.Errorf("a handicapped voter kept: %v", got)
+	}
+	if err := (Settings{Candidates: []Candidate{{Kind: KindStatistics}}, Grid: smallGrid(), VoteWithin: -1}).Validate(); err == nil {
+		t.Error("a negative VoteWithin accepted")
+	}
+}

@@ -3,6 +3,7 @@ package fgwsvm
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
@@ -62,6 +63,23 @@ func rankedPreferring(cs []Choice, n int, done func(ci int) bool) Vote {
 		}
 	})
 	return out[:min(max(n, 1), len(out))]
+}
+
+// cutVote is v (ranked, best first) less the choices that rank more than within standard
+// errors of the first's inner estimate below it, √(p(1−p)/n) for its accuracy p on n graphs
+// (with one right and one wrong guess added, so that a perfect score still has some spread);
+// v itself where within is 0.
+func cutVote(v Vote, within float64, n int) Vote {
+	if within <= 0 || len(v) < 2 || n < 1 {
+		return v
+	}
+	p := (v[0].Validation*float64(n) + 1) / float64(n+2)
+	floor := v[0].rank() - within*math.Sqrt(p*(1-p)/float64(n))
+	k := 1
+	for k < len(v) && v[k].rank() >= floor {
+		k++
+	}
+	return v[:k]
 }
 
 // voter is one choice, the matrix it reads and its trained SVM.
