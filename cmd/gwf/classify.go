@@ -157,7 +157,11 @@ func (f *classifyFlags) candidates(data []*graphs.Graph, enc graphs.FeatureEncod
 		}
 		n.WL = &h
 	}
-	return fgwsvm.Candidates(data, enc, n)
+	cs, err := fgwsvm.Candidates(data, enc, n)
+	if err == nil && len(cs) == 0 {
+		return nil, cli.Usagef("--compare %s leaves no candidates (--wl 0 leaves out the Weisfeiler-Lehman subtree counts)", f.compare)
+	}
+	return cs, err
 }
 
 // kinds are the kinds of candidate --compare names (nil for auto).
@@ -251,8 +255,12 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		return cli.Usagef("%v", err)
 	}
 	set.Vote = set.VoteFor(len(data))
-	a.Log.Infof("classifying %s (%d graphs, %d classes) with an SVM on FGW discrepancies (exact CG solver); node features: %s; %d candidates: %s",
-		ds.Name, len(data), classesN, describeFeatures(used, ds.Encoding.Dim() == 0, set.Candidates), len(set.Candidates), classexp.DescribeCandidates(set.Candidates))
+	on := "FGW discrepancies (exact CG solver)"
+	if !slices.ContainsFunc(set.Candidates, func(c fgwsvm.Candidate) bool { return c.Kind == "" }) {
+		on = "distances of graph statistics or Weisfeiler-Lehman subtree counts"
+	}
+	a.Log.Infof("classifying %s (%d graphs, %d classes) with an SVM on %s; node features: %s; %d candidates: %s",
+		ds.Name, len(data), classesN, on, describeFeatures(used, ds.Encoding.Dim() == 0, set.Candidates), len(set.Candidates), classexp.DescribeCandidates(set.Candidates))
 	ctx := cmd.Context()
 	opt := fgwsvm.Options{Workers: f.workers, Dir: p.outputDir, Observe: a.observer("computing", nil), Limits: f.data.Limits()}
 	switch {

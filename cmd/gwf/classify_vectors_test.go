@@ -115,7 +115,9 @@ func TestClassifyVectorCandidates(t *testing.T) {
 		})
 	}
 
-	if _, _, code := runCLI(t, "classify", "--graphs", train, "--compare", "statistics,histogram"); code != cli.ExitUsage {
-		t.Errorf("--compare with an unknown kind: exit %d, want %d", code, cli.ExitUsage)
+	for _, bad := range [][]string{{"--compare", "statistics,histogram"}, {"--compare", ""}, {"--compare", "wl-subtree", "--wl", "0"}, {"--vote-within", "-1"}} {
+		if _, stderr, code := runCLI(t, append([]string{"classify", "--graphs", train}, bad...)...); code != cli.ExitUsage {
+			t.Errorf("%v: exit %d, want %d (%s)", bad, code, cli.ExitUsage, stderr)
+		}
 	}
 }

@@ -22,10 +22,19 @@
 // estimate lower than they score (Choice.Handicap), so that they replace the data's own
 // features only where they score clearly better.
 //
+// Two cheap kinds of candidate compare graphs by vectors instead (Candidate.Kind,
+// VectorCandidates), chosen in the same inner cross-validation: their global statistics
+// (KindStatistics: graphs.Statistics, each divided by its standard deviation over the
+// training graphs alone, which a saved classifier keeps in Voter.Scales), and their
+// Weisfeiler-Lehman subtree counts (KindWLSubtree: the normalized WL subtree kernel after 1 to
+// 4 iterations). The squared Euclidean distances of the vectors take the place of the
+// discrepancies, in seconds where the discrepancies take minutes.
+//
 // Choosing one candidate among dozens by a 5-fold estimate on a few hundred graphs picks a
 // lucky one as often as a good one; by default (Settings.VoteFor) the SVMs of the best third
 // (at most ten) vote, each with its own γ and C, where every candidate's matrix is computed
-// anyway, and those of the best three where the candidates are screened.
+// anyway, and those of the best three where the candidates are screened; with
+// Settings.VoteWithin, less those clearly below the best (cutVote).
 //
 // The GWF model of the paper (package semisup) learns an embedding; this package is the
 // classifier GW graph methods are benchmarked with, and the default of 'gwf classify' (the
