@@ -322,3 +322,56 @@ func TestCutVote(t *testing.T) {
 		t.Error("a negative VoteWithin accepted")
 	}
 }
+
+// TestVectorCandidatesScreened: where the candidates are screened on a subset (the
+// statistics scaled by the training graphs in it), the held-out labels change neither the
+// choice nor the predictions, and a cross-validation runs.
+func TestVectorCandidatesScreened(t *testing.T) {
+	data, labels := threeClasses(t, 8, true)
+	cands, err := Candidates(data, graphs.FeatureEncoding{}, Narrow{Kinds: []Kind{KindStatistics, KindWLSubtree}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands = append(cands, Candidate{Structure: graphs.Adjacency, FeatureWeight: 1})
+	s := Settings{Candidates: cands, Grid: smallGrid(), Screen: 15, VoteWithin: DefaultVoteWithin}
+	var train, test []int
+	for i := range data {
+		if i%4 == 0 {
+			test = append(test, i)
+		} else {
+			train = append(train, i)
+		}
+	}
+	run := func(y []int) (Vote, []int) {
+		mx, err := newMatrices(context.Background(), data, s, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		screened, err := mx.plan([][]int{train}, y, 3, s.Grid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := mx.chooseFor(train, y, 3, s.Grid, screened[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs, err := mx.fitFor(v, y, train, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v, predictVote(vs, test, train, 3)
+	}
+	ch1, p1 := run(labels)
+	scrambled := slices.Clone(labels)
+	for _, i := range test {
+		scrambled[i] = (scrambled[i] + 1) % 3
+	}
+	ch2, p2 := run(scrambled)
+	if !slices.Equal(ch1, ch2) || !slices.Equal(p1, p2) {
+		t.Fatalf("held-out labels changed the result: %v %v vs %v %v", ch1, p1, ch2, p2)
+	}
+	res, st, err := CrossValidate(context.Background(), data, labels, 3, 3, 1, s, Options{}, nil)
+	if err != nil || st.Screened != 15 || len(res) != 3 {
+		t.Fatalf("cross-validation: %d folds, screened on %d (%v)", len(res), st.Screened, err)
+	}
+}
