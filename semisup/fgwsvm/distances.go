@@ -93,6 +93,12 @@ func distances(ctx context.Context, data []*graphs.Graph, cands []Candidate, opt
 	pairs := baselines.Pairs(len(data))
 	out := make([]*mat.SymDense, len(cands))
 	costs := make([]MatrixCost, len(cands))
+	solves := 0 // the FGW candidates: the progress counts their discrepancies alone
+	for _, c := range cands {
+		if !c.vector() {
+			solves++
+		}
+	}
 	for i, c := range cands {
 		costs[i] = MatrixCost{Candidate: c, Graphs: len(data)}
 		if c.vector() { // seconds at most: neither kept nor resumed
@@ -118,7 +124,13 @@ func distances(ctx context.Context, data []*graphs.Graph, cands []Candidate, opt
 		if err != nil {
 			return nil, nil, err
 		}
-		d, err := opt.pairwise(ctx, sd, c, path, i*pairs, len(cands)*pairs)
+		before := 0 // the FGW candidates before this one, computed or reused
+		for _, b := range cands[:i] {
+			if !b.vector() {
+				before++
+			}
+		}
+		d, err := opt.pairwise(ctx, sd, c, path, before*pairs, solves*pairs)
 		if err != nil {
 			return nil, nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
 		}
