@@ -78,7 +78,7 @@ func (rep *GWFReport) WriteText(w io.Writer) error {
 // WriteText writes the report as `gwf classify` prints it: the protocol, the candidates, a
 // table of the folds (or what the split chose), the mean ± std and what it cost.
 func (rep *SVMReport) WriteText(w io.Writer) error {
-	fmt.Fprintf(w, "%s: %d graphs, %d classes; %s\nclassifier: SVM on exp(−γ·FGW discrepancy); node features: %s; candidates: %s\n\n",
+	fmt.Fprintf(w, "%s: %d graphs, %d classes; %s\nclassifier: SVM on exp(−γ·d), d an FGW discrepancy or a distance of graph vectors; node features: %s; candidates: %s\n\n",
 		rep.Dataset, rep.Graphs, rep.Classes, rep.Protocol, rep.Features, DescribeCandidates(rep.Settings.Candidates))
 	if len(rep.Folds) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
