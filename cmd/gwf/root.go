@@ -78,10 +78,11 @@ func execute(ctx context.Context, root *cobra.Command, a *app, args []string, st
 // modelFormats say, for each file format of gwf, what the file is and which commands make and
 // read it.
 var modelFormats = map[string]string{
-	"gwf-model":             "a GWF model, written by 'gwf fit' (read by gwf embed, gwf plot, gwf fit --resume)",
-	"gwf-semisup-model":     "a semi-supervised GWF classifier, written by 'gwf semisup --labeled-fraction 1 --output' (read by gwf predict)",
-	"gwf-fgwsvm-classifier": "an fgw-svm classifier, written by 'gwf classify --labeled-fraction 1 --output' (read by gwf predict)",
-	"gwf-templates-model":   "a template classifier, written by 'gwf semisup --method templates --labeled-fraction 1 --output' (read by gwf predict)",
+	"gwf-model":              "a GWF model, written by 'gwf fit' (read by gwf embed, gwf plot, gwf fit --resume)",
+	"gwf-semisup-model":      "a semi-supervised GWF classifier, written by 'gwf semisup --labeled-fraction 1 --output' (read by gwf predict)",
+	"gwf-fgwsvm-classifier":  "an fgw-svm classifier, written by 'gwf classify --labeled-fraction 1 --output' (read by gwf predict)",
+	"gwf-templates-model":    "a single template model, written by semisup.TemplateModel.Save (read by gwf predict)",
+	"gwf-templates-ensemble": "a template classifier, written by 'gwf semisup --method templates --labeled-fraction 1 --output' (read by gwf predict)",
 }
 
 // formatHint explains a file of the wrong kind: what it is, and what makes the one asked for.
