@@ -10,7 +10,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -134,7 +133,7 @@ func (e *TemplateEnsemble) Probabilities(ctx context.Context, data []*graphs.Gra
 		if err != nil {
 			return nil, err
 		}
-		p := softmaxRows(l)
+		p := Probabilities(l)
 		if k == 0 {
 			mean = p
 			continue
@@ -164,14 +163,4 @@ func (e *TemplateEnsemble) BestEpochs() []int {
 		out[k] = m.BestEpoch
 	}
 	return out
-}
-
-// softmaxRows is the row-wise softmax of l.
-func softmaxRows(l *mat.Dense) *mat.Dense {
-	r, c := l.Dims()
-	p := mat.NewDense(r, c, nil)
-	for i := 0; i < r; i++ {
-		layers.Softmax(p.RawRowView(i), l.RawRowView(i))
-	}
-	return p
 }
