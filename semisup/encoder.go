@@ -277,7 +277,7 @@ func (b *BoundGNN) Encode(g *gorgonia.ExprGraph, params gorgonia.Nodes, batch []
 		if lin, err = gorgonia.BroadcastAdd(lin, bias[l], nil, []byte{0}); err != nil {
 			return nil, err
 		}
-		if h, err = gorgonia.Rectify(lin); err != nil {
+		if h, err = relu(lin); err != nil {
 			return nil, err
 		}
 	}

@@ -136,7 +136,7 @@ func (m *MLP) logits(x *gorgonia.Node, n mlpNodes) (*gorgonia.Node, error) {
 			if m.Activation == Tanh {
 				h, err = gorgonia.Tanh(h)
 			} else {
-				h, err = gorgonia.Rectify(h)
+				h, err = relu(h)
 			}
 			if err != nil {
 				return nil, err

@@ -142,7 +142,7 @@ func (b *boundTemplates) forwardAll(g *gorgonia.ExprGraph, params gorgonia.Nodes
 			return f, err
 		}
 		if l+1 < nl {
-			if h, err = gorgonia.Rectify(h); err != nil {
+			if h, err = relu(h); err != nil {
 				return f, err
 			}
 		}
@@ -221,7 +221,7 @@ func (b *boundTemplates) encode(g *gorgonia.ExprGraph, params gorgonia.Nodes, ba
 		if h, err = gorgonia.BroadcastAdd(h, params[nl+l], nil, []byte{0}); err != nil {
 			return nil, nil, err
 		}
-		if h, err = gorgonia.Rectify(h); err != nil {
+		if h, err = relu(h); err != nil {
 			return nil, nil, err
 		}
 		outs = append(outs, h)
