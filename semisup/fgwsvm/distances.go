@@ -165,6 +165,9 @@ func crossDistances(ctx context.Context, a, b []*graphs.Graph, c Candidate, scal
 		if err != nil {
 			return nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
 		}
+		if opt.Observe != nil { // the pairs count in total, so they count as done
+			opt.Observe(training.Event{Done: offset + len(a)*len(b), Total: total})
+		}
 		return d, nil
 	}
 	sa, err := c.apply(a, opt.Limits)

@@ -2,6 +2,7 @@ package fgwsvm
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"runtime"
@@ -51,6 +52,19 @@ var defaultSubtreeIterations = []int{1, 2, 3, 4}
 
 // vector reports whether the candidate compares vectors of the graphs, not discrepancies.
 func (c Candidate) vector() bool { return c.Kind != "" && c.Kind != KindFGW }
+
+// MarshalJSON writes a vector candidate without feature_weight, which it has no use for; an
+// FGW candidate keeps it even at 0 (structure only).
+func (c Candidate) MarshalJSON() ([]byte, error) {
+	type plain Candidate // without the method, so Marshal does not recurse
+	if !c.vector() {
+		return json.Marshal(plain(c))
+	}
+	return json.Marshal(struct {
+		plain
+		FeatureWeight *float64 `json:"feature_weight,omitempty"` // hides plain's
+	}{plain: plain(c)})
+}
 
 func (c Candidate) vectorString() string {
 	out := ""

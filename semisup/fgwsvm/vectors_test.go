@@ -3,6 +3,7 @@ package fgwsvm
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 // graphOf is a graph of n nodes and the undirected edges, without features.
@@ -216,9 +218,17 @@ func TestPredictVectorCandidates(t *testing.T) {
 	if len(m.Voters) != 2 {
 		t.Fatalf("%d voters, want 2", len(m.Voters))
 	}
-	got, err := m.Predict(context.Background(), test, Options{})
+	var last training.Event
+	got, err := m.Predict(context.Background(), test, Options{Observe: func(e training.Event) {
+		if e.Total > 0 {
+			last = e
+		}
+	}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if last.Total == 0 || last.Done != last.Total {
+		t.Errorf("the last progress of a prediction by vector voters is %d of %d, want all", last.Done, last.Total)
 	}
 	mx, err := newMatrices(context.Background(), data, Settings{Candidates: cands, Grid: smallGrid(), Vote: 2}, Options{})
 	if err != nil {
@@ -373,5 +383,32 @@ func TestVectorCandidatesScreened(t *testing.T) {
 	res, st, err := CrossValidate(context.Background(), data, labels, 3, 3, 1, s, Options{}, nil)
 	if err != nil || st.Screened != 15 || len(res) != 3 {
 		t.Fatalf("cross-validation: %d folds, screened on %d (%v)", len(res), st.Screened, err)
+	}
+}
+
+// TestVectorCandidateJSON: a vector candidate is written without the feature weight it has no
+// use for, an FGW candidate with its weight even at 0, and both read back as they were.
+func TestVectorCandidateJSON(t *testing.T) {
+	for _, c := range []Candidate{
+		{Kind: KindStatistics, WithoutFeatures: true},
+		{Kind: KindWLSubtree, WL: 2},
+		{Structure: graphs.Adjacency, FeatureWeight: 0},
+		{Structure: graphs.ShortestPath, FeatureWeight: 0.5, WL: 1},
+	} {
+		b, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fields map[string]any
+		if err := json.Unmarshal(b, &fields); err != nil {
+			t.Fatal(err)
+		}
+		if _, has := fields["feature_weight"]; has == c.vector() {
+			t.Errorf("%s: written as %s", c, b)
+		}
+		var back Candidate
+		if err := json.Unmarshal(b, &back); err != nil || back != c {
+			t.Errorf("%s: read back as %+v (%v)", c, back, err)
+		}
 	}
 }
