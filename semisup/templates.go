@@ -50,6 +50,11 @@ type TemplateConfig struct {
 	// Patience, with a validation split, ends training once that many epochs in a row have
 	// not scored better on it than the best so far (0: train every epoch).
 	Patience int `json:"patience,omitempty"`
+	// SolverIterations caps the Frank-Wolfe iterations of each exact CG solve of the template
+	// layer, in training and prediction alike (0: layers.DefaultCG's, POT's 10000). From the
+	// warm start most solves converge in a few iterations, but a tail creeps towards the
+	// tolerance for hundreds; a cap keeps the near-optimal transport the creep starts from.
+	SolverIterations int `json:"solver_iterations,omitempty"`
 	// Seed seeds the initialisation, the split and the batches.
 	Seed uint64 `json:"seed"`
 	// Members is the number of models TrainTemplates trains, each from its own seed
@@ -95,6 +100,8 @@ const (
 	maxTemplateNodes = 1000
 	maxEpochs        = 100000
 	maxMembers       = 100
+	// maxSolverIterations is layers.DefaultCG's cap: more could only run longer.
+	maxSolverIterations = 10000
 )
 
 // Validate checks the settings.
@@ -124,6 +131,8 @@ func (c TemplateConfig) Validate() error {
 		return fmt.Errorf("templates: patience of %d epochs (0 to %d)", c.Patience, maxEpochs)
 	case c.Members < 0 || c.Members > maxMembers:
 		return fmt.Errorf("templates: %d members (1 to %d; 0: %d)", c.Members, maxMembers, DefaultMembers)
+	case c.SolverIterations < 0 || c.SolverIterations > maxSolverIterations:
+		return fmt.Errorf("templates: %d solver iterations (1 to %d; 0: %d)", c.SolverIterations, maxSolverIterations, maxSolverIterations)
 	case !(c.Validation >= 0 && c.Validation < 1):
 		return fmt.Errorf("templates: validation fraction %v, want [0, 1)", c.Validation)
 	}

@@ -311,6 +311,9 @@ func (b *boundTemplates) scores(idx []int, layer nodes.Templates) (*mat.Dense, *
 func (m *TemplateModel) solver() layers.CG {
 	c := layers.DefaultCG()
 	c.Weight = m.FeatureWeight()
+	if n := m.Config.SolverIterations; n > 0 {
+		c.MaxIter = n
+	}
 	return c
 }
 

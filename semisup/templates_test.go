@@ -292,6 +292,8 @@ func TestTemplateConfigErrors(t *testing.T) {
 		func(c *TemplateConfig) { c.BatchSize = 0 },
 		func(c *TemplateConfig) { c.Validation = 1 },
 		func(c *TemplateConfig) { c.Patience = -1 },
+		func(c *TemplateConfig) { c.SolverIterations = -1 },
+		func(c *TemplateConfig) { c.SolverIterations = 10001 },
 		func(c *TemplateConfig) { c.EncoderHidden = []int{0} },
 		func(c *TemplateConfig) { c.Hidden = []int{-2} },
 	}
@@ -455,5 +457,52 @@ func TestFitTemplatesPatience(t *testing.T) {
 	}
 	if m.BestEpoch < rose || m.History[m.BestEpoch-1].ValidationAccuracy != top {
 		t.Errorf("kept epoch %d, best %v at epoch %d", m.BestEpoch, top, rose)
+	}
+}
+
+// TestTemplateSolverIterations: a cap on CG's iterations stops each solve on the path the
+// uncapped solve takes, so no discrepancy falls below the uncapped one and, with a cap of one
+// iteration, some are higher; the cap is part of the model, so a saved model keeps it.
+func TestTemplateSolverIterations(t *testing.T) {
+	data, labels := ringsOrPairs(t, 8, 3)
+	c := smallTemplateConfig()
+	m, err := NewTemplateModel(data, labels, 2, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := m.Discrepancies(context.Background(), data, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Config.SolverIterations = 1
+	capped, err := m.Discrepancies(context.Background(), data, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	higher := 0
+	r, k := full.Dims()
+	for i := range r {
+		for j := range k {
+			if capped.At(i, j) < full.At(i, j)-1e-12 {
+				t.Fatalf("graph %d, template %d: capped %v under the converged %v", i, j, capped.At(i, j), full.At(i, j))
+			}
+			if capped.At(i, j) > full.At(i, j)+1e-9 {
+				higher++
+			}
+		}
+	}
+	if higher == 0 {
+		t.Error("one CG iteration gave every converged discrepancy")
+	}
+	var buf bytes.Buffer
+	if err := m.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := DecodeTemplates(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Config.SolverIterations != 1 {
+		t.Errorf("the cap read back as %d", back.Config.SolverIterations)
 	}
 }

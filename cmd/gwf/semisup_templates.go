@@ -16,7 +16,7 @@ const methodTemplates = classexp.MethodTemplates
 
 // templateFlags are the flags of 'gwf semisup --method templates' beyond those it shares with
 // the GWF model (--epochs, --lr, --batch, --seed, --feature-weight, --encoder, --encoder-hidden,
-// --hidden, --validation, --structure, --beta), whose defaults are then the template model's
+// --hidden, --validation, --structure, --beta, --layers), whose defaults are then the template model's
 // (--beta 0: the labels alone; β > 0 adds the GWF reconstruction of every graph).
 type templateFlags struct {
 	method      string
@@ -30,7 +30,7 @@ type templateFlags struct {
 
 func (t *templateFlags) register(fs *pflag.FlagSet) {
 	d := semisup.DefaultTemplateConfig()
-	fs.StringVar(&t.method, "method", methodGWF, "the model: gwf (the paper's semi-supervised GWF model) or templates (FGW discrepancies to learned template graphs, optionally after a GIN encoder, trained end to end; its own defaults for the shared flags: --epochs 60, --lr 0.01, --batch 32, --encoder none, --hidden 64, --beta 0, the data's node features)")
+	fs.StringVar(&t.method, "method", methodGWF, "the model: gwf (the paper's semi-supervised GWF model) or templates (FGW discrepancies to learned template graphs, optionally after a GIN encoder, trained end to end; its own defaults for the shared flags: --epochs 60, --lr 0.01, --batch 32, --encoder none, --hidden 64, --beta 0, --layers 10000 (each template solve's CG iterations at most), the data's node features)")
 	fs.IntVar(&t.templates, "templates", d.Templates, "--method templates: number of templates (0: 4 per class)")
 	fs.IntVar(&t.nodes, "template-nodes", d.TemplateNodes, "--method templates: nodes of a template at most")
 	fs.Float64Var(&t.decay, "weight-decay", d.WeightDecay, "--method templates: L2 penalty of Adam")
@@ -87,6 +87,9 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 	if fs.Changed("validation") {
 		c.Validation = f.validation
 	}
+	if fs.Changed("layers") {
+		c.SolverIterations = t.Layers
+	}
 	s, auto := f.data.StructureChoice()
 	if auto {
 		return c, cli.Usagef("--method templates: --structure takes adjacency or shortest-path")
@@ -94,7 +97,7 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 	c.Structure = s
 	for _, name := range []string{"head-input", "detach", "no-gwf", "head-steps", "head-lr", "head-decay", "select-beta",
 		"select-detach", "select-decay", "select-encoder-lr", "select-hidden", "refit", "encoder-lr", "atoms", "atom-size", "solver", "gamma",
-		"layers", "inner", "gwb-layers", "shard", "resume"} {
+		"inner", "gwb-layers", "shard", "resume"} {
 		if fs.Lookup(name) != nil && fs.Changed(name) {
 			return c, cli.Usagef("--%s is a setting of --method gwf, not of --method templates", name)
 		}

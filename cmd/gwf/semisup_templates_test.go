@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gwf-graphs/gwf/internal/cli"
+	"github.com/gwf-graphs/gwf/semisup"
 )
 
 // TestSemisupTemplates: --method templates cross-validates, trains on a fraction of the labels,
@@ -55,6 +56,13 @@ func TestSemisupTemplates(t *testing.T) {
 		t.Error("a second prediction of the same graphs differs")
 	}
 
+	// --layers caps the template layer's CG iterations; the model keeps the cap.
+	capped := filepath.Join(t.TempDir(), "capped.templates")
+	mustRun(t, append([]string{"semisup", "--tu", train, "--labeled-fraction", "1", "--members", "1", "--layers", "5", "--output", capped}, small...)...)
+	if e, err := semisup.LoadTemplateEnsemble(capped); err != nil || e.Members[0].Config.SolverIterations != 5 {
+		t.Fatalf("--layers 5: %v, members %v", err, e)
+	}
+
 	half, _ := mustRun(t, append([]string{"semisup", "--tu", train, "--labeled-fraction", "0.5"}, small...)...)
 	if rep := decodeJSON(t, half); rep["scored"] != 12.0 {
 		t.Errorf("with half the labels: %v graphs scored, want 12", rep["scored"])
@@ -66,6 +74,7 @@ func TestSemisupTemplates(t *testing.T) {
 		{"--templates", "4"},
 		{"--method", "templates", "--templates", "-1"},
 		{"--method", "templates", "--members", "-1"},
+		{"--method", "templates", "--layers", "-1"},
 		{"--members", "2"},
 		{"--method", "templates", "--structure", "ring"},
 		{"--method", "templates", "--feature-weight", "auto"},
