@@ -32,6 +32,7 @@ type classifyFlags struct {
 	screen        int
 	vote          int
 	voteWithin    float64
+	landmarks     int
 }
 
 func newClassifyCmd(a *app) *cobra.Command {
@@ -83,6 +84,15 @@ compared on a random subset and only those the training folds choose there are c
 full: how many is said before they start, with one ETA over all of them); a held-out graph's row is exactly what a saved classifier computes for an unseen graph.
 --output-dir keeps every matrix (and the one being computed, in part) for a rerun.
 
+On large collections, --landmarks m compares each graph with m landmark graphs only: n·m
+solves a candidate instead of n(n−1)/2. The landmarks are a seeded random sample of each
+training set (no labels read; the folds share most of them, so the discrepancies to all the
+folds' landmarks are computed once), and the SVMs take the Nyström approximation of the same
+kernel, γ relative to the median discrepancy to the landmarks; a saved classifier keeps its
+landmarks and compares new graphs with them alone. An m above a training set's size takes all
+its graphs (the exact kernel). Graph statistics and WL subtree counts keep their full
+matrices, seconds of work; the screening (--screen) compares its subset in full.
+
 --folds runs nested cross-validation (--predictions writes each held-out graph's prediction
 and fold); --labeled-fraction p trains on a stratified fraction p and scores the rest
 (--predictions: every graph's prediction); --labeled-fraction 1
@@ -100,7 +110,8 @@ The paper's semi-supervised GWF model is 'gwf semisup'.`,
   gwf classify --dataset MUTAG --folds 10 --json > mutag-1.json
   gwf classify --graphs ./my-graphs --compare statistics,wl-subtree   # the cheap candidates alone: seconds
   gwf classify --graphs ./my-graphs --compare fgw                     # FGW discrepancies only
-  gwf classify --dataset PROTEINS --output-dir proteins/   # rerun to continue after a kill`,
+  gwf classify --dataset PROTEINS --output-dir proteins/   # rerun to continue after a kill
+  gwf classify --tu ./NCI1 --landmarks 200                 # n·200 solves a candidate, not n(n−1)/2`,
 		Annotations: cli.Interruptible("no report written (with --output-dir, the same command continues from what it kept)"),
 		Args:        cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -123,6 +134,7 @@ The paper's semi-supervised GWF model is 'gwf semisup'.`,
 	fs.IntVar(&f.innerFolds, "inner-folds", 5, "folds of the cross-validation on the training graphs that chooses the structure, feature weight, γ and C")
 	fs.IntVar(&f.vote, "vote", 0, fmt.Sprintf("let the SVMs of this many candidates vote, the best by that cross-validation, each with its own γ and C (1: the single best; 0: the best third of the candidates, at most %d, where every candidate is computed in full, the best %d of the screening where they are screened)", fgwsvm.DefaultVote, fgwsvm.DefaultScreenedVote))
 	fs.Float64Var(&f.voteWithin, "vote-within", fgwsvm.DefaultVoteWithin, "leave out of the vote the candidates whose inner cross-validation accuracy is more than this many standard errors of the best one's below it, so that clearly worse candidates do not outvote a clearly better one (0: all of --vote vote)")
+	fs.IntVar(&f.landmarks, "landmarks", 0, "compare each graph with this many landmark graphs, a seeded random sample of the training graphs, instead of with every graph, and train the SVMs on the Nyström approximation of the kernel (0: every pair, the exact kernel; more than a training set holds: all of them; at least 2)")
 	fs.IntVar(&f.repeats, "inner-repeats", 1, "repeat that cross-validation over this many fold assignments and choose by the mean accuracy")
 	return cmd
 }
@@ -208,7 +220,7 @@ func (f *classifyFlags) settings() (fgwsvm.Settings, error) {
 	if err := set.Validate(); err != nil {
 		return fgwsvm.Settings{}, cli.Usagef("%v", err)
 	}
-	set.Vote, set.VoteWithin = f.vote, f.voteWithin
+	set.Vote, set.VoteWithin, set.Landmarks = f.vote, f.voteWithin, f.landmarks
 	if err := set.Validate(); err != nil {
 		return fgwsvm.Settings{}, cli.Usagef("%v", err)
 	}
@@ -273,7 +285,11 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 			return err
 		}
 		rep.Protocol += fmt.Sprintf("; saved to %s for 'gwf predict'", p.output)
-		a.Log.Infof("chose %s; kept %d support graphs", rep.Chosen(), len(m.Graphs))
+		kept := fmt.Sprintf("%d support graphs", len(m.Graphs))
+		if len(m.Landmarks) > 0 {
+			kept += fmt.Sprintf(", %d of them landmarks", len(m.Landmarks))
+		}
+		a.Log.Infof("chose %s; kept %s", rep.Chosen(), kept)
 		return p.writeReport(cmd.OutOrStdout(), rep)
 	case p.fraction > 0 || p.given:
 		return classifyFraction(ctx, cmd, a, p, ds, labels, classesN, used, set, opt)

@@ -76,10 +76,12 @@ func Distances(ctx context.Context, data []*graphs.Graph, cands []Candidate, opt
 }
 
 // MatrixCost is what one matrix cost: its candidate, its graphs, the discrepancies computed
-// and their seconds (0 and Reused where Options.Dir held it).
+// and their seconds (0 and Reused where Options.Dir held it). Landmarks, above 0, says that
+// the matrix holds the discrepancies of the graphs to this many landmarks (Settings.Landmarks).
 type MatrixCost struct {
 	Candidate Candidate `json:"candidate"`
 	Graphs    int       `json:"graphs"`
+	Landmarks int       `json:"landmarks,omitempty"`
 	GWDs      int       `json:"gwds"`
 	Seconds   float64   `json:"seconds"`
 	Reused    bool      `json:"reused,omitempty"`

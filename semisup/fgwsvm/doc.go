@@ -36,6 +36,12 @@
 // anyway, and those of the best three where the candidates are screened; with
 // Settings.VoteWithin, less those clearly below the best (cutVote).
 //
+// On large collections (Settings.Landmarks) each graph is compared under an FGW candidate
+// with m landmark graphs of the training graphs only, n·m discrepancies instead of
+// n(n−1)/2, and the SVMs take the Nyström approximation of the same kernel (landmarks.go); it
+// is the full kernel where every training graph is a landmark. A saved classifier keeps the
+// landmarks (Model.Landmarks) and compares new graphs with them alone.
+//
 // The GWF model of the paper (package semisup) learns an embedding; this package is the
 // classifier GW graph methods are benchmarked with, and the default of 'gwf classify' (the
 // benchmark table in docs/results.md compares the two).

@@ -36,6 +36,12 @@ type Settings struct {
 	// that is clearly the best with clearly worse ones. 0 keeps all Vote of them;
 	// DefaultVoteWithin is 'gwf classify's.
 	VoteWithin float64 `json:"vote_within,omitempty"`
+	// Landmarks, above 0, compares each graph under an FGW candidate with this many landmark
+	// graphs of the training graphs only (all of them where a training set holds fewer), and
+	// gives the SVMs the Nyström approximation of the kernel (landmarks.go): n·m discrepancies
+	// a candidate instead of n(n−1)/2. Vector candidates keep their full matrices, which cost
+	// seconds. 0: the full kernel.
+	Landmarks int `json:"landmarks,omitempty"`
 }
 
 // DefaultVoteWithin is the VoteWithin of 'gwf classify': two standard errors.
@@ -124,6 +130,9 @@ type matrices struct {
 	// candidates' matrices for the last training set asked for (matrixFor).
 	vecs   map[int]*vectors
 	scaled map[int]scaledMatrix
+	// lm are the landmarks and the FGW candidates' discrepancies to them; nil without
+	// Settings.Landmarks.
+	lm *landmarkSet
 }
 
 // scaledMatrix is a statistics candidate's matrix of all graphs, its statistics divided by
@@ -151,7 +160,7 @@ func (s Settings) Validate() error {
 	if w := s.VoteWithin; !(w >= 0) || w > MaxVoteWithin {
 		return fmt.Errorf("fgwsvm: voters within %v standard errors of the best, want 0 to %d (0: all)", w, MaxVoteWithin)
 	}
-	return nil
+	return checkLandmarkSetting(s.Landmarks)
 }
 
 func newMatrices(ctx context.Context, data []*graphs.Graph, s Settings, opt Options) (*matrices, error) {
@@ -160,6 +169,9 @@ func newMatrices(ctx context.Context, data []*graphs.Graph, s Settings, opt Opti
 	}
 	m := &matrices{ctx: ctx, data: data, cands: s.Candidates, opt: opt, full: map[int]*mat.SymDense{}, vote: s.VoteFor(len(data)), within: s.VoteWithin,
 		vecs: map[int]*vectors{}, scaled: map[int]scaledMatrix{}}
+	if s.Landmarks > 0 && slices.ContainsFunc(s.Candidates, func(c Candidate) bool { return !c.vector() }) {
+		m.lm = newLandmarkSet(data, s.Landmarks, s.Grid.Seed)
+	}
 	if s.screens(len(data)) {
 		rng := rand.New(rand.NewPCG(s.Grid.Seed, 0x5c4ee7))
 		m.screen = rng.Perm(len(data))[:s.Screen]
@@ -169,7 +181,7 @@ func newMatrices(ctx context.Context, data []*graphs.Graph, s Settings, opt Opti
 			sub[a] = data[i]
 		}
 		opt.log("screening %d candidates on %d of the %d graphs (%d discrepancies); then %d discrepancies for each candidate the folds choose there, at least %d (the vote)",
-			len(s.Candidates), len(sub), len(data), len(s.Candidates)*baselines.Pairs(len(sub)), baselines.Pairs(len(data)), m.vote)
+			len(s.Candidates), len(sub), len(data), len(s.Candidates)*baselines.Pairs(len(sub)), m.matrixPairs(), m.vote)
 		ds, costs, err := distances(ctx, sub, s.Candidates, opt)
 		if err != nil {
 			return nil, err
@@ -271,6 +283,7 @@ func (m *matrices) fullOf(ci int) (*mat.SymDense, error) {
 // progress is counted (and its ETA given) over all of them.
 func (m *matrices) plan(trains [][]int, y []int, classes int, g Grid) ([]Vote, error) {
 	out := make([]Vote, len(trains))
+	m.lm.draw(trains)
 	if m.screen == nil {
 		return out, nil
 	}
@@ -303,7 +316,7 @@ func (m *matrices) plan(trains [][]int, y []int, classes int, g Grid) ([]Vote, e
 			planned[c.index] = true
 		}
 	}
-	pairs := baselines.Pairs(len(m.data))
+	pairs := m.matrixPairs()
 	m.fullTotal, m.fullDone = fresh*pairs, 0
 	who := "the screening"
 	if len(trains) > 1 {
@@ -340,6 +353,9 @@ func (m *matrices) screenFor(pos []int) ([]*mat.SymDense, error) {
 // and C chosen on its full matrix; else the best of all candidates on their full matrices.
 // Each voter's full matrix is m.full[voter.index].
 func (m *matrices) chooseFor(train, y []int, classes int, g Grid, screened Vote) (Vote, error) {
+	if m.lm != nil {
+		return m.chooseLandmarked(train, y, classes, g, screened)
+	}
 	vote := m.vote
 	if m.screen == nil {
 		ds := make([]*mat.SymDense, len(m.cands))
@@ -375,6 +391,9 @@ func (m *matrices) chooseFor(train, y []int, classes int, g Grid, screened Vote)
 
 // fitFor trains the voters' SVMs on the graphs train.
 func (m *matrices) fitFor(v Vote, y, train []int, classes int) ([]voter, error) {
+	if m.lm != nil {
+		return m.fitLandmarked(v, y, train, classes)
+	}
 	ds := make([]*mat.SymDense, len(v))
 	for k, ch := range v {
 		d, err := m.matrixFor(ch.index, train)

@@ -21,6 +21,11 @@ type Model struct {
 	// Graphs.
 	Voters []Voter
 	Graphs []*graphs.Graph
+	// Landmarks, for a classifier trained with Settings.Landmarks, are the positions in Graphs
+	// of its landmark graphs, ascending: the SVM of each voter whose Choice.Landmarks is set
+	// weighs exactly them, its Nyström kernel folded into its coefficients (landmarks.go), so
+	// that a new graph is compared with them alone. Nil otherwise.
+	Landmarks []int
 	// Solver is the GWD module the discrepancies were computed with (FeatureWeight aside:
 	// each voter's candidate's); prediction uses the same.
 	Solver training.Config
@@ -95,6 +100,7 @@ func Train(ctx context.Context, data []*graphs.Graph, labels []int, classes int,
 	for _, i := range sup {
 		m.Graphs = append(m.Graphs, data[i])
 	}
+	m.Landmarks = landmarkPositions(vs, sup)
 	return m, nil
 }
 

@@ -44,12 +44,15 @@ type filePayload struct {
 	Classes    []int                  `json:"classes,omitempty"`
 	ClassNames []string               `json:"class_names,omitempty"`
 	Features   graphs.FeatureEncoding `json:"features"`
+	// Landmarks are Model.Landmarks. A reader of version 4 that ignores them predicts alike:
+	// a landmark voter's SVM weighs the landmarks as an SVM weighs its support graphs.
+	Landmarks []int `json:"landmarks,omitempty"`
 }
 
 // Encode writes the classifier file.
 func (m *Model) Encode(w io.Writer) error {
 	p := filePayload{Voters: m.Voters, Solver: m.Solver, Classes: m.Classes,
-		ClassNames: m.ClassNames, Features: m.Features}
+		ClassNames: m.ClassNames, Features: m.Features, Landmarks: m.Landmarks}
 	for _, g := range m.Graphs {
 		var b bytes.Buffer
 		if err := graphs.WriteJSON(&b, g); err != nil {
@@ -138,10 +141,13 @@ func Decode(r io.Reader) (*Model, error) {
 			return nil, bad("voter %d tells %d classes apart, voter 1 %d", k+1, v.SVM.Classes, p.Voters[0].SVM.Classes)
 		}
 	}
+	if err := checkLandmarks(p.Landmarks, p.Voters, len(p.Graphs)); err != nil {
+		return nil, bad("%v", err)
+	}
 	if c := p.Voters[0].SVM.Classes; c < len(p.Classes) || c < len(p.ClassNames) {
 		return nil, bad("%d classes with %d labels and %d names", c, len(p.Classes), len(p.ClassNames))
 	}
-	m := &Model{Voters: p.Voters, Solver: p.Solver, Features: p.Features,
+	m := &Model{Voters: p.Voters, Solver: p.Solver, Features: p.Features, Landmarks: p.Landmarks,
 		ClassLabels: semisup.ClassLabels{Classes: p.Classes, ClassNames: p.ClassNames}}
 	for i, raw := range p.Graphs {
 		g, err := graphs.ReadJSON(bytes.NewReader(raw), p.Names[i], graphs.DefaultLimits)

@@ -73,6 +73,9 @@ type Choice struct {
 	// Handicap is how much lower than Validation the choice ranks (setHandicaps): one
 	// standard error for a candidate that leaves the node features out.
 	Handicap float64 `json:"handicap,omitempty"`
+	// Landmarks, above 0, is the number of landmark graphs of its Nyström kernel
+	// (Settings.Landmarks; Median is then that of the discrepancies to them); 0: the full kernel.
+	Landmarks int `json:"landmarks,omitempty"`
 	// index is the candidate's position in the matrices chosen from.
 	index int
 }
@@ -81,8 +84,12 @@ type Choice struct {
 func (c Choice) kernelScale() float64 { return c.Gamma / c.Median }
 
 func (c Choice) String() string {
-	return fmt.Sprintf("%s, γ = %g/median (%.4g), C = %g (inner-CV accuracy %.2f%%)",
-		c.Candidate, c.Gamma, c.Median, c.C, 100*c.Validation)
+	kernel := ""
+	if c.Landmarks > 0 {
+		kernel = fmt.Sprintf(" to %d landmarks", c.Landmarks)
+	}
+	return fmt.Sprintf("%s%s, γ = %g/median (%.4g), C = %g (inner-CV accuracy %.2f%%)",
+		c.Candidate, kernel, c.Gamma, c.Median, c.C, 100*c.Validation)
 }
 
 // choose ranks the candidates by the mean inner-fold accuracy of their best γ and C on the
@@ -98,6 +105,14 @@ func choose(ctx context.Context, ds []*mat.SymDense, cands []Candidate, y, idx [
 
 // chooseEach is each candidate's best γ and C on the graphs idx.
 func chooseEach(ctx context.Context, ds []*mat.SymDense, cands []Candidate, y, idx []int, classes int, g Grid) ([]Choice, error) {
+	return chooseEachBy(cands, y, idx, g, func(ci int, yi []int, folds [][]int) (svm.ExpChoice, error) {
+		return svm.SelectExp(ctx, subSym(ds[ci], idx), yi, classes, g.Gammas, g.Cs, folds...)
+	})
+}
+
+// chooseEachBy is chooseEach with candidate ci's γ and C chosen by sel, given the labels yi of
+// the graphs idx and the inner fold assignments (a landmark kernel chooses them otherwise).
+func chooseEachBy(cands []Candidate, y, idx []int, g Grid, sel func(ci int, yi []int, folds [][]int) (svm.ExpChoice, error)) ([]Choice, error) {
 	yi := subset.Ints(y, idx)
 	folds := make([][]int, max(1, g.Repeats))
 	for r := range folds {
@@ -107,9 +122,9 @@ func chooseEach(ctx context.Context, ds []*mat.SymDense, cands []Candidate, y, i
 		}
 		folds[r] = fold
 	}
-	out := make([]Choice, len(ds))
-	for ci, d := range ds {
-		ec, err := svm.SelectExp(ctx, subSym(d, idx), yi, classes, g.Gammas, g.Cs, folds...)
+	out := make([]Choice, len(cands))
+	for ci := range cands {
+		ec, err := sel(ci, yi, folds)
 		if err != nil {
 			return nil, fmt.Errorf("fgwsvm: %s: %w", cands[ci], err)
 		}

@@ -82,11 +82,13 @@ func cutVote(v Vote, within float64, n int) Vote {
 	return v[:k]
 }
 
-// voter is one choice, the matrix it reads and its trained SVM.
+// voter is one choice, the matrix it reads and its trained SVM. A landmark voter reads land
+// instead (d is nil), and its SVM weighs the landmarks (landmarks.go).
 type voter struct {
 	choice Choice
 	d      *mat.SymDense
 	svm    *svm.Model
+	land   *landmarkRows
 }
 
 // fitVote trains each choice's SVM on the graphs idx.
@@ -107,6 +109,10 @@ func fitVote(v Vote, ds []*mat.SymDense, y, idx []int, classes int) ([]voter, er
 func predictVote(vs []voter, rows, idx []int, classes int) []int {
 	preds := make([][]int, len(vs))
 	for k, v := range vs {
+		if v.land != nil {
+			preds[k] = v.land.predict(v.choice, v.svm, rows)
+			continue
+		}
 		preds[k] = predictRows(v.d, v.choice, v.svm, rows, idx)
 	}
 	return majority(preds, classes)
