@@ -153,9 +153,9 @@ func (m *matrices) matrixPairs() int {
 }
 
 // landmarkMatrix is FGW candidate ci's discrepancies of all graphs to the landmarks of every
-// training set planned: the landmarks' matrix among themselves (kept in Options.Dir and
-// resumed like a full matrix), then the other graphs' to them (kept whole). A full matrix of
-// all graphs kept in Options.Dir by an earlier run serves instead.
+// training set planned: the landmarks' matrix among themselves, then the other graphs' to
+// them, each kept in Options.Dir and resumed like a full matrix. A full matrix of all graphs
+// kept there by an earlier run serves instead.
 func (m *matrices) landmarkMatrix(ci int) (*mat.Dense, error) {
 	if d, ok := m.lm.d[ci]; ok {
 		return d, nil
@@ -241,8 +241,8 @@ func (m *matrices) landmarkMatrix(ci int) (*mat.Dense, error) {
 }
 
 // crossToLandmarks is the discrepancies of the graphs rest to the landmarks union under c,
-// reported after offset of total; kept whole in Options.Dir (a killed run computes them
-// anew), reused reports whether they were found there.
+// reported after offset of total; kept in Options.Dir, in part while they are computed
+// (crossKept), reused reports whether they were found there whole.
 func (m *matrices) crossToLandmarks(c Candidate, rest, union []int, offset, total int) (d *mat.Dense, reused bool, err error) {
 	a, b := graphsAt(m.data, rest), graphsAt(m.data, union)
 	var path string
@@ -253,15 +253,17 @@ func (m *matrices) crossToLandmarks(c Candidate, rest, union []int, offset, tota
 			return d, true, nil
 		}
 	}
-	d, err = crossDistances(m.ctx, a, b, c, nil, m.opt, offset, total)
-	if err != nil {
+	if path == "" {
+		d, err = crossDistances(m.ctx, a, b, c, nil, m.opt, offset, total)
+		return d, false, err
+	}
+	if d, err = m.opt.crossKept(m.ctx, a, b, c, path, offset, total, crossBlock); err != nil {
 		return nil, false, err
 	}
-	if path != "" {
-		if err := saveCross(path, d); err != nil {
-			return nil, false, fmt.Errorf("fgwsvm: keep the matrix: %w", err)
-		}
+	if err := saveCross(path, d); err != nil {
+		return nil, false, fmt.Errorf("fgwsvm: keep the matrix: %w", err)
 	}
+	removePartial(path)
 	return d, false, nil
 }
 
@@ -400,8 +402,15 @@ type landmarkKernel struct {
 
 // kernel is the Nyström approximation of exp(−s·d) on the training graphs.
 func (nk *nystrom) kernel(s float64) (landmarkKernel, error) {
-	ktl := svm.ExpKernel(nk.dtl, s)
-	p, err := pseudoInverse(svm.ExpKernelSym(nk.dll, s))
+	ktl, kll := svm.ExpKernel(nk.dtl, s), svm.ExpKernelSym(nk.dll, s)
+	// exp(−s·d) overflows where a discrepancy is negative (rounding) and s huge.
+	if err := checkFinite(ktl); err != nil {
+		return landmarkKernel{}, fmt.Errorf("the kernel to the landmarks is not finite at scale %g: %w", s, err)
+	}
+	if err := checkFinite(kll); err != nil {
+		return landmarkKernel{}, fmt.Errorf("the landmarks' kernel is not finite at scale %g: %w", s, err)
+	}
+	p, err := pseudoInverse(kll)
 	if err != nil {
 		return landmarkKernel{}, err
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -318,6 +319,9 @@ func TestLandmarkCrossValidate(t *testing.T) {
 			}
 		}
 	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "*.partial.npy")); len(files) != 0 {
+		t.Fatalf("partial files left: %v", files)
+	}
 	// A rerun reuses what was kept, and scores alike.
 	again, st2, err := CrossValidate(context.Background(), data, labels, 3, 3, 1, s, opt, nil)
 	if err != nil {
@@ -420,4 +424,66 @@ func TestPseudoInverse(t *testing.T) {
 
 func floatsNear(a, b []float64, tol float64) bool {
 	return slices.EqualFunc(a, b, func(x, y float64) bool { return x-y <= tol && y-x <= tol })
+}
+
+// TestLandmarkKernelNotFinite: a kernel that overflows (a negative discrepancy at a large
+// scale) is an error, not a panic or an SVM on infinities.
+func TestLandmarkKernelNotFinite(t *testing.T) {
+	nk := &nystrom{rows: []int{0, 1, 2}, lm: []int{0, 1},
+		dtl: mat.NewDense(3, 2, []float64{0, 1, 1, 0, 2, -1000}), dll: mat.NewSymDense(2, []float64{0, 1, 1, 0})}
+	if _, err := nk.kernel(1); err == nil || !strings.Contains(err.Error(), "+Inf") {
+		t.Fatalf("an overflowing kernel: %v", err)
+	}
+	nk.dtl.Set(2, 1, 0)
+	nk.dll.SetSym(0, 1, -1000)
+	if _, err := nk.kernel(1); err == nil || !strings.Contains(err.Error(), "landmarks' kernel") {
+		t.Fatalf("an overflowing landmarks' kernel: %v", err)
+	}
+}
+
+// TestLandmarkCrossResumes: the discrepancies of the graphs to the landmarks, kept row by row
+// as they finish, are resumed by a rerun after a cancel into what an uninterrupted run
+// computes, counted from where they stopped.
+func TestLandmarkCrossResumes(t *testing.T) {
+	data, _ := threeClasses(t, 6, false)
+	a, b := data[:14], data[14:]
+	c := Candidate{Structure: graphs.Adjacency, FeatureWeight: 1}
+	want, err := crossDistances(context.Background(), a, b, c, nil, Options{}, 0, 56)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "cross.npy")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stop := Options{CheckpointEvery: time.Nanosecond, Observe: func(e training.Event) {
+		if e.Message == "" && e.Done >= 20 {
+			cancel()
+		}
+	}}
+	if _, err := stop.crossKept(ctx, a, b, c, path, 0, 56, 4); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: %v", err)
+	}
+	kept := loadPartial(partialFile(path), 56)
+	if len(kept) < 20 || len(kept)%4 != 0 || len(kept) == 56 {
+		t.Fatalf("kept %d discrepancies, want whole rows, at least 5 of 14", len(kept))
+	}
+	var logged []string
+	first := -1
+	again := Options{Observe: func(e training.Event) {
+		if e.Message != "" {
+			logged = append(logged, e.Message)
+		} else if first < 0 {
+			first = e.Done
+		}
+	}}
+	got, err := again.crossKept(context.Background(), a, b, c, path, 0, 56, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(got, want) {
+		t.Fatal("the resumed discrepancies differ from an uninterrupted run's")
+	}
+	if len(logged) != 1 || !strings.HasPrefix(logged[0], "resuming") || first <= len(kept) {
+		t.Fatalf("the rerun logged %v and counted from %d, after %d kept", logged, first, len(kept))
+	}
 }
