@@ -51,7 +51,10 @@ func TestClassifyLandmarks(t *testing.T) {
 	}
 
 	preds := filepath.Join(t.TempDir(), "p.csv")
-	mustRun(t, append([]string{"classify", "--graphs", both, "--predictions", preds}, narrow...)...)
+	text, _ := mustRun(t, append([]string{"classify", "--graphs", both, "--predictions", preds}, narrow...)...)
+	if !strings.Contains(text, "to 6 landmarks") {
+		t.Errorf("the text report does not say the landmarks:\n%s", text)
+	}
 	want := readPredictions(t, preds)
 	model := filepath.Join(t.TempDir(), "landmarks.classifier")
 	_, stderr := mustRun(t, append([]string{"classify", "--graphs", train, "--labeled-fraction", "1", "--output", model}, narrow[:len(narrow)-1]...)...)

@@ -258,10 +258,14 @@ func describeCost(st fgwsvm.Stats) string {
 		s += fmt.Sprintf(" (every candidate on a screening subset of %d graphs; in full: %s)", st.Screened, DescribeCandidates(st.Full()))
 	}
 	for _, m := range st.Matrices {
+		on := fmt.Sprintf("%d graphs", m.Graphs)
+		if m.Landmarks > 0 {
+			on += fmt.Sprintf(" to %d landmarks", m.Landmarks)
+		}
 		if m.Reused {
-			s += fmt.Sprintf("\n  %s on %d graphs: reused", m.Candidate, m.Graphs)
+			s += fmt.Sprintf("\n  %s on %s: reused", m.Candidate, on)
 		} else {
-			s += fmt.Sprintf("\n  %s on %d graphs: %d discrepancies, %.0f s", m.Candidate, m.Graphs, m.GWDs, m.Seconds)
+			s += fmt.Sprintf("\n  %s on %s: %d discrepancies, %.0f s", m.Candidate, on, m.GWDs, m.Seconds)
 		}
 	}
 	return s

@@ -27,11 +27,10 @@ import (
 //
 // of the full kernel exp(−s·d), s = γ/median, with K_LL⁺ the pseudo-inverse of its symmetric
 // eigendecomposition (eigenvalues of magnitude at most PinvTolerance times the largest cut).
-// Where L = T, K̃ = K on T: the full kernel. The median is that of the discrepancies the full
-// path would take it of that the landmarks give, each unordered pair {x, l} of a graph x of
-// T and a landmark l ≠ x once (so where L = T it is the full path's median of the pairs of
-// T). γ and C are chosen on T alone, by the inner cross-validation of the full path, on K̃
-// of T.
+// Where L = T, K̃ = K on T: the full kernel. The median γ is relative to is the full path's
+// (the median discrepancy of the pairs of T) over the pairs the landmarks give: each unordered
+// pair {x, l} of a graph x of T and a landmark l ≠ x, once; where L = T, every pair of T. γ
+// and C are chosen on T alone, by the inner cross-validation of the full path, on K̃ of T.
 //
 // An SVM on K̃ with coefficients α over its support graphs S decides by
 // Σ_s α_s·K̃(x, s) + b = k(x)ᵀ·w + b with w = K_LL⁺·Σ_s α_s·k(s): the Nyström features of
