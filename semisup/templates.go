@@ -52,8 +52,8 @@ type TemplateConfig struct {
 	Patience int `json:"patience,omitempty"`
 	// SolverIterations caps the Frank-Wolfe iterations of each exact CG solve of the template
 	// layer, in training and prediction alike (0: layers.DefaultCG's, POT's 10000). From the
-	// warm start most solves converge in a few iterations, but a tail creeps towards the
-	// tolerance for hundreds; a cap keeps the near-optimal transport the creep starts from.
+	// warm start most solves converge in a few iterations, but some creep towards the tolerance
+	// for many more; a cap keeps the near-optimal transport the creep starts from.
 	SolverIterations int `json:"solver_iterations,omitempty"`
 	// Seed seeds the initialisation, the split and the batches.
 	Seed uint64 `json:"seed"`
