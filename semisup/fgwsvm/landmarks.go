@@ -322,18 +322,7 @@ func (nk *nystrom) median() float64 {
 			xs = append(xs, nk.dtl.At(a, b))
 		}
 	}
-	if len(xs) == 0 {
-		return 1
-	}
-	slices.Sort(xs)
-	med := xs[len(xs)/2]
-	if len(xs)%2 == 0 {
-		med = (xs[len(xs)/2-1] + med) / 2
-	}
-	if !(med > 0) {
-		return 1
-	}
-	return med
+	return svm.MedianScale(xs)
 }
 
 // pinvSym is the pseudo-inverse V·diag(inv)·Vᵀ of a symmetric matrix, over the eigenvalues

@@ -73,6 +73,12 @@ func MedianOffDiagonal(d mat.Symmetric) float64 {
 			xs = append(xs, d.At(i, j))
 		}
 	}
+	return MedianScale(xs)
+}
+
+// MedianScale is the median of xs (sorted in place) as a kernel scale: 1 when xs is empty or
+// the median is not positive.
+func MedianScale(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 1
 	}
