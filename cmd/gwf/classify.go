@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -33,6 +34,7 @@ type classifyFlags struct {
 	vote          int
 	voteWithin    float64
 	landmarks     int
+	budget        time.Duration
 }
 
 func newClassifyCmd(a *app) *cobra.Command {
@@ -100,7 +102,9 @@ and fold); --labeled-fraction p trains on a stratified fraction p and scores the
 In a folder where only some graphs have a class label (labels.csv leaves the others out, or
 gives them an empty label), with neither --folds nor --labeled-fraction it trains on the
 labelled graphs and predicts the others (--predictions); with either, those are left out.
-The paper's semi-supervised GWF model is 'gwf semisup'.`,
+The paper's semi-supervised GWF model is 'gwf semisup'.
+
+` + classifyBudgetHelp,
 		Example: `  gwf classify --graphs ./my-graphs                   # nested 10-fold accuracy
   gwf classify --graphs ./my-graphs --predictions cv.csv   # and each graph's held-out prediction
   gwf classify --graphs ./my-graphs --labeled-fraction 0.5 --predictions predictions.csv
@@ -111,11 +115,12 @@ The paper's semi-supervised GWF model is 'gwf semisup'.`,
   gwf classify --graphs ./my-graphs --compare statistics,wl-subtree   # the cheap candidates alone: seconds
   gwf classify --graphs ./my-graphs --compare fgw                     # FGW discrepancies only
   gwf classify --dataset PROTEINS --output-dir proteins/   # rerun to continue after a kill
-  gwf classify --tu ./NCI1 --landmarks 200                 # n·200 solves a candidate, not n(n−1)/2`,
+  gwf classify --tu ./NCI1 --landmarks 200                 # n·200 solves a candidate, not n(n−1)/2
+  gwf classify --dataset PROTEINS --budget 30m --output-dir proteins/   # planned to fit 30 minutes`,
 		Annotations: cli.Interruptible("no report written (with --output-dir, the same command continues from what it kept)"),
 		Args:        cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runClassify(cmd, a, &f)
+			return explainBudget(runClassify(cmd, a, &f), f.budget)
 		},
 	}
 	fs := cmd.Flags()
@@ -135,6 +140,7 @@ The paper's semi-supervised GWF model is 'gwf semisup'.`,
 	fs.IntVar(&f.vote, "vote", 0, fmt.Sprintf("let the SVMs of this many candidates vote, the best by that cross-validation, each with its own γ and C (1: the single best; 0: the best third of the candidates, at most %d, where every candidate is computed in full, the best %d of the screening where they are screened)", fgwsvm.DefaultVote, fgwsvm.DefaultScreenedVote))
 	fs.Float64Var(&f.voteWithin, "vote-within", fgwsvm.DefaultVoteWithin, "leave out of the vote the candidates whose inner cross-validation accuracy is more than this many standard errors of the best one's below it, so that clearly worse candidates do not outvote a clearly better one (0: all of --vote vote)")
 	fs.IntVar(&f.landmarks, "landmarks", 0, "compare each graph with this many landmark graphs, a seeded random sample of the training graphs, instead of with every graph, and train the SVMs on the Nyström approximation of the kernel (0: every pair, the exact kernel; more than a training set holds: all of them; at least 2)")
+	registerBudget(fs, &f.budget)
 	fs.IntVar(&f.repeats, "inner-repeats", 1, "repeat that cross-validation over this many fold assignments and choose by the mean accuracy")
 	return cmd
 }
@@ -213,6 +219,9 @@ func (f *classifyFlags) settings() (fgwsvm.Settings, error) {
 	if _, err := f.kinds(); err != nil {
 		return fgwsvm.Settings{}, err
 	}
+	if err := checkBudgetFlag(f.budget); err != nil {
+		return fgwsvm.Settings{}, err
+	}
 	grid := fgwsvm.DefaultGrid()
 	grid.Folds, grid.Seed, grid.Repeats = f.innerFolds, p.foldSeed, f.repeats
 	// The candidates are known once the data are read; a placeholder checks the rest now.
@@ -228,6 +237,7 @@ func (f *classifyFlags) settings() (fgwsvm.Settings, error) {
 }
 
 func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
+	start := time.Now() // of --budget
 	fs := cmd.Flags()
 	set, err := f.settings()
 	if err != nil {
@@ -266,13 +276,18 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if err := set.Validate(); err != nil {
 		return cli.Usagef("%v", err)
 	}
-	set.Vote = set.VoteFor(len(data))
+	if f.budget == 0 { // under a budget the plan's screening decides the default vote
+		set.Vote = set.VoteFor(len(data))
+	}
 	on := "FGW discrepancies (exact CG solver)"
 	if !slices.ContainsFunc(set.Candidates, func(c fgwsvm.Candidate) bool { return c.Kind == "" }) {
 		on = "distances of graph statistics or Weisfeiler-Lehman subtree counts"
 	}
 	a.Log.Infof("classifying %s (%d graphs, %d classes) with an SVM on %s; node features: %s; %d candidates: %s",
 		ds.Name, len(data), classesN, on, describeFeatures(used, ds.Encoding.Dim() == 0, set.Candidates), len(set.Candidates), classexp.DescribeCandidates(set.Candidates))
+	if set.Budget, err = budgetLeft(f.budget, start); err != nil {
+		return err
+	}
 	ctx := cmd.Context()
 	opt := fgwsvm.Options{Workers: f.workers, Dir: p.outputDir, Observe: a.observer("computing", nil), Limits: f.data.Limits()}
 	switch {

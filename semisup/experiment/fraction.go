@@ -101,6 +101,7 @@ func FractionSVM(ctx context.Context, ds *graphs.Dataset, labels []int, classes 
 		rep.Unscored, rep.Accuracy = len(ds.Graphs)-s.Labelled(), MeanStd{Mean: v[0].Validation}
 		rep.Predicted = unlabelledPredictions(ds, s, ds.ClassText)
 	}
+	rep.Settings = planned(set, st, len(ds.Graphs))
 	rep.SetChosen(v)
 	return rep, s, nil
 }
@@ -195,6 +196,7 @@ func TrainSVM(ctx context.Context, ds *graphs.Dataset, labels []int, classes int
 		Features: features, Settings: set, Cost: m.Stats, Labeled: len(ds.Graphs),
 		Accuracy: MeanStd{Mean: v[0].Validation},
 		Protocol: fmt.Sprintf("one classifier trained on all %d labelled graphs, settings chosen by %d-fold cross-validation on them", len(ds.Graphs), set.Grid.Folds)}
+	rep.Settings = planned(set, m.Stats, len(ds.Graphs))
 	rep.SetChosen(v)
 	return m, rep, nil
 }

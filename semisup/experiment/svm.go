@@ -35,8 +35,11 @@ func CrossValidateSVM(ctx context.Context, ds *graphs.Dataset, labels []int, cla
 	rep := &SVMReport{Version: buildinfo.Version(), Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Method: MethodSVM,
 		Features: features, Settings: spec.Settings}
 	rep.Settings.Vote = spec.VoteFor(len(ds.Graphs))
-	rep.Protocol = fmt.Sprintf("nested stratified %d-fold cross-validation (fold seed %d): candidate, γ and C chosen by %d-fold cross-validation on each fold's training graphs (%s), held-out fold scored once; discrepancies use no label and are computed once for all graphs",
-		spec.Folds, spec.Seed, spec.Grid.Folds, describeVote(rep.Settings.Vote, rep.Settings.VoteWithin))
+	protocol := func() string {
+		return fmt.Sprintf("nested stratified %d-fold cross-validation (fold seed %d): candidate, γ and C chosen by %d-fold cross-validation on each fold's training graphs (%s), held-out fold scored once; discrepancies use no label and are computed once for all graphs",
+			spec.Folds, spec.Seed, spec.Grid.Folds, describeVote(rep.Settings.Vote, rep.Settings.VoteWithin))
+	}
+	rep.Protocol = protocol()
 	done := func(r fgwsvm.FoldResult) {
 		spec.Observe.Say(false, "fold %d/%d: accuracy %.2f%% on %d graphs; chose %s", r.Fold, spec.Folds, 100*r.Accuracy, r.Test, r.Chosen())
 		if spec.FoldDone != nil {
@@ -48,6 +51,10 @@ func CrossValidateSVM(ctx context.Context, ds *graphs.Dataset, labels []int, cla
 		return nil, err
 	}
 	rep.Folds, rep.Cost = res, st
+	if st.Budget != nil { // what ran: the plan's settings and vote
+		rep.Settings = planned(spec.Settings, st, len(ds.Graphs))
+		rep.Protocol = protocol()
+	}
 	rep.Confusion = NewConfusion(ds, labels, classes, rep.HeldOut())
 	m, s := cluster.MeanStd(rep.FoldAccuracies())
 	rep.Accuracy = MeanStd{Mean: m, Std: s}

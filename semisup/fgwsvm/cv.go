@@ -54,6 +54,20 @@ func CrossValidate(ctx context.Context, data []*graphs.Graph, labels []int, clas
 	if err != nil {
 		return nil, Stats{}, fmt.Errorf("fgwsvm: %w", err)
 	}
+	if s.Budget > 0 { // planned before any label is read, as the folds' own work
+		var out []FoldResult
+		st, err := budgeted(ctx, data, folds, s, opt, func(ctx context.Context, s Settings, done *int) (Stats, error) {
+			res, st, err := CrossValidate(ctx, data, labels, classes, folds, seed, s, opt, func(r FoldResult) {
+				*done++
+				if foldDone != nil {
+					foldDone(r)
+				}
+			})
+			out = res
+			return st, err
+		})
+		return out, st, err
+	}
 	mx, err := newMatrices(ctx, data, s, opt)
 	if err != nil {
 		return nil, Stats{}, err
@@ -122,6 +136,15 @@ func TrainPredict(ctx context.Context, data []*graphs.Graph, labels []int, class
 	}
 	if err := checkLabels(subset.Ints(labels, train), classes); err != nil {
 		return nil, nil, Stats{}, err
+	}
+	if s.Budget > 0 {
+		var pred []int
+		var v Vote
+		st, err := budgeted(ctx, data, 1, s, opt, func(ctx context.Context, s Settings, _ *int) (st Stats, err error) {
+			pred, v, st, err = TrainPredict(ctx, data, labels, classes, s, opt)
+			return st, err
+		})
+		return pred, v, st, err
 	}
 	mx, err := newMatrices(ctx, data, s, opt)
 	if err != nil {

@@ -34,6 +34,9 @@ type Options struct {
 	CheckpointEvery time.Duration
 	// Limits bound the candidates' structure matrices (zero: graphs.DefaultLimits).
 	Limits graphs.Limits
+	// Probe, if set, is the machine's speed a budget plans with (Settings.Budget) instead of
+	// measuring it: a plan pinned across runs, or a test's.
+	Probe *Probe
 }
 
 // DefaultCheckpointEvery is the longest time between two keeps of a matrix being computed, by

@@ -42,6 +42,10 @@ type Settings struct {
 	// a candidate instead of n(n−1)/2. Vector candidates keep their full matrices, which cost
 	// seconds. 0: the full kernel.
 	Landmarks int `json:"landmarks,omitempty"`
+	// Budget, above 0 (at least MinBudget), plans the run to fit this time and stops it there
+	// (budget.go): the plan may take landmarks, a smaller screening and fewer candidates, and
+	// is reported in Stats.Budget. 0: no budget.
+	Budget time.Duration `json:"-"`
 }
 
 // DefaultVoteWithin is the VoteWithin of 'gwf classify': two standard errors.
@@ -87,6 +91,8 @@ type Stats struct {
 	// Matrices are the matrices computed or reused, in order: the screening's, then those over
 	// all graphs.
 	Matrices []MatrixCost `json:"matrices"`
+	// Budget is the plan of a run under Settings.Budget (nil: none).
+	Budget *Plan `json:"budget,omitempty"`
 }
 
 // Full lists the candidates whose matrix over all graphs was computed or reused.
@@ -159,6 +165,9 @@ func (s Settings) Validate() error {
 	}
 	if w := s.VoteWithin; !(w >= 0) || w > MaxVoteWithin {
 		return fmt.Errorf("fgwsvm: voters within %v standard errors of the best, want 0 to %d (0: all)", w, MaxVoteWithin)
+	}
+	if err := checkBudget(s.Budget); err != nil {
+		return err
 	}
 	return checkLandmarkSetting(s.Landmarks)
 }

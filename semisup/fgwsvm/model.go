@@ -66,6 +66,21 @@ func Train(ctx context.Context, data []*graphs.Graph, labels []int, classes int,
 	if err := checkLabels(labels, classes); err != nil {
 		return nil, err
 	}
+	if s.Budget > 0 {
+		var m *Model
+		st, err := budgeted(ctx, data, 1, s, opt, func(ctx context.Context, s Settings, _ *int) (Stats, error) {
+			var err error
+			if m, err = Train(ctx, data, labels, classes, s, opt); err != nil {
+				return Stats{}, err
+			}
+			return m.Stats, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		m.Stats = st
+		return m, nil
+	}
 	mx, err := newMatrices(ctx, data, s, opt)
 	if err != nil {
 		return nil, err

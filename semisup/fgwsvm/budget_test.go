@@ -1,0 +1,162 @@
+package fgwsvm
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gwf-graphs/gwf/graphs"
+)
+
+// planFor is choosePlan on n graphs (their content unread) with nc FGW candidates.
+func planFor(t *testing.T, n, folds, nc, screen int, budget time.Duration, pr Probe) (Plan, bool) {
+	t.Helper()
+	cands := make([]Candidate, nc)
+	for i := range cands {
+		cands[i] = Candidate{Structure: graphs.Adjacency, FeatureWeight: float64(i)}
+	}
+	s := Settings{Candidates: append(cands, Candidate{Kind: KindStatistics}), Grid: smallGrid(), Screen: screen}
+	p := Plan{Budget: budget.Seconds()}
+	ok := choosePlan(&p, newWorkload(make([]*graphs.Graph, n), folds, s), s, pr, 0)
+	if ok && p.EstimateSeconds > p.Budget {
+		t.Errorf("plan %s fits, estimated %v s over a budget of %v s", p, p.EstimateSeconds, p.Budget)
+	}
+	return p, ok
+}
+
+// TestPlanBudgetOrder: a generous budget keeps the settings (the full kernel); tighter ones take
+// landmarks, then a smaller screening, then fewer candidates, in that order; the tightest none.
+func TestPlanBudgetOrder(t *testing.T) {
+	pr := Probe{SolvesPerSecond: 1000, SVMSeconds: 0.01, SVMItems: 100}
+	// 400 graphs, 30 FGW candidates screened on 300: 30·44,850 + 9·79,800 solves, about 36 min.
+	p, ok := planFor(t, 400, 10, 30, 300, 2*time.Hour, pr)
+	if !ok || p.Changed || p.Landmarks != 0 || p.Screen != 300 || p.Candidates != 31 {
+		t.Fatalf("2 h: %s (changed %v, fits %v), want the settings as given", p, p.Changed, ok)
+	}
+	p, ok = planFor(t, 400, 10, 30, 300, 30*time.Minute, pr)
+	if !ok || p.Landmarks < MinLandmarks || p.Landmarks >= 360 || p.Screen != 300 || p.Candidates != 31 {
+		t.Fatalf("30 min: %s, want landmarks and the rest as given", p)
+	}
+	p, ok = planFor(t, 400, 10, 30, 300, 15*time.Minute, pr)
+	if !ok || p.Screen >= 300 || p.Screen < MinScreen || p.Candidates != 31 {
+		t.Fatalf("15 min: %s, want a smaller screening", p)
+	}
+	p, ok = planFor(t, 400, 10, 30, 300, time.Minute, pr)
+	if !ok || p.Screen != MinScreen || p.Candidates >= 31 || p.Candidates < 2 {
+		t.Fatalf("1 min: %s, want fewer candidates on the smallest screening", p)
+	}
+	if p, ok = planFor(t, 400, 10, 30, 300, 10*time.Second, pr); ok {
+		t.Fatalf("10 s: %s fits, want none", p)
+	}
+	// Without screening (fewer graphs than Screen): the full kernel, or landmarks.
+	p, _ = planFor(t, 100, 10, 2, 300, time.Hour, pr)
+	if p.Landmarks != 0 || p.Changed {
+		t.Fatalf("1 h on 100 graphs: %s, want the full kernel", p)
+	}
+	p, _ = planFor(t, 1000, 10, 2, 300, 8*time.Minute, pr)
+	if p.Landmarks == 0 || p.Landmarks >= 900 {
+		t.Fatalf("8 min on 1000 graphs: %s, want landmarks", p)
+	}
+}
+
+// TestPlanBudgetRefusesTooSmall: where one candidate on the fewest landmarks does not fit,
+// PlanBudget refuses before any work, naming the estimate; bad budgets are refused.
+func TestPlanBudgetRefusesTooSmall(t *testing.T) {
+	data, _ := threeClasses(t, 10, false)
+	s := Settings{Candidates: []Candidate{{Structure: graphs.Adjacency, FeatureWeight: 1}}, Grid: smallGrid()}
+	_, err := PlanBudget(context.Background(), data, 3, s, 2*time.Second, Options{Probe: &Probe{SolvesPerSecond: 1, SVMItems: 10}})
+	if !errors.Is(err, ErrBudgetTooSmall) || !strings.Contains(err.Error(), "needs about") {
+		t.Fatalf("err %v, want ErrBudgetTooSmall with the estimate", err)
+	}
+	for _, b := range []time.Duration{-time.Second, time.Millisecond} {
+		s.Budget = b
+		if err := s.Validate(); err == nil {
+			t.Errorf("budget %s accepted", b)
+		}
+	}
+}
+
+// TestBudgetPlanReadsNoLabel: under a budget that takes landmarks, scrambled labels give the
+// same plan; and a generous budget gives what no budget gives, with the plan reported.
+func TestBudgetPlanReadsNoLabel(t *testing.T) {
+	data, labels := threeClasses(t, 20, false)
+	cands := []Candidate{{Structure: graphs.Adjacency, FeatureWeight: 1}, {Structure: graphs.ShortestPath, FeatureWeight: 1}}
+	s := Settings{Candidates: cands, Grid: smallGrid(), Budget: 6500 * time.Millisecond}
+	// 2·1,770 solves at 500/s is 7.1 s: over the budget, landmarks fit.
+	opt := Options{Probe: &Probe{SolvesPerSecond: 500, SVMSeconds: 0.001, SVMItems: 40}}
+	plan := func(y []int) Plan {
+		_, st, err := CrossValidate(context.Background(), data, y, 3, 3, 1, s, opt, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Budget == nil {
+			t.Fatal("no plan in the stats")
+		}
+		p := *st.Budget
+		p.Seconds, p.EstimateSeconds = 0, 0 // times of the run, not the plan
+		return p
+	}
+	want := plan(labels)
+	if want.Landmarks < MinLandmarks || want.Landmarks >= 40 {
+		t.Fatalf("plan %s, want landmarks", want)
+	}
+	scrambled := make([]int, len(labels))
+	for i, j := range rand.New(rand.NewPCG(3, 4)).Perm(len(labels)) {
+		scrambled[i] = labels[j]
+	}
+	if got := plan(scrambled); !reflect.DeepEqual(got, want) {
+		t.Fatalf("scrambled labels: plan %+v, want %+v", got, want)
+	}
+
+	s.Budget, opt.Probe.SolvesPerSecond = time.Hour, 1e6
+	res, st, err := CrossValidate(context.Background(), data, labels, 3, 3, 1, s, opt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Budget = 0
+	plain, pst, err := CrossValidate(context.Background(), data, labels, 3, 3, 1, s, Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for f := range res {
+		res[f].Seconds, plain[f].Seconds = 0, 0
+	}
+	if st.Budget == nil || st.Budget.Changed || pst.Budget != nil || !reflect.DeepEqual(res, plain) {
+		t.Fatalf("a generous budget: plan %v, folds %+v; no budget: plan %v, folds %+v", st.Budget, res, pst.Budget, plain)
+	}
+}
+
+// TestBudgetStops: where the estimate is far too short (a probe claiming a fast machine), the
+// run stops at the budget with a BudgetError that says what was done, keeps its partial
+// matrix in Options.Dir, and does not run past the budget by more than a little.
+func TestBudgetStops(t *testing.T) {
+	data, labels := threeClasses(t, 40, false)
+	cands, err := DefaultCandidates(data) // 32 candidates on 120 graphs: about a minute of work
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	s := Settings{Candidates: cands, Grid: smallGrid(), Budget: time.Second}
+	opt := Options{Probe: &Probe{SolvesPerSecond: 1e9, SVMSeconds: 0.001, SVMItems: 40}, Dir: dir}
+	start := time.Now()
+	_, _, err = CrossValidate(context.Background(), data, labels, 3, 3, 1, s, opt, nil)
+	elapsed := time.Since(start)
+	var be *BudgetError
+	if !errors.As(err, &be) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err %v, want a BudgetError", err)
+	}
+	if elapsed > s.Budget+2*time.Second {
+		t.Fatalf("stopped after %s, budget %s", elapsed, s.Budget)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "budget of 1s ran out") || !strings.Contains(msg, "0 of 3 folds done") || !strings.Contains(msg, dir) {
+		t.Fatalf("message %q does not say the budget, what was done and where it is kept", msg)
+	}
+	if files, _ := os.ReadDir(dir); len(files) == 0 {
+		t.Fatal("nothing kept in the folder")
+	}
+}
