@@ -254,6 +254,9 @@ func DescribeCandidates(cs []fgwsvm.Candidate) string {
 // describeCost says how many discrepancies were computed, in how long, and what in full.
 func describeCost(st fgwsvm.Stats) string {
 	s := fmt.Sprintf("%d discrepancies in %.0f s", st.GWDs, st.Seconds)
+	if p := st.Budget; p != nil {
+		s += "; " + describeBudget(*p)
+	}
 	if st.Screened > 0 {
 		s += fmt.Sprintf(" (every candidate on a screening subset of %d graphs; in full: %s)", st.Screened, DescribeCandidates(st.Full()))
 	}

@@ -42,6 +42,11 @@
 // is the full kernel where every training graph is a landmark. A saved classifier keeps the
 // landmarks (Model.Landmarks) and compares new graphs with them alone.
 //
+// Under a time budget (Settings.Budget, budget.go) a timed probe of the data, which reads no
+// label, plans the run to fit it — landmarks, then a smaller screening, then fewer candidates —
+// and the run stops at its end (BudgetError). The plan depends on the machine's speed; it is
+// reported (Stats.Budget) so that a rerun can pin it.
+//
 // The GWF model of the paper (package semisup) learns an embedding; this package is the
 // classifier GW graph methods are benchmarked with, and the default of 'gwf classify' (the
 // benchmark table in docs/results.md compares the two).
