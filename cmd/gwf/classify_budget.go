@@ -16,9 +16,10 @@ const classifyBudgetHelp = `--budget 30m plans the run to fit 30 minutes and sto
 discrepancies (no label read) measures the machine, and where the settings do not fit it takes
 the most landmarks that do (at least 20), then a smaller screening, then fewer FGW candidates.
 The plan and one ETA for the whole run are logged before the work starts, and the report keeps
-the plan, its estimate and the seconds taken. The plan depends on the machine's speed: pin it
-on a rerun with --landmarks and --screen. Where the estimate was short the run stops at the
-budget with an error that says what was done; with --output-dir a rerun continues.`
+the plan, its estimate and the seconds taken. The plan depends on the machine's speed (pin it
+with --landmarks and --screen); --output-dir keeps it, and a rerun there takes it again. Where
+the estimate was short the run stops at the budget with an error that says what was done;
+with --output-dir the same command continues.`
 
 // budgetReportMargin is the time the budget keeps for what follows the classifier's work
 // (the report, the predictions): a hundredth of it, from 0.5 to 10 s.
@@ -58,7 +59,7 @@ func explainBudget(err error, b time.Duration) error {
 	case errors.As(err, &be):
 		hint := "a larger --budget, or --output-dir to keep the work for a rerun"
 		if be.Dir != "" {
-			hint = fmt.Sprintf("rerun with a larger --budget, or pinned to this plan (--landmarks %d --screen %d), to continue", be.Plan.Landmarks, be.Plan.Screen)
+			hint = "the same command continues from there, under the same plan (kept there too); a larger --budget gives it more time"
 		}
 		return fmt.Errorf("--budget %s: %w; %s", b, err, hint)
 	case errors.Is(err, fgwsvm.ErrBudgetTooSmall):

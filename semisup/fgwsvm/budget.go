@@ -75,16 +75,18 @@ type Plan struct {
 	EstimateSeconds float64 `json:"estimate_seconds"`
 	// Seconds is the time the run took (probe included), set when it ends.
 	Seconds float64 `json:"seconds,omitempty"`
-	// kept are the indices of the candidates kept.
-	kept []int
+	// Kept are the indices of the candidates kept, in Settings.Candidates.
+	Kept []int `json:"kept"`
+	// Reused says that the plan is an earlier run's, kept in Options.Dir (budget_keep.go).
+	Reused bool `json:"reused,omitempty"`
 }
 
 // Apply returns s as the plan runs it: its landmarks, screening and candidates, no budget.
 func (p Plan) Apply(s Settings) Settings {
 	s.Landmarks, s.Screen, s.Budget = p.Landmarks, p.Screen, 0
-	if p.kept != nil && len(p.kept) < len(s.Candidates) {
-		cs := make([]Candidate, len(p.kept))
-		for k, i := range p.kept {
+	if p.Kept != nil && len(p.Kept) < len(s.Candidates) {
+		cs := make([]Candidate, len(p.Kept))
+		for k, i := range p.Kept {
 			cs[k] = s.Candidates[i]
 		}
 		s.Candidates = cs
@@ -251,7 +253,7 @@ func PlanBudget(ctx context.Context, data []*graphs.Graph, folds int, s Settings
 	ok := choosePlan(&p, w, s, pr, time.Since(start).Seconds())
 	if !ok {
 		return p, fmt.Errorf("%w: %s; the cheapest plan (%s) needs about %s (%d discrepancies at %.0f/s, %s of SVMs)",
-			ErrBudgetTooSmall, budget, p, seconds(p.EstimateSeconds), p.GWDs, p.SolvesPerSecond, seconds(p.SVMSeconds))
+			ErrBudgetTooSmall, budget.Round(100*time.Millisecond), p, seconds(p.EstimateSeconds), p.GWDs, p.SolvesPerSecond, seconds(p.SVMSeconds))
 	}
 	return p, nil
 }
@@ -319,9 +321,9 @@ func choosePlan(p *Plan, w workload, s Settings, pr Probe, spent float64) bool {
 	}
 	est, g, _, sv := estimate(o)
 	p.Landmarks, p.Screen, p.GWDs, p.SVMSeconds, p.EstimateSeconds = o.landmarks, o.screen, g, sv, est
-	p.kept = append(slices.Clone(o.fgw), w.vec...)
-	slices.Sort(p.kept)
-	p.Candidates = len(p.kept)
+	p.Kept = append(slices.Clone(o.fgw), w.vec...)
+	slices.Sort(p.Kept)
+	p.Candidates = len(p.Kept)
 	p.Changed = o.landmarks != given.landmarks || o.screen != given.screen || len(o.fgw) != len(given.fgw)
 	return ok
 }
@@ -429,17 +431,32 @@ func budgeted(ctx context.Context, data []*graphs.Graph, folds int, s Settings, 
 	}
 	bctx, cancel := context.WithDeadline(ctx, start.Add(budget))
 	defer cancel()
-	p, err := PlanBudget(bctx, data, folds, s, budget, opt)
-	if err != nil {
-		return Stats{}, err
+	var path string
+	if opt.Dir != "" {
+		path = planFile(opt.Dir, data, folds, s, opt.solver())
 	}
-	eta := start.Add(seconds(p.EstimateSeconds))
-	changed := ""
-	if p.Changed {
-		changed = " (changed to fit)"
+	p, reused := keptPlan(path, s)
+	if reused {
+		p.Budget, p.Reused, p.Seconds = budget.Seconds(), true, 0
+		opt.log("budget %s: the plan of an earlier run, kept in %s (delete it to plan anew): %s; its estimate, for the whole work: %s; what that run computed is reused",
+			budget.Round(time.Second), path, p, seconds(p.EstimateSeconds))
+	} else {
+		var err error
+		if p, err = PlanBudget(bctx, data, folds, s, budget, opt); err != nil {
+			return Stats{}, err
+		}
+		changed := ""
+		if p.Changed {
+			changed = " (changed to fit)"
+		}
+		opt.log("budget %s: %.0f discrepancies/s measured on %d pairs; plan%s: %s; estimate %d discrepancies and %s of SVMs, %s in all: ETA %s for the whole run",
+			budget.Round(time.Second), p.SolvesPerSecond, p.ProbeGWDs, changed, p, p.GWDs, seconds(p.SVMSeconds), seconds(p.EstimateSeconds), start.Add(seconds(p.EstimateSeconds)).Format("15:04:05"))
+		if path != "" {
+			if err := keepPlan(path, p); err != nil {
+				return Stats{}, err
+			}
+		}
 	}
-	opt.log("budget %s: %.0f discrepancies/s measured on %d pairs; plan%s: %s; estimate %d discrepancies and %s of SVMs, %s in all: ETA %s for the whole run",
-		budget.Round(time.Second), p.SolvesPerSecond, p.ProbeGWDs, changed, p, p.GWDs, seconds(p.SVMSeconds), seconds(p.EstimateSeconds), eta.Format("15:04:05"))
 	done := 0
 	st, err := run(bctx, p.Apply(s), &done)
 	p.Seconds = time.Since(start).Seconds()

@@ -160,3 +160,49 @@ func TestBudgetStops(t *testing.T) {
 		t.Fatal("nothing kept in the folder")
 	}
 }
+
+// TestBudgetPlanKept: Options.Dir keeps the plan, and a rerun there takes it again, however
+// fast its machine, so that it computes the matrices the first run kept.
+func TestBudgetPlanKept(t *testing.T) {
+	data, labels := threeClasses(t, 20, false)
+	cands := []Candidate{{Structure: graphs.Adjacency, FeatureWeight: 1}, {Structure: graphs.ShortestPath, FeatureWeight: 1}}
+	s := Settings{Candidates: cands, Grid: smallGrid(), Budget: 6500 * time.Millisecond}
+	dir := t.TempDir()
+	run := func(rate float64) Plan {
+		opt := Options{Probe: &Probe{SolvesPerSecond: rate, SVMSeconds: 0.001, SVMItems: 40}, Dir: dir}
+		_, st, err := CrossValidate(context.Background(), data, labels, 3, 3, 1, s, opt, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return *st.Budget
+	}
+	first := run(500) // landmarks (TestBudgetPlanReadsNoLabel)
+	again := run(1e6) // would keep the full kernel
+	if first.Reused || !again.Reused || first.Landmarks == 0 || again.Landmarks != first.Landmarks || !reflect.DeepEqual(again.Kept, first.Kept) {
+		t.Fatalf("first plan %+v, rerun's %+v: want the first one reused", first, again)
+	}
+}
+
+// TestBudgetTrain: Train and TrainPredict plan under a budget too, and a generous one gives
+// what no budget gives.
+func TestBudgetTrain(t *testing.T) {
+	data, labels := threeClasses(t, 8, false)
+	s := Settings{Candidates: []Candidate{{Structure: graphs.Adjacency, FeatureWeight: 1}}, Grid: smallGrid()}
+	plain, err := Train(context.Background(), data, labels, 3, s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Budget = time.Hour
+	opt := Options{Probe: &Probe{SolvesPerSecond: 1e6, SVMItems: 10}}
+	m, err := Train(context.Background(), data, labels, 3, s, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Stats.Budget == nil || m.Stats.Budget.Changed || !reflect.DeepEqual(m.Vote(), plain.Vote()) {
+		t.Fatalf("under a budget: plan %v, vote %v; without: %v", m.Stats.Budget, m.Vote(), plain.Vote())
+	}
+	pred, _, st, err := TrainPredict(context.Background(), data, labels, 3, s, opt)
+	if err != nil || st.Budget == nil || len(pred) != len(data) {
+		t.Fatalf("TrainPredict under a budget: %d predictions, plan %v, err %v", len(pred), st.Budget, err)
+	}
+}
