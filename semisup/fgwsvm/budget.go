@@ -354,7 +354,7 @@ func probeSolves(ctx context.Context, data []*graphs.Graph, s Settings, fgw []in
 	rng.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
 	perCand := max(4, ProbePairs/len(order))
 	b := min(len(data)-1, max(2, perCand/2)) // a pair of sources against b targets
-	a := max(1, min(2, perCand/b))
+	a := max(1, min(2, perCand/b, len(data)-b))
 	quiet := opt
 	quiet.Observe = nil
 	start := time.Now()
@@ -383,7 +383,7 @@ func probeSolves(ctx context.Context, data []*graphs.Graph, s Settings, fgw []in
 // probeSVM times one grid search of s's grid on q synthetic items of two overlapping classes
 // (so that the SVMs work as on real data, not on a separable toy).
 func probeSVM(ctx context.Context, q int, g Grid) (float64, error) {
-	if q < 4 {
+	if q < 20 { // milliseconds; and too few items to split into folds of both classes
 		return 0, nil
 	}
 	rng := rand.New(rand.NewPCG(g.Seed, 0x5f3a))

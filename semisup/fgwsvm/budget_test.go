@@ -206,3 +206,15 @@ func TestBudgetTrain(t *testing.T) {
 		t.Fatalf("TrainPredict under a budget: %d predictions, plan %v, err %v", len(pred), st.Budget, err)
 	}
 }
+
+// TestPlanBudgetProbe: the probe measures on the data itself, however few graphs there are.
+func TestPlanBudgetProbe(t *testing.T) {
+	data, _ := threeClasses(t, 4, false)
+	s := Settings{Candidates: []Candidate{{Structure: graphs.Adjacency, FeatureWeight: 1}, {Structure: graphs.ShortestPath, FeatureWeight: 1}}, Grid: smallGrid()}
+	for _, n := range []int{2, 3, len(data)} {
+		p, err := PlanBudget(context.Background(), data[:n], 0, s, time.Hour, Options{})
+		if err != nil || p.ProbeGWDs == 0 || !(p.SolvesPerSecond > 0) || p.Changed {
+			t.Fatalf("%d graphs: plan %+v, err %v; want a probe and the settings kept", n, p, err)
+		}
+	}
+}
