@@ -171,11 +171,12 @@ type option struct {
 }
 
 // gwds estimates the discrepancies of option o on settings s.
-func (w workload) gwds(s Settings, o option) (total, kept int) {
+func (w workload) gwds(s Settings, o option) int {
+	total := 0
 	f := len(o.fgw)
 	cands := f + len(w.vec)
 	screens := cands > 1 && o.screen > 0 && w.n > o.screen
-	kept = f
+	kept := f
 	if screens {
 		vote := min(DefaultScreenedVote, cands)
 		if s.Vote > 0 {
@@ -194,7 +195,7 @@ func (w workload) gwds(s Settings, o option) (total, kept int) {
 		}
 		per = min(per, baselines.Pairs(u)+(w.n-u)*u)
 	}
-	return total + kept*per, kept
+	return total + kept*per
 }
 
 // svmSeconds estimates the seconds of option o's SVM grid searches from one of probe seconds
@@ -270,16 +271,16 @@ type Probe struct {
 // p.Budget on machine pr (spent: seconds gone already), or the cheapest one and false.
 func choosePlan(p *Plan, w workload, s Settings, pr Probe, spent float64) bool {
 	q := pr.SVMItems
-	estimate := func(o option) (float64, int, int, float64) {
-		g, kept := w.gwds(s, o)
+	estimate := func(o option) (float64, int, float64) {
+		g := w.gwds(s, o)
 		sv := w.svmSeconds(s, o, pr.SVMSeconds, q)
 		t := spent + sv
 		if g > 0 {
 			t += float64(g) / pr.SolvesPerSecond
 		}
-		return t, g, kept, sv
+		return t, g, sv
 	}
-	fits := func(o option) bool { t, _, _, _ := estimate(o); return t <= p.Budget }
+	fits := func(o option) bool { t, _, _ := estimate(o); return t <= p.Budget }
 	given := option{landmarks: s.Landmarks, screen: s.Screen, fgw: w.fgw}
 	o, ok := given, fits(given)
 	if !ok && s.Landmarks == 0 && w.train > MinLandmarks {
@@ -294,11 +295,11 @@ func choosePlan(p *Plan, w workload, s Settings, pr Probe, spent float64) bool {
 		if s.Screen > 0 {
 			hi = min(s.Screen, hi)
 		}
-		given := o
+		before := o
 		o.screen = MinScreen
 		if ok = fits(o); ok {
 			o.screen = largest(MinScreen, hi, func(v int) bool { o.screen = v; return fits(o) })
-		} else if least, _, _, _ := estimate(o); least > func() float64 { e, _, _, _ := estimate(given); return e }() {
+		} else if least, _, _ := estimate(o); least > func() float64 { e, _, _ := estimate(before); return e }() {
 			o.screen = s.Screen // screening costs more here than it saves
 		}
 	}
@@ -319,7 +320,7 @@ func choosePlan(p *Plan, w workload, s Settings, pr Probe, spent float64) bool {
 	if ok && o.landmarks > 0 && s.Landmarks == 0 && o.landmarks < w.train { // the most landmarks at what steps 3 and 4 chose
 		o.landmarks = largest(o.landmarks, w.train, func(m int) bool { o.landmarks = m; return fits(o) })
 	}
-	est, g, _, sv := estimate(o)
+	est, g, sv := estimate(o)
 	p.Landmarks, p.Screen, p.GWDs, p.SVMSeconds, p.EstimateSeconds = o.landmarks, o.screen, g, sv, est
 	p.Kept = append(slices.Clone(o.fgw), w.vec...)
 	slices.Sort(p.Kept)
