@@ -14,7 +14,8 @@ import (
 // classifyBudgetHelp is the paragraph of 'gwf classify --help' on --budget.
 const classifyBudgetHelp = `--budget 30m plans the run to fit 30 minutes and stops it there: a probe of a few hundred
 discrepancies (no label read) measures the machine, and where the settings do not fit it takes
-the most landmarks that do (at least 20), then a smaller screening, then fewer FGW candidates.
+the most landmarks that do down to 100, then a smaller screening, then fewer landmarks (down
+to 20), then fewer FGW candidates.
 The plan and one ETA for the whole run are logged before the work starts, and the report keeps
 the plan, its estimate and the seconds taken. The plan depends on the machine's speed (pin it
 with --landmarks and --screen); --output-dir keeps it, and a rerun there takes it again. Where

@@ -30,21 +30,27 @@ func planFor(t *testing.T, n, folds, nc, screen int, budget time.Duration, pr Pr
 }
 
 // TestPlanBudgetOrder: a generous budget keeps the settings (the full kernel); tighter ones take
-// landmarks, then a smaller screening, then fewer candidates, in that order; the tightest none.
+// landmarks down to LandmarkFloor, then a smaller screening, then fewer landmarks, then fewer
+// candidates, in that order; the tightest none.
 func TestPlanBudgetOrder(t *testing.T) {
 	pr := Probe{SolvesPerSecond: 1000, SVMSeconds: 0.01, SVMItems: 100}
-	// 400 graphs, 30 FGW candidates screened on 300: 30·44,850 + 9·79,800 solves, about 36 min.
+	// 400 graphs, 30 FGW candidates screened in rounds on 75, 150 and 300 of them (30·2,775 +
+	// 22·11,175 + 12·44,850 solves), then 9·79,800: about 26 min.
 	p, ok := planFor(t, 400, 10, 30, 300, 2*time.Hour, pr)
 	if !ok || p.Changed || p.Landmarks != 0 || p.Screen != 300 || p.Candidates != 31 {
 		t.Fatalf("2 h: %s (changed %v, fits %v), want the settings as given", p, p.Changed, ok)
 	}
-	p, ok = planFor(t, 400, 10, 30, 300, 30*time.Minute, pr)
-	if !ok || p.Landmarks < MinLandmarks || p.Landmarks >= 360 || p.Screen != 300 || p.Candidates != 31 {
-		t.Fatalf("30 min: %s, want landmarks and the rest as given", p)
+	p, ok = planFor(t, 400, 10, 30, 300, 23*time.Minute, pr)
+	if !ok || p.Landmarks < LandmarkFloor || p.Landmarks >= 360 || p.Screen != 300 || p.Candidates != 31 {
+		t.Fatalf("23 min: %s, want landmarks and the rest as given", p)
 	}
 	p, ok = planFor(t, 400, 10, 30, 300, 15*time.Minute, pr)
-	if !ok || p.Screen >= 300 || p.Screen < MinScreen || p.Candidates != 31 {
-		t.Fatalf("15 min: %s, want a smaller screening", p)
+	if !ok || p.Screen >= 300 || p.Screen < MinScreen || p.Landmarks < LandmarkFloor || p.Candidates != 31 {
+		t.Fatalf("15 min: %s, want a smaller screening at %d landmarks or more", p, LandmarkFloor)
+	}
+	p, ok = planFor(t, 400, 10, 30, 300, 4*time.Minute, pr)
+	if !ok || p.Screen != MinScreen || p.Landmarks >= LandmarkFloor || p.Landmarks < MinLandmarks || p.Candidates != 31 {
+		t.Fatalf("4 min: %s, want fewer than %d landmarks on the smallest screening", p, LandmarkFloor)
 	}
 	p, ok = planFor(t, 400, 10, 30, 300, time.Minute, pr)
 	if !ok || p.Screen != MinScreen || p.Candidates >= 31 || p.Candidates < 2 {

@@ -10,7 +10,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/internal/subset"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/baselines"
 )
@@ -121,11 +120,13 @@ type matrices struct {
 	cands []Candidate
 	opt   Options
 	full  map[int]*mat.SymDense
-	// screen are the graphs of the screening subset (sorted), screenD its matrices; both nil
-	// without screening.
-	screen  []int
-	screenD []*mat.SymDense
-	stats   Stats
+	// screen are the graphs of the screening subset (sorted), nil without screening;
+	// screenOrder the same graphs in the seeded order whose prefixes are the subsets of the
+	// screening's rounds, rounds their sizes (halving.go).
+	screen      []int
+	screenOrder []int
+	rounds      []int
+	stats       Stats
 	// vote is the number of voters (Settings.VoteFor); within, Settings.VoteWithin.
 	vote   int
 	within float64
@@ -183,21 +184,10 @@ func newMatrices(ctx context.Context, data []*graphs.Graph, s Settings, opt Opti
 	}
 	if s.screens(len(data)) {
 		rng := rand.New(rand.NewPCG(s.Grid.Seed, 0x5c4ee7))
-		m.screen = rng.Perm(len(data))[:s.Screen]
-		slices.Sort(m.screen)
-		sub := make([]*graphs.Graph, len(m.screen))
-		for a, i := range m.screen {
-			sub[a] = data[i]
-		}
-		opt.log("screening %d candidates on %d of the %d graphs (%d discrepancies); then %d discrepancies for each candidate the folds choose there, at least %d (the vote)",
-			len(s.Candidates), len(sub), len(data), len(s.Candidates)*baselines.Pairs(len(sub)), m.matrixPairs(), m.vote)
-		ds, costs, err := distances(ctx, sub, s.Candidates, opt)
-		if err != nil {
-			return nil, err
-		}
-		m.screenD = ds
-		m.stats.Screened = len(sub)
-		m.stats.add(costs)
+		m.screenOrder = rng.Perm(len(data))[:s.Screen]
+		m.screen = m.screenSubset(s.Screen)
+		m.rounds = screenRounds(s.Screen, len(s.Candidates), m.vote, MinRound)
+		m.stats.Screened = s.Screen
 	}
 	return m, nil
 }
@@ -285,8 +275,8 @@ func (m *matrices) fullOf(ci int) (*mat.SymDense, error) {
 	return ds[0], nil
 }
 
-// plan ranks the candidates on the screening subset for each set of training graphs in
-// trains (labels y), in turn, as chooseFor takes them: a candidate that an earlier set chose
+// plan ranks the candidates on the screening subset (after the screening's earlier rounds,
+// halving.go) for each set of training graphs in trains (labels y), in turn, as chooseFor takes them: a candidate that an earlier set chose
 // ranks as if computed in full already (rankedPreferring). It returns each set's ranking, nil
 // without screening, and logs how many matrices over all graphs they need, so that their
 // progress is counted (and its ETA given) over all of them.
@@ -296,28 +286,18 @@ func (m *matrices) plan(trains [][]int, y []int, classes int, g Grid) ([]Vote, e
 	if m.screen == nil {
 		return out, nil
 	}
+	each, err := m.screening(trains, y, classes, g)
+	if err != nil {
+		return nil, err
+	}
 	planned := map[int]bool{}
 	fresh := 0 // planned candidates without a full matrix yet
-	for f, train := range trains {
-		var pos []int // positions in the subset of its training graphs
-		for a, i := range m.screen {
-			if _, ok := slices.BinarySearch(train, i); ok {
-				pos = append(pos, a)
-			}
-		}
-		sd, err := m.screenFor(pos)
-		if err != nil {
-			return nil, err
-		}
-		each, err := chooseEach(m.ctx, sd, m.cands, subset.Ints(y, m.screen), pos, classes, g)
-		if err != nil {
-			return nil, fmt.Errorf("screening: %w", err)
-		}
+	for f := range trains {
 		// Candidates already computed in full rank as if they screened ScreenTolerance higher
 		// (first among equals): each fold would otherwise pay a full matrix for a difference
 		// the subset cannot resolve. With one voter this keeps the computed candidate that
 		// screens within ScreenTolerance of the best.
-		out[f] = rankedPreferring(each, m.vote, func(ci int) bool { return m.full[ci] != nil || planned[ci] })
+		out[f] = rankedPreferring(each[f], m.vote, func(ci int) bool { return m.full[ci] != nil || planned[ci] })
 		for _, c := range out[f] {
 			if !planned[c.index] && m.full[c.index] == nil && !m.cands[c.index].vector() {
 				fresh++ // vectors take seconds: no discrepancies to count
@@ -333,27 +313,6 @@ func (m *matrices) plan(trains [][]int, y []int, classes int, g Grid) ([]Vote, e
 	}
 	m.opt.log("%s chose %d candidates: %d matrices of all %d graphs to compute (%d discrepancies)",
 		who, len(planned), fresh, len(m.data), m.fullTotal)
-	return out, nil
-}
-
-// screenFor is the screening's matrices as the training graphs at positions pos of the
-// subset use them: a statistics candidate's statistics divided by their spread over those
-// graphs alone (matrixFor).
-func (m *matrices) screenFor(pos []int) ([]*mat.SymDense, error) {
-	out := slices.Clone(m.screenD)
-	for ci, c := range m.cands {
-		if c.Kind != KindStatistics {
-			continue
-		}
-		v, err := m.vectorsOf(ci)
-		if err != nil {
-			return nil, err
-		}
-		sub := v.subset(m.screen)
-		if out[ci], err = sub.pairwise(m.ctx, statisticScales(sub.dense, pos), m.opt.Workers); err != nil {
-			return nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
-		}
-	}
 	return out, nil
 }
 

@@ -44,6 +44,12 @@ func ranked(cs []Choice, n int) Vote {
 // rankedPreferring is ranked, except that a candidate done accepts goes ahead of one it does
 // not whose rank is at most ScreenTolerance higher.
 func rankedPreferring(cs []Choice, n int, done func(ci int) bool) Vote {
+	return rankedPreferringWithin(cs, n, done, ScreenTolerance)
+}
+
+// rankedPreferringWithin is rankedPreferring with a tolerance of tol instead of
+// ScreenTolerance.
+func rankedPreferringWithin(cs []Choice, n int, done func(ci int) bool, tol float64) Vote {
 	out := slices.Clone(cs)
 	slices.SortStableFunc(out, func(a, b Choice) int {
 		da, db := done(a.index), done(b.index)
@@ -51,12 +57,12 @@ func rankedPreferring(cs []Choice, n int, done func(ci int) bool) Vote {
 		case da == db:
 			return cmp.Compare(b.rank(), a.rank())
 		case da:
-			if a.rank() >= b.rank()-ScreenTolerance {
+			if a.rank() >= b.rank()-tol {
 				return -1
 			}
 			return 1
 		default:
-			if b.rank() >= a.rank()-ScreenTolerance {
+			if b.rank() >= a.rank()-tol {
 				return 1
 			}
 			return -1
@@ -73,13 +79,19 @@ func cutVote(v Vote, within float64, n int) Vote {
 	if within <= 0 || len(v) < 2 || n < 1 {
 		return v
 	}
-	p := (v[0].Validation*float64(n) + 1) / float64(n+2)
-	floor := v[0].rank() - within*math.Sqrt(p*(1-p)/float64(n))
+	floor := v[0].rank() - within*standardError(v[0].Validation, n)
 	k := 1
 	for k < len(v) && v[k].rank() >= floor {
 		k++
 	}
 	return v[:k]
+}
+
+// standardError is that of an accuracy estimate a on n graphs, √(p(1−p)/n), with one right
+// and one wrong guess added to a (p), so that a perfect score still has some spread.
+func standardError(a float64, n int) float64 {
+	p := (a*float64(n) + 1) / float64(n+2)
+	return math.Sqrt(p * (1 - p) / float64(n))
 }
 
 // voter is one choice, the matrix it reads and its trained SVM. A landmark voter reads land
