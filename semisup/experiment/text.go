@@ -258,7 +258,7 @@ func describeCost(st fgwsvm.Stats) string {
 		s += "; " + describeBudget(*p)
 	}
 	if st.Screened > 0 {
-		s += fmt.Sprintf(" (every candidate on a screening subset of %d graphs; in full: %s)", st.Screened, DescribeCandidates(st.Full()))
+		s += fmt.Sprintf(" (the candidates screened, in rounds, on a subset of up to %d graphs; in full: %s)", st.Screened, DescribeCandidates(st.Full()))
 	}
 	for _, m := range st.Matrices {
 		on := fmt.Sprintf("%d graphs", m.Graphs)

@@ -36,6 +36,11 @@
 // anyway, and those of the best three where the candidates are screened; with
 // Settings.VoteWithin, less those clearly below the best (cutVote).
 //
+// Where there are more graphs than Settings.Screen, the candidates are screened on a seeded
+// subset of that many, in rounds of successive halving (halving.go): all on a quarter of it,
+// the best third of each training set's on half, the best third again on all of it; only the
+// voters the training sets choose there are computed over all graphs.
+//
 // On large collections (Settings.Landmarks) each graph is compared under an FGW candidate
 // with m landmark graphs of the training graphs only, n·m discrepancies instead of
 // n(n−1)/2, and the SVMs take the Nyström approximation of the same kernel (landmarks.go); it

@@ -88,12 +88,7 @@ func (m *matrices) screening(trains [][]int, y []int, classes int, g Grid) ([][]
 		had := len(alive[0])
 		kept := map[int]bool{} // what the sets before kept in this round
 		for f, train := range trains {
-			var pos []int // positions in the subset of the set's training graphs
-			for a, i := range sub {
-				if _, ok := slices.BinarySearch(train, i); ok {
-					pos = append(pos, a)
-				}
-			}
+			pos := positionsIn(sub, train)
 			sd, err := m.scaledStatistics(ds, sub, pos, alive[f])
 			if err != nil {
 				return nil, err
@@ -183,6 +178,17 @@ func (m *matrices) scaledStatistics(ds []*mat.SymDense, sub, pos, alive []int) (
 		}
 	}
 	return out, nil
+}
+
+// positionsIn is the positions in sub (sorted indices) of the graphs of train (sorted).
+func positionsIn(sub, train []int) []int {
+	var pos []int
+	for a, i := range sub {
+		if _, ok := slices.BinarySearch(train, i); ok {
+			pos = append(pos, a)
+		}
+	}
+	return pos
 }
 
 // unionSorted is the sorted union of the index lists.

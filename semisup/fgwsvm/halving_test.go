@@ -123,3 +123,24 @@ func TestRankedPreferringWithin(t *testing.T) {
 		t.Errorf("standardError(0.5, 100) = %v, want %v", se, want)
 	}
 }
+
+// TestScreeningCutsTheVote: a candidate that screens more than VoteWithin standard errors
+// under the best is not planned for a full matrix; without VoteWithin it is.
+func TestScreeningCutsTheVote(t *testing.T) {
+	data, labels := threeClasses(t, 10, true)
+	cands := []Candidate{
+		{Structure: graphs.Adjacency},
+		{Structure: graphs.ShortestPath},
+		{Structure: graphs.Adjacency, FeatureWeight: 1e4}, // the noise feature drowns the structure
+	}
+	for _, within := range []float64{0, DefaultVoteWithin} {
+		s := Settings{Candidates: cands, Grid: smallGrid(), Screen: 24, Vote: 3, VoteWithin: within}
+		_, out, _ := screenedFolds(t, data, labels, s, []int{24})
+		for f, v := range out {
+			has := slices.ContainsFunc(v, func(c Choice) bool { return c.index == 2 })
+			if has != (within == 0) {
+				t.Errorf("within %v: set %d plans %v", within, f, v)
+			}
+		}
+	}
+}

@@ -276,8 +276,9 @@ func (m *matrices) fullOf(ci int) (*mat.SymDense, error) {
 }
 
 // plan ranks the candidates on the screening subset (after the screening's earlier rounds,
-// halving.go) for each set of training graphs in trains (labels y), in turn, as chooseFor takes them: a candidate that an earlier set chose
-// ranks as if computed in full already (rankedPreferring). It returns each set's ranking, nil
+// halving.go) for each set of training graphs in trains (labels y), in turn, as chooseFor
+// takes them: a candidate that an earlier set chose ranks as if computed in full already
+// (rankedPreferring). It returns each set's ranking, nil
 // without screening, and logs how many matrices over all graphs they need, so that their
 // progress is counted (and its ETA given) over all of them.
 func (m *matrices) plan(trains [][]int, y []int, classes int, g Grid) ([]Vote, error) {
@@ -298,6 +299,11 @@ func (m *matrices) plan(trains [][]int, y []int, classes int, g Grid) ([]Vote, e
 		// the subset cannot resolve. With one voter this keeps the computed candidate that
 		// screens within ScreenTolerance of the best.
 		out[f] = rankedPreferring(each[f], m.vote, func(ci int) bool { return m.full[ci] != nil || planned[ci] })
+		// A candidate that screens more than VoteWithin standard errors under the first would
+		// most likely be cut from the vote after its full matrix too (chooseFor): it is not
+		// computed in full. On ENZYMES six folds in ten voted with one candidate, yet each
+		// had three computed in full.
+		out[f] = cutVote(out[f], m.within, len(positionsIn(m.screen, trains[f])))
 		for _, c := range out[f] {
 			if !planned[c.index] && m.full[c.index] == nil && !m.cands[c.index].vector() {
 				fresh++ // vectors take seconds: no discrepancies to count
