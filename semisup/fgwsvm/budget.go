@@ -44,9 +44,8 @@ const MinBudget = time.Second
 const MinLandmarks = 20
 
 // LandmarkFloor is the fewest landmarks a budget chooses before it shrinks the screening:
-// below about a hundred the Nyström kernel loses the class (ENZYMES under a 10-minute budget
-// with 21 landmarks: 48.0 %, against 76.0 % for the full kernel; PROTEINS with 100 landmarks and
-// one candidate: 76.6 %, as the full kernel's 76.3 %).
+// with a few dozen the Nyström kernel loses the class where a smaller screening costs less
+// (docs/results/classification.md, "a landmark floor").
 const LandmarkFloor = 100
 
 // MinScreen is the smallest screening subset a budget chooses.
@@ -209,8 +208,8 @@ func (w workload) gwds(s Settings, o option) int {
 // among cands and a vote of vote, for sets training sets: the rounds of halving.go, each
 // round's candidates the union of what the sets keep, taken as 1.5 times one set's where
 // there are several sets (the sets share 8 graphs in 9 at 10 folds and prefer what an earlier
-// set kept: on ENZYMES the ten folds kept 30 where each kept 24, then 12 where each kept 8),
-// the FGW candidates the last to be dropped.
+// set kept; measured on ENZYMES, docs/results/classification.md), the FGW candidates the last
+// to be dropped.
 func screeningGWDs(s, f, cands, vote, sets int) int {
 	total, alive := 0, cands
 	for _, size := range screenRounds(s, cands, vote, MinRound) {

@@ -16,18 +16,18 @@ import (
 // compared on a quarter of the screening subset, each training set keeps the best third of
 // its candidates there, those are compared on half of it, the best third again on all of it,
 // where the voters are ranked as before. The smaller subsets are nested prefixes of the same
-// seeded draw, so that a round's graphs are among the next round's. A candidate's round costs a
-// sixteenth and a quarter of the full screening's, so the screening's discrepancies fall by
-// about the number of candidates a third of them over two rounds allows: on ENZYMES's 62 FGW
-// candidates, from 2.78 million to well under a million.
+// seeded draw, so that a round's graphs are among the next round's. A candidate costs a
+// sixteenth of its full screening in the first round and a quarter in the second, so most
+// candidates cost a fraction of what one round on the whole subset costs.
 //
 // Each training set (outer fold) ranks and cuts its own candidates on its own graphs of the
 // round's subset; the discrepancies of a round are computed once for all the candidates any
 // training set still keeps. A candidate that an earlier set kept ranks as if a standard error
 // of the set's best inner estimate higher (rankedPreferringWithin; ScreenTolerance, one point,
-// in the last round, as before): the ten folds of ENZYMES kept 44 and then 18 different
-// candidates where each kept 24 and then 8 without it, and 43 with one point, because on 75
-// graphs the estimates of most candidates lie within their noise of each other.
+// in the last round, as before): on a few dozen graphs most candidates' estimates lie within
+// their noise of each other, and without the preference each set keeps its own share of them,
+// so that their union, which is computed, is nearly all of them
+// (docs/results/classification.md has the counts).
 
 // HalvingKeep is the share of its candidates (one in HalvingKeep) a training set keeps after
 // a round of the screening that is not the last.
@@ -69,8 +69,9 @@ func (m *matrices) screenSubset(k int) []int {
 }
 
 // screening runs the rounds of the screening for the training sets trains (labels y) and
-// returns each set's choices in the last round (its candidates still kept, in their order). A round computes the matrices of its subset for every candidate some set still
-// keeps, then each set ranks its own and keeps the best (roundKeep).
+// returns each set's choices in the last round (its candidates still kept, in their order).
+// A round computes the matrices of its subset for every candidate some set still keeps, then
+// each set ranks its own and keeps the best (roundKeep).
 func (m *matrices) screening(trains [][]int, y []int, classes int, g Grid) ([][]Choice, error) {
 	alive := make([][]int, len(trains))
 	for f := range alive {

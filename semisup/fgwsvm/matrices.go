@@ -301,8 +301,7 @@ func (m *matrices) plan(trains [][]int, y []int, classes int, g Grid) ([]Vote, e
 		out[f] = rankedPreferring(each[f], m.vote, func(ci int) bool { return m.full[ci] != nil || planned[ci] })
 		// A candidate that screens more than VoteWithin standard errors under the first would
 		// most likely be cut from the vote after its full matrix too (chooseFor): it is not
-		// computed in full. On ENZYMES six folds in ten voted with one candidate, yet each
-		// had three computed in full.
+		// computed in full.
 		out[f] = cutVote(out[f], m.within, len(positionsIn(m.screen, trains[f])))
 		for _, c := range out[f] {
 			if !planned[c.index] && m.full[c.index] == nil && !m.cands[c.index].vector() {
