@@ -23,6 +23,9 @@ type TemplateConfig struct {
 	// LearnWeight its first value, which training then moves (as TFGW learns its α).
 	FeatureWeight float64 `json:"feature_weight"`
 	LearnWeight   bool    `json:"learn_weight,omitempty"`
+	// LearnNodeWeights learns each template's node weights (softmax of logits that start at 0:
+	// uniform), as TFGW does; otherwise they stay uniform.
+	LearnNodeWeights bool `json:"learn_node_weights,omitempty"`
 	// Structure is the matrix a graph is compared by: its adjacency (TFGW's) or its shortest
 	// paths (FGW's); the encoder passes messages along the edges either way.
 	Structure graphs.Structure `json:"structure,omitempty"`
@@ -177,11 +180,34 @@ type TemplateModel struct {
 }
 
 // TemplateGraph is one template: V (the structure is ReLU(V)), its node features H in the
-// encoder's output space (nil when the model compares structures only) and node weights Mu.
+// encoder's output space (nil when the model compares structures only) and node weights: Mu, or
+// softmax(Logits) when they are learned (TemplateConfig.LearnNodeWeights).
 type TemplateGraph struct {
-	V  *mat.Dense
-	H  *mat.Dense
-	Mu []float64
+	V      *mat.Dense
+	H      *mat.Dense
+	Mu     []float64
+	Logits []float64
+}
+
+// Weights are the template's node weights: softmax(Logits) when learned, else Mu.
+func (t TemplateGraph) Weights() []float64 {
+	if t.Logits == nil {
+		return t.Mu
+	}
+	out := make([]float64, len(t.Logits))
+	m := math.Inf(-1)
+	for _, v := range t.Logits {
+		m = math.Max(m, v)
+	}
+	s := 0.0
+	for i, v := range t.Logits {
+		out[i] = math.Exp(v - m)
+		s += out[i]
+	}
+	for i := range out {
+		out[i] /= s
+	}
+	return out
 }
 
 // TemplateEpoch records one epoch: the mean training cross-entropy, the validation accuracy
@@ -291,7 +317,11 @@ func NewTemplateModel(data []*graphs.Graph, labels []int, classes int, cfg Templ
 		for i := range mu {
 			mu[i] = 1 / float64(n)
 		}
-		m.Templates = append(m.Templates, TemplateGraph{V: v, Mu: mu})
+		tg := TemplateGraph{V: v, Mu: mu}
+		if cfg.LearnNodeWeights {
+			tg.Logits = make([]float64, n)
+		}
+		m.Templates = append(m.Templates, tg)
 	}
 	if cfg.FeatureWeight > 0 {
 		if err := m.initTemplateFeatures(starts, pieces); err != nil {

@@ -47,6 +47,8 @@ type templateGraphFile struct {
 	V  [][]float64 `json:"v"`
 	H  [][]float64 `json:"h,omitempty"`
 	Mu []float64   `json:"mu"`
+	// Logits are learned node weights (Mu is then their softmax, for readers).
+	Logits []float64 `json:"logits,omitempty"`
 }
 
 type templateEpochFile struct {
@@ -82,7 +84,7 @@ func (m *TemplateModel) payload() templatePayload {
 		}
 	}
 	for _, t := range m.Templates {
-		f := templateGraphFile{V: rows(t.V), Mu: t.Mu}
+		f := templateGraphFile{V: rows(t.V), Mu: t.Weights(), Logits: t.Logits}
 		if t.H != nil {
 			f.H = rows(t.H)
 		}
@@ -207,6 +209,15 @@ func (p *templatePayload) model() (*TemplateModel, error) {
 			return nil, fmt.Errorf("template %d: node weights sum to %v", k, sum)
 		}
 		tg := TemplateGraph{V: v, Mu: t.Mu}
+		if (t.Logits != nil) != p.Config.LearnNodeWeights {
+			return nil, fmt.Errorf("template %d: node-weight logits present %v with learned node weights %v", k, t.Logits != nil, p.Config.LearnNodeWeights)
+		}
+		if t.Logits != nil {
+			if len(t.Logits) != n || !finite(t.Logits) {
+				return nil, fmt.Errorf("template %d: %d node-weight logits for %d nodes, or not finite", k, len(t.Logits), n)
+			}
+			tg.Logits = t.Logits
+		}
 		if (t.H != nil) != (p.Config.FeatureWeight > 0) {
 			return nil, fmt.Errorf("template %d: features present %v with feature weight %v", k, t.H != nil, p.Config.FeatureWeight)
 		}

@@ -279,7 +279,9 @@ func (b *boundTemplates) reconstruction(g *gorgonia.ExprGraph, f forwardNodes, o
 	loss := nodes.BatchLoss{Forward: layers.Forward{GWB: layers.GWB{Solver: ppa, Layers: 2}}, Workers: layer.Workers, Context: layer.Context}
 	atoms := make([]nodes.AtomNodes, len(f.templates))
 	for k, t := range f.templates {
-		atoms[k] = nodes.AtomNodes(t)
+		// The atoms' weights are today's, as constants: the reconstruction moves the templates'
+		// structures and features, not their node weights.
+		atoms[k] = nodes.AtomNodes{V: t.V, H: t.H, Mu: b.m.Templates[k].Weights()}
 	}
 	z, err := gorgonia.Neg(f.scaled)
 	if err != nil {

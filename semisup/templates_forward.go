@@ -41,8 +41,8 @@ func (m *TemplateModel) bind(data []*graphs.Graph) (*boundTemplates, error) {
 }
 
 // params are the model's parameters as tensors sharing its storage, in a fixed order: the
-// encoder's W_l then b_l, the templates' V_k then H_k, log w (when learned), the head's W_l
-// then b_l.
+// encoder's W_l then b_l, the templates' V_k then H_k, log w (when learned), the templates'
+// node-weight logits (when learned), the head's W_l then b_l.
 func (m *TemplateModel) params() []*tensor.Dense {
 	var ps []*tensor.Dense
 	if m.Encoder != nil {
@@ -58,6 +58,11 @@ func (m *TemplateModel) params() []*tensor.Dense {
 	}
 	if m.logWeight != nil {
 		ps = append(ps, tensor.New(tensor.WithShape(1, 1), tensor.WithBacking(m.logWeight)))
+	}
+	for _, t := range m.Templates {
+		if t.Logits != nil {
+			ps = append(ps, tensor.New(tensor.WithShape(1, len(t.Logits)), tensor.WithBacking(t.Logits)))
+		}
 	}
 	for _, w := range m.Head.W {
 		ps = append(ps, denseTensor(w))
@@ -123,6 +128,11 @@ func (b *boundTemplates) forwardAll(g *gorgonia.ExprGraph, params gorgonia.Nodes
 	var logWeight *gorgonia.Node
 	if m.logWeight != nil {
 		logWeight, params = params[0], params[1:]
+	}
+	for k, t := range m.Templates {
+		if t.Logits != nil {
+			ts[k].Logits, params = params[0], params[1:]
+		}
 	}
 	f.templates = ts
 	if f.dist, err = layer.Build(g, ts, x, logWeight, obs, batch); err != nil {

@@ -115,8 +115,9 @@ func TestTemplatesRecoverStructureClasses(t *testing.T) {
 }
 
 // The model's gradients are those of its loss: central differences of the mean cross-entropy
-// of a batch in the encoder's, the templates', the feature weight's and the head's parameters (exact CG, whose
-// transports do not move under a small perturbation: the envelope theorem).
+// of a batch in the encoder's, the templates' (node weights included), the feature weight's and
+// the head's parameters (exact CG, whose transports do not move under a small perturbation: the
+// envelope theorem).
 func TestTemplateModelGradientsByFiniteDifferences(t *testing.T) {
 	data, labels := semisuptest.TwoStructures(t, 6, 3)
 	// Continuous node features: with one-hot degrees, ties make some optimal transports
@@ -131,10 +132,15 @@ func TestTemplateModelGradientsByFiniteDifferences(t *testing.T) {
 		}
 	}
 	cfg := smallTemplateConfig()
-	cfg.Templates, cfg.TemplateNodes, cfg.Encoder, cfg.LearnWeight = 3, 5, EncoderGIN, true
+	cfg.Templates, cfg.TemplateNodes, cfg.Encoder, cfg.LearnWeight, cfg.LearnNodeWeights = 3, 5, EncoderGIN, true, true
 	m, err := NewTemplateModel(data, labels, 2, cfg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, tg := range m.Templates { // away from uniform, where ties make transports non-unique
+		for j := range tg.Logits {
+			tg.Logits[j] = frng.NormFloat64()
+		}
 	}
 	b, err := m.bind(data)
 	if err != nil {
@@ -504,5 +510,66 @@ func TestTemplateSolverIterations(t *testing.T) {
 	}
 	if back.Config.SolverIterations != 1 {
 		t.Errorf("the cap read back as %d", back.Config.SolverIterations)
+	}
+}
+
+// Learned node weights start uniform, move in training, stay a distribution, and the model
+// file keeps them: the model read back embeds graphs exactly as the trained one. A file whose
+// logits do not fit its templates is refused.
+func TestTemplateNodeWeightsLearned(t *testing.T) {
+	data, labels := ringsOrPairs(t, 12, 5)
+	cfg := smallTemplateConfig()
+	cfg.Epochs, cfg.LearnNodeWeights = 5, true
+	m, err := NewTemplateModel(data, labels, 2, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := FitTemplates(context.Background(), m, data, labels, TemplateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	moved := 0
+	for k, tg := range m.Templates {
+		w := tg.Weights()
+		sum := 0.0
+		for _, x := range w {
+			if !(x > 0) {
+				t.Fatalf("template %d: node weight %v", k, x)
+			}
+			sum += x
+			if math.Abs(x-1/float64(len(w))) > 1e-4 {
+				moved++
+			}
+		}
+		if math.Abs(sum-1) > 1e-12 {
+			t.Errorf("template %d: weights sum to %v", k, sum)
+		}
+	}
+	if moved == 0 {
+		t.Error("no node weight moved from uniform")
+	}
+	want, err := m.Discrepancies(context.Background(), data, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := m.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	raw := buf.Bytes()
+	back, err := DecodeTemplates(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := back.Discrepancies(context.Background(), data, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(got, want) {
+		t.Error("the model read back embeds graphs differently")
+	}
+	p := m.payload()
+	p.Templates[0].Logits = p.Templates[0].Logits[1:]
+	if _, err := p.model(); err == nil {
+		t.Error("logits of the wrong length were read")
 	}
 }

@@ -24,6 +24,7 @@ type templateFlags struct {
 	nodes       int
 	decay       float64
 	learnWeight bool
+	learnNodes  bool
 	members     int
 	patience    int
 }
@@ -35,6 +36,7 @@ func (t *templateFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&t.nodes, "template-nodes", d.TemplateNodes, "--method templates: nodes of a template at most")
 	fs.Float64Var(&t.decay, "weight-decay", d.WeightDecay, "--method templates: L2 penalty of Adam")
 	fs.BoolVar(&t.learnWeight, "learn-feature-weight", d.LearnWeight, "--method templates: learn the feature weight, from --feature-weight")
+	fs.BoolVar(&t.learnNodes, "learn-node-weights", d.LearnNodeWeights, "--method templates: learn each template's node weights (TFGW's), from uniform")
 	fs.IntVar(&t.patience, "patience", d.Patience, "--method templates: end training once the validation accuracy has not risen for this many epochs (0: every epoch of --epochs)")
 	fs.IntVar(&t.members, "members", d.Members, "--method templates: models trained from different seeds, whose mean class probabilities predict (1: a single model)")
 }
@@ -44,7 +46,7 @@ func (t *templateFlags) register(fs *pflag.FlagSet) {
 func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig, error) {
 	c := semisup.DefaultTemplateConfig()
 	c.Templates, c.TemplateNodes, c.WeightDecay, c.LearnWeight = f.tmpl.templates, f.tmpl.nodes, f.tmpl.decay, f.tmpl.learnWeight
-	c.Members, c.Patience = f.tmpl.members, f.tmpl.patience
+	c.Members, c.Patience, c.LearnNodeWeights = f.tmpl.members, f.tmpl.patience, f.tmpl.learnNodes
 	t := &f.train
 	if fs.Changed("epochs") {
 		c.Epochs = t.Epochs

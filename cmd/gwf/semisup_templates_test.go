@@ -63,6 +63,14 @@ func TestSemisupTemplates(t *testing.T) {
 		t.Fatalf("--layers 5: %v, members %v", err, e)
 	}
 
+	// --learn-node-weights reaches the model, which keeps its learned weights and predicts.
+	weighted := filepath.Join(t.TempDir(), "weighted.templates")
+	mustRun(t, append([]string{"semisup", "--tu", train, "--labeled-fraction", "1", "--members", "1", "--learn-node-weights", "--output", weighted}, small...)...)
+	if e, err := semisup.LoadTemplateEnsemble(weighted); err != nil || !e.Members[0].Config.LearnNodeWeights || e.Members[0].Templates[0].Logits == nil {
+		t.Fatalf("--learn-node-weights: %v, members %v", err, e)
+	}
+	mustRun(t, "predict", "--model", weighted, "--tu", unseen, "-q")
+
 	half, _ := mustRun(t, append([]string{"semisup", "--tu", train, "--labeled-fraction", "0.5"}, small...)...)
 	if rep := decodeJSON(t, half); rep["scored"] != 12.0 {
 		t.Errorf("with half the labels: %v graphs scored, want 12", rep["scored"])

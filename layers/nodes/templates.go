@@ -49,11 +49,15 @@ type Templates struct {
 }
 
 // Template is one template as nodes: its structure V (n×n; the structure is ReLU(V)), its node
-// distribution Mu (fixed) and, when the graphs have node features, its features H (n×d).
+// distribution Mu and, when the graphs have node features, its features H (n×d). With Logits
+// (a 1×n node; the cg solver only) the distribution is softmax(Logits) and learned, as TFGW
+// learns its templates' node weights; Mu is then ignored. Either every template has Logits
+// or none has.
 type Template struct {
-	V  *gorgonia.Node
-	H  *gorgonia.Node
-	Mu []float64
+	V      *gorgonia.Node
+	H      *gorgonia.Node
+	Mu     []float64
+	Logits *gorgonia.Node
 }
 
 // WarmStarts keeps the last transport of each (graph, template) pair, keyed by the graph's id
@@ -121,18 +125,37 @@ func (l Templates) Build(g *gorgonia.ExprGraph, templates []Template, x, logWeig
 		}
 		op.learnedWeight = true
 	}
+	op.learnedMu = templates[0].Logits != nil
+	if op.learnedMu {
+		if _, ok := l.Solver.(layers.CG); !ok {
+			return nil, errorf("template layer: learned node weights need the cg solver")
+		}
+	}
 	inputs := gorgonia.Nodes{}
 	for k, t := range templates {
-		if t.V == nil || t.V.Dims() != 2 || t.V.Shape()[0] != t.V.Shape()[1] || len(t.Mu) != t.V.Shape()[0] {
-			return nil, errorf("template layer: template %d: V must be square with one mu entry per node", k)
+		if (t.Logits != nil) != op.learnedMu {
+			return nil, errorf("template layer: template %d: either every template has learned node weights or none has", k)
 		}
-		if err := (layers.Space{C: mat.NewDense(len(t.Mu), len(t.Mu), nil), Mu: t.Mu}).Validate(fmt.Sprintf("template %d", k)); err != nil {
-			return nil, err
+		if t.V == nil || t.V.Dims() != 2 || t.V.Shape()[0] != t.V.Shape()[1] {
+			return nil, errorf("template layer: template %d: V must be square", k)
 		}
-		if (t.H != nil) != op.features || (t.H != nil && (t.H.Dims() != 2 || t.H.Shape()[0] != len(t.Mu) || t.H.Shape()[1] != op.dim)) {
+		n := t.V.Shape()[0]
+		if op.learnedMu {
+			if t.Logits.Dims() != 2 || t.Logits.Shape()[0] != 1 || t.Logits.Shape()[1] != n {
+				return nil, errorf("template layer: template %d: the node weights' logits must be a 1×%d matrix node", k, n)
+			}
+		} else {
+			if len(t.Mu) != n {
+				return nil, errorf("template layer: template %d: V must have one mu entry per node", k)
+			}
+			if err := (layers.Space{C: mat.NewDense(n, n, nil), Mu: t.Mu}).Validate(fmt.Sprintf("template %d", k)); err != nil {
+				return nil, err
+			}
+		}
+		if (t.H != nil) != op.features || (t.H != nil && (t.H.Dims() != 2 || t.H.Shape()[0] != n || t.H.Shape()[1] != op.dim)) {
 			return nil, errorf("template layer: template %d: features do not match the graphs' (%d columns)", k, op.dim)
 		}
-		op.sizes = append(op.sizes, len(t.Mu))
+		op.sizes = append(op.sizes, n)
 		op.mus = append(op.mus, t.Mu)
 		inputs = append(inputs, t.V)
 	}
@@ -144,6 +167,11 @@ func (l Templates) Build(g *gorgonia.ExprGraph, templates []Template, x, logWeig
 	}
 	if op.learnedWeight {
 		inputs = append(inputs, logWeight)
+	}
+	if op.learnedMu {
+		for _, t := range templates {
+			inputs = append(inputs, t.Logits)
+		}
 	}
 	out, err := gorgonia.ApplyOp(op, inputs...)
 	if err != nil {
@@ -164,8 +192,10 @@ type templatesOp struct {
 	mus      [][]float64
 	features bool
 	dim      int
-	// learnedWeight: the last input is log w.
+	// learnedWeight: log w is an input, after the features.
 	learnedWeight bool
+	// learnedMu: the last K inputs are the templates' logits, mus their softmax.
+	learnedMu bool
 
 	// Set by Do: the feature weight, the templates' structures ReLU(V_k) and features, the
 	// graphs' features, and the transports, pair (b, k) at b·K + k.
@@ -175,6 +205,8 @@ type templatesOp struct {
 	h          []*mat.Dense
 	x          []float64
 	transports [][]float64
+	// potentials are, with learnedMu, each pair's target potentials (layers.TargetPotentials).
+	potentials [][]float64
 	states     []*layers.State
 }
 
@@ -188,8 +220,14 @@ func (op *templatesOp) Arity() int {
 	if op.learnedWeight {
 		n++
 	}
+	if op.learnedMu {
+		n += op.k()
+	}
 	return n
 }
+
+// logitsInput is the index of the first template's logits among the inputs.
+func (op *templatesOp) logitsInput() int { return op.Arity() - op.k() }
 
 func (op *templatesOp) Type() hm.Type {
 	mat2 := gorgonia.TensorType{Dims: 2, Of: tensor.Float64}
@@ -255,6 +293,21 @@ func (op *templatesOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 		}
 		op.solver, op.w = cg, cg.Weight
 	}
+	if op.learnedMu {
+		for k, n := range op.sizes {
+			logits, err := float64s(values[op.logitsInput()+k], n)
+			if err != nil {
+				return nil, fmt.Errorf("template layer: logits of template %d: %w", k, err)
+			}
+			if !finite(logits) {
+				return nil, fmt.Errorf("template layer: %w: the logits of template %d are not finite", layers.ErrNumerical, k)
+			}
+			op.mus[k] = softmax(make([]float64, n), logits)
+		}
+		if len(op.potentials) != B*K {
+			op.potentials = make([][]float64, B*K)
+		}
+	}
 	out := make([]float64, B*K)
 	if len(op.transports) != B*K {
 		op.transports = make([][]float64, B*K)
@@ -316,6 +369,9 @@ func (op *templatesOp) solve(st *layers.State, b, k int) (float64, error) {
 	n := src.N() * op.sizes[k]
 	if cg, ok := solver.(layers.CG); ok && op.layer.Warm != nil {
 		if start := op.layer.Warm.get(id, k, n); start != nil {
+			if op.learnedMu { // the weights have moved since: a start with today's marginals
+				start = remarginalized(start, src.Mu, dst.Mu)
+			}
 			cg.Start = mat.NewDense(src.N(), op.sizes[k], start)
 			cg.Anchors, cg.OrderStart = 0, false
 			solver = cg
@@ -338,6 +394,17 @@ func (op *templatesOp) solve(st *layers.State, b, k int) (float64, error) {
 	op.transports[b*op.k()+k] = t
 	if op.layer.Warm != nil {
 		op.layer.Warm.put(id, k, t)
+	}
+	if op.learnedMu {
+		v := op.potentials[b*op.k()+k]
+		if cap(v) < op.sizes[k] {
+			v = make([]float64, op.sizes[k])
+		}
+		v = v[:op.sizes[k]]
+		if err := layers.TargetPotentials(st, v); err != nil {
+			return 0, err
+		}
+		op.potentials[b*op.k()+k] = v
 	}
 	return d, nil
 }

@@ -52,6 +52,8 @@ func (op *templatesGradOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) 
 	switch {
 	case op.input < K:
 		out = p.structureGrad(op.input, g)
+	case p.learnedMu && op.input >= p.logitsInput():
+		out = p.logitsGrad(op.input-p.logitsInput(), g)
 	case op.input < 2*K:
 		out = p.featureGrad(op.input-K, g)
 	case op.input == 2*K:

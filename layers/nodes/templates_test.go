@@ -23,6 +23,8 @@ type templateProblem struct {
 	v, h   []*mat.Dense
 	mus    [][]float64
 	weight float64
+	// logits, when set, are learned node weights (Template.Logits); mus is then ignored.
+	logits [][]float64
 }
 
 func newTemplateProblem(seed uint64, graphs, templates, d int) templateProblem {
@@ -72,6 +74,11 @@ func (p templateProblem) build(t *testing.T, l Templates, g []float64) (*gorgoni
 	}
 	x := gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(len(p.x)/p.dim(), p.dim()), tensor.WithBacking(append([]float64(nil), p.x...))), gorgonia.WithName("X"))
 	params = append(params, x)
+	for k, lg := range p.logits {
+		ln := gorgonia.NodeFromAny(eg, tensor.New(tensor.WithShape(1, len(lg)), tensor.WithBacking(append([]float64(nil), lg...))), gorgonia.WithName("L"+string(rune('a'+k))))
+		ts[k].Logits = ln
+		params = append(params, ln)
+	}
 	d, err := l.Build(eg, ts, x, nil, p.obs, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -434,4 +441,154 @@ func TestTemplatesLearnedWeight(t *testing.T) {
 	if fd := (plus - minus) / (2 * eps); math.Abs(fd-grad) > 1e-5*(1+math.Abs(fd)) {
 		t.Errorf("gradient in log w: backward %v, central difference %v", grad, fd)
 	}
+}
+
+// withLogits gives the problem's templates learned node weights: random logits.
+func (p templateProblem) withLogits(seed uint64) templateProblem {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	p.logits = nil
+	for _, v := range p.v {
+		n, _ := v.Dims()
+		lg := make([]float64, n)
+		for j := range lg {
+			lg[j] = rng.NormFloat64()
+		}
+		p.logits = append(p.logits, lg)
+	}
+	return p
+}
+
+// With learned node weights the backward pass is still the layer's derivative by central
+// differences, in the logits (the dual potentials of the target marginal, through the softmax)
+// as in every other input.
+func TestTemplatesLogitsFiniteDifferences(t *testing.T) {
+	p := newTemplateProblem(4, 2, 2, 2).withLogits(1)
+	l := Templates{Solver: exactCG(p.weight)}
+	g := []float64{1, -0.5, 0.3, 2}
+	_, _, grads := p.run(t, l, g, true)
+	const eps = 1e-6
+	params := append(append(append([]*mat.Dense{}, p.v...), p.h...), mat.NewDense(len(p.x)/p.dim(), p.dim(), p.x))
+	for _, lg := range p.logits {
+		params = append(params, mat.NewDense(1, len(lg), lg))
+	}
+	checked, logits := 0, 0
+	for i, m := range params {
+		data := m.RawMatrix().Data
+		for j := range data {
+			old := data[j]
+			if i < len(p.v) && math.Abs(old) < 10*eps {
+				continue // the ReLU's kink
+			}
+			data[j] = old + eps
+			plus, _, _ := p.run(t, l, g, false)
+			data[j] = old - eps
+			minus, _, _ := p.run(t, l, g, false)
+			data[j] = old
+			fd := (plus - minus) / (2 * eps)
+			if math.Abs(fd-grads[i][j]) > 1e-5*(1+math.Abs(fd)) {
+				t.Errorf("input %d entry %d: backward %v, central difference %v", i, j, grads[i][j], fd)
+			}
+			checked++
+			if i > 2*len(p.v) {
+				logits++
+			}
+		}
+	}
+	if checked < 30 || logits < 6 {
+		t.Fatalf("only %d entries checked, %d of them logits", checked, logits)
+	}
+}
+
+// Learned node weights: the transports' columns sum to softmax(logits), a warm start found
+// under other weights is moved onto today's, and templates with and without logits do not mix.
+func TestTemplatesLogitsWarmStartsAndMixing(t *testing.T) {
+	p := newTemplateProblem(6, 3, 2, 2).withLogits(2)
+	g := make([]float64, 6)
+	warm := Templates{Solver: exactCG(p.weight), Warm: NewWarmStarts()}
+	_, d0, _ := p.run(t, warm, g, false)
+	for k := range p.logits {
+		p.logits[k][0] += 1 // the weights move
+	}
+	_, d1, _ := p.run(t, warm, g, false)
+	cold := Templates{Solver: exactCG(p.weight)}
+	_, d2, _ := p.run(t, cold, g, false)
+	for i := range d1 {
+		if !(d1[i] >= 0) || math.Abs(d1[i]-d0[i]) < 1e-12 {
+			t.Errorf("pair %d: before the move %v, after %v", i, d0[i], d1[i])
+		}
+		if d1[i] > d2[i]*(1+1e-6)+1e-9 && d2[i] > d1[i]*(1+1e-6)+1e-9 {
+			t.Errorf("pair %d: warm %v, cold %v", i, d1[i], d2[i])
+		}
+	}
+	eg := gorgonia.NewGraph()
+	n0, _ := p.v[0].Dims()
+	n1, _ := p.v[1].Dims()
+	v0 := gorgonia.NewMatrix(eg, tensor.Float64, gorgonia.WithShape(n0, n0), gorgonia.WithName("V0"))
+	v1 := gorgonia.NewMatrix(eg, tensor.Float64, gorgonia.WithShape(n1, n1), gorgonia.WithName("V1"))
+	l0 := gorgonia.NewMatrix(eg, tensor.Float64, gorgonia.WithShape(1, n0), gorgonia.WithName("L0"))
+	ts := []Template{{V: v0, Logits: l0}, {V: v1, Mu: p.mus[1]}}
+	if _, err := (Templates{Solver: exactCG(0)}).Build(eg, ts, nil, nil, p.obs, nil); err == nil {
+		t.Error("templates with and without learned weights were mixed")
+	}
+	ts = []Template{{V: v0, Logits: l0}}
+	if _, err := (Templates{Solver: layers.DefaultPPA()}).Build(eg, ts, nil, nil, p.obs, nil); err == nil {
+		t.Error("learned weights were accepted with PPA")
+	}
+}
+
+// remarginalized returns a non-negative coupling of the new marginals.
+func TestRemarginalized(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 50; trial++ {
+		n, m := 2+rng.IntN(5), 2+rng.IntN(5)
+		p, q0, q1 := randomSimplex(rng, n), randomSimplex(rng, m), randomSimplex(rng, m)
+		t0 := make([]float64, n*m) // a vertex-like coupling of p and q0: north-west corner
+		i, j, rp, rq := 0, 0, p[0], q0[0]
+		for i < n && j < m {
+			f := math.Min(rp, rq)
+			t0[i*m+j] += f
+			rp, rq = rp-f, rq-f
+			if rp <= 1e-15 && i+1 < n {
+				i++
+				rp = p[i]
+			} else if rq <= 1e-15 && j+1 < m {
+				j++
+				rq = q0[j]
+			} else if rp <= 1e-15 || rq <= 1e-15 {
+				break
+			}
+		}
+		x := remarginalized(t0, p, q1)
+		rows, cols := make([]float64, n), make([]float64, m)
+		for k, v := range x {
+			if v < 0 {
+				t.Fatalf("trial %d: entry %d = %v", trial, k, v)
+			}
+			rows[k/m] += v
+			cols[k%m] += v
+		}
+		for a := range rows {
+			if math.Abs(rows[a]-p[a]) > 1e-12 {
+				t.Fatalf("trial %d: row %d sums to %v, want %v", trial, a, rows[a], p[a])
+			}
+		}
+		for b := range cols {
+			if math.Abs(cols[b]-q1[b]) > 1e-12 {
+				t.Fatalf("trial %d: column %d sums to %v, want %v", trial, b, cols[b], q1[b])
+			}
+		}
+	}
+}
+
+func randomSimplex(rng *rand.Rand, n int) []float64 {
+	x := make([]float64, n)
+	s := 0.0
+	for i := range x {
+		x[i] = 0.1 + rng.Float64()
+		s += x[i]
+	}
+	for i := range x {
+		x[i] /= s
+	}
+	return x
 }
