@@ -29,7 +29,7 @@ func budgetReportMargin(b time.Duration) time.Duration {
 }
 
 func registerBudget(fs *pflag.FlagSet, b *time.Duration) {
-	fs.DurationVar(b, "budget", 0, fmt.Sprintf("plan the run to fit this time (30m, 2h; at least %s) and stop it there: landmarks, then a smaller screening, then fewer candidates where the settings do not fit (0: no budget)", fgwsvm.MinBudget+time.Second))
+	fs.DurationVar(b, "budget", 0, fmt.Sprintf("plan the run to fit this time (30m, 2h; at least %s) and stop it there: fewer voters and a smaller screening on the full kernel, then landmarks, then a smaller screening, then fewer candidates, where the settings do not fit (0: no budget)", fgwsvm.MinBudget+time.Second))
 }
 
 // checkBudgetFlag refuses a negative budget and one too small to plan in.

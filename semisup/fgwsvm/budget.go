@@ -22,13 +22,18 @@ import (
 // fit, changes them in this order, taking the first that fits:
 //
 //  1. the settings as given (the full kernel, or Settings.Landmarks where set);
-//  2. landmarks (unless Settings.Landmarks pins them): the largest m from LandmarkFloor up to
-//     a training set's size;
-//  3. at LandmarkFloor, a smaller screening subset: the largest from MinScreen up to
+//  2. the kernel as given while it fits (unless Settings.Vote pins the voters; with screening,
+//     where each voter may cost a matrix of all the graphs): fewer voters, the most from the
+//     default down to one, then at one voter a smaller screening subset, the largest from
+//     MinScreen up to Settings.Screen — a single best on the full kernel keeps far more of the
+//     class than a vote on a Nyström kernel (docs/results/classification.md, "Budgets");
+//  3. the voters and screening as given again, and landmarks (unless Settings.Landmarks pins
+//     them): the largest m from LandmarkFloor up to a training set's size;
+//  4. at LandmarkFloor, a smaller screening subset: the largest from MinScreen up to
 //     Settings.Screen (where there is more than one candidate, this also screens a collection
 //     that Settings.Screen would not);
-//  4. at MinScreen, fewer landmarks: the largest m from MinLandmarks up to LandmarkFloor;
-//  5. at the least of all, fewer FGW candidates: the most, spread evenly over their list (so
+//  5. at MinScreen, fewer landmarks: the largest m from MinLandmarks up to LandmarkFloor;
+//  6. at the least of all, fewer FGW candidates: the most, spread evenly over their list (so
 //     that both structures and the range of weights stay), down to one; the vector candidates
 //     stay, seconds of work.
 //
@@ -62,11 +67,13 @@ var ErrBudgetTooSmall = errors.New("fgwsvm: budget too small")
 type Plan struct {
 	// Budget is the time given, in seconds.
 	Budget float64 `json:"budget_seconds"`
-	// Landmarks (0: the full kernel), Screen (0: no screening) and Candidates (the number
-	// kept) are the settings chosen; Changed, whether they differ from those given.
+	// Landmarks (0: the full kernel), Screen (0: no screening), Candidates (the number kept)
+	// and Vote (0: the settings' voters) are the settings chosen; Changed, whether they differ
+	// from those given.
 	Landmarks  int  `json:"landmarks"`
 	Screen     int  `json:"screen"`
 	Candidates int  `json:"candidates"`
+	Vote       int  `json:"vote,omitempty"`
 	Changed    bool `json:"changed"`
 	// ProbeGWDs discrepancies took ProbeSeconds: SolvesPerSecond. ProbeSVMSeconds is the
 	// SVM probe's time.
@@ -90,6 +97,9 @@ type Plan struct {
 // Apply returns s as the plan runs it: its landmarks, screening and candidates, no budget.
 func (p Plan) Apply(s Settings) Settings {
 	s.Landmarks, s.Screen, s.Budget = p.Landmarks, p.Screen, 0
+	if p.Vote > 0 {
+		s.Vote = p.Vote
+	}
 	if p.Kept != nil && len(p.Kept) < len(s.Candidates) {
 		cs := make([]Candidate, len(p.Kept))
 		for k, i := range p.Kept {
@@ -112,7 +122,14 @@ func (p Plan) String() string {
 	if p.Screen > 0 {
 		screen = fmt.Sprintf("screening on %d graphs", p.Screen)
 	}
-	return fmt.Sprintf("%s, %s, %d candidates", kernel, screen, p.Candidates)
+	voters := ""
+	switch {
+	case p.Vote == 1:
+		voters = ", the single best"
+	case p.Vote > 1:
+		voters = fmt.Sprintf(", %d voters", p.Vote)
+	}
+	return fmt.Sprintf("%s, %s, %d candidates%s", kernel, screen, p.Candidates, voters)
 }
 
 // BudgetError is returned where a run under a budget reached its deadline: the estimate was
@@ -174,6 +191,18 @@ func newWorkload(data []*graphs.Graph, folds int, s Settings) workload {
 type option struct {
 	landmarks, screen int
 	fgw               []int // FGW candidates kept
+	vote              int   // 0: the settings' voters
+}
+
+// screenedVote is the voters of a screening of cands candidates under option o.
+func (o option) screenedVote(s Settings, cands int) int {
+	switch {
+	case o.vote > 0:
+		return min(o.vote, cands)
+	case s.Vote > 0:
+		return min(s.Vote, cands)
+	}
+	return min(DefaultScreenedVote, cands)
 }
 
 // gwds estimates the discrepancies of option o on settings s.
@@ -184,10 +213,7 @@ func (w workload) gwds(s Settings, o option) int {
 	screens := cands > 1 && o.screen > 0 && w.n > o.screen
 	kept := f
 	if screens {
-		vote := min(DefaultScreenedVote, cands)
-		if s.Vote > 0 {
-			vote = min(s.Vote, cands)
-		}
+		vote := o.screenedVote(s, cands)
 		// The folds' screenings keep the candidates computed already where they score within
 		// ScreenTolerance (rankedPreferring): on BZR, 10 folds with a vote of 3 kept 9 of 62.
 		kept = min(f, vote*min(w.sets, 3))
@@ -231,11 +257,7 @@ func (w workload) svmSeconds(s Settings, o option, probe float64, q int) float64
 	per := float64(cands) * at(w.train)
 	if cands > 1 && o.screen > 0 && w.n > o.screen {
 		sub := o.screen * w.train / w.n
-		vote := min(DefaultScreenedVote, cands)
-		if s.Vote > 0 {
-			vote = min(s.Vote, cands)
-		}
-		per = float64(cands)*at(sub) + float64(vote)*at(w.train)
+		per = float64(cands)*at(sub) + float64(o.screenedVote(s, cands))*at(w.train)
 	}
 	return per * float64(w.sets)
 }
@@ -318,8 +340,8 @@ func choosePlan(p *Plan, w workload, s Settings, pr Probe, spent float64) bool {
 			o.landmarks = largest(least, w.train, func(m int) bool { o.landmarks = m; return fits(o) })
 		}
 	}
-	landmarksDown(floor)
-	if !ok && len(w.fgw)+len(w.vec) > 1 && min(s.Screen, w.n-1) >= MinScreen {
+	screens := len(w.fgw)+len(w.vec) > 1 && min(s.Screen, w.n-1) >= MinScreen
+	smallerScreen := func() { // the largest screening from MinScreen that fits, where one does
 		hi := w.n - 1
 		if s.Screen > 0 {
 			hi = min(s.Screen, hi)
@@ -329,8 +351,24 @@ func choosePlan(p *Plan, w workload, s Settings, pr Probe, spent float64) bool {
 		if ok = fits(o); ok {
 			o.screen = largest(MinScreen, hi, func(v int) bool { o.screen = v; return fits(o) })
 		} else if least, _, _ := estimate(o); least > func() float64 { e, _, _ := estimate(before); return e }() {
-			o.screen = s.Screen // screening costs more here than it saves
+			o.screen = before.screen // screening costs more here than it saves
 		}
+	}
+	if !ok && s.Vote == 0 && s.Screen > 0 && w.n > s.Screen {
+		for v := o.screenedVote(s, len(w.fgw)+len(w.vec)) - 1; v >= 1 && !ok; v-- {
+			o.vote = v
+			ok = fits(o)
+		}
+		if !ok && screens {
+			smallerScreen()
+		}
+		if !ok {
+			o = given
+		}
+	}
+	landmarksDown(floor)
+	if !ok && screens {
+		smallerScreen()
 	}
 	landmarksDown(MinLandmarks)
 	if !ok && len(w.fgw) > 1 {
@@ -351,11 +389,11 @@ func choosePlan(p *Plan, w workload, s Settings, pr Probe, spent float64) bool {
 		o.landmarks = largest(o.landmarks, w.train, func(m int) bool { o.landmarks = m; return fits(o) })
 	}
 	est, g, sv := estimate(o)
-	p.Landmarks, p.Screen, p.GWDs, p.SVMSeconds, p.EstimateSeconds = o.landmarks, o.screen, g, sv, est
+	p.Landmarks, p.Screen, p.Vote, p.GWDs, p.SVMSeconds, p.EstimateSeconds = o.landmarks, o.screen, o.vote, g, sv, est
 	p.Kept = append(slices.Clone(o.fgw), w.vec...)
 	slices.Sort(p.Kept)
 	p.Candidates = len(p.Kept)
-	p.Changed = o.landmarks != given.landmarks || o.screen != given.screen || len(o.fgw) != len(given.fgw)
+	p.Changed = o.landmarks != given.landmarks || o.screen != given.screen || len(o.fgw) != len(given.fgw) || o.vote != 0
 	return ok
 }
 

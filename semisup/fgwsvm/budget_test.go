@@ -14,13 +14,16 @@ import (
 )
 
 // planFor is choosePlan on n graphs (their content unread) with nc FGW candidates.
-func planFor(t *testing.T, n, folds, nc, screen int, budget time.Duration, pr Probe) (Plan, bool) {
+func planFor(t *testing.T, n, folds, nc, screen int, budget time.Duration, pr Probe, set ...func(*Settings)) (Plan, bool) {
 	t.Helper()
 	cands := make([]Candidate, nc)
 	for i := range cands {
 		cands[i] = Candidate{Structure: graphs.Adjacency, FeatureWeight: float64(i)}
 	}
 	s := Settings{Candidates: append(cands, Candidate{Kind: KindStatistics}), Grid: smallGrid(), Screen: screen}
+	for _, f := range set {
+		f(&s)
+	}
 	p := Plan{Budget: budget.Seconds()}
 	ok := choosePlan(&p, newWorkload(make([]*graphs.Graph, n), folds, s), s, pr, 0)
 	if ok && p.EstimateSeconds > p.Budget {
@@ -29,29 +32,44 @@ func planFor(t *testing.T, n, folds, nc, screen int, budget time.Duration, pr Pr
 	return p, ok
 }
 
-// TestPlanBudgetOrder: a generous budget keeps the settings (the full kernel); tighter ones take
-// landmarks down to LandmarkFloor, then a smaller screening, then fewer landmarks, then fewer
-// candidates, in that order; the tightest none.
+// TestPlanBudgetOrder: a generous budget keeps the settings (the full kernel); tighter ones
+// keep the full kernel with fewer voters, then with one voter on a smaller screening; then
+// the voters and screening as given with landmarks down to LandmarkFloor, a smaller screening,
+// fewer landmarks, and fewer candidates, in that order; the tightest none.
 func TestPlanBudgetOrder(t *testing.T) {
 	pr := Probe{SolvesPerSecond: 1000, SVMSeconds: 0.01, SVMItems: 100}
 	// 400 graphs, 30 FGW candidates screened in rounds on 75, 150 and 300 of them (30·2,775 +
-	// 17·11,175 + 9·44,850 solves), then 9·79,800: about 23 min; with 100 landmarks, 9·38,472
-	// instead of 9·79,800: about 17 min.
+	// 17·11,175 + 9·44,850 solves), then 9·79,800: about 23 min; with one voter 3·79,800 full
+	// matrices and fewer candidates in the later rounds: about 13 min.
 	p, ok := planFor(t, 400, 10, 30, 300, 2*time.Hour, pr)
-	if !ok || p.Changed || p.Landmarks != 0 || p.Screen != 300 || p.Candidates != 31 {
+	if !ok || p.Changed || p.Landmarks != 0 || p.Screen != 300 || p.Candidates != 31 || p.Vote != 0 {
 		t.Fatalf("2 h: %s (changed %v, fits %v), want the settings as given", p, p.Changed, ok)
 	}
 	p, ok = planFor(t, 400, 10, 30, 300, 20*time.Minute, pr)
-	if !ok || p.Landmarks < LandmarkFloor || p.Landmarks >= 360 || p.Screen != 300 || p.Candidates != 31 {
-		t.Fatalf("20 min: %s, want landmarks and the rest as given", p)
+	if !ok || p.Landmarks != 0 || p.Vote != 2 || p.Screen != 300 || p.Candidates != 31 {
+		t.Fatalf("20 min: %s, want the full kernel with 2 voters and the rest as given", p)
 	}
 	p, ok = planFor(t, 400, 10, 30, 300, 15*time.Minute, pr)
-	if !ok || p.Screen >= 300 || p.Screen < MinScreen || p.Landmarks < LandmarkFloor || p.Candidates != 31 {
-		t.Fatalf("15 min: %s, want a smaller screening at %d landmarks or more", p, LandmarkFloor)
+	if !ok || p.Landmarks != 0 || p.Vote != 1 || p.Screen != 300 || p.Candidates != 31 {
+		t.Fatalf("15 min: %s, want the full kernel with one voter and the rest as given", p)
+	}
+	p, ok = planFor(t, 400, 10, 30, 300, 10*time.Minute, pr)
+	if !ok || p.Landmarks != 0 || p.Vote != 1 || p.Screen >= 300 || p.Screen < MinScreen || p.Candidates != 31 {
+		t.Fatalf("10 min: %s, want the full kernel with one voter on a smaller screening", p)
 	}
 	p, ok = planFor(t, 400, 10, 30, 300, 4*time.Minute, pr)
-	if !ok || p.Screen != MinScreen || p.Landmarks >= LandmarkFloor || p.Landmarks < MinLandmarks || p.Candidates != 31 {
-		t.Fatalf("4 min: %s, want fewer than %d landmarks on the smallest screening", p, LandmarkFloor)
+	if !ok || p.Vote != 0 || p.Screen != MinScreen || p.Landmarks >= LandmarkFloor || p.Landmarks < MinLandmarks || p.Candidates != 31 {
+		t.Fatalf("4 min: %s, want the default voters on fewer than %d landmarks on the smallest screening", p, LandmarkFloor)
+	}
+	// Voters pinned (Settings.Vote): landmarks first, as before the voters could change.
+	pinned := func(s *Settings) { s.Vote = 3 }
+	p, ok = planFor(t, 400, 10, 30, 300, 20*time.Minute, pr, pinned)
+	if !ok || p.Vote != 0 || p.Landmarks < LandmarkFloor || p.Landmarks >= 360 || p.Screen != 300 {
+		t.Fatalf("20 min, 3 voters pinned: %s, want landmarks and the rest as given", p)
+	}
+	p, ok = planFor(t, 400, 10, 30, 300, 15*time.Minute, pr, pinned)
+	if !ok || p.Vote != 0 || p.Screen >= 300 || p.Screen < MinScreen || p.Landmarks < LandmarkFloor {
+		t.Fatalf("15 min, 3 voters pinned: %s, want a smaller screening at %d landmarks or more", p, LandmarkFloor)
 	}
 	p, ok = planFor(t, 400, 10, 30, 300, time.Minute, pr)
 	if !ok || p.Screen != MinScreen || p.Candidates >= 31 || p.Candidates < 2 {
@@ -225,5 +243,22 @@ func TestPlanBudgetProbe(t *testing.T) {
 		if err != nil || p.ProbeGWDs == 0 || !(p.SolvesPerSecond > 0) || p.Changed {
 			t.Fatalf("%d graphs: plan %+v, err %v; want a probe and the settings kept", n, p, err)
 		}
+	}
+}
+
+// TestPlanApplyVote: a plan's voters replace the settings' default; a plan without them keeps
+// the settings' own.
+func TestPlanApplyVote(t *testing.T) {
+	s := Settings{Candidates: []Candidate{{Structure: graphs.Adjacency}, {Structure: graphs.ShortestPath}}, Grid: smallGrid(), Vote: 0}
+	p := Plan{Vote: 1, Kept: []int{0, 1}, Candidates: 2}
+	if got := p.Apply(s); got.Vote != 1 || got.Budget != 0 {
+		t.Errorf("applied %+v, want one voter and no budget", got)
+	}
+	p.Vote, s.Vote = 0, 2
+	if got := p.Apply(s); got.Vote != 2 {
+		t.Errorf("applied %d voters, want the settings' 2", got.Vote)
+	}
+	if !strings.Contains((Plan{Vote: 1, Candidates: 2}).String(), "the single best") {
+		t.Error("the plan's text does not name its voters")
 	}
 }

@@ -48,7 +48,8 @@
 // landmarks (Model.Landmarks) and compares new graphs with them alone.
 //
 // Under a time budget (Settings.Budget, budget.go) a timed probe of the data, which reads no
-// label, plans the run to fit it — landmarks, then a smaller screening, then fewer candidates —
+// label, plans the run to fit it — fewer voters and a smaller screening on the full kernel, then
+// landmarks, then a smaller screening, then fewer candidates —
 // and the run stops at its end (BudgetError). The plan depends on the machine's speed; it is
 // reported (Stats.Budget) so that a rerun can pin it.
 //
