@@ -11,9 +11,9 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/cli"
+	"github.com/gwf-graphs/gwf/layers/pairwise"
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training"
-	"github.com/gwf-graphs/gwf/training/baselines"
 	"github.com/gwf-graphs/gwf/training/cluster"
 	"github.com/gwf-graphs/gwf/training/experiment"
 	"github.com/gwf-graphs/gwf/training/progresslog"
@@ -147,7 +147,7 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 		if opt.Method != experiment.FGWK {
 			return cli.Usagef("--distances needs --method fgwk")
 		}
-		if opt.Distances, err = baselines.ReadDistancesFile(f.distances, ds.Graphs); err != nil {
+		if opt.Distances, err = pairwise.ReadFile(f.distances, ds.Graphs); err != nil {
 			return err
 		}
 	}

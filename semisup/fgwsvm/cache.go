@@ -13,8 +13,8 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
+	"github.com/gwf-graphs/gwf/layers/pairwise"
 	"github.com/gwf-graphs/gwf/training"
-	"github.com/gwf-graphs/gwf/training/baselines"
 )
 
 // matrixFile is where candidate c's matrix of data is kept in dir: a name that says what it
@@ -58,7 +58,7 @@ func loadMatrix(path string, n int) (d *mat.SymDense, ok bool) {
 	if err != nil {
 		return nil, false
 	}
-	d, err = baselines.ReadMatrixNPY(f, st.Size(), n)
+	d, err = pairwise.ReadMatrixNPY(f, st.Size(), n)
 	return d, err == nil
 }
 
@@ -66,5 +66,5 @@ func saveMatrix(path string, d *mat.SymDense) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return atomicfile.Write(path, func(w io.Writer) error { return baselines.WriteMatrixNPY(w, d) })
+	return atomicfile.Write(path, func(w io.Writer) error { return pairwise.WriteMatrixNPY(w, d) })
 }

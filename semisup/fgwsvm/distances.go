@@ -9,8 +9,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers/pairwise"
 	"github.com/gwf-graphs/gwf/training"
-	"github.com/gwf-graphs/gwf/training/baselines"
 )
 
 // Options control how discrepancies are computed.
@@ -58,8 +58,9 @@ func (o Options) solver() training.Config {
 	return o.Solver
 }
 
-func (o Options) baselines(c Candidate, offset, total int) baselines.Options {
-	bo := baselines.Options{Config: c.config(o.solver()), Workers: o.Workers, Metric: c.metric()}
+// matrixOptions is o for candidate c's matrix, whose pairs are counted from offset of total.
+func (o Options) matrixOptions(c Candidate, offset, total int) pairwise.Options {
+	bo := pairwise.Options{Solver: c.config(o.solver()).SolverOptions(), Workers: o.Workers, Metric: c.metric()}
 	if observe := o.Observe; observe != nil { // counts of the matrix → counts of all
 		bo.Observe = func(e training.Event) {
 			e.Done, e.Total = offset+e.Done, total
@@ -95,7 +96,7 @@ func distances(ctx context.Context, data []*graphs.Graph, cands []Candidate, opt
 	if len(cands) == 0 {
 		return nil, nil, fmt.Errorf("fgwsvm: no candidates")
 	}
-	pairs := baselines.Pairs(len(data))
+	pairs := pairwise.Pairs(len(data))
 	out := make([]*mat.SymDense, len(cands))
 	costs := make([]MatrixCost, len(cands))
 	solves := 0 // the FGW candidates: the progress counts their discrepancies alone
@@ -183,7 +184,7 @@ func crossDistances(ctx context.Context, a, b []*graphs.Graph, c Candidate, scal
 	if err != nil {
 		return nil, err
 	}
-	d, _, err := baselines.CrossGWD(ctx, sa, sb, opt.baselines(c, offset, total))
+	d, _, err := pairwise.Cross(ctx, sa, sb, opt.matrixOptions(c, offset, total))
 	if err != nil {
 		return nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
 	}

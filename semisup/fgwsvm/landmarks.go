@@ -14,9 +14,9 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/subset"
+	"github.com/gwf-graphs/gwf/layers/pairwise"
 	"github.com/gwf-graphs/gwf/semisup/svm"
 	"github.com/gwf-graphs/gwf/training"
-	"github.com/gwf-graphs/gwf/training/baselines"
 )
 
 // Landmark (Nyström) kernels (Settings.Landmarks). Under an FGW candidate each training set
@@ -142,13 +142,13 @@ func (m *matrices) landmarked(ci int) bool {
 func (m *matrices) matrixPairs() int {
 	n := len(m.data)
 	if m.lm == nil {
-		return baselines.Pairs(n)
+		return pairwise.Pairs(n)
 	}
 	u := len(m.lm.union)
 	if u == 0 {
 		u = min(m.lm.m, n)
 	}
-	return baselines.Pairs(u) + (n-u)*u
+	return pairwise.Pairs(u) + (n-u)*u
 }
 
 // landmarkMatrix is FGW candidate ci's discrepancies of all graphs to the landmarks of every
@@ -183,7 +183,7 @@ func (m *matrices) landmarkMatrix(ci int) (*mat.Dense, error) {
 		}
 	}
 	pairs := m.matrixPairs()
-	among := baselines.Pairs(len(union))
+	among := pairwise.Pairs(len(union))
 	offset, total := 0, pairs // one count over the matrix, or over the plan's (fullOf)
 	if m.opt.Observe != nil && m.fullDone+pairs <= m.fullTotal {
 		offset, total = m.fullDone, m.fullTotal

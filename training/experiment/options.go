@@ -47,8 +47,8 @@ type Options struct {
 	// Restarts is the number of K-means restarts (default cluster.DefaultRestarts).
 	Restarts int
 	// Distances, if set, are FGWK's pairwise discrepancies computed beforehand (by
-	// baselines.PairwiseGWD, or by shards of baselines.PairwiseRange read back with
-	// baselines.ReadPairwiseCSV): FGWK then computes none. Its order is that of the data.
+	// pairwise.Matrix, or by shards of pairwise.Range read back with pairwise.ReadCSV): FGWK
+	// then computes none. Its order is that of the data.
 	Distances *mat.SymDense
 	// Iterations bounds GWB-KM's assign/update rounds (default 10).
 	Iterations int
