@@ -77,7 +77,7 @@ To cluster under a model trained by 'gwf fit', without training, use 'gwf embed 
 --clusters K': it writes the embeddings with their clusters and scores them.
 
 The experiment is the library package training/experiment; this command adds the flags, the
-output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding),
+output and the progress log.`, cluster.DefaultRestarts, experiment.DefaultEmbedding),
 		Example: `  gwf cluster --dataset MUTAG --runs 5
   gwf cluster --dataset PROTEINS --features labels --embedding lambda --json > proteins.json
   gwf cluster --dataset MUTAG --subset 40 --atoms 3 --layers 5 --epochs 2 --runs 2
