@@ -16,8 +16,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/classlabel"
 	"github.com/gwf-graphs/gwf/internal/envelope"
-	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -341,7 +341,7 @@ func TestErrors(t *testing.T) {
 			return cv(data, labels, Settings{Candidates: cands, Grid: g})
 		},
 		"one labelled class": func() error {
-			y := slices.Repeat([]int{semisup.Unlabeled}, len(labels))
+			y := slices.Repeat([]int{classlabel.Unlabeled}, len(labels))
 			y[0], y[3] = 0, 0
 			_, _, _, err := TrainPredict(ctx, data, y, 3, s, Options{})
 			return err

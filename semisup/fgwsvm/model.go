@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/internal/classlabel"
 	"github.com/gwf-graphs/gwf/semisup/svm"
 	"github.com/gwf-graphs/gwf/training"
 )
@@ -31,7 +31,7 @@ type Model struct {
 	Solver training.Config
 	// ClassLabels say which of the data's labels class c stands for; Features says how the
 	// training graphs' node features were read, so that new graphs are read alike.
-	semisup.ClassLabels
+	classlabel.ClassLabels
 	Features graphs.FeatureEncoding
 	// Stats says what choosing cost (not saved).
 	Stats Stats

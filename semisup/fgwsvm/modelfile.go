@@ -10,8 +10,8 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
+	"github.com/gwf-graphs/gwf/internal/classlabel"
 	"github.com/gwf-graphs/gwf/internal/envelope"
-	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/semisup/svm"
 	"github.com/gwf-graphs/gwf/training"
 )
@@ -148,7 +148,7 @@ func Decode(r io.Reader) (*Model, error) {
 		return nil, bad("%d classes with %d labels and %d names", c, len(p.Classes), len(p.ClassNames))
 	}
 	m := &Model{Voters: p.Voters, Solver: p.Solver, Features: p.Features, Landmarks: p.Landmarks,
-		ClassLabels: semisup.ClassLabels{Classes: p.Classes, ClassNames: p.ClassNames}}
+		ClassLabels: classlabel.ClassLabels{Classes: p.Classes, ClassNames: p.ClassNames}}
 	for i, raw := range p.Graphs {
 		g, err := graphs.ReadJSON(bytes.NewReader(raw), p.Names[i], graphs.DefaultLimits)
 		if err != nil {
