@@ -12,6 +12,9 @@
 // The matrices are written as numpy and pandas read them (WriteMatrix: .npy, .npz, .csv), a
 // slice of pairs as a CSV list (CSVWriter, ReadCSV), and ReadFile reads back either.
 //
+// BalanceFeatures measures the two terms of the fused cost over all pairs of a dataset, and
+// the feature weight that gives them the same mean.
+//
 // The package needs no autodiff: it imports graphs and layers only, so that a classifier on
 // discrepancies (semisup/fgwsvm) does not depend on the trainer.
 package pairwise

@@ -14,8 +14,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers/observe"
 	"github.com/gwf-graphs/gwf/layers/pairwise"
-	"github.com/gwf-graphs/gwf/training"
 )
 
 // TestDistancesKeptInDir: matrices are written to Options.Dir, reused by a later call, and
@@ -25,7 +25,7 @@ func TestDistancesKeptInDir(t *testing.T) {
 	cands, _ := DefaultCandidates(data)
 	dir := t.TempDir()
 	var logged []string
-	opt := Options{Dir: dir, Observe: func(e training.Event) {
+	opt := Options{Dir: dir, Observe: func(e observe.Event) {
 		if e.Message != "" {
 			logged = append(logged, e.Message)
 		}
@@ -138,7 +138,7 @@ func TestDistancesCancelKeepsPartial(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	const stopAt = 6000
-	opt := Options{Dir: dir, Observe: func(e training.Event) {
+	opt := Options{Dir: dir, Observe: func(e observe.Event) {
 		if e.Total > 0 && e.Done >= stopAt {
 			cancel()
 		}
@@ -154,7 +154,7 @@ func TestDistancesCancelKeepsPartial(t *testing.T) {
 		t.Fatalf("kept %d of %d discrepancies, want the %d of the first block at least", len(partial), pairwise.Pairs(len(data)), 4096)
 	}
 	var resumed bool
-	got, err := Distances(context.Background(), data, cands, Options{Dir: dir, Observe: func(e training.Event) {
+	got, err := Distances(context.Background(), data, cands, Options{Dir: dir, Observe: func(e observe.Event) {
 		resumed = resumed || strings.HasPrefix(e.Message, "resuming")
 	}})
 	if err != nil {
@@ -193,7 +193,7 @@ func TestDistancesKeepsPairsAsTheyFinish(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var during int // pairs found kept on disk while the run went on
-	opt := Options{Dir: dir, Workers: 1, CheckpointEvery: time.Nanosecond, Observe: func(e training.Event) {
+	opt := Options{Dir: dir, Workers: 1, CheckpointEvery: time.Nanosecond, Observe: func(e observe.Event) {
 		if e.Total > 0 && e.Done >= 1 && during == 0 {
 			if during = len(loadPartial(path, pairs)); during > 0 {
 				cancel()
@@ -213,7 +213,7 @@ func TestDistancesKeepsPairsAsTheyFinish(t *testing.T) {
 		}
 	}
 	var resumed string
-	got, err := Distances(context.Background(), data, cands, Options{Dir: dir, Observe: func(e training.Event) {
+	got, err := Distances(context.Background(), data, cands, Options{Dir: dir, Observe: func(e observe.Event) {
 		if strings.HasPrefix(e.Message, "resuming") {
 			resumed = e.Message
 		}

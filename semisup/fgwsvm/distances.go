@@ -9,20 +9,21 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers"
+	"github.com/gwf-graphs/gwf/layers/observe"
 	"github.com/gwf-graphs/gwf/layers/pairwise"
-	"github.com/gwf-graphs/gwf/training"
 )
 
 // Options control how discrepancies are computed.
 type Options struct {
-	// Solver is the GWD module (its FeatureWeight is each candidate's); the zero Config means
+	// Solver is the GWD module (its FeatureWeight is each candidate's); the zero value means
 	// DefaultSolver().
-	Solver training.Config
+	Solver layers.SolverOptions
 	// Workers is the number of goroutines (0: GOMAXPROCS); results do not depend on it.
 	Workers int
 	// Observe, if set, is told now and then the discrepancies done of the total of the
 	// matrices being computed (Count events), and what is computed next (messages).
-	Observe training.Observer
+	Observe observe.Observer
 	// Dir, if set, is a folder where every matrix computed is kept (as a NumPy array, named by
 	// what it holds and a hash of the graphs, the candidate and the solver) and found again by
 	// a later run. The matrix being computed is kept in part too (as its pairs finish, every few
@@ -51,8 +52,8 @@ func (o Options) checkpointEvery() time.Duration {
 	return DefaultCheckpointEvery
 }
 
-func (o Options) solver() training.Config {
-	if o.Solver == (training.Config{}) {
+func (o Options) solver() layers.SolverOptions {
+	if o.Solver == (layers.SolverOptions{}) {
 		return DefaultSolver()
 	}
 	return o.Solver
@@ -60,11 +61,11 @@ func (o Options) solver() training.Config {
 
 // matrixOptions is o for candidate c's matrix, whose pairs are counted from offset of total.
 func (o Options) matrixOptions(c Candidate, offset, total int) pairwise.Options {
-	bo := pairwise.Options{Solver: c.config(o.solver()).SolverOptions(), Workers: o.Workers, Metric: c.metric()}
-	if observe := o.Observe; observe != nil { // counts of the matrix → counts of all
-		bo.Observe = func(e training.Event) {
+	bo := pairwise.Options{Solver: c.config(o.solver()), Workers: o.Workers, Metric: c.metric()}
+	if outer := o.Observe; outer != nil { // counts of the matrix → counts of all
+		bo.Observe = func(e observe.Event) {
 			e.Done, e.Total = offset+e.Done, total
-			observe(e)
+			outer(e)
 		}
 	}
 	return bo
@@ -172,7 +173,7 @@ func crossDistances(ctx context.Context, a, b []*graphs.Graph, c Candidate, scal
 			return nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
 		}
 		if opt.Observe != nil { // the pairs count in total, so they count as done
-			opt.Observe(training.Event{Done: offset + len(a)*len(b), Total: total})
+			opt.Observe(observe.Event{Done: offset + len(a)*len(b), Total: total})
 		}
 		return d, nil
 	}

@@ -14,9 +14,9 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/subset"
+	"github.com/gwf-graphs/gwf/layers/observe"
 	"github.com/gwf-graphs/gwf/layers/pairwise"
 	"github.com/gwf-graphs/gwf/semisup/svm"
-	"github.com/gwf-graphs/gwf/training"
 )
 
 // Landmark (Nyström) kernels (Settings.Landmarks). Under an FGW candidate each training set
@@ -85,7 +85,7 @@ func newLandmarkSet(data []*graphs.Graph, m int, seed uint64) *landmarkSet {
 	for i, g := range data {
 		h := sha256.New()
 		h.Write(buf[:])
-		h.Write([]byte(training.Fingerprint([]*graphs.Graph{g})))
+		h.Write([]byte(graphs.Fingerprint([]*graphs.Graph{g})))
 		keys[i] = binary.LittleEndian.Uint64(h.Sum(nil))
 	}
 	rank := seq(len(data))
@@ -192,12 +192,12 @@ func (m *matrices) landmarkMatrix(ci int) (*mat.Dense, error) {
 	d := mat.NewDense(n, len(union), nil)
 	if len(union) > 1 {
 		opt := m.opt
-		if observe := opt.Observe; observe != nil {
-			opt.Observe = func(e training.Event) { // the count of distances' one matrix → ours
+		if outer := opt.Observe; outer != nil {
+			opt.Observe = func(e observe.Event) { // the count of distances' one matrix → ours
 				if e.Total == among {
 					e.Done, e.Total = offset+e.Done, total
 				}
-				observe(e)
+				outer(e)
 			}
 		}
 		ds, costs, err := distances(m.ctx, graphsAt(m.data, union), []Candidate{c}, opt)
