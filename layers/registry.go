@@ -47,6 +47,12 @@ type SolverOptions struct {
 	Jitter float64
 }
 
+// MaxFeatureWeight bounds the weight of the feature cost that the module's configurations
+// accept (training.Config, the FGW-SVM's solver): beyond it the fused cost of ordinary
+// (standardized) features overflows the solvers' exponentials long before any structure is
+// seen.
+const MaxFeatureWeight = 1e6
+
 // DefaultMaxSweeps is the sweep cap of the converged mode when none is given.
 const DefaultMaxSweeps = 10000
 

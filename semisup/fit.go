@@ -197,9 +197,6 @@ func NewModel(data []*graphs.Graph, classes int, gwf training.Config, cfg Config
 	return out, nil
 }
 
-// Unlabeled marks a graph without a label in the labels given to Fit.
-const Unlabeled = -1
-
 // checkLabels validates one label per graph: a class of the head or Unlabeled.
 func (m *Model) checkLabels(data []*graphs.Graph, labels []int) (labelled int, err error) {
 	if len(labels) != len(data) {

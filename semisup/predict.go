@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/split"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -45,30 +46,12 @@ func (m *Model) EmbedNew(ctx context.Context, data []*graphs.Graph, steps int, o
 
 // Folds splits the graphs into k stratified folds (seeded): the graphs of each class are
 // shuffled and dealt round-robin, so every fold has about the same class proportions. It
-// returns the fold of every graph.
+// returns the fold of every graph: the folds of every classifier of the module for the seed
+// (internal/split.Folds).
 func Folds(labels []int, k int, seed uint64) ([]int, error) {
-	if k < 2 || k > len(labels) {
-		return nil, fmt.Errorf("semisup: %d folds for %d graphs", k, len(labels))
-	}
-	byClass := map[int][]int{}
-	var classes []int
-	for i, l := range labels {
-		if _, ok := byClass[l]; !ok {
-			classes = append(classes, l)
-		}
-		byClass[l] = append(byClass[l], i)
-	}
-	rng := rand.New(rand.NewPCG(seed, 0xf01d))
-	fold := make([]int, len(labels))
-	next := 0
-	slices.Sort(classes)
-	for _, c := range classes {
-		members := byClass[c]
-		rng.Shuffle(len(members), func(a, b int) { members[a], members[b] = members[b], members[a] })
-		for _, i := range members {
-			fold[i] = next % k
-			next++
-		}
+	fold, err := split.Folds(labels, k, seed)
+	if err != nil {
+		return nil, fmt.Errorf("semisup: %w", err)
 	}
 	return fold, nil
 }

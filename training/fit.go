@@ -10,6 +10,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/layers/nodes"
+	"github.com/gwf-graphs/gwf/layers/observe"
 )
 
 // Options control how Fit runs and what it optimises. Terms, WithoutGWF, Encoder,
@@ -50,14 +51,8 @@ type Options struct {
 	frozen bool // Transform: the atoms are not stepped
 }
 
-// Progress describes the state of training after a batch.
-type Progress struct {
-	Epoch, Epochs int
-	Done, Total   int     // graphs processed in this epoch, and per epoch
-	Loss          float64 // mean GWF loss of this epoch's graphs so far
-	GraphsPerSec  float64
-	Elapsed, ETA  time.Duration // for the whole run (all remaining epochs)
-}
+// Progress describes the state of training after a batch (observe.Progress).
+type Progress = observe.Progress
 
 // Fit trains m on the graphs of src (Algorithm 4, plus Options.Terms) from the epoch after the
 // last one in m.History up to m.Config.Epochs; graphs.Slice adapts a slice of graphs. It is the

@@ -1,13 +1,7 @@
 package training
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
-	"hash"
-	"math"
 	"math/rand/v2"
-	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -142,58 +136,5 @@ func initEmbeddings(z *mat.Dense, cfg Config, rng *rand.Rand) {
 }
 
 // Fingerprint identifies a dataset by its graphs' structures, distributions and features, so a
-// model or checkpoint is never resumed or applied on other data by mistake.
-func Fingerprint(data []*graphs.Graph) string {
-	var fp fingerprint
-	for _, g := range data {
-		fp.add(g)
-	}
-	return fp.sum()
-}
-
-// fingerprint hashes graphs one at a time (Fingerprint).
-type fingerprint struct {
-	h   hash.Hash
-	row []byte // one adjacency row, dense, as put would write it
-	buf [8]byte
-}
-
-func (f *fingerprint) put(v float64) {
-	binary.LittleEndian.PutUint64(f.buf[:], math.Float64bits(v))
-	f.h.Write(f.buf[:])
-}
-
-func (f *fingerprint) add(g *graphs.Graph) {
-	if f.h == nil {
-		f.h = sha256.New()
-	}
-	n := g.N()
-	f.put(float64(n))
-	f.put(float64(g.Dim()))
-	f.row = slices.Grow(f.row[:0], 8*n)[:8*n]
-	for i := 0; i < n; i++ {
-		clear(f.row)
-		cols, vals := g.A.Row(i)
-		for p, j := range cols {
-			binary.LittleEndian.PutUint64(f.row[8*j:], math.Float64bits(vals[p]))
-		}
-		f.h.Write(f.row)
-	}
-	for _, v := range g.Mu {
-		f.put(v)
-	}
-	if g.F != nil {
-		for i := 0; i < g.N(); i++ {
-			for _, v := range g.F.RawRowView(i) {
-				f.put(v)
-			}
-		}
-	}
-}
-
-func (f *fingerprint) sum() string {
-	if f.h == nil {
-		f.h = sha256.New()
-	}
-	return hex.EncodeToString(f.h.Sum(nil)[:16])
-}
+// model or checkpoint is never resumed or applied on other data by mistake (graphs.Fingerprint).
+func Fingerprint(data []*graphs.Graph) string { return graphs.Fingerprint(data) }

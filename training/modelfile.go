@@ -18,9 +18,8 @@ import (
 // FormatVersion is the version of the model file format written by Save.
 const FormatVersion = 1
 
-// MaxFileBytes bounds the size of a model file that Decode reads (4 GiB: the largest model
-// gwf fit allows holds 128 M parameters, about 2.5 GB of JSON).
-const MaxFileBytes = 4 << 30
+// MaxFileBytes bounds the size of a model file that Decode reads (envelope.MaxFileBytes).
+const MaxFileBytes = envelope.MaxFileBytes
 
 // maxEntries bounds the number of values of all matrices of a decoded model together (4 GiB of
 // float64), checked from the payload's declared shapes before any matrix is allocated.

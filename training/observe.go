@@ -1,56 +1,10 @@
 package training
 
-import "fmt"
+import "github.com/gwf-graphs/gwf/layers/observe"
 
-// Event is what long work tells its observer. It is one of: a training step (Step: after
-// every batch of Fit or Transform), a count of work done (Done of Total: discrepancies
-// computed, for instance), or a message worth a log line (Message; Warning for a warning).
-// Run is the run, seed or fold the event belongs to where the work has several (0-based),
-// else 0.
-type Event struct {
-	Run     int
-	Step    *Progress
-	Done    int
-	Total   int
-	Message string
-	Warning bool
-}
+// Event is what long work tells its observer (observe.Event; kept here for the callers that
+// name it through the trainer).
+type Event = observe.Event
 
-// Observer receives the events of long work, one at a time (never concurrently); a nil
-// Observer receives none. Every long-running function of the module takes one in its options
-// (training.Options, training/experiment.Options, baselines.Options, fgwsvm.Options,
-// semisup.Options, …), so that one function — progresslog's, or a program's own — observes
-// them all.
-type Observer func(Event)
-
-// Step reports a training step.
-func (o Observer) Step(p Progress) {
-	if o != nil {
-		o(Event{Step: &p})
-	}
-}
-
-// Count reports done of total units of work.
-func (o Observer) Count(done, total int) {
-	if o != nil {
-		o(Event{Done: done, Total: total})
-	}
-}
-
-// Say reports a message (a warning if warning is set), formatted as fmt.Sprintf.
-func (o Observer) Say(warning bool, format string, args ...any) {
-	if o != nil {
-		o(Event{Message: fmt.Sprintf(format, args...), Warning: warning})
-	}
-}
-
-// InRun returns an observer that passes o the events of run r: their Run set to r.
-func (o Observer) InRun(r int) Observer {
-	if o == nil {
-		return nil
-	}
-	return func(e Event) {
-		e.Run = r
-		o(e)
-	}
-}
+// Observer receives the events of long work, one at a time (observe.Observer).
+type Observer = observe.Observer

@@ -19,16 +19,16 @@ func describe(src graphs.Source) (dataInfo, error) {
 	if src == nil {
 		return dataInfo{}, fmt.Errorf("no graphs to learn from")
 	}
-	var fp fingerprint
+	var fp graphs.Fingerprinter
 	nodes := make([]int, 0, src.Len())
 	dim, err := checkGraphs(src, func(g *graphs.Graph) {
-		fp.add(g)
+		fp.Add(g)
 		nodes = append(nodes, g.N())
 	})
 	if err != nil {
 		return dataInfo{}, err
 	}
-	return dataInfo{dim: dim, fingerprint: fp.sum(), nodes: nodes}, nil
+	return dataInfo{dim: dim, fingerprint: fp.Sum(), nodes: nodes}, nil
 }
 
 // checkData is checkGraphs of graphs in memory.
@@ -79,13 +79,13 @@ func (m *Model) TrainedOn(src graphs.Source) (bool, error) {
 
 // fingerprintSource is Fingerprint of the graphs of src (read through once).
 func fingerprintSource(src graphs.Source) (string, error) {
-	var fp fingerprint
+	var fp graphs.Fingerprinter
 	for i := 0; i < src.Len(); i++ {
 		g, err := src.Graph(i)
 		if err != nil {
 			return "", err
 		}
-		fp.add(g)
+		fp.Add(g)
 	}
-	return fp.sum(), nil
+	return fp.Sum(), nil
 }

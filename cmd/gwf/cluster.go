@@ -11,9 +11,9 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/cli"
+	"github.com/gwf-graphs/gwf/layers/pairwise"
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training"
-	"github.com/gwf-graphs/gwf/training/baselines"
 	"github.com/gwf-graphs/gwf/training/cluster"
 	"github.com/gwf-graphs/gwf/training/experiment"
 	"github.com/gwf-graphs/gwf/training/progresslog"
@@ -77,7 +77,7 @@ To cluster under a model trained by 'gwf fit', without training, use 'gwf embed 
 --clusters K': it writes the embeddings with their clusters and scores them.
 
 The experiment is the library package training/experiment; this command adds the flags, the
-output and the progress log.`, cluster.DefaultRestarts, cluster.DefaultEmbedding),
+output and the progress log.`, cluster.DefaultRestarts, experiment.DefaultEmbedding),
 		Example: `  gwf cluster --dataset MUTAG --runs 5
   gwf cluster --dataset PROTEINS --features labels --embedding lambda --json > proteins.json
   gwf cluster --dataset MUTAG --subset 40 --atoms 3 --layers 5 --epochs 2 --runs 2
@@ -147,7 +147,7 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 		if opt.Method != experiment.FGWK {
 			return cli.Usagef("--distances needs --method fgwk")
 		}
-		if opt.Distances, err = baselines.ReadDistancesFile(f.distances, ds.Graphs); err != nil {
+		if opt.Distances, err = pairwise.ReadFile(f.distances, ds.Graphs); err != nil {
 			return err
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/gwf-graphs/gwf/internal/cli"
-	"github.com/gwf-graphs/gwf/training/cluster"
+	"github.com/gwf-graphs/gwf/training/experiment"
 )
 
 func TestClusterJSON(t *testing.T) {
@@ -23,7 +23,7 @@ func TestClusterJSON(t *testing.T) {
 			t.Errorf("report lacks %q", key)
 		}
 	}
-	if rep["dataset"] != "MUTAG" || rep["embedding"] != string(cluster.DefaultEmbedding) || rep["epochs"] != 2.0 || rep["graphs"] != 40.0 {
+	if rep["dataset"] != "MUTAG" || rep["embedding"] != string(experiment.DefaultEmbedding) || rep["epochs"] != 2.0 || rep["graphs"] != 40.0 {
 		t.Errorf("report header: dataset %v, embedding %v, epochs %v, graphs %v", rep["dataset"], rep["embedding"], rep["epochs"], rep["graphs"])
 	}
 	if loss, _ := rep["loss"].([]any); len(loss) != 2 {

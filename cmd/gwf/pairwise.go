@@ -9,7 +9,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/cli"
-	"github.com/gwf-graphs/gwf/training/baselines"
+	"github.com/gwf-graphs/gwf/layers/pairwise"
 	"github.com/gwf-graphs/gwf/training/shard"
 )
 
@@ -72,7 +72,7 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 	output := f.output
 	format := "csv"
 	if output != "" && output != "-" {
-		if format = baselines.MatrixFormat(output); format == "" {
+		if format = pairwise.MatrixFormat(output); format == "" {
 			return cli.Usagef("--output %s: name a .npy, .npz or .csv file (or - for CSV on stdout)", output)
 		}
 	}
@@ -101,19 +101,19 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(data), a.Log); err != nil {
 		return err
 	}
-	lo, hi := sh.Range(baselines.Pairs(len(data)))
+	lo, hi := sh.Range(pairwise.Pairs(len(data)))
 	if sharded {
-		a.Log.Infof("shard %s (from %s): pairs %d..%d of %d, writing %s", sh, from, lo, hi-1, baselines.Pairs(len(data)), output)
+		a.Log.Infof("shard %s (from %s): pairs %d..%d of %d, writing %s", sh, from, lo, hi-1, pairwise.Pairs(len(data)), output)
 	}
 	ctx := cmd.Context()
-	opt := baselines.Options{Config: cfg, Workers: f.train.Workers, Observe: a.observer("computing", nil)}
+	opt := pairwise.Options{Solver: cfg.SolverOptions(), Workers: f.train.Workers, Observe: a.observer("computing", nil)}
 	start := time.Now()
 	if square {
-		d, _, err := baselines.PairwiseGWD(ctx, data, opt)
+		d, _, err := pairwise.Matrix(ctx, data, opt)
 		if err != nil {
 			return err
 		}
-		write := func(w io.Writer) error { return baselines.WriteMatrix(w, format, d, graphNames(ds)) }
+		write := func(w io.Writer) error { return pairwise.WriteMatrix(w, format, d, graphNames(ds)) }
 		if err := cli.WriteOutput(cmd.OutOrStdout(), output, write); err != nil {
 			return err
 		}
@@ -121,8 +121,8 @@ func runPairwise(cmd *cobra.Command, a *app, f *pairwiseFlags) error {
 		return nil
 	}
 	err = cli.WriteOutput(cmd.OutOrStdout(), output, func(w io.Writer) error {
-		pw := baselines.NewPairCSVWriter(w, data)
-		if _, err := baselines.PairwiseRange(ctx, data, opt, lo, hi, pw.Write); err != nil {
+		pw := pairwise.NewCSVWriter(w, data)
+		if _, err := pairwise.Range(ctx, data, opt, lo, hi, pw.Write); err != nil {
 			return err
 		}
 		return pw.Flush()

@@ -12,7 +12,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs/collection/dataflags"
 	"github.com/gwf-graphs/gwf/internal/cli"
-	"github.com/gwf-graphs/gwf/training/baselines"
+	"github.com/gwf-graphs/gwf/layers/pairwise"
 )
 
 // TestPairwiseShardsMergeToOneRun: three shards of 'gwf pairwise' (one from a Slurm array's
@@ -86,11 +86,11 @@ func TestPairwiseNPY(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := baselines.ReadDistancesFile(csvPath, ds.Graphs)
+	want, err := pairwise.ReadFile(csvPath, ds.Graphs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := baselines.ReadDistancesFile(npyPath, ds.Graphs)
+	got, err := pairwise.ReadFile(npyPath, ds.Graphs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestPairwiseNPY(t *testing.T) {
 	for _, name := range []string{"d.npz", "d.csv"} {
 		path := filepath.Join(dir, name)
 		mustRun(t, append([]string{"pairwise", "--output", path}, common...)...)
-		got, err := baselines.ReadDistancesFile(path, ds.Graphs)
+		got, err := pairwise.ReadFile(path, ds.Graphs)
 		if err != nil {
 			t.Fatal(err)
 		}

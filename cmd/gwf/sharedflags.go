@@ -5,7 +5,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/semisup"
-	"github.com/gwf-graphs/gwf/training/cluster"
+	"github.com/gwf-graphs/gwf/training/experiment"
 )
 
 // The flags several commands share, each defined here once: the commands differ only in what
@@ -45,7 +45,7 @@ func formatFlag(fs *pflag.FlagSet, v *string) {
 
 // embeddingFlag registers --embedding, z or λ.
 func embeddingFlag(fs *pflag.FlagSet, v *string, what string) {
-	fs.StringVar(v, "embedding", string(cluster.DefaultEmbedding), what+": z (the raw embeddings) or lambda (softmax(z), the atom weights)")
+	fs.StringVar(v, "embedding", string(experiment.DefaultEmbedding), what+": z (the raw embeddings) or lambda (softmax(z), the atom weights)")
 }
 
 // encoderFlags are --encoder, --encoder-hidden and --encoder-lr: the graph encoder that

@@ -98,6 +98,11 @@ func SealStream(w io.Writer, format string, version int, encode func(io.Writer) 
 	return nil
 }
 
+// MaxFileBytes bounds the size of the module's model and classifier files (4 GiB: the
+// largest model gwf fit allows holds 128 M parameters, about 2.5 GB of JSON); readers pass it
+// to Open.
+const MaxFileBytes = 4 << 30
+
 // Open reads one file from r, reading at most maxBytes bytes, and returns its payload once its
 // format, version and checksum are right. what names the format in messages ("gwf model").
 // Errors are ErrCorrupt or ErrVersion (errors.Is), with messages that do not repeat the kind.

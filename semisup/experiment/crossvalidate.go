@@ -6,10 +6,10 @@ import (
 	"slices"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/meanstd"
 	"github.com/gwf-graphs/gwf/internal/subset"
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training"
-	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
 // FoldResult is the accuracy on one held-out fold.
@@ -182,7 +182,7 @@ func FoldAccuracy(rs []FoldResult) MeanStd {
 	for i, r := range rs {
 		xs[i] = r.Accuracy
 	}
-	m, s := cluster.MeanStd(xs)
+	m, s := meanstd.Of(xs)
 	return MeanStd{Mean: m, Std: s}
 }
 

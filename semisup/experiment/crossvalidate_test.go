@@ -5,9 +5,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gwf-graphs/gwf/internal/meanstd"
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
-	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
 func TestCrossValidate(t *testing.T) {
@@ -65,7 +65,7 @@ func TestBestEpoch(t *testing.T) {
 		{Accuracy: 0.9}, // saved before the field existed: left out
 	}
 	best := BestEpoch(rs)
-	mean, std := cluster.MeanStd(best)
+	mean, std := meanstd.Of(best)
 	if n := len(best); n != 2 || math.Abs(mean-0.6) > 1e-12 || !(std > 0) {
 		t.Errorf("BestEpoch = %v ± %v over %d folds, want 0.6 over 2", mean, std, n)
 	}
@@ -73,7 +73,7 @@ func TestBestEpoch(t *testing.T) {
 		t.Errorf("no folds: n = %d", n)
 	}
 	last := LastEpoch(rs)
-	if mean, _ := cluster.MeanStd(last); len(last) != 2 || math.Abs(mean-0.55) > 1e-12 {
+	if mean, _ := meanstd.Of(last); len(last) != 2 || math.Abs(mean-0.55) > 1e-12 {
 		t.Errorf("LastEpoch = %v over %d folds, want 0.55 over 2", mean, len(last))
 	}
 }

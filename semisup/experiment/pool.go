@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/gwf-graphs/gwf/training/cluster"
+	"github.com/gwf-graphs/gwf/internal/meanstd"
 )
 
 // Pooled is what Pool returns: each report's summary, then that of all their folds together.
@@ -138,7 +138,7 @@ func summariseGWF(folds []FoldResult) PooledRun {
 }
 
 func summarise(xs []float64) PooledRun {
-	m, s := cluster.MeanStd(xs)
+	m, s := meanstd.Of(xs)
 	return PooledRun{Folds: len(xs), Accuracy: MeanStd{Mean: m, Std: s}}
 }
 

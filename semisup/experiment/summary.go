@@ -1,6 +1,6 @@
 package experiment
 
-import "github.com/gwf-graphs/gwf/training/cluster"
+import "github.com/gwf-graphs/gwf/internal/meanstd"
 
 // Score is a mean ± std of accuracies over folds (and seeds).
 type Score struct {
@@ -65,15 +65,15 @@ func Summarize(rs []FoldResult) *Summary {
 		xs  []float64
 		out *Score
 	}{{ss, &s.SemiSupervised}, {b0, &s.Beta0}, {lr, &s.LogReg}} {
-		p.out.Mean, p.out.Std = cluster.MeanStd(p.xs)
+		p.out.Mean, p.out.Std = meanstd.Of(p.xs)
 	}
 	if len(sv) == len(ss) {
 		s.SVM = &Score{}
-		s.SVM.Mean, s.SVM.Std = cluster.MeanStd(sv)
+		s.SVM.Mean, s.SVM.Std = meanstd.Of(sv)
 	}
 	if len(joint) == len(ss) {
 		s.Joint = &Score{}
-		s.Joint.Mean, s.Joint.Std = cluster.MeanStd(joint)
+		s.Joint.Mean, s.Joint.Std = meanstd.Of(joint)
 	}
 	return s
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
 	"github.com/gwf-graphs/gwf/internal/buildinfo"
+	"github.com/gwf-graphs/gwf/internal/meanstd"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
-	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
 // SVMSpec is a nested cross-validation of the fgw-svm classifier.
@@ -56,7 +56,7 @@ func CrossValidateSVM(ctx context.Context, ds *graphs.Dataset, labels []int, cla
 		rep.Protocol = protocol()
 	}
 	rep.Confusion = NewConfusion(ds, labels, classes, rep.HeldOut())
-	m, s := cluster.MeanStd(rep.FoldAccuracies())
+	m, s := meanstd.Of(rep.FoldAccuracies())
 	rep.Accuracy = MeanStd{Mean: m, Std: s}
 	if spec.ReportDir != "" {
 		if err := atomicfile.Write(filepath.Join(spec.ReportDir, "report.json"), func(w io.Writer) error { return WriteJSON(w, rep) }); err != nil {

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/meanstd"
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training"
-	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
 // MethodTemplates names the template model in reports.
@@ -153,7 +153,7 @@ func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []in
 		}
 		opt.Observe.Say(false, "fold %d of %d: %.2f %% (%s kept, %.0f s)", f+1, opt.Folds, 100*acc, epochsKept(r), r.Seconds)
 	}
-	mean, std := cluster.MeanStd(accs)
+	mean, std := meanstd.Of(accs)
 	rep.Accuracy, rep.Seconds = MeanStd{Mean: mean, Std: std}, time.Since(start).Seconds()
 	return rep, nil
 }

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/gwf-graphs/gwf/internal/meanstd"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
-	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
 // The reports as text, as `gwf classify` and `gwf pool` print them.
@@ -40,7 +40,7 @@ func (rep *GWFReport) WriteText(w io.Writer) error {
 		for i, r := range rep.Folds {
 			xs[i] = r.Accuracy
 		}
-		if _, err := fmt.Fprintf(w, "\naccuracy: %s %% (mean ± std over %d folds)\n", cluster.FormatMeanStd(xs, 100), len(rep.Folds)); err != nil {
+		if _, err := fmt.Fprintf(w, "\naccuracy: %s %% (mean ± std over %d folds)\n", meanstd.Format(xs, 100), len(rep.Folds)); err != nil {
 			return err
 		}
 		if b := rep.Baselines; b != nil {
@@ -58,10 +58,10 @@ func (rep *GWFReport) WriteText(w io.Writer) error {
 			}
 		}
 		if last := LastEpoch(rep.Folds); len(last) > 0 {
-			fmt.Fprintf(w, "the joint head after the last epoch, before it is trained alone (--head-steps 0): %s %%\n", cluster.FormatMeanStd(last, 100))
+			fmt.Fprintf(w, "the joint head after the last epoch, before it is trained alone (--head-steps 0): %s %%\n", meanstd.Format(last, 100))
 		}
 		if best := BestEpoch(rep.Folds); len(best) > 0 {
-			_, err := fmt.Fprintf(w, "diagnostic, not a result: the best epoch's held-out accuracy, chosen on the held-out labels as the authors' code does: %s %%\n", cluster.FormatMeanStd(best, 100))
+			_, err := fmt.Fprintf(w, "diagnostic, not a result: the best epoch's held-out accuracy, chosen on the held-out labels as the authors' code does: %s %%\n", meanstd.Format(best, 100))
 			return err
 		}
 		return nil

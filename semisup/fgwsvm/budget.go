@@ -11,8 +11,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers/pairwise"
 	"github.com/gwf-graphs/gwf/semisup/svm"
-	"github.com/gwf-graphs/gwf/training/baselines"
 )
 
 // A budget (Settings.Budget) plans a run to fit a time and stops it there. The plan measures
@@ -219,13 +219,13 @@ func (w workload) gwds(s Settings, o option) int {
 		kept = min(f, vote*min(w.sets, 3))
 		total += screeningGWDs(o.screen, f, cands, vote, w.sets)
 	}
-	per := baselines.Pairs(w.n)
+	per := pairwise.Pairs(w.n)
 	if m := o.landmarks; m > 0 {
 		u := min(w.n, m)
 		if w.sets > 1 { // the union of the folds' nested samples (landmarkSet)
 			u = min(w.n, (m*w.sets+w.sets-2)/(w.sets-1))
 		}
-		per = min(per, baselines.Pairs(u)+(w.n-u)*u)
+		per = min(per, pairwise.Pairs(u)+(w.n-u)*u)
 	}
 	return total + kept*per
 }
@@ -243,7 +243,7 @@ func screeningGWDs(s, f, cands, vote, sets int) int {
 		if sets > 1 {
 			union = (3*alive + 1) / 2
 		}
-		total += min(f, union) * baselines.Pairs(size)
+		total += min(f, union) * pairwise.Pairs(size)
 		alive = roundKeep(alive, vote)
 	}
 	return total

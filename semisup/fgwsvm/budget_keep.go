@@ -9,7 +9,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
-	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/layers"
 )
 
 // A budget's plan depends on the machine's speed, and the matrices Options.Dir keeps are
@@ -18,14 +18,14 @@ import (
 // same data, settings and folds takes it again, whatever its budget, and continues.
 
 // planFile is where Options.Dir keeps the plan of data, settings s (less the budget) and folds.
-func planFile(dir string, data []*graphs.Graph, folds int, s Settings, solver training.Config) string {
+func planFile(dir string, data []*graphs.Graph, folds int, s Settings, solver layers.SolverOptions) string {
 	s.Budget = 0
 	key, _ := json.Marshal(struct {
-		Data     string          `json:"data"`
-		Folds    int             `json:"folds"`
-		Settings Settings        `json:"settings"`
-		Solver   training.Config `json:"solver"`
-	}{training.Fingerprint(data), folds, s, solver})
+		Data     string     `json:"data"`
+		Folds    int        `json:"folds"`
+		Settings Settings   `json:"settings"`
+		Solver   solverFile `json:"solver"`
+	}{graphs.Fingerprint(data), folds, s, fileSolver(solver)})
 	sum := sha256.Sum256(key)
 	return filepath.Join(dir, fmt.Sprintf("budget-plan-%x.json", sum[:8]))
 }

@@ -13,19 +13,19 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
-	"github.com/gwf-graphs/gwf/training"
-	"github.com/gwf-graphs/gwf/training/baselines"
+	"github.com/gwf-graphs/gwf/layers"
+	"github.com/gwf-graphs/gwf/layers/pairwise"
 )
 
 // matrixFile is where candidate c's matrix of data is kept in dir: a name that says what it
 // holds and a hash of everything it depends on (the graphs, the candidate, the solver), so that
 // other data or settings never reuse it.
-func matrixFile(dir string, data []*graphs.Graph, c Candidate, solver training.Config) string {
+func matrixFile(dir string, data []*graphs.Graph, c Candidate, solver layers.SolverOptions) string {
 	key, _ := json.Marshal(struct {
-		Data      string          `json:"data"`
-		Candidate Candidate       `json:"candidate"`
-		Solver    training.Config `json:"solver"`
-	}{training.Fingerprint(data), c, c.config(solver)})
+		Data      string     `json:"data"`
+		Candidate Candidate  `json:"candidate"`
+		Solver    solverFile `json:"solver"`
+	}{graphs.Fingerprint(data), c, fileSolver(c.config(solver))})
 	sum := sha256.Sum256(key)
 	tag := ""
 	switch {
@@ -58,7 +58,7 @@ func loadMatrix(path string, n int) (d *mat.SymDense, ok bool) {
 	if err != nil {
 		return nil, false
 	}
-	d, err = baselines.ReadMatrixNPY(f, st.Size(), n)
+	d, err = pairwise.ReadMatrixNPY(f, st.Size(), n)
 	return d, err == nil
 }
 
@@ -66,5 +66,5 @@ func saveMatrix(path string, d *mat.SymDense) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return atomicfile.Write(path, func(w io.Writer) error { return baselines.WriteMatrixNPY(w, d) })
+	return atomicfile.Write(path, func(w io.Writer) error { return pairwise.WriteMatrixNPY(w, d) })
 }

@@ -14,8 +14,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/training"
-	"github.com/gwf-graphs/gwf/training/baselines"
+	"github.com/gwf-graphs/gwf/layers/observe"
+	"github.com/gwf-graphs/gwf/layers/pairwise"
 )
 
 // TestDistancesKeptInDir: matrices are written to Options.Dir, reused by a later call, and
@@ -25,7 +25,7 @@ func TestDistancesKeptInDir(t *testing.T) {
 	cands, _ := DefaultCandidates(data)
 	dir := t.TempDir()
 	var logged []string
-	opt := Options{Dir: dir, Observe: func(e training.Event) {
+	opt := Options{Dir: dir, Observe: func(e observe.Event) {
 		if e.Message != "" {
 			logged = append(logged, e.Message)
 		}
@@ -88,7 +88,7 @@ func TestDistancesResumePartial(t *testing.T) {
 	const kept = 20
 	planted := make([]float64, kept)
 	for k := range planted {
-		i, j := baselines.PairAt(k, len(data))
+		i, j := pairwise.PairAt(k, len(data))
 		planted[k] = want[0].At(i, j) + 1000 // recognisable: a run that recomputes loses it
 	}
 	Options{}.keepPartial(partialFile(path), planted)
@@ -96,8 +96,8 @@ func TestDistancesResumePartial(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for k := range baselines.Pairs(len(data)) {
-		i, j := baselines.PairAt(k, len(data))
+	for k := range pairwise.Pairs(len(data)) {
+		i, j := pairwise.PairAt(k, len(data))
 		w := want[0].At(i, j)
 		if k < kept {
 			w += 1000
@@ -122,7 +122,7 @@ func TestDistancesCancelKeepsPartial(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	var data []*graphs.Graph
-	for range 200 { // more pairs than a block of baselines.PairwiseRange
+	for range 200 { // more pairs than a block of pairwise.Range
 		g, err := graphs.StochasticBlockModel([]int{2, 1 + rng.IntN(3)}, [][]float64{{0.9, 0.2}, {0.2, 0.9}}, rng)
 		if err != nil {
 			t.Fatal(err)
@@ -138,7 +138,7 @@ func TestDistancesCancelKeepsPartial(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	const stopAt = 6000
-	opt := Options{Dir: dir, Observe: func(e training.Event) {
+	opt := Options{Dir: dir, Observe: func(e observe.Event) {
 		if e.Total > 0 && e.Done >= stopAt {
 			cancel()
 		}
@@ -147,14 +147,14 @@ func TestDistancesCancelKeepsPartial(t *testing.T) {
 		t.Fatalf("cancelled run: %v, want context.Canceled", err)
 	}
 	path := matrixFile(dir, data, cands[0], DefaultSolver())
-	partial := loadPartial(partialFile(path), baselines.Pairs(len(data)))
+	partial := loadPartial(partialFile(path), pairwise.Pairs(len(data)))
 	// The pairs finished before the cancel in order: at least the first block of 4,096 of
-	// baselines.PairwiseRange, which all end before the next block starts.
-	if len(partial) < 4096 || len(partial) >= baselines.Pairs(len(data)) {
-		t.Fatalf("kept %d of %d discrepancies, want the %d of the first block at least", len(partial), baselines.Pairs(len(data)), 4096)
+	// pairwise.Range, which all end before the next block starts.
+	if len(partial) < 4096 || len(partial) >= pairwise.Pairs(len(data)) {
+		t.Fatalf("kept %d of %d discrepancies, want the %d of the first block at least", len(partial), pairwise.Pairs(len(data)), 4096)
 	}
 	var resumed bool
-	got, err := Distances(context.Background(), data, cands, Options{Dir: dir, Observe: func(e training.Event) {
+	got, err := Distances(context.Background(), data, cands, Options{Dir: dir, Observe: func(e observe.Event) {
 		resumed = resumed || strings.HasPrefix(e.Message, "resuming")
 	}})
 	if err != nil {
@@ -189,11 +189,11 @@ func TestDistancesKeepsPairsAsTheyFinish(t *testing.T) {
 	}
 	dir := t.TempDir()
 	path := partialFile(matrixFile(dir, data, cands[0], DefaultSolver()))
-	pairs := baselines.Pairs(len(data))
+	pairs := pairwise.Pairs(len(data))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var during int // pairs found kept on disk while the run went on
-	opt := Options{Dir: dir, Workers: 1, CheckpointEvery: time.Nanosecond, Observe: func(e training.Event) {
+	opt := Options{Dir: dir, Workers: 1, CheckpointEvery: time.Nanosecond, Observe: func(e observe.Event) {
 		if e.Total > 0 && e.Done >= 1 && during == 0 {
 			if during = len(loadPartial(path, pairs)); during > 0 {
 				cancel()
@@ -208,12 +208,12 @@ func TestDistancesKeepsPairsAsTheyFinish(t *testing.T) {
 		t.Fatalf("kept %d pairs while running, %d after the stop, of %d", during, len(kept), pairs)
 	}
 	for k, v := range kept {
-		if i, j := baselines.PairAt(k, len(data)); v != want[0].At(i, j) {
+		if i, j := pairwise.PairAt(k, len(data)); v != want[0].At(i, j) {
 			t.Fatalf("kept pair %d (%d, %d) = %v, want %v", k, i, j, v, want[0].At(i, j))
 		}
 	}
 	var resumed string
-	got, err := Distances(context.Background(), data, cands, Options{Dir: dir, Observe: func(e training.Event) {
+	got, err := Distances(context.Background(), data, cands, Options{Dir: dir, Observe: func(e observe.Event) {
 		if strings.HasPrefix(e.Message, "resuming") {
 			resumed = e.Message
 		}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/layers"
-	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/layers/pairwise"
 )
 
 // Candidate is one way of comparing graphs: the structure matrix, the node features and the
@@ -97,7 +97,7 @@ func (c Candidate) check() error {
 	if _, err := graphs.ParseStructure(string(c.Structure)); err != nil {
 		return err
 	}
-	if w := c.FeatureWeight; !(w >= 0) || w > training.MaxFeatureWeight {
+	if w := c.FeatureWeight; !(w >= 0) || w > layers.MaxFeatureWeight {
 		return fmt.Errorf("feature weight %v", w)
 	}
 	if h := c.WL; h < 0 || h > graphs.MaxWLIterations || (h > 0 && c.Degree) || (h == 0 && c.EdgeLabels) {
@@ -233,7 +233,7 @@ func withDegrees(data []*graphs.Graph) []*graphs.Graph {
 	return out
 }
 
-// defaultWeightFactors multiply the balanced feature weight (training.BalanceFeatures:
+// defaultWeightFactors multiply the balanced feature weight (pairwise.BalanceFeatures:
 // the weight at which the structure and feature terms have the same mean) in the default
 // candidates: from a structure-led cost (the features a fifth of it) to a feature-led one
 // (the structure a thousandth), as FGW's grid of α spans both.
@@ -419,7 +419,7 @@ func weighted(data []*graphs.Graph, base Candidate, lim graphs.Limits) ([]Candid
 	if err != nil {
 		return nil, err
 	}
-	b, err := training.BalanceFeatures(graphs.Slice(sd))
+	b, err := pairwise.BalanceFeatures(graphs.Slice(sd))
 	if err != nil {
 		return nil, fmt.Errorf("fgwsvm: balanced feature weight of %s: %w", base, err)
 	}
@@ -474,25 +474,7 @@ func hasFeatures(data []*graphs.Graph) bool {
 }
 
 // config is the GWD module of a candidate: the solver with the candidate's feature weight.
-func (c Candidate) config(base training.Config) training.Config {
-	cfg := base
-	cfg.FeatureWeight = c.FeatureWeight
-	return cfg
-}
-
-// DefaultIterations bounds the conditional gradient's iterations in DefaultSolver, as POT
-// 0.8's ot.optim.cg does (200; FGW's own code: 500). Most pairs stop long before (IMDB-BINARY,
-// 80 graphs: 6 iterations on average with shortest-path structures), but adjacency matrices
-// of dense graphs leave Frank-Wolfe on long plateaus (333 on average, up to 5,574); the
-// bound makes them 4.5× cheaper and moves the discrepancies by 2·10⁻⁵ on average (1% at
-// most).
-const DefaultIterations = 200
-
-// DefaultSolver is the GWD module the discrepancies are computed with: the exact conditional
-// gradient (FGW's solver) from the product coupling alone, as FGW's code, with at most
-// DefaultIterations iterations, and the paper's other settings.
-func DefaultSolver() training.Config {
-	cfg := training.DefaultConfig().WithSolverDefaults("cg")
-	cfg.Layers, cfg.Anchors = DefaultIterations, 0
-	return cfg
+func (c Candidate) config(base layers.SolverOptions) layers.SolverOptions {
+	base.FeatureWeight = c.FeatureWeight
+	return base
 }

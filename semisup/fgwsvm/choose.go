@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/layers"
 )
 
 // Narrow restricts the default candidates (Candidates): the zero value keeps them all.
@@ -111,7 +111,7 @@ func fgwCandidates(data []*graphs.Graph, enc graphs.FeatureEncoding, n Narrow) (
 		return nil, fmt.Errorf("fgwsvm: %d Weisfeiler-Lehman iterations (want 0 to %d)", wl, graphs.MaxWLIterations)
 	case wl > 0 && !mixed && hasFeatures(data) && !graphs.Categorical(data):
 		return nil, errors.New("fgwsvm: Weisfeiler-Lehman labels refine categorical node features (one-hot node labels) or none (from the degrees); these graphs have other features")
-	case !(n.FeatureWeight >= 0) || n.FeatureWeight > training.MaxFeatureWeight || math.IsInf(n.FeatureWeight, 0):
+	case !(n.FeatureWeight >= 0) || n.FeatureWeight > layers.MaxFeatureWeight || math.IsInf(n.FeatureWeight, 0):
 		return nil, fmt.Errorf("fgwsvm: feature weight %v", n.FeatureWeight)
 	}
 	var out []Candidate

@@ -6,8 +6,9 @@ import (
 	"time"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/classlabel"
+	"github.com/gwf-graphs/gwf/internal/split"
 	"github.com/gwf-graphs/gwf/internal/subset"
-	"github.com/gwf-graphs/gwf/semisup"
 )
 
 // FoldResult is one held-out fold of CrossValidate.
@@ -37,7 +38,7 @@ func (r FoldResult) Chosen() Vote {
 }
 
 // CrossValidate scores the classifier by nested stratified cross-validation: the graphs are
-// split into folds (semisup.Folds, so that the folds are those of the GWF classifier for the
+// split into folds (internal/split.Folds, so that the folds are those of the GWF classifier for the
 // same seed); for each, the voters (candidate, γ and C; Settings.VoteFor) are chosen by
 // cross-validation on the other folds' graphs alone (screened, see Settings.Screen), their
 // SVMs are trained on all of them and the held-out fold is scored once. The discrepancies use
@@ -50,7 +51,7 @@ func CrossValidate(ctx context.Context, data []*graphs.Graph, labels []int, clas
 	if err := checkLabels(labels, classes); err != nil {
 		return nil, Stats{}, err
 	}
-	fold, err := semisup.Folds(labels, folds, seed)
+	fold, err := split.Folds(labels, folds, seed)
 	if err != nil {
 		return nil, Stats{}, fmt.Errorf("fgwsvm: %w", err)
 	}
@@ -120,7 +121,7 @@ func CrossValidate(ctx context.Context, data []*graphs.Graph, labels []int, clas
 	return out, mx.stats, nil
 }
 
-// TrainPredict chooses and trains on the graphs with a label (labels[i] ≥ 0; semisup.Unlabeled
+// TrainPredict chooses and trains on the graphs with a label (labels[i] ≥ 0; classlabel.Unlabeled
 // marks the others) and predicts every graph: the labelled-fraction protocol.
 func TrainPredict(ctx context.Context, data []*graphs.Graph, labels []int, classes int, s Settings, opt Options) ([]int, Vote, Stats, error) {
 	if len(data) != len(labels) {
@@ -129,7 +130,7 @@ func TrainPredict(ctx context.Context, data []*graphs.Graph, labels []int, class
 	var train []int
 	masked := make([]int, len(labels))
 	for i, l := range labels {
-		if l != semisup.Unlabeled {
+		if l != classlabel.Unlabeled {
 			train = append(train, i)
 		}
 		masked[i] = max(l, 0) // unlabelled graphs' labels are never read

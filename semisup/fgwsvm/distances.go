@@ -9,20 +9,21 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/training"
-	"github.com/gwf-graphs/gwf/training/baselines"
+	"github.com/gwf-graphs/gwf/layers"
+	"github.com/gwf-graphs/gwf/layers/observe"
+	"github.com/gwf-graphs/gwf/layers/pairwise"
 )
 
 // Options control how discrepancies are computed.
 type Options struct {
-	// Solver is the GWD module (its FeatureWeight is each candidate's); the zero Config means
+	// Solver is the GWD module (its FeatureWeight is each candidate's); the zero value means
 	// DefaultSolver().
-	Solver training.Config
+	Solver layers.SolverOptions
 	// Workers is the number of goroutines (0: GOMAXPROCS); results do not depend on it.
 	Workers int
 	// Observe, if set, is told now and then the discrepancies done of the total of the
 	// matrices being computed (Count events), and what is computed next (messages).
-	Observe training.Observer
+	Observe observe.Observer
 	// Dir, if set, is a folder where every matrix computed is kept (as a NumPy array, named by
 	// what it holds and a hash of the graphs, the candidate and the solver) and found again by
 	// a later run. The matrix being computed is kept in part too (as its pairs finish, every few
@@ -51,19 +52,20 @@ func (o Options) checkpointEvery() time.Duration {
 	return DefaultCheckpointEvery
 }
 
-func (o Options) solver() training.Config {
-	if o.Solver == (training.Config{}) {
+func (o Options) solver() layers.SolverOptions {
+	if o.Solver == (layers.SolverOptions{}) {
 		return DefaultSolver()
 	}
 	return o.Solver
 }
 
-func (o Options) baselines(c Candidate, offset, total int) baselines.Options {
-	bo := baselines.Options{Config: c.config(o.solver()), Workers: o.Workers, Metric: c.metric()}
-	if observe := o.Observe; observe != nil { // counts of the matrix → counts of all
-		bo.Observe = func(e training.Event) {
+// matrixOptions is o for candidate c's matrix, whose pairs are counted from offset of total.
+func (o Options) matrixOptions(c Candidate, offset, total int) pairwise.Options {
+	bo := pairwise.Options{Solver: c.config(o.solver()), Workers: o.Workers, Metric: c.metric()}
+	if outer := o.Observe; outer != nil { // counts of the matrix → counts of all
+		bo.Observe = func(e observe.Event) {
 			e.Done, e.Total = offset+e.Done, total
-			observe(e)
+			outer(e)
 		}
 	}
 	return bo
@@ -95,7 +97,7 @@ func distances(ctx context.Context, data []*graphs.Graph, cands []Candidate, opt
 	if len(cands) == 0 {
 		return nil, nil, fmt.Errorf("fgwsvm: no candidates")
 	}
-	pairs := baselines.Pairs(len(data))
+	pairs := pairwise.Pairs(len(data))
 	out := make([]*mat.SymDense, len(cands))
 	costs := make([]MatrixCost, len(cands))
 	solves := 0 // the FGW candidates: the progress counts their discrepancies alone
@@ -171,7 +173,7 @@ func crossDistances(ctx context.Context, a, b []*graphs.Graph, c Candidate, scal
 			return nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
 		}
 		if opt.Observe != nil { // the pairs count in total, so they count as done
-			opt.Observe(training.Event{Done: offset + len(a)*len(b), Total: total})
+			opt.Observe(observe.Event{Done: offset + len(a)*len(b), Total: total})
 		}
 		return d, nil
 	}
@@ -183,7 +185,7 @@ func crossDistances(ctx context.Context, a, b []*graphs.Graph, c Candidate, scal
 	if err != nil {
 		return nil, err
 	}
-	d, _, err := baselines.CrossGWD(ctx, sa, sb, opt.baselines(c, offset, total))
+	d, _, err := pairwise.Cross(ctx, sa, sb, opt.matrixOptions(c, offset, total))
 	if err != nil {
 		return nil, fmt.Errorf("fgwsvm: %s: %w", c, err)
 	}

@@ -55,5 +55,8 @@
 //
 // The GWF model of the paper (package semisup) learns an embedding; this package is the
 // classifier GW graph methods are benchmarked with, and the default of 'gwf classify' (the
-// benchmark table in docs/results.md compares the two).
+// benchmark table in docs/results.md compares the two). It imports neither that model nor the
+// trainer, and no autodiff: its discrepancies come from layers/pairwise, its solver is a
+// layers.SolverOptions (DefaultSolver), its folds are those of internal/split (the GWF
+// classifier's for the same seed), and TestNoAutodiff checks the imports.
 package fgwsvm

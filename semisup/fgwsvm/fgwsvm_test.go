@@ -16,9 +16,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/classlabel"
 	"github.com/gwf-graphs/gwf/internal/envelope"
-	"github.com/gwf-graphs/gwf/semisup"
-	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/layers/observe"
 )
 
 // threeClasses: stochastic block models of 2, 3 and 4 equal blocks, 12–20 nodes, the shape
@@ -91,7 +91,7 @@ func TestCrossValidateSeparatesBlockModels(t *testing.T) {
 		s := Settings{Candidates: cands, Grid: smallGrid(), Screen: screen}
 		var said []string
 		var counts [][2]int
-		observe := func(e training.Event) {
+		observe := func(e observe.Event) {
 			if e.Message != "" {
 				said = append(said, e.Message)
 			} else if e.Total > 0 {
@@ -341,7 +341,7 @@ func TestErrors(t *testing.T) {
 			return cv(data, labels, Settings{Candidates: cands, Grid: g})
 		},
 		"one labelled class": func() error {
-			y := slices.Repeat([]int{semisup.Unlabeled}, len(labels))
+			y := slices.Repeat([]int{classlabel.Unlabeled}, len(labels))
 			y[0], y[3] = 0, 0
 			_, _, _, err := TrainPredict(ctx, data, y, 3, s, Options{})
 			return err

@@ -9,7 +9,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/subset"
-	"github.com/gwf-graphs/gwf/training/baselines"
+	"github.com/gwf-graphs/gwf/layers/pairwise"
 )
 
 // The screening (Settings.Screen) runs as successive halving: the candidates are first
@@ -140,12 +140,12 @@ func (m *matrices) roundMatrices(sub, need []int, round int) ([]*mat.SymDense, e
 	switch {
 	case round == 0 && len(m.rounds) > 1:
 		m.opt.log("screening %d candidates in %d rounds on %v of the %d graphs, each training set keeping the best third of its candidates after a round: %d discrepancies in the first; then %d discrepancies for each candidate the folds choose, at least %d (the vote)",
-			len(need), len(m.rounds), m.rounds, len(m.data), solves*baselines.Pairs(len(sub)), m.matrixPairs(), m.vote)
+			len(need), len(m.rounds), m.rounds, len(m.data), solves*pairwise.Pairs(len(sub)), m.matrixPairs(), m.vote)
 	case round == 0:
 		m.opt.log("screening %d candidates on %d of the %d graphs (%d discrepancies); then %d discrepancies for each candidate the folds choose there, at least %d (the vote)",
-			len(need), len(sub), len(m.data), solves*baselines.Pairs(len(sub)), m.matrixPairs(), m.vote)
+			len(need), len(sub), len(m.data), solves*pairwise.Pairs(len(sub)), m.matrixPairs(), m.vote)
 	default:
-		m.opt.log("screening round %d of %d: %d candidates on %d graphs (%d discrepancies)", round+1, len(m.rounds), len(need), len(sub), solves*baselines.Pairs(len(sub)))
+		m.opt.log("screening round %d of %d: %d candidates on %d graphs (%d discrepancies)", round+1, len(m.rounds), len(need), len(sub), solves*pairwise.Pairs(len(sub)))
 	}
 	ds, costs, err := distances(m.ctx, graphsOf, cands, m.opt)
 	if err != nil {

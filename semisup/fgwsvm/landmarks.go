@@ -14,9 +14,9 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/subset"
+	"github.com/gwf-graphs/gwf/layers/observe"
+	"github.com/gwf-graphs/gwf/layers/pairwise"
 	"github.com/gwf-graphs/gwf/semisup/svm"
-	"github.com/gwf-graphs/gwf/training"
-	"github.com/gwf-graphs/gwf/training/baselines"
 )
 
 // Landmark (Nyström) kernels (Settings.Landmarks). Under an FGW candidate each training set
@@ -85,7 +85,7 @@ func newLandmarkSet(data []*graphs.Graph, m int, seed uint64) *landmarkSet {
 	for i, g := range data {
 		h := sha256.New()
 		h.Write(buf[:])
-		h.Write([]byte(training.Fingerprint([]*graphs.Graph{g})))
+		h.Write([]byte(graphs.Fingerprint([]*graphs.Graph{g})))
 		keys[i] = binary.LittleEndian.Uint64(h.Sum(nil))
 	}
 	rank := seq(len(data))
@@ -142,13 +142,13 @@ func (m *matrices) landmarked(ci int) bool {
 func (m *matrices) matrixPairs() int {
 	n := len(m.data)
 	if m.lm == nil {
-		return baselines.Pairs(n)
+		return pairwise.Pairs(n)
 	}
 	u := len(m.lm.union)
 	if u == 0 {
 		u = min(m.lm.m, n)
 	}
-	return baselines.Pairs(u) + (n-u)*u
+	return pairwise.Pairs(u) + (n-u)*u
 }
 
 // landmarkMatrix is FGW candidate ci's discrepancies of all graphs to the landmarks of every
@@ -183,7 +183,7 @@ func (m *matrices) landmarkMatrix(ci int) (*mat.Dense, error) {
 		}
 	}
 	pairs := m.matrixPairs()
-	among := baselines.Pairs(len(union))
+	among := pairwise.Pairs(len(union))
 	offset, total := 0, pairs // one count over the matrix, or over the plan's (fullOf)
 	if m.opt.Observe != nil && m.fullDone+pairs <= m.fullTotal {
 		offset, total = m.fullDone, m.fullTotal
@@ -192,12 +192,12 @@ func (m *matrices) landmarkMatrix(ci int) (*mat.Dense, error) {
 	d := mat.NewDense(n, len(union), nil)
 	if len(union) > 1 {
 		opt := m.opt
-		if observe := opt.Observe; observe != nil {
-			opt.Observe = func(e training.Event) { // the count of distances' one matrix → ours
+		if outer := opt.Observe; outer != nil {
+			opt.Observe = func(e observe.Event) { // the count of distances' one matrix → ours
 				if e.Total == among {
 					e.Done, e.Total = offset+e.Done, total
 				}
-				observe(e)
+				outer(e)
 			}
 		}
 		ds, costs, err := distances(m.ctx, graphsAt(m.data, union), []Candidate{c}, opt)

@@ -17,14 +17,14 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
 	"github.com/gwf-graphs/gwf/internal/matfile"
-	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/layers"
 )
 
 // landmarkFile is where the discrepancies of the graphs rest to the landmarks under c are kept
 // in dir: the name of rest's matrix (matrixFile: their hash, the candidate's and the
 // solver's) followed by the landmarks' count and hash.
-func landmarkFile(dir string, rest, landmarks []*graphs.Graph, c Candidate, solver training.Config) string {
-	sum := sha256.Sum256([]byte(training.Fingerprint(landmarks)))
+func landmarkFile(dir string, rest, landmarks []*graphs.Graph, c Candidate, solver layers.SolverOptions) string {
+	sum := sha256.Sum256([]byte(graphs.Fingerprint(landmarks)))
 	base := strings.TrimSuffix(matrixFile(dir, rest, c, solver), ".npy")
 	return fmt.Sprintf("%s-to-%d-landmarks-%s.npy", base, len(landmarks), hex.EncodeToString(sum[:6]))
 }

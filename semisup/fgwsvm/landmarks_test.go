@@ -15,8 +15,8 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/layers/observe"
 	"github.com/gwf-graphs/gwf/semisup/svm"
-	"github.com/gwf-graphs/gwf/training"
 )
 
 // everyFourth splits n graphs into training graphs and every fourth held out.
@@ -145,8 +145,8 @@ func TestLandmarkPredictUnseen(t *testing.T) {
 	cands := []Candidate{{Structure: graphs.Adjacency, FeatureWeight: 1}, {Structure: graphs.ShortestPath, FeatureWeight: 1}, {Kind: KindWLSubtree, WL: 2}}
 	s := Settings{Candidates: cands, Grid: smallGrid(), Vote: 3, Landmarks: 7}
 	train, test := data[:21], data[21:]
-	var counted []training.Event
-	opt := Options{Observe: func(e training.Event) {
+	var counted []observe.Event
+	opt := Options{Observe: func(e observe.Event) {
 		if e.Message == "" {
 			counted = append(counted, e)
 		}
@@ -275,8 +275,8 @@ func TestLandmarkCrossValidate(t *testing.T) {
 	cands := []Candidate{{Structure: graphs.Adjacency, FeatureWeight: 1}, {Structure: graphs.ShortestPath, FeatureWeight: 1}, {Kind: KindStatistics}}
 	s := Settings{Candidates: cands, Grid: smallGrid(), Landmarks: 8, Screen: 20}
 	dir := t.TempDir()
-	var last training.Event
-	opt := Options{Dir: dir, Observe: func(e training.Event) {
+	var last observe.Event
+	opt := Options{Dir: dir, Observe: func(e observe.Event) {
 		if e.Message == "" {
 			last = e
 		}
@@ -358,7 +358,7 @@ func TestLandmarkCrossValidate(t *testing.T) {
 	// Cancelled while the discrepancies to the landmarks are computed: the context's error.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stop := Options{Observe: func(e training.Event) {
+	stop := Options{Observe: func(e observe.Event) {
 		if e.Message == "" && e.Done > 10 {
 			cancel()
 		}
@@ -455,7 +455,7 @@ func TestLandmarkCrossResumes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cross.npy")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stop := Options{CheckpointEvery: time.Nanosecond, Observe: func(e training.Event) {
+	stop := Options{CheckpointEvery: time.Nanosecond, Observe: func(e observe.Event) {
 		if e.Message == "" && e.Done >= 20 {
 			cancel()
 		}
@@ -469,7 +469,7 @@ func TestLandmarkCrossResumes(t *testing.T) {
 	}
 	var logged []string
 	first := -1
-	again := Options{Observe: func(e training.Event) {
+	again := Options{Observe: func(e observe.Event) {
 		if e.Message != "" {
 			logged = append(logged, e.Message)
 		} else if first < 0 {

@@ -10,8 +10,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/training"
-	"github.com/gwf-graphs/gwf/training/baselines"
+	"github.com/gwf-graphs/gwf/layers/observe"
+	"github.com/gwf-graphs/gwf/layers/pairwise"
 )
 
 // Settings are what the classifier chooses among, and how.
@@ -254,15 +254,15 @@ func (m *matrices) fullOf(ci int) (*mat.SymDense, error) {
 		m.stats.add([]MatrixCost{{Candidate: c, Graphs: len(m.data), Seconds: time.Since(start).Seconds()}})
 		return d, nil
 	}
-	pairs := baselines.Pairs(len(m.data))
+	pairs := pairwise.Pairs(len(m.data))
 	m.opt.log("discrepancies of all %d graphs under %s (%d; full matrix %d)", len(m.data), c, pairs, len(m.full)+1)
 	opt := m.opt
-	if observe, done, total := opt.Observe, m.fullDone, m.fullTotal; observe != nil && done+pairs <= total {
-		opt.Observe = func(e training.Event) { // the count of this matrix → the count of the plan's
+	if outer, done, total := opt.Observe, m.fullDone, m.fullTotal; outer != nil && done+pairs <= total {
+		opt.Observe = func(e observe.Event) { // the count of this matrix → the count of the plan's
 			if e.Total == pairs {
 				e.Done, e.Total = done+e.Done, total
 			}
-			observe(e)
+			outer(e)
 		}
 	}
 	ds, costs, err := distances(m.ctx, m.data, []Candidate{c}, opt)

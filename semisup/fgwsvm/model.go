@@ -8,9 +8,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/internal/classlabel"
+	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/semisup/svm"
-	"github.com/gwf-graphs/gwf/training"
 )
 
 // Model is a trained classifier: the voters inner cross-validation chose, and the graphs it
@@ -28,10 +28,10 @@ type Model struct {
 	Landmarks []int
 	// Solver is the GWD module the discrepancies were computed with (FeatureWeight aside:
 	// each voter's candidate's); prediction uses the same.
-	Solver training.Config
+	Solver layers.SolverOptions
 	// ClassLabels say which of the data's labels class c stands for; Features says how the
 	// training graphs' node features were read, so that new graphs are read alike.
-	semisup.ClassLabels
+	classlabel.ClassLabels
 	Features graphs.FeatureEncoding
 	// Stats says what choosing cost (not saved).
 	Stats Stats

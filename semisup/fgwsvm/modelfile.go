@@ -10,10 +10,9 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
+	"github.com/gwf-graphs/gwf/internal/classlabel"
 	"github.com/gwf-graphs/gwf/internal/envelope"
-	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/semisup/svm"
-	"github.com/gwf-graphs/gwf/training"
 )
 
 // FormatName and FormatVersion identify the classifier file (an internal/envelope: format,
@@ -40,7 +39,7 @@ type filePayload struct {
 	SVM        *svm.Model             `json:"svm,omitempty"`
 	Graphs     []json.RawMessage      `json:"graphs"` // each in the JSON form of graphs.WriteJSON
 	Names      []string               `json:"names"`
-	Solver     training.Config        `json:"solver"`
+	Solver     solverFile             `json:"solver"`
 	Classes    []int                  `json:"classes,omitempty"`
 	ClassNames []string               `json:"class_names,omitempty"`
 	Features   graphs.FeatureEncoding `json:"features"`
@@ -51,7 +50,7 @@ type filePayload struct {
 
 // Encode writes the classifier file.
 func (m *Model) Encode(w io.Writer) error {
-	p := filePayload{Voters: m.Voters, Solver: m.Solver, Classes: m.Classes,
+	p := filePayload{Voters: m.Voters, Solver: fileSolver(m.Solver), Classes: m.Classes,
 		ClassNames: m.ClassNames, Features: m.Features, Landmarks: m.Landmarks}
 	for _, g := range m.Graphs {
 		var b bytes.Buffer
@@ -90,13 +89,13 @@ func IsClassifierFile(head []byte) bool {
 // Decode reads and checks a classifier file: the SVM's shapes and values against its graphs,
 // each graph under the default size limits.
 func Decode(r io.Reader) (*Model, error) {
-	file, err := io.ReadAll(io.LimitReader(r, training.MaxFileBytes+1))
+	file, err := io.ReadAll(io.LimitReader(r, envelope.MaxFileBytes+1))
 	if err != nil {
 		return nil, err
 	}
-	payload, err := envelope.Open(bytes.NewReader(file), FormatName, FormatVersion, "fgw-svm classifier", training.MaxFileBytes)
+	payload, err := envelope.Open(bytes.NewReader(file), FormatName, FormatVersion, "fgw-svm classifier", envelope.MaxFileBytes)
 	for v := FormatVersion - 1; v >= 1 && errors.Is(err, envelope.ErrVersion); v-- {
-		if old, errOld := envelope.Open(bytes.NewReader(file), FormatName, v, "fgw-svm classifier", training.MaxFileBytes); errOld == nil {
+		if old, errOld := envelope.Open(bytes.NewReader(file), FormatName, v, "fgw-svm classifier", envelope.MaxFileBytes); errOld == nil {
 			payload, err = old, nil
 		}
 	}
@@ -115,7 +114,7 @@ func Decode(r io.Reader) (*Model, error) {
 	if len(p.Graphs) == 0 || len(p.Graphs) != len(p.Names) {
 		return nil, bad("%d graphs and %d names", len(p.Graphs), len(p.Names))
 	}
-	if err := p.Solver.Validate(); err != nil {
+	if err := checkSolver(p.Solver.options()); err != nil {
 		return nil, bad("%v", err)
 	}
 	if err := p.Features.Validate(); err != nil {
@@ -147,8 +146,8 @@ func Decode(r io.Reader) (*Model, error) {
 	if c := p.Voters[0].SVM.Classes; c < len(p.Classes) || c < len(p.ClassNames) {
 		return nil, bad("%d classes with %d labels and %d names", c, len(p.Classes), len(p.ClassNames))
 	}
-	m := &Model{Voters: p.Voters, Solver: p.Solver, Features: p.Features, Landmarks: p.Landmarks,
-		ClassLabels: semisup.ClassLabels{Classes: p.Classes, ClassNames: p.ClassNames}}
+	m := &Model{Voters: p.Voters, Solver: p.Solver.options(), Features: p.Features, Landmarks: p.Landmarks,
+		ClassLabels: classlabel.ClassLabels{Classes: p.Classes, ClassNames: p.ClassNames}}
 	for i, raw := range p.Graphs {
 		g, err := graphs.ReadJSON(bytes.NewReader(raw), p.Names[i], graphs.DefaultLimits)
 		if err != nil {

@@ -15,7 +15,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
 	"github.com/gwf-graphs/gwf/internal/matfile"
-	"github.com/gwf-graphs/gwf/training/baselines"
+	"github.com/gwf-graphs/gwf/layers/pairwise"
 )
 
 // A matrix being computed is kept in part as its pairs finish: every few seconds (minKeep, or
@@ -40,10 +40,10 @@ func (o Options) pairwise(ctx context.Context, sd []*graphs.Graph, c Candidate, 
 		return nil, fmt.Errorf("fgwsvm: %d graphs, need at least 2", len(sd))
 	}
 	if path == "" { // nothing to keep: the matrix is filled directly, no list of pairs beside it
-		d, _, err := baselines.PairwiseGWD(ctx, sd, o.baselines(c, offset, total))
+		d, _, err := pairwise.Matrix(ctx, sd, o.matrixOptions(c, offset, total))
 		return d, err
 	}
-	pairs := baselines.Pairs(len(sd))
+	pairs := pairwise.Pairs(len(sd))
 	partial := partialFile(path)
 	vals := loadPartial(partial, pairs)
 	if len(vals) > 0 {
@@ -63,14 +63,14 @@ func (o Options) pairwise(ctx context.Context, sd []*graphs.Graph, c Candidate, 
 		return nil
 	}
 	if lo := len(vals); lo < pairs {
-		if _, err := baselines.PairwiseRange(ctx, sd, o.baselines(c, offset+lo, total), lo, pairs, emit); err != nil {
+		if _, err := pairwise.Range(ctx, sd, o.matrixOptions(c, offset+lo, total), lo, pairs, emit); err != nil {
 			o.keepPartial(partial, vals) // cancelled, or a pair failed: keep what was computed
 			return nil, err
 		}
 	}
 	n := len(sd)
 	d := mat.NewSymDense(n, nil)
-	t := 0 // vals in baselines.PairAt's order: (0, 1), (0, 2), …, (1, 2), …
+	t := 0 // vals in pairwise.PairAt's order: (0, 1), (0, 2), …, (1, 2), …
 	for i := range n {
 		for j := i + 1; j < n; j++ {
 			d.SetSym(i, j, vals[t])
@@ -85,7 +85,7 @@ func partialFile(path string) string {
 	return strings.TrimSuffix(path, ".npy") + ".partial.npy"
 }
 
-// loadPartial reads the discrepancies of the first pairs (in baselines.PairAt's order) that a
+// loadPartial reads the discrepancies of the first pairs (in pairwise.PairAt's order) that a
 // killed run kept in path: a 1×t array, t at most pairs, every entry finite. Anything else is
 // ignored (nil: computed anew).
 func loadPartial(path string, pairs int) []float64 {

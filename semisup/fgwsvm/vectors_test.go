@@ -13,7 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/layers/observe"
 )
 
 // graphOf is a graph of n nodes and the undirected edges, without features.
@@ -218,8 +218,8 @@ func TestPredictVectorCandidates(t *testing.T) {
 	if len(m.Voters) != 2 {
 		t.Fatalf("%d voters, want 2", len(m.Voters))
 	}
-	var last training.Event
-	got, err := m.Predict(context.Background(), test, Options{Observe: func(e training.Event) {
+	var last observe.Event
+	got, err := m.Predict(context.Background(), test, Options{Observe: func(e observe.Event) {
 		if e.Total > 0 {
 			last = e
 		}

@@ -4,44 +4,23 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/internal/split"
 )
 
 // StratifiedFolds assigns each of the items labelled y to one of k folds, stratified by
 // class: each class's items, shuffled with seed, are dealt round-robin, and each class starts
 // where the previous one stopped, so every class is spread over the folds within one item and
 // the folds' sizes differ by at most one. The same y, k and seed give the same folds. A class
-// with fewer than k items is simply absent from some folds. Labels may be any ints. It
-// returns an error if k < 2 or k > len(y).
+// with fewer than k items is simply absent from some folds. Labels may be any ints. Its
+// generator is its own (split.Stratified), so these inner folds are not the outer ones of
+// semisup.Folds with the same seed. It returns an error if k < 2 or k > len(y).
 func StratifiedFolds(y []int, k int, seed uint64) ([]int, error) {
-	switch {
-	case k < 2:
-		return nil, fmt.Errorf("svm: %d folds: need at least 2", k)
-	case k > len(y):
-		return nil, fmt.Errorf("svm: %d folds for %d items: need at most one fold per item",
-			k, len(y))
-	}
-	byClass := map[int][]int{}
-	for i, l := range y {
-		byClass[l] = append(byClass[l], i)
-	}
-	labels := make([]int, 0, len(byClass))
-	for l := range byClass {
-		labels = append(labels, l)
-	}
-	slices.Sort(labels) // map order is random; the folds must not be
-	rng := rand.New(rand.NewPCG(seed, 0x5f01d5))
-	fold := make([]int, len(y))
-	next := 0
-	for _, l := range labels {
-		items := byClass[l]
-		rng.Shuffle(len(items), func(i, j int) { items[i], items[j] = items[j], items[i] })
-		for _, i := range items {
-			fold[i] = next
-			next = (next + 1) % k
-		}
+	fold, err := split.Stratified(y, k, rand.New(rand.NewPCG(seed, 0x5f01d5)))
+	if err != nil {
+		return nil, fmt.Errorf("svm: %w", err)
 	}
 	return fold, nil
 }

@@ -101,7 +101,7 @@ func TestBaselinesErrors(t *testing.T) {
 	}
 	bad := fast()
 	bad.Solver = "sinkhorn"
-	if _, _, err := PairwiseGWD(ctx, data, Options{Config: bad}); err == nil || !strings.Contains(err.Error(), "sinkhorn") {
+	if _, _, err := FGWK(ctx, data, 2, Options{Config: bad}); err == nil || !strings.Contains(err.Error(), "sinkhorn") {
 		t.Errorf("unknown solver: error %v", err)
 	}
 	bad = fast()
@@ -109,8 +109,8 @@ func TestBaselinesErrors(t *testing.T) {
 	if _, _, err := GWBKMeans(ctx, data, 2, GWBKMOptions{Options: Options{Config: bad}}); err == nil {
 		t.Error("gwb-km with -1 barycenter layers: no error")
 	}
-	if _, _, err := PairwiseGWD(ctx, data[:1], Options{}); err == nil {
-		t.Error("pairwise gwd of one graph")
+	if _, _, err := FGWK(ctx, data[:1], 1, Options{}); err == nil {
+		t.Error("fgwk of one graph")
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()

@@ -7,9 +7,8 @@
 //     the data, assignment by GW discrepancy, each center recomputed as the GW barycenter of its
 //     members. It needs about k·I GWDs per iteration, plus the barycenters.
 //
-// Both spread their GWDs over the cores, report progress, stop with their context, and give
-// the same result for a given seed whatever the number of workers. FGWK's discrepancies also
-// spread over machines: PairwiseRange computes a contiguous slice of the pairs (a shard's),
-// PairCSVWriter writes it, and ReadPairwiseCSV reads the joined slices back as the matrix
-// PairwiseGWD returns.
+// Both spread their GWDs over the cores (layers/pairwise, which computes FGWK's matrix and
+// reads and writes it, sharded runs included), report progress, stop with their context, and
+// give the same result for a given seed whatever the number of workers. Both take their GWD
+// module from a training.Config, as GWF does.
 package baselines

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers/pairwise"
 	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
@@ -19,7 +20,7 @@ func FGWK(ctx context.Context, data []*graphs.Graph, k int, opt Options) ([]int,
 	if k < 1 || k > len(data) {
 		return nil, Stats{}, fmt.Errorf("fgwk: %d clusters for %d graphs", k, len(data))
 	}
-	d, st, err := PairwiseGWD(ctx, data, opt)
+	d, st, err := pairwise.Matrix(ctx, data, opt.pairwise())
 	if err != nil {
 		return nil, st, fmt.Errorf("fgwk: %w", err)
 	}

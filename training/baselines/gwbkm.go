@@ -11,6 +11,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/layers"
+	"github.com/gwf-graphs/gwf/layers/pairwise"
 )
 
 // GWBKMOptions configure GWBKMeans.
@@ -54,7 +55,7 @@ func GWBKMeans(ctx context.Context, data []*graphs.Graph, k int, opt GWBKMOption
 	var stats Stats
 	for it := 0; it < iters; it++ {
 		// Assignment: every graph against every center.
-		err := parallel(ctx, len(data)*k, opt.Options, func(st *layers.State, t int) error {
+		err := pairwise.Each(ctx, len(data)*k, opt.pairwise(), func(st *layers.State, t int) error {
 			i, c := t/k, t%k
 			if err := layers.Solve(s, st, space(data[i]), centers[c]); err != nil {
 				return fmt.Errorf("gwb-km: gwd of graph %q and center %d: %w", data[i].Name, c, err)
@@ -86,7 +87,7 @@ func GWBKMeans(ctx context.Context, data []*graphs.Graph, k int, opt GWBKMOption
 		newCenters := make([]layers.Space, k)
 		quiet := opt.Options
 		quiet.Observe = nil
-		err = parallel(ctx, k, quiet, func(_ *layers.State, c int) error {
+		err = pairwise.Each(ctx, k, quiet.pairwise(), func(_ *layers.State, c int) error {
 			var atoms []layers.Atom
 			for i, a := range assign {
 				if a == c {

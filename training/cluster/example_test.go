@@ -54,7 +54,7 @@ func ExampleFormatMeanStd() {
 
 // Cluster the graphs of a (here briefly) trained model by λ = softmax(z), the paper's
 // protocol, and score the clusters against the classes.
-func ExampleModel() {
+func Example_model() {
 	ds, err := datasets.Load("MUTAG", graphs.TUOptions{})
 	if err != nil {
 		panic(err)
@@ -69,7 +69,7 @@ func ExampleModel() {
 	if err := training.Fit(context.Background(), m, graphs.Slice(data), training.Options{}); err != nil {
 		panic(err)
 	}
-	res, err := cluster.Model(m, cluster.DefaultEmbedding, cluster.KMeansOptions{K: 2, Seed: 1})
+	res, err := cluster.KMeans(training.EmbeddingLambda.Rows(m.Z), cluster.KMeansOptions{K: 2, Seed: 1})
 	if err != nil {
 		panic(err)
 	}

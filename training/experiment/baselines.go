@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers/pairwise"
 	"github.com/gwf-graphs/gwf/training/baselines"
 	"github.com/gwf-graphs/gwf/training/cluster"
 )
@@ -24,7 +25,7 @@ func runBaseline(ctx context.Context, data []*graphs.Graph, truth []int, opt Opt
 		}
 		kernel = baselines.Kernel(opt.Distances)
 	case opt.Method == FGWK:
-		d, st, err := baselines.PairwiseGWD(ctx, data, baselines.Options{Config: opt.Config, Workers: opt.Workers, Observe: opt.Observe.InRun(0)})
+		d, st, err := pairwise.Matrix(ctx, data, pairwise.Options{Solver: opt.Config.SolverOptions(), Workers: opt.Workers, Observe: opt.Observe.InRun(0)})
 		if err != nil {
 			return fmt.Errorf("experiment: fgwk: %w", err)
 		}

@@ -30,6 +30,14 @@ func ParseMethod(s string) (Method, error) {
 	return "", fmt.Errorf("unknown method %q (want gwf, fgwk or gwb-km)", s)
 }
 
+// DefaultEmbedding is what the paper's experiment clusters: λ = softmax(z), chosen on a
+// principled argument, not on labels. The model and its loss see z only through softmax, which
+// is invariant to z + c·1, so the component of z along 1 is unidentified: Adam's
+// per-coordinate scaling moves it in ways the loss never sees, and Euclidean K-means on z would
+// count that noise. λ is the identifiable representation the model uses (the barycenter
+// weights).
+const DefaultEmbedding = training.EmbeddingLambda
+
 // Options configure Run. Zero fields select the defaults given.
 type Options struct {
 	// Method is GWF (default), FGWK or GWBKM.
@@ -41,14 +49,14 @@ type Options struct {
 	Runs int
 	// Clusters is K of K-means (default: the number of classes of the labels).
 	Clusters int
-	// Embedding is what the main scores of GWF cluster (default cluster.DefaultEmbedding); the
+	// Embedding is what the main scores of GWF cluster (default DefaultEmbedding); the
 	// other embedding is scored too.
 	Embedding training.Embedding
 	// Restarts is the number of K-means restarts (default cluster.DefaultRestarts).
 	Restarts int
 	// Distances, if set, are FGWK's pairwise discrepancies computed beforehand (by
-	// baselines.PairwiseGWD, or by shards of baselines.PairwiseRange read back with
-	// baselines.ReadPairwiseCSV): FGWK then computes none. Its order is that of the data.
+	// pairwise.Matrix, or by shards of pairwise.Range read back with pairwise.ReadCSV): FGWK
+	// then computes none. Its order is that of the data.
 	Distances *mat.SymDense
 	// Iterations bounds GWB-KM's assign/update rounds (default 10).
 	Iterations int
@@ -92,7 +100,7 @@ func (o Options) withDefaults() Options {
 		o.Runs = 1
 	}
 	if o.Embedding == "" {
-		o.Embedding = cluster.DefaultEmbedding
+		o.Embedding = DefaultEmbedding
 	}
 	if o.Restarts == 0 {
 		o.Restarts = cluster.DefaultRestarts

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/gwf-graphs/gwf/internal/meanstd"
 	"github.com/gwf-graphs/gwf/training"
-	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
 // RunResult is one run of the experiment: one seed of a method, its scores and its cost. The
@@ -113,7 +113,7 @@ func (rep *Report) metric(get func(RunResult) float64) []float64 {
 // summarise fills in the means and standard deviations over the runs.
 func (rep *Report) summarise() {
 	ms := func(get func(RunResult) float64) MeanStd {
-		mean, std := cluster.MeanStd(rep.metric(get))
+		mean, std := meanstd.Of(rep.metric(get))
 		return MeanStd{Mean: mean, Std: std}
 	}
 	rep.Accuracy = ms(func(r RunResult) float64 { return r.Accuracy })
@@ -181,7 +181,7 @@ func (rep *Report) WriteTable(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	pct := func(get func(RunResult) float64) string { return cluster.FormatMeanStd(rep.metric(get), 100) + " %" }
+	pct := func(get func(RunResult) float64) string { return meanstd.Format(rep.metric(get), 100) + " %" }
 	lines := []string{"", fmt.Sprintf("mean ± std over %d run(s):", len(rep.Runs))}
 	if rep.Scored() {
 		lines = append(lines,
@@ -195,7 +195,7 @@ func (rep *Report) WriteTable(w io.Writer) error {
 				"  accuracy (λ)  "+pct(func(r RunResult) float64 { return r.AccuracyLambda }))
 		}
 	}
-	lines = append(lines, "  seconds       "+cluster.FormatMeanStd(rep.metric(func(r RunResult) float64 { return r.Seconds }), 1))
+	lines = append(lines, "  seconds       "+meanstd.Format(rep.metric(func(r RunResult) float64 { return r.Seconds }), 1))
 	if !rep.Scored() {
 		lines = append(lines, "", "no scores: the data have no class labels")
 	}

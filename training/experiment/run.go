@@ -201,9 +201,9 @@ func scoreGWF(run *RunResult, m *training.Model, truth []int, k int, opt Options
 		if truth == nil && e != opt.Embedding {
 			continue // nothing to score: only the chosen embedding's clusters are wanted
 		}
-		res, err := cluster.Model(m, e, cluster.KMeansOptions{K: k, Restarts: opt.Restarts, Seed: run.Seed})
+		res, err := cluster.KMeans(e.Rows(m.Z), cluster.KMeansOptions{K: k, Restarts: opt.Restarts, Seed: run.Seed})
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("cluster: %s of the model: %w", e, err)
 		}
 		var s cluster.Scores
 		if truth != nil {

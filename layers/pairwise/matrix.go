@@ -1,4 +1,4 @@
-package baselines
+package pairwise
 
 import (
 	"bufio"
@@ -96,11 +96,11 @@ func readSquare(r io.Reader, size int64, format string, n int) (*mat.SymDense, [
 	return mat.NewSymDense(n, mat.DenseCopyOf(m).RawMatrix().Data), names, nil
 }
 
-// ReadDistancesFile reads the discrepancies between data's graphs from a file as 'gwf pairwise'
+// ReadFile reads the discrepancies between data's graphs from a file as 'gwf pairwise'
 // writes it: the square matrix of WriteMatrix (.npy, .npz, .csv; numpy's and pandas' too) or
-// the CSV list of pairs of PairCSVWriter (the one process of --long, or merged shards). The
+// the CSV list of pairs of CSVWriter (the one process of --long, or merged shards). The
 // file's format is told by its extension, a list of pairs by its header.
-func ReadDistancesFile(path string, data []*graphs.Graph) (*mat.SymDense, error) {
+func ReadFile(path string, data []*graphs.Graph) (*mat.SymDense, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -120,7 +120,7 @@ func ReadDistancesFile(path string, data []*graphs.Graph) (*mat.SymDense, error)
 	var d *mat.SymDense
 	switch format {
 	case "pairs":
-		d, err = ReadPairwiseCSV(r, data)
+		d, err = ReadCSV(r, data)
 	case "":
 		err = fmt.Errorf("not a file gwf pairwise writes: name a .npy, .npz or .csv file")
 	default:

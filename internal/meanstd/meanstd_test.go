@@ -1,4 +1,4 @@
-package cluster
+package meanstd
 
 import (
 	"math"
@@ -17,14 +17,14 @@ func TestMeanStd(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m, s := MeanStd(tt.xs)
+			m, s := Of(tt.xs)
 			if math.Abs(m-tt.mean) > 1e-12 || math.Abs(s-tt.std) > 1e-12 {
-				t.Errorf("MeanStd(%v) = %v, %v; want %v, %v", tt.xs, m, s, tt.mean, tt.std)
+				t.Errorf("Of(%v) = %v, %v; want %v, %v", tt.xs, m, s, tt.mean, tt.std)
 			}
 		})
 	}
-	if m, s := MeanStd(nil); !math.IsNaN(m) || !math.IsNaN(s) {
-		t.Errorf("MeanStd(nil) = %v, %v; want NaN, NaN", m, s)
+	if m, s := Of(nil); !math.IsNaN(m) || !math.IsNaN(s) {
+		t.Errorf("Of(nil) = %v, %v; want NaN, NaN", m, s)
 	}
 }
 
@@ -41,8 +41,8 @@ func TestFormatMeanStd(t *testing.T) {
 		{nil, 100, "NaN ± NaN"},
 	}
 	for _, tt := range tests {
-		if got := FormatMeanStd(tt.xs, tt.scale); got != tt.want {
-			t.Errorf("FormatMeanStd(%v, %v) = %q, want %q", tt.xs, tt.scale, got, tt.want)
+		if got := Format(tt.xs, tt.scale); got != tt.want {
+			t.Errorf("Format(%v, %v) = %q, want %q", tt.xs, tt.scale, got, tt.want)
 		}
 	}
 }

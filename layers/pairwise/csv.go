@@ -1,4 +1,4 @@
-package baselines
+package pairwise
 
 import (
 	"encoding/csv"
@@ -18,30 +18,30 @@ import (
 // the graphs' indices (0-based, in data order) and names.
 var pairCSVHeader = []string{"i", "j", "graph_i", "graph_j", "gwd"}
 
-// PairCSVWriter writes pairwise discrepancies as CSV, a row per pair: the format of
+// CSVWriter writes pairwise discrepancies as CSV, a row per pair: the format of
 // "gwf pairwise", whose shards' parts "gwf merge" joins and "gwf cluster --distances" reads.
-type PairCSVWriter struct {
+type CSVWriter struct {
 	cw   *csv.Writer
 	data []*graphs.Graph
 	rec  []string
 }
 
-// NewPairCSVWriter writes the header and returns a writer of pairs of data's graphs.
-func NewPairCSVWriter(w io.Writer, data []*graphs.Graph) *PairCSVWriter {
-	p := &PairCSVWriter{cw: csv.NewWriter(w), data: data}
+// NewCSVWriter writes the header and returns a writer of pairs of data's graphs.
+func NewCSVWriter(w io.Writer, data []*graphs.Graph) *CSVWriter {
+	p := &CSVWriter{cw: csv.NewWriter(w), data: data}
 	p.cw.Write(pairCSVHeader)
 	return p
 }
 
 // Write writes the discrepancy d of graphs i and j.
-func (p *PairCSVWriter) Write(i, j int, d float64) error {
+func (p *CSVWriter) Write(i, j int, d float64) error {
 	p.rec = append(p.rec[:0], strconv.Itoa(i), strconv.Itoa(j), p.data[i].Name, p.data[j].Name, strconv.FormatFloat(d, 'g', -1, 64))
 	p.cw.Write(p.rec)
 	return p.cw.Error()
 }
 
 // Flush writes what is buffered and reports any write error.
-func (p *PairCSVWriter) Flush() error {
+func (p *CSVWriter) Flush() error {
 	p.cw.Flush()
 	if err := p.cw.Error(); err != nil {
 		return fmt.Errorf("pairwise csv: %w", err)
@@ -49,11 +49,11 @@ func (p *PairCSVWriter) Flush() error {
 	return nil
 }
 
-// ReadPairwiseCSV reads the discrepancies of every pair of data's graphs from the CSV that
-// PairCSVWriter writes (all pairs, in any order: a merged sharded run or a single one) into the
-// matrix PairwiseGWD returns. Each row's names must be those of data's graphs at its indices
+// ReadCSV reads the discrepancies of every pair of data's graphs from the CSV that
+// CSVWriter writes (all pairs, in any order: a merged sharded run or a single one) into the
+// matrix that Matrix returns. Each row's names must be those of data's graphs at its indices
 // (the same data, read the same way), each pair must appear once, and every value be finite.
-func ReadPairwiseCSV(r io.Reader, data []*graphs.Graph) (*mat.SymDense, error) {
+func ReadCSV(r io.Reader, data []*graphs.Graph) (*mat.SymDense, error) {
 	n := len(data)
 	if n < 2 {
 		return nil, fmt.Errorf("pairwise csv: %d graphs, need at least 2", n)

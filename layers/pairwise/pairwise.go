@@ -1,4 +1,4 @@
-package baselines
+package pairwise
 
 import (
 	"context"
@@ -13,41 +13,32 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/layers"
-	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/layers/observe"
 )
 
-// Options control the baselines' GWD computations.
+// Options control the computation of discrepancies.
 type Options struct {
-	// Config is the GWF training configuration the baselines share with GWF: its GWD module
-	// (Solver, Gamma, Layers, Inner, FeatureWeight) computes every discrepancy and its GWBLayers
-	// is L of GWB-KM's barycenters, so that Table 1 compares like with like and the defaults
-	// live in one place. The zero Config means training.DefaultConfig() (the paper's PPA).
-	Config training.Config
+	// Solver is the GWD module that computes every discrepancy (layers.NewSolver); the zero
+	// value means the paper's PPA (layers.DefaultSolverOptions("ppa")).
+	Solver layers.SolverOptions
 	// Workers is the number of goroutines (0: GOMAXPROCS).
 	Workers int
-	// Observe, if set, is told now and then the GWDs done of the total (Count events).
-	Observe training.Observer
-	// Seed seeds the random choices (initial centers, K-means).
-	Seed uint64
-	// Metric compares node features in PairwiseGWD, PairwiseRange and CrossGWD (the zero
-	// value: squared Euclidean, the paper's); layers.Hamming for categorical codes such as
-	// Weisfeiler-Lehman labels.
+	// Observe, if set, is told now and then the discrepancies done of the total (Count events).
+	Observe observe.Observer
+	// Metric compares node features (the zero value: squared Euclidean, the paper's);
+	// layers.Hamming for categorical codes such as Weisfeiler-Lehman labels.
 	Metric layers.FeatureMetric
-}
-
-// config is o.Config, or the paper's settings for the zero Config.
-func (o Options) config() training.Config {
-	if o.Config == (training.Config{}) {
-		return training.DefaultConfig()
-	}
-	return o.Config
 }
 
 // solver is the configured GWD module.
 func (o Options) solver() (layers.Solver, error) {
-	s, err := o.config().GWDSolver()
+	so := o.Solver
+	if so == (layers.SolverOptions{}) {
+		so, _ = layers.DefaultSolverOptions("ppa")
+	}
+	s, err := layers.NewSolver(so)
 	if err != nil {
-		return nil, fmt.Errorf("baselines: %w", err)
+		return nil, fmt.Errorf("pairwise: %w", err)
 	}
 	return s, nil
 }
@@ -59,24 +50,24 @@ func (o Options) workers() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// Stats says what a baseline cost.
+// Stats says what a computation of discrepancies cost.
 type Stats struct {
 	GWDs    int     `json:"gwds"`    // GW discrepancies computed (barycenter layers included)
 	Seconds float64 `json:"seconds"` // wall time
 }
 
-func space(g *graphs.Graph) layers.Space { return layers.Space{A: g.A, Mu: g.Mu, F: g.F} }
-
-// space is g as the pairwise baselines compare it: with o's feature metric.
+// space is g as the discrepancies compare it: with o's feature metric.
 func (o Options) space(g *graphs.Graph) layers.Space {
-	s := space(g)
-	s.Metric = o.Metric
-	return s
+	return layers.Space{A: g.A, Mu: g.Mu, F: g.F, Metric: o.Metric}
 }
 
-// parallel runs work(state, t) for t = 0..n-1 on the workers, each with its own GWD state,
-// reporting progress about every 100 ms; it stops early when ctx is cancelled.
-func parallel(ctx context.Context, n int, opt Options, work func(st *layers.State, t int) error) error {
+// Each runs work(st, t) for t = 0, …, n−1 on opt's workers, each worker with a GWD State of
+// its own, and tells opt.Observe the count done about every 100 ms and once at the end, never
+// from two goroutines at once. It is the loop of Matrix, Range and Cross, for callers whose
+// discrepancies are of other pairs (a graph and a barycenter, say); work must write only what
+// belongs to its t. It returns the first error of work, else ctx's error when ctx is
+// cancelled (the workers stop before their next t; a solve checks ctx too, State.Context).
+func Each(ctx context.Context, n int, opt Options, work func(st *layers.State, t int) error) error {
 	var next, done atomic.Int64
 	errs := make([]error, opt.workers())
 	var wg sync.WaitGroup
@@ -126,15 +117,15 @@ func parallel(ctx context.Context, n int, opt Options, work func(st *layers.Stat
 	return ctx.Err()
 }
 
-// PairwiseGWD returns the symmetric matrix of GW discrepancies d(i, j) = <L(T),T> between all
+// Matrix returns the symmetric matrix of GW discrepancies d(i, j) = <L(T),T> between all
 // pairs of graphs (zero diagonal), computed once per pair with i < j.
-func PairwiseGWD(ctx context.Context, data []*graphs.Graph, opt Options) (*mat.SymDense, Stats, error) {
+func Matrix(ctx context.Context, data []*graphs.Graph, opt Options) (*mat.SymDense, Stats, error) {
 	n := len(data)
 	if n < 2 {
 		return nil, Stats{}, fmt.Errorf("pairwise gwd: %d graphs, need at least 2", n)
 	}
 	d := mat.NewSymDense(n, nil)
-	st, err := PairwiseRange(ctx, data, opt, 0, Pairs(n), func(i, j int, v float64) error {
+	st, err := Range(ctx, data, opt, 0, Pairs(n), func(i, j int, v float64) error {
 		d.SetSym(i, j, v)
 		return nil
 	})

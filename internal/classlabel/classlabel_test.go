@@ -1,4 +1,4 @@
-package semisup
+package classlabel
 
 import (
 	"reflect"

@@ -1,4 +1,4 @@
-package baselines
+package pairwise
 
 import (
 	"context"
@@ -11,11 +11,11 @@ import (
 	"github.com/gwf-graphs/gwf/layers"
 )
 
-// CrossGWD returns the len(a)×len(b) matrix of discrepancies d(a_i, b_j), each computed once
+// Cross returns the len(a)×len(b) matrix of discrepancies d(a_i, b_j), each computed once
 // with a_i as the source: the distances from new graphs to a saved classifier's graphs, or
 // between a held-out set and a training set. With a == b it computes every ordered pair; use
-// PairwiseGWD for one set.
-func CrossGWD(ctx context.Context, a, b []*graphs.Graph, opt Options) (*mat.Dense, Stats, error) {
+// Matrix for one set.
+func Cross(ctx context.Context, a, b []*graphs.Graph, opt Options) (*mat.Dense, Stats, error) {
 	start := time.Now()
 	if len(a) == 0 || len(b) == 0 {
 		return nil, Stats{}, fmt.Errorf("cross gwd: %d × %d graphs, need at least one on each side", len(a), len(b))
@@ -26,7 +26,7 @@ func CrossGWD(ctx context.Context, a, b []*graphs.Graph, opt Options) (*mat.Dens
 	}
 	d := mat.NewDense(len(a), len(b), nil)
 	raw := d.RawMatrix()
-	err = parallel(ctx, len(a)*len(b), opt, func(st *layers.State, t int) error {
+	err = Each(ctx, len(a)*len(b), opt, func(st *layers.State, t int) error {
 		i, j := t/len(b), t%len(b)
 		if err := layers.Solve(s, st, opt.space(a[i]), opt.space(b[j])); err != nil {
 			return fmt.Errorf("gwd of graphs %q and %q: %w", a[i].Name, b[j].Name, err)

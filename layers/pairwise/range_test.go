@@ -1,4 +1,4 @@
-package baselines
+package pairwise
 
 import (
 	"bytes"
@@ -14,35 +14,35 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/layers"
 )
 
-// TestPairwiseRangeShards: the slices of any number of shards, concatenated, give exactly the
-// discrepancies of PairwiseGWD, pair for pair, and through the CSV the same matrix.
-func TestPairwiseRangeShards(t *testing.T) {
+// TestRangeShards: the slices of any number of shards, concatenated, give exactly the
+// discrepancies of Matrix, pair for pair, and through the CSV the same matrix.
+func TestRangeShards(t *testing.T) {
 	data, _ := twoClasses(t, 5) // 10 graphs, 45 pairs
 	for i := range data {
 		data[i].Name = fmt.Sprintf("g%d", i)
 	}
 	ctx := context.Background()
-	opt := Options{Config: fast(), Workers: 2}
-	want, _, err := PairwiseGWD(ctx, data, opt)
+	opt := Options{Solver: fast(), Workers: 2}
+	want, _, err := Matrix(ctx, data, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, shards := range []int{1, 4, 45, 50} {
 		var buf bytes.Buffer
-		w := NewPairCSVWriter(&buf, data)
+		w := NewCSVWriter(&buf, data)
 		next := 0
 		for s := range shards {
 			lo, hi := s*Pairs(len(data))/shards, (s+1)*Pairs(len(data))/shards // as shard.Shard.Range
-			st, err := PairwiseRange(ctx, data, opt, lo, hi, func(i, j int, d float64) error {
+			st, err := Range(ctx, data, opt, lo, hi, func(i, j int, d float64) error {
 				if pi, pj := PairAt(next, len(data)); pi != i || pj != j {
 					t.Fatalf("%d shards: pair %d is (%d, %d), want (%d, %d)", shards, next, i, j, pi, pj)
 				}
 				next++
 				if d != want.At(i, j) {
-					t.Errorf("%d shards: d(%d, %d) = %v, PairwiseGWD %v", shards, i, j, d, want.At(i, j))
+					t.Errorf("%d shards: d(%d, %d) = %v, Matrix %v", shards, i, j, d, want.At(i, j))
 				}
 				return w.Write(i, j, d)
 			})
@@ -56,7 +56,7 @@ func TestPairwiseRangeShards(t *testing.T) {
 		if err := w.Flush(); err != nil {
 			t.Fatal(err)
 		}
-		got, err := ReadPairwiseCSV(&buf, data)
+		got, err := ReadCSV(&buf, data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,20 +68,20 @@ func TestPairwiseRangeShards(t *testing.T) {
 			}
 		}
 	}
-	if _, err := PairwiseRange(ctx, data, opt, 40, 46, nil); err == nil {
+	if _, err := Range(ctx, data, opt, 40, 46, nil); err == nil {
 		t.Error("pairs beyond the last: no error")
 	}
 }
 
-// TestReadPairwiseCSVErrors: every malformed or mismatched file is refused with a clear error.
-func TestReadPairwiseCSVErrors(t *testing.T) {
+// TestReadCSVErrors: every malformed or mismatched file is refused with a clear error.
+func TestReadCSVErrors(t *testing.T) {
 	data, _ := twoClasses(t, 2) // 4 graphs, 6 pairs
 	for i := range data {
 		data[i].Name = fmt.Sprintf("g%d", i)
 	}
 	rows := []string{"0,1,g0,g1,0.5", "0,2,g0,g2,0.25", "0,3,g0,g3,1", "1,2,g1,g2,2", "1,3,g1,g3,0", "2,3,g2,g3,3e-2"}
 	file := func(rows ...string) string { return "i,j,graph_i,graph_j,gwd\n" + strings.Join(rows, "\n") + "\n" }
-	d, err := ReadPairwiseCSV(strings.NewReader(file(rows...)), data)
+	d, err := ReadCSV(strings.NewReader(file(rows...)), data)
 	if err != nil || d.At(3, 2) != 0.03 || d.At(1, 2) != 2 || d.At(2, 2) != 0 {
 		t.Fatalf("good file: %v, %v", d, err)
 	}
@@ -98,15 +98,15 @@ func TestReadPairwiseCSVErrors(t *testing.T) {
 		"empty":         {"", "header"},
 		"no line ends":  {strings.Repeat("\x00", 2<<20), "line too long"},
 	} {
-		if _, err := ReadPairwiseCSV(strings.NewReader(c.text), data); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := ReadCSV(strings.NewReader(c.text), data); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one saying %q", name, err, c.want)
 		}
 	}
 }
 
-// FuzzReadPairwiseCSV: any file is read or refused, never a panic, and what is read is
+// FuzzReadCSV: any file is read or refused, never a panic, and what is read is
 // symmetric and finite.
-func FuzzReadPairwiseCSV(f *testing.F) {
+func FuzzReadCSV(f *testing.F) {
 	f.Add("i,j,graph_i,graph_j,gwd\n0,1,g0,g1,0.5\n0,2,g0,g2,1\n1,2,g1,g2,2\n")
 	f.Add("i,j,graph_i,graph_j,gwd\n0,1,g0,g1,0.5\n0,1,g0,g1,1\n")
 	f.Add("i,j,graph_i,graph_j,gwd\n-1,9999999999999999999,g0,g1,1e308\n")
@@ -120,7 +120,7 @@ func FuzzReadPairwiseCSV(f *testing.F) {
 		data = append(data, g)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		d, err := ReadPairwiseCSV(strings.NewReader(text), data)
+		d, err := ReadCSV(strings.NewReader(text), data)
 		if err != nil {
 			return
 		}
@@ -134,15 +134,15 @@ func FuzzReadPairwiseCSV(f *testing.F) {
 	})
 }
 
-// TestPairwiseRangeEmitsAsFinished: a pair is emitted as soon as it and those before it are
+// TestRangeEmitsAsFinished: a pair is emitted as soon as it and those before it are
 // done, not with its block, so that work stopped after the first pair keeps it: the first
 // emit cancels, and the range ends with context.Canceled, having emitted the finished pairs only.
-func TestPairwiseRangeEmitsAsFinished(t *testing.T) {
+func TestRangeEmitsAsFinished(t *testing.T) {
 	data, _ := twoClasses(t, 5) // 45 pairs
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	emitted := 0
-	_, err := PairwiseRange(ctx, data, Options{Config: fast(), Workers: 1}, 0, Pairs(len(data)), func(i, j int, d float64) error {
+	_, err := Range(ctx, data, Options{Solver: fast(), Workers: 1}, 0, Pairs(len(data)), func(i, j int, d float64) error {
 		if pi, pj := PairAt(emitted, len(data)); pi != i || pj != j {
 			t.Errorf("pair %d is (%d, %d), want (%d, %d)", emitted, i, j, pi, pj)
 		}
@@ -155,16 +155,16 @@ func TestPairwiseRangeEmitsAsFinished(t *testing.T) {
 	}
 	// An error of emit stops the work and is returned.
 	stop := errors.New("disk full")
-	if _, err := PairwiseRange(context.Background(), data, Options{Config: fast(), Workers: 2}, 0, Pairs(len(data)), func(int, int, float64) error {
+	if _, err := Range(context.Background(), data, Options{Solver: fast(), Workers: 2}, 0, Pairs(len(data)), func(int, int, float64) error {
 		return stop
 	}); !errors.Is(err, stop) {
 		t.Errorf("emit failing: %v", err)
 	}
 }
 
-// TestPairwiseRangeStopsInsideASolve: a cancel stops a pair of 1,200-node graphs inside its
+// TestRangeStopsInsideASolve: a cancel stops a pair of 1,200-node graphs inside its
 // solve, within 2 s (the solve alone takes far longer), with context.Canceled.
-func TestPairwiseRangeStopsInsideASolve(t *testing.T) {
+func TestRangeStopsInsideASolve(t *testing.T) {
 	if testing.Short() {
 		t.Skip("solves a 1,200-node pair")
 	}
@@ -181,8 +181,8 @@ func TestPairwiseRangeStopsInsideASolve(t *testing.T) {
 	defer cancel()
 	time.AfterFunc(300*time.Millisecond, cancel)
 	start := time.Now()
-	cfg := training.DefaultConfig().WithSolverDefaults("cg")
-	_, err := PairwiseRange(ctx, data, Options{Config: cfg, Workers: 1}, 0, 1, func(int, int, float64) error { return nil })
+	cfg, _ := layers.DefaultSolverOptions("cg")
+	_, err := Range(ctx, data, Options{Solver: cfg, Workers: 1}, 0, 1, func(int, int, float64) error { return nil })
 	if late := time.Since(start) - 300*time.Millisecond; !errors.Is(err, context.Canceled) || late > 2*time.Second {
 		t.Fatalf("cancelled after 300 ms: returned %v later with %v, want within 2 s with context.Canceled", late.Round(time.Millisecond), err)
 	}

@@ -1,4 +1,4 @@
-package baselines
+package pairwise
 
 import (
 	"context"
@@ -7,17 +7,17 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/layers"
-	"github.com/gwf-graphs/gwf/training"
+	"github.com/gwf-graphs/gwf/layers/observe"
 )
 
-// Pairs is the number of pairs i < j of n graphs: the discrepancies PairwiseGWD computes.
+// Pairs is the number of pairs i < j of n graphs: the discrepancies Matrix computes.
 func Pairs(n int) int { return n * (n - 1) / 2 }
 
 // PairAt returns the pair (i, j), i < j, numbered t in row order among the pairs of n graphs:
-// (0, 1), (0, 2), …, (0, n−1), (1, 2), … — the order of PairwiseRange and of its CSV.
+// (0, 1), (0, 2), …, (0, n−1), (1, 2), … — the order of Range and of its CSV.
 func PairAt(t, n int) (i, j int) { return pairOf(t, n) }
 
-// pairBlock is how many pairs PairwiseRange hands the workers at a time: enough to keep them
+// pairBlock is how many pairs Range hands the workers at a time: enough to keep them
 // busy, few enough that the pairs finished out of order hold little memory.
 const pairBlock = 4096
 
@@ -27,13 +27,13 @@ type pairValue struct {
 	d float64
 }
 
-// PairwiseRange computes the discrepancies of the pairs numbered lo ≤ t < hi (see PairAt), the
-// slice of PairwiseGWD that one shard of a distributed run computes, and calls emit with each
+// Range computes the discrepancies of the pairs numbered lo ≤ t < hi (see PairAt), the
+// slice of Matrix's pairs that one shard of a distributed run computes, and calls emit with each
 // in order of t, as soon as the pair and those before it are done, so that a caller can keep
 // them when the work stops (ctx cancelled, a pair failed). emit is called from the caller's
 // goroutine. Memory does not grow with hi − lo: pairs are computed in blocks on the workers. A
 // non-nil error from emit stops the work and is returned.
-func PairwiseRange(ctx context.Context, data []*graphs.Graph, opt Options, lo, hi int, emit func(i, j int, d float64) error) (Stats, error) {
+func Range(ctx context.Context, data []*graphs.Graph, opt Options, lo, hi int, emit func(i, j int, d float64) error) (Stats, error) {
 	start := time.Now()
 	n := len(data)
 	if n < 2 {
@@ -50,20 +50,20 @@ func PairwiseRange(ctx context.Context, data []*graphs.Graph, opt Options, lo, h
 	defer cancel()
 	block := make([]float64, min(pairBlock, hi-lo))
 	done := make([]bool, len(block))
-	observe := opt.Observe
+	outer := opt.Observe
 	for b := lo; b < hi; b += len(block) {
 		m := min(len(block), hi-b)
-		if observe != nil { // counts of the block → counts of the range
-			opt.Observe = func(e training.Event) {
+		if outer != nil { // counts of the block → counts of the range
+			opt.Observe = func(e observe.Event) {
 				e.Done, e.Total = b-lo+e.Done, hi-lo
-				observe(e)
+				outer(e)
 			}
 		}
 		finished := make(chan pairValue, opt.workers())
 		var err error
 		go func() {
 			defer close(finished)
-			err = parallel(ctx, m, opt, func(st *layers.State, t int) error {
+			err = Each(ctx, m, opt, func(st *layers.State, t int) error {
 				i, j := pairOf(b+t, n)
 				if err := layers.Solve(s, st, opt.space(data[i]), opt.space(data[j])); err != nil {
 					return fmt.Errorf("gwd of graphs %q and %q: %w", data[i].Name, data[j].Name, err)

@@ -1,4 +1,4 @@
-package training
+package pairwise
 
 import (
 	"math"
