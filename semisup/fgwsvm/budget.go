@@ -70,11 +70,14 @@ type Plan struct {
 	// Landmarks (0: the full kernel), Screen (0: no screening), Candidates (the number kept)
 	// and Vote (0: the settings' voters) are the settings chosen; Changed, whether they differ
 	// from those given.
-	Landmarks  int  `json:"landmarks"`
-	Screen     int  `json:"screen"`
-	Candidates int  `json:"candidates"`
-	Vote       int  `json:"vote,omitempty"`
-	Changed    bool `json:"changed"`
+	Landmarks  int `json:"landmarks"`
+	Screen     int `json:"screen"`
+	Candidates int `json:"candidates"`
+	Vote       int `json:"vote,omitempty"`
+	// Full is the FGW candidates counted over all graphs after a screening: the run computes
+	// no more (Settings.MaxFull). 0: no screening, or no cap.
+	Full    int  `json:"full_matrices,omitempty"`
+	Changed bool `json:"changed"`
 	// ProbeGWDs discrepancies took ProbeSeconds: SolvesPerSecond. ProbeSVMSeconds is the
 	// SVM probe's time.
 	ProbeGWDs       int     `json:"probe_gwds"`
@@ -99,6 +102,9 @@ func (p Plan) Apply(s Settings) Settings {
 	s.Landmarks, s.Screen, s.Budget = p.Landmarks, p.Screen, 0
 	if p.Vote > 0 {
 		s.Vote = p.Vote
+	}
+	if p.Full > 0 && (s.MaxFull == 0 || p.Full < s.MaxFull) {
+		s.MaxFull = p.Full
 	}
 	if p.Kept != nil && len(p.Kept) < len(s.Candidates) {
 		cs := make([]Candidate, len(p.Kept))
@@ -207,7 +213,14 @@ func (o option) screenedVote(s Settings, cands int) int {
 
 // gwds estimates the discrepancies of option o on settings s.
 func (w workload) gwds(s Settings, o option) int {
-	total := 0
+	screen, full, _ := w.split(s, o)
+	return screen + full
+}
+
+// split estimates the discrepancies of option o on settings s: those of the screening, those
+// of the matrices over all graphs (or to the landmarks), and the number of those matrices
+// where a screening chooses them (0 otherwise).
+func (w workload) split(s Settings, o option) (screen, full, matrices int) {
 	f := len(o.fgw)
 	cands := f + len(w.vec)
 	screens := cands > 1 && o.screen > 0 && w.n > o.screen
@@ -217,7 +230,8 @@ func (w workload) gwds(s Settings, o option) int {
 		// The folds' screenings keep the candidates computed already where they score within
 		// ScreenTolerance (rankedPreferring): on BZR, 10 folds with a vote of 3 kept 9 of 62.
 		kept = min(f, vote*min(w.sets, 3))
-		total += screeningGWDs(o.screen, f, cands, vote, w.sets)
+		matrices = kept
+		screen = screeningGWDs(o.screen, f, cands, vote, w.sets)
 	}
 	per := pairwise.Pairs(w.n)
 	if m := o.landmarks; m > 0 {
@@ -227,7 +241,7 @@ func (w workload) gwds(s Settings, o option) int {
 		}
 		per = min(per, pairwise.Pairs(u)+(w.n-u)*u)
 	}
-	return total + kept*per
+	return screen, kept * per, matrices
 }
 
 // screeningGWDs estimates the discrepancies of a screening of s graphs with f FGW candidates
@@ -389,6 +403,7 @@ func choosePlan(p *Plan, w workload, s Settings, pr Probe, spent float64) bool {
 		o.landmarks = largest(o.landmarks, w.train, func(m int) bool { o.landmarks = m; return fits(o) })
 	}
 	est, g, sv := estimate(o)
+	_, _, p.Full = w.split(s, o)
 	p.Landmarks, p.Screen, p.Vote, p.GWDs, p.SVMSeconds, p.EstimateSeconds = o.landmarks, o.screen, o.vote, g, sv, est
 	p.Kept = append(slices.Clone(o.fgw), w.vec...)
 	slices.Sort(p.Kept)
@@ -518,8 +533,12 @@ func budgeted(ctx context.Context, data []*graphs.Graph, folds int, s Settings, 
 		if p.Changed {
 			changed = " (changed to fit)"
 		}
-		opt.log("budget %s: %.0f discrepancies/s measured on %d pairs; plan%s: %s; estimate %d discrepancies and %s of SVMs, %s in all: ETA %s for the whole run",
-			budget.Round(time.Second), p.SolvesPerSecond, p.ProbeGWDs, changed, p, p.GWDs, seconds(p.SVMSeconds), seconds(p.EstimateSeconds), start.Add(seconds(p.EstimateSeconds)).Format("15:04:05"))
+		full := ""
+		if p.Full > 0 {
+			full = fmt.Sprintf(", at most %d matrices over all graphs", p.Full)
+		}
+		opt.log("budget %s: %.0f discrepancies/s measured on %d pairs; plan%s: %s%s; estimate %d discrepancies and %s of SVMs, %s in all: ETA %s for the whole run",
+			budget.Round(time.Second), p.SolvesPerSecond, p.ProbeGWDs, changed, p, full, p.GWDs, seconds(p.SVMSeconds), seconds(p.EstimateSeconds), start.Add(seconds(p.EstimateSeconds)).Format("15:04:05"))
 		if path != "" {
 			if err := keepPlan(path, p); err != nil {
 				return Stats{}, err

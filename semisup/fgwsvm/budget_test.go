@@ -50,8 +50,8 @@ func TestPlanBudgetOrder(t *testing.T) {
 		t.Fatalf("20 min: %s, want the full kernel with 2 voters and the rest as given", p)
 	}
 	p, ok = planFor(t, 400, 10, 30, 300, 15*time.Minute, pr)
-	if !ok || p.Landmarks != 0 || p.Vote != 1 || p.Screen != 300 || p.Candidates != 31 {
-		t.Fatalf("15 min: %s, want the full kernel with one voter and the rest as given", p)
+	if !ok || p.Landmarks != 0 || p.Vote != 1 || p.Screen != 300 || p.Candidates != 31 || p.Full != 3 {
+		t.Fatalf("15 min: %s (%d matrices over all graphs), want the full kernel with one voter and the rest as given, 3 matrices", p, p.Full)
 	}
 	p, ok = planFor(t, 400, 10, 30, 300, 10*time.Minute, pr)
 	if !ok || p.Landmarks != 0 || p.Vote != 1 || p.Screen >= 300 || p.Screen < MinScreen || p.Candidates != 31 {
@@ -257,6 +257,14 @@ func TestPlanApplyVote(t *testing.T) {
 	p.Vote, s.Vote = 0, 2
 	if got := p.Apply(s); got.Vote != 2 {
 		t.Errorf("applied %d voters, want the settings' 2", got.Vote)
+	}
+	p.Full = 2
+	if got := p.Apply(s); got.MaxFull != 2 {
+		t.Errorf("applied a cap of %d, want the plan's 2", got.MaxFull)
+	}
+	s.MaxFull = 1
+	if got := p.Apply(s); got.MaxFull != 1 {
+		t.Errorf("applied a cap of %d, want the settings' tighter 1", got.MaxFull)
 	}
 	if !strings.Contains((Plan{Vote: 1, Candidates: 2}).String(), "the single best") {
 		t.Error("the plan's text does not name its voters")

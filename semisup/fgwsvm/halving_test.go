@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gwf-graphs/gwf/graphs"
 )
 
@@ -142,5 +144,76 @@ func TestScreeningCutsTheVote(t *testing.T) {
 				t.Errorf("within %v: set %d plans %v", within, f, v)
 			}
 		}
+	}
+}
+
+// TestMaxFullCapsTheMatrices: with Settings.MaxFull the folds' voters after a screening come
+// from at most that many FGW candidates, where without it they need more.
+func TestMaxFullCapsTheMatrices(t *testing.T) {
+	data, labels := threeClasses(t, 10, true)
+	cands := []Candidate{
+		{Structure: graphs.Adjacency},
+		{Structure: graphs.ShortestPath},
+		{Structure: graphs.Adjacency, FeatureWeight: 1},
+		{Structure: graphs.ShortestPath, FeatureWeight: 1},
+	}
+	union := func(out []Vote) map[int]bool {
+		u := map[int]bool{}
+		for _, v := range out {
+			for _, c := range v {
+				u[c.index] = true
+			}
+		}
+		return u
+	}
+	s := Settings{Candidates: cands, Grid: smallGrid(), Screen: 24, Vote: 2}
+	_, free, _ := screenedFolds(t, data, labels, s, []int{24})
+	if len(union(free)) < 2 {
+		t.Fatalf("without a cap the folds need %d candidates: nothing to narrow", len(union(free)))
+	}
+	s.MaxFull = 1
+	_, capped, _ := screenedFolds(t, data, labels, s, []int{24})
+	if u := union(capped); len(u) != 1 {
+		t.Errorf("capped at one, the folds vote with %v", u)
+	}
+	for f, v := range capped {
+		if len(v) == 0 {
+			t.Errorf("set %d has no voter", f)
+		}
+	}
+	s.MaxFull = -1
+	if err := s.Validate(); err == nil {
+		t.Error("a negative cap was accepted")
+	}
+}
+
+// TestNarrowFull: the candidates most folds screen first are kept, then those most folds vote
+// with; candidates computed already and vector candidates are free; nothing is narrowed within
+// the cap.
+func TestNarrowFull(t *testing.T) {
+	cands := []Candidate{{Structure: graphs.Adjacency}, {Structure: graphs.ShortestPath}, {Structure: graphs.Adjacency, FeatureWeight: 1}, {Kind: KindStatistics}}
+	m := &matrices{cands: cands, full: map[int]*mat.SymDense{}, vote: 1, maxFull: 1}
+	ch := func(i int, acc float64) Choice { return Choice{index: i, Validation: acc} }
+	each := [][]Choice{
+		{ch(0, 0.9), ch(1, 0.8), ch(2, 0.7)},
+		{ch(1, 0.9), ch(0, 0.85)},
+		{ch(0, 0.7), ch(2, 0.6)},
+	}
+	got := m.narrowFull(each)
+	if !got[0] || got[1] || got[2] || len(got) != 1 {
+		t.Errorf("one allowed: %v, want candidate 0 (first in two folds)", got)
+	}
+	m.full[1] = mat.NewSymDense(1, nil) // computed already: free
+	if got := m.narrowFull(each); got != nil {
+		t.Errorf("the first choices fit the cap once 1 is computed, narrowed to %v", got)
+	}
+	m.full = map[int]*mat.SymDense{}
+	m.maxFull = 2
+	if got := m.narrowFull(each); got != nil {
+		t.Errorf("two first choices within a cap of two, narrowed to %v", got)
+	}
+	m.maxFull = 0
+	if got := m.narrowFull(each); got != nil {
+		t.Errorf("no cap, narrowed to %v", got)
 	}
 }

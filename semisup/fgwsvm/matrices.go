@@ -41,6 +41,11 @@ type Settings struct {
 	// a candidate instead of n(n−1)/2. Vector candidates keep their full matrices, which cost
 	// seconds. 0: the full kernel.
 	Landmarks int `json:"landmarks,omitempty"`
+	// MaxFull, above 0, caps the FGW candidates computed over all the graphs after a screening
+	// (narrowFull): where the folds' first choices would need more, they choose among the
+	// candidates most of them screen first. A budget's plan sets it to the matrices it counted,
+	// so that the run computes no more than the plan's estimate. 0: no cap.
+	MaxFull int `json:"max_full,omitempty"`
 	// Budget, above 0 (at least MinBudget), plans the run to fit this time and stops it there
 	// (budget.go): the plan may take landmarks, a smaller screening and fewer candidates, and
 	// is reported in Stats.Budget. 0: no budget.
@@ -127,9 +132,11 @@ type matrices struct {
 	screenOrder []int
 	rounds      []int
 	stats       Stats
-	// vote is the number of voters (Settings.VoteFor); within, Settings.VoteWithin.
-	vote   int
-	within float64
+	// vote is the number of voters (Settings.VoteFor); within, Settings.VoteWithin; maxFull,
+	// Settings.MaxFull.
+	vote    int
+	within  float64
+	maxFull int
 	// The matrices over all graphs that the plan will compute, their discrepancies, and those
 	// done so far: one progress count over all of them (plan).
 	fullTotal, fullDone int
@@ -161,6 +168,9 @@ func (s Settings) Validate() error {
 	if s.Screen < 0 {
 		return fmt.Errorf("fgwsvm: screen = %d must not be negative (0: no screening)", s.Screen)
 	}
+	if s.MaxFull < 0 {
+		return fmt.Errorf("fgwsvm: at most %d candidates over all graphs, want 0 (no cap) or more", s.MaxFull)
+	}
 	if s.Vote < 0 || s.Vote > len(s.Candidates) {
 		return fmt.Errorf("fgwsvm: a vote of %d candidates, want 1..%d (0: the default)", s.Vote, len(s.Candidates))
 	}
@@ -178,7 +188,7 @@ func newMatrices(ctx context.Context, data []*graphs.Graph, s Settings, opt Opti
 		return nil, err
 	}
 	m := &matrices{ctx: ctx, data: data, cands: s.Candidates, opt: opt, full: map[int]*mat.SymDense{}, vote: s.VoteFor(len(data)), within: s.VoteWithin,
-		vecs: map[int]*vectors{}, scaled: map[int]scaledMatrix{}}
+		maxFull: s.MaxFull, vecs: map[int]*vectors{}, scaled: map[int]scaledMatrix{}}
 	if s.Landmarks > 0 && slices.ContainsFunc(s.Candidates, func(c Candidate) bool { return !c.vector() }) {
 		m.lm = newLandmarkSet(data, s.Landmarks, s.Grid.Seed)
 	}
@@ -293,12 +303,19 @@ func (m *matrices) plan(trains [][]int, y []int, classes int, g Grid) ([]Vote, e
 	}
 	planned := map[int]bool{}
 	fresh := 0 // planned candidates without a full matrix yet
+	allowed := m.narrowFull(each)
 	for f := range trains {
+		ranking := each[f]
+		if allowed != nil {
+			if in := slices.DeleteFunc(slices.Clone(ranking), func(c Choice) bool { return !allowed[c.index] }); len(in) > 0 {
+				ranking = in
+			}
+		}
 		// Candidates already computed in full rank as if they screened ScreenTolerance higher
 		// (first among equals): each fold would otherwise pay a full matrix for a difference
 		// the subset cannot resolve. With one voter this keeps the computed candidate that
 		// screens within ScreenTolerance of the best.
-		out[f] = rankedPreferring(each[f], m.vote, func(ci int) bool { return m.full[ci] != nil || planned[ci] })
+		out[f] = rankedPreferring(ranking, m.vote, func(ci int) bool { return m.full[ci] != nil || planned[ci] })
 		// A candidate that screens more than VoteWithin standard errors under the first would
 		// most likely be cut from the vote after its full matrix too (chooseFor): it is not
 		// computed in full.

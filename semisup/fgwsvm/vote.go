@@ -154,3 +154,66 @@ func majority(preds [][]int, classes int) []int {
 	}
 	return out
 }
+
+// narrowFull returns the candidates the folds may choose from after a screening (each, every
+// fold's last-round choices) where Settings.MaxFull caps the FGW candidates computed over all
+// graphs and their voters would need more; nil where nothing is narrowed. Allowed are the
+// vector candidates and those computed already (free), and up to the cap the FGW candidates
+// that most folds screen first, then that most folds have among their voters, then that screen
+// best on average over the folds where they are left.
+func (m *matrices) narrowFull(each [][]Choice) map[int]bool {
+	if m.maxFull <= 0 {
+		return nil
+	}
+	free := func(ci int) bool { return m.full[ci] != nil || m.cands[ci].vector() }
+	firsts, tops, sum, seen := map[int]int{}, map[int]int{}, map[int]float64{}, map[int]int{}
+	need := map[int]bool{}
+	for _, cs := range each {
+		if len(cs) == 0 {
+			continue
+		}
+		for k, c := range rankedPreferring(cs, m.vote, free) {
+			if k == 0 {
+				firsts[c.index]++
+			}
+			tops[c.index]++
+			if !free(c.index) {
+				need[c.index] = true
+			}
+		}
+		for _, c := range cs {
+			sum[c.index] += c.rank()
+			seen[c.index]++
+		}
+	}
+	if len(need) <= m.maxFull {
+		return nil
+	}
+	order := make([]int, 0, len(seen))
+	for ci := range seen {
+		order = append(order, ci)
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if c := cmp.Compare(firsts[b], firsts[a]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(tops[b], tops[a]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(sum[b]/float64(seen[b]), sum[a]/float64(seen[a])); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	allowed, costly := map[int]bool{}, 0
+	for _, ci := range order {
+		switch {
+		case free(ci):
+			allowed[ci] = true
+		case costly < m.maxFull:
+			allowed[ci] = true
+			costly++
+		}
+	}
+	return allowed
+}
