@@ -33,7 +33,9 @@ import (
 //	∂D/∂Ūₖ = 2·(Ūₖ ⊙ q·μ̄ₖᵀ − Tᵀ·C_b·T),  ∂D/∂H_k = 2w·(diag(q)·H_k − Tᵀ·X_b),
 //	∂D/∂X_b = 2w·(diag(p)·X_b − T·H_k),    ∂D/∂log w = w·Σ_ik T_ik·‖X_i − H_k‖²,
 //
-// with p = T·1 and q = Tᵀ·1.
+// with p = T·1 and q = Tᵀ·1; and, where the node weights are learned as μ̄ₖ = softmax(θₖ)
+// (Template.Logits), ∂D/∂θₖ = μ̄ₖ ⊙ (v − <μ̄ₖ, v>), v the derivative in μ̄ₖ
+// (layers.TargetPotentials).
 type Templates struct {
 	// Solver computes each transport; its FeatureWeight is w. layers.CG (exact) is TFGW's.
 	Solver layers.Solver
