@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers"
 )
 
 // TemplateConfig configures a TemplateModel.
@@ -195,18 +196,7 @@ func (t TemplateGraph) Weights() []float64 {
 		return t.Mu
 	}
 	out := make([]float64, len(t.Logits))
-	m := math.Inf(-1)
-	for _, v := range t.Logits {
-		m = math.Max(m, v)
-	}
-	s := 0.0
-	for i, v := range t.Logits {
-		out[i] = math.Exp(v - m)
-		s += out[i]
-	}
-	for i := range out {
-		out[i] /= s
-	}
+	layers.Softmax(out, t.Logits)
 	return out
 }
 

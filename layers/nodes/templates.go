@@ -304,7 +304,8 @@ func (op *templatesOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 			if !finite(logits) {
 				return nil, fmt.Errorf("template layer: %w: the logits of template %d are not finite", layers.ErrNumerical, k)
 			}
-			op.mus[k] = softmax(make([]float64, n), logits)
+			op.mus[k] = make([]float64, n)
+			layers.Softmax(op.mus[k], logits)
 		}
 		if len(op.potentials) != B*K {
 			op.potentials = make([][]float64, B*K)

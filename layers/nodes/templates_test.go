@@ -253,12 +253,24 @@ func TestTemplatesGradientsMatchExpression(t *testing.T) {
 // a small perturbation.
 func TestTemplatesGradientsFiniteDifferences(t *testing.T) {
 	p := newTemplateProblem(4, 2, 2, 2)
+	if checked, _ := p.checkFiniteDifferences(t); checked < 30 {
+		t.Fatalf("only %d entries checked", checked)
+	}
+}
+
+// checkFiniteDifferences compares the backward pass with central differences of the layer
+// in every entry of every input (V_k, H_k, X, then the logits where learned), and returns the
+// entries checked and how many of them were logits.
+func (p templateProblem) checkFiniteDifferences(t *testing.T) (checked, logits int) {
+	t.Helper()
 	l := Templates{Solver: exactCG(p.weight)}
 	g := []float64{1, -0.5, 0.3, 2}
 	_, _, grads := p.run(t, l, g, true)
 	const eps = 1e-6
 	params := append(append(append([]*mat.Dense{}, p.v...), p.h...), mat.NewDense(len(p.x)/p.dim(), p.dim(), p.x))
-	checked := 0
+	for _, lg := range p.logits {
+		params = append(params, mat.NewDense(1, len(lg), lg))
+	}
 	for i, m := range params {
 		data := m.RawMatrix().Data
 		for j := range data {
@@ -276,11 +288,12 @@ func TestTemplatesGradientsFiniteDifferences(t *testing.T) {
 				t.Errorf("input %d entry %d: backward %v, central difference %v", i, j, grads[i][j], fd)
 			}
 			checked++
+			if i > 2*len(p.v) {
+				logits++
+			}
 		}
 	}
-	if checked < 30 {
-		t.Fatalf("only %d entries checked", checked)
-	}
+	return checked, logits
 }
 
 // Without node features the layer compares structures alone, and the gradient of the
@@ -463,38 +476,7 @@ func (p templateProblem) withLogits(seed uint64) templateProblem {
 // as in every other input.
 func TestTemplatesLogitsFiniteDifferences(t *testing.T) {
 	p := newTemplateProblem(4, 2, 2, 2).withLogits(1)
-	l := Templates{Solver: exactCG(p.weight)}
-	g := []float64{1, -0.5, 0.3, 2}
-	_, _, grads := p.run(t, l, g, true)
-	const eps = 1e-6
-	params := append(append(append([]*mat.Dense{}, p.v...), p.h...), mat.NewDense(len(p.x)/p.dim(), p.dim(), p.x))
-	for _, lg := range p.logits {
-		params = append(params, mat.NewDense(1, len(lg), lg))
-	}
-	checked, logits := 0, 0
-	for i, m := range params {
-		data := m.RawMatrix().Data
-		for j := range data {
-			old := data[j]
-			if i < len(p.v) && math.Abs(old) < 10*eps {
-				continue // the ReLU's kink
-			}
-			data[j] = old + eps
-			plus, _, _ := p.run(t, l, g, false)
-			data[j] = old - eps
-			minus, _, _ := p.run(t, l, g, false)
-			data[j] = old
-			fd := (plus - minus) / (2 * eps)
-			if math.Abs(fd-grads[i][j]) > 1e-5*(1+math.Abs(fd)) {
-				t.Errorf("input %d entry %d: backward %v, central difference %v", i, j, grads[i][j], fd)
-			}
-			checked++
-			if i > 2*len(p.v) {
-				logits++
-			}
-		}
-	}
-	if checked < 30 || logits < 6 {
+	if checked, logits := p.checkFiniteDifferences(t); checked < 30 || logits < 6 {
 		t.Fatalf("only %d entries checked, %d of them logits", checked, logits)
 	}
 }

@@ -1,23 +1,10 @@
 package nodes
 
-import "math"
+import (
+	"math"
 
-// softmax writes the softmax of x into out and returns it.
-func softmax(out, x []float64) []float64 {
-	m := math.Inf(-1)
-	for _, v := range x {
-		m = math.Max(m, v)
-	}
-	s := 0.0
-	for i, v := range x {
-		out[i] = math.Exp(v - m)
-		s += out[i]
-	}
-	for i := range out {
-		out[i] /= s
-	}
-	return out
-}
+	"github.com/gwf-graphs/gwf/layers"
+)
 
 // remarginalized returns a coupling of p and q near t (a coupling of p and of t's own column
 // sums): t + p·(q − tᵀ1)ᵀ has the right marginals, and mixing it with the product coupling
@@ -53,21 +40,18 @@ func remarginalized(t, p, q []float64) []float64 {
 // the derivative v_bk of D[b][k] in the node weights, which is defined up to a constant that
 // this form cancels.
 func (op *templatesOp) logitsGrad(k int, g []float64) []float64 {
-	K, mu := op.k(), op.mus[k]
+	K := op.k()
 	out := make([]float64, op.sizes[k])
+	scaled := make([]float64, op.sizes[k])
 	for b := range op.obs {
 		gb := g[b*K+k]
 		if gb == 0 {
 			continue
 		}
-		v := op.potentials[b*K+k]
-		mean := 0.0
-		for j, x := range v {
-			mean += mu[j] * x
+		for j, x := range op.potentials[b*K+k] {
+			scaled[j] = gb * x
 		}
-		for j, x := range v {
-			out[j] += gb * mu[j] * (x - mean)
-		}
+		layers.SoftmaxBackward(out, op.mus[k], scaled)
 	}
 	return out
 }
