@@ -30,6 +30,11 @@ type TemplateConfig struct {
 	// Structure is the matrix a graph is compared by: its adjacency (TFGW's) or its shortest
 	// paths (FGW's); the encoder passes messages along the edges either way.
 	Structure graphs.Structure `json:"structure,omitempty"`
+	// WLRounds appends that many rounds of continuous Weisfeiler-Lehman refinement to the node
+	// features (wlFeatures: each node's features averaged with its neighbours', round after
+	// round), so that the templates compare neighbourhoods as WL labels do, without weights to
+	// learn (0: the features as they are).
+	WLRounds int `json:"wl_rounds,omitempty"`
 	// Encoder is EncoderGIN (node features from GIN layers, concatenated with the input
 	// features) or EncoderNone (the graphs' own node features, or one-hot degrees).
 	Encoder string `json:"encoder"`
@@ -129,6 +134,8 @@ func (c TemplateConfig) Validate() error {
 		return fmt.Errorf("templates: beta %v, want [0, 1e6]", c.Beta)
 	case !(c.WeightDecay >= 0 && c.WeightDecay <= 1):
 		return fmt.Errorf("templates: weight decay %v, want [0, 1]", c.WeightDecay)
+	case c.WLRounds < 0 || c.WLRounds > graphs.MaxWLIterations:
+		return fmt.Errorf("templates: %d Weisfeiler-Lehman rounds (0 to %d)", c.WLRounds, graphs.MaxWLIterations)
 	case c.Structure != "" && c.Structure != graphs.Adjacency && c.Structure != graphs.ShortestPath:
 		return fmt.Errorf("templates: structure %q, want adjacency or shortest-path", c.Structure)
 	case c.Patience < 0 || c.Patience > maxEpochs:
@@ -161,7 +168,8 @@ type TemplateModel struct {
 	Config TemplateConfig
 	// Encoder holds the GIN layers' W_l and b_l (nil with EncoderNone).
 	Encoder *GNN
-	// Inputs is the width of the node features read (InputDim of the graphs' features).
+	// Inputs is the width of the node features read (InputDim of the graphs' features), before
+	// Config.WLRounds widen them.
 	Inputs    int
 	Templates []TemplateGraph
 	// logWeight is log w when the feature weight is learned (one entry; nil otherwise): a
@@ -217,10 +225,14 @@ func (m *TemplateModel) FeatureWeight() float64 {
 	return m.Config.FeatureWeight
 }
 
-// features is the width of the node features the templates compare: the input features, then
-// every GIN layer's output.
+// readWidth is the width of the node features the encoder reads: the input features and their
+// Weisfeiler-Lehman rounds.
+func (m *TemplateModel) readWidth() int { return m.Inputs * (m.Config.WLRounds + 1) }
+
+// features is the width of the node features the templates compare: the input features (with
+// their Weisfeiler-Lehman rounds), then every GIN layer's output.
 func (m *TemplateModel) features() int {
-	d := m.Inputs
+	d := m.readWidth()
 	if m.Encoder != nil {
 		for _, w := range m.Encoder.W {
 			_, c := w.Dims()
@@ -256,7 +268,7 @@ func NewTemplateModel(data []*graphs.Graph, labels []int, classes int, cfg Templ
 		m.logWeight = []float64{math.Log(cfg.FeatureWeight)}
 	}
 	if cfg.Encoder == EncoderGIN && cfg.FeatureWeight > 0 { // without features nothing reads an encoder
-		e, in := &GNN{Kind: EncoderGIN}, m.Inputs
+		e, in := &GNN{Kind: EncoderGIN}, m.readWidth()
 		for _, h := range cfg.EncoderHidden {
 			w := mat.NewDense(in, h, nil)
 			glorot(w, rng)

@@ -165,13 +165,13 @@ func (p *templatePayload) model() (*TemplateModel, error) {
 		}
 		m.logWeight = []float64{*p.LogWeight}
 	}
-	features := p.Inputs
+	features := m.readWidth()
 	if len(p.EncoderW) > 0 {
 		if len(p.EncoderW) != len(p.EncoderB) {
 			return nil, fmt.Errorf("%d encoder weights and %d biases", len(p.EncoderW), len(p.EncoderB))
 		}
 		m.Encoder = &GNN{Kind: EncoderGIN}
-		in := p.Inputs
+		in := features
 		for l, w := range p.EncoderW {
 			d, err := matrixOf(w, in, -1, fmt.Sprintf("encoder layer %d", l+1))
 			if err != nil {

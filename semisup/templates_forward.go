@@ -35,6 +35,10 @@ func (m *TemplateModel) bind(data []*graphs.Graph) (*boundTemplates, error) {
 		if b.graph[i], err = gin.prepare(g); err != nil {
 			return nil, fmt.Errorf("templates: %w", err)
 		}
+		if r := m.Config.WLRounds; r > 0 {
+			x := wlFeatures(g, b.graph[i].x.Data().([]float64), m.Inputs, r)
+			b.graph[i].x = tensor.New(tensor.WithShape(g.N(), m.readWidth()), tensor.WithBacking(x))
+		}
 		b.obs[i] = layers.Space{A: structures[i].A, Mu: g.Mu}
 	}
 	return b, nil
@@ -193,7 +197,7 @@ func (b *boundTemplates) encode(g *gorgonia.ExprGraph, params gorgonia.Nodes, ba
 	for _, i := range batch {
 		total += b.graph[i].n
 	}
-	xData := make([]float64, 0, total*m.Inputs)
+	xData := make([]float64, 0, total*m.readWidth())
 	rowPtr, col, val := make([]int, 1, total+1), []int32(nil), []float64(nil)
 	off := 0
 	for _, i := range batch {
@@ -208,7 +212,7 @@ func (b *boundTemplates) encode(g *gorgonia.ExprGraph, params gorgonia.Nodes, ba
 		}
 		off += pg.n
 	}
-	x := gorgonia.NodeFromAny(g, tensor.New(tensor.WithShape(total, m.Inputs), tensor.WithBacking(xData)), gorgonia.WithName("tfgw_X"))
+	x := gorgonia.NodeFromAny(g, tensor.New(tensor.WithShape(total, m.readWidth()), tensor.WithBacking(xData)), gorgonia.WithName("tfgw_X"))
 	if m.Encoder == nil {
 		return x, params, nil
 	}

@@ -300,6 +300,8 @@ func TestTemplateConfigErrors(t *testing.T) {
 		func(c *TemplateConfig) { c.Patience = -1 },
 		func(c *TemplateConfig) { c.SolverIterations = -1 },
 		func(c *TemplateConfig) { c.SolverIterations = 10001 },
+		func(c *TemplateConfig) { c.WLRounds = -1 },
+		func(c *TemplateConfig) { c.WLRounds = graphs.MaxWLIterations + 1 },
 		func(c *TemplateConfig) { c.EncoderHidden = []int{0} },
 		func(c *TemplateConfig) { c.Hidden = []int{-2} },
 	}
@@ -326,11 +328,12 @@ func TestTemplateConfigErrors(t *testing.T) {
 }
 
 // A saved model predicts as the trained one did, its file is deterministic, and a damaged or
-// foreign file is refused.
+// foreign file is refused. The model reads its features with Weisfeiler-Lehman rounds, which
+// widen what the encoder reads and the templates compare.
 func TestTemplateModelSaveLoad(t *testing.T) {
 	data, labels := semisuptest.TwoStructures(t, 12, 9)
 	cfg := smallTemplateConfig()
-	cfg.Epochs, cfg.Validation, cfg.Encoder, cfg.LearnWeight = 3, 0.25, EncoderGIN, true
+	cfg.Epochs, cfg.Validation, cfg.Encoder, cfg.LearnWeight, cfg.WLRounds = 3, 0.25, EncoderGIN, true, 2
 	m, err := NewTemplateModel(data, labels, 2, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -360,6 +363,9 @@ func TestTemplateModelSaveLoad(t *testing.T) {
 	}
 	if back.FeatureWeight() != m.FeatureWeight() || m.FeatureWeight() == cfg.FeatureWeight {
 		t.Errorf("feature weight %v trained, %v loaded, %v at the start", m.FeatureWeight(), back.FeatureWeight(), cfg.FeatureWeight)
+	}
+	if r, _ := m.Templates[0].H.Dims(); r == 0 || m.features() != 3*m.Inputs+8 || back.features() != m.features() {
+		t.Errorf("%d input features read with 2 rounds, then 8 encoded: %d compared, %d loaded", m.Inputs, m.features(), back.features())
 	}
 	if back.Label(1) != 1 || back.BestEpoch != m.BestEpoch || len(back.History) != 3 {
 		t.Errorf("loaded: labels %v, best epoch %d, %d epochs", back.Classes, back.BestEpoch, len(back.History))

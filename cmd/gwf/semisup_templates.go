@@ -25,6 +25,7 @@ type templateFlags struct {
 	decay       float64
 	learnWeight bool
 	learnNodes  bool
+	wl          int
 	members     int
 	patience    int
 }
@@ -37,6 +38,7 @@ func (t *templateFlags) register(fs *pflag.FlagSet) {
 	fs.Float64Var(&t.decay, "weight-decay", d.WeightDecay, "--method templates: L2 penalty of Adam")
 	fs.BoolVar(&t.learnWeight, "learn-feature-weight", d.LearnWeight, "--method templates: learn the feature weight, from --feature-weight")
 	fs.BoolVar(&t.learnNodes, "learn-node-weights", d.LearnNodeWeights, "--method templates: learn each template's node weights (TFGW's), from uniform")
+	fs.IntVar(&t.wl, "wl", d.WLRounds, "--method templates: rounds of continuous Weisfeiler-Lehman refinement added to the node features (each node's features averaged with its neighbours', round after round, as WWL does; 0: the features as they are; at most 10)")
 	fs.IntVar(&t.patience, "patience", d.Patience, "--method templates: end training once the validation accuracy has not risen for this many epochs (0: every epoch of --epochs)")
 	fs.IntVar(&t.members, "members", d.Members, "--method templates: models trained from different seeds, whose mean class probabilities predict (1: a single model)")
 }
@@ -46,7 +48,7 @@ func (t *templateFlags) register(fs *pflag.FlagSet) {
 func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig, error) {
 	c := semisup.DefaultTemplateConfig()
 	c.Templates, c.TemplateNodes, c.WeightDecay, c.LearnWeight = f.tmpl.templates, f.tmpl.nodes, f.tmpl.decay, f.tmpl.learnWeight
-	c.Members, c.Patience, c.LearnNodeWeights = f.tmpl.members, f.tmpl.patience, f.tmpl.learnNodes
+	c.Members, c.Patience, c.LearnNodeWeights, c.WLRounds = f.tmpl.members, f.tmpl.patience, f.tmpl.learnNodes, f.tmpl.wl
 	t := &f.train
 	if fs.Changed("epochs") {
 		c.Epochs = t.Epochs
@@ -112,7 +114,7 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 
 // checkGWFMethod refuses the template model's own flags with --method gwf.
 func (f *semisupFlags) checkGWFMethod(fs *pflag.FlagSet) error {
-	for _, name := range []string{"templates", "template-nodes", "weight-decay", "learn-feature-weight", "members", "patience"} {
+	for _, name := range []string{"templates", "template-nodes", "weight-decay", "learn-feature-weight", "learn-node-weights", "wl", "members", "patience"} {
 		if fs.Changed(name) {
 			return cli.Usagef("--%s is a setting of --method templates", name)
 		}

@@ -63,11 +63,12 @@ func TestSemisupTemplates(t *testing.T) {
 		t.Fatalf("--layers 5: %v, members %v", err, e)
 	}
 
-	// --learn-node-weights reaches the model, which keeps its learned weights and predicts.
+	// --learn-node-weights and --wl reach the model, which keeps its learned weights and
+	// Weisfeiler-Lehman rounds, and predicts.
 	weighted := filepath.Join(t.TempDir(), "weighted.templates")
-	mustRun(t, append([]string{"semisup", "--tu", train, "--labeled-fraction", "1", "--members", "1", "--learn-node-weights", "--output", weighted}, small...)...)
-	if e, err := semisup.LoadTemplateEnsemble(weighted); err != nil || !e.Members[0].Config.LearnNodeWeights || e.Members[0].Templates[0].Logits == nil {
-		t.Fatalf("--learn-node-weights: %v, members %v", err, e)
+	mustRun(t, append([]string{"semisup", "--tu", train, "--labeled-fraction", "1", "--members", "1", "--learn-node-weights", "--wl", "2", "--output", weighted}, small...)...)
+	if e, err := semisup.LoadTemplateEnsemble(weighted); err != nil || !e.Members[0].Config.LearnNodeWeights || e.Members[0].Templates[0].Logits == nil || e.Members[0].Config.WLRounds != 2 {
+		t.Fatalf("--learn-node-weights --wl 2: %v, members %v", err, e)
 	}
 	mustRun(t, "predict", "--model", weighted, "--tu", unseen, "-q")
 
@@ -80,6 +81,9 @@ func TestSemisupTemplates(t *testing.T) {
 		{"--method", "bogus"},
 		{"--method", "templates", "--detach"},
 		{"--templates", "4"},
+		{"--wl", "2"},
+		{"--learn-node-weights"},
+		{"--method", "templates", "--wl", "11"},
 		{"--method", "templates", "--templates", "-1"},
 		{"--method", "templates", "--members", "-1"},
 		{"--method", "templates", "--layers", "-1"},
