@@ -102,7 +102,7 @@ and fold); --labeled-fraction p trains on a stratified fraction p and scores the
 In a folder where only some graphs have a class label (labels.csv leaves the others out, or
 gives them an empty label), with neither --folds nor --labeled-fraction it trains on the
 labelled graphs and predicts the others (--predictions); with either, those are left out.
-The paper's semi-supervised GWF model is 'gwf semisup'.
+The paper's semi-supervised GWF model is 'gwf semisup --method gwf'.
 
 ` + classifyBudgetHelp,
 		Example: `  gwf classify --graphs ./my-graphs                   # nested 10-fold accuracy
@@ -131,7 +131,7 @@ The paper's semi-supervised GWF model is 'gwf semisup'.
 		"folder to keep every discrepancy matrix computed (.npy; the one being computed in part, every few seconds as its pairs finish, and on Ctrl-C) and report.json, for a rerun to reuse")
 	trainflags.RegisterWorkers(fs, &f.workers, "goroutines of the discrepancies")
 	f.featureWeight.Register(fs, 0, true, `weight of the node-feature cost, kept instead of the candidates' weights (auto: five multiples of the balanced weight, chosen on the training graphs)`)
-	fs.StringVar(&f.method, "method", methodSVM, "deprecated: fgw-svm is this command's classifier; the semi-supervised GWF model is 'gwf semisup'")
+	fs.StringVar(&f.method, "method", methodSVM, "deprecated: fgw-svm is this command's classifier; the semi-supervised GWF model is 'gwf semisup --method gwf'")
 	_ = fs.MarkHidden("method")
 	fs.StringVar(&f.wl, "wl", "auto", "node labels compared as their Weisfeiler-Lehman labels after this many iterations (0: as they are; at most 10), or auto (0, 2 and 4, chosen on the training graphs); categorical node features, or none (WL from the degrees)")
 	fs.StringVar(&f.compare, "compare", "auto", "how graphs are compared, a comma-separated list of fgw (FGW discrepancies), statistics (graph statistics) and wl-subtree (Weisfeiler-Lehman subtree counts), or auto (all three; fgw alone with --features none); chosen on the training graphs")
@@ -205,7 +205,7 @@ func (f *classifyFlags) settings() (fgwsvm.Settings, error) {
 	p := &f.protocol
 	switch {
 	case f.method != methodSVM:
-		return fgwsvm.Settings{}, cli.Usagef("--method %q: 'gwf classify' is the fgw-svm classifier; the paper's semi-supervised GWF model is 'gwf semisup'", f.method)
+		return fgwsvm.Settings{}, cli.Usagef("--method %q: 'gwf classify' is the fgw-svm classifier; the paper's semi-supervised GWF model is 'gwf semisup --method gwf'", f.method)
 	case (p.output != "") != (p.fraction == 1):
 		return fgwsvm.Settings{}, cli.Usagef("--output writes the classifier trained on all labelled graphs: give it with --labeled-fraction 1")
 	case f.workers < 0:

@@ -102,14 +102,14 @@ func TestClassifyPartlyLabelled(t *testing.T) {
 	}
 
 	gwfModel := filepath.Join(t.TempDir(), "m.gwf")
-	out, _ = mustRun(t, "semisup", "--graphs", dir, "--atoms", "2", "--layers", "3", "--epochs", "2", "--json", "-q", "--output", gwfModel)
+	out, _ = mustRun(t, "semisup", "--method", "gwf", "--graphs", dir, "--atoms", "2", "--layers", "3", "--epochs", "2", "--json", "-q", "--output", gwfModel)
 	if rep := decodeJSON(t, out); rep["labeled"] != 10.0 || rep["unscored"] != 6.0 {
 		t.Errorf("semisup: %v labelled, %v unscored; want 10, 6", rep["labeled"], rep["unscored"])
 	}
 	if _, stderr = mustRun(t, "predict", "--model", gwfModel, "--graphs", dir); !strings.Contains(stderr, "accuracy on the 10 labelled graphs") {
 		t.Errorf("predict with the semisup model trained on the labels as given:\n%s", stderr)
 	}
-	_, stderr, code := runCLI(t, "semisup", "--graphs", dir, "--output-dir", t.TempDir(), "-q")
+	_, stderr, code := runCLI(t, "semisup", "--method", "gwf", "--graphs", dir, "--output-dir", t.TempDir(), "-q")
 	if code != cli.ExitUsage || !strings.Contains(stderr, "--output-dir keeps the folds of cross-validation") {
 		t.Errorf("semisup --output-dir on labels as given: exit %d, %s", code, stderr)
 	}

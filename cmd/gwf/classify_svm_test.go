@@ -256,7 +256,7 @@ func TestPoolSVMReports(t *testing.T) {
 	if _, _, code := runCLI(t, "pool", files[0], writeFile(t, dir, "sp.json", other)); code != cli.ExitUsage {
 		t.Fatalf("pooling two settings: exit %d", code)
 	}
-	gwf, _ := mustRun(t, "semisup", "--tu", train, "--folds", "3", "--atoms", "2", "--layers", "3", "--epochs", "1", "--json", "-q")
+	gwf, _ := mustRun(t, "semisup", "--method", "gwf", "--tu", train, "--folds", "3", "--atoms", "2", "--layers", "3", "--epochs", "1", "--json", "-q")
 	if _, _, code := runCLI(t, "pool", files[0], writeFile(t, dir, "gwf.json", gwf)); code != cli.ExitUsage {
 		t.Fatalf("pooling two classifiers: exit %d", code)
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 func TestClassify(t *testing.T) {
-	out, _ := mustRun(t, "semisup", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--atoms", "3", "--layers", "5",
+	out, _ := mustRun(t, "semisup", "--method", "gwf", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--atoms", "3", "--layers", "5",
 		"--epochs", "2", "--hidden", "4", "--json", "-q")
 	rep := decodeJSON(t, out)
 	folds, _ := rep["folds"].([]any)
@@ -37,7 +37,7 @@ func TestClassify(t *testing.T) {
 	if sel, _ := rep["selection"].(map[string]any); sel["unsupervised"] != true {
 		t.Errorf("selection %v: the β = 0 head is not a candidate by default", rep["selection"])
 	}
-	out, _ = mustRun(t, "semisup", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--atoms", "3", "--layers", "5",
+	out, _ = mustRun(t, "semisup", "--method", "gwf", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--atoms", "3", "--layers", "5",
 		"--epochs", "2", "--hidden", "4", "--json", "-q", "--select-unsupervised=false")
 	for i, f := range decodeJSON(t, out)["folds"].([]any) {
 		fold := f.(map[string]any)
@@ -47,12 +47,12 @@ func TestClassify(t *testing.T) {
 			t.Errorf("fold %d: accuracy %v without the β = 0 candidate, joint accuracy %v with it", i+1, fold["accuracy"], folds[i].(map[string]any)["joint_accuracy"])
 		}
 	}
-	out, _ = mustRun(t, "semisup", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--atoms", "3", "--layers", "5",
+	out, _ = mustRun(t, "semisup", "--method", "gwf", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--atoms", "3", "--layers", "5",
 		"--epochs", "2", "--hidden", "4", "--select-beta", "0.1,1", "--select-hidden", "4;0", "--head-steps", "20", "-q", "--json")
 	if c, _ := decodeJSON(t, out)["selection"].(map[string]any)["candidates"].([]any); len(c) != 4 {
 		t.Errorf("%d candidates, want 2 β × 2 head shapes", len(c))
 	}
-	out, _ = mustRun(t, "semisup", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--atoms", "3", "--layers", "5",
+	out, _ = mustRun(t, "semisup", "--method", "gwf", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--atoms", "3", "--layers", "5",
 		"--epochs", "2", "--hidden", "4", "--head-steps", "20", "-q")
 	for _, want := range []string{"nested", "chosen", "semi-supervised beats the β = 0 head", "chose the β = 0 head in"} {
 		if !strings.Contains(out, want) {
@@ -60,7 +60,7 @@ func TestClassify(t *testing.T) {
 		}
 	}
 	pred := filepath.Join(t.TempDir(), "p.csv")
-	mustRun(t, "semisup", "--dataset", "MUTAG", "--subset", "30", "--labeled-fraction", "0.5", "--atoms", "3", "--layers", "5",
+	mustRun(t, "semisup", "--method", "gwf", "--dataset", "MUTAG", "--subset", "30", "--labeled-fraction", "0.5", "--atoms", "3", "--layers", "5",
 		"--epochs", "1", "--predictions", pred, "-q")
 	b, err := os.ReadFile(pred)
 	if err != nil {
@@ -70,9 +70,9 @@ func TestClassify(t *testing.T) {
 		t.Errorf("%d CSV lines, want 31", n)
 	}
 	model := filepath.Join(t.TempDir(), "ss.model")
-	args := []string{"semisup", "--dataset", "MUTAG", "--subset", "30", "--labeled-fraction", "0.5", "--atoms", "3", "--layers", "5", "--output", model, "-q", "--json"}
+	args := []string{"semisup", "--method", "gwf", "--dataset", "MUTAG", "--subset", "30", "--labeled-fraction", "0.5", "--atoms", "3", "--layers", "5", "--output", model, "-q", "--json"}
 	// --model is the deprecated name of --output.
-	mustRun(t, "semisup", "--dataset", "MUTAG", "--subset", "30", "--labeled-fraction", "0.5", "--atoms", "3", "--layers", "5", "--model", model, "-q", "--epochs", "1")
+	mustRun(t, "semisup", "--method", "gwf", "--dataset", "MUTAG", "--subset", "30", "--labeled-fraction", "0.5", "--atoms", "3", "--layers", "5", "--model", model, "-q", "--epochs", "1")
 	out, _ = mustRun(t, append(args, "--epochs", "2", "--resume")...)
 	if h, _ := decodeJSON(t, out)["history"].([]any); len(h) != 2 {
 		t.Errorf("resumed to %d epochs, want 2", len(h))
@@ -85,12 +85,12 @@ func TestClassify(t *testing.T) {
 		{"--encoder", "gin", "--no-gwf", "--baselines"}, {"--encoder", "gin", "--encoder-lr", "-1"}, {"--select-encoder-lr", "0.01,0.05"},
 		{"--validation", "0", "--select-unsupervised"}, {"--no-gwf", "--select-unsupervised"},
 	} {
-		if _, _, code := runCLI(t, append([]string{"semisup", "--dataset", "MUTAG"}, args...)...); code != cli.ExitUsage {
+		if _, _, code := runCLI(t, append([]string{"semisup", "--method", "gwf", "--dataset", "MUTAG"}, args...)...); code != cli.ExitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, cli.ExitUsage)
 		}
 	}
 	// Without the GWF term nothing trains without labels: no baselines unless asked for.
-	out, _ = mustRun(t, "semisup", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--encoder", "gin", "--no-gwf",
+	out, _ = mustRun(t, "semisup", "--method", "gwf", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--encoder", "gin", "--no-gwf",
 		"--epochs", "2", "--hidden", "4", "--head-steps", "20", "-q", "--json")
 	if rep := decodeJSON(t, out); rep["baselines"] != nil || len(rep["folds"].([]any)) != 3 {
 		t.Errorf("--no-gwf: %v", rep)
@@ -108,7 +108,7 @@ func TestClassifyNeedsClasses(t *testing.T) {
 	writeFile(t, one, "ONE_graph_labels.txt", strings.Repeat("3\n", 6))
 	for dir, want := range map[string]string{unlabelled: "has no class labels", one: "at least two classes"} {
 		for _, extra := range [][]string{{"--folds", "3"}, {"--labeled-fraction", "1"}} {
-			args := append([]string{"semisup", "--tu", dir, "--atoms", "2", "--layers", "2", "--epochs", "1"}, extra...)
+			args := append([]string{"semisup", "--method", "gwf", "--tu", dir, "--atoms", "2", "--layers", "2", "--epochs", "1"}, extra...)
 			if _, stderr, code := runCLI(t, args...); code != cli.ExitError || !strings.Contains(stderr, want) {
 				t.Errorf("%v: exit %d, %q (want %q)", args, code, stderr, want)
 			}
@@ -120,7 +120,7 @@ func TestClassifyNeedsClasses(t *testing.T) {
 // fold reuses the others and gives the same report.
 func TestClassifyOutputDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cv")
-	args := []string{"semisup", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--atoms", "3", "--layers", "5",
+	args := []string{"semisup", "--method", "gwf", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--atoms", "3", "--layers", "5",
 		"--epochs", "2", "--hidden", "4", "--head-steps", "20", "--json", "--output-dir", dir}
 	first, _ := mustRun(t, append(args, "-q")...)
 	report, err := os.ReadFile(filepath.Join(dir, "report.json"))
@@ -146,7 +146,7 @@ func TestClassifyOutputDir(t *testing.T) {
 			t.Errorf("fold %d rerun: %v\nwant %v", i+1, fb, fa)
 		}
 	}
-	if _, _, code := runCLI(t, "semisup", "--dataset", "MUTAG", "--labeled-fraction", "0.5", "--output-dir", dir); code != cli.ExitUsage {
+	if _, _, code := runCLI(t, "semisup", "--method", "gwf", "--dataset", "MUTAG", "--labeled-fraction", "0.5", "--output-dir", dir); code != cli.ExitUsage {
 		t.Errorf("--output-dir with --labeled-fraction: exit %d, want %d", code, cli.ExitUsage)
 	}
 }
@@ -155,7 +155,7 @@ func TestClassifyOutputDir(t *testing.T) {
 // run without --shard reuses every fold and reports what one unsharded run reports.
 func TestClassifyShards(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cv")
-	args := []string{"semisup", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--atoms", "3", "--layers", "5",
+	args := []string{"semisup", "--method", "gwf", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--atoms", "3", "--layers", "5",
 		"--epochs", "2", "--hidden", "4", "--head-steps", "20", "--json", "--output-dir", dir}
 	one, _ := mustRun(t, append(slices.Clone(args[:len(args)-2]), "-q")...)
 	shard0, _ := mustRun(t, append(args, "--shard", "0/2", "-q")...)
@@ -182,7 +182,7 @@ func TestClassifyShards(t *testing.T) {
 	}
 	for _, bad := range [][]string{{"--shard", "0/2"}, {"--shard", "2/2", "--output-dir", dir}, {"--shard", "0/4", "--folds", "3", "--output-dir", dir},
 		{"--shard", "0/2", "--output-dir", dir, "--labeled-fraction", "0.5"}} {
-		if _, _, code := runCLI(t, append([]string{"semisup", "--dataset", "MUTAG"}, bad...)...); code != cli.ExitUsage {
+		if _, _, code := runCLI(t, append([]string{"semisup", "--method", "gwf", "--dataset", "MUTAG"}, bad...)...); code != cli.ExitUsage {
 			t.Errorf("%v: exit %d, want %d", bad, code, cli.ExitUsage)
 		}
 	}

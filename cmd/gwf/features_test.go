@@ -72,7 +72,7 @@ func TestModelsKeepTheirFeatureEncoding(t *testing.T) {
 	dir := t.TempDir()
 
 	classifier := filepath.Join(dir, "labels.classifier")
-	mustRun(t, "semisup", "--tu", train, "--features", "labels", "--labeled-fraction", "1", "--output", classifier,
+	mustRun(t, "semisup", "--method", "gwf", "--tu", train, "--features", "labels", "--labeled-fraction", "1", "--output", classifier,
 		"--atoms", "3", "--layers", "5", "--epochs", "1", "--hidden", "4", "--head-steps", "20", "-q")
 	m, err := semisup.Load(classifier)
 	if err != nil {

@@ -37,7 +37,7 @@ func TestFlagSuggestions(t *testing.T) {
 		}
 	}
 	// A flag of another command says whose it is.
-	for args, want := range map[string]string{"semisup --wl 2": "a flag of 'gwf classify'", "classify --beta 1": "a flag of 'gwf semisup'"} {
+	for args, want := range map[string]string{"semisup --vote 3": "a flag of 'gwf classify'", "classify --beta 1": "a flag of 'gwf semisup'"} {
 		_, stderr, code := runCLI(t, append(strings.Fields(args), "--dataset", "MUTAG")...)
 		if code != cli.ExitUsage || !strings.Contains(stderr, want) {
 			t.Errorf("gwf %s: exit %d, stderr %q (want %q)", args, code, stderr, want)
@@ -49,7 +49,7 @@ func TestFlagSuggestions(t *testing.T) {
 // semi-supervised model went.
 func TestClassifyMethodGWF(t *testing.T) {
 	_, stderr, code := runCLI(t, "classify", "--method", "gwf", "--dataset", "MUTAG")
-	if code != cli.ExitUsage || !strings.Contains(stderr, "'gwf semisup'") {
+	if code != cli.ExitUsage || !strings.Contains(stderr, "'gwf semisup --method gwf'") {
 		t.Errorf("classify --method gwf: exit %d, stderr %q", code, stderr)
 	}
 }

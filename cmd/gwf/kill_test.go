@@ -127,7 +127,7 @@ func TestKilledClassifyResumesAtItsEpoch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains several models in child processes")
 	}
-	args := []string{"semisup", "--dataset", "MUTAG", "--subset", "40", "--folds", "2", "--atoms", "3", "--layers", "5",
+	args := []string{"semisup", "--method", "gwf", "--dataset", "MUTAG", "--subset", "40", "--folds", "2", "--atoms", "3", "--layers", "5",
 		"--epochs", "6", "--hidden", "4", "--head-steps", "20", "--json", "--seed", "2"}
 	want, _ := mustRun(t, append(args, "-q")...)
 	dir := filepath.Join(t.TempDir(), "cv")

@@ -14,8 +14,8 @@ func newPoolCmd(a *app) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "pool REPORT.json...",
-		Short: "Pool the folds of several 'gwf classify' or 'gwf semisup' --json runs (seeds) into one mean ± std",
-		Long: `pool reads the reports of cross-validations that 'gwf classify' or 'gwf semisup' --json (or --output-dir's
+		Short: "Pool the folds of several 'gwf classify' or 'gwf semisup --method gwf' --json runs (seeds) into one mean ± std",
+		Long: `pool reads the reports of cross-validations that 'gwf classify' or 'gwf semisup --method gwf' --json (or --output-dir's
 report.json) wrote for one dataset and one setting with different seeds, and summarises every
 fold of all of them as one: the accuracy as mean ± std over folds × seeds, and, where the
 reports have them, the baselines on the same folds (the β = 0 head, the logistic regression),
@@ -29,8 +29,8 @@ of both classifiers, is refused, naming the first that differs.`,
 		Example: `  gwf classify --dataset MUTAG --folds 10 --fold-seed 1 --json > mutag-1.json
   gwf classify --dataset MUTAG --folds 10 --fold-seed 2 --json > mutag-2.json
   gwf pool mutag-1.json mutag-2.json
-  gwf semisup --dataset MUTAG --folds 10 --seed 1 --fold-seed 1 --json > gwf-1.json
-  gwf semisup --dataset MUTAG --folds 10 --seed 2 --fold-seed 2 --json > gwf-2.json
+  gwf semisup --method gwf --dataset MUTAG --folds 10 --seed 1 --fold-seed 1 --json > gwf-1.json
+  gwf semisup --method gwf --dataset MUTAG --folds 10 --seed 2 --fold-seed 2 --json > gwf-2.json
   gwf pool --json gwf-1.json gwf-2.json`,
 		Args: func(_ *cobra.Command, files []string) error {
 			if len(files) == 0 {

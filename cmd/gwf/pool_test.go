@@ -19,7 +19,7 @@ func TestPool(t *testing.T) {
 	dir := t.TempDir()
 	classify := func(name string, extra ...string) string {
 		t.Helper()
-		args := append([]string{"semisup", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--atoms", "3", "--layers", "5",
+		args := append([]string{"semisup", "--method", "gwf", "--dataset", "MUTAG", "--subset", "30", "--folds", "3", "--atoms", "3", "--layers", "5",
 			"--epochs", "2", "--hidden", "4", "--head-steps", "20", "--json", "-q"}, extra...)
 		out, _ := mustRun(t, args...)
 		return writeFile(t, dir, name, out)

@@ -35,7 +35,10 @@ with them by the FGW discrepancy the classifier chose (structure, feature weight
 decides, exactly as cross-validation scored held-out graphs. Its CSV has no probability
 columns.
 
-A classifier of 'gwf semisup' holds GWF atoms and an MLP head. Graphs the model
+A template classifier of 'gwf semisup' (its default model) compares each graph with its
+templates by FGW, as in training, and its MLP decides.
+
+A classifier of 'gwf semisup --method gwf' holds GWF atoms and an MLP head. Graphs the model
 was not trained on are embedded by the classifier's graph encoder (--encoder gin|gcn: one forward
 pass, milliseconds for hundreds of graphs) or, for free embeddings, in transform mode: each
 graph's z takes --steps Adam steps on its own GWF loss with the atoms fixed, as 'gwf embed'

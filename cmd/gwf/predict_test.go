@@ -66,7 +66,7 @@ func TestClassifyThenPredict(t *testing.T) {
 	train := writeBlocksTU(t, "TRAIN", 24, 1)
 	unseen := writeBlocksTU(t, "UNSEEN", 10, 2)
 	model := filepath.Join(t.TempDir(), "blocks.classifier")
-	args := []string{"semisup", "--tu", train, "--labeled-fraction", "1", "--output", model, "--atoms", "3", "--layers", "5",
+	args := []string{"semisup", "--method", "gwf", "--tu", train, "--labeled-fraction", "1", "--output", model, "--atoms", "3", "--layers", "5",
 		"--hidden", "4", "--head-steps", "50", "-q", "--json"}
 	mustRun(t, append(args, "--epochs", "1")...)
 	out, _ := mustRun(t, append(args, "--epochs", "3", "--resume")...)
@@ -133,7 +133,7 @@ func TestEncoderClassifyThenPredict(t *testing.T) {
 	train := writeBlocksTU(t, "TRAIN", 24, 3)
 	unseen := writeBlocksTU(t, "UNSEEN", 10, 4)
 	model := filepath.Join(t.TempDir(), "gin.classifier")
-	args := []string{"semisup", "--tu", train, "--labeled-fraction", "1", "--output", model, "--atoms", "3", "--layers", "5",
+	args := []string{"semisup", "--method", "gwf", "--tu", train, "--labeled-fraction", "1", "--output", model, "--atoms", "3", "--layers", "5",
 		"--hidden", "4", "--head-steps", "50", "--encoder", "gin", "--encoder-hidden", "8", "-q", "--json"}
 	mustRun(t, append(args, "--epochs", "1")...)
 	out, _ := mustRun(t, append(args, "--epochs", "3", "--resume")...)
@@ -146,7 +146,7 @@ func TestEncoderClassifyThenPredict(t *testing.T) {
 		t.Errorf("encoder predictions differ between runs or are missing:\n%s\n%s", first, second)
 	}
 	for _, bad := range [][]string{{"--encoder", "mlp"}, {"--encoder-hidden", ""}} {
-		if _, _, code := runCLI(t, append([]string{"semisup", "--tu", train, "--folds", "2"}, bad...)...); code != cli.ExitUsage {
+		if _, _, code := runCLI(t, append([]string{"semisup", "--method", "gwf", "--tu", train, "--folds", "2"}, bad...)...); code != cli.ExitUsage {
 			t.Errorf("classify %v: exit %d, want %d", bad, code, cli.ExitUsage)
 		}
 	}
@@ -157,7 +157,7 @@ func TestEncoderClassifyThenPredict(t *testing.T) {
 func TestPredictTextLabels(t *testing.T) {
 	dir := t.TempDir()
 	model, preds := filepath.Join(dir, "mixed.classifier"), filepath.Join(dir, "p.csv")
-	mustRun(t, "semisup", "--graphs", mixedGraphs, "--labeled-fraction", "1", "--atoms", "2", "--layers", "5", "--epochs", "1",
+	mustRun(t, "semisup", "--method", "gwf", "--graphs", mixedGraphs, "--labeled-fraction", "1", "--atoms", "2", "--layers", "5", "--epochs", "1",
 		"--output", model, "--predictions", preds, "-q")
 	if b, err := os.ReadFile(preds); err != nil || !strings.Contains(string(b), "triangle.json,cycle,") {
 		t.Errorf("--predictions (%v):\n%s", err, b)

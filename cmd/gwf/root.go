@@ -79,7 +79,7 @@ func execute(ctx context.Context, root *cobra.Command, a *app, args []string, st
 // read it.
 var modelFormats = map[string]string{
 	"gwf-model":              "a GWF model, written by 'gwf fit' (read by gwf embed, gwf plot, gwf fit --resume)",
-	"gwf-semisup-model":      "a semi-supervised GWF classifier, written by 'gwf semisup --labeled-fraction 1 --output' (read by gwf predict)",
+	"gwf-semisup-model":      "a semi-supervised GWF classifier, written by 'gwf semisup --method gwf --labeled-fraction 1 --output' (read by gwf predict)",
 	"gwf-fgwsvm-classifier":  "an fgw-svm classifier, written by 'gwf classify --labeled-fraction 1 --output' (read by gwf predict)",
 	"gwf-templates-model":    "a single template model, written by semisup.TemplateModel.Save (read by gwf predict)",
 	"gwf-templates-ensemble": "a template classifier, written by 'gwf semisup --method templates --labeled-fraction 1 --output' (read by gwf predict)",

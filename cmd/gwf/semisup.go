@@ -13,7 +13,8 @@ import (
 	"github.com/gwf-graphs/gwf/training/shard"
 )
 
-// semisupFlags are the flags of 'gwf semisup': the paper's semi-supervised GWF model.
+// semisupFlags are the flags of 'gwf semisup': the template model (the default) and the
+// paper's semi-supervised GWF model (--method gwf).
 type semisupFlags struct {
 	data       dataFlags
 	train      trainFlags
@@ -45,38 +46,58 @@ func newSemisupCmd(a *app) *cobra.Command {
 	d := semisup.DefaultConfig()
 	cmd := &cobra.Command{
 		Use:   "semisup (--dataset NAME | --tu DIR | --graphs DIR)",
-		Short: "Classify graphs with the paper's semi-supervised GWF model (GWF loss + β·cross-entropy)",
-		Long: `semisup trains the paper's semi-supervised GWF model on labelled graphs and scores it:
-GWF models with a classifier head on the embeddings (the paper's eq. ssl:
-the GWF loss plus beta times the head's cross-entropy on the labelled graphs, one Gorgonia graph
-and one backward pass per mini-batch) and scores its predictions. After the joint epochs the head
-alone is trained to convergence on the final embeddings (--head-steps full-batch Adam steps; 0
-turns this off): during them it gets only one step per mini-batch.
+		Short: "Classify graphs, labelled and unlabelled: FGW discrepancies to learned templates; --method gwf: the paper's semi-supervised GWF model",
+		Long: `semisup trains a classifier on labelled graphs (and, where the data have them, unlabelled
+ones) and scores it. --method chooses the model: templates, the default, or gwf, the paper's.
 
-It runs by default nested stratified --folds cross-validation: for each fold, the held-out
-graphs take part in the GWF term unlabelled; a stratified --validation fraction of the other
-folds' labelled graphs is held out too, and chooses the stopping epoch and, when --select-beta,
---select-detach or --select-decay name several settings, the configuration; the chosen model
-(or, with --refit, the chosen settings retrained on all the fold's labels) is scored once on
-the held-out fold. The β = 0 head below is a candidate too (--select-unsupervised, on by
-default): where it scores better on the validation split, it is the fold's classifier, so that
-where the labels make the embeddings worse the classifier can fall back to embeddings trained
-without them (the trained model's own held-out accuracy is reported as joint_accuracy). No
-held-out label chooses anything. On the same folds it scores two baselines (--baselines): the
-same head on the embeddings of the same model trained without labels (β = 0: GWF for free z,
-the encoder trained by the GWF term alone with --encoder; its epoch chosen on the same
-validation split) and a logistic regression on that model's λ (C chosen by 5-fold
-cross-validation on the fold's training graphs; none with --no-gwf). --validation 0 gives the
-un-nested protocol (fixed settings, last epoch), with the authors' best-epoch number as a
-diagnostic. --output-dir keeps every finished fold (fold<f>.json), the model trained without
-labels (unsupervised.json) and the report (report.json), and checkpoints whatever is training
-after each of its epochs (fold<f>.checkpoint.json with two models, unsupervised.checkpoint):
-run again with the same data and settings, the command reuses what is saved there, so a killed
-cross-validation continues at the epoch where it stopped (folds saved without the β = 0
-candidate keep their trained models, the candidate is added). With it, --shard i/n runs only
-the folds f with (f − 1) mod n = i, so that n processes or machines sharing the folder run the
-folds side by side; a last run without --shard reuses them all and writes the report.
---predictions writes each held-out graph's prediction and fold as CSV.
+--method templates (the default): a graph is embedded as its FGW discrepancies to K learned
+template graphs (TFGW, Vincent-Cuaz et al., NeurIPS 2022), an MLP reads them, and the
+templates' structures and node features, the MLP and (with --encoder gin) a GIN encoder of the
+node features train together on the cross-entropy with Gorgonia's Adam; the transports (exact
+CG) are detached. It reads the data's node features, as 'gwf classify' does. --beta B > 0
+makes it semi-supervised: every training graph, labelled or not, is also reconstructed as the
+GW barycenter of the templates (the paper's GWF loss, the templates as its atoms). Its own
+defaults for the shared flags: --epochs 60 --lr 0.01 --batch 32 --encoder none --hidden 64
+--beta 0 --layers 10000 (each template solve's CG iterations at most); 4 templates per class
+(--templates) of at most 12 nodes (--template-nodes), 10 % of the labelled graphs choosing the
+epoch (--validation), and 3 models from different seeds (--members) whose mean class
+probabilities predict. --folds cross-validates (--output-dir keeps each finished fold, for a
+rerun to reuse); --labeled-fraction p and a folder labelled in part work as for --method gwf
+below, and --labeled-fraction 1 --output saves a classifier for 'gwf predict'. The flags of
+the paper's model alone (--atoms, --solver, --detach, --select-*, --encoder gcn, --shard,
+--resume, ...) are refused without --method gwf.
+
+--method gwf: the paper's semi-supervised GWF model. GWF models with a classifier head on the
+embeddings (the paper's eq. ssl: the GWF loss plus beta times the head's cross-entropy on the
+labelled graphs, one Gorgonia graph and one backward pass per mini-batch) and scores its
+predictions. After the joint epochs the head alone is trained to convergence on the final
+embeddings (--head-steps full-batch Adam steps; 0 turns this off): during them it gets only one
+step per mini-batch.
+
+With --method gwf it runs by default nested stratified --folds cross-validation: for each fold,
+the held-out graphs take part in the GWF term unlabelled; a stratified --validation fraction of
+the other folds' labelled graphs is held out too, and chooses the stopping epoch and, when
+--select-beta, --select-detach or --select-decay name several settings, the configuration; the
+chosen model (or, with --refit, the chosen settings retrained on all the fold's labels) is
+scored once on the held-out fold. The β = 0 head below is a candidate too
+(--select-unsupervised, on by default): where it scores better on the validation split, it is
+the fold's classifier, so that where the labels make the embeddings worse the classifier can
+fall back to embeddings trained without them (the trained model's own held-out accuracy is
+reported as joint_accuracy). No held-out label chooses anything. On the same folds it scores
+two baselines (--baselines): the same head on the embeddings of the same model trained without
+labels (β = 0: GWF for free z, the encoder trained by the GWF term alone with --encoder; its
+epoch chosen on the same validation split) and a logistic regression on that model's λ (C
+chosen by 5-fold cross-validation on the fold's training graphs; none with --no-gwf).
+--validation 0 gives the un-nested protocol (fixed settings, last epoch), with the authors'
+best-epoch number as a diagnostic. --output-dir keeps every finished fold (fold<f>.json), the
+model trained without labels (unsupervised.json) and the report (report.json), and checkpoints
+whatever is training after each of its epochs (fold<f>.checkpoint.json with two models,
+unsupervised.checkpoint): run again with the same data and settings, the command reuses what is
+saved there, so a killed cross-validation continues at the epoch where it stopped (folds saved
+without the β = 0 candidate keep their trained models, the candidate is added). With it,
+--shard i/n runs only the folds f with (f − 1) mod n = i, so that n processes or machines
+sharing the folder run the folds side by side; a last run without --shard reuses them all and
+writes the report. --predictions writes each held-out graph's prediction and fold as CSV.
 
 With --labeled-fraction p it instead keeps the labels of a stratified random fraction p of the
 graphs (seeded by --fold-seed), trains once and scores the predictions on the other graphs;
@@ -86,13 +107,16 @@ only some graphs have a class label, with neither --folds nor --labeled-fraction
 all graphs, the labels as given, and predicts the unlabelled ones (--predictions); --output
 saves that model for 'gwf predict'.
 
-Its training flags are those of 'gwf fit' (the paper's defaults). 'gwf classify' is the SVM on
-FGW discrepancies, the classifier GW graph methods are benchmarked with.`,
-		Example: `  gwf semisup --dataset MUTAG --folds 10 --select-beta 0.1,1 --select-detach --json
-  gwf semisup --dataset PROTEINS --folds 10 --output-dir results/   # rerun to continue after a kill
-  gwf semisup --dataset PROTEINS --folds 10 --output-dir results/ --shard 0/2   # and 1/2 elsewhere; then without --shard
+The training flags of --method gwf are those of 'gwf fit' (the paper's defaults). 'gwf
+classify' is the SVM on FGW discrepancies, the classifier GW graph methods are benchmarked with.`,
+		Example: `  gwf semisup --dataset MUTAG --folds 10 --json
+  gwf semisup --dataset MUTAG --labeled-fraction 0.1 --beta 0.1   # few labels: the GWF term on every graph
   gwf semisup --dataset MUTAG --labeled-fraction 1 --output mutag.classifier
-  gwf predict --model mutag.classifier --tu ./new-graphs --json`,
+  gwf predict --model mutag.classifier --tu ./new-graphs --json
+  gwf semisup --method gwf --dataset MUTAG --folds 10 --select-beta 0.1,1 --select-detach --json
+  gwf semisup --method gwf --dataset PROTEINS --folds 10 --output-dir results/   # rerun to continue after a kill
+  gwf semisup --method gwf --dataset PROTEINS --folds 10 --output-dir results/ --shard 0/2   # and 1/2 elsewhere; then without --shard
+  gwf semisup --method gwf --dataset MUTAG --labeled-fraction 1 --output mutag.gwf-classifier`,
 		Annotations: cli.Interruptible("no report written (with --output-dir, the same command continues from what it kept)"),
 		Args:        cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -102,10 +126,10 @@ FGW discrepancies, the classifier GW graph methods are benchmarked with.`,
 	fs := cmd.Flags()
 	f.data.register(fs)
 	f.train.register(fs)
-	f.protocol.register(fs, "with --labeled-fraction: write the classifier (atoms, embeddings, head, class names) to this file after every epoch, for 'gwf predict' and --resume",
-		"folder to keep each finished cross-validation fold, the model trained without labels (both checkpointed after every epoch) and report.json, for a rerun to reuse")
-	fs.Float64Var(&f.beta, "beta", d.Beta, "weight β of the classification loss")
-	fs.StringVar(&f.hidden, "hidden", "32", `hidden layer sizes of the head, comma-separated ("" or 0: a linear head)`)
+	f.protocol.register(fs, "with --labeled-fraction: write the classifier to this file, for 'gwf predict' (--method gwf: its atoms, embeddings, head and class names, after every epoch, also for --resume)",
+		"folder to keep each finished cross-validation fold, for a rerun to reuse (--method gwf: also the model trained without labels, both checkpointed after every epoch, and report.json)")
+	fs.Float64Var(&f.beta, "beta", d.Beta, "--method gwf: weight β of the classification loss; --method templates: weight of the GWF reconstruction of every graph (0 there by default: the labels alone)")
+	fs.StringVar(&f.hidden, "hidden", "32", `hidden layer sizes of the head, comma-separated ("" or 0: a linear head; --method templates: 64 by default)`)
 	fs.StringVar(&f.activation, "activation", d.Activation, "activation of the hidden layers: relu or tanh")
 	fs.StringVar(&f.input, "head-input", d.Input, "what the head reads: centered (z minus its mean: the identifiable part of z), lambda (softmax(z)) or z (the raw embedding, as eq. ssl)")
 	fs.BoolVar(&f.detach, "detach", false, "stop the classification gradient at the embeddings: the labels train the head only. The default with free z (--encoder none), where the cross-entropy reaches only the labelled graphs' own z and moves them away from the unlabelled graphs of their class; --detach=false is the paper's eq. ssl. Not the default with an encoder, whose shared weights carry the labels to every graph")
@@ -114,7 +138,7 @@ FGW discrepancies, the classifier GW graph methods are benchmarked with.`,
 	fs.IntVar(&f.head.Steps, "head-steps", d.Head.Steps, "after the joint epochs, train the head alone on the final embeddings for this many full-batch Adam steps (0: not at all)")
 	fs.Float64Var(&f.head.LearningRate, "head-lr", d.Head.LearningRate, "learning rate of those head steps")
 	fs.Float64Var(&f.head.WeightDecay, "head-decay", d.Head.WeightDecay, "weight decay (L2 on the head's weights) of those head steps")
-	fs.Float64Var(&f.validation, "validation", classexp.DefaultValidation, "nested protocol: fraction of each fold's labelled graphs held out to choose the epoch and settings (0: no selection, the un-nested protocol)")
+	fs.Float64Var(&f.validation, "validation", classexp.DefaultValidation, "nested protocol: fraction of each fold's labelled graphs held out to choose the epoch and settings (0: no selection, the un-nested protocol; --method templates: 0.1 by default, choosing the epoch)")
 	fs.Float64SliceVar(&f.selBeta, "select-beta", nil, "nested protocol: comma-separated values of β to choose from (default: --beta alone)")
 	fs.BoolVar(&f.selDetach, "select-detach", false, "nested protocol: also try the other value of --detach")
 	fs.BoolVar(&f.selUnsup, "select-unsupervised", true, "nested protocol: the β = 0 head (the baseline's: the model trained without labels) is a candidate too, kept where it scores better on the validation split (false: the trained candidates only)")

@@ -11,7 +11,7 @@ import (
 	"github.com/gwf-graphs/gwf/training/shard"
 )
 
-// methodTemplates is 'gwf semisup --method templates' (methodGWF: the paper's model).
+// methodTemplates is 'gwf semisup --method templates', the default (methodGWF: the paper's model).
 const methodTemplates = classexp.MethodTemplates
 
 // templateFlags are the flags of 'gwf semisup --method templates' beyond those it shares with
@@ -32,7 +32,7 @@ type templateFlags struct {
 
 func (t *templateFlags) register(fs *pflag.FlagSet) {
 	d := semisup.DefaultTemplateConfig()
-	fs.StringVar(&t.method, "method", methodGWF, "the model: gwf (the paper's semi-supervised GWF model) or templates (FGW discrepancies to learned template graphs, optionally after a GIN encoder, trained end to end; its own defaults for the shared flags: --epochs 60, --lr 0.01, --batch 32, --encoder none, --hidden 64, --beta 0, --layers 10000 (each template solve's CG iterations at most), the data's node features)")
+	fs.StringVar(&t.method, "method", methodTemplates, "the model: templates (FGW discrepancies to learned template graphs, optionally after a GIN encoder, trained end to end; its own defaults for the shared flags: --epochs 60, --lr 0.01, --batch 32, --encoder none, --hidden 64, --beta 0, --layers 10000 (each template solve's CG iterations at most), the data's node features) or gwf (the paper's semi-supervised GWF model, with the training flags of 'gwf fit')")
 	fs.IntVar(&t.templates, "templates", d.Templates, "--method templates: number of templates (0: 4 per class)")
 	fs.IntVar(&t.nodes, "template-nodes", d.TemplateNodes, "--method templates: nodes of a template at most")
 	fs.Float64Var(&t.decay, "weight-decay", d.WeightDecay, "--method templates: L2 penalty of Adam")
@@ -47,6 +47,21 @@ func (t *templateFlags) register(fs *pflag.FlagSet) {
 // the command line gave.
 func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig, error) {
 	c := semisup.DefaultTemplateConfig()
+	// The flags only the paper's model reads are refused rather than ignored, and first, so
+	// that the message names the model they belong to.
+	for _, name := range []string{"head-input", "activation", "detach", "no-gwf", "head-steps", "head-lr", "head-decay", "select-beta",
+		"select-detach", "select-decay", "select-encoder-lr", "select-hidden", "select-unsupervised", "refit", "baselines", "encoder-lr",
+		"atoms", "atom-size", "solver", "gamma", "inner", "gwb-layers", "tol", "start-jitter", "skip-nonfinite", "shard", "resume"} {
+		if fs.Lookup(name) != nil && fs.Changed(name) {
+			return c, gwfSetting(fs, "--"+name)
+		}
+	}
+	if f.encoder.kind == semisup.EncoderGCN {
+		return c, gwfSetting(fs, "--encoder gcn")
+	}
+	if fs.Changed("feature-weight") && f.train.FeatureWeight.Auto && !fs.Changed("method") {
+		return c, gwfSetting(fs, "--feature-weight auto")
+	}
 	c.Templates, c.TemplateNodes, c.WeightDecay, c.LearnWeight = f.tmpl.templates, f.tmpl.nodes, f.tmpl.decay, f.tmpl.learnWeight
 	c.Members, c.Patience, c.LearnNodeWeights, c.WLRounds = f.tmpl.members, f.tmpl.patience, f.tmpl.learnNodes, f.tmpl.wl
 	t := &f.train
@@ -99,17 +114,20 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 		return c, cli.Usagef("--method templates: --structure takes adjacency or shortest-path")
 	}
 	c.Structure = s
-	for _, name := range []string{"head-input", "detach", "no-gwf", "head-steps", "head-lr", "head-decay", "select-beta",
-		"select-detach", "select-decay", "select-encoder-lr", "select-hidden", "refit", "encoder-lr", "atoms", "atom-size", "solver", "gamma",
-		"inner", "gwb-layers", "shard", "resume"} {
-		if fs.Lookup(name) != nil && fs.Changed(name) {
-			return c, cli.Usagef("--%s is a setting of --method gwf, not of --method templates", name)
-		}
-	}
 	if err := c.Validate(); err != nil {
 		return c, cli.Usagef("%v", err)
 	}
 	return c, nil
+}
+
+// gwfSetting is the error for a setting of the paper's model (setting) given to the template
+// model. Without --method it says to add --method gwf: the paper's model was once the default,
+// and a command line written then should say what changed rather than train another model.
+func gwfSetting(fs *pflag.FlagSet, setting string) error {
+	if fs.Changed("method") {
+		return cli.Usagef("%s is a setting of --method gwf, not of --method templates", setting)
+	}
+	return cli.Usagef("%s is a setting of the paper's GWF model: add --method gwf (without it, 'gwf semisup' trains the template model, --method templates)", setting)
 }
 
 // checkGWFMethod refuses the template model's own flags with --method gwf.
@@ -151,6 +169,10 @@ func runTemplates(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	}
 	if p.outputDir != "" && (p.fraction > 0 || p.given) {
 		return cli.Usagef("--output-dir keeps the folds of cross-validation; with --labeled-fraction use --output")
+	}
+	if p.predFile != "" && p.fraction == 0 && !p.given {
+		// Refused rather than ignored: the template folds keep no held-out predictions yet.
+		return cli.Usagef("--predictions with --folds: the template model's cross-validation does not write held-out predictions (--method gwf does; with --labeled-fraction both do)")
 	}
 	release, err := lockOutputDir(p.outputDir, shard.All, a.Log)
 	if err != nil {

@@ -80,14 +80,14 @@ func TestSemisupTemplates(t *testing.T) {
 	for _, bad := range [][]string{
 		{"--method", "bogus"},
 		{"--method", "templates", "--detach"},
-		{"--templates", "4"},
-		{"--wl", "2"},
-		{"--learn-node-weights"},
+		{"--method", "gwf", "--templates", "4"},
+		{"--method", "gwf", "--wl", "2"},
+		{"--method", "gwf", "--learn-node-weights"},
 		{"--method", "templates", "--wl", "11"},
 		{"--method", "templates", "--templates", "-1"},
 		{"--method", "templates", "--members", "-1"},
 		{"--method", "templates", "--layers", "-1"},
-		{"--members", "2"},
+		{"--method", "gwf", "--members", "2"},
 		{"--method", "templates", "--structure", "ring"},
 		{"--method", "templates", "--feature-weight", "auto"},
 		{"--method", "templates", "--output", model},
@@ -98,5 +98,50 @@ func TestSemisupTemplates(t *testing.T) {
 	}
 	if _, err := os.Stat(model); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSemisupDefaultsToTemplates: without --method, semisup trains the template model, and a
+// flag of the paper's model is refused with the way to reach it (--method gwf) rather than
+// ignored or taken as a request for the other model.
+func TestSemisupDefaultsToTemplates(t *testing.T) {
+	train := writeBlocksTU(t, "TRAIN", 24, 1)
+	small := []string{"--epochs", "4", "--members", "1", "--templates", "4", "--template-nodes", "6", "--hidden", "8", "-q", "--json"}
+	model := filepath.Join(t.TempDir(), "default.classifier")
+	out, _ := mustRun(t, append([]string{"semisup", "--tu", train, "--labeled-fraction", "1", "--output", model}, small...)...)
+	if rep := decodeJSON(t, out); rep["method"] != "templates" {
+		t.Errorf("plain semisup reported method %v, want templates", rep["method"])
+	}
+	head, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !semisup.IsTemplateFile(head) {
+		t.Errorf("plain semisup --output wrote no template classifier: %.80s", head)
+	}
+	if _, err := semisup.LoadTemplateEnsemble(model); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, flag := range [][]string{
+		{"--atoms", "3"}, {"--solver", "badmm"}, {"--detach"}, {"--select-beta", "0.1,1"}, {"--encoder", "gcn"},
+		{"--resume", "--labeled-fraction", "1", "--output", model}, {"--shard", "0/2", "--folds", "2", "--output-dir", t.TempDir()},
+		{"--feature-weight", "auto"}, {"--tol", "1e-9"}, {"--baselines=false"},
+	} {
+		name, _, _ := strings.Cut(flag[0], "=")
+		_, stderr, code := runCLI(t, append([]string{"semisup", "--tu", train}, flag...)...)
+		if code != cli.ExitUsage || !strings.Contains(stderr, "add --method gwf") || !strings.Contains(stderr, name) {
+			t.Errorf("semisup %v: exit %d, stderr %q; want a usage error that names %s and says to add --method gwf", flag, code, stderr, name)
+		}
+		// With --method templates given, the message says whose setting it is instead.
+		_, stderr, code = runCLI(t, append([]string{"semisup", "--tu", train, "--method", "templates"}, flag...)...)
+		if code != cli.ExitUsage || strings.Contains(stderr, "add --method gwf") {
+			t.Errorf("semisup --method templates %v: exit %d, stderr %q", flag, code, stderr)
+		}
+	}
+	// The template folds keep no held-out predictions: --predictions is refused, not ignored.
+	csv := filepath.Join(t.TempDir(), "cv.csv")
+	if _, stderr, code := runCLI(t, "semisup", "--tu", train, "--folds", "2", "--predictions", csv); code != cli.ExitUsage || !strings.Contains(stderr, "--method gwf") {
+		t.Errorf("semisup --folds --predictions: exit %d, stderr %q", code, stderr)
 	}
 }
