@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/semisup"
+	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 )
 
 // TestSemisupTemplates: --method templates cross-validates, trains on a fraction of the labels,
@@ -143,5 +145,34 @@ func TestSemisupDefaultsToTemplates(t *testing.T) {
 	csv := filepath.Join(t.TempDir(), "cv.csv")
 	if _, stderr, code := runCLI(t, "semisup", "--tu", train, "--folds", "2", "--predictions", csv); code != cli.ExitUsage || !strings.Contains(stderr, "--method gwf") {
 		t.Errorf("semisup --folds --predictions: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestPoolTemplateReports: template-model reports of two fold seeds pool into one mean over
+// their folds; another setting is refused.
+func TestPoolTemplateReports(t *testing.T) {
+	train := writeBlocksTU(t, "TRAIN", 18, 1)
+	dir := t.TempDir()
+	args := []string{"semisup", "--tu", train, "--folds", "3", "--epochs", "2", "--members", "1", "--templates", "2", "--template-nodes", "4", "--hidden", "4", "--json", "-q"}
+	var files []string
+	for _, seed := range []string{"1", "2"} {
+		out, _ := mustRun(t, append(args, "--fold-seed", seed)...)
+		files = append(files, writeFile(t, dir, "r"+seed+".json", out))
+	}
+	out, _ := mustRun(t, "pool", "--json", files[0], files[1])
+	var p classexp.Pooled
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Reports) != 2 || p.Pooled.Folds != 6 || p.Reports[1].Seed != 2 || !(p.Pooled.Accuracy.Mean > 0) {
+		t.Fatalf("pooled %+v", p)
+	}
+	text, _ := mustRun(t, "pool", files[0], files[1])
+	if !strings.Contains(text, "2 template-model reports of 3 folds") {
+		t.Errorf("pool's text: %q", text)
+	}
+	other, _ := mustRun(t, append(args, "--wl", "0")...)
+	if _, _, code := runCLI(t, "pool", files[0], writeFile(t, dir, "wl0.json", other)); code != cli.ExitUsage {
+		t.Fatalf("pooling two settings: exit %d", code)
 	}
 }

@@ -37,14 +37,15 @@ var ErrMismatch = errors.New("reports of different settings")
 // Pool summarises the reports reps (read from files, the names it reports them by) each and all
 // their folds together. They must be of one classifier and of the same data and settings but
 // for the seed: training.Config.Seed and the selection's seed of the GWF model, the fold seed
-// of the SVM's; otherwise the error (ErrMismatch) names the first that differs and where.
+// of the SVM's, the fold seed and the model's seed of the template model's; otherwise the error
+// (ErrMismatch) names the first that differs and where.
 func Pool(files []string, reps []Report) (Pooled, error) {
 	if len(reps) == 0 || len(files) != len(reps) {
 		return Pooled{}, fmt.Errorf("pool: %d reports for %d files", len(reps), len(files))
 	}
 	var out Pooled
 	var allGWF []FoldResult
-	var allSVM []float64
+	var allOthers []float64 // the SVM's or the template model's fold accuracies
 	for i, rep := range reps {
 		if rep.Method != reps[0].Method {
 			return Pooled{}, fmt.Errorf("%w: %s is a report of %s, %s of %s: pool reports of one classifier", ErrMismatch, files[i], commandOf(rep.Method), files[0], commandOf(reps[0].Method))
@@ -57,11 +58,16 @@ func Pool(files []string, reps []Report) (Pooled, error) {
 			run = summariseGWF(rep.GWF.Folds)
 			run.Seed, run.Version = rep.GWF.Config.Seed, rep.GWF.Version
 			allGWF = append(allGWF, rep.GWF.Folds...)
-		} else {
+		} else if rep.SVM != nil {
 			xs := rep.SVM.FoldAccuracies()
 			run = summarise(xs)
 			run.Seed, run.Version = rep.SVM.Settings.Grid.Seed, rep.SVM.Version
-			allSVM = append(allSVM, xs...)
+			allOthers = append(allOthers, xs...)
+		} else {
+			xs := rep.Templates.FoldAccuracies()
+			run = summarise(xs)
+			run.Seed = rep.Templates.FoldSeed
+			allOthers = append(allOthers, xs...)
 		}
 		run.File, run.Confusion = files[i], rep.confusion()
 		out.Reports = append(out.Reports, run)
@@ -69,18 +75,21 @@ func Pool(files []string, reps []Report) (Pooled, error) {
 	if reps[0].GWF != nil {
 		out.Pooled = summariseGWF(allGWF)
 	} else {
-		out.Pooled = summarise(allSVM)
+		out.Pooled = summarise(allOthers)
 	}
 	out.Pooled.Confusion = sumConfusion(out.Reports)
 	return out, nil
 }
 
-// confusion is the report's confusion matrix, of either classifier.
+// confusion is the report's confusion matrix (nil for the template model's, which has none).
 func (r Report) confusion() *ConfusionMatrix {
-	if r.GWF != nil {
+	switch {
+	case r.GWF != nil:
 		return r.GWF.Confusion
+	case r.SVM != nil:
+		return r.SVM.Confusion
 	}
-	return r.SVM.Confusion
+	return nil
 }
 
 // sumConfusion adds the runs' confusion matrices: nil where one has none or names other classes.
@@ -128,6 +137,8 @@ func commandOf(method string) string {
 	case MethodSVM:
 		return "'gwf classify'"
 	case MethodGWF:
+		return "'gwf semisup --method gwf'"
+	case MethodTemplates:
 		return "'gwf semisup'"
 	}
 	return "method " + method
@@ -171,6 +182,12 @@ func settingsKey(r Report) []namedValue {
 		settings.Grid.Seed = 0
 		return []namedValue{{"dataset", s.Dataset}, {"graphs", s.Graphs}, {"classes", s.Classes}, {"folds", len(s.Folds)},
 			{"node features", s.Features}, {"settings", settings}}
+	}
+	if t := r.Templates; t != nil {
+		cfg := t.Config
+		cfg.Seed = 0
+		return []namedValue{{"dataset", t.Dataset}, {"graphs", t.Graphs}, {"classes", t.Classes}, {"folds", len(t.Folds)},
+			{"template settings (config)", cfg}}
 	}
 	g := r.GWF
 	cfg := g.Config

@@ -119,11 +119,25 @@ func (r *SVMReport) FoldAccuracies() []float64 {
 	return xs
 }
 
-// Report is a report read back: exactly one of GWF and SVM is set, as Method says.
+// Report is a report read back: exactly one of GWF, SVM and Templates is set, as Method says.
 type Report struct {
-	Method string
-	GWF    *GWFReport
-	SVM    *SVMReport
+	Method    string
+	GWF       *GWFReport
+	SVM       *SVMReport
+	Templates *TemplatesReport
+}
+
+// Dataset is the name of the data the report is of.
+func (r Report) Dataset() string {
+	switch {
+	case r.GWF != nil:
+		return r.GWF.Dataset
+	case r.SVM != nil:
+		return r.SVM.Dataset
+	case r.Templates != nil:
+		return r.Templates.Dataset
+	}
+	return ""
 }
 
 // ErrNotCV is wrapped by Read's error for a report without folds (one split, not a
@@ -168,8 +182,12 @@ func Read(r io.Reader) (Report, error) {
 		out.SVM = new(SVMReport)
 		err = json.Unmarshal(b, out.SVM)
 		accs = out.SVM.FoldAccuracies()
+	case MethodTemplates:
+		out.Templates = new(TemplatesReport)
+		err = json.Unmarshal(b, out.Templates)
+		accs = out.Templates.FoldAccuracies()
 	default:
-		return Report{}, fmt.Errorf("a report of an unknown classifier %q (want %s or %s)", head.Method, MethodGWF, MethodSVM)
+		return Report{}, fmt.Errorf("a report of an unknown classifier %q (want %s, %s or %s)", head.Method, MethodGWF, MethodSVM, MethodTemplates)
 	}
 	if err != nil {
 		return Report{}, fmt.Errorf("not a report of gwf classify --json: %w", err)

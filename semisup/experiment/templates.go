@@ -43,11 +43,13 @@ type TemplatesFold struct {
 // TemplatesReport is what `gwf semisup --model templates` reports: a cross-validation (Folds)
 // or one split of labelled and unlabelled graphs (Labeled, Scored).
 type TemplatesReport struct {
-	Method   string                 `json:"method"`
-	Dataset  string                 `json:"dataset"`
-	Graphs   int                    `json:"graphs"`
-	Classes  int                    `json:"classes"`
-	Protocol string                 `json:"protocol"`
+	Method   string `json:"method"`
+	Dataset  string `json:"dataset"`
+	Graphs   int    `json:"graphs"`
+	Classes  int    `json:"classes"`
+	Protocol string `json:"protocol"`
+	// FoldSeed is the seed of a cross-validation's folds (0 for one split).
+	FoldSeed uint64                 `json:"fold_seed,omitempty"`
 	Config   semisup.TemplateConfig `json:"config"`
 	// Templates is the number of templates (Config.Templates, or the default per class).
 	Templates int             `json:"templates"`
@@ -58,12 +60,19 @@ type TemplatesReport struct {
 	Seconds   float64         `json:"seconds"`
 }
 
+// FoldAccuracies are the folds' accuracies, in fold order (none for one split).
+func (r *TemplatesReport) FoldAccuracies() []float64 {
+	xs := make([]float64, len(r.Folds))
+	for i, f := range r.Folds {
+		xs[i] = f.Accuracy
+	}
+	return xs
+}
+
 // WriteText writes the report for a person.
 func (r *TemplatesReport) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "dataset %s: %d graphs, %d classes; %s\n", r.Dataset, r.Graphs, r.Classes, r.Protocol)
-	c := r.Config
-	fmt.Fprintf(w, "template model: %d templates of ≤ %d nodes, %s encoder %v, structure %s, feature weight %g, head %v, %d epochs, %d members\n",
-		r.Templates, c.TemplateNodes, c.Encoder, c.EncoderHidden, structureName(c.Structure), c.FeatureWeight, c.Hidden, c.Epochs, c.MemberCount())
+	fmt.Fprintf(w, "template model: %s\n", r.describeModel())
 	for _, f := range r.Folds {
 		fmt.Fprintf(w, "  fold %2d: %6.2f %%  (%d train, %d test, %s kept, %.0f s)\n", f.Fold, 100*f.Accuracy, f.Train, f.Test, epochsKept(f), f.Seconds)
 	}
@@ -77,6 +86,13 @@ func (r *TemplatesReport) WriteText(w io.Writer) error {
 	}
 	_, err := fmt.Fprint(w)
 	return err
+}
+
+// describeModel names the model's settings in a line.
+func (r *TemplatesReport) describeModel() string {
+	c := r.Config
+	return fmt.Sprintf("%d templates of ≤ %d nodes, %s encoder %v, %d WL rounds, structure %s, feature weight %g, head %v, %d epochs, %d members",
+		r.Templates, c.TemplateNodes, c.Encoder, c.EncoderHidden, c.WLRounds, structureName(c.Structure), c.FeatureWeight, c.Hidden, c.Epochs, c.MemberCount())
 }
 
 // epochsKept names the epoch each member kept.
@@ -105,7 +121,7 @@ func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []in
 		return nil, err
 	}
 	rep := &TemplatesReport{Method: MethodTemplates, Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes,
-		Protocol: fmt.Sprintf("%d-fold stratified cross-validation (fold seed %d)", opt.Folds, opt.Seed), Config: cfg,
+		Protocol: fmt.Sprintf("%d-fold stratified cross-validation (fold seed %d)", opt.Folds, opt.Seed), FoldSeed: opt.Seed, Config: cfg,
 		Templates: cfg.TemplateCount(classes)}
 	var accs []float64
 	for f := 0; f < opt.Folds; f++ {

@@ -118,10 +118,17 @@ func (rep *SVMReport) WriteText(w io.Writer) error {
 // WriteText writes the pooled reports as `gwf pool` prints them (first: the first report
 // pooled, for the settings they share): a row per report, the pooled row and its mean ± std.
 func (p Pooled) WriteText(w io.Writer, first Report) error {
-	if first.GWF != nil {
+	switch {
+	case first.GWF != nil:
 		return p.writeGWF(w, first.GWF)
+	case first.Templates != nil:
+		t := first.Templates
+		return p.writeFoldSeeds(w, fmt.Sprintf("%s: %d graphs, %d classes; %d template-model reports of %d folds; %s",
+			t.Dataset, t.Graphs, t.Classes, len(p.Reports), len(t.Folds), t.describeModel()))
 	}
-	return p.writeSVM(w, first.SVM)
+	s := first.SVM
+	return p.writeFoldSeeds(w, fmt.Sprintf("%s: %d graphs, %d classes; %d fgw-svm reports of %d folds; node features: %s", s.Dataset, s.Graphs, s.Classes,
+		len(p.Reports), len(s.Folds), s.Features))
 }
 
 func (p Pooled) writeGWF(w io.Writer, first *GWFReport) error {
@@ -162,9 +169,10 @@ func (p Pooled) writeGWF(w io.Writer, first *GWFReport) error {
 	return nil
 }
 
-func (p Pooled) writeSVM(w io.Writer, first *SVMReport) error {
-	fmt.Fprintf(w, "%s: %d graphs, %d classes; %d fgw-svm reports of %d folds; node features: %s\n\n", first.Dataset, first.Graphs, first.Classes,
-		len(p.Reports), len(first.Folds), first.Features)
+// writeFoldSeeds writes the reports that differ in their fold seed alone (the SVM's, the
+// template model's) under the line head.
+func (p Pooled) writeFoldSeeds(w io.Writer, head string) error {
+	fmt.Fprintf(w, "%s\n\n", head)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "report\tfold seed\taccuracy %\t")
 	for _, r := range append(p.Reports, p.Pooled) {
