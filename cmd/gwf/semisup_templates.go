@@ -170,10 +170,6 @@ func runTemplates(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if p.outputDir != "" && (p.fraction > 0 || p.given) {
 		return cli.Usagef("--output-dir keeps the folds of cross-validation; with --labeled-fraction use --output")
 	}
-	if p.predFile != "" && p.fraction == 0 && !p.given {
-		// Refused rather than ignored: the template folds keep no held-out predictions yet.
-		return cli.Usagef("--predictions with --folds: the template model's cross-validation does not write held-out predictions (--method gwf does; with --labeled-fraction both do)")
-	}
 	release, err := lockOutputDir(p.outputDir, shard.All, a.Log)
 	if err != nil {
 		return err
@@ -206,5 +202,8 @@ func runTemplates(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if err != nil {
 		return err
 	}
-	return p.writeReport(cmd.OutOrStdout(), rep)
+	if err := p.writeReport(cmd.OutOrStdout(), rep); err != nil {
+		return err
+	}
+	return p.writeHeldOut(ds, labels, rep.HeldOut()) // after the report: a fold kept without predictions loses nothing else
 }

@@ -37,6 +37,15 @@ func (r *GWFReport) HeldOut() []HeldOutFold {
 	return out
 }
 
+// HeldOut is every fold's held-out predictions.
+func (r *TemplatesReport) HeldOut() []HeldOutFold {
+	out := make([]HeldOutFold, len(r.Folds))
+	for k, f := range r.Folds {
+		out[k] = HeldOutFold{Fold: f.Fold, Graphs: f.Graphs, Predictions: f.Predictions}
+	}
+	return out
+}
+
 // WriteHeldOut writes the held-out predictions of a cross-validation as CSV, a row per graph
 // some fold held out, in data order: its name (names[i]), its label and the predicted class as
 // text names them, and the fold. A fold without predictions (a fold file saved before they were

@@ -81,7 +81,7 @@ func Pool(files []string, reps []Report) (Pooled, error) {
 	return out, nil
 }
 
-// confusion is the report's confusion matrix (nil for the template model's, which has none).
+// confusion is the report's confusion matrix, of any classifier.
 func (r Report) confusion() *ConfusionMatrix {
 	switch {
 	case r.GWF != nil:
@@ -89,7 +89,7 @@ func (r Report) confusion() *ConfusionMatrix {
 	case r.SVM != nil:
 		return r.SVM.Confusion
 	}
-	return nil
+	return r.Templates.Confusion
 }
 
 // sumConfusion adds the runs' confusion matrices: nil where one has none or names other classes.

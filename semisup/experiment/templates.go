@@ -38,6 +38,10 @@ type TemplatesFold struct {
 	Train      int     `json:"train"`
 	Test       int     `json:"test"`
 	Seconds    float64 `json:"seconds"`
+	// Graphs are the held-out graphs (indices into the data) and Predictions the classes
+	// predicted for them, in that order (absent from folds kept before they were recorded).
+	Graphs      []int `json:"graphs,omitempty"`
+	Predictions []int `json:"predictions,omitempty"`
 }
 
 // TemplatesReport is what `gwf semisup --model templates` reports: a cross-validation (Folds)
@@ -55,9 +59,12 @@ type TemplatesReport struct {
 	Templates int             `json:"templates"`
 	Folds     []TemplatesFold `json:"folds,omitempty"`
 	Accuracy  MeanStd         `json:"accuracy"`
-	Labeled   int             `json:"labeled,omitempty"`
-	Scored    int             `json:"scored,omitempty"`
-	Seconds   float64         `json:"seconds"`
+	// Confusion counts a cross-validation's held-out graphs by class and prediction (nil where
+	// a kept fold has no predictions).
+	Confusion *ConfusionMatrix `json:"confusion,omitempty"`
+	Labeled   int              `json:"labeled,omitempty"`
+	Scored    int              `json:"scored,omitempty"`
+	Seconds   float64          `json:"seconds"`
 }
 
 // FoldAccuracies are the folds' accuracies, in fold order (none for one split).
@@ -75,6 +82,9 @@ func (r *TemplatesReport) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "template model: %s\n", r.describeModel())
 	for _, f := range r.Folds {
 		fmt.Fprintf(w, "  fold %2d: %6.2f %%  (%d train, %d test, %s kept, %.0f s)\n", f.Fold, 100*f.Accuracy, f.Train, f.Test, epochsKept(f), f.Seconds)
+	}
+	if err := r.Confusion.writeText(w); err != nil {
+		return err
 	}
 	switch {
 	case r.Folds != nil:
@@ -126,12 +136,12 @@ func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []in
 	var accs []float64
 	for f := 0; f < opt.Folds; f++ {
 		var train, test []*graphs.Graph
-		var trainLabels, testLabels []int
+		var trainLabels, testLabels, held []int
 		for i, g := range ds.Graphs {
 			switch {
 			case labels[i] == semisup.Unlabeled:
 			case fold[i] == f:
-				test, testLabels = append(test, g), append(testLabels, labels[i])
+				test, testLabels, held = append(test, g), append(testLabels, labels[i]), append(held, i)
 			default:
 				train, trainLabels = append(train, g), append(trainLabels, labels[i])
 			}
@@ -156,7 +166,8 @@ func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []in
 		}
 		acc := accuracyOf(pred, testLabels)
 		accs = append(accs, acc)
-		r := TemplatesFold{Fold: f + 1, Accuracy: acc, BestEpoch: m.Members[0].BestEpoch, Train: len(train), Test: len(test), Seconds: time.Since(t0).Seconds()}
+		r := TemplatesFold{Fold: f + 1, Accuracy: acc, BestEpoch: m.Members[0].BestEpoch, Train: len(train), Test: len(test), Seconds: time.Since(t0).Seconds(),
+			Graphs: held, Predictions: pred}
 		if len(m.Members) > 1 {
 			r.BestEpochs = m.BestEpochs()
 		}
@@ -171,6 +182,7 @@ func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []in
 	}
 	mean, std := meanstd.Of(accs)
 	rep.Accuracy, rep.Seconds = MeanStd{Mean: mean, Std: std}, time.Since(start).Seconds()
+	rep.Confusion = NewConfusion(ds, labels, classes, rep.HeldOut())
 	return rep, nil
 }
 
