@@ -22,6 +22,10 @@ const (
 	EncoderGIN  = "gin"
 )
 
+// DefaultEncoderHidden are an encoder's hidden widths when none are given (Config.EncoderHidden,
+// EncoderTrainer.Hidden, TemplateConfig's default): two layers of 32.
+func DefaultEncoderHidden() []int { return []int{32, 32} }
+
 // degreeBins is the width of the degree features of graphs without node features: one-hot
 // degree, the last bin holding every larger degree.
 const degreeBins = 16

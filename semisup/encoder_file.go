@@ -44,7 +44,7 @@ func (p *gnnPayload) gnn(cfg Config, in, k int) (*GNN, error) {
 	}
 	hidden := cfg.EncoderHidden
 	if len(hidden) == 0 {
-		hidden = []int{32, 32}
+		hidden = DefaultEncoderHidden()
 	}
 	sizes := append(append([]int{in}, hidden...), k)
 	if len(p.W) != len(sizes)-1 || len(p.B) != len(p.W) {

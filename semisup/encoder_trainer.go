@@ -17,7 +17,7 @@ import (
 // embeddings.
 type EncoderTrainer struct {
 	Kind         string  // EncoderGCN or EncoderGIN
-	Hidden       []int   // hidden widths (nil: 32, 32)
+	Hidden       []int   // hidden widths (nil: DefaultEncoderHidden)
 	LearningRate float64 // Adam learning rate of the encoder's weights (0: the GWF model's)
 }
 
@@ -26,6 +26,7 @@ func (t EncoderTrainer) config() Config {
 	c := DefaultConfig()
 	c.Beta, c.Head.Steps = 0, 0
 	c.Encoder, c.EncoderHidden, c.EncoderLearningRate = t.Kind, t.Hidden, t.LearningRate
+	c.Detach = DefaultDetach(t.Kind)
 	return c
 }
 
@@ -42,7 +43,7 @@ func (t EncoderTrainer) Validate() error {
 func (t EncoderTrainer) Name() string {
 	hidden := t.Hidden
 	if len(hidden) == 0 {
-		hidden = []int{32, 32}
+		hidden = DefaultEncoderHidden()
 	}
 	w := make([]string, len(hidden))
 	for i, h := range hidden {

@@ -3,6 +3,7 @@ package semisup
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -389,6 +390,26 @@ func TestDetach(t *testing.T) {
 	}
 	if !differs {
 		t.Error("without Detach the cross-entropy should reach z")
+	}
+}
+
+// TestDefaultDetach: detached by default for free z, not with an encoder; DefaultConfig (free
+// z) follows it, and a configuration written without the key (false is not written) reads false.
+func TestDefaultDetach(t *testing.T) {
+	for enc, want := range map[string]bool{"": true, EncoderNone: true, EncoderGCN: false, EncoderGIN: false} {
+		if got := DefaultDetach(enc); got != want {
+			t.Errorf("DefaultDetach(%q) = %v, want %v", enc, got, want)
+		}
+	}
+	if d := DefaultConfig(); !d.Detach || d.Detach != DefaultDetach(d.Encoder) {
+		t.Errorf("DefaultConfig: Detach %v with encoder %q", d.Detach, d.Encoder)
+	}
+	var c Config
+	if err := json.Unmarshal([]byte(`{"beta":0.1,"hidden":[32],"activation":"relu","input":"centered","head_training":{"steps":500}}`), &c); err != nil || c.Detach {
+		t.Errorf("a file without detach: %+v, %v", c, err)
+	}
+	if b, err := json.Marshal(Config{Detach: false}); err != nil || bytes.Contains(b, []byte("detach")) {
+		t.Errorf("Detach false is written: %s, %v", b, err)
 	}
 }
 

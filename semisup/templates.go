@@ -92,8 +92,8 @@ const TemplatesPerClass = 4
 // the labelled graphs choosing the epoch, and three members. They were chosen on MUTAG alone
 // (docs/results/templates.md).
 func DefaultTemplateConfig() TemplateConfig {
-	return TemplateConfig{TemplateNodes: 12, FeatureWeight: 1, WLRounds: DefaultWLRounds, Encoder: EncoderNone, EncoderHidden: []int{32, 32},
-		Hidden: []int{64}, LearningRate: 0.01, Epochs: 60, BatchSize: 32, Validation: 0.1, Seed: 1, Members: DefaultMembers}
+	return TemplateConfig{TemplateNodes: 12, FeatureWeight: 1, Structure: graphs.Adjacency, WLRounds: DefaultWLRounds, Encoder: EncoderNone,
+		EncoderHidden: DefaultEncoderHidden(), Hidden: []int{64}, LearningRate: 0.01, Epochs: 60, BatchSize: 32, Validation: 0.1, Seed: 1, Members: DefaultMembers}
 }
 
 // DefaultWLRounds is the template model's Weisfeiler-Lehman rounds by default.
