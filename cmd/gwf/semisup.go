@@ -1,12 +1,16 @@
 package main
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/cli"
+	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/semisup"
 	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/training"
@@ -43,7 +47,6 @@ type semisupFlags struct {
 
 func newSemisupCmd(a *app) *cobra.Command {
 	var f semisupFlags
-	d := semisup.DefaultConfig()
 	cmd := &cobra.Command{
 		Use:   "semisup (--dataset NAME | --tu DIR | --graphs DIR)",
 		Short: "Classify graphs, labelled and unlabelled: FGW discrepancies to learned templates; --method gwf: the paper's semi-supervised GWF model",
@@ -56,14 +59,14 @@ templates' structures and node features, the MLP and (with --encoder gin) a GIN 
 node features train together on the cross-entropy with Gorgonia's Adam; the transports (exact
 CG) are detached. It reads the data's node features, as 'gwf classify' does. --beta B > 0
 makes it semi-supervised: every training graph, labelled or not, is also reconstructed as the
-GW barycenter of the templates (the paper's GWF loss, the templates as its atoms). Its own
-defaults for the shared flags: --epochs 60 --lr 0.01 --batch 32 --encoder none --hidden 64
---beta 0 --layers 10000 (each template solve's CG iterations at most); 4 templates per class
-(--templates) of at most 12 nodes (--template-nodes), 10 % of the labelled graphs choosing the
-epoch (--validation), and 3 models from different seeds (--members) whose mean class
-probabilities predict. --folds cross-validates (--output-dir keeps each finished fold, for a
-rerun to reuse); --labeled-fraction p and a folder labelled in part work as for --method gwf
-below, and --labeled-fraction 1 --output saves a classifier for 'gwf predict'. The flags of
+GW barycenter of the templates (the paper's GWF loss, the templates as its atoms). The
+templates (--templates) have at most --template-nodes nodes; a --validation fraction of the
+labelled graphs chooses the epoch, and --members models from different seeds predict by their
+mean class probabilities; --layers caps each template solve's CG iterations. The defaults the
+flags show are its own; where the paper's model's differ, a flag shows both ("--method gwf:
+X"). --folds cross-validates (--output-dir keeps each finished fold, for a rerun to reuse);
+--labeled-fraction p and a folder labelled in part work as for --method gwf below, and
+--labeled-fraction 1 --output saves a classifier for 'gwf predict'. The flags of
 the paper's model alone (--atoms, --solver, --detach, --select-*, --encoder gcn, --shard,
 --resume, ...) are refused without --method gwf.
 
@@ -107,7 +110,7 @@ only some graphs have a class label, with neither --folds nor --labeled-fraction
 all graphs, the labels as given, and predicts the unlabelled ones (--predictions); --output
 saves that model for 'gwf predict'.
 
-The training flags of --method gwf are those of 'gwf fit' (the paper's defaults). 'gwf
+The training flags of --method gwf are those of 'gwf fit', with the paper's defaults. 'gwf
 classify' is the SVM on FGW discrepancies, the classifier GW graph methods are benchmarked with.`,
 		Example: `  gwf semisup --dataset MUTAG --folds 10 --json
   gwf semisup --dataset MUTAG --labeled-fraction 0.1 --beta 0.1   # few labels: the GWF term on every graph
@@ -123,22 +126,28 @@ classify' is the SVM on FGW discrepancies, the classifier GW graph methods are b
 			return runSemisup(cmd, a, &f)
 		},
 	}
-	fs := cmd.Flags()
+	f.register(cmd.Flags())
+	return cmd
+}
+
+// register adds the flags of both models to fs.
+func (f *semisupFlags) register(fs *pflag.FlagSet) {
+	d := semisup.DefaultConfig()
 	f.data.register(fs)
 	f.train.register(fs)
 	f.protocol.register(fs, "with --labeled-fraction: write the classifier to this file, for 'gwf predict' (--method gwf: its atoms, embeddings, head and class names, after every epoch, also for --resume)",
 		"folder to keep each finished cross-validation fold, for a rerun to reuse (--method gwf: also the model trained without labels, both checkpointed after every epoch, and report.json)")
-	fs.Float64Var(&f.beta, "beta", d.Beta, "--method gwf: weight β of the classification loss; --method templates: weight of the GWF reconstruction of every graph (0 there by default: the labels alone)")
-	fs.StringVar(&f.hidden, "hidden", "32", `hidden layer sizes of the head, comma-separated ("" or 0: a linear head; --method templates: 64 by default)`)
+	fs.Float64Var(&f.beta, "beta", d.Beta, "--method templates: weight of the GWF reconstruction of every graph (0: the labels alone); --method gwf: weight β of the classification loss")
+	fs.StringVar(&f.hidden, "hidden", widthsText(d.Hidden), `hidden layer sizes of the head, comma-separated ("" or 0: a linear head)`)
 	fs.StringVar(&f.activation, "activation", d.Activation, "activation of the hidden layers: relu or tanh")
 	fs.StringVar(&f.input, "head-input", d.Input, "what the head reads: centered (z minus its mean: the identifiable part of z), lambda (softmax(z)) or z (the raw embedding, as eq. ssl)")
-	fs.BoolVar(&f.detach, "detach", false, "stop the classification gradient at the embeddings: the labels train the head only. The default with free z (--encoder none), where the cross-entropy reaches only the labelled graphs' own z and moves them away from the unlabelled graphs of their class; --detach=false is the paper's eq. ssl. Not the default with an encoder, whose shared weights carry the labels to every graph")
+	fs.BoolVar(&f.detach, "detach", d.Detach, "--method gwf: stop the classification gradient at the embeddings: the labels train the head only. The default with free z (--encoder none), where the cross-entropy reaches only the labelled graphs' own z and moves them away from the unlabelled graphs of their class; --detach=false is the paper's eq. ssl. False by default with an encoder (gcn, gin), whose shared weights carry the labels to every graph")
 	f.encoder.register(fs, "the GWF term and the labels")
 	fs.BoolVar(&f.noGWF, "no-gwf", false, "train without the GWF term (the labels alone): the baseline that shows what the GWF term adds")
 	fs.IntVar(&f.head.Steps, "head-steps", d.Head.Steps, "after the joint epochs, train the head alone on the final embeddings for this many full-batch Adam steps (0: not at all)")
 	fs.Float64Var(&f.head.LearningRate, "head-lr", d.Head.LearningRate, "learning rate of those head steps")
 	fs.Float64Var(&f.head.WeightDecay, "head-decay", d.Head.WeightDecay, "weight decay (L2 on the head's weights) of those head steps")
-	fs.Float64Var(&f.validation, "validation", classexp.DefaultValidation, "nested protocol: fraction of each fold's labelled graphs held out to choose the epoch and settings (0: no selection, the un-nested protocol; --method templates: 0.1 by default, choosing the epoch)")
+	fs.Float64Var(&f.validation, "validation", classexp.DefaultValidation, "fraction of the (fold's) labelled graphs held out to choose the epoch (--method gwf: the nested protocol's, choosing the settings too; 0 there: no selection, the un-nested protocol)")
 	fs.Float64SliceVar(&f.selBeta, "select-beta", nil, "nested protocol: comma-separated values of β to choose from (default: --beta alone)")
 	fs.BoolVar(&f.selDetach, "select-detach", false, "nested protocol: also try the other value of --detach")
 	fs.BoolVar(&f.selUnsup, "select-unsupervised", true, "nested protocol: the β = 0 head (the baseline's: the model trained without labels) is a candidate too, kept where it scores better on the validation split (false: the trained candidates only)")
@@ -150,7 +159,63 @@ classify' is the SVM on FGW discrepancies, the classifier GW graph methods are b
 	fs.StringVar(&f.shard, "shard", "", "cross-validation with --output-dir: run only the folds f with (f − 1) mod n = i (0-based i of n shards), for n processes or machines sharing the folder")
 	resumeFlag(fs, &f.resume, " (a classifier, with --labeled-fraction), exactly where it stopped")
 	f.tmpl.register(fs)
-	return cmd
+	methodDefaults(fs)
+}
+
+// methodDefaults makes the defaults of the flags both models read the template model's (the
+// default --method: semisup.DefaultTemplateConfig), and names the paper's model's in the help
+// where they differ (semisup.DefaultConfig, training.DefaultConfig): gwfConfig and the
+// training flags (trainflags.Flags.Config) apply those where the flag was not given.
+func methodDefaults(fs *pflag.FlagSet) {
+	t, g, tr := semisup.DefaultTemplateConfig(), semisup.DefaultConfig(), training.DefaultConfig()
+	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	tmplLayers := t.SolverIterations
+	if tmplLayers == 0 {
+		tmplLayers = layers.DefaultCG().MaxIter // TemplateConfig's 0
+	}
+	// --layers is a different setting in each model.
+	fs.Lookup("layers").Usage = "--method templates: most CG iterations of each template solve; --method gwf: GWD layers M (cg: most iterations, default " + strconv.Itoa(layers.DefaultCG().MaxIter) + ")"
+	for _, d := range []struct{ flag, tmpl, gwf string }{
+		{"epochs", strconv.Itoa(t.Epochs), strconv.Itoa(tr.Epochs)},
+		{"lr", num(t.LearningRate), num(tr.LearningRate)},
+		{"batch", strconv.Itoa(t.BatchSize), strconv.Itoa(tr.Batch)},
+		{"seed", strconv.FormatUint(t.Seed, 10), strconv.FormatUint(tr.Seed, 10)},
+		{"feature-weight", num(t.FeatureWeight), num(tr.FeatureWeight)},
+		{"layers", strconv.Itoa(tmplLayers), strconv.Itoa(tr.Layers)},
+		{"hidden", widthsText(t.Hidden), widthsText(g.Hidden)},
+		{"beta", num(t.Beta), num(g.Beta)},
+		{"validation", num(t.Validation), num(classexp.DefaultValidation)},
+		{"encoder", t.Encoder, semisup.EncoderNone},
+		{"encoder-hidden", widthsText(t.EncoderHidden), widthsText(semisup.DefaultEncoderHidden())},
+	} {
+		methodDefault(fs.Lookup(d.flag), d.tmpl, d.gwf)
+	}
+	// Without --features the template model reads the data's own node features, the paper's
+	// model none: the help says so in place of pflag's (default "none").
+	ft := fs.Lookup("features")
+	ft.Usage += ` (default: the data's own, as 'gwf classify' reads them; --method gwf: "none")`
+	ft.DefValue = ""
+}
+
+// methodDefault sets fl's default to tmpl, the template model's. Where the paper's model's,
+// gwf, differs, the help shows both, "(default tmpl; --method gwf: gwf)", in place of
+// pflag's "(default tmpl)", which a DefValue that pflag takes for a zero value hides.
+func methodDefault(fl *pflag.Flag, tmpl, gwf string) {
+	if err := fl.Value.Set(tmpl); err != nil {
+		panic(fmt.Sprintf("--%s: default %q: %v", fl.Name, tmpl, err)) // a default the flag refuses: a bug
+	}
+	fl.DefValue = fl.Value.String()
+	if gwf == fl.DefValue {
+		return
+	}
+	show := func(v string) string { return v }
+	hidden := "0"
+	if fl.Value.Type() == "string" {
+		show = strconv.Quote // as pflag shows a string's default
+		hidden = ""
+	}
+	fl.Usage += fmt.Sprintf(" (default %s; --method gwf: %s)", show(fl.DefValue), show(gwf))
+	fl.DefValue = hidden
 }
 
 // selection is the nested protocol's Selection of the flags (nil with --validation 0).
@@ -211,22 +276,12 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if err := f.data.check(); err != nil {
 		return err
 	}
-	hidden, err := semisup.ParseHidden(f.hidden)
-	if err != nil {
-		return cli.Usagef("--hidden: %v", err)
-	}
-	encHidden, err := f.encoder.widths()
+	sc, err := f.gwfConfig(flags)
 	if err != nil {
 		return err
 	}
-	if !flags.Changed("detach") && f.encoder.kind == semisup.EncoderNone {
-		f.detach = true
+	if !flags.Changed("detach") && sc.Detach {
 		a.Log.Info("free z: the cross-entropy trains the head only (--detach; --detach=false for the paper's eq. ssl)")
-	}
-	sc := semisup.Config{Beta: f.beta, Hidden: hidden, Activation: f.activation, Input: f.input, Detach: f.detach, Head: f.head,
-		Encoder: f.encoder.kind, EncoderHidden: encHidden, EncoderLearningRate: f.encoder.lr, NoGWF: f.noGWF}
-	if err := sc.Validate(); err != nil {
-		return cli.Usagef("%v", err)
 	}
 	if err := p.checkFraction(); err != nil {
 		return err
@@ -304,7 +359,7 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 		Folds: p.folds, Seed: p.foldSeed, Options: opt, Dir: p.outputDir, Select: sel,
 		Baselines: sel != nil && f.baselines,
 	}}
-	a.Log.Infof("classifying %s (%d graphs, %d classes): %d folds, β=%g, hidden %v, %s", ds.Name, len(data), classesN, p.folds, sc.Beta, hidden, cfg.Describe())
+	a.Log.Infof("classifying %s (%d graphs, %d classes): %d folds, β=%g, hidden %v, %s", ds.Name, len(data), classesN, p.folds, sc.Beta, sc.Hidden, cfg.Describe())
 	rep, err := classexp.CrossValidateGWF(cmd.Context(), ds, labels, classesN, cfg, sc, spec)
 	if err != nil {
 		return err
@@ -313,6 +368,44 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 		return err
 	}
 	return p.writeHeldOut(ds, labels, rep.HeldOut()) // after the report: a fold saved without predictions loses nothing else
+}
+
+// gwfConfig is the configuration of the paper's model (--method gwf): the flags given, and for
+// the shared flags that were not, its defaults (semisup.DefaultConfig) rather than the template
+// model's they are registered with (methodDefaults); --detach is semisup.DefaultDetach for the
+// encoder unless given. Its training flags take theirs in trainflags.Flags.Config.
+func (f *semisupFlags) gwfConfig(fs *pflag.FlagSet) (semisup.Config, error) {
+	d := semisup.DefaultConfig()
+	if !fs.Changed("beta") {
+		f.beta = d.Beta
+	}
+	if !fs.Changed("validation") {
+		f.validation = classexp.DefaultValidation
+	}
+	if !fs.Changed("encoder") {
+		f.encoder.kind = semisup.EncoderNone // DefaultConfig's "", as the flag names it
+	}
+	hidden, encHidden := d.Hidden, semisup.DefaultEncoderHidden()
+	var err error
+	if fs.Changed("hidden") {
+		if hidden, err = semisup.ParseHidden(f.hidden); err != nil {
+			return d, cli.Usagef("--hidden: %v", err)
+		}
+	}
+	if fs.Changed("encoder-hidden") {
+		if encHidden, err = f.encoder.widths(); err != nil {
+			return d, err
+		}
+	}
+	if !fs.Changed("detach") {
+		f.detach = semisup.DefaultDetach(f.encoder.kind)
+	}
+	sc := semisup.Config{Beta: f.beta, Hidden: hidden, Activation: f.activation, Input: f.input, Detach: f.detach, Head: f.head,
+		Encoder: f.encoder.kind, EncoderHidden: encHidden, EncoderLearningRate: f.encoder.lr, NoGWF: f.noGWF}
+	if err := sc.Validate(); err != nil {
+		return sc, cli.Usagef("%v", err)
+	}
+	return sc, nil
 }
 
 // semisupFraction trains once with a stratified fraction of labels (or the labels as given)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -16,8 +18,8 @@ const methodTemplates = classexp.MethodTemplates
 
 // templateFlags are the flags of 'gwf semisup --method templates' beyond those it shares with
 // the GWF model (--epochs, --lr, --batch, --seed, --feature-weight, --encoder, --encoder-hidden,
-// --hidden, --validation, --structure, --beta, --layers), whose defaults are then the template model's
-// (--beta 0: the labels alone; β > 0 adds the GWF reconstruction of every graph).
+// --hidden, --validation, --structure, --beta, --layers), whose registered defaults are the
+// template model's (methodDefaults).
 type templateFlags struct {
 	method      string
 	templates   int
@@ -32,8 +34,8 @@ type templateFlags struct {
 
 func (t *templateFlags) register(fs *pflag.FlagSet) {
 	d := semisup.DefaultTemplateConfig()
-	fs.StringVar(&t.method, "method", methodTemplates, "the model: templates (FGW discrepancies to learned template graphs, optionally after a GIN encoder, trained end to end; its own defaults for the shared flags: --epochs 60, --lr 0.01, --batch 32, --encoder none, --hidden 64, --beta 0, --layers 10000 (each template solve's CG iterations at most), the data's node features) or gwf (the paper's semi-supervised GWF model, with the training flags of 'gwf fit')")
-	fs.IntVar(&t.templates, "templates", d.Templates, "--method templates: number of templates (0: 4 per class)")
+	fs.StringVar(&t.method, "method", methodTemplates, "the model: templates (FGW discrepancies to learned template graphs, optionally after a GIN encoder, trained end to end; the defaults shown are its own) or gwf (the paper's semi-supervised GWF model, with the training flags of 'gwf fit'; its defaults are shown as \"--method gwf: X\" where they differ)")
+	fs.IntVar(&t.templates, "templates", d.Templates, fmt.Sprintf("--method templates: number of templates (0: %d per class)", semisup.TemplatesPerClass))
 	fs.IntVar(&t.nodes, "template-nodes", d.TemplateNodes, "--method templates: nodes of a template at most")
 	fs.Float64Var(&t.decay, "weight-decay", d.WeightDecay, "--method templates: L2 penalty of Adam")
 	fs.BoolVar(&t.learnWeight, "learn-feature-weight", d.LearnWeight, "--method templates: learn the feature weight, from --feature-weight")

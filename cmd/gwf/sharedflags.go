@@ -1,6 +1,9 @@
 package main
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/spf13/pflag"
 
 	"github.com/gwf-graphs/gwf/internal/cli"
@@ -57,7 +60,16 @@ type encoderFlags struct {
 }
 
 // defaultEncoderHidden is the default of --encoder-hidden.
-const defaultEncoderHidden = "32,32"
+var defaultEncoderHidden = widthsText(semisup.DefaultEncoderHidden())
+
+// widthsText is layer widths as --hidden and --encoder-hidden take them ("32,32").
+func widthsText(w []int) string {
+	s := make([]string, len(w))
+	for i, v := range w {
+		s[i] = strconv.Itoa(v)
+	}
+	return strings.Join(s, ",")
+}
 
 // register adds the flags; trainedBy says what trains the encoder.
 func (e *encoderFlags) register(fs *pflag.FlagSet, trainedBy string) {
