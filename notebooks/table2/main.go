@@ -43,7 +43,7 @@ type options struct {
 	layers            int
 	beta              float64
 	input             string
-	detach            bool
+	detach            *bool // nil: the embedding's default (semisup.DefaultDetach)
 	fractionsData     string
 	fractions         []float64
 	seeds             int
@@ -73,12 +73,13 @@ func main() {
 	fs.StringVar(&features, "features", nb.DefaultFeatures, "node features per dataset, DATASET=none|labels|attributes|attributes-std|attributes-bal, comma-separated (unlisted: none)")
 	fs.IntVar(&o.folds, "folds", 10, "cross-validation folds")
 	fs.IntVar(&o.subset, "subset", 0, "graphs per dataset (0: all)")
-	fs.IntVar(&o.epochs, "epochs", 10, "training epochs")
-	fs.IntVar(&o.atoms, "atoms", 30, "atoms K")
-	fs.IntVar(&o.layers, "layers", 50, "GWD layers M")
+	def := training.DefaultConfig() // the paper's settings
+	fs.IntVar(&o.epochs, "epochs", def.Epochs, "training epochs")
+	fs.IntVar(&o.atoms, "atoms", def.Atoms, "atoms K")
+	fs.IntVar(&o.layers, "layers", def.Layers, "GWD layers M")
 	fs.Float64Var(&o.beta, "beta", semisup.DefaultConfig().Beta, "weight of the classification loss")
-	fs.BoolVar(&o.detach, "detach", false, "stop the classification gradient at the embeddings")
-	fs.StringVar(&o.input, "head-input", semisup.DefaultConfig().Input, "what the head reads: lambda or z")
+	detach := fs.Bool("detach", semisup.DefaultConfig().Detach, "stop the classification gradient at the embeddings: the labels train the head alone (false by default with an encoder: semisup.DefaultDetach)")
+	fs.StringVar(&o.input, "head-input", semisup.DefaultConfig().Input, "what the head reads: centered, lambda or z")
 	fs.StringVar(&o.fractionsData, "fractions-dataset", "MUTAG", "dataset of the labelled-fraction study (empty: skip it)")
 	fs.StringVar(&fr, "fractions", "0.05,0.1,0.3,0.6,0.9", "labelled fractions")
 	fs.IntVar(&o.seeds, "seeds", 3, "seeds per labelled fraction")
@@ -91,6 +92,9 @@ func main() {
 	fs.IntVar(&o.cvSeeds, "cv-seeds", 1, "cross-validation repeats: seed s sets the fold split, the validation split and the model's seed")
 	fs.Parse(os.Args[1:])
 	o.datasets, o.solvers, o.variants = splitList(ds), splitList(solvers), splitList(variants)
+	if fs.Changed("detach") {
+		o.detach = detach
+	}
 	var err error
 	if o.features, err = nb.ParseFeatures(features); err != nil {
 		fmt.Fprintln(os.Stderr, "table2: --features:", err)
@@ -153,7 +157,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		o.variants = []string{semisup.EncoderNone}
 	}
 	for _, v := range o.variants {
-		if _, err := withVariant(semisup.DefaultConfig(), v); err != nil {
+		if _, err := withVariant(semisup.DefaultConfig(), v, nil); err != nil {
 			return err
 		}
 	}
@@ -173,12 +177,16 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	if o.input != "" {
 		sc.Input = o.input
 	}
-	sc.Detach = o.detach
+	detachFlag := "" // the default, DefaultDetach of each embedding
+	if o.detach != nil {
+		sc.Detach = *o.detach
+		detachFlag = fmt.Sprintf(" --detach=%v", sc.Detach)
+	}
 	rep := nb.NewReport("Table 2: semi-supervised classification accuracy (%)",
-		fmt.Sprintf("go run ./notebooks/table2 --output-dir %s --datasets %q --solvers %s --features %q --folds %d --subset %d --epochs %d --atoms %d --layers %d --beta %g --head-input %s --detach=%v --fractions-dataset %q --fractions %s --seeds %d --nested=%v --validation %g --refit=%v --select-unsupervised=%v --cv-seeds %d --encoders %s",
-			o.out, strings.Join(o.datasets, ","), strings.Join(o.solvers, ","), o.features.Describe(o.datasets), o.folds, o.subset, o.epochs, o.atoms, o.layers, o.beta, sc.Input, sc.Detach, o.fractionsData, joinFloats(o.fractions), o.seeds, o.nested, o.validation, o.refit, o.unsup, o.cvSeeds, strings.Join(o.variants, ",")))
-	rep.Printf("GWF (K = %d, M = %d, L = 2, %d epochs) with an MLP head (hidden %v, %s, reading "+sc.Input+"), β = %g, trained jointly; then the head alone, %d full-batch Adam steps on the final embeddings. Stratified %d-fold cross-validation: the held-out fold's graphs are in the GWF term without labels (transductive); accuracy on the held-out fold, mean ± std over folds.\n\n",
-		o.atoms, o.layers, o.epochs, sc.Hidden, sc.Activation, sc.Beta, sc.Head.Steps, o.folds)
+		fmt.Sprintf("go run ./notebooks/table2 --output-dir %s --datasets %q --solvers %s --features %q --folds %d --subset %d --epochs %d --atoms %d --layers %d --beta %g --head-input %s%s --fractions-dataset %q --fractions %s --seeds %d --nested=%v --validation %g --refit=%v --select-unsupervised=%v --cv-seeds %d --encoders %s",
+			o.out, strings.Join(o.datasets, ","), strings.Join(o.solvers, ","), o.features.Describe(o.datasets), o.folds, o.subset, o.epochs, o.atoms, o.layers, o.beta, sc.Input, detachFlag, o.fractionsData, joinFloats(o.fractions), o.seeds, o.nested, o.validation, o.refit, o.unsup, o.cvSeeds, strings.Join(o.variants, ",")))
+	rep.Printf("GWF (K = %d, M = %d, L = 2, %d epochs) with an MLP head (hidden %v, %s, reading "+sc.Input+"), β = %g, trained jointly%s; then the head alone, %d full-batch Adam steps on the final embeddings. Stratified %d-fold cross-validation: the held-out fold's graphs are in the GWF term without labels (transductive); accuracy on the held-out fold, mean ± std over folds.\n\n",
+		o.atoms, o.layers, o.epochs, sc.Hidden, sc.Activation, sc.Beta, map[bool]string{true: " (the cross-entropy detached from the free z: it trains the head alone)", false: ""}[sc.Detach], sc.Head.Steps, o.folds)
 	if o.nested {
 		rep.Printf("Nested protocol, %d repeat(s) (seed s: fold split, validation split and model seed): in each fold a stratified %.0f%% of the labelled graphs is held out as well and chooses the stopping epoch (the head trained alone on every epoch's embeddings, the best validation accuracy kept%s%s); the held-out fold is scored once. On the same folds: the same head on the same model trained without labels (β = 0: GWF for free z, the encoder trained by the GWF term alone for an encoder; its epoch chosen on the same validation split) and a multinomial logistic regression on that model's λ (C from {0.01, 0.1, 1, 10, 100} by 5-fold cross-validation on the fold's training graphs). Mean ± std over folds × repeats.\n\n",
 			o.cvSeeds, 100*o.validation, map[bool]string{true: ", then refitted on all the fold's labels", false: ""}[o.refit],

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
+	"github.com/gwf-graphs/gwf/semisup"
 )
 
 // TestTinyTable2: a tiny run writes the cross-validation table, the fraction study and its plot.
@@ -87,5 +88,24 @@ func TestTinyNested(t *testing.T) {
 	o.variants = []string{"gat"}
 	if err := run(context.Background(), o, io.Discard); err == nil {
 		t.Error("--encoders gat: no error")
+	}
+}
+
+// TestVariantDetach: each embedding detaches as semisup.DefaultDetach says (free z yes, an
+// encoder no), unless --detach is given.
+func TestVariantDetach(t *testing.T) {
+	yes, no := true, false
+	for _, tc := range []struct {
+		variant string
+		detach  *bool
+		want    bool
+	}{
+		{"none", nil, true}, {"gin", nil, false}, {"gcn-alone", nil, false},
+		{"none", &no, false}, {"gin", &yes, true},
+	} {
+		sc, err := withVariant(semisup.DefaultConfig(), tc.variant, tc.detach)
+		if err != nil || sc.Detach != tc.want {
+			t.Errorf("%s (detach %v): %v, %v; want %v", tc.variant, tc.detach, sc.Detach, err, tc.want)
+		}
 	}
 }

@@ -14,8 +14,9 @@ import (
 )
 
 // withVariant returns sc with the embedding that variant names: none (free z), gin or gcn (a
-// graph encoder), gin-alone or gcn-alone (the encoder without the GWF term).
-func withVariant(sc semisup.Config, variant string) (semisup.Config, error) {
+// graph encoder), gin-alone or gcn-alone (the encoder without the GWF term), and detach, or
+// when nil the embedding's default (semisup.DefaultDetach).
+func withVariant(sc semisup.Config, variant string, detach *bool) (semisup.Config, error) {
 	enc, alone := strings.CutSuffix(variant, "-alone")
 	switch {
 	case enc == semisup.EncoderGIN || enc == semisup.EncoderGCN:
@@ -23,7 +24,10 @@ func withVariant(sc semisup.Config, variant string) (semisup.Config, error) {
 	default:
 		return sc, fmt.Errorf("--encoders: %q, want none, gin, gcn, gin-alone or gcn-alone", variant)
 	}
-	sc.Encoder, sc.NoGWF = enc, alone
+	sc.Encoder, sc.NoGWF, sc.Detach = enc, alone, semisup.DefaultDetach(enc)
+	if detach != nil {
+		sc.Detach = *detach
+	}
 	return sc, nil
 }
 
@@ -63,7 +67,7 @@ func (o options) runNested(ctx context.Context, sc semisup.Config, rep *nb.Repor
 		header, rows := o.paperRows()
 		for _, s := range o.solvers {
 			for _, v := range o.variants {
-				vc, err := withVariant(sc, v)
+				vc, err := withVariant(sc, v, o.detach)
 				if err != nil {
 					return err
 				}
