@@ -100,7 +100,9 @@ func DefaultConfig() Config {
 // class: the labelled graphs are fitted and the held-out ones are not (docs/results.md, Table 2;
 // detaching brought the trained model within a point of its β = 0 head), so the labels train
 // the head alone. An encoder's shared weights carry the labels to every graph, so they train it
-// too (eq. ssl). 'gwf semisup --method gwf' and notebooks/table2 apply this unless told.
+// too (eq. ssl); Validate refuses to detach them. Without the GWF term (NoGWF) nothing else
+// trains the embeddings, so Detach must be false there too. 'gwf semisup --method gwf' and
+// notebooks/table2 apply this unless told.
 func DefaultDetach(encoder string) bool { return !(Config{Encoder: encoder}).UsesEncoder() }
 
 // Validate checks the configuration.
@@ -128,6 +130,14 @@ func (c Config) Validate() error {
 	}
 	if lr := c.EncoderLearningRate; !(lr >= 0 && lr <= float64(training.MaxLearningRate)) {
 		return fmt.Errorf("semisup: encoder learning rate %v, want 0 (the GWF model's) to %g", lr, float64(training.MaxLearningRate))
+	}
+	if c.Detach && c.UsesEncoder() {
+		// The encoder's embeddings exist only inside the graph being built: there is no value
+		// to hand the head as a detached copy.
+		return fmt.Errorf("semisup: detach with the %s encoder: its weights are shared by every graph, so the labels train it (set detach false; DefaultDetach)", c.Encoder)
+	}
+	if c.Detach && c.NoGWF {
+		return fmt.Errorf("semisup: detach without the GWF term (no_gwf): nothing would train the embeddings (set detach false)")
 	}
 	if c.NoGWF && c.Beta == 0 {
 		return fmt.Errorf("semisup: without the GWF term (no_gwf) β must be positive: nothing would be trained")

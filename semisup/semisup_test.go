@@ -411,6 +411,19 @@ func TestDefaultDetach(t *testing.T) {
 	if b, err := json.Marshal(Config{Detach: false}); err != nil || bytes.Contains(b, []byte("detach")) {
 		t.Errorf("Detach false is written: %s, %v", b, err)
 	}
+	// Detaching an encoder's embeddings, or embeddings nothing else trains, is refused (it
+	// used to fail inside the graph's construction).
+	for _, c := range []Config{{Encoder: EncoderGIN}, {Encoder: EncoderGCN}, {NoGWF: true}} {
+		d := DefaultConfig()
+		d.Encoder, d.NoGWF, d.Detach = c.Encoder, c.NoGWF, true
+		if err := d.Validate(); err == nil {
+			t.Errorf("detach with encoder %q, no_gwf %v accepted", c.Encoder, c.NoGWF)
+		}
+		d.Detach = false
+		if err := d.Validate(); err != nil {
+			t.Errorf("encoder %q, no_gwf %v without detach: %v", c.Encoder, c.NoGWF, err)
+		}
+	}
 }
 
 // accuracy is the fraction of equal entries (the classes are the labels: no matching).

@@ -398,7 +398,7 @@ func (f *semisupFlags) gwfConfig(fs *pflag.FlagSet) (semisup.Config, error) {
 		}
 	}
 	if !fs.Changed("detach") {
-		f.detach = semisup.DefaultDetach(f.encoder.kind)
+		f.detach = semisup.DefaultDetach(f.encoder.kind) && !f.noGWF
 	}
 	sc := semisup.Config{Beta: f.beta, Hidden: hidden, Activation: f.activation, Input: f.input, Detach: f.detach, Head: f.head,
 		Encoder: f.encoder.kind, EncoderHidden: encHidden, EncoderLearningRate: f.encoder.lr, NoGWF: f.noGWF}

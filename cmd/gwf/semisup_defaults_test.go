@@ -135,7 +135,7 @@ func TestSemisupGWFFlags(t *testing.T) {
 }
 
 // TestSemisupDetachDefault: --method gwf detaches free z by default (semisup.DefaultDetach),
-// not an encoder's embeddings, and --detach given wins either way.
+// not an encoder's embeddings nor without the GWF term, and --detach=false given wins.
 func TestSemisupDetachDefault(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -147,11 +147,17 @@ func TestSemisupDetachDefault(t *testing.T) {
 		{[]string{"--encoder", "gcn"}, false},
 		{[]string{"--detach=false"}, false},
 		{[]string{"--encoder", "none", "--detach=false"}, false},
-		{[]string{"--encoder", "gin", "--detach"}, true},
-		{[]string{"--encoder", "gcn", "--detach=true"}, true},
+		{[]string{"--no-gwf"}, false},
 	} {
 		if sc, _, _ := gwfSettings(t, tc.args...); sc.Detach != tc.want {
 			t.Errorf("--method gwf %v: detach %v, want %v", tc.args, sc.Detach, tc.want)
+		}
+	}
+	// Detaching what nothing else trains, or an encoder's embeddings, is a usage error.
+	for _, args := range [][]string{{"--encoder", "gin", "--detach"}, {"--encoder", "gcn", "--detach=true"}, {"--no-gwf", "--detach"}} {
+		f, fs := parsedSemisup(t, append([]string{"--method", "gwf"}, args...)...)
+		if _, err := f.gwfConfig(fs); err == nil {
+			t.Errorf("--method gwf %v accepted", args)
 		}
 	}
 }
