@@ -36,7 +36,8 @@ type TemplateConfig struct {
 	// learn (0: the features as they are).
 	WLRounds int `json:"wl_rounds,omitempty"`
 	// Encoder is EncoderGIN (node features from GIN layers, concatenated with the input
-	// features) or EncoderNone (the graphs' own node features, or one-hot degrees).
+	// features), EncoderNone (the graphs' own node features, or one-hot degrees) or, for
+	// TrainTemplates, EncoderAuto (the better of the two on the validation split).
 	Encoder string `json:"encoder"`
 	// EncoderHidden are the GIN layers' widths.
 	EncoderHidden []int `json:"encoder_hidden,omitempty"`
@@ -126,8 +127,10 @@ func (c TemplateConfig) Validate() error {
 		return fmt.Errorf("templates: %d nodes per template (1 to %d)", c.TemplateNodes, maxTemplateNodes)
 	case !(c.FeatureWeight >= 0) || math.IsInf(c.FeatureWeight, 0):
 		return fmt.Errorf("templates: feature weight %v must be finite and ≥ 0", c.FeatureWeight)
-	case c.Encoder != EncoderGIN && c.Encoder != EncoderNone:
-		return fmt.Errorf("templates: encoder %q, want gin or none", c.Encoder)
+	case c.Encoder != EncoderGIN && c.Encoder != EncoderNone && c.Encoder != EncoderAuto:
+		return fmt.Errorf("templates: encoder %q, want none, gin or auto", c.Encoder)
+	case c.Encoder == EncoderAuto && !(c.Validation > 0):
+		return fmt.Errorf("templates: encoder auto chooses on the validation split: the validation fraction must be > 0")
 	case !(c.LearningRate > 0 && c.LearningRate <= 10):
 		return fmt.Errorf("templates: learning rate %v, want (0, 10]", c.LearningRate)
 	case c.Epochs < 1 || c.Epochs > maxEpochs:
@@ -151,7 +154,7 @@ func (c TemplateConfig) Validate() error {
 	case !(c.Validation >= 0 && c.Validation < 1):
 		return fmt.Errorf("templates: validation fraction %v, want [0, 1)", c.Validation)
 	}
-	if c.Encoder == EncoderGIN && len(c.EncoderHidden) == 0 {
+	if (c.Encoder == EncoderGIN || c.Encoder == EncoderAuto) && len(c.EncoderHidden) == 0 {
 		return fmt.Errorf("templates: the gin encoder needs at least one layer width")
 	}
 	for _, h := range append(append([]int{}, c.EncoderHidden...), c.Hidden...) {
@@ -253,6 +256,9 @@ func (m *TemplateModel) features() int {
 func NewTemplateModel(data []*graphs.Graph, labels []int, classes int, cfg TemplateConfig) (*TemplateModel, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if cfg.Encoder == EncoderAuto {
+		return nil, fmt.Errorf("templates: encoder auto is a choice TrainTemplates makes; a model has encoder none or gin")
 	}
 	if len(data) == 0 || len(labels) != len(data) {
 		return nil, fmt.Errorf("templates: %d graphs and %d labels", len(data), len(labels))

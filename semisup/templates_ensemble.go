@@ -34,9 +34,15 @@ func MemberSeed(seed uint64, m int) uint64 { return seed + uint64(m)*0x9e3779b97
 // cores stay busy while a member builds its expression graphs; a member's result does not
 // depend on how many train at once. opt.Observe hears the first member's steps (its ETA is
 // that of the members beside it) and every member's messages, one event at a time.
+//
+// With cfg.Encoder = EncoderAuto it trains an ensemble without an encoder and one with the GIN
+// encoder, and returns the one whose members score better on their validation splits.
 func TrainTemplates(ctx context.Context, data []*graphs.Graph, labels []int, classes int, cfg TemplateConfig, opt TemplateOptions) (*TemplateEnsemble, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if cfg.Encoder == EncoderAuto {
+		return trainAuto(ctx, data, labels, classes, cfg, opt)
 	}
 	members := cfg.MemberCount()
 	models := make([]*TemplateModel, members)

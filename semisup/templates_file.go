@@ -151,6 +151,9 @@ func (p *templatePayload) model() (*TemplateModel, error) {
 	if err := p.Config.Validate(); err != nil {
 		return nil, err
 	}
+	if p.Config.Encoder == EncoderAuto {
+		return nil, fmt.Errorf("encoder auto: a trained model has encoder none or gin")
+	}
 	if p.Inputs < 1 || p.Inputs > maxWidth {
 		return nil, fmt.Errorf("%d input features", p.Inputs)
 	}

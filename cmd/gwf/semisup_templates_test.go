@@ -193,3 +193,24 @@ func TestPoolTemplateReports(t *testing.T) {
 		t.Fatalf("pooling two settings: exit %d", code)
 	}
 }
+
+// TestSemisupEncoderAuto: --encoder auto trains both encoders per fold and records the one the
+// fold's validation split chose; without a validation split it is refused.
+func TestSemisupEncoderAuto(t *testing.T) {
+	train := writeBlocksTU(t, "TRAIN", 16, 1)
+	args := []string{"semisup", "--tu", train, "--folds", "2", "--epochs", "2", "--members", "1", "--templates", "2", "--template-nodes", "4",
+		"--hidden", "4", "--encoder-hidden", "4", "--encoder", "auto", "--json", "-q"}
+	out, _ := mustRun(t, args...)
+	folds, _ := decodeJSON(t, out)["folds"].([]any)
+	if len(folds) != 2 {
+		t.Fatalf("%d folds", len(folds))
+	}
+	for _, f := range folds {
+		if enc := f.(map[string]any)["encoder"]; enc != "none" && enc != "gin" {
+			t.Errorf("fold %v: encoder %v chosen", f.(map[string]any)["fold"], enc)
+		}
+	}
+	if _, _, code := runCLI(t, append(args, "--validation", "0")...); code != cli.ExitUsage {
+		t.Errorf("--encoder auto --validation 0: exit %d", code)
+	}
+}

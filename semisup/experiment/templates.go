@@ -34,10 +34,12 @@ type TemplatesFold struct {
 	Accuracy  float64 `json:"accuracy"`
 	BestEpoch int     `json:"best_epoch"`
 	// BestEpochs are the epochs each member of an ensemble keeps (BestEpoch is the first's).
-	BestEpochs []int   `json:"best_epochs,omitempty"`
-	Train      int     `json:"train"`
-	Test       int     `json:"test"`
-	Seconds    float64 `json:"seconds"`
+	BestEpochs []int `json:"best_epochs,omitempty"`
+	// Encoder is the encoder the fold's training graphs chose, with encoder auto.
+	Encoder string  `json:"encoder,omitempty"`
+	Train   int     `json:"train"`
+	Test    int     `json:"test"`
+	Seconds float64 `json:"seconds"`
 	// Graphs are the held-out graphs (indices into the data) and Predictions the classes
 	// predicted for them, in that order (absent from folds kept before they were recorded).
 	Graphs      []int `json:"graphs,omitempty"`
@@ -105,12 +107,16 @@ func (r *TemplatesReport) describeModel() string {
 		r.Templates, c.TemplateNodes, c.Encoder, c.EncoderHidden, c.WLRounds, structureName(c.Structure), c.FeatureWeight, c.Hidden, c.Epochs, c.MemberCount())
 }
 
-// epochsKept names the epoch each member kept.
+// epochsKept names the epoch each member kept (and the encoder chosen, with encoder auto).
 func epochsKept(f TemplatesFold) string {
+	kept := fmt.Sprintf("epochs %v", f.BestEpochs)
 	if len(f.BestEpochs) < 2 {
-		return fmt.Sprintf("epoch %d", f.BestEpoch)
+		kept = fmt.Sprintf("epoch %d", f.BestEpoch)
 	}
-	return fmt.Sprintf("epochs %v", f.BestEpochs)
+	if f.Encoder != "" {
+		kept = "encoder " + f.Encoder + ", " + kept
+	}
+	return kept
 }
 
 func structureName(s graphs.Structure) string {
@@ -170,6 +176,9 @@ func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []in
 			Graphs: held, Predictions: pred}
 		if len(m.Members) > 1 {
 			r.BestEpochs = m.BestEpochs()
+		}
+		if cfg.Encoder == semisup.EncoderAuto {
+			r.Encoder = m.Members[0].Config.Encoder
 		}
 		rep.Folds = append(rep.Folds, r)
 		if opt.Dir != "" {
