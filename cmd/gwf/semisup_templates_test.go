@@ -188,8 +188,8 @@ func TestPoolTemplateReports(t *testing.T) {
 	if !strings.Contains(text, "2 template-model reports of 3 folds") {
 		t.Errorf("pool's text: %q", text)
 	}
-	other, _ := mustRun(t, append(args, "--wl", "0")...)
-	if _, _, code := runCLI(t, "pool", files[0], writeFile(t, dir, "wl0.json", other)); code != cli.ExitUsage {
+	other, _ := mustRun(t, append(args, "--wl", "1")...)
+	if _, _, code := runCLI(t, "pool", files[0], writeFile(t, dir, "wl1.json", other)); code != cli.ExitUsage {
 		t.Fatalf("pooling two settings: exit %d", code)
 	}
 }
