@@ -97,7 +97,6 @@ func DefaultTemplateConfig() TemplateConfig {
 		EncoderHidden: DefaultEncoderHidden(), Hidden: []int{64}, LearningRate: 0.01, Epochs: 60, BatchSize: 32, Validation: 0.1, Seed: 1, Members: DefaultMembers}
 }
 
-
 // TemplateCount is the number of templates for data of the given classes.
 func (c TemplateConfig) TemplateCount(classes int) int {
 	if c.Templates > 0 {
