@@ -11,22 +11,19 @@ import (
 
 // EncoderAuto, as TemplateConfig.Encoder, has TrainTemplates train the ensemble once without an
 // encoder and once with the GIN encoder and keep the one whose members score better on their
-// validation splits: a GIN encoder wins where there are graphs enough to learn
-// its weights (NCI1), and overfits where there are few (MUTAG).
+// validation splits: a GIN encoder wins where there are graphs enough to learn its weights
+// (NCI1), and overfits where there are few (MUTAG).
 const EncoderAuto = "auto"
 
-// autoEncoders are the encoders EncoderAuto chooses from, in the order they are tried; a tie
-// keeps the first, the cheaper.
-var autoEncoders = [...]string{EncoderNone, EncoderGIN}
-
-// trainAuto is TrainTemplates for cfg.Encoder = EncoderAuto: an ensemble per encoder of
-// autoEncoders, on the same member seeds (so the same validation splits), the one with the
-// higher mean validation accuracy of its members' kept epochs returned. No graph outside the
-// training graphs' validation splits chooses.
+// trainAuto is TrainTemplates for cfg.Encoder = EncoderAuto: an ensemble without an encoder and
+// one with GIN, on the same member seeds (so the same validation splits), the one with the
+// higher mean validation accuracy of its members' kept epochs returned (a tie, or validation
+// splits too small to score, keep the first, the cheaper). No graph outside the training
+// graphs' validation splits chooses.
 func trainAuto(ctx context.Context, data []*graphs.Graph, labels []int, classes int, cfg TemplateConfig, opt TemplateOptions) (*TemplateEnsemble, error) {
 	var best *TemplateEnsemble
-	bestScore := -1.0
-	for _, enc := range autoEncoders {
+	bestScore := math.Inf(-1)
+	for _, enc := range [...]string{EncoderNone, EncoderGIN} {
 		c := cfg
 		c.Encoder = enc
 		o := opt
@@ -37,7 +34,7 @@ func trainAuto(ctx context.Context, data []*graphs.Graph, labels []int, classes 
 		}
 		score := e.ValidationAccuracy()
 		opt.Observe.Say(false, "encoder %s: validation accuracy %.1f %% (mean of the members' kept epochs)", enc, 100*score)
-		if score > bestScore {
+		if best == nil || score > bestScore { // NaN, for a split too small to score, never wins
 			best, bestScore = e, score
 		}
 	}
