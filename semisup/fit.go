@@ -131,9 +131,9 @@ func (c Config) Validate() error {
 	if lr := c.EncoderLearningRate; !(lr >= 0 && lr <= float64(training.MaxLearningRate)) {
 		return fmt.Errorf("semisup: encoder learning rate %v, want 0 (the GWF model's) to %g", lr, float64(training.MaxLearningRate))
 	}
-	if c.Detach && c.UsesEncoder() {
+	if c.Detach && c.UsesEncoder() && c.Beta > 0 {
 		// The encoder's embeddings exist only inside the graph being built: there is no value
-		// to hand the head as a detached copy.
+		// to hand the head as a detached copy. (With β = 0 there is no head term to detach.)
 		return fmt.Errorf("semisup: detach with the %s encoder: its weights are shared by every graph, so the labels train it (set detach false; DefaultDetach)", c.Encoder)
 	}
 	if c.Detach && c.NoGWF {

@@ -424,6 +424,12 @@ func TestDefaultDetach(t *testing.T) {
 			t.Errorf("encoder %q, no_gwf %v without detach: %v", c.Encoder, c.NoGWF, err)
 		}
 	}
+	// With β = 0 there is no head term: DefaultConfig with an encoder, unsupervised, is valid.
+	d := DefaultConfig()
+	d.Encoder, d.Beta = EncoderGIN, 0
+	if err := d.Validate(); err != nil {
+		t.Errorf("detach with an encoder and β = 0: %v", err)
+	}
 }
 
 // accuracy is the fraction of equal entries (the classes are the labels: no matching).
