@@ -125,6 +125,10 @@ The paper's semi-supervised GWF model is 'gwf semisup --method gwf'.
 	}
 	fs := cmd.Flags()
 	f.data.register(fs)
+	// Without --features classify reads what the data have (above), not pflag's "none".
+	ft := fs.Lookup("features")
+	ft.Usage += " (default: what the data have, chosen among on the training graphs; none: the structure alone)"
+	ft.DefValue = ""
 	f.data.AllowAutoStructure(fs, "the matrix graphs are compared by: adjacency, shortest-path (sp), or auto (both, chosen on the training graphs)")
 	f.data.RegisterEdgeLabels(fs, "read edge labels (TU bond types; the edge attribute label of node-link, GraphML, GML and GEXF files) where every graph has them, and compare them in Weisfeiler-Lehman candidates beside those without (chosen on the training graphs); false leaves them out")
 	f.protocol.register(fs, "with --labeled-fraction 1: write the classifier (support graphs, voters, SVMs) to this file, for 'gwf predict'",

@@ -35,3 +35,18 @@ func TestClassifyFeaturesNone(t *testing.T) {
 		t.Errorf("--features labels: report %q, the log says\n%s", rep["features"], logs)
 	}
 }
+
+// TestClassifyFeaturesHelp: the help does not claim --features defaults to none, which would be
+// the structure alone: without the flag classify uses what the data have.
+func TestClassifyFeaturesHelp(t *testing.T) {
+	out, _ := mustRun(t, "classify", "--help")
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "--features ") {
+			if strings.Contains(l, `(default "none")`) || !strings.Contains(l, "default: what the data have") {
+				t.Errorf("--features help: %q", l)
+			}
+			return
+		}
+	}
+	t.Fatal("no --features in classify's help")
+}
