@@ -57,7 +57,9 @@ ones) and scores it. --method chooses the model: templates, the default, or gwf,
 template graphs (TFGW, Vincent-Cuaz et al., NeurIPS 2022), an MLP reads them, and the
 templates' structures and node features, the MLP and (with --encoder gin) a GIN encoder of the
 node features train together on the cross-entropy with Gorgonia's Adam; the transports (exact
-CG) are detached. It reads the data's node features, as 'gwf classify' does. --beta B > 0
+CG) are detached. It reads the data's node features, as 'gwf classify' does (--wl N adds N
+rounds of Weisfeiler-Lehman neighbour means to them; --encoder auto trains without an encoder
+and with GIN and keeps the better on the validation split). --beta B > 0
 makes it semi-supervised: every training graph, labelled or not, is also reconstructed as the
 GW barycenter of the templates (the paper's GWF loss, the templates as its atoms). The
 templates (--templates) have at most --template-nodes nodes; a --validation fraction of the
