@@ -167,6 +167,18 @@ func (g *Graph) Dim() int {
 	return d
 }
 
+// WithoutFeatures returns copies of data without node features, to be compared by their
+// structure alone; the adjacency, distribution and labels are shared, not copied.
+func WithoutFeatures(data []*Graph) []*Graph {
+	out := make([]*Graph, len(data))
+	for i, g := range data {
+		c := *g
+		c.F = nil
+		out[i] = &c
+	}
+	return out
+}
+
 // Validate checks the invariants listed on Graph and says which graph and what is wrong.
 func (g *Graph) Validate() error {
 	fail := func(format string, args ...any) error {

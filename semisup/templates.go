@@ -35,6 +35,12 @@ type TemplateConfig struct {
 	// round), so that the templates compare neighbourhoods as WL labels do, without weights to
 	// learn (0: the features as they are).
 	WLRounds int `json:"wl_rounds,omitempty"`
+	// NodeFeatures is which node features the model reads: NodeFeaturesData (the graphs' own,
+	// or one-hot degrees for graphs without; "" too), NodeFeaturesNone (one-hot degrees: the
+	// structure alone, whatever features the graphs have) or NodeFeaturesAuto: for
+	// TrainTemplates with a validation split, the graphs' own unless the structure alone does
+	// clearly better on it; otherwise, and for a model made alone, the graphs' own.
+	NodeFeatures string `json:"node_features,omitempty"`
 	// Encoder is EncoderGIN (node features from GIN layers, concatenated with the input
 	// features), EncoderNone (the graphs' own node features, or one-hot degrees) or, for
 	// TrainTemplates, EncoderAuto (the better of the two on the validation split).
@@ -81,6 +87,13 @@ func (c TemplateConfig) MemberCount() int {
 	return DefaultMembers
 }
 
+// The values of TemplateConfig.NodeFeatures.
+const (
+	NodeFeaturesData = "data"
+	NodeFeaturesNone = "none"
+	NodeFeaturesAuto = "auto"
+)
+
 // DefaultMembers is the ensemble's size when TemplateConfig.Members is 0.
 const DefaultMembers = 3
 
@@ -88,12 +101,12 @@ const DefaultMembers = 3
 const TemplatesPerClass = 4
 
 // DefaultTemplateConfig returns 4 templates per class of at most 12 nodes compared by their
-// adjacency, the graphs' own node features (no encoder, no Weisfeiler-Lehman rounds) at weight
-// 1, a head with one hidden layer of 64, Adam at 0.01, 60 epochs of 32 graphs, 10 % of the
+// adjacency, the graphs' own node features unless the structure alone does clearly better on
+// the validation split (no encoder, no Weisfeiler-Lehman rounds) at weight 1, a head with one hidden layer of 64, Adam at 0.01, 60 epochs of 32 graphs, 10 % of the
 // labelled graphs choosing the epoch, and three members. They were chosen on MUTAG
 // (docs/results/templates.md).
 func DefaultTemplateConfig() TemplateConfig {
-	return TemplateConfig{TemplateNodes: 12, FeatureWeight: 1, Structure: graphs.Adjacency, Encoder: EncoderNone,
+	return TemplateConfig{TemplateNodes: 12, FeatureWeight: 1, Structure: graphs.Adjacency, NodeFeatures: NodeFeaturesAuto, Encoder: EncoderNone,
 		EncoderHidden: DefaultEncoderHidden(), Hidden: []int{64}, LearningRate: 0.01, Epochs: 60, BatchSize: 32, Validation: 0.1, Seed: 1, Members: DefaultMembers}
 }
 
@@ -126,6 +139,8 @@ func (c TemplateConfig) Validate() error {
 		return fmt.Errorf("templates: feature weight %v must be finite and ≥ 0", c.FeatureWeight)
 	case c.Encoder != EncoderGIN && c.Encoder != EncoderNone && c.Encoder != EncoderAuto:
 		return fmt.Errorf("templates: encoder %q, want none, gin or auto", c.Encoder)
+	case c.NodeFeatures != "" && c.NodeFeatures != NodeFeaturesData && c.NodeFeatures != NodeFeaturesNone && c.NodeFeatures != NodeFeaturesAuto:
+		return fmt.Errorf("templates: node features %q, want data, none or auto", c.NodeFeatures)
 	case c.Encoder == EncoderAuto && !(c.Validation > 0):
 		return fmt.Errorf("templates: encoder auto chooses on the validation split: the validation fraction must be > 0")
 	case !(c.LearningRate > 0 && c.LearningRate <= 10):
@@ -186,6 +201,8 @@ type TemplateModel struct {
 	History      []TemplateEpoch
 	// BestEpoch is the epoch whose weights the model holds (chosen on the validation split).
 	BestEpoch int
+	// validGraphs is the size of the validation split FitTemplates chose the epoch on.
+	validGraphs int
 	// Features is how the training graphs' node features were read, for new graphs to be
 	// read alike (nil when unknown).
 	Features *graphs.FeatureEncoding
@@ -229,6 +246,15 @@ func (m *TemplateModel) FeatureWeight() float64 {
 	return m.Config.FeatureWeight
 }
 
+// read returns the graphs as the model reads them: without their node features under
+// NodeFeaturesNone, else as they are.
+func (c TemplateConfig) read(data []*graphs.Graph) []*graphs.Graph {
+	if c.NodeFeatures == NodeFeaturesNone {
+		return graphs.WithoutFeatures(data)
+	}
+	return data
+}
+
 // readWidth is the width of the node features the encoder reads: the input features and their
 // Weisfeiler-Lehman rounds.
 func (m *TemplateModel) readWidth() int { return m.Inputs * (m.Config.WLRounds + 1) }
@@ -260,6 +286,10 @@ func NewTemplateModel(data []*graphs.Graph, labels []int, classes int, cfg Templ
 	if len(data) == 0 || len(labels) != len(data) {
 		return nil, fmt.Errorf("templates: %d graphs and %d labels", len(data), len(labels))
 	}
+	if cfg.NodeFeatures == NodeFeaturesAuto { // one model has nothing to choose with: it reads the data's
+		cfg.NodeFeatures = NodeFeaturesData
+	}
+	data = cfg.read(data)
 	if classes < 2 {
 		return nil, fmt.Errorf("templates: %d classes (need 2 or more)", classes)
 	}

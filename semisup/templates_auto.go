@@ -41,15 +41,61 @@ func trainAuto(ctx context.Context, data []*graphs.Graph, labels []int, classes 
 	return best, nil
 }
 
+// trainFeaturesAuto is TrainTemplates for cfg.NodeFeatures = NodeFeaturesAuto on graphs with
+// node features: the ensemble reading them and, beside it, one member reading the structure
+// alone with member 1's seed (so member 1's validation split). The structure alone replaces the
+// features only where its kept epoch scores better on that split than member 1's by more than
+// one standard error of member 1's (√(p(1−p)/n), n validation graphs), as gwf classify prefers
+// the data's features unless the structure alone is clearly better: features that carry the
+// class are kept at a third more training, noise that drowns the structure is left out. Then
+// the other members are trained on the structure alone, the screened one kept as member 1.
+func trainFeaturesAuto(ctx context.Context, data []*graphs.Graph, labels []int, classes int, cfg TemplateConfig, opt TemplateOptions) (*TemplateEnsemble, error) {
+	members := cfg.MemberCount()
+	withF, bare := cfg, cfg
+	withF.NodeFeatures, bare.NodeFeatures = NodeFeaturesData, NodeFeaturesNone
+	cfgs := make([]TemplateConfig, members+1)
+	names := append(memberNames(members), "structure alone")
+	for k := range members {
+		cfgs[k] = memberConfig(withF, k)
+	}
+	cfgs[members] = memberConfig(bare, 0)
+	models, err := trainMembers(ctx, data, labels, classes, cfgs, names, opt)
+	if err != nil {
+		return nil, err
+	}
+	feat, screen := models[:members], models[members]
+	p, q, n := feat[0].keptAccuracy(), screen.keptAccuracy(), float64(feat[0].validGraphs)
+	margin := math.Sqrt(p * (1 - p) / n)
+	if !(q > p+margin) { // NaN, for a split too small to score, keeps the features
+		opt.Observe.Say(false, "node features kept: validation accuracy %.1f %%, the structure alone %.1f %% (needs > %.1f %%)", 100*p, 100*q, 100*(p+margin))
+		return &TemplateEnsemble{Members: feat}, nil
+	}
+	opt.Observe.Say(false, "the structure alone chosen: validation accuracy %.1f %% against %.1f %% with the node features", 100*q, 100*p)
+	rest := make([]TemplateConfig, members-1)
+	for k := range rest {
+		rest[k] = memberConfig(bare, k+1)
+	}
+	more, err := trainMembers(ctx, data, labels, classes, rest, memberNames(members)[1:], opt)
+	if err != nil {
+		return nil, fmt.Errorf("the structure alone: %w", err)
+	}
+	return &TemplateEnsemble{Members: append([]*TemplateModel{screen}, more...)}, nil
+}
+
+// keptAccuracy is the validation accuracy of the epoch m keeps (NaN without a validation split).
+func (m *TemplateModel) keptAccuracy() float64 {
+	if m.BestEpoch < 1 || m.BestEpoch > len(m.History) {
+		return math.NaN()
+	}
+	return m.History[m.BestEpoch-1].ValidationAccuracy
+}
+
 // ValidationAccuracy is the mean over the members of the validation accuracy of the epoch each
 // keeps (NaN without a validation split).
 func (e *TemplateEnsemble) ValidationAccuracy() float64 {
 	sum := 0.0
 	for _, m := range e.Members {
-		if m.BestEpoch < 1 || m.BestEpoch > len(m.History) {
-			return math.NaN()
-		}
-		sum += m.History[m.BestEpoch-1].ValidationAccuracy
+		sum += m.keptAccuracy()
 	}
 	return sum / float64(len(e.Members))
 }

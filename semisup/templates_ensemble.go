@@ -36,7 +36,10 @@ func MemberSeed(seed uint64, m int) uint64 { return seed + uint64(m)*0x9e3779b97
 // that of the members beside it) and every member's messages, one event at a time.
 //
 // With cfg.Encoder = EncoderAuto it trains an ensemble without an encoder and one with the GIN
-// encoder, and returns the one whose members score better on their validation splits.
+// encoder, and returns the one whose members score better on their validation splits. With
+// cfg.NodeFeatures = NodeFeaturesAuto and graphs that have node features, a member reading the
+// structure alone is screened beside them, and replaces the features only where it does
+// clearly better (trainFeaturesAuto).
 func TrainTemplates(ctx context.Context, data []*graphs.Graph, labels []int, classes int, cfg TemplateConfig, opt TemplateOptions) (*TemplateEnsemble, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -44,11 +47,47 @@ func TrainTemplates(ctx context.Context, data []*graphs.Graph, labels []int, cla
 	if cfg.Encoder == EncoderAuto {
 		return trainAuto(ctx, data, labels, classes, cfg, opt)
 	}
+	if cfg.NodeFeatures == NodeFeaturesAuto {
+		if len(data) > 0 && data[0].Dim() > 0 && cfg.Validation > 0 {
+			return trainFeaturesAuto(ctx, data, labels, classes, cfg, opt)
+		}
+		cfg.NodeFeatures = NodeFeaturesData // nothing to choose (no features), or nothing to choose on
+	}
 	members := cfg.MemberCount()
-	models := make([]*TemplateModel, members)
-	for k := range models {
-		c := cfg
-		c.Seed = MemberSeed(cfg.Seed, k)
+	cfgs := make([]TemplateConfig, members)
+	for k := range cfgs {
+		cfgs[k] = memberConfig(cfg, k)
+	}
+	models, err := trainMembers(ctx, data, labels, classes, cfgs, memberNames(members), opt)
+	if err != nil {
+		return nil, err
+	}
+	return &TemplateEnsemble{Members: models}, nil
+}
+
+// memberConfig is the configuration of member k of an ensemble configured by cfg.
+func memberConfig(cfg TemplateConfig, k int) TemplateConfig {
+	cfg.Seed = MemberSeed(cfg.Seed, k)
+	return cfg
+}
+
+// memberNames names each of members members in messages ("member 2 of 3"; no name for one).
+func memberNames(members int) []string {
+	names := make([]string, members)
+	for k := range names {
+		if members > 1 {
+			names[k] = fmt.Sprintf("member %d of %d", k+1, members)
+		}
+	}
+	return names
+}
+
+// trainMembers initialises and trains one model per configuration, each with its own seed, as
+// TrainTemplates says (up to twice the workers side by side); names[k] prefixes model k's
+// messages and errors where not empty.
+func trainMembers(ctx context.Context, data []*graphs.Graph, labels []int, classes int, cfgs []TemplateConfig, names []string, opt TemplateOptions) ([]*TemplateModel, error) {
+	models := make([]*TemplateModel, len(cfgs))
+	for k, c := range cfgs {
 		m, err := NewTemplateModel(data, labels, classes, c)
 		if err != nil {
 			return nil, err
@@ -59,11 +98,11 @@ func TrainTemplates(ctx context.Context, data []*graphs.Graph, labels []int, cla
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	side := min(members, 2*workers)        // members training at once
-	ctx, cancel := context.WithCancel(ctx) // a member's error stops the others
+	side := min(len(models), 2*workers)    // models training at once
+	ctx, cancel := context.WithCancel(ctx) // a model's error stops the others
 	defer cancel()
 	var mu sync.Mutex
-	errs := make([]error, members)
+	errs := make([]error, len(models))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < side; w++ {
@@ -71,7 +110,7 @@ func TrainTemplates(ctx context.Context, data []*graphs.Graph, labels []int, cla
 		go func() {
 			defer wg.Done()
 			for k := range next {
-				o := TemplateOptions{Workers: workers, Observe: memberObserver(opt.Observe, &mu, k, members)}
+				o := TemplateOptions{Workers: workers, Observe: memberObserver(opt.Observe, &mu, k, names[k])}
 				if err := FitTemplates(ctx, models[k], data, labels, o); err != nil {
 					errs[k] = err
 					cancel()
@@ -79,18 +118,18 @@ func TrainTemplates(ctx context.Context, data []*graphs.Graph, labels []int, cla
 			}
 		}()
 	}
-	for k := 0; k < members; k++ {
+	for k := range models {
 		next <- k
 	}
 	close(next)
 	wg.Wait()
 	if k := firstError(errs); k >= 0 {
-		if members > 1 {
-			return nil, fmt.Errorf("member %d: %w", k+1, errs[k])
+		if names[k] != "" {
+			return nil, fmt.Errorf("%s: %w", names[k], errs[k])
 		}
 		return nil, errs[k]
 	}
-	return &TemplateEnsemble{Members: models}, nil
+	return models, nil
 }
 
 // firstError is the index of the first error of errs that is not a cancellation (the one
@@ -108,9 +147,9 @@ func firstError(errs []error) int {
 	return first
 }
 
-// memberObserver passes o, under mu, member k's messages (named by the member when there are
-// several) and, for the first member, its steps.
-func memberObserver(o training.Observer, mu *sync.Mutex, k, members int) training.Observer {
+// memberObserver passes o, under mu, model k's messages (prefixed by its name, where it has
+// one) and, for the first model, its steps.
+func memberObserver(o training.Observer, mu *sync.Mutex, k int, name string) training.Observer {
 	if o == nil {
 		return nil
 	}
@@ -118,8 +157,8 @@ func memberObserver(o training.Observer, mu *sync.Mutex, k, members int) trainin
 		if e.Step != nil && k > 0 {
 			return
 		}
-		if e.Message != "" && members > 1 {
-			e.Message = fmt.Sprintf("member %d of %d: %s", k+1, members, e.Message)
+		if e.Message != "" && name != "" {
+			e.Message = name + ": " + e.Message
 		}
 		mu.Lock()
 		defer mu.Unlock()

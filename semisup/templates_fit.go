@@ -61,6 +61,7 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 	if len(train) == 0 {
 		return fmt.Errorf("templates: no labelled graph to train on")
 	}
+	m.validGraphs = len(valid)
 	if m.Config.Beta > 0 { // the graphs without a label train through the reconstruction term
 		for i, l := range labels {
 			if l == Unlabeled {

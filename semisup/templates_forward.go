@@ -26,6 +26,7 @@ type boundTemplates struct {
 // bind prepares data for m.
 func (m *TemplateModel) bind(data []*graphs.Graph) (*boundTemplates, error) {
 	b := &boundTemplates{m: m, graph: make([]prepared, len(data)), obs: make([]layers.Space, len(data))}
+	data = m.Config.read(data)
 	gin := &GNN{Kind: EncoderGIN, W: []*mat.Dense{mat.NewDense(m.Inputs, 1, nil)}}
 	structures, err := m.Config.Structure.Apply(data)
 	if err != nil {

@@ -195,10 +195,11 @@ func methodDefaults(fs *pflag.FlagSet) {
 	fs.Lookup("encoder").Usage = "the template model's node features: none (the graphs' own), gin (a GIN encoder of them, trained with the templates) or auto " +
 		"(both trained, the one better on the validation split kept: about twice the time); --method gwf's embeddings: none (one free z per graph, the paper's model), " +
 		"gcn or gin (z = a graph neural network of the graph, trained by the GWF term and the labels; unseen graphs are embedded by one forward pass)"
-	// Without --features the template model reads the data's own node features, the paper's
-	// model none: the help says so in place of pflag's (default "none").
+	// Without --features the template model reads the data's own node features or the
+	// structure alone, the paper's model none: the help says so in place of pflag's (default
+	// "none").
 	ft := fs.Lookup("features")
-	ft.Usage += ` (default: the data's own, as 'gwf classify' reads them; --method gwf: "none")`
+	ft.Usage += ` (default: the data's own, as 'gwf classify' reads them, or the structure alone where it does clearly better on the validation split; --method gwf: "none")`
 	ft.DefValue = ""
 }
 

@@ -83,7 +83,7 @@ func TestSemisupDefaults(t *testing.T) {
 		"encoder":        fmt.Sprintf("(default %q)", d.Encoder),
 		"encoder-hidden": fmt.Sprintf("(default %q)", widthsText(d.EncoderHidden)),
 		"structure":      fmt.Sprintf("(default %q)", d.Structure),
-		"features":       `(default: the data's own, as 'gwf classify' reads them; --method gwf: "none")`,
+		"features":       `(default: the data's own, as 'gwf classify' reads them, or the structure alone where it does clearly better on the validation split; --method gwf: "none")`,
 		"detach":         "(default true)",
 		"templates":      fmt.Sprintf("(0: %d per class)", semisup.TemplatesPerClass),
 		"template-nodes": fmt.Sprintf("(default %d)", d.TemplateNodes),

@@ -111,6 +111,9 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 	if fs.Changed("layers") {
 		c.SolverIterations = t.Layers
 	}
+	if fs.Changed("features") { // the features named, not a choice
+		c.NodeFeatures = semisup.NodeFeaturesData
+	}
 	s, auto := f.data.StructureChoice()
 	if auto {
 		return c, cli.Usagef("--method templates: --structure takes adjacency or shortest-path")

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -212,5 +214,54 @@ func TestSemisupEncoderAuto(t *testing.T) {
 	}
 	if _, _, code := runCLI(t, append(args, "--validation", "0")...); code != cli.ExitUsage {
 		t.Errorf("--encoder auto --validation 0: exit %d", code)
+	}
+}
+
+// TestSemisupNodeFeaturesChoice: without --features, data with node attributes are read with
+// them or by their structure alone, as each fold's validation split chose, and the folds say
+// which; --features names the features read, and nothing is chosen.
+func TestSemisupNodeFeaturesChoice(t *testing.T) {
+	train := writeBlocksTU(t, "TRAIN", 16, 1)
+	addNoiseAttributes(t, train, "TRAIN")
+	args := []string{"semisup", "--tu", train, "--folds", "2", "--epochs", "3", "--members", "1", "--templates", "2", "--template-nodes", "4",
+		"--hidden", "4", "--json", "-q"}
+	out, _ := mustRun(t, args...)
+	rep := decodeJSON(t, out)
+	folds, _ := rep["folds"].([]any)
+	if len(folds) != 2 || rep["config"].(map[string]any)["node_features"] != "auto" {
+		t.Fatalf("report: %v", rep)
+	}
+	for _, f := range folds {
+		if c := f.(map[string]any)["node_features"]; c != "data" && c != "none" {
+			t.Errorf("fold %v: node features %v chosen", f.(map[string]any)["fold"], c)
+		}
+	}
+	out, _ = mustRun(t, append(args, "--features", "attributes")...)
+	rep = decodeJSON(t, out)
+	if c := rep["config"].(map[string]any)["node_features"]; c != "data" {
+		t.Errorf("--features attributes: node features %v", c)
+	}
+	for _, f := range rep["folds"].([]any) {
+		if c, ok := f.(map[string]any)["node_features"]; ok {
+			t.Errorf("--features attributes: fold %v chose %v", f.(map[string]any)["fold"], c)
+		}
+	}
+}
+
+// addNoiseAttributes writes a TU node-attribute file of noise, one row per node, into the
+// TU folder dir of dataset name.
+func addNoiseAttributes(t *testing.T, dir, name string) {
+	t.Helper()
+	ind, err := os.ReadFile(filepath.Join(dir, name+"_graph_indicator.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	var b strings.Builder
+	for range strings.Count(string(ind), "\n") {
+		fmt.Fprintf(&b, "%g, %g\n", rng.NormFloat64(), rng.NormFloat64())
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+"_node_attributes.txt"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/gwf-graphs/gwf/graphs"
@@ -35,11 +36,13 @@ type TemplatesFold struct {
 	BestEpoch int     `json:"best_epoch"`
 	// BestEpochs are the epochs each member of an ensemble keeps (BestEpoch is the first's).
 	BestEpochs []int `json:"best_epochs,omitempty"`
-	// Encoder is the encoder the fold's training graphs chose, with encoder auto.
-	Encoder string  `json:"encoder,omitempty"`
-	Train   int     `json:"train"`
-	Test    int     `json:"test"`
-	Seconds float64 `json:"seconds"`
+	// Encoder is the encoder the fold's training graphs chose, with encoder auto; NodeFeatures
+	// the node features they chose (data or none: the structure alone), with node features auto.
+	Encoder      string  `json:"encoder,omitempty"`
+	NodeFeatures string  `json:"node_features,omitempty"`
+	Train        int     `json:"train"`
+	Test         int     `json:"test"`
+	Seconds      float64 `json:"seconds"`
 	// Graphs are the held-out graphs (indices into the data) and Predictions the classes
 	// predicted for them, in that order (absent from folds kept before they were recorded).
 	Graphs      []int `json:"graphs,omitempty"`
@@ -66,7 +69,11 @@ type TemplatesReport struct {
 	Confusion *ConfusionMatrix `json:"confusion,omitempty"`
 	Labeled   int              `json:"labeled,omitempty"`
 	Scored    int              `json:"scored,omitempty"`
-	Seconds   float64          `json:"seconds"`
+	// Encoder and NodeFeatures are what one split's training graphs chose, where the
+	// configuration leaves them to choose (auto); a cross-validation's folds say theirs.
+	Encoder      string  `json:"encoder,omitempty"`
+	NodeFeatures string  `json:"node_features,omitempty"`
+	Seconds      float64 `json:"seconds"`
 }
 
 // FoldAccuracies are the folds' accuracies, in fold order (none for one split).
@@ -92,9 +99,9 @@ func (r *TemplatesReport) WriteText(w io.Writer) error {
 	case r.Folds != nil:
 		fmt.Fprintf(w, "accuracy: %.2f ± %.2f %% over %d folds (%.0f s)\n", 100*r.Accuracy.Mean, 100*r.Accuracy.Std, len(r.Folds), r.Seconds)
 	case r.Scored == 0:
-		fmt.Fprintf(w, "trained on the %d labelled graphs; no label was hidden, none scored (%.0f s)\n", r.Labeled, r.Seconds)
+		fmt.Fprintf(w, "trained on the %d labelled graphs; no label was hidden, none scored (%.0f s%s)\n", r.Labeled, r.Seconds, chosenNote(r.Encoder, r.NodeFeatures))
 	default:
-		fmt.Fprintf(w, "accuracy: %.2f %% on the %d graphs whose labels were hidden (%d labelled; %.0f s)\n", 100*r.Accuracy.Mean, r.Scored, r.Labeled, r.Seconds)
+		fmt.Fprintf(w, "accuracy: %.2f %% on the %d graphs whose labels were hidden (%d labelled; %.0f s%s)\n", 100*r.Accuracy.Mean, r.Scored, r.Labeled, r.Seconds, chosenNote(r.Encoder, r.NodeFeatures))
 	}
 	_, err := fmt.Fprint(w)
 	return err
@@ -113,10 +120,46 @@ func epochsKept(f TemplatesFold) string {
 	if len(f.BestEpochs) < 2 {
 		kept = fmt.Sprintf("epoch %d", f.BestEpoch)
 	}
-	if f.Encoder != "" {
-		kept = "encoder " + f.Encoder + ", " + kept
+	if c := chosen(f.Encoder, f.NodeFeatures); c != "" {
+		kept = c + ", " + kept
 	}
 	return kept
+}
+
+// chosen names what the training graphs chose ("structure alone, encoder gin"; "" for nothing).
+func chosen(encoder, features string) string {
+	var s []string
+	switch features {
+	case "":
+	case semisup.NodeFeaturesNone:
+		s = append(s, "structure alone")
+	default:
+		s = append(s, "node features")
+	}
+	if encoder != "" {
+		s = append(s, "encoder "+encoder)
+	}
+	return strings.Join(s, ", ")
+}
+
+// chosenNote is chosen as a note after a line's figures ("; chosen: ..."), or "".
+func chosenNote(encoder, features string) string {
+	if c := chosen(encoder, features); c != "" {
+		return "; chosen: " + c
+	}
+	return ""
+}
+
+// choices are what an ensemble trained under cfg chose where cfg left it to choose: its
+// encoder under encoder auto and its node features under node features auto ("" otherwise).
+func choices(cfg semisup.TemplateConfig, m *semisup.TemplateEnsemble) (encoder, features string) {
+	if cfg.Encoder == semisup.EncoderAuto {
+		encoder = m.Members[0].Config.Encoder
+	}
+	if cfg.NodeFeatures == semisup.NodeFeaturesAuto {
+		features = m.Members[0].Config.NodeFeatures
+	}
+	return encoder, features
 }
 
 func structureName(s graphs.Structure) string {
@@ -177,9 +220,7 @@ func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []in
 		if len(m.Members) > 1 {
 			r.BestEpochs = m.BestEpochs()
 		}
-		if cfg.Encoder == semisup.EncoderAuto {
-			r.Encoder = m.Members[0].Config.Encoder
-		}
+		r.Encoder, r.NodeFeatures = choices(cfg, m)
 		rep.Folds = append(rep.Folds, r)
 		if opt.Dir != "" {
 			rec.Result = r
@@ -233,6 +274,7 @@ func FractionTemplates(ctx context.Context, ds *graphs.Dataset, labels []int, cl
 	}
 	rep := &TemplatesReport{Method: MethodTemplates, Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Protocol: protocol, Config: cfg,
 		Templates: cfg.TemplateCount(classes), Accuracy: MeanStd{Mean: s.Accuracy}, Labeled: s.Labelled(), Scored: s.Scored, Seconds: time.Since(start).Seconds()}
+	rep.Encoder, rep.NodeFeatures = choices(cfg, m)
 	return rep, m, s, nil
 }
 

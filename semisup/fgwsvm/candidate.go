@@ -133,7 +133,7 @@ func (c Candidate) apply(data []*graphs.Graph, lim graphs.Limits) ([]*graphs.Gra
 // labels where it asks for them.
 func (c Candidate) nodeFeatures(data []*graphs.Graph) ([]*graphs.Graph, error) {
 	if c.WithoutFeatures {
-		data = withoutFeatures(data)
+		data = graphs.WithoutFeatures(data)
 	}
 	if c.Attributes > 0 {
 		var err error
@@ -194,18 +194,6 @@ func (c Candidate) part(data []*graphs.Graph) ([]*graphs.Graph, error) {
 		out[i] = &cp
 	}
 	return out, nil
-}
-
-// withoutFeatures returns copies of data without node features (the adjacency and
-// distribution are shared, not copied).
-func withoutFeatures(data []*graphs.Graph) []*graphs.Graph {
-	out := make([]*graphs.Graph, len(data))
-	for i, g := range data {
-		c := *g
-		c.F = nil
-		out[i] = &c
-	}
-	return out
 }
 
 // withDegrees returns copies of data whose node features are the nodes' degrees (weighted: the

@@ -71,7 +71,7 @@ func Candidates(data []*graphs.Graph, enc graphs.FeatureEncoding, n Narrow) ([]C
 	}
 	vdata, venc := data, enc
 	if n.StructureOnly && hasFeatures(data) {
-		vdata, venc = withoutFeatures(data), graphs.FeatureEncoding{Kind: graphs.FeaturesNone}
+		vdata, venc = graphs.WithoutFeatures(data), graphs.FeatureEncoding{Kind: graphs.FeaturesNone}
 	}
 	vs, err := VectorCandidates(vdata, venc, kinds, wl)
 	if err != nil {
@@ -88,7 +88,7 @@ func Candidates(data []*graphs.Graph, enc graphs.FeatureEncoding, n Narrow) ([]C
 // fgwCandidates are Candidates' FGW candidates.
 func fgwCandidates(data []*graphs.Graph, enc graphs.FeatureEncoding, n Narrow) ([]Candidate, error) {
 	if n.StructureOnly && hasFeatures(data) { // the candidates of the graphs without features
-		cs, err := fgwCandidates(withoutFeatures(data), graphs.FeatureEncoding{Kind: graphs.FeaturesNone}, n)
+		cs, err := fgwCandidates(graphs.WithoutFeatures(data), graphs.FeatureEncoding{Kind: graphs.FeaturesNone}, n)
 		for i := range cs {
 			cs[i].WithoutFeatures = true
 		}

@@ -96,7 +96,7 @@ func TestLabelFreeCandidates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain := withoutFeatures(labelled)
+	plain := graphs.WithoutFeatures(labelled)
 	var free []Candidate
 	for _, c := range cs {
 		if c.WithoutFeatures {
