@@ -41,6 +41,16 @@ type Spec struct {
 	// EdgeLabels reads edge labels where the files have them (graphs.TUOptions.EdgeLabels,
 	// graphs.FolderOptions.EdgeLabels); an Encoding that has them asks for them too.
 	EdgeLabels bool
+	// AutoFeatures reads the node features the data have, in place of Features and
+	// Standardize (which stay at their zero values): the numeric attributes, standardized,
+	// followed by the one-hot node labels where the data have both; else the attributes,
+	// standardized, or the labels; else none. A numeric node attribute of a Folder that some
+	// nodes lack is left out and Dataset.LeftOut says so, also where that leaves no attribute
+	// (OmitPartialAttributes is implied); features that are there but cannot be read (of
+	// differing widths or names, not finite) are an error, not a reason to leave them out.
+	// Dataset.Encoding says what was read (its Kind, Standardized and EdgeLabels). It takes
+	// neither an Encoding nor a Window.
+	AutoFeatures bool
 
 	// Subset, when positive and smaller than the collection, keeps only that many graphs, in
 	// file order: a random choice seeded by SubsetSeed, or evenly spread over the files with
@@ -94,6 +104,10 @@ func (s Spec) Validate() error {
 		return errors.New("collection: Standardize with a Window would standardize the features over the window alone")
 	case s.Window != nil && s.Folder != "" && s.Features.HasLabels() && s.Encoding == nil:
 		return errors.New("collection: a Window of a folder would one-hot encode its node labels over the window alone: give the Encoding whose columns to use")
+	case s.AutoFeatures && (s.Features != graphs.FeaturesNone || s.Standardize):
+		return errors.New("collection: AutoFeatures chooses the features and their standardization: leave Features and Standardize unset")
+	case s.AutoFeatures && (s.Encoding != nil || s.Window != nil):
+		return errors.New("collection: AutoFeatures reads what the data have: it takes neither an Encoding nor a Window")
 	}
 	if e := s.Encoding; e != nil {
 		switch {
@@ -149,11 +163,20 @@ func (s Spec) Pick(n int) []int {
 }
 
 // Load reads the collection of the spec: the subset chosen before the graphs are read (and
-// checked against the limits), then the features standardized when asked.
+// checked against the limits), then the features standardized when asked. With AutoFeatures,
+// the returned Dataset.Encoding says which node features were read.
 func Load(s Spec) (*graphs.Dataset, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	if s.AutoFeatures {
+		return loadAuto(s)
+	}
+	return load(s)
+}
+
+// load is Load of a valid spec whose features are given.
+func load(s Spec) (*graphs.Dataset, error) {
 	var windowErr error
 	pick := func(n int) []int {
 		kept := s.Pick(n)
