@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -204,47 +203,56 @@ func (f *classifyFlags) kinds() ([]fgwsvm.Kind, error) {
 	return out, nil
 }
 
-// settings checks the flags of the classifier (before any data are read).
-func (f *classifyFlags) settings() (fgwsvm.Settings, error) {
+// check checks the flags that need no data. The classifier's settings are checked once the
+// data give their candidates (settings).
+func (f *classifyFlags) check() error {
 	p := &f.protocol
 	switch {
 	case f.method != methodSVM:
-		return fgwsvm.Settings{}, cli.Usagef("--method %q: 'gwf classify' is the fgw-svm classifier; the paper's semi-supervised GWF model is 'gwf semisup --method gwf'", f.method)
+		return cli.Usagef("--method %q: 'gwf classify' is the fgw-svm classifier; the paper's semi-supervised GWF model is 'gwf semisup --method gwf'", f.method)
 	case (p.output != "") != (p.fraction == 1):
-		return fgwsvm.Settings{}, cli.Usagef("--output writes the classifier trained on all labelled graphs: give it with --labeled-fraction 1")
+		return cli.Usagef("--output writes the classifier trained on all labelled graphs: give it with --labeled-fraction 1")
 	case f.workers < 0:
-		return fgwsvm.Settings{}, cli.Usagef("--workers = %d must not be negative", f.workers)
+		return cli.Usagef("--workers = %d must not be negative", f.workers)
 	case f.repeats < 1: // 0 would select the library's default: on the command line it is a mistake
-		return fgwsvm.Settings{}, cli.Usagef("--inner-repeats = %d must be at least 1", f.repeats)
+		return cli.Usagef("--inner-repeats = %d must be at least 1", f.repeats)
 	}
 	if err := p.checkFraction(); err != nil {
-		return fgwsvm.Settings{}, err
+		return err
 	}
 	if _, err := f.kinds(); err != nil {
-		return fgwsvm.Settings{}, err
+		return err
 	}
 	if err := checkBudgetFlag(f.budget); err != nil {
-		return fgwsvm.Settings{}, err
+		return err
 	}
+	return f.data.check()
+}
+
+// settings are the classifier's settings for the candidates cands, checked: their errors are
+// usage errors.
+func (f *classifyFlags) settings(cands []fgwsvm.Candidate) (fgwsvm.Settings, error) {
 	grid := fgwsvm.DefaultGrid()
-	grid.Folds, grid.Seed, grid.Repeats = f.innerFolds, p.foldSeed, f.repeats
-	// The candidates are known once the data are read; a placeholder checks the rest now.
-	set := fgwsvm.Settings{Candidates: []fgwsvm.Candidate{{Structure: graphs.Adjacency}}, Grid: grid, Screen: f.screen}
+	grid.Folds, grid.Seed, grid.Repeats = f.innerFolds, f.protocol.foldSeed, f.repeats
+	set := fgwsvm.Settings{Candidates: cands, Grid: grid, Screen: f.screen, Vote: f.vote, VoteWithin: f.voteWithin, Landmarks: f.landmarks}
 	if err := set.Validate(); err != nil {
 		return fgwsvm.Settings{}, cli.Usagef("%v", err)
 	}
-	set.Vote, set.VoteWithin, set.Landmarks = f.vote, f.voteWithin, f.landmarks
-	if err := set.Validate(); err != nil {
-		return fgwsvm.Settings{}, cli.Usagef("%v", err)
-	}
-	return set, f.data.check()
+	return set, nil
+}
+
+// labelled are the graphs a classifier learns from: the dataset, each graph's class index
+// (semisup.Unlabeled where it has none) and the number of classes.
+type labelled struct {
+	ds      *graphs.Dataset
+	labels  []int
+	classes int
 }
 
 func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	start := time.Now() // of --budget
 	fs := cmd.Flags()
-	set, err := f.settings()
-	if err != nil {
+	if err := f.check(); err != nil {
 		return err
 	}
 	release, err := lockOutputDir(f.protocol.outputDir, shard.All, a.Log)
@@ -255,7 +263,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	// The candidates apply their structures themselves: read the adjacency.
 	raw := f.data
 	raw.Structure, raw.PartialLabels = "auto", graphs.PartialLabelsKept
-	ds, used, err := raw.loadAutoFeatures(fs, a.Log)
+	ds, err := raw.loadAutoFeatures(a.Log)
 	if err != nil {
 		return err
 	}
@@ -268,17 +276,19 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	}
 	// --features none given: the structure only, as the help says. Left to the data, graphs
 	// without features also get node degrees and Weisfeiler-Lehman labels made from it.
-	structureOnly := fs.Changed("features") && f.data.Features == "none"
-	if set.Candidates, err = f.candidates(data, ds.Encoding, structureOnly); err != nil {
+	structureOnly := f.data.FeaturesGiven && f.data.Features == "none"
+	cands, err := f.candidates(data, ds.Encoding, structureOnly)
+	if err != nil {
+		return err
+	}
+	set, err := f.settings(cands)
+	if err != nil {
 		return err
 	}
 	if _, auto := f.data.StructureChoice(); auto {
 		if err := graphs.ShortestPath.Fits(data, f.data.Limits()); err != nil {
 			a.Log.Warnf("adjacency only: %v", err)
 		}
-	}
-	if err := set.Validate(); err != nil {
-		return cli.Usagef("%v", err)
 	}
 	if f.budget == 0 { // under a budget the plan's screening decides the default vote
 		set.Vote = set.VoteFor(len(data))
@@ -288,15 +298,16 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		on = "distances of graph statistics or Weisfeiler-Lehman subtree counts"
 	}
 	a.Log.Infof("classifying %s (%d graphs, %d classes) with an SVM on %s; node features: %s; %d candidates: %s",
-		ds.Name, len(data), classesN, on, describeFeatures(used, ds.Encoding.Dim() == 0, set.Candidates), len(set.Candidates), classexp.DescribeCandidates(set.Candidates))
+		ds.Name, len(data), classesN, on, describeFeatures(ds.Encoding, set.Candidates), len(set.Candidates), classexp.DescribeCandidates(set.Candidates))
 	if set.Budget, err = budgetLeft(f.budget, start); err != nil {
 		return err
 	}
 	ctx := cmd.Context()
 	opt := fgwsvm.Options{Workers: f.workers, Dir: p.outputDir, Observe: a.observer("computing", nil), Limits: f.data.Limits()}
+	d := labelled{ds: ds, labels: labels, classes: classesN}
 	switch {
 	case p.fraction == 1:
-		m, rep, err := classexp.TrainSVM(ctx, ds, labels, classesN, used, set, opt)
+		m, rep, err := classexp.TrainSVM(ctx, ds, labels, classesN, set, opt)
 		if err != nil {
 			return err
 		}
@@ -311,9 +322,9 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		a.Log.Infof("chose %s; kept %s", rep.Chosen(), kept)
 		return p.writeReport(cmd.OutOrStdout(), rep)
 	case p.fraction > 0 || p.given:
-		return classifyFraction(ctx, cmd, a, p, ds, labels, classesN, used, set, opt)
+		return classifyFraction(cmd, a, p, d, set, opt)
 	}
-	cv, err := classexp.CrossValidateSVM(ctx, ds, labels, classesN, used, classexp.SVMSpec{
+	cv, err := classexp.CrossValidateSVM(ctx, ds, labels, classesN, classexp.SVMSpec{
 		Folds: p.folds, Seed: p.foldSeed, Settings: set, Options: opt, ReportDir: p.outputDir,
 	})
 	if err != nil {
@@ -325,13 +336,16 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	return p.writeHeldOut(ds, labels, cv.HeldOut()) // after the report: a fold saved without predictions loses nothing else
 }
 
-// describeFeatures says what the candidates compare of the nodes: the node features read (used:
-// the flags that read them), and what they make from the structure instead, so that the log
-// does not call "none" what uses node degrees.
-func describeFeatures(used string, noFeatures bool, cands []fgwsvm.Candidate) string {
+// describeFeatures says what the candidates compare of the nodes: the node features read
+// (enc: the data's encoding; the edge labels only where a candidate compares them), and what
+// they make from the structure instead, so that the log does not call "none" what uses node
+// degrees.
+func describeFeatures(enc graphs.FeatureEncoding, cands []fgwsvm.Candidate) string {
+	noFeatures := enc.Dim() == 0
 	if !slices.ContainsFunc(cands, func(c fgwsvm.Candidate) bool { return c.EdgeLabels }) {
-		used = strings.Replace(used, " --edge-labels", "", 1) // read, but no candidate uses them
+		enc.EdgeLabels = false // read, but no candidate uses them
 	}
+	used := classexp.DescribeFeatures(enc)
 	fromStructure := func(c fgwsvm.Candidate) bool { return noFeatures || c.WithoutFeatures }
 	var made []string
 	stats := slices.ContainsFunc(cands, func(c fgwsvm.Candidate) bool { return c.Kind == fgwsvm.KindStatistics })
@@ -357,15 +371,15 @@ func describeFeatures(used string, noFeatures bool, cands []fgwsvm.Candidate) st
 	return used + "; from the structure: " + strings.Join(made, ", ")
 }
 
-// classifyFraction keeps a stratified fraction of the labels (or the labels as given), trains
-// on them and predicts the other graphs, scoring those it hid the labels of.
-func classifyFraction(ctx context.Context, cmd *cobra.Command, a *app, p *protocolFlags, ds *graphs.Dataset, labels []int, classesN int, features string, set fgwsvm.Settings, opt fgwsvm.Options) error {
-	rep, split, err := classexp.FractionSVM(ctx, ds, labels, classesN, features, p.split(), set, opt)
+// classifyFraction keeps a stratified fraction of the labels of d (or the labels as given),
+// trains on them and predicts the other graphs, scoring those it hid the labels of.
+func classifyFraction(cmd *cobra.Command, a *app, p *protocolFlags, d labelled, set fgwsvm.Settings, opt fgwsvm.Options) error {
+	rep, split, err := classexp.FractionSVM(cmd.Context(), d.ds, d.labels, d.classes, p.split(), set, opt)
 	if err != nil {
 		return err
 	}
 	a.Log.Infof("chose %s", rep.Chosen())
-	if err := p.writePredictions(ds, labels, split, ds.ClassText); err != nil {
+	if err := p.writePredictions(d.ds, d.labels, split, d.ds.ClassText); err != nil {
 		return err
 	}
 	return p.writeReport(cmd.OutOrStdout(), rep)

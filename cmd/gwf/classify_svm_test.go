@@ -287,3 +287,16 @@ func TestClassifySVMShortestPathsOverMemory(t *testing.T) {
 		t.Errorf("stderr %q: want the warning and no shortest-path candidate", stderr)
 	}
 }
+
+// TestClassifySVMVote: --vote is checked against the candidates the data give, so a vote of
+// two of them runs.
+func TestClassifySVMVote(t *testing.T) {
+	out, _ := mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "20", "--folds", "2", "--compare", "statistics,wl-subtree", "--vote", "2", "-q", "--json")
+	var rep classexp.SVMReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if rep.Settings.Vote != 2 || len(rep.Folds) != 2 {
+		t.Fatalf("vote %d, %d folds; want 2 and 2", rep.Settings.Vote, len(rep.Folds))
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs/collection"
 	"github.com/gwf-graphs/gwf/graphs/collection/dataflags"
 	"github.com/gwf-graphs/gwf/internal/cli"
+	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 )
 
 // dataFlags are the shared data flags (graphs/collection/dataflags) as the commands use them: check's
@@ -113,39 +114,24 @@ func featureHint(modelDim, dataDim int) string {
 	}
 }
 
-// loadAutoFeatures checks the flags and reads the data with the node features they have
-// when --features was not given (dataflags.Flags.LoadAutoFeatures), saying which.
-func (d *dataFlags) loadAutoFeatures(fs *pflag.FlagSet, log *logrus.Logger) (*graphs.Dataset, string, error) {
+// loadAutoFeatures checks the flags and reads the data, with the node features they have
+// where --features was not given (dataflags.Flags.LoadAutoFeatures), saying which.
+func (d *dataFlags) loadAutoFeatures(log *logrus.Logger) (*graphs.Dataset, error) {
 	if err := d.check(); err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	ds, used, err := d.LoadAutoFeatures(fs)
+	ds, err := d.LoadAutoFeatures()
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	if fs.Changed("features") {
-		used = d.featureFlags(ds) // LoadAutoFeatures named every data flag then, not the features
-	} else {
-		log.Infof("node features: %s (the data's own; --features none for structure only)", used)
+	if !d.FeaturesGiven {
+		log.Infof("node features: %s (the data's own; --features none for structure only)", classexp.DescribeFeatures(ds.Encoding))
 	}
 	if len(ds.Unread) > 0 {
 		log.Infof("%s also has %s, which gwf does not read", ds.Name, strings.Join(ds.Unread, " and "))
 	}
 	warnLeftOut(log, ds)
-	return ds, used, nil
-}
-
-// featureFlags are the flags that read ds's node features as given (--features and what goes
-// with it), in the form LoadAutoFeatures names its own choice.
-func (d *dataFlags) featureFlags(ds *graphs.Dataset) string {
-	s := "--features " + d.Features
-	if d.Standardize {
-		s += " --standardize"
-	}
-	if ds.Encoding.EdgeLabels {
-		s += " --edge-labels"
-	}
-	return s
+	return ds, nil
 }
 
 // warnLeftOut says what only some graphs have (Dataset.LeftOut).

@@ -5,11 +5,11 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/datasets"
 	"github.com/gwf-graphs/gwf/internal/cli"
+	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
 )
 
 func newDatasetsCmd() *cobra.Command {
@@ -38,7 +38,7 @@ labels (bond types) are read and said so ("edge_labels"): 'gwf classify' compare
 		Args: cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if data.Dataset != "" || data.TU != "" || data.Graphs != "" {
-				info, err := describeData(cmd.Flags(), &data)
+				info, err := describeData(&data)
 				if err != nil {
 					return err
 				}
@@ -74,18 +74,19 @@ func writeDatasets(out io.Writer, infos []graphs.Description, asJSON bool) error
 
 // describeData loads the collection of the data flags, with the node features the data have
 // unless --features is given, and describes it.
-func describeData(fs *pflag.FlagSet, data *dataFlags) (graphs.Description, error) {
+func describeData(data *dataFlags) (graphs.Description, error) {
 	if err := data.check(); err != nil {
 		return graphs.Description{}, err
 	}
 	data.EdgeLabels = true                        // say what 'gwf classify' reads
 	data.PartialLabels = graphs.PartialLabelsKept // and which graphs it predicts
-	ds, used, err := data.LoadAutoFeatures(fs)
+	ds, err := data.LoadAutoFeatures()
 	if err != nil {
 		return graphs.Description{}, err
 	}
-	if fs.Changed("features") {
-		used = ""
+	used := ""
+	if !data.FeaturesGiven {
+		used = classexp.DescribeFeatures(ds.Encoding)
 	}
 	return graphs.Describe(ds, used), nil
 }

@@ -164,7 +164,7 @@ func runTemplates(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	// template layer compares them by cfg.Structure.
 	f.data.Structure = string(graphs.Adjacency)
 	f.data.PartialLabels = graphs.PartialLabelsKept
-	ds, _, err := f.data.loadAutoFeatures(fs, a.Log)
+	ds, err := f.data.loadAutoFeatures(a.Log)
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,7 @@ func TestClassifierFiles(t *testing.T) {
 		Candidates: []fgwsvm.Candidate{{Structure: graphs.Adjacency, FeatureWeight: 1}},
 		Grid:       fgwsvm.Grid{Gammas: []float64{1}, Cs: []float64{1, 10}, Folds: 2, Seed: 1},
 	}
-	svm, _, err := TrainSVM(context.Background(), ds, labels, 2, "--features none", set, fgwsvm.Options{})
+	svm, _, err := TrainSVM(context.Background(), ds, labels, 2, set, fgwsvm.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,9 +80,10 @@ func (p Fraction) protocol(s Split) string {
 }
 
 // FractionSVM runs protocol p with the fgw-svm classifier of settings set on the graphs of ds
-// (labels: class indices in [0, classes); features describes how their node features were
-// read): the candidate, γ and C are chosen by cross-validation on the kept labels only.
-func FractionSVM(ctx context.Context, ds *graphs.Dataset, labels []int, classes int, features string, p Fraction, set fgwsvm.Settings, opt fgwsvm.Options) (*SVMReport, Split, error) {
+// (labels: class indices in [0, classes); the report names ds.Encoding's node features,
+// DescribeFeatures): the candidate, γ and C are chosen by cross-validation on the kept labels
+// only.
+func FractionSVM(ctx context.Context, ds *graphs.Dataset, labels []int, classes int, p Fraction, set fgwsvm.Settings, opt fgwsvm.Options) (*SVMReport, Split, error) {
 	if err := p.check(); err != nil {
 		return nil, Split{}, err
 	}
@@ -94,7 +95,7 @@ func FractionSVM(ctx context.Context, ds *graphs.Dataset, labels []int, classes 
 	s.Predicted = pred
 	p.score(&s, labels)
 	rep := &SVMReport{Version: buildinfo.Version(), Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Method: MethodSVM,
-		Features: features, Settings: set, Cost: st, Labeled: s.Labelled(),
+		Features: DescribeFeatures(ds.Encoding), Settings: set, Cost: st, Labeled: s.Labelled(),
 		Accuracy: MeanStd{Mean: s.Accuracy},
 		Protocol: fmt.Sprintf("%s; settings chosen by %d-fold cross-validation on the labelled graphs", p.protocol(s), set.Grid.Folds)}
 	if p.Given { // nothing held out to score: the chosen settings' validation accuracy
@@ -182,10 +183,10 @@ func WritePredictions(w io.Writer, names []string, labels []int, s Split, text f
 }
 
 // TrainSVM trains the fgw-svm classifier of settings set on every graph of ds (labels: class
-// indices in [0, classes); features describes how their node features were read) for unseen
-// graphs, with ds's class names and feature encoding, and reports it: what it chose and the
-// cross-validated accuracy of its best voter on the training graphs.
-func TrainSVM(ctx context.Context, ds *graphs.Dataset, labels []int, classes int, features string, set fgwsvm.Settings, opt fgwsvm.Options) (*fgwsvm.Model, *SVMReport, error) {
+// indices in [0, classes)) for unseen graphs, with ds's class names and feature encoding, and
+// reports it: what it chose, the cross-validated accuracy of its best voter on the training
+// graphs, and ds.Encoding's node features (DescribeFeatures).
+func TrainSVM(ctx context.Context, ds *graphs.Dataset, labels []int, classes int, set fgwsvm.Settings, opt fgwsvm.Options) (*fgwsvm.Model, *SVMReport, error) {
 	m, err := fgwsvm.Train(ctx, ds.Graphs, labels, classes, set, opt)
 	if err != nil {
 		return nil, nil, err
@@ -193,7 +194,7 @@ func TrainSVM(ctx context.Context, ds *graphs.Dataset, labels []int, classes int
 	m.Classes, m.ClassNames, m.Features = ds.Classes, ds.ClassNames, ds.Encoding.Clone()
 	v := m.Vote()
 	rep := &SVMReport{Version: buildinfo.Version(), Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Method: MethodSVM,
-		Features: features, Settings: set, Cost: m.Stats, Labeled: len(ds.Graphs),
+		Features: DescribeFeatures(ds.Encoding), Settings: set, Cost: m.Stats, Labeled: len(ds.Graphs),
 		Accuracy: MeanStd{Mean: v[0].Validation},
 		Protocol: fmt.Sprintf("one classifier trained on all %d labelled graphs, settings chosen by %d-fold cross-validation on them", len(ds.Graphs), set.Grid.Folds)}
 	rep.Settings = planned(set, m.Stats, len(ds.Graphs))

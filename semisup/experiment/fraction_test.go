@@ -23,7 +23,7 @@ func TestFractionSVM(t *testing.T) {
 		Candidates: []fgwsvm.Candidate{{Structure: graphs.Adjacency, FeatureWeight: 1}},
 		Grid:       fgwsvm.Grid{Gammas: []float64{1}, Cs: []float64{1, 10}, Folds: 2, Seed: 1},
 	}
-	rep, s, err := FractionSVM(context.Background(), ds, labels, 2, "--features none", Fraction{Share: 0.5, Seed: 3}, set, fgwsvm.Options{})
+	rep, s, err := FractionSVM(context.Background(), ds, labels, 2, Fraction{Share: 0.5, Seed: 3}, set, fgwsvm.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestFractionSVM(t *testing.T) {
 	if err != nil || len(rows) != 17 || rows[0][3] != "labelled_in_training" || rows[1][0] != "g0" || rows[1][1] != strconv.Itoa(labels[0]) {
 		t.Fatalf("predictions CSV: %v, %v", rows, err)
 	}
-	if _, _, err := FractionSVM(context.Background(), ds, labels, 2, "", Fraction{Share: 0}, set, fgwsvm.Options{}); err == nil {
+	if _, _, err := FractionSVM(context.Background(), ds, labels, 2, Fraction{Share: 0}, set, fgwsvm.Options{}); err == nil {
 		t.Fatal("a fraction of 0: no error")
 	}
 }
@@ -105,7 +105,7 @@ func TestTrainSVM(t *testing.T) {
 		Candidates: []fgwsvm.Candidate{{Structure: graphs.Adjacency, FeatureWeight: 1}},
 		Grid:       fgwsvm.Grid{Gammas: []float64{1}, Cs: []float64{1, 10}, Folds: 2, Seed: 1},
 	}
-	m, rep, err := TrainSVM(context.Background(), ds, labels, 2, "--features none", set, fgwsvm.Options{})
+	m, rep, err := TrainSVM(context.Background(), ds, labels, 2, set, fgwsvm.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestFractionGiven(t *testing.T) {
 		Candidates: []fgwsvm.Candidate{{Structure: graphs.Adjacency, FeatureWeight: 1}},
 		Grid:       fgwsvm.Grid{Gammas: []float64{1}, Cs: []float64{1, 10}, Folds: 2, Seed: 1},
 	}
-	rep, s, err := FractionSVM(context.Background(), ds, given, 2, "--features none", Fraction{Given: true}, set, fgwsvm.Options{})
+	rep, s, err := FractionSVM(context.Background(), ds, given, 2, Fraction{Given: true}, set, fgwsvm.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,11 +156,11 @@ func TestFractionGiven(t *testing.T) {
 		t.Fatalf("text report: %v\n%s", err, text.String())
 	}
 	// The labels a fraction kept, given as the data's own, predict as the fraction did.
-	_, half, err := FractionSVM(context.Background(), ds, labels, 2, "", Fraction{Share: 0.5, Seed: 3}, set, fgwsvm.Options{})
+	_, half, err := FractionSVM(context.Background(), ds, labels, 2, Fraction{Share: 0.5, Seed: 3}, set, fgwsvm.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, same, err := FractionSVM(context.Background(), ds, half.Train, 2, "", Fraction{Given: true}, set, fgwsvm.Options{})
+	_, same, err := FractionSVM(context.Background(), ds, half.Train, 2, Fraction{Given: true}, set, fgwsvm.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,7 +61,7 @@ type SVMReport struct {
 	Classes  int                 `json:"classes"`
 	Method   string              `json:"method"`
 	Protocol string              `json:"protocol"`
-	Features string              `json:"features"`
+	Features string              `json:"features"` // the node features read (DescribeFeatures)
 	Settings fgwsvm.Settings     `json:"settings"`
 	Cost     fgwsvm.Stats        `json:"cost"`
 	Folds    []fgwsvm.FoldResult `json:"folds,omitempty"`

@@ -51,7 +51,7 @@ func TestCrossValidateSVM(t *testing.T) {
 	dir := t.TempDir()
 	var folds int
 	var said []string
-	rep, err := CrossValidateSVM(context.Background(), ds, labels, 2, "--features none", SVMSpec{
+	rep, err := CrossValidateSVM(context.Background(), ds, labels, 2, SVMSpec{
 		Folds: 3, Seed: 1, Settings: fgwsvm.Settings{Candidates: cands, Grid: grid, Vote: 2}, ReportDir: dir,
 		Options:  fgwsvm.Options{Observe: func(e training.Event) { said = append(said, e.Message) }},
 		FoldDone: func(fgwsvm.FoldResult) { folds++ },
@@ -69,6 +69,9 @@ func TestCrossValidateSVM(t *testing.T) {
 	}
 	if rep.Accuracy.Mean < 0.9 {
 		t.Fatalf("cycles against paths: accuracy %v", rep.Accuracy.Mean)
+	}
+	if rep.Features != "--features none" {
+		t.Errorf("read with %q, want the data's encoding, --features none", rep.Features)
 	}
 	back, err := ReadFile(filepath.Join(dir, "report.json"))
 	if err != nil || back.SVM == nil || back.SVM.Accuracy != rep.Accuracy {

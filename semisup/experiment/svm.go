@@ -28,12 +28,12 @@ type SVMSpec struct {
 }
 
 // CrossValidateSVM runs the nested cross-validation spec of the fgw-svm classifier on the
-// graphs of ds (labels: class indices in [0, classes); features describes how their node
-// features were read) and reports it: the protocol in words, every fold, the mean ± std and
-// what the discrepancies cost.
-func CrossValidateSVM(ctx context.Context, ds *graphs.Dataset, labels []int, classes int, features string, spec SVMSpec) (*SVMReport, error) {
+// graphs of ds (labels: class indices in [0, classes)) and reports it: the protocol in words,
+// ds.Encoding's node features (DescribeFeatures), every fold, the mean ± std and what the
+// discrepancies cost.
+func CrossValidateSVM(ctx context.Context, ds *graphs.Dataset, labels []int, classes int, spec SVMSpec) (*SVMReport, error) {
 	rep := &SVMReport{Version: buildinfo.Version(), Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Method: MethodSVM,
-		Features: features, Settings: spec.Settings}
+		Features: DescribeFeatures(ds.Encoding), Settings: spec.Settings}
 	rep.Settings.Vote = spec.VoteFor(len(ds.Graphs))
 	protocol := func() string {
 		return fmt.Sprintf("nested stratified %d-fold cross-validation (fold seed %d): candidate, γ and C chosen by %d-fold cross-validation on each fold's training graphs (%s), held-out fold scored once; discrepancies use no label and are computed once for all graphs",

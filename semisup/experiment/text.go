@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/meanstd"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 )
@@ -220,6 +221,21 @@ func DescribeFoldChoice(r FoldResult) string {
 		return fmt.Sprintf("the β = 0 head, epoch %d (over %s, epoch %d: %.2f%% held out)", r.Beta0.Epoch, r.Choice.Config.Describe(), r.Choice.Epoch, 100**r.JointAccuracy)
 	}
 	return fmt.Sprintf("%s, epoch %d", r.Choice.Config.Describe(), r.Choice.Epoch)
+}
+
+// DescribeFeatures names the node features graphs were read with (e: their
+// Dataset.Encoding) as gwf's data flags would ask for them: "--features " and the kind, then
+// " --standardize" where they were standardized and " --edge-labels" where the graphs carry
+// edge labels.
+func DescribeFeatures(e graphs.FeatureEncoding) string {
+	s := "--features " + e.Kind.String()
+	if e.Standardized() {
+		s += " --standardize"
+	}
+	if e.EdgeLabels {
+		s += " --edge-labels"
+	}
+	return s
 }
 
 // DescribeCandidates lists candidates briefly: structure, features and weight.

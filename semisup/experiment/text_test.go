@@ -18,7 +18,7 @@ func TestWriteText(t *testing.T) {
 		Candidates: []fgwsvm.Candidate{{Structure: graphs.Adjacency, FeatureWeight: 1}},
 		Grid:       fgwsvm.Grid{Gammas: []float64{1}, Cs: []float64{1}, Folds: 2, Seed: 1},
 	}
-	rep, err := CrossValidateSVM(context.Background(), ds, labels, 2, "--features none", SVMSpec{Folds: 3, Seed: 1, Settings: set})
+	rep, err := CrossValidateSVM(context.Background(), ds, labels, 2, SVMSpec{Folds: 3, Seed: 1, Settings: set})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,5 +58,23 @@ func TestFoldLines(t *testing.T) {
 	got := FoldLines(r, 5)
 	if len(got) != 3 || !strings.Contains(got[1], "β = 0 head 60.00% (epoch 3)") || !strings.Contains(got[2], "SVM on λ 80.00%") {
 		t.Fatalf("FoldLines with baselines = %q", got)
+	}
+}
+
+// TestDescribeFeatures: an encoding is named as the data flags that read it.
+func TestDescribeFeatures(t *testing.T) {
+	for _, c := range []struct {
+		e    graphs.FeatureEncoding
+		want string
+	}{
+		{graphs.FeatureEncoding{}, "--features none"},
+		{graphs.FeatureEncoding{Kind: graphs.FeaturesLabels, NodeLabels: []int{0, 1}, EdgeLabels: true}, "--features labels --edge-labels"},
+		{graphs.FeatureEncoding{Kind: graphs.FeaturesAttributes, Mean: []float64{0}, Scale: []float64{1}}, "--features attributes --standardize"},
+		{graphs.FeatureEncoding{Kind: graphs.FeaturesBoth, Attributes: 1, NodeLabels: []int{3}, Mean: []float64{2, 0}, Scale: []float64{1, 1}, EdgeLabels: true}, "--features both --standardize --edge-labels"},
+		{graphs.FeatureEncoding{Kind: graphs.FeaturesBoth, Attributes: 1, NodeLabels: []int{3}}, "--features both"},
+	} {
+		if got := DescribeFeatures(c.e); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.e, got, c.want)
+		}
 	}
 }

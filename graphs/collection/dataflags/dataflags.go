@@ -7,7 +7,6 @@ package dataflags
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -26,6 +25,10 @@ type Flags struct {
 	TU       string
 	Graphs   string
 	Features string
+	// FeaturesGiven says that --features was given (its parsing sets it; a program that sets
+	// Features itself sets it too): LoadAutoFeatures reads the data's own features where it
+	// is false.
+	FeaturesGiven bool
 	LimitFlags
 	Standardize bool
 	Subset      int
@@ -40,10 +43,6 @@ type Flags struct {
 	PartialLabels graphs.PartialLabels
 
 	autoStructure bool
-	// omitPartialAttributes, set where --features was left to the data (LoadAutoFeatures),
-	// leaves out a numeric node attribute that some nodes lack, with a warning
-	// (collection.Spec.OmitPartialAttributes).
-	omitPartialAttributes bool
 
 	// encoding, set by UseEncoding, is a model's feature encoding to read the data with.
 	encoding *graphs.FeatureEncoding
@@ -52,12 +51,24 @@ type Flags struct {
 // Register adds all the flags to fs.
 func (d *Flags) Register(fs *pflag.FlagSet) {
 	d.RegisterSources(fs)
-	fs.StringVar(&d.Features, "features", "none", "node features: none (structure only, the paper's setting), labels (one-hot node labels: TU node labels, or the string node attributes of a folder's node-link, GraphML, GML and GEXF files), attributes (numeric), or both (the attributes, then the one-hot labels)")
+	d.Features = "none"
+	fs.Var(featuresValue{d}, "features", "node features: none (structure only, the paper's setting), labels (one-hot node labels: TU node labels, or the string node attributes of a folder's node-link, GraphML, GML and GEXF files), attributes (numeric), or both (the attributes, then the one-hot labels)")
 	fs.BoolVar(&d.Standardize, "standardize", false, "rescale each node-feature dimension to mean 0 and std 1 over the data read (recommended with --features attributes: raw attributes such as PROTEINS_full's reach 400 and drown the structure term)")
 	d.LimitFlags.Register(fs, "refuse datasets that need more GiB than this as stored (sparse adjacency, features; counting the --subset kept), or a graph whose dense matrices do")
 	fs.IntVar(&d.Subset, "subset", 0, "use only N graphs, the first N after a shuffle seeded by --subset-seed, kept in file order (0: all); chosen before reading, so only they count for --max-memory")
 	fs.Uint64Var(&d.SubsetSeed, "subset-seed", 1, "seed of the --subset shuffle")
 	fs.StringVar(&d.Structure, "structure", "adjacency", "the matrix graphs are compared by: adjacency (the paper's) or shortest-path (sp: shortest-path lengths, FGW's and GDL's choice for molecules); a model keeps it, and the graphs it embeds or predicts get the same")
+}
+
+// featuresValue is --features: Features, and FeaturesGiven set once it is parsed.
+type featuresValue struct{ d *Flags }
+
+func (v featuresValue) String() string { return v.d.Features }
+func (v featuresValue) Type() string   { return "string" }
+
+func (v featuresValue) Set(s string) error {
+	v.d.Features, v.d.FeaturesGiven = s, true
+	return nil
 }
 
 // RegisterEdgeLabels adds --edge-labels (default true), for a command whose models can
@@ -174,7 +185,7 @@ func (d *Flags) Spec() collection.Spec {
 		Features: kind, Standardize: d.Standardize, EdgeLabels: d.EdgeLabels,
 		Subset: d.Subset, SubsetSeed: d.SubsetSeed,
 		Limits: d.Limits(), Encoding: d.encoding, Structure: d.loadStructure(),
-		PartialLabels: d.PartialLabels, OmitPartialAttributes: d.omitPartialAttributes,
+		PartialLabels: d.PartialLabels,
 	}
 }
 
@@ -239,69 +250,17 @@ func (d *Flags) Load() (*graphs.Dataset, error) {
 	return ds, nil
 }
 
-// LoadAutoFeatures reads the data (Check first) with the node features the source has when
-// --features was not given (fs has not seen it changed): attributes, standardized, followed
-// by one-hot node labels where the source has both; else either of them; else none. A numeric
-// node attribute of a folder that some nodes lack is left out, and Dataset.LeftOut says so
-// (also where that leaves none); other features that are there but cannot be read (of
-// differing widths or names, not finite) are an error, not a reason to leave them out. It
-// returns the dataset and the flags it was read with ("--features both --standardize", ...),
-// and --edge-labels where edge labels were read.
-func (d *Flags) LoadAutoFeatures(fs *pflag.FlagSet) (*graphs.Dataset, string, error) {
-	ds, used, err := d.loadAutoFeatures(fs)
-	if err == nil && ds.Encoding.EdgeLabels {
-		used += " --edge-labels"
+// LoadAutoFeatures is Load, except that where --features was not given (FeaturesGiven is
+// false) it reads the node features the data have, whatever Features and Standardize say
+// (collection.Spec.AutoFeatures): Dataset.Encoding says which.
+func (d *Flags) LoadAutoFeatures() (*graphs.Dataset, error) {
+	s := d.Spec()
+	if !d.FeaturesGiven {
+		s.Features, s.Standardize, s.AutoFeatures = graphs.FeaturesNone, false, true
 	}
-	return ds, used, err
-}
-
-func (d *Flags) loadAutoFeatures(fs *pflag.FlagSet) (*graphs.Dataset, string, error) {
-	if fs.Changed("features") {
-		ds, err := d.Load()
-		return ds, d.String(), err
-	}
-	d.omitPartialAttributes = true // a stated fallback, where the user chose no features
-	noAttributes := false
-	var leftOut []string // what the tries that failed left out, for the one that reads
-	withLeftOut := func(ds *graphs.Dataset) *graphs.Dataset {
-		for _, l := range slices.Backward(leftOut) {
-			if !slices.Contains(ds.LeftOut, l) {
-				ds.LeftOut = slices.Insert(ds.LeftOut, 0, l)
-			}
-		}
-		return ds
-	}
-	for _, try := range []struct {
-		features    string
-		standardize bool
-		used        string
-	}{
-		{"both", true, "--features both --standardize"},
-		{"attributes", true, "--features attributes --standardize"},
-		{"labels", false, "--features labels"},
-	} {
-		if noAttributes && try.features != "labels" {
-			continue // a folder without attributes, read through once already
-		}
-		d.Features, d.Standardize = try.features, try.standardize
-		ds, err := d.Load()
-		if err == nil {
-			return withLeftOut(ds), try.used, nil
-		}
-		if !errors.Is(err, graphs.ErrNoFeatures) {
-			return nil, "", err // features that are there but cannot be used: say why
-		}
-		noAttributes = errors.Is(err, graphs.ErrNoAttributes)
-		for _, l := range graphs.LeftOutOf(err) {
-			if !slices.Contains(leftOut, l) {
-				leftOut = append(leftOut, l)
-			}
-		}
-	}
-	d.Features, d.Standardize = "none", false
-	ds, err := d.Load()
+	ds, err := collection.Load(s)
 	if err != nil {
-		return nil, "", err
+		return nil, fmt.Errorf("load data: %w", err)
 	}
-	return withLeftOut(ds), "--features none", nil
+	return ds, nil
 }

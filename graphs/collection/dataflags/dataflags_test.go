@@ -138,12 +138,13 @@ func TestLoadAutoFeatures(t *testing.T) {
 		used string
 		dim  int
 	}{
-		{[]string{"--dataset", "MUTAG", "--subset", "5"}, "--features labels", 7},
-		{[]string{"--dataset", "PROTEINS", "--subset", "5"}, "--features both --standardize", 4},
-		{[]string{"--dataset", "PROTEINS", "--subset", "5", "--features", "attributes"}, "--dataset PROTEINS --features attributes", 1},
-		{[]string{"--dataset", "PROTEINS", "--subset", "5", "--features", "none"}, "--dataset PROTEINS", 0},
-		{[]string{"--graphs", named}, "--features labels", 2},
-		{[]string{"--graphs", plain}, "--features none", 0},
+		{[]string{"--dataset", "MUTAG", "--subset", "5"}, "labels", 7},
+		{[]string{"--dataset", "PROTEINS", "--subset", "5"}, "both standardized", 4},
+		{[]string{"--dataset", "PROTEINS", "--subset", "5", "--features", "attributes"}, "attributes", 1},
+		{[]string{"--dataset", "PROTEINS", "--subset", "5", "--features", "none"}, "none", 0},
+		{[]string{"--dataset", "PROTEINS", "--subset", "5", "--standardize"}, "both standardized", 4},
+		{[]string{"--graphs", named}, "labels", 2},
+		{[]string{"--graphs", plain}, "none", 0},
 	} {
 		var f Flags
 		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
@@ -154,8 +155,8 @@ func TestLoadAutoFeatures(t *testing.T) {
 		if err := f.Check(); err != nil {
 			t.Fatal(err)
 		}
-		ds, used, err := f.LoadAutoFeatures(fs)
-		if err != nil || !strings.HasPrefix(used, c.used) || ds.Graphs[0].Dim() != c.dim {
+		ds, err := f.LoadAutoFeatures()
+		if used := readAs(ds); err != nil || used != c.used || ds.Graphs[0].Dim() != c.dim {
 			t.Errorf("%v: %q, width %v (%v); want %q, %d", c.args, used, dimOf(ds), err, c.used, c.dim)
 		}
 	}
@@ -179,8 +180,8 @@ func TestLoadAutoFeatures(t *testing.T) {
 		if err := fs.Parse([]string{"--graphs", dir}); err != nil {
 			t.Fatal(err)
 		}
-		if _, used, err := f.LoadAutoFeatures(fs); err == nil || !strings.Contains(err.Error(), "while "+first+" has 1") {
-			t.Errorf("attributes on %s alone: read with %q, error %v", first, used, err)
+		if ds, err := f.LoadAutoFeatures(); err == nil || !strings.Contains(err.Error(), "while "+first+" has 1") {
+			t.Errorf("attributes on %s alone: read with %q, error %v", first, readAs(ds), err)
 		}
 	}
 }
@@ -203,8 +204,8 @@ func TestLoadAutoFeaturesPartialAttributes(t *testing.T) {
 		used  string
 		dim   int
 	}{
-		{sbm(""), "--features none", 0},
-		{sbm(`, "x": 2.5`), "--features attributes --standardize", 1},
+		{sbm(""), "none", 0},
+		{sbm(`, "x": 2.5`), "attributes standardized", 1},
 	} {
 		dir := t.TempDir()
 		for name, body := range c.files {
@@ -218,8 +219,8 @@ func TestLoadAutoFeaturesPartialAttributes(t *testing.T) {
 		if err := fs.Parse([]string{"--graphs", dir}); err != nil {
 			t.Fatal(err)
 		}
-		ds, used, err := f.LoadAutoFeatures(fs)
-		if err != nil || used != c.used || dimOf(ds) != c.dim || len(ds.LeftOut) != 1 ||
+		ds, err := f.LoadAutoFeatures()
+		if used := readAs(ds); err != nil || used != c.used || dimOf(ds) != c.dim || len(ds.LeftOut) != 1 ||
 			!strings.Contains(ds.LeftOut[0], `"block" left out of the node features: node 999 of b.json lacks it, node 0 has it`) {
 			t.Errorf("%s: read with %q, width %d, left out %q, error %v; want %q, %d", c.used, used, dimOf(ds), leftOutOf(ds), err, c.used, c.dim)
 		}
@@ -229,10 +230,22 @@ func TestLoadAutoFeaturesPartialAttributes(t *testing.T) {
 		if err := fs.Parse([]string{"--graphs", dir, "--features", "attributes"}); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := f.LoadAutoFeatures(fs); err == nil || !strings.Contains(err.Error(), `node 999 lacks the numeric attribute "block" that node 0 has`) {
+		if _, err := f.LoadAutoFeatures(); err == nil || !strings.Contains(err.Error(), `node 999 lacks the numeric attribute "block" that node 0 has`) {
 			t.Errorf("%s, --features attributes: %v", c.used, err)
 		}
 	}
+}
+
+// readAs is the kind of node features ds was read with, and "standardized" if they were.
+func readAs(ds *graphs.Dataset) string {
+	if ds == nil {
+		return ""
+	}
+	s := ds.Encoding.Kind.String()
+	if ds.Encoding.Standardized() {
+		s += " standardized"
+	}
+	return s
 }
 
 func leftOutOf(ds *graphs.Dataset) []string {
