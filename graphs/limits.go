@@ -17,16 +17,17 @@ type Limits struct {
 	MaxDenseBytes int64
 }
 
-// DefaultLimits allows graphs of up to 5000 nodes and 4 GiB per read.
-var DefaultLimits = Limits{MaxNodes: 5000, MaxDenseBytes: 4 << 30}
+// DefaultLimits returns the limits that the zero Limits stands for: graphs of up to 5000
+// nodes and 4 GiB per read.
+func DefaultLimits() Limits { return Limits{MaxNodes: 5000, MaxDenseBytes: 4 << 30} }
 
 // OrDefault is l with its zero (or negative) fields set to DefaultLimits'.
 func (l Limits) OrDefault() Limits {
 	if l.MaxNodes <= 0 {
-		l.MaxNodes = DefaultLimits.MaxNodes
+		l.MaxNodes = DefaultLimits().MaxNodes
 	}
 	if l.MaxDenseBytes <= 0 {
-		l.MaxDenseBytes = DefaultLimits.MaxDenseBytes
+		l.MaxDenseBytes = DefaultLimits().MaxDenseBytes
 	}
 	return l
 }

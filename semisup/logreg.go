@@ -156,8 +156,8 @@ func (lr *LogReg) Predict(x *mat.Dense) []int {
 	return out
 }
 
-// DefaultCGrid are the values of C that ChooseC tries by default.
-var DefaultCGrid = []float64{0.01, 0.1, 1, 10, 100}
+// DefaultCGrid returns the values of C to try when none are given (a new slice each call).
+func DefaultCGrid() []float64 { return []float64{0.01, 0.1, 1, 10, 100} }
 
 // ChooseC picks the C of grid with the best mean accuracy over a stratified folds-fold
 // cross-validation of the rows of x (seeded); ties go to the smaller C (the stronger penalty).

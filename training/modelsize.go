@@ -8,7 +8,7 @@ import (
 )
 
 // ErrModelTooLarge is wrapped by the error of NewModel and CheckModelSize for a model that
-// would need more memory than graphs.DefaultLimits.MaxDenseBytes.
+// would need more memory than graphs.DefaultLimits().MaxDenseBytes.
 var ErrModelTooLarge = errors.New("the model would not fit in memory")
 
 // ModelBytes is about the memory of a model of cfg on count graphs with node features of
@@ -23,10 +23,10 @@ func ModelBytes(cfg Config, featureDim, count int, sizes []int) float64 {
 }
 
 // CheckModelSize refuses, with ErrModelTooLarge, a model whose ModelBytes exceed
-// graphs.DefaultLimits.MaxDenseBytes: it says how much it would take and what to lower.
+// graphs.DefaultLimits().MaxDenseBytes: it says how much it would take and what to lower.
 func CheckModelSize(cfg Config, featureDim, count int, sizes []int) error {
 	bytes := ModelBytes(cfg, featureDim, count, sizes)
-	if limit := float64(graphs.DefaultLimits.MaxDenseBytes); bytes > limit {
+	if limit := float64(graphs.DefaultLimits().MaxDenseBytes); bytes > limit {
 		largest := 0
 		for _, n := range sizes {
 			largest = max(largest, n)

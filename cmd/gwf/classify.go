@@ -255,7 +255,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	if err := f.check(); err != nil {
 		return err
 	}
-	release, err := lockOutputDir(f.protocol.outputDir, shard.All, a.Log)
+	release, err := lockOutputDir(f.protocol.outputDir, shard.Whole(), a.Log)
 	if err != nil {
 		return err
 	}

@@ -124,7 +124,7 @@ func runCluster(cmd *cobra.Command, a *app, f *clusterFlags) error {
 	if f.output != "" && f.output != "-" && !strings.EqualFold(filepath.Ext(f.output), ".csv") {
 		return cli.Usagef("--output %s: --output writes every run's clusters as CSV: give FILE.csv (the embeddings: --output-dir, or 'gwf embed --clusters K' under a trained model)", f.output)
 	}
-	release, err := lockOutputDir(f.outputDir, shard.All, a.Log)
+	release, err := lockOutputDir(f.outputDir, shard.Whole(), a.Log)
 	if err != nil {
 		return err
 	}

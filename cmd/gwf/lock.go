@@ -9,10 +9,10 @@ import (
 
 // lockOutputDir locks the --output-dir folder dir for this run (nothing when dir is ""), so
 // that a second run on it stops with an error naming this one instead of computing everything
-// again beside it. sh is the part of the work the run does (shard.All: all of it): the shards
-// of one run share the folder on purpose, so each locks it under a name of its own. Call
-// release when the run ends; a lock left by a killed run is taken over, with a warning, by the
-// next run on this host.
+// again beside it. sh is the part of the work the run does (shard.Whole(): all of it): the
+// shards of one run share the folder on purpose, so each locks it under a name of its own.
+// Call release when the run ends; a lock left by a killed run is taken over, with a warning,
+// by the next run on this host.
 func lockOutputDir(dir string, sh shard.Shard, log *logrus.Logger) (release func(), err error) {
 	if dir == "" {
 		return func() {}, nil

@@ -64,7 +64,7 @@ func TestOutputDirLockShards(t *testing.T) {
 	dir := t.TempDir()
 	log := logrus.New()
 	var releases []func()
-	for _, sh := range []shard.Shard{{Index: 0, Count: 2}, {Index: 1, Count: 2}, shard.All} {
+	for _, sh := range []shard.Shard{{Index: 0, Count: 2}, {Index: 1, Count: 2}, shard.Whole()} {
 		release, err := lockOutputDir(dir, sh, log)
 		if err != nil {
 			t.Fatalf("shard %v: %v", sh, err)

@@ -63,7 +63,7 @@ func main() {
 	o.datasets = strings.Split(ds, ",")
 	if o.collection.Given() {
 		o.collection.Features, o.collection.Subset, o.collection.SubsetSeed = "none", o.subset, 1
-		o.collection.MaxNodes, o.collection.MaxMemory = graphs.DefaultLimits.MaxNodes, float64(graphs.DefaultLimits.MaxDenseBytes)/(1<<30)
+		o.collection.LimitFlags = dataflags.DefaultLimitFlags()
 		if err := o.collection.Check(); err != nil {
 			fmt.Fprintln(os.Stderr, "fig4:", err)
 			os.Exit(2)

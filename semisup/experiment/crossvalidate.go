@@ -71,8 +71,8 @@ type CVOptions struct {
 	// graphs (the cfg argument is then unused), and the held-out fold is scored once at the end.
 	Select *Selection
 	// Baselines adds, on the same folds, the β = 0 head (chosen as Select chooses) and a
-	// logistic regression on the unsupervised λ (C from LogRegGrid, nil: DefaultCGrid); so does
-	// Select.Unsupervised.
+	// logistic regression on the unsupervised λ (C from LogRegGrid, nil:
+	// semisup.DefaultCGrid()); so does Select.Unsupervised.
 	Baselines  bool
 	LogRegGrid []float64
 }

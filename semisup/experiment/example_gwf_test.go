@@ -48,7 +48,7 @@ func ExampleNestedFold() {
 	if err != nil {
 		panic(err)
 	}
-	logreg, _, err := u.LogRegFold(labels, test, semisup.DefaultCGrid, 5, 1)
+	logreg, _, err := u.LogRegFold(labels, test, semisup.DefaultCGrid(), 5, 1)
 	if err != nil {
 		panic(err)
 	}

@@ -75,7 +75,7 @@ func newFoldRecord(data []*graphs.Graph, labels []int, classes int, gwf training
 	if rec.Baselines {
 		rec.LogRegC = opt.LogRegGrid
 		if rec.LogRegC == nil {
-			rec.LogRegC = semisup.DefaultCGrid
+			rec.LogRegC = semisup.DefaultCGrid()
 		}
 	}
 	return rec

@@ -33,7 +33,7 @@ type GWFSpec struct {
 func (spec GWFSpec) Validate(sc semisup.Config) error {
 	sh := spec.Shard
 	if sh.Count == 0 {
-		sh = shard.All
+		sh = shard.Whole()
 	}
 	if err := sh.Validate(); err != nil {
 		return err
@@ -61,7 +61,7 @@ func CrossValidateGWF(ctx context.Context, ds *graphs.Dataset, labels []int, cla
 		return nil, err
 	}
 	if spec.Shard.Count == 0 {
-		spec.Shard = shard.All
+		spec.Shard = shard.Whole()
 	}
 	rep := &GWFReport{Version: buildinfo.Version(), Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Semisup: sc, Config: cfg,
 		Protocol: fmt.Sprintf("stratified %d-fold cross-validation (fold seed %d); held-out graphs unlabelled in the GWF term", spec.Folds, spec.Seed)}

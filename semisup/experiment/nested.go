@@ -65,7 +65,7 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 	var u *Unsupervised // fitted at the first fold that runs
 	grid := opt.LogRegGrid
 	if grid == nil {
-		grid = semisup.DefaultCGrid
+		grid = semisup.DefaultCGrid()
 	}
 	var out []FoldResult
 	clock := newFoldClock(opt)

@@ -95,7 +95,7 @@ func TestCrossValidateGWF(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "report.json")); !os.IsNotExist(err) {
 		t.Fatalf("a shard wrote the report: %v", err)
 	}
-	spec.Shard = shard.All
+	spec.Shard = shard.Whole()
 	rep, err = CrossValidateGWF(context.Background(), ds, labels, 2, cfg, semisup.DefaultConfig(), spec)
 	if err != nil {
 		t.Fatal(err)

@@ -149,7 +149,7 @@ func Decode(r io.Reader) (*Model, error) {
 	m := &Model{Voters: p.Voters, Solver: p.Solver.options(), Features: p.Features, Landmarks: p.Landmarks,
 		ClassLabels: classlabel.ClassLabels{Classes: p.Classes, ClassNames: p.ClassNames}}
 	for i, raw := range p.Graphs {
-		g, err := graphs.ReadJSON(bytes.NewReader(raw), p.Names[i], graphs.DefaultLimits)
+		g, err := graphs.ReadJSON(bytes.NewReader(raw), p.Names[i], graphs.DefaultLimits())
 		if err != nil {
 			return nil, bad("%v", err)
 		}

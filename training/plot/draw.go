@@ -19,11 +19,11 @@ type Series struct {
 	Name   string
 	X, Y   []float64
 	Err    []float64   // nil for no band
-	Colour color.Color // nil: the next colour of Palette
+	Colour color.Color // nil: a colour of a fixed palette of eight, by the series' index
 }
 
-// Palette gives distinct colours for series and classes.
-var Palette = []color.Color{
+// palette gives distinct colours for series and classes.
+var palette = []color.Color{
 	color.RGBA{R: 31, G: 119, B: 180, A: 255},
 	color.RGBA{R: 214, G: 39, B: 40, A: 255},
 	color.RGBA{R: 44, G: 160, B: 44, A: 255},
@@ -51,7 +51,7 @@ func Lines(w io.Writer, title, xLabel, yLabel string, logY bool, series []Series
 		}
 		c := s.Colour
 		if c == nil {
-			c = Palette[i%len(Palette)]
+			c = palette[i%len(palette)]
 		}
 		if s.Err != nil {
 			var band plotter.XYs
@@ -113,7 +113,7 @@ func Scatter(w io.Writer, title string, x, y []float64, class []int, classNames 
 		if err != nil {
 			return fmt.Errorf("plot: %w", err)
 		}
-		s.GlyphStyle.Color = translucent(Palette[c%len(Palette)], 170)
+		s.GlyphStyle.Color = translucent(palette[c%len(palette)], 170)
 		s.GlyphStyle.Radius = vg.Points(2)
 		s.GlyphStyle.Shape = draw.CircleGlyph{}
 		p.Add(s)

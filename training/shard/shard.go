@@ -13,8 +13,12 @@ type Shard struct {
 	Index, Count int
 }
 
-// All is the single shard that holds the whole corpus.
-var All = Shard{Index: 0, Count: 1}
+// Whole returns the single shard that holds the whole corpus: 0/1.
+func Whole() Shard { return Shard{Index: 0, Count: 1} }
+
+// All is Whole(), kept only until its last callers (cmd/gwf/semisup.go and
+// cmd/gwf/semisup_templates.go) move to Whole, which no importer can change: use Whole.
+var All = Whole()
 
 // String returns "i/n", the form Parse reads.
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }

@@ -271,8 +271,8 @@ func TestLimitFlags(t *testing.T) {
 	if err := fs.Parse(nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.Check(); err != nil || l.Limits() != graphs.DefaultLimits {
-		t.Errorf("defaults: %v, limits %+v; want graphs.DefaultLimits %+v", err, l.Limits(), graphs.DefaultLimits)
+	if err := l.Check(); err != nil || l.Limits() != graphs.DefaultLimits() {
+		t.Errorf("defaults: %v, limits %+v; want graphs.DefaultLimits() %+v", err, l.Limits(), graphs.DefaultLimits())
 	}
 	for _, bad := range []LimitFlags{{MaxNodes: 0, MaxMemory: 1}, {MaxNodes: 1, MaxMemory: 0}, {MaxNodes: 1, MaxMemory: 1 << 21}} {
 		if err := bad.Check(); err == nil {

@@ -17,7 +17,8 @@ type LimitFlags struct {
 
 // DefaultLimitFlags are the flags' defaults: graphs.DefaultLimits.
 func DefaultLimitFlags() LimitFlags {
-	return LimitFlags{MaxNodes: graphs.DefaultLimits.MaxNodes, MaxMemory: float64(graphs.DefaultLimits.MaxDenseBytes) / (1 << 30)}
+	d := graphs.DefaultLimits()
+	return LimitFlags{MaxNodes: d.MaxNodes, MaxMemory: float64(d.MaxDenseBytes) / (1 << 30)}
 }
 
 // Register adds --max-nodes and --max-memory to fs, memory the usage of --max-memory (what
