@@ -9,11 +9,11 @@ import (
 
 // jsonMatrix decodes one array field of the JSON graph form ("adjacency", "features": arrays
 // of rows of numbers; "mu": an array of numbers) under the reader's limits. encoding/json would
-// build the [][]float64 first, growing its slices as it goes (a 100 MB one-row adjacency took
-// 1.6 GB before any limit could be checked); this counts the rows and entries in the text
-// first, refuses what exceeds the limits, and only then allocates exactly what is needed.
-// Hand-written: encoding/json has no hook for limits, and a streaming decoder would be a
-// dependency for three fields.
+// build the [][]float64 first, growing its slices as it goes (a 100 MB one-row adjacency would
+// take 1.6 GB before any limit could be checked: docs/reliability.md); this counts the rows
+// and entries in the text first, refuses what exceeds the limits, and only then allocates
+// exactly what is needed. Hand-written: encoding/json has no hook for limits, and a streaming
+// decoder would be a dependency for three fields.
 type jsonMatrix struct {
 	field   string      // the JSON field, for messages
 	vector  bool        // an array of numbers (mu) rather than of rows

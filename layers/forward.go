@@ -53,7 +53,7 @@ func (f Forward) Run(st *ForwardState, atoms []Atom, lambda []float64, obs Space
 // envelopeSparseMin is the size from which the envelope multiplies a sparse observed graph in
 // compressed-row form (saving n³ of its 2n³ flops). Below it the dense products cost little
 // next to the M layers of the solves, and the benchmark datasets (at most 620 nodes) keep the
-// results of earlier versions bit for bit.
+// dense products' results bit for bit.
 const envelopeSparseMin = 1024
 
 // Stopped returns the context's error (wrapped) when the last Envelope stopped before its end,
@@ -75,8 +75,9 @@ func (st *ForwardState) RawTransport() []float64 { return st.final.t }
 // exactly the barycenter B⁽ᴸ⁾.
 //
 // Once the context of SetContext is done, Envelope stops before the next atom and returns NaN,
-// with the gradients partly added; Stopped then returns the context's error. (On a 1,500-node
-// graph with 30 atoms of its size the gradients take a minute.)
+// with the gradients partly added; Stopped then returns the context's error. (With K atoms of
+// the graph's size N the gradients cost O(K·N³), long enough on a large graph to be worth
+// stopping.)
 func (st *ForwardState) Envelope(atoms []Atom, lambda []float64, obs Space, weight float64, gU, gH []*mat.Dense, gLambda []float64) float64 {
 	st.stopped = nil
 	n := st.n

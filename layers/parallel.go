@@ -21,10 +21,10 @@ func RunBatch(states *[]*ForwardState, workers, n int, size func(int) int, work 
 	runBatch(states, workers, n, size, work, batchMemory)
 }
 
-// forwardFloats is the number of N×N float64 buffers a ForwardState holds after Run and
-// Envelope on a sparse observed graph of N nodes (measured: 15–16 at N = 300–600, atoms of 20
-// nodes: the barycenter, the final GWD's transport, cost, kernel and scratch, the dense copy of
-// the graph, the envelope's products).
+// forwardFloats bounds the number of N×N float64 buffers a ForwardState holds after Run and
+// Envelope on a sparse observed graph of N nodes: the barycenter, the final GWD's transport,
+// cost, kernel and scratch, the dense copy of the graph, the envelope's products (docs/scale.md
+// has the count measured).
 const forwardFloats = 16
 
 // batchMemory bounds the working memory of a batch's items running at once; releaseAbove is the

@@ -11,8 +11,7 @@ import (
 // the left) and Ct (from the right) are multiplied in compressed-row form rather than by the
 // dense kernel. Observed graphs and warm-started atoms (which ReLU keeps sparse: a zero entry
 // gets no gradient) are often below them; barycenters after their first layer are dense.
-// Measured on epochs of AIDS, IMDB-BINARY and PROTEINS (gwf bench): 0.03 and 0.1 time the same
-// within noise, 0.25 is 5–10% slower, and an always-dense right product 15% slower on PROTEINS.
+// docs/speed.md ("Sparse products") has the epochs that chose 0.1.
 const (
 	sparseLeft  = 0.1
 	sparseRight = 0.1

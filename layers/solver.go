@@ -146,9 +146,9 @@ func rescale(v []float64, total float64) float64 {
 
 // flushSubnormal maps subnormal numbers to 0. Transports and barycenters are flushed when they
 // are written (simd.ExpScaled and simd.MulScaled flush theirs): x86 multiplies subnormals two
-// orders of magnitude more slowly, and a product over a transport with a few of them took
-// PROTEINS with standardized attributes from 64 to 168 s per epoch; they carry no weight in a
-// row that sums to 1/N.
+// orders of magnitude more slowly, so a few of them slow every product over their transport
+// (docs/speed.md, "Subnormal numbers flushed to zero"); they carry no weight in a row that sums
+// to 1/N.
 func flushSubnormal(x float64) float64 {
 	if math.Abs(x) < 0x1p-1022 {
 		return 0

@@ -123,8 +123,8 @@ func (e *GNN) prepare(g *graphs.Graph) (prepared, error) {
 	readout := 1 / float64(n) // GCN: the mean of the rows
 	if e.Kind == EncoderGIN {
 		// Sum aggregation over A + I and a sum readout grow like the degree and the size: on
-		// IMDB-BINARY's dense ego-networks (degrees up to 135) two layers overflowed the head's
-		// log-softmax. Dividing P by 1 + the mean degree and the readout by √n keeps the
+		// IMDB-BINARY's dense ego-networks (degrees up to 135) two layers would overflow the
+		// head's log-softmax. Dividing P by 1 + the mean degree and the readout by √n keeps the
 		// sums' relative weights within a graph and a bounded scale across graphs.
 		edges := 0.0
 		for _, v := range val {

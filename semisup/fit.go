@@ -97,12 +97,11 @@ func DefaultConfig() Config {
 // DefaultDetach is the default of Config.Detach for the encoder (Config.Encoder): true for free
 // embeddings ("" or EncoderNone), false for a graph encoder (gcn, gin). A free z_i is moved by
 // the cross-entropy only where graph i is labelled, away from the unlabelled graphs of its
-// class: the labelled graphs are fitted and the held-out ones are not (docs/results.md, Table 2;
-// detaching brought the trained model within a point of its β = 0 head), so the labels train
-// the head alone. An encoder's shared weights carry the labels to every graph, so they train it
-// too (eq. ssl); Validate refuses to detach them. Without the GWF term (NoGWF) nothing else
-// trains the embeddings, so Detach must be false there too. 'gwf semisup --method gwf' and
-// notebooks/table2 apply this unless told.
+// class: the labelled graphs are fitted and the held-out ones are not (docs/results.md, Table 2,
+// has the measurement), so the labels train the head alone. An encoder's shared weights carry
+// the labels to every graph, so they train it too (eq. ssl); Validate refuses to detach them.
+// Without the GWF term (NoGWF) nothing else trains the embeddings, so Detach must be false
+// there too. 'gwf semisup --method gwf' and notebooks/table2 apply this unless told.
 func DefaultDetach(encoder string) bool { return !(Config{Encoder: encoder}).UsesEncoder() }
 
 // Validate checks the configuration.

@@ -12,11 +12,11 @@ import (
 // embeds them anew in transform mode with the final atoms (training.Transform, steps Adam
 // steps each, 0: the model's epochs — what PredictNew does for unseen graphs), replaces the
 // model's free embeddings with them and trains the head on them alone (Config.Head). Without
-// it the head is fit on jointly trained embeddings that transform mode does not reproduce (a
-// correlation of 0.5 on a three-class folder), and unseen graphs are predicted worse than
-// cross-validation promises. labels are the training labels (Unlabeled for graphs without
-// one). A model with a graph encoder is left as it is: the encoder embeds every graph by the
-// same forward pass.
+// it the head is fit on jointly trained embeddings that transform mode does not reproduce, and
+// unseen graphs are predicted worse than cross-validation promises (docs/design.md has the
+// measurement). labels are the training labels (Unlabeled for graphs without one). A model
+// with a graph encoder is left as it is: the encoder embeds every graph by the same forward
+// pass.
 func (m *Model) Reembed(ctx context.Context, data []*graphs.Graph, labels []int, steps int, opt training.Options) error {
 	if m.Encoder != nil {
 		return nil

@@ -10,8 +10,8 @@ import (
 // zAdam steps the embeddings z_i with Gorgonia's Adam, each z_i with its own step count and
 // moments (the lazy Adam of sparse embeddings: a z_i is stepped only when its graph is in the
 // batch). The states are kept in flat arrays, 2·K floats and a count per graph, and swapped
-// through one solver for each step: a solver and four tensors per graph cost about 2.3 KiB,
-// which is what grew with a streamed corpus. The arithmetic is the solver's, unchanged.
+// through one solver for each step, so that what grows with a streamed corpus is the arrays,
+// not a solver and four tensors per graph (about 2.3 KiB). The arithmetic is the solver's.
 type zAdam struct {
 	k      int
 	iter   []int     // steps taken by z_i (0: never stepped)

@@ -252,7 +252,8 @@ func structureOf(st graphs.Structure) graphs.Structure {
 }
 
 // applyStructure gives the graphs of ds the spec's structure and records it in ds.Encoding
-// (the zero value for the adjacency, as before structures were recorded).
+// (the adjacency as the zero value, so that an Encoding without a structure means the
+// adjacency).
 func (s Spec) applyStructure(ds *graphs.Dataset) error {
 	if s.structure() == graphs.Adjacency {
 		ds.Encoding.Structure = ""

@@ -32,8 +32,7 @@ func readNPY(r io.Reader, size int64, lim Limits) (m *mat.Dense, err error) {
 	// npyio allocates the header's declared length and slices it unchecked: the length is
 	// bounded and the header's shape checked here first, and a panic left in its parser is
 	// an error.
-	// Buffered: npyio reads eight bytes a call, a system call each from an *os.File (a
-	// 1113² matrix took 1.1 s, 30 ms buffered).
+	// Buffered: npyio reads eight bytes a call, a system call each from an *os.File.
 	r = bufio.NewReaderSize(io.LimitReader(r, size), 1<<16)
 	var prefix [12]byte
 	if _, err := io.ReadFull(r, prefix[:10]); err != nil {

@@ -46,11 +46,11 @@ func kern8x8z(k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc i
 // Cache blocking of large products: for k above blockMinK and at least blockMinN columns of B,
 // the sum over k runs in panels of blockK rows of B and, within them, blocks of blockN columns,
 // so that a block of B (256 × 512 floats, 1 MiB) stays in cache while every row tile of A
-// passes over it: 17 → 46 GFLOP/s at 2000 × 2000 × 2000. Narrower products (an N × N matrix
-// times an N × Nₖ transport) gain nothing or lose (38 → 33 GFLOP/s at 2000 × 20 × 2000: C is
-// re-read once per panel). Blocking changes the rounding (C gets the panels' partial sums one
-// after the other), so it starts only where products are large (graphs of over 1024 nodes):
-// smaller ones, those of the benchmark datasets among them, keep their results bit for bit.
+// passes over it (docs/scale.md, "Large products", has the rates). Narrower products (an N × N
+// matrix times an N × Nₖ transport) gain nothing or lose: C is re-read once per panel.
+// Blocking changes the rounding (C gets the panels' partial sums one after the other), so it
+// starts only where products are large (graphs of over 1024 nodes): smaller ones, those of the
+// benchmark datasets among them, keep their results bit for bit.
 const (
 	blockMinK = 1024
 	blockMinN = 512

@@ -228,7 +228,9 @@ func (w workload) split(s Settings, o option) (screen, full, matrices int) {
 	if screens {
 		vote := o.screenedVote(s, cands)
 		// The folds' screenings keep the candidates computed already where they score within
-		// ScreenTolerance (rankedPreferring): on BZR, 10 folds with a vote of 3 kept 9 of 62.
+		// ScreenTolerance (rankedPreferring), so the folds share most of their voters: at most
+		// three sets' worth are computed in full (docs/results/classification.md, "Landmarks
+		// and a time budget").
 		kept = min(f, vote*min(w.sets, 3))
 		matrices = kept
 		screen = screeningGWDs(o.screen, f, cands, vote, w.sets)

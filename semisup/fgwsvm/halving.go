@@ -15,18 +15,18 @@ import (
 // The screening (Settings.Screen) runs as successive halving: the candidates are first
 // compared on a quarter of the screening subset, each training set keeps the best third of
 // its candidates there, those are compared on half of it, the best third again on all of it,
-// where the voters are ranked as before. The smaller subsets are nested prefixes of the same
-// seeded draw, so that a round's graphs are among the next round's. A candidate costs a
-// sixteenth of its full screening in the first round and a quarter in the second, so most
-// candidates cost a fraction of what one round on the whole subset costs.
+// where the voters are ranked as in a screening of one round. The smaller subsets are nested
+// prefixes of the same seeded draw, so that a round's graphs are among the next round's. A
+// candidate costs a sixteenth of its full screening in the first round and a quarter in the
+// second, so most candidates cost a fraction of what one round on the whole subset costs.
 //
 // Each training set (outer fold) ranks and cuts its own candidates on its own graphs of the
 // round's subset; the discrepancies of a round are computed once for all the candidates any
 // training set still keeps. A candidate that an earlier set kept ranks as if a standard error
 // of the set's best inner estimate higher (rankedPreferringWithin; ScreenTolerance, one point,
-// in the last round, as before): on a few dozen graphs most candidates' estimates lie within
-// their noise of each other, and without the preference each set keeps its own share of them,
-// so that their union, which is computed, is nearly all of them
+// in the last round, as in a screening of one round): on a few dozen graphs most candidates'
+// estimates lie within their noise of each other, and without the preference each set keeps
+// its own share of them, so that their union, which is computed, is nearly all of them
 // (docs/results/classification.md has the counts).
 
 // HalvingKeep is the share of its candidates (one in HalvingKeep) a training set keeps after

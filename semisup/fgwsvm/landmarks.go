@@ -42,11 +42,11 @@ import (
 // PinvTolerance is the relative threshold of the pseudo-inverse of the landmarks' kernel:
 // eigenvalues λ with |λ| ≤ PinvTolerance·max|λ| are cut. Negative eigenvalues are kept, as in
 // the full kernel (exp(−γ·FGW) need not be positive semi-definite). The threshold trades the
-// two uses of K̃: where every training graph is a landmark, K̃ should be K (MUTAG's 170
-// training graphs as landmarks, the default γ, 24 candidates: within 6e-9 at 1e-10,
-// 9e-7 at 1e-8, 6e-11 at 1e-12); with fewer, near-null directions of an indefinite K_LL blow
-// a new graph's K̃ up (40 of them: entries of 2·10³ at γ = 10 for some candidates at 1e-12,
-// fewer at 1e-10). The inner cross-validation passes over a γ whose kernel is that poor.
+// two uses of K̃: where every training graph is a landmark, K̃ should be K, which a lower
+// threshold approaches more closely; with fewer landmarks, near-null directions of an
+// indefinite K_LL blow a new graph's K̃ up, more so at a lower threshold
+// (docs/results/classification.md, "Landmarks and a time budget", has the measurements). The
+// inner cross-validation passes over a γ whose kernel is that poor.
 const PinvTolerance = 1e-10
 
 // checkLandmarkSetting refuses a negative number of landmarks, and one: a kernel of rank one.

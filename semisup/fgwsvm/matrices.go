@@ -83,7 +83,7 @@ func (s Settings) screens(n int) bool {
 const ScreenTolerance = 0.01
 
 // DefaultScreen is the subset size of the screening: 300 graphs cost 44,850 discrepancies per
-// candidate, one to two minutes on 2 cores for ENZYMES's graphs (33 nodes on average).
+// candidate (docs/results/classification.md has their times).
 const DefaultScreen = 300
 
 // Stats says what the discrepancies cost.

@@ -7,11 +7,10 @@ import (
 )
 
 // DefaultIterations bounds the conditional gradient's iterations in DefaultSolver, as POT
-// 0.8's ot.optim.cg does (200; FGW's own code: 500). Most pairs stop long before (IMDB-BINARY,
-// 80 graphs: 6 iterations on average with shortest-path structures), but adjacency matrices
-// of dense graphs leave Frank-Wolfe on long plateaus (333 on average, up to 5,574); the
-// bound makes them 4.5× cheaper and moves the discrepancies by 2·10⁻⁵ on average (1% at
-// most).
+// 0.8's ot.optim.cg does (200; FGW's own code: 500). Most pairs stop long before it, but
+// adjacency matrices of dense graphs leave Frank-Wolfe on long plateaus, which the bound cuts
+// short for a small change in the discrepancies (docs/design.md and
+// docs/results/classification.md have the measurements).
 const DefaultIterations = 200
 
 // DefaultSolver is the GWD module the discrepancies are computed with: the exact conditional
@@ -42,9 +41,8 @@ func checkSolver(o layers.SolverOptions) error {
 
 // solverFile is the GWD module as classifier files and the names of kept matrices and plans
 // hold it: in the JSON layout of training.Config, whose fields of GWF's training are fixed at
-// training.DefaultConfig's values. The FGW-SVM configured its solver with that type before it
-// stopped depending on the trainer; keeping the layout byte for byte keeps every file and
-// kept matrix of earlier versions readable and found again (TestSolverFileAsConfig).
+// training.DefaultConfig's values, byte for byte, so that the files and kept matrices written
+// in that layout are read and found again (TestSolverFileAsConfig).
 type solverFile struct {
 	Atoms         int     `json:"atoms"`
 	AtomSize      int     `json:"atom_size"`

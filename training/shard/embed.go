@@ -86,7 +86,6 @@ func Embed(ctx context.Context, m *training.Model, spec collection.Spec, s Shard
 
 // collect runs the garbage collector between chunks. The trainer's expression graphs are freed
 // only a GC cycle or two after their chunk, so without it the collector's target, set from the
-// heap it last found live, creeps up over a long shard (measured: 57 MiB after 2000 graphs,
-// 100 MiB after 10 000); one collection per chunk costs milliseconds against seconds of
-// embedding.
+// heap it last found live, creeps up over a long shard (docs/scale.md has the measurement);
+// one collection per chunk costs milliseconds against seconds of embedding.
 func collect() { runtime.GC() }
