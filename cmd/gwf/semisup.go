@@ -295,7 +295,7 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if p.outputDir != "" && p.fraction > 0 {
 		return cli.Usagef("--output-dir is for cross-validation; with --labeled-fraction use --output")
 	}
-	sh := shard.All
+	sh := shard.Whole()
 	if f.shard != "" {
 		if sh, err = shard.Parse(f.shard); err != nil {
 			return cli.Usagef("--shard: %v", err)

@@ -175,7 +175,7 @@ func runTemplates(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if p.outputDir != "" && (p.fraction > 0 || p.given) {
 		return cli.Usagef("--output-dir keeps the folds of cross-validation; with --labeled-fraction use --output")
 	}
-	release, err := lockOutputDir(p.outputDir, shard.All, a.Log)
+	release, err := lockOutputDir(p.outputDir, shard.Whole(), a.Log)
 	if err != nil {
 		return err
 	}

@@ -86,7 +86,7 @@ func TestEmbedShardsMergeToWhole(t *testing.T) {
 		if err := w.Flush(); err != nil {
 			t.Fatal(err)
 		}
-		if got := embedCSV(t, m, spec, All, 5); !bytes.Equal(got, want.Bytes()) {
+		if got := embedCSV(t, m, spec, Whole(), 5); !bytes.Equal(got, want.Bytes()) {
 			t.Fatalf("%s: one shard in chunks of 5 differs from one Transform:\n%s\nwant\n%s", ds.Name, got, want.Bytes())
 		}
 		dir := t.TempDir()
@@ -136,12 +136,12 @@ func TestEmbedRefuses(t *testing.T) {
 		"window":      {Dataset: "MUTAG", Window: func(int) (int, int) { return 0, 1 }},
 		"no data":     {},
 	} {
-		if _, _, _, err := Embed(context.Background(), m, spec, All, Options{}, func(Chunk) error { return nil }); err == nil {
+		if _, _, _, err := Embed(context.Background(), m, spec, Whole(), Options{}, func(Chunk) error { return nil }); err == nil {
 			t.Errorf("%s: Embed succeeded", name)
 		}
 	}
 	spec := collection.Spec{Dataset: "MUTAG", Features: graphs.FeaturesLabels, Subset: 3}
-	if _, _, _, err := Embed(context.Background(), m, spec, All, Options{}, func(Chunk) error { return nil }); err == nil || !strings.Contains(err.Error(), "features") {
+	if _, _, _, err := Embed(context.Background(), m, spec, Whole(), Options{}, func(Chunk) error { return nil }); err == nil || !strings.Contains(err.Error(), "features") {
 		t.Errorf("feature mismatch: err = %v", err)
 	}
 	if _, _, _, err := Embed(context.Background(), m, collection.Spec{Dataset: "MUTAG"}, Shard{2, 2}, Options{}, nil); err == nil {
@@ -169,10 +169,10 @@ func TestEmbedScanChunkLimit(t *testing.T) {
 	}
 	spec := collection.Spec{TU: folder, Limits: graphs.Limits{MaxDenseBytes: 5 * ds.Graphs[0].Bytes()}}
 	sink := func(Chunk) error { return nil }
-	if _, _, _, err := Embed(context.Background(), m, spec, All, Options{Chunk: 8, Steps: 1}, sink); err == nil || !strings.Contains(err.Error(), "smaller chunk") {
+	if _, _, _, err := Embed(context.Background(), m, spec, Whole(), Options{Chunk: 8, Steps: 1}, sink); err == nil || !strings.Contains(err.Error(), "smaller chunk") {
 		t.Errorf("chunk of 8 over a limit of 5 graphs: err = %v", err)
 	}
-	if _, _, _, err := Embed(context.Background(), m, spec, All, Options{Chunk: 5, Steps: 1}, sink); err != nil {
+	if _, _, _, err := Embed(context.Background(), m, spec, Whole(), Options{Chunk: 5, Steps: 1}, sink); err != nil {
 		t.Errorf("chunk of 5 within the limit: %v", err)
 	}
 	a := filepath.Join(folder, "BA_A.txt")
@@ -185,7 +185,7 @@ func TestEmbedScanChunkLimit(t *testing.T) {
 	if err := os.WriteFile(a, []byte(strings.Join(lines, "")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, err := Embed(context.Background(), m, collection.Spec{TU: folder}, All, Options{Steps: 1}, sink); err == nil || !strings.Contains(err.Error(), "BA_A.txt") {
+	if _, _, _, err := Embed(context.Background(), m, collection.Spec{TU: folder}, Whole(), Options{Steps: 1}, sink); err == nil || !strings.Contains(err.Error(), "BA_A.txt") {
 		t.Errorf("adjacency in reverse order: err = %v", err)
 	}
 }

@@ -92,30 +92,30 @@ func FromEnv(getenv func(string) string, count int) (s Shard, ok bool, err error
 }
 
 // Resolve is the shard a program is asked to do: the shard text ("i/n", as Parse reads it)
-// when there is one, else the job array's (FromEnv), else All with ok false (no sharding asked
+// when there is one, else the job array's (FromEnv), else Whole() with ok false (no sharding asked
 // for). count, when positive, is the number of shards the user gave; it must agree with the
 // text or the job array, and a count without either is an error.
 func Resolve(text string, count int, getenv func(string) string) (s Shard, ok bool, err error) {
 	if count < 0 {
-		return All, false, fmt.Errorf("shard: %d shards", count)
+		return Whole(), false, fmt.Errorf("shard: %d shards", count)
 	}
 	if text != "" {
 		if s, err = Parse(text); err != nil {
-			return All, false, err
+			return Whole(), false, err
 		}
 		if count > 0 && count != s.Count {
-			return All, false, fmt.Errorf("shard: %d shards disagree with shard %s", count, text)
+			return Whole(), false, fmt.Errorf("shard: %d shards disagree with shard %s", count, text)
 		}
 		return s, true, nil
 	}
 	s, ok, err = FromEnv(getenv, count)
 	switch {
 	case err != nil:
-		return All, false, err
+		return Whole(), false, err
 	case !ok && count > 0:
-		return All, false, fmt.Errorf("shard: %d shards, but which one? Give the shard (i/n) or run in a job array (%s or %s set)", count, EnvSlurmTaskID, EnvJobCompletionIndex)
+		return Whole(), false, fmt.Errorf("shard: %d shards, but which one? Give the shard (i/n) or run in a job array (%s or %s set)", count, EnvSlurmTaskID, EnvJobCompletionIndex)
 	case !ok:
-		return All, false, nil
+		return Whole(), false, nil
 	}
 	return s, true, nil
 }

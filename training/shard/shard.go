@@ -16,10 +16,6 @@ type Shard struct {
 // Whole returns the single shard that holds the whole corpus: 0/1.
 func Whole() Shard { return Shard{Index: 0, Count: 1} }
 
-// All is Whole(), kept only until its last callers (cmd/gwf/semisup.go and
-// cmd/gwf/semisup_templates.go) move to Whole, which no importer can change: use Whole.
-var All = Whole()
-
 // String returns "i/n", the form Parse reads.
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
 

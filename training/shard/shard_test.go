@@ -6,7 +6,7 @@ import (
 )
 
 func TestParse(t *testing.T) {
-	for text, want := range map[string]Shard{"0/1": All, "3/16": {3, 16}, " 2 / 4 ": {2, 4}} {
+	for text, want := range map[string]Shard{"0/1": Whole(), "3/16": {3, 16}, " 2 / 4 ": {2, 4}} {
 		s, err := Parse(text)
 		if err != nil || s != want {
 			t.Errorf("Parse(%q) = %v, %v; want %v", text, s, err, want)
@@ -143,7 +143,7 @@ func TestFromEnv(t *testing.T) {
 }
 
 // TestResolve: the shard text wins over the environment; a count must agree with either and
-// cannot stand alone; nothing asked for is All.
+// cannot stand alone; nothing asked for is Whole().
 func TestResolve(t *testing.T) {
 	slurm := env(EnvSlurmTaskID, "1", EnvSlurmTaskCount, "3")
 	for _, c := range []struct {
@@ -153,7 +153,7 @@ func TestResolve(t *testing.T) {
 		want       Shard
 		ok         bool
 	}{
-		{"nothing", "", 0, env(), All, false},
+		{"nothing", "", 0, env(), Whole(), false},
 		{"text", "1/4", 0, env(), Shard{1, 4}, true},
 		{"text over the environment", "0/2", 2, slurm, Shard{0, 2}, true},
 		{"environment", "", 0, slurm, Shard{1, 3}, true},
@@ -168,8 +168,8 @@ func TestResolve(t *testing.T) {
 		name, text string
 		count      int
 	}{{"bad text", "2/2", 0}, {"count disagrees", "0/2", 3}, {"count alone", "", 3}, {"negative count", "", -1}} {
-		if s, ok, err := Resolve(c.text, c.count, env()); err == nil || ok || s != All {
-			t.Errorf("%s: Resolve = %v, %v, %v; want All and an error", c.name, s, ok, err)
+		if s, ok, err := Resolve(c.text, c.count, env()); err == nil || ok || s != Whole() {
+			t.Errorf("%s: Resolve = %v, %v, %v; want the whole and an error", c.name, s, ok, err)
 		}
 	}
 }
