@@ -88,6 +88,20 @@ func Statistics(g *Graph) ([]float64, error) {
 	return statistics(g, denseSpectrumNodes)
 }
 
+// LogStatistics is Statistics with the entries that count — nodes, edges, the largest degree,
+// components, the diameter — as log(1 + x): their spread spans orders of magnitude between a
+// dataset's graphs, which a linear scale would give to the few largest graphs.
+func LogStatistics(g *Graph) ([]float64, error) {
+	s, err := Statistics(g)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range [...]int{StatNodes, StatEdges, StatDegreeMax, StatComponents, StatDiameter} {
+		s[k] = math.Log1p(s[k])
+	}
+	return s, nil
+}
+
 func statistics(g *Graph, denseMax int) ([]float64, error) {
 	if g == nil || g.A == nil {
 		return nil, fmt.Errorf("graph statistics: no adjacency")

@@ -41,6 +41,9 @@ type TemplateConfig struct {
 	// TrainTemplates with a validation split, the graphs' own unless the structure alone does
 	// clearly better on it; otherwise, and for a model made alone, the graphs' own.
 	NodeFeatures string `json:"node_features,omitempty"`
+	// GraphStatistics has the head read each graph's statistics (graphs.LogStatistics,
+	// standardized over the training graphs) beside its discrepancies to the templates.
+	GraphStatistics bool `json:"graph_statistics,omitempty"`
 	// Encoder is EncoderGIN (node features from GIN layers, concatenated with the input
 	// features), EncoderNone (the graphs' own node features, or one-hot degrees) or, for
 	// TrainTemplates, EncoderAuto (the better of the two on the validation split).
@@ -102,11 +105,12 @@ const TemplatesPerClass = 4
 
 // DefaultTemplateConfig returns 4 templates per class of at most 12 nodes compared by their
 // adjacency, the graphs' own node features unless the structure alone does clearly better on
-// the validation split (no encoder, no Weisfeiler-Lehman rounds) at weight 1, a head with one hidden layer of 64, Adam at 0.01, 60 epochs of 32 graphs, 10 % of the
-// labelled graphs choosing the epoch, and three members. They were chosen on MUTAG
-// (docs/results/templates.md).
+// the validation split (no encoder, no Weisfeiler-Lehman rounds) at weight 1, a head with one
+// hidden layer of 64 reading the discrepancies and the graph statistics, Adam at 0.01, 60
+// epochs of 32 graphs, 10 % of the labelled graphs choosing the epoch, and three members. They
+// were chosen on MUTAG and a folder of random-graph classes (docs/results/templates.md).
 func DefaultTemplateConfig() TemplateConfig {
-	return TemplateConfig{TemplateNodes: 12, FeatureWeight: 1, Structure: graphs.Adjacency, NodeFeatures: NodeFeaturesAuto, Encoder: EncoderNone,
+	return TemplateConfig{TemplateNodes: 12, FeatureWeight: 1, Structure: graphs.Adjacency, NodeFeatures: NodeFeaturesAuto, GraphStatistics: true, Encoder: EncoderNone,
 		EncoderHidden: DefaultEncoderHidden(), Hidden: []int{64}, LearningRate: 0.01, Epochs: 60, BatchSize: 32, Validation: 0.1, Seed: 1, Members: DefaultMembers}
 }
 
@@ -197,8 +201,11 @@ type TemplateModel struct {
 	// Shift and Scale standardize the discrepancies the head reads, template by template: their
 	// mean and standard deviation over the training graphs when the model was made.
 	Shift, Scale []float64
-	Head         *MLP
-	History      []TemplateEpoch
+	// StatShift and StatScale standardize the graph statistics the head reads with
+	// Config.GraphStatistics, likewise (nil otherwise).
+	StatShift, StatScale []float64
+	Head                 *MLP
+	History              []TemplateEpoch
 	// BestEpoch is the epoch whose weights the model holds (chosen on the validation split).
 	BestEpoch int
 	// validGraphs is the size of the validation split FitTemplates chose the epoch on.
@@ -326,7 +333,12 @@ func NewTemplateModel(data []*graphs.Graph, labels []int, classes int, cfg Templ
 		return nil, fmt.Errorf("templates: no labelled graph to start the templates from")
 	}
 	var err error
-	if m.Head, err = NewMLP(k, cfg.Hidden, classes, ReLU, rng); err != nil {
+	if cfg.GraphStatistics { // before the first binding of graphs, which reads them
+		if m.StatShift, m.StatScale, err = statisticsScale(data, labelled); err != nil {
+			return nil, err
+		}
+	}
+	if m.Head, err = NewMLP(k+m.statisticsWidth(), cfg.Hidden, classes, ReLU, rng); err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
 	starts := make([]*graphs.Graph, k)
@@ -371,6 +383,37 @@ func NewTemplateModel(data []*graphs.Graph, labels []int, classes int, cfg Templ
 		return nil, err
 	}
 	return m, nil
+}
+
+// statisticsWidth is the number of graph statistics the head reads (0 without them).
+func (m *TemplateModel) statisticsWidth() int {
+	if m.Config.GraphStatistics {
+		return graphs.NumStatistics
+	}
+	return 0
+}
+
+// statisticsScale returns the mean and standard deviation (1 where it is 0) of each graph
+// statistic over the labelled graphs.
+func statisticsScale(data []*graphs.Graph, labelled []int) (shift, scale []float64, err error) {
+	cols := make([][]float64, graphs.NumStatistics)
+	for _, i := range labelled {
+		s, err := graphs.LogStatistics(data[i])
+		if err != nil {
+			return nil, nil, fmt.Errorf("templates: %w", err)
+		}
+		for j, x := range s {
+			cols[j] = append(cols[j], x)
+		}
+	}
+	shift, scale = make([]float64, len(cols)), make([]float64, len(cols))
+	for j, c := range cols {
+		shift[j], scale[j] = stat.MeanStdDev(c, nil)
+		if !(scale[j] > 0) || math.IsNaN(scale[j]) {
+			scale[j] = 1
+		}
+	}
+	return shift, scale, nil
 }
 
 // standardizationSample is the number of training graphs whose discrepancies set Shift and

@@ -34,6 +34,8 @@ type templatePayload struct {
 	LogWeight *float64                `json:"log_feature_weight,omitempty"`
 	Shift     []float64               `json:"shift"`
 	Scale     []float64               `json:"scale"`
+	StatShift []float64               `json:"statistics_shift,omitempty"`
+	StatScale []float64               `json:"statistics_scale,omitempty"`
 	HeadW     [][][]float64           `json:"head_w"`
 	HeadB     [][]float64             `json:"head_b"`
 	History   []templateEpochFile     `json:"history"`
@@ -73,7 +75,7 @@ func (m *TemplateModel) Encode(w io.Writer) error {
 
 // payload is what the model's file holds.
 func (m *TemplateModel) payload() templatePayload {
-	p := templatePayload{Config: m.Config, Inputs: m.Inputs, Shift: m.Shift, Scale: m.Scale, BestEpoch: m.BestEpoch,
+	p := templatePayload{Config: m.Config, Inputs: m.Inputs, Shift: m.Shift, Scale: m.Scale, StatShift: m.StatShift, StatScale: m.StatScale, BestEpoch: m.BestEpoch,
 		Features: m.Features, Classes: m.Classes, Names: m.ClassNames}
 	if m.logWeight != nil {
 		p.LogWeight = &m.logWeight[0]
@@ -239,11 +241,24 @@ func (p *templatePayload) model() (*TemplateModel, error) {
 			return nil, fmt.Errorf("a scale of %v", s)
 		}
 	}
+	S := 0
+	if p.Config.GraphStatistics {
+		S = graphs.NumStatistics
+	}
+	if len(p.StatShift) != S || len(p.StatScale) != S || !finite(p.StatShift) || !finite(p.StatScale) {
+		return nil, fmt.Errorf("%d statistics' shifts and %d scales, want %d, or not finite", len(p.StatShift), len(p.StatScale), S)
+	}
+	for _, s := range p.StatScale {
+		if !(s > 0) {
+			return nil, fmt.Errorf("a statistic's scale of %v", s)
+		}
+	}
+	m.StatShift, m.StatScale = p.StatShift, p.StatScale
 	if len(p.HeadW) == 0 || len(p.HeadW) != len(p.HeadB) || len(p.HeadW) > MaxHiddenLayers {
 		return nil, fmt.Errorf("a head of %d weights and %d biases", len(p.HeadW), len(p.HeadB))
 	}
 	m.Head = &MLP{Activation: ReLU}
-	in := K
+	in := K + S
 	for l, w := range p.HeadW {
 		d, err := matrixOf(w, in, -1, fmt.Sprintf("head layer %d", l+1))
 		if err != nil {

@@ -21,6 +21,8 @@ type boundTemplates struct {
 	m     *TemplateModel
 	graph []prepared
 	obs   []layers.Space
+	// stats are each graph's standardized statistics, with Config.GraphStatistics.
+	stats [][]float64
 }
 
 // bind prepares data for m.
@@ -42,7 +44,31 @@ func (m *TemplateModel) bind(data []*graphs.Graph) (*boundTemplates, error) {
 		}
 		b.obs[i] = layers.Space{A: structures[i].A, Mu: g.Mu}
 	}
+	if m.Config.GraphStatistics {
+		if b.stats, err = m.standardStatistics(data); err != nil {
+			return nil, err
+		}
+	}
 	return b, nil
+}
+
+// standardStatistics are the graphs' statistics standardized by StatShift and StatScale.
+func (m *TemplateModel) standardStatistics(data []*graphs.Graph) ([][]float64, error) {
+	if len(m.StatShift) != graphs.NumStatistics || len(m.StatScale) != graphs.NumStatistics {
+		return nil, fmt.Errorf("templates: %d statistics' shifts and %d scales, want %d", len(m.StatShift), len(m.StatScale), graphs.NumStatistics)
+	}
+	out := make([][]float64, len(data))
+	for i, g := range data {
+		s, err := graphs.LogStatistics(g)
+		if err != nil {
+			return nil, fmt.Errorf("templates: %w", err)
+		}
+		for j := range s {
+			s[j] = (s[j] - m.StatShift[j]) / m.StatScale[j]
+		}
+		out[i] = s
+	}
+	return out, nil
 }
 
 // params are the model's parameters as tensors sharing its storage, in a fixed order: the
@@ -148,6 +174,17 @@ func (b *boundTemplates) forwardAll(g *gorgonia.ExprGraph, params gorgonia.Nodes
 		return f, err
 	}
 	f.scaled = h
+	if b.stats != nil {
+		S := graphs.NumStatistics
+		x := make([]float64, 0, len(batch)*S)
+		for _, i := range batch {
+			x = append(x, b.stats[i]...)
+		}
+		s := gorgonia.NodeFromAny(g, tensor.New(tensor.WithShape(len(batch), S), tensor.WithBacking(x)), gorgonia.WithName("tfgw_statistics"))
+		if h, err = gorgonia.Concat(1, h, s); err != nil {
+			return f, err
+		}
+	}
 	nl := len(m.Head.W)
 	for l := 0; l < nl; l++ {
 		if h, err = gorgonia.Mul(h, params[l]); err != nil {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/envelope"
@@ -133,6 +134,7 @@ func TestTemplateModelGradientsByFiniteDifferences(t *testing.T) {
 	}
 	cfg := smallTemplateConfig()
 	cfg.Templates, cfg.TemplateNodes, cfg.Encoder, cfg.LearnWeight, cfg.LearnNodeWeights = 3, 5, EncoderGIN, true, true
+	cfg.GraphStatistics = true
 	m, err := NewTemplateModel(data, labels, 2, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -333,7 +335,7 @@ func TestTemplateConfigErrors(t *testing.T) {
 func TestTemplateModelSaveLoad(t *testing.T) {
 	data, labels := semisuptest.TwoStructures(t, 12, 9)
 	cfg := smallTemplateConfig()
-	cfg.Epochs, cfg.Validation, cfg.Encoder, cfg.LearnWeight, cfg.WLRounds = 3, 0.25, EncoderGIN, true, 2
+	cfg.Epochs, cfg.Validation, cfg.Encoder, cfg.LearnWeight, cfg.WLRounds, cfg.GraphStatistics = 3, 0.25, EncoderGIN, true, 2, true
 	m, err := NewTemplateModel(data, labels, 2, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -401,11 +403,60 @@ func TestTemplateModelSaveLoad(t *testing.T) {
 	if err := json.Unmarshal(raw, &p); err != nil {
 		t.Fatal(err)
 	}
-	p.Shift = p.Shift[:1]
-	payload, _ := json.Marshal(p)
-	sealed, _ := envelope.Seal(TemplateFormat, templateFileVersion, payload)
-	if _, err := DecodeTemplates(bytes.NewReader(sealed)); !errors.Is(err, ErrCorruptTemplates) {
-		t.Errorf("a file with one shift for %d templates: %v", len(m.Templates), err)
+	for name, damage := range map[string]func(p *templatePayload){
+		"one shift for the templates":   func(p *templatePayload) { p.Shift = p.Shift[:1] },
+		"one shift for the statistics":  func(p *templatePayload) { p.StatShift = p.StatShift[:1] },
+		"a statistic's scale of 0":      func(p *templatePayload) { p.StatScale[3] = 0 },
+		"statistics the head does read": func(p *templatePayload) { p.Config.GraphStatistics = false },
+	} {
+		q := p
+		q.StatShift, q.StatScale = slices.Clone(p.StatShift), slices.Clone(p.StatScale)
+		damage(&q)
+		payload, _ := json.Marshal(q)
+		sealed, _ := envelope.Seal(TemplateFormat, templateFileVersion, payload)
+		if _, err := DecodeTemplates(bytes.NewReader(sealed)); !errors.Is(err, ErrCorruptTemplates) {
+			t.Errorf("a file with %s: %v", name, err)
+		}
+	}
+}
+
+// With GraphStatistics the head reads each graph's statistics standardized over the labelled
+// training graphs (mean 0, deviation 1 where they vary), beside its discrepancies.
+func TestTemplateGraphStatistics(t *testing.T) {
+	data, labels := semisuptest.TwoStructures(t, 16, 4)
+	cfg := smallTemplateConfig()
+	cfg.GraphStatistics = true
+	m, err := NewTemplateModel(data, labels, 2, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := m.Head.W[0].Dims(); r != len(m.Templates)+graphs.NumStatistics {
+		t.Fatalf("the head reads %d inputs, want %d discrepancies and %d statistics", r, len(m.Templates), graphs.NumStatistics)
+	}
+	s, err := m.standardStatistics(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := 0; j < graphs.NumStatistics; j++ {
+		col := make([]float64, len(s))
+		for i := range s {
+			col[i] = s[i][j]
+		}
+		mean, std := stat.MeanStdDev(col, nil)
+		if math.Abs(mean) > 1e-9 || (std != 0 && math.Abs(std-1) > 1e-9) {
+			t.Errorf("statistic %s: mean %v, deviation %v over the training graphs", graphs.StatisticNames()[j], mean, std)
+		}
+	}
+	if err := FitTemplates(context.Background(), m, data, labels, TemplateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	fresh, truth := semisuptest.TwoStructures(t, 12, 5)
+	pred, err := m.Predict(context.Background(), fresh, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acc := accuracy(truth, pred); acc < 0.8 {
+		t.Errorf("accuracy %.2f on unseen graphs, want ≥ 0.8", acc)
 	}
 }
 

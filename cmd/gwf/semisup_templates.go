@@ -30,6 +30,7 @@ type templateFlags struct {
 	wl          int
 	members     int
 	patience    int
+	statistics  bool
 }
 
 func (t *templateFlags) register(fs *pflag.FlagSet) {
@@ -41,6 +42,7 @@ func (t *templateFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&t.learnWeight, "learn-feature-weight", d.LearnWeight, "--method templates: learn the feature weight, from --feature-weight")
 	fs.BoolVar(&t.learnNodes, "learn-node-weights", d.LearnNodeWeights, "--method templates: learn each template's node weights (TFGW's), from uniform")
 	fs.IntVar(&t.wl, "wl", d.WLRounds, "--method templates: rounds of continuous Weisfeiler-Lehman refinement added to the node features (each node's features averaged with its neighbours', round after round, as WWL does; 0: the features as they are; at most 10)")
+	fs.BoolVar(&t.statistics, "statistics", d.GraphStatistics, "--method templates: the head also reads each graph's statistics (sizes, degrees, clustering, path lengths, spectra: those of 'gwf classify --compare statistics'), standardized, beside its discrepancies to the templates")
 	fs.IntVar(&t.patience, "patience", d.Patience, "--method templates: end training once the validation accuracy has not risen for this many epochs (0: every epoch of --epochs)")
 	fs.IntVar(&t.members, "members", d.Members, "--method templates: models trained from different seeds, whose mean class probabilities predict (1: a single model)")
 }
@@ -66,6 +68,7 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 	}
 	c.Templates, c.TemplateNodes, c.WeightDecay, c.LearnWeight = f.tmpl.templates, f.tmpl.nodes, f.tmpl.decay, f.tmpl.learnWeight
 	c.Members, c.Patience, c.LearnNodeWeights, c.WLRounds = f.tmpl.members, f.tmpl.patience, f.tmpl.learnNodes, f.tmpl.wl
+	c.GraphStatistics = f.tmpl.statistics
 	t := &f.train
 	if fs.Changed("epochs") {
 		c.Epochs = t.Epochs
@@ -137,7 +140,7 @@ func gwfSetting(fs *pflag.FlagSet, setting string) error {
 
 // checkGWFMethod refuses the template model's own flags with --method gwf.
 func (f *semisupFlags) checkGWFMethod(fs *pflag.FlagSet) error {
-	for _, name := range []string{"templates", "template-nodes", "weight-decay", "learn-feature-weight", "learn-node-weights", "wl", "members", "patience"} {
+	for _, name := range []string{"templates", "template-nodes", "weight-decay", "learn-feature-weight", "learn-node-weights", "wl", "members", "patience", "statistics"} {
 		if fs.Changed(name) {
 			return cli.Usagef("--%s is a setting of --method templates", name)
 		}

@@ -110,8 +110,12 @@ func (r *TemplatesReport) WriteText(w io.Writer) error {
 // describeModel names the model's settings in a line.
 func (r *TemplatesReport) describeModel() string {
 	c := r.Config
-	return fmt.Sprintf("%d templates of ≤ %d nodes, %s encoder %v, %d WL rounds, structure %s, feature weight %g, head %v, %d epochs, %d members",
-		r.Templates, c.TemplateNodes, c.Encoder, c.EncoderHidden, c.WLRounds, structureName(c.Structure), c.FeatureWeight, c.Hidden, c.Epochs, c.MemberCount())
+	head := fmt.Sprintf("head %v", c.Hidden)
+	if c.GraphStatistics {
+		head += " on the discrepancies and graph statistics"
+	}
+	return fmt.Sprintf("%d templates of ≤ %d nodes, %s encoder %v, %d WL rounds, structure %s, feature weight %g, %s, %d epochs, %d members",
+		r.Templates, c.TemplateNodes, c.Encoder, c.EncoderHidden, c.WLRounds, structureName(c.Structure), c.FeatureWeight, head, c.Epochs, c.MemberCount())
 }
 
 // epochsKept names the epoch each member kept (and the encoder chosen, with encoder auto).

@@ -179,11 +179,6 @@ type vectors struct {
 	sparse []sparseVector
 }
 
-// logStatistics are the statistics that count (nodes, edges, the largest degree, components,
-// the diameter): their spread spans orders of magnitude between datasets' graphs, which a
-// linear scale would give to the few largest graphs.
-var logStatistics = []int{graphs.StatNodes, graphs.StatEdges, graphs.StatDegreeMax, graphs.StatComponents, graphs.StatDiameter}
-
 // vectorsOf computes candidate c's vectors of data, the graphs in parallel.
 func (c Candidate) vectorsOf(ctx context.Context, data []*graphs.Graph, workers int) (*vectors, error) {
 	out := &vectors{}
@@ -191,12 +186,9 @@ func (c Candidate) vectorsOf(ctx context.Context, data []*graphs.Graph, workers 
 	case KindStatistics:
 		out.dense = make([][]float64, len(data))
 		err := parallel(ctx, len(data), workers, func(i int) error {
-			s, err := graphs.Statistics(data[i])
+			s, err := graphs.LogStatistics(data[i])
 			if err != nil {
 				return fmt.Errorf("fgwsvm: %w", err)
-			}
-			for _, k := range logStatistics {
-				s[k] = math.Log1p(s[k])
 			}
 			out.dense[i] = s
 			return nil
