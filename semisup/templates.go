@@ -106,11 +106,11 @@ const TemplatesPerClass = 4
 // DefaultTemplateConfig returns 4 templates per class of at most 12 nodes compared by their
 // adjacency, the graphs' own node features unless the structure alone does clearly better on
 // the validation split (no encoder, no Weisfeiler-Lehman rounds) at weight 1, a head with one
-// hidden layer of 64 reading the discrepancies and the graph statistics, Adam at 0.01, 60
-// epochs of 32 graphs, 10 % of the labelled graphs choosing the epoch, and three members. They
-// were chosen on MUTAG and a folder of random-graph classes (docs/results/templates.md).
+// hidden layer of 64 reading the discrepancies, Adam at 0.01, 60 epochs of 32 graphs, 10 % of
+// the labelled graphs choosing the epoch, and three members. They were chosen on MUTAG and a
+// folder of random-graph classes (docs/results/templates.md).
 func DefaultTemplateConfig() TemplateConfig {
-	return TemplateConfig{TemplateNodes: 12, FeatureWeight: 1, Structure: graphs.Adjacency, NodeFeatures: NodeFeaturesAuto, GraphStatistics: true, Encoder: EncoderNone,
+	return TemplateConfig{TemplateNodes: 12, FeatureWeight: 1, Structure: graphs.Adjacency, NodeFeatures: NodeFeaturesAuto, Encoder: EncoderNone,
 		EncoderHidden: DefaultEncoderHidden(), Hidden: []int{64}, LearningRate: 0.01, Epochs: 60, BatchSize: 32, Validation: 0.1, Seed: 1, Members: DefaultMembers}
 }
 

@@ -112,7 +112,6 @@ func TestTemplatesNodeFeaturesAuto(t *testing.T) {
 	ctx := context.Background()
 	cfg := smallTemplateConfig()
 	cfg.Epochs, cfg.Validation, cfg.Members, cfg.NodeFeatures = 10, 0.5, 2, NodeFeaturesAuto
-	cfg.GraphStatistics = false // the statistics alone tell these classes apart, whatever the features
 	structure, labels := semisuptest.TwoStructures(t, 32, 1)
 
 	noisy := withNoise(structure, 8, 1)
