@@ -47,10 +47,10 @@ func TrainTemplates(ctx context.Context, data []*graphs.Graph, labels []int, cla
 	if cfg.Encoder == EncoderAuto {
 		return trainAuto(ctx, data, labels, classes, cfg, opt)
 	}
+	if cfg.ChoosesNodeFeatures(data) {
+		return trainFeaturesAuto(ctx, data, labels, classes, cfg, opt)
+	}
 	if cfg.NodeFeatures == NodeFeaturesAuto {
-		if len(data) > 0 && data[0].Dim() > 0 && cfg.Validation > 0 {
-			return trainFeaturesAuto(ctx, data, labels, classes, cfg, opt)
-		}
 		cfg.NodeFeatures = NodeFeaturesData // nothing to choose (no features), or nothing to choose on
 	}
 	members := cfg.MemberCount()
@@ -63,6 +63,13 @@ func TrainTemplates(ctx context.Context, data []*graphs.Graph, labels []int, cla
 		return nil, err
 	}
 	return &TemplateEnsemble{Members: models}, nil
+}
+
+// ChoosesNodeFeatures reports whether TrainTemplates chooses between data's node features and
+// the structure alone under c: NodeFeaturesAuto, a validation split to choose on, and graphs
+// that have features.
+func (c TemplateConfig) ChoosesNodeFeatures(data []*graphs.Graph) bool {
+	return c.NodeFeatures == NodeFeaturesAuto && c.Validation > 0 && len(data) > 0 && data[0].Dim() > 0
 }
 
 // memberConfig is the configuration of member k of an ensemble configured by cfg.

@@ -211,6 +211,9 @@ func TestSemisupEncoderAuto(t *testing.T) {
 		if enc := f.(map[string]any)["encoder"]; enc != "none" && enc != "gin" {
 			t.Errorf("fold %v: encoder %v chosen", f.(map[string]any)["fold"], enc)
 		}
+		if c, ok := f.(map[string]any)["node_features"]; ok { // graphs without features: nothing to choose
+			t.Errorf("fold %v: node features %v chosen on graphs without any", f.(map[string]any)["fold"], c)
+		}
 	}
 	if _, _, code := runCLI(t, append(args, "--validation", "0")...); code != cli.ExitUsage {
 		t.Errorf("--encoder auto --validation 0: exit %d", code)

@@ -154,13 +154,13 @@ func chosenNote(encoder, features string) string {
 	return ""
 }
 
-// choices are what an ensemble trained under cfg chose where cfg left it to choose: its
-// encoder under encoder auto and its node features under node features auto ("" otherwise).
-func choices(cfg semisup.TemplateConfig, m *semisup.TemplateEnsemble) (encoder, features string) {
+// choices are what an ensemble trained on data under cfg chose where cfg left it to choose:
+// its encoder under encoder auto and its node features where it chose them ("" otherwise).
+func choices(cfg semisup.TemplateConfig, data []*graphs.Graph, m *semisup.TemplateEnsemble) (encoder, features string) {
 	if cfg.Encoder == semisup.EncoderAuto {
 		encoder = m.Members[0].Config.Encoder
 	}
-	if cfg.NodeFeatures == semisup.NodeFeaturesAuto {
+	if cfg.ChoosesNodeFeatures(data) {
 		features = m.Members[0].Config.NodeFeatures
 	}
 	return encoder, features
@@ -224,7 +224,7 @@ func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []in
 		if len(m.Members) > 1 {
 			r.BestEpochs = m.BestEpochs()
 		}
-		r.Encoder, r.NodeFeatures = choices(cfg, m)
+		r.Encoder, r.NodeFeatures = choices(cfg, train, m)
 		rep.Folds = append(rep.Folds, r)
 		if opt.Dir != "" {
 			rec.Result = r
@@ -278,7 +278,7 @@ func FractionTemplates(ctx context.Context, ds *graphs.Dataset, labels []int, cl
 	}
 	rep := &TemplatesReport{Method: MethodTemplates, Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Protocol: protocol, Config: cfg,
 		Templates: cfg.TemplateCount(classes), Accuracy: MeanStd{Mean: s.Accuracy}, Labeled: s.Labelled(), Scored: s.Scored, Seconds: time.Since(start).Seconds()}
-	rep.Encoder, rep.NodeFeatures = choices(cfg, m)
+	rep.Encoder, rep.NodeFeatures = choices(cfg, ds.Graphs, m)
 	return rep, m, s, nil
 }
 
