@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -113,6 +114,9 @@ func (c CG) Init(st *State, src, dst Space) error {
 	st.cs.lr, st.ct.lr = nil, nil
 	st.cgX = grow(st.cgX, st.ns*st.nt)
 	st.cgSym = symmetric(st.cs.g) && symmetric(st.ct.g)
+	if st.cgSym {
+		st.cgSymScratch.setBase(st)
+	}
 	st.emd.Warm = false // a new problem: its marginals may differ from the last basis's
 	st.emd.Context = st.Context
 	st.cgObj = st.Objective()
@@ -162,21 +166,12 @@ func (c CG) gradient(st *State) {
 }
 
 // symmetricGradient writes G = Cst + D − 4·A into st.cost and A = Cs·T·Ctᵀ into st.phi, for
-// symmetric Cs and Ct (then Csᵀ·T·Ct = A): one product pair per iteration instead of two.
+// symmetric Cs and Ct (then Csᵀ·T·Ct = A): one product pair per iteration instead of two. The
+// constant part Cst + D is st.cgBase, made once per problem by Init.
 func (c CG) symmetricGradient(st *State) {
-	st.costOf(st.t) // Cst + D − 2·A
-	nt := st.nt
-	for i := 0; i < st.ns; i++ {
-		row, arow := st.cost[i*nt:(i+1)*nt], st.phi[i*nt:(i+1)*nt]
-		for j, v := range row {
-			base := st.fs[i] + st.ft[j]
-			if st.d != nil {
-				base += st.d[i*nt+j]
-			}
-			arow[j] = (base - v) / 2
-			row[j] = v - 2*arow[j]
-		}
-	}
+	st.cs.mul(st.p, st.t, st.nt, false)
+	st.ct.mulRight(st.phi, st.p, st.ns, true)
+	floats.AddScaledTo(st.cost, st.cgBase, -4, st.phi)
 }
 
 // line returns the coefficients a (of τ²) and b (of τ) of f along Δ = X − T.
@@ -196,28 +191,29 @@ func (c CG) line(st *State) (a, b float64) {
 
 // symmetricLine is line without products: with A(·) = Cs·(·)·Ctᵀ symmetric in its two
 // arguments, <A(Δ),Δ> = <A(X),X> − 2·<A(T),X> + <A(T),T>, where X has at most ns+nt−1
-// non-zeros (the OT basis), so <A(X),X> is a double sum over them, and A(T) is in st.phi.
+// non-zeros (the OT basis), so <A(X),X> is a double sum over them, half of it by the symmetry
+// of Cs and Ct, and A(T) is in st.phi.
 func (c CG) symmetricLine(st *State) (a, b float64) {
 	nt := st.nt
 	rows, cols, flows := st.emd.Basis()
+	nz := st.cgSymScratch.nonZeros(rows, cols, flows)
 	cs, ct := st.cs.g, st.ct.g
-	axx, atx := 0.0, 0.0
-	for p, f := range flows {
-		if f == 0 {
-			continue
-		}
-		i, j := int(rows[p]), int(cols[p])
-		atx += f * st.phi[i*nt+j]
-		b += f * st.cost[i*nt+j]
-		csRow, ctRow := cs.Data[i*cs.Stride:], ct.Data[j*ct.Stride:]
-		s := 0.0
-		for q, g := range flows {
-			if g != 0 {
-				s += g * csRow[rows[q]] * ctRow[cols[q]]
-			}
+	atx := 0.0
+	for p, f := range nz.flows {
+		k := int(nz.rows[p])*nt + int(nz.cols[p])
+		atx += f * st.phi[k]
+		b += f * st.cost[k]
+	}
+	axx := 0.0 // Σ_p Σ_q f_p·f_q·Cs[i_p,i_q]·Ct[j_p,j_q], the terms q < p counted twice
+	for p, f := range nz.flows {
+		csRow, ctRow := cs.Data[int(nz.rows[p])*cs.Stride:], ct.Data[int(nz.cols[p])*ct.Stride:]
+		s := 0.5 * f * csRow[nz.rows[p]] * ctRow[nz.cols[p]]
+		for q, g := range nz.flows[:p] {
+			s += g * csRow[nz.rows[q]] * ctRow[nz.cols[q]]
 		}
 		axx += f * s
 	}
+	axx *= 2
 	att := 0.0
 	for k, t := range st.t {
 		att += st.phi[k] * t

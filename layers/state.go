@@ -64,7 +64,8 @@ type State struct {
 	cgPrev, cgObj float64
 	cgSym         bool // both structure matrices symmetric: the cheaper gradient and line search
 	cgX           []float64
-	emd           emd.Workspace
+	cgSymScratch
+	emd emd.Workspace
 	// CG's starts (cg_starts.go): the start being run (0: the first), its iterations and the
 	// iteration limit of the later starts, the lowest objective of the starts ended and its
 	// plan, and the scratch of the start couplings.
