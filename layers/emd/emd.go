@@ -42,14 +42,16 @@ type Workspace struct {
 	parent, pcell, depth []int32
 	pot                  []float64 // pot[i] + pot[ns+j] = C_ij on every basic cell
 	// Adjacency of the tree as linked lists of half-edges: 2k at cell k's row node, 2k+1 at its
-	// column node, so a pivot relinks two cells in O(1).
-	head, nextH, prevH []int32
-	queue              []int32 // breadth-first walk
-	pathCell, pathNode []int32 // the cycle of a pivot: cells and their lower nodes
-	pathMinus          []bool
-	rest               []float64
-	next               int  // where pricing resumes
-	solved             bool // the basis is the optimum of the last Solve
+	// column node, so a pivot relinks two cells in O(1). end[h] is the node at the other end of
+	// half-edge h, which spares the walk a branch it cannot predict.
+	head, nextH, prevH, end []int32
+	queue                   []int32 // breadth-first walk
+	pathCell, pathNode      []int32 // the cycle of a pivot: cells and their lower nodes
+	pathMinus               []bool
+	rest                    []float64
+	next                    int  // where pricing resumes
+	block                   int  // cells a pricing block scans: about √(ns·nt), at least 10
+	solved                  bool // the basis is the optimum of the last Solve
 }
 
 // Solve writes the optimal plan into x (ns×nt, row-major) for the cost c (ns×nt) and the
@@ -149,6 +151,7 @@ func (w *Workspace) Basis() (rows, cols []int32, flows []float64) { return w.ci,
 
 func (w *Workspace) resize(ns, nt int) {
 	w.ns, w.nt = ns, nt
+	w.block = max(10, int(math.Sqrt(float64(ns*nt))))
 	n, m := ns+nt, ns+nt-1
 	w.ci = growInt(w.ci, m)
 	w.cj = growInt(w.cj, m)
@@ -160,6 +163,7 @@ func (w *Workspace) resize(ns, nt int) {
 	w.head = growInt(w.head, n)
 	w.nextH = growInt(w.nextH, 2*m)
 	w.prevH = growInt(w.prevH, 2*m)
+	w.end = growInt(w.end, 2*m)
 	w.queue = growInt(w.queue, n)
 	w.pathCell = growInt(w.pathCell, n)
 	w.pathNode = growInt(w.pathNode, n)
@@ -211,6 +215,7 @@ func (w *Workspace) buildTree(c []float64) {
 
 // link adds cell k's two half-edges to its nodes' lists.
 func (w *Workspace) link(k int32) {
+	w.end[2*k], w.end[2*k+1] = w.cj[k]+int32(w.ns), w.ci[k]
 	for h, v := 2*k, w.ci[k]; h <= 2*k+1; h, v = h+1, w.cj[k]+int32(w.ns) {
 		w.prevH[h], w.nextH[h] = -1, w.head[v]
 		if w.head[v] >= 0 {
@@ -237,22 +242,20 @@ func (w *Workspace) unlink(k int32) {
 // walk sets parent, depth and potential of every node below r (r's own are set), going down
 // the tree breadth first and never back up the edge a node was reached by.
 func (w *Workspace) walk(c []float64, r int32) {
-	ns, nt := int32(w.ns), w.nt
+	nt := w.nt
 	q := w.queue[:1]
 	q[0] = r
 	for h := 0; h < len(q); h++ {
 		u := q[h]
+		up, ud, upot := w.pcell[u], w.depth[u]+1, w.pot[u]
 		for e := w.head[u]; e >= 0; e = w.nextH[e] {
 			k := e / 2
-			if k == w.pcell[u] {
+			if k == up {
 				continue
 			}
-			v := w.cj[k] + ns
-			if e%2 == 1 {
-				v = w.ci[k]
-			}
-			w.parent[v], w.pcell[v], w.depth[v] = u, k, w.depth[u]+1
-			w.pot[v] = c[int(w.ci[k])*nt+int(w.cj[k])] - w.pot[u]
+			v := w.end[e]
+			w.parent[v], w.pcell[v], w.depth[v] = u, k, ud
+			w.pot[v] = c[int(w.ci[k])*nt+int(w.cj[k])] - upot
 			q = append(q, v)
 		}
 	}
@@ -263,11 +266,7 @@ func (w *Workspace) walk(c []float64, r int32) {
 // most negative cell of the first block that has one (LEMON's block search).
 func (w *Workspace) price(c []float64, eps float64) int {
 	ns, nt := w.ns, w.nt
-	m := ns * nt
-	block := int(math.Sqrt(float64(m)))
-	if block < 10 {
-		block = 10
-	}
+	m, block := ns*nt, w.block
 	best, bestRC := -1, -eps
 	k := w.next
 	for scanned := 0; scanned < m; {

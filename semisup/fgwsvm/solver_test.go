@@ -14,7 +14,7 @@ import (
 // test imports the trainer; the package does not.)
 func TestSolverFileAsConfig(t *testing.T) {
 	old := training.DefaultConfig().WithSolverDefaults("cg")
-	old.Layers, old.Anchors = DefaultIterations, 0
+	old.Layers, old.Anchors, old.Tol = DefaultIterations, 0, DefaultTolerance
 	want, _ := json.Marshal(old)
 	got, _ := json.Marshal(fileSolver(DefaultSolver()))
 	if !bytes.Equal(got, want) {
