@@ -33,7 +33,7 @@ type classifyFlags struct {
 	vote          int
 	voteWithin    float64
 	landmarks     int
-	budget        time.Duration
+	budget        budgetFlag
 }
 
 func newClassifyCmd(a *app) *cobra.Command {
@@ -115,11 +115,12 @@ The paper's semi-supervised GWF model is 'gwf semisup --method gwf'.
   gwf classify --graphs ./my-graphs --compare fgw                     # FGW discrepancies only
   gwf classify --dataset PROTEINS --output-dir proteins/   # rerun to continue after a kill
   gwf classify --tu ./NCI1 --landmarks 200                 # n·200 solves a candidate, not n(n−1)/2
-  gwf classify --dataset PROTEINS --budget 30m --output-dir proteins/   # planned to fit 30 minutes`,
+  gwf classify --dataset PROTEINS --budget 30m --output-dir proteins/   # planned to fit 30 minutes
+  gwf classify --dataset PROTEINS --budget 0 --output-dir proteins/     # every setting, however long`,
 		Annotations: cli.Interruptible("no report written (with --output-dir, the same command continues from what it kept)"),
 		Args:        cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return explainBudget(runClassify(cmd, a, &f), f.budget)
+			return explainBudget(runClassify(cmd, a, &f), f.budget.used)
 		},
 	}
 	fs := cmd.Flags()
@@ -290,7 +291,8 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 			a.Log.Warnf("adjacency only: %v", err)
 		}
 	}
-	if f.budget == 0 { // under a budget the plan's screening decides the default vote
+	budget := f.budget.resolve(len(data))
+	if budget == 0 { // under a budget the plan's screening decides the default vote
 		set.Vote = set.VoteFor(len(data))
 	}
 	on := "FGW discrepancies (exact CG solver)"
@@ -299,7 +301,10 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	}
 	a.Log.Infof("classifying %s (%d graphs, %d classes) with an SVM on %s; node features: %s; %d candidates: %s",
 		ds.Name, len(data), classesN, on, describeFeatures(ds.Encoding, set.Candidates), len(set.Candidates), classexp.DescribeCandidates(set.Candidates))
-	if set.Budget, err = budgetLeft(f.budget, start); err != nil {
+	if f.budget.auto {
+		a.Log.Infof("budget %s, the default for %d graphs (%s a graph, from %s to %s; --budget 0: none)", budget, len(data), fgwsvm.DefaultBudgetPerGraph, fgwsvm.DefaultBudgetMin, fgwsvm.DefaultBudgetMax)
+	}
+	if set.Budget, err = budgetLeft(budget, start); err != nil {
 		return err
 	}
 	ctx := cmd.Context()

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -45,6 +48,25 @@ import (
 // MinBudget is the least Settings.Budget above 0: the probe alone takes a fraction of a second.
 const MinBudget = time.Second
 
+// The default budget (DefaultBudget): DefaultBudgetPerGraph a graph, from DefaultBudgetMin
+// to DefaultBudgetMax. A user waits minutes for a few hundred graphs and an hour for
+// thousands; the settings as given fit it on a few hundred graphs of a few dozen nodes (MUTAG,
+// ENZYMES on 2 cores), and larger collections get a plan (docs/results/classification.md,
+// "Faster discrepancies and a default budget").
+const (
+	DefaultBudgetPerGraph = 1500 * time.Millisecond
+	DefaultBudgetMin      = 5 * time.Minute
+	DefaultBudgetMax      = time.Hour
+)
+
+// DefaultBudget is the time a run on n graphs is given when the caller names none.
+func DefaultBudget(n int) time.Duration {
+	if n >= int(DefaultBudgetMax/DefaultBudgetPerGraph) {
+		return DefaultBudgetMax
+	}
+	return max(DefaultBudgetMin, time.Duration(n)*DefaultBudgetPerGraph)
+}
+
 // MinLandmarks is the fewest landmarks a budget chooses.
 const MinLandmarks = 20
 
@@ -58,7 +80,7 @@ const MinScreen = 50
 
 // ProbePairs is the number of discrepancies the probe times (fewer where it reaches a
 // fortieth of the budget first).
-const ProbePairs = 256
+const ProbePairs = 1024
 
 // ErrBudgetTooSmall is returned where the cheapest plan does not fit the budget.
 var ErrBudgetTooSmall = errors.New("fgwsvm: budget too small")
@@ -266,14 +288,19 @@ func screeningGWDs(s, f, cands, vote, sets int) int {
 }
 
 // svmSeconds estimates the seconds of option o's SVM grid searches from one of probe seconds
-// on q graphs: quadratic in the graphs (the kernel's entries).
+// on q graphs: quadratic in the graphs (the kernel's entries). A screening's rounds grid-search
+// the candidates a set still keeps on the round's training graphs (halving.go).
 func (w workload) svmSeconds(s Settings, o option, probe float64, q int) float64 {
 	at := func(size int) float64 { r := float64(size) / float64(q); return probe * r * r }
 	cands := len(o.fgw) + len(w.vec)
-	per := float64(cands) * at(w.train)
-	if cands > 1 && o.screen > 0 && w.n > o.screen {
-		sub := o.screen * w.train / w.n
-		per = float64(cands)*at(sub) + float64(o.screenedVote(s, cands))*at(w.train)
+	if cands <= 1 || o.screen <= 0 || w.n <= o.screen {
+		return float64(cands) * at(w.train) * float64(w.sets)
+	}
+	vote := o.screenedVote(s, cands)
+	per, alive := float64(vote)*at(w.train), cands
+	for _, size := range screenRounds(o.screen, cands, vote, MinRound) {
+		per += float64(alive) * at(size*w.train/w.n)
+		alive = roundKeep(alive, vote)
 	}
 	return per * float64(w.sets)
 }
@@ -429,8 +456,12 @@ func largest(lo, hi int, ok func(int) bool) int {
 }
 
 // probeSolves times discrepancies of seeded random pairs under the FGW candidates fgw (in a
-// seeded order), about ProbePairs of them spread evenly, stopping after the first candidate
-// once limit has passed; it returns the discrepancies computed and their seconds.
+// seeded order), about ProbePairs of them spread evenly, stopping after the candidates begun
+// once limit has passed; it returns the discrepancies computed and their seconds. The
+// candidates run side by side, each on one worker, as the pairs of a matrix do: a handful of
+// pairs split over the workers would leave them waiting on each other, and the probe would
+// measure that instead of the machine (on ENZYMES, 2 cores: 2,500/s where the run's matrices
+// went at 4,300/s).
 func probeSolves(ctx context.Context, data []*graphs.Graph, s Settings, fgw []int, limit time.Duration, opt Options) (int, float64, error) {
 	if len(data) < 2 {
 		return 0, 0, errors.New("fewer than two graphs")
@@ -441,27 +472,64 @@ func probeSolves(ctx context.Context, data []*graphs.Graph, s Settings, fgw []in
 	perCand := max(4, ProbePairs/len(order))
 	b := min(len(data)-1, max(2, perCand/2)) // a pair of sources against b targets
 	a := max(1, min(2, perCand/b, len(data)-b))
-	quiet := opt
-	quiet.Observe = nil
-	start := time.Now()
-	done := 0
-	for _, ci := range order {
+	type job struct {
+		src, dst []*graphs.Graph
+		c        Candidate
+	}
+	jobs := make([]job, len(order))
+	for k, ci := range order {
 		perm := rng.Perm(len(data))[:a+b]
-		src, dst := make([]*graphs.Graph, a), make([]*graphs.Graph, b)
-		for k := range a {
-			src[k] = data[perm[k]]
+		j := job{src: make([]*graphs.Graph, a), dst: make([]*graphs.Graph, b), c: s.Candidates[ci]}
+		for i := range a {
+			j.src[i] = data[perm[i]]
 		}
-		for k := range b {
-			dst[k] = data[perm[a+k]]
+		for i := range b {
+			j.dst[i] = data[perm[a+i]]
 		}
-		c := s.Candidates[ci]
-		if _, err := crossDistances(ctx, src, dst, c, nil, quiet, 0, a*b); err != nil {
-			return 0, 0, err
-		}
-		done += a * b
-		if time.Since(start) > limit {
-			break
-		}
+		jobs[k] = j
+	}
+	quiet := opt
+	quiet.Observe, quiet.Workers = nil, 1
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var (
+		next    atomic.Int64
+		mu      sync.Mutex
+		done    int
+		failure error
+		wg      sync.WaitGroup
+	)
+	start := time.Now()
+	for range min(workers, len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(jobs) || (k > 0 && time.Since(start) > limit) {
+					return
+				}
+				j := jobs[k]
+				_, err := crossDistances(ctx, j.src, j.dst, j.c, nil, quiet, 0, a*b)
+				mu.Lock()
+				if err != nil && failure == nil {
+					failure = err
+				}
+				if err == nil {
+					done += a * b
+				}
+				mu.Unlock()
+				if err != nil {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if failure != nil {
+		return 0, 0, failure
 	}
 	return done, time.Since(start).Seconds(), nil
 }

@@ -270,3 +270,15 @@ func TestPlanApplyVote(t *testing.T) {
 		t.Error("the plan's text does not name its voters")
 	}
 }
+
+// TestDefaultBudget: 1.5 s a graph, from 5 minutes to an hour.
+func TestDefaultBudget(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want time.Duration
+	}{{0, 5 * time.Minute}, {188, 5 * time.Minute}, {600, 15 * time.Minute}, {1113, 1113 * 1500 * time.Millisecond}, {4110, time.Hour}, {1 << 62, time.Hour}} {
+		if got := DefaultBudget(c.n); got != c.want {
+			t.Errorf("DefaultBudget(%d) = %s, want %s", c.n, got, c.want)
+		}
+	}
+}
