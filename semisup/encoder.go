@@ -14,13 +14,26 @@ import (
 	"github.com/gwf-graphs/gwf/layers/tape"
 )
 
-// Encoder kinds: free embeddings (one learned z_i per graph, the paper's model), or a
-// message-passing graph encoder z_i = f(G_i).
+// EncoderKind names what computes a model's embeddings or node features: nothing (free
+// embeddings, or the graphs' own features) or a message-passing graph encoder; its JSON is the
+// name. Each setting says which kinds it takes (Config.Encoder, TemplateConfig.Encoder,
+// GNN.Kind).
+type EncoderKind string
+
+// The encoder kinds: free embeddings (one learned z_i per graph, the paper's model), or a
+// message-passing graph encoder z_i = f(G_i). TemplateConfig.Encoder also takes EncoderAuto, a
+// choice between EncoderNone and EncoderGIN.
 const (
-	EncoderNone = "none"
-	EncoderGCN  = "gcn"
-	EncoderGIN  = "gin"
+	EncoderNone EncoderKind = "none"
+	EncoderGCN  EncoderKind = "gcn"
+	EncoderGIN  EncoderKind = "gin"
 )
+
+// IsGNN reports whether e is a graph neural network: EncoderGCN or EncoderGIN.
+func (e EncoderKind) IsGNN() bool { return e == EncoderGCN || e == EncoderGIN }
+
+// IsFree reports whether e is no encoder: EncoderNone or "".
+func (e EncoderKind) IsFree() bool { return e == "" || e == EncoderNone }
 
 // DefaultEncoderHidden are an encoder's hidden widths when none are given (Config.EncoderHidden,
 // EncoderTrainer.Hidden, TemplateConfig's default): two layers of 32.
@@ -39,15 +52,15 @@ const degreeBins = 16
 // attributes) or, for graphs without, one-hot degrees (16 bins). The last entry of W and B is
 // the output layer.
 type GNN struct {
-	Kind string
+	Kind EncoderKind // EncoderGCN or EncoderGIN
 	W    []*mat.Dense
 	B    [][]float64
 }
 
 // NewGNN makes an encoder from in node features through the hidden widths to k outputs, with
 // Glorot-uniform weights (seeded) and zero biases.
-func NewGNN(kind string, in int, hidden []int, k int, rng *rand.Rand) (*GNN, error) {
-	if kind != EncoderGCN && kind != EncoderGIN {
+func NewGNN(kind EncoderKind, in int, hidden []int, k int, rng *rand.Rand) (*GNN, error) {
+	if !kind.IsGNN() {
 		return nil, fmt.Errorf("gnn: kind %q, want gcn or gin", kind)
 	}
 	if in < 1 || k < 1 || len(hidden) == 0 {

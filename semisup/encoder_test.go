@@ -45,7 +45,7 @@ func TestGNNPermutationInvariant(t *testing.T) {
 	withF := permute(data[1], rng.Perm(data[1].N()))
 	withF.F = mat.NewDense(withF.N(), 2, nil)
 	withF.F.Apply(func(i, j int, _ float64) float64 { return float64(i*j%3) - 1 }, withF.F)
-	for _, kind := range []string{EncoderGCN, EncoderGIN} {
+	for _, kind := range []EncoderKind{EncoderGCN, EncoderGIN} {
 		for _, g := range []*graphs.Graph{data[0], withF} {
 			e, err := NewGNN(kind, InputDim(g.Dim()), []int{5, 4}, 3, rand.New(rand.NewPCG(1, 2)))
 			if err != nil {
@@ -68,7 +68,7 @@ func TestGNNPermutationInvariant(t *testing.T) {
 func TestEncoderGradientsByFiniteDifferences(t *testing.T) {
 	data, labels := semisuptest.TwoStructures(t, 6, 7)
 	labels[2] = Unlabeled
-	for _, kind := range []string{EncoderGCN, EncoderGIN} {
+	for _, kind := range []EncoderKind{EncoderGCN, EncoderGIN} {
 		m, err := NewModel(data, 2, semisuptest.SmallGWF(), Config{Beta: 0.5, Hidden: []int{4}, Activation: Tanh, Input: InputZ, Encoder: kind, EncoderHidden: []int{5}, NoGWF: true})
 		if err != nil {
 			t.Fatal(err)

@@ -16,9 +16,9 @@ import (
 // unsupervised use. It is an experiment.Trainer: `gwf cluster --encoder gin` clusters its
 // embeddings.
 type EncoderTrainer struct {
-	Kind         string  // EncoderGCN or EncoderGIN
-	Hidden       []int   // hidden widths (nil: DefaultEncoderHidden)
-	LearningRate float64 // Adam learning rate of the encoder's weights (0: the GWF model's)
+	Kind         EncoderKind // EncoderGCN or EncoderGIN
+	Hidden       []int       // hidden widths (nil: DefaultEncoderHidden)
+	LearningRate float64     // Adam learning rate of the encoder's weights (0: the GWF model's)
 }
 
 // config is the classifier configuration that trains the encoder without labels.
@@ -32,7 +32,7 @@ func (t EncoderTrainer) config() Config {
 
 // Validate checks the encoder's settings.
 func (t EncoderTrainer) Validate() error {
-	if t.Kind != EncoderGCN && t.Kind != EncoderGIN {
+	if !t.Kind.IsGNN() {
 		return fmt.Errorf("semisup: encoder %q, want gcn or gin", t.Kind)
 	}
 	return t.config().Validate()
@@ -49,7 +49,7 @@ func (t EncoderTrainer) Name() string {
 	for i, h := range hidden {
 		w[i] = fmt.Sprint(h)
 	}
-	s := t.Kind + " " + strings.Join(w, ",")
+	s := string(t.Kind) + " " + strings.Join(w, ",")
 	if t.LearningRate != 0 {
 		s += fmt.Sprintf(" lr %g", t.LearningRate)
 	}

@@ -17,22 +17,23 @@ import (
 
 // Config is the semi-supervised part of a model's configuration.
 type Config struct {
-	Beta       float64 `json:"beta"`       // weight of the classification loss (β ≥ 0)
-	Hidden     []int   `json:"hidden"`     // hidden layer sizes of the head (none: linear)
-	Activation string  `json:"activation"` // relu or tanh
-	// Input is what the head reads: "centered" (z_i minus its mean over the atoms), "lambda"
-	// (softmax(z_i)) or "z" (the raw embedding, as eq. (ssl) writes it; "" means z).
-	Input string `json:"input,omitempty"`
+	Beta       float64    `json:"beta"`       // weight of the classification loss (β ≥ 0)
+	Hidden     []int      `json:"hidden"`     // hidden layer sizes of the head (none: linear)
+	Activation Activation `json:"activation"` // ReLU or Tanh
+	// Input is what the head reads: InputCentered (z_i minus its mean over the atoms),
+	// InputLambda (softmax(z_i)) or InputZ (the raw embedding, as eq. (ssl) writes it; "" means
+	// InputZ).
+	Input Input `json:"input,omitempty"`
 	// Detach stops the cross-entropy's gradient at the embeddings: the head learns from the GWF
 	// embeddings, which the labels do not move (a departure from eq. (ssl), where they do).
 	// DefaultDetach says when it is the default; a file without the key (false is not
 	// written) reads false.
 	Detach bool `json:"detach,omitempty"`
-	// Encoder is "none" (or ""): one free embedding z_i per graph, as in the paper; or "gcn" or
-	// "gin": z_i = GNN(G_i), a graph encoder trained jointly through the GWF term and the
-	// cross-entropy (GWF as the regulariser of a larger model), which embeds unseen graphs with
-	// one forward pass.
-	Encoder string `json:"encoder,omitempty"`
+	// Encoder is EncoderNone (or ""): one free embedding z_i per graph, as in the paper; or
+	// EncoderGCN or EncoderGIN: z_i = GNN(G_i), a graph encoder trained jointly through the GWF
+	// term and the cross-entropy (GWF as the regulariser of a larger model), which embeds unseen
+	// graphs with one forward pass.
+	Encoder EncoderKind `json:"encoder,omitempty"`
 	// EncoderHidden are the encoder's hidden widths (none: DefaultEncoderHidden).
 	EncoderHidden []int `json:"encoder_hidden,omitempty"`
 	// EncoderLearningRate is the Adam learning rate of the encoder's weights (0: the GWF
@@ -46,12 +47,25 @@ type Config struct {
 	Head HeadTraining `json:"head_training"`
 }
 
-// Head inputs.
+// Input is what a classifier's head reads of the embeddings (Config.Input); its JSON is the
+// name, and "" means InputZ.
+type Input string
+
+// The head inputs.
 const (
-	InputZ        = "z"
-	InputLambda   = "lambda"
-	InputCentered = "centered"
+	InputZ        Input = "z"
+	InputLambda   Input = "lambda"
+	InputCentered Input = "centered"
 )
+
+// Valid reports whether in is one of the head inputs or "".
+func (in Input) Valid() bool {
+	switch in {
+	case "", InputZ, InputLambda, InputCentered:
+		return true
+	}
+	return false
+}
 
 // HeadInput is the matrix the head reads for embeddings z (one row per graph).
 func (c Config) HeadInput(z *mat.Dense) *mat.Dense {
@@ -102,7 +116,7 @@ func DefaultConfig() Config {
 // the labels to every graph, so they train it too (eq. ssl); Validate refuses to detach them.
 // Without the GWF term (NoGWF) nothing else trains the embeddings, so Detach must be false
 // there too. 'gwf semisup --method gwf' and notebooks/table2 apply this unless told.
-func DefaultDetach(encoder string) bool { return !(Config{Encoder: encoder}).UsesEncoder() }
+func DefaultDetach(encoder EncoderKind) bool { return !(Config{Encoder: encoder}).UsesEncoder() }
 
 // Validate checks the configuration.
 func (c Config) Validate() error {
@@ -114,12 +128,10 @@ func (c Config) Validate() error {
 			return fmt.Errorf("semisup: hidden layer of %d units", h)
 		}
 	}
-	if c.Activation != ReLU && c.Activation != Tanh {
+	if !c.Activation.Valid() {
 		return fmt.Errorf("semisup: activation %q, want relu or tanh", c.Activation)
 	}
-	switch c.Encoder {
-	case "", EncoderNone, EncoderGCN, EncoderGIN:
-	default:
+	if !c.Encoder.IsFree() && !c.Encoder.IsGNN() {
 		return fmt.Errorf("semisup: encoder %q, want none, gcn or gin", c.Encoder)
 	}
 	for _, h := range c.EncoderHidden {
@@ -141,7 +153,7 @@ func (c Config) Validate() error {
 	if c.NoGWF && c.Beta == 0 {
 		return fmt.Errorf("semisup: without the GWF term (no_gwf) β must be positive: nothing would be trained")
 	}
-	if c.Input != "" && c.Input != InputZ && c.Input != InputLambda && c.Input != InputCentered {
+	if !c.Input.Valid() {
 		return fmt.Errorf("semisup: head input %q, want z, centered or lambda", c.Input)
 	}
 	if err := c.checkBounds(); err != nil {
@@ -347,7 +359,7 @@ func Fit(ctx context.Context, m *Model, data []*graphs.Graph, labels []int, opt 
 }
 
 // UsesEncoder reports whether the embeddings come from a graph encoder.
-func (c Config) UsesEncoder() bool { return c.Encoder == EncoderGCN || c.Encoder == EncoderGIN }
+func (c Config) UsesEncoder() bool { return c.Encoder.IsGNN() }
 
 // stateOf is the classifier's view of the trainer's Adam state (the head is its one term).
 func (m *Model) stateOf(st *training.OptimizerState) *OptimizerState {

@@ -10,24 +10,30 @@ import (
 	"gorgonia.org/tensor"
 )
 
-// Activations of the MLP's hidden layers.
+// Activation is the nonlinearity of an MLP's hidden layers; its JSON is the name.
+type Activation string
+
+// The activations of an MLP's hidden layers.
 const (
-	ReLU = "relu"
-	Tanh = "tanh"
+	ReLU Activation = "relu"
+	Tanh Activation = "tanh"
 )
+
+// Valid reports whether a is ReLU or Tanh.
+func (a Activation) Valid() bool { return a == ReLU || a == Tanh }
 
 // MLP is the classifier head: hidden layers with an activation, then a linear layer to the
 // class scores (no hidden layer: a linear classifier). Layer l maps x ↦ x·W_l + b_l.
 type MLP struct {
-	Activation string       `json:"activation"`
+	Activation Activation   `json:"activation"`
 	W          []*mat.Dense `json:"-"`
 	B          [][]float64  `json:"-"`
 }
 
 // NewMLP makes a head from in inputs through the hidden sizes to classes outputs, with
 // Glorot-uniform weights (seeded) and zero biases.
-func NewMLP(in int, hidden []int, classes int, activation string, rng *rand.Rand) (*MLP, error) {
-	if activation != ReLU && activation != Tanh {
+func NewMLP(in int, hidden []int, classes int, activation Activation, rng *rand.Rand) (*MLP, error) {
+	if !activation.Valid() {
 		return nil, fmt.Errorf("mlp: activation %q, want relu or tanh", activation)
 	}
 	if in < 1 || classes < 2 {
@@ -80,8 +86,8 @@ func (m *MLP) Logits(x *mat.Dense) *mat.Dense {
 	return h
 }
 
-func activate(name string, v float64) float64 {
-	if name == Tanh {
+func activate(a Activation, v float64) float64 {
+	if a == Tanh {
 		return math.Tanh(v)
 	}
 	return math.Max(v, 0)

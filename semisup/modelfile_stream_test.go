@@ -57,7 +57,7 @@ func TestStreamedPayloadIsMarshal(t *testing.T) {
 	data, labels := semisuptest.TwoStructures(t, 8, 5)
 	gwf := semisuptest.SmallGWF()
 	gwf.Epochs = 1
-	for _, enc := range []string{EncoderNone, EncoderGIN} {
+	for _, enc := range []EncoderKind{EncoderNone, EncoderGIN} {
 		m, err := NewModel(data, 2, gwf, Config{Beta: 0.1, Hidden: []int{3}, Activation: ReLU, Input: InputCentered, Encoder: enc, EncoderHidden: []int{4}})
 		if err != nil {
 			t.Fatal(err)

@@ -61,7 +61,7 @@ func TestGradientsByFiniteDifferences(t *testing.T) {
 	labels[1] = Unlabeled
 	for _, c := range []Config{{Beta: 0.7, Hidden: []int{5}, Activation: ReLU}, {Beta: 0.7, Hidden: []int{5}, Activation: Tanh, Input: InputLambda},
 		{Beta: 0.7, Hidden: []int{5}, Activation: ReLU, Input: InputCentered}} {
-		act := c.Activation + "/" + c.Input
+		act := string(c.Activation) + "/" + string(c.Input)
 		m, err := NewModel(data, 2, semisuptest.SmallGWF(), c)
 		if err != nil {
 			t.Fatal(err)
@@ -396,7 +396,7 @@ func TestDetach(t *testing.T) {
 // TestDefaultDetach: detached by default for free z, not with an encoder; DefaultConfig (free
 // z) follows it, and a configuration written without the key (false is not written) reads false.
 func TestDefaultDetach(t *testing.T) {
-	for enc, want := range map[string]bool{"": true, EncoderNone: true, EncoderGCN: false, EncoderGIN: false} {
+	for enc, want := range map[EncoderKind]bool{"": true, EncoderNone: true, EncoderGCN: false, EncoderGIN: false} {
 		if got := DefaultDetach(enc); got != want {
 			t.Errorf("DefaultDetach(%q) = %v, want %v", enc, got, want)
 		}

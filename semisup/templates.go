@@ -40,14 +40,14 @@ type TemplateConfig struct {
 	// structure alone, whatever features the graphs have) or NodeFeaturesAuto: for
 	// TrainTemplates with a validation split, the graphs' own unless the structure alone does
 	// clearly better on it; otherwise, and for a model made alone, the graphs' own.
-	NodeFeatures string `json:"node_features,omitempty"`
+	NodeFeatures NodeFeatureSource `json:"node_features,omitempty"`
 	// GraphStatistics has the head read each graph's statistics (graphs.LogStatistics,
 	// standardized over the training graphs) beside its discrepancies to the templates.
 	GraphStatistics bool `json:"graph_statistics,omitempty"`
 	// Encoder is EncoderGIN (node features from GIN layers, concatenated with the input
 	// features), EncoderNone (the graphs' own node features, or one-hot degrees) or, for
 	// TrainTemplates, EncoderAuto (the better of the two on the validation split).
-	Encoder string `json:"encoder"`
+	Encoder EncoderKind `json:"encoder"`
 	// EncoderHidden are the GIN layers' widths.
 	EncoderHidden []int `json:"encoder_hidden,omitempty"`
 	// Hidden are the head's hidden widths (ReLU); none: a linear head on the K discrepancies.
@@ -90,12 +90,25 @@ func (c TemplateConfig) MemberCount() int {
 	return DefaultMembers
 }
 
-// The values of TemplateConfig.NodeFeatures.
+// NodeFeatureSource is which node features a template model reads (TemplateConfig.NodeFeatures);
+// its JSON is the name, and "" means NodeFeaturesData.
+type NodeFeatureSource string
+
+// The node-feature sources.
 const (
-	NodeFeaturesData = "data"
-	NodeFeaturesNone = "none"
-	NodeFeaturesAuto = "auto"
+	NodeFeaturesData NodeFeatureSource = "data"
+	NodeFeaturesNone NodeFeatureSource = "none"
+	NodeFeaturesAuto NodeFeatureSource = "auto"
 )
+
+// Valid reports whether s is one of the node-feature sources or "".
+func (s NodeFeatureSource) Valid() bool {
+	switch s {
+	case "", NodeFeaturesData, NodeFeaturesNone, NodeFeaturesAuto:
+		return true
+	}
+	return false
+}
 
 // DefaultMembers is the ensemble's size when TemplateConfig.Members is 0.
 const DefaultMembers = 3
@@ -143,7 +156,7 @@ func (c TemplateConfig) Validate() error {
 		return fmt.Errorf("templates: feature weight %v must be finite and ≥ 0", c.FeatureWeight)
 	case c.Encoder != EncoderGIN && c.Encoder != EncoderNone && c.Encoder != EncoderAuto:
 		return fmt.Errorf("templates: encoder %q, want none, gin or auto", c.Encoder)
-	case c.NodeFeatures != "" && c.NodeFeatures != NodeFeaturesData && c.NodeFeatures != NodeFeaturesNone && c.NodeFeatures != NodeFeaturesAuto:
+	case !c.NodeFeatures.Valid():
 		return fmt.Errorf("templates: node features %q, want data, none or auto", c.NodeFeatures)
 	case c.Encoder == EncoderAuto && !(c.Validation > 0):
 		return fmt.Errorf("templates: encoder auto chooses on the validation split: the validation fraction must be > 0")

@@ -13,7 +13,7 @@ import (
 // encoder and once with the GIN encoder and keep the one whose members score better on their
 // validation splits: a GIN encoder wins where there are graphs enough to learn its weights
 // (NCI1), and overfits where there are few (MUTAG).
-const EncoderAuto = "auto"
+const EncoderAuto EncoderKind = "auto"
 
 // trainAuto is TrainTemplates for cfg.Encoder = EncoderAuto: an ensemble without an encoder and
 // one with GIN, on the same member seeds (so the same validation splits), the one with the
@@ -23,11 +23,11 @@ const EncoderAuto = "auto"
 func trainAuto(ctx context.Context, data []*graphs.Graph, labels []int, classes int, cfg TemplateConfig, opt TemplateOptions) (*TemplateEnsemble, error) {
 	var best *TemplateEnsemble
 	bestScore := math.Inf(-1)
-	for _, enc := range [...]string{EncoderNone, EncoderGIN} {
+	for _, enc := range [...]EncoderKind{EncoderNone, EncoderGIN} {
 		c := cfg
 		c.Encoder = enc
 		o := opt
-		o.Observe = prefixed(opt.Observe, "encoder "+enc+": ")
+		o.Observe = prefixed(opt.Observe, "encoder "+string(enc)+": ")
 		e, err := TrainTemplates(ctx, data, labels, classes, c, o)
 		if err != nil {
 			return nil, fmt.Errorf("encoder %s: %w", enc, err)

@@ -18,8 +18,8 @@ func TestTemplatesEncoderAuto(t *testing.T) {
 	data, labels := semisuptest.TwoStructures(t, 16, 1)
 	cfg := smallTemplateConfig()
 	cfg.Epochs, cfg.Validation, cfg.Members = 2, 0.5, 2
-	trained := map[string]*TemplateEnsemble{}
-	for _, enc := range []string{EncoderNone, EncoderGIN, EncoderAuto} {
+	trained := map[EncoderKind]*TemplateEnsemble{}
+	for _, enc := range []EncoderKind{EncoderNone, EncoderGIN, EncoderAuto} {
 		c := cfg
 		c.Encoder = enc
 		e, err := TrainTemplates(context.Background(), data, labels, 2, c, TemplateOptions{Workers: 2})

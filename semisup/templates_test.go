@@ -294,7 +294,7 @@ func TestTemplateConfigErrors(t *testing.T) {
 		func(c *TemplateConfig) { c.Templates = -1 },
 		func(c *TemplateConfig) { c.TemplateNodes = 0 },
 		func(c *TemplateConfig) { c.FeatureWeight = math.NaN() },
-		func(c *TemplateConfig) { c.Encoder = "gcn" },
+		func(c *TemplateConfig) { c.Encoder = EncoderGCN },
 		func(c *TemplateConfig) { c.LearningRate = 0 },
 		func(c *TemplateConfig) { c.Epochs = 0 },
 		func(c *TemplateConfig) { c.BatchSize = 0 },

@@ -238,7 +238,7 @@ func (f *clusterFlags) options() (experiment.Options, error) {
 
 // trainer is the experiment's trainer of --encoder: nil for the paper's free embeddings.
 func (f *clusterFlags) trainer() (experiment.Trainer, error) {
-	if f.encoder.kind == semisup.EncoderNone {
+	if f.encoder.encoder() == semisup.EncoderNone {
 		if f.encoder.hidden != defaultEncoderHidden || f.encoder.lr != 0 {
 			return nil, cli.Usagef("--encoder-hidden and --encoder-lr need --encoder gcn or gin")
 		}
@@ -248,7 +248,7 @@ func (f *clusterFlags) trainer() (experiment.Trainer, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := semisup.EncoderTrainer{Kind: f.encoder.kind, Hidden: hidden, LearningRate: f.encoder.lr}
+	t := semisup.EncoderTrainer{Kind: f.encoder.encoder(), Hidden: hidden, LearningRate: f.encoder.lr}
 	if err := t.Validate(); err != nil {
 		return nil, cli.Usagef("--encoder: %v", err)
 	}

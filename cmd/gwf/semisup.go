@@ -141,8 +141,8 @@ func (f *semisupFlags) register(fs *pflag.FlagSet) {
 		"folder to keep each finished cross-validation fold, for a rerun to reuse (--method gwf: also the model trained without labels, both checkpointed after every epoch, and report.json)")
 	fs.Float64Var(&f.beta, "beta", d.Beta, "--method templates: weight of the GWF reconstruction of every graph (0: the labels alone); --method gwf: weight β of the classification loss")
 	fs.StringVar(&f.hidden, "hidden", widthsText(d.Hidden), `hidden layer sizes of the head, comma-separated ("" or 0: a linear head)`)
-	fs.StringVar(&f.activation, "activation", d.Activation, "activation of the hidden layers: relu or tanh")
-	fs.StringVar(&f.input, "head-input", d.Input, "what the head reads: centered (z minus its mean: the identifiable part of z), lambda (softmax(z)) or z (the raw embedding, as eq. ssl)")
+	fs.StringVar(&f.activation, "activation", string(d.Activation), "activation of the hidden layers: relu or tanh")
+	fs.StringVar(&f.input, "head-input", string(d.Input), "what the head reads: centered (z minus its mean: the identifiable part of z), lambda (softmax(z)) or z (the raw embedding, as eq. ssl)")
 	fs.BoolVar(&f.detach, "detach", d.Detach, "--method gwf: stop the classification gradient at the embeddings: the labels train the head only. The default with free z (--encoder none), where the cross-entropy reaches only the labelled graphs' own z and moves them away from the unlabelled graphs of their class; --detach=false is the paper's eq. ssl. False by default with an encoder (gcn, gin), whose shared weights carry the labels to every graph")
 	f.encoder.register(fs, "the GWF term and the labels")
 	fs.BoolVar(&f.noGWF, "no-gwf", false, "train without the GWF term (the labels alone): the baseline that shows what the GWF term adds")
@@ -187,7 +187,7 @@ func methodDefaults(fs *pflag.FlagSet) {
 		{"hidden", widthsText(t.Hidden), widthsText(g.Hidden)},
 		{"beta", num(t.Beta), num(g.Beta)},
 		{"validation", num(t.Validation), num(classexp.DefaultValidation)},
-		{"encoder", t.Encoder, semisup.EncoderNone},
+		{"encoder", string(t.Encoder), string(semisup.EncoderNone)},
 		{"encoder-hidden", widthsText(t.EncoderHidden), widthsText(semisup.DefaultEncoderHidden())},
 	} {
 		methodDefault(fs.Lookup(d.flag), d.tmpl, d.gwf)
@@ -389,7 +389,7 @@ func (f *semisupFlags) gwfConfig(fs *pflag.FlagSet) (semisup.Config, error) {
 		f.validation = classexp.DefaultValidation
 	}
 	if !fs.Changed("encoder") {
-		f.encoder.kind = semisup.EncoderNone // DefaultConfig's "", as the flag names it
+		f.encoder.kind = string(semisup.EncoderNone) // DefaultConfig's "", as the flag names it
 	}
 	hidden, encHidden := d.Hidden, semisup.DefaultEncoderHidden()
 	var err error
@@ -404,10 +404,10 @@ func (f *semisupFlags) gwfConfig(fs *pflag.FlagSet) (semisup.Config, error) {
 		}
 	}
 	if !fs.Changed("detach") {
-		f.detach = semisup.DefaultDetach(f.encoder.kind) && !f.noGWF
+		f.detach = semisup.DefaultDetach(f.encoder.encoder()) && !f.noGWF
 	}
-	sc := semisup.Config{Beta: f.beta, Hidden: hidden, Activation: f.activation, Input: f.input, Detach: f.detach, Head: f.head,
-		Encoder: f.encoder.kind, EncoderHidden: encHidden, EncoderLearningRate: f.encoder.lr, NoGWF: f.noGWF}
+	sc := semisup.Config{Beta: f.beta, Hidden: hidden, Activation: semisup.Activation(f.activation), Input: semisup.Input(f.input), Detach: f.detach, Head: f.head,
+		Encoder: f.encoder.encoder(), EncoderHidden: encHidden, EncoderLearningRate: f.encoder.lr, NoGWF: f.noGWF}
 	if err := sc.Validate(); err != nil {
 		return sc, cli.Usagef("%v", err)
 	}

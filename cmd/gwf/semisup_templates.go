@@ -60,7 +60,7 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 			return c, gwfSetting(fs, "--"+name)
 		}
 	}
-	if f.encoder.kind == semisup.EncoderGCN {
+	if f.encoder.encoder() == semisup.EncoderGCN {
 		return c, gwfSetting(fs, "--encoder gcn")
 	}
 	if fs.Changed("feature-weight") && f.train.FeatureWeight.Auto && !fs.Changed("method") {
@@ -89,7 +89,7 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 		c.FeatureWeight = t.FeatureWeight.Weight
 	}
 	if fs.Changed("encoder") {
-		c.Encoder = f.encoder.kind
+		c.Encoder = f.encoder.encoder()
 	}
 	if fs.Changed("encoder-hidden") {
 		h, err := f.encoder.widths()

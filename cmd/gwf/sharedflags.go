@@ -73,10 +73,13 @@ func widthsText(w []int) string {
 
 // register adds the flags; trainedBy says what trains the encoder.
 func (e *encoderFlags) register(fs *pflag.FlagSet, trainedBy string) {
-	fs.StringVar(&e.kind, "encoder", semisup.EncoderNone, "embeddings: none (one free z per graph, the paper's model), gcn or gin (z = a graph neural network of the graph, trained by "+trainedBy+"; unseen graphs are embedded by one forward pass)")
+	fs.StringVar(&e.kind, "encoder", string(semisup.EncoderNone), "embeddings: none (one free z per graph, the paper's model), gcn or gin (z = a graph neural network of the graph, trained by "+trainedBy+"; unseen graphs are embedded by one forward pass)")
 	fs.StringVar(&e.hidden, "encoder-hidden", defaultEncoderHidden, "hidden widths of the --encoder")
 	fs.Float64Var(&e.lr, "encoder-lr", 0, "Adam learning rate of the --encoder's weights (0: --lr, the GWF model's)")
 }
+
+// encoder is --encoder as a setting; the settings' Validate checks it.
+func (e *encoderFlags) encoder() semisup.EncoderKind { return semisup.EncoderKind(e.kind) }
 
 // widths parses --encoder-hidden.
 func (e *encoderFlags) widths() ([]int, error) {

@@ -79,7 +79,7 @@ func main() {
 	fs.IntVar(&o.layers, "layers", def.Layers, "GWD layers M")
 	fs.Float64Var(&o.beta, "beta", semisup.DefaultConfig().Beta, "weight of the classification loss")
 	detach := fs.Bool("detach", semisup.DefaultConfig().Detach, "stop the classification gradient at the embeddings: the labels train the head alone (false by default with an encoder: semisup.DefaultDetach)")
-	fs.StringVar(&o.input, "head-input", semisup.DefaultConfig().Input, "what the head reads: centered, lambda or z")
+	fs.StringVar(&o.input, "head-input", string(semisup.DefaultConfig().Input), "what the head reads: centered, lambda or z")
 	fs.StringVar(&o.fractionsData, "fractions-dataset", "MUTAG", "dataset of the labelled-fraction study (empty: skip it)")
 	fs.StringVar(&fr, "fractions", "0.05,0.1,0.3,0.6,0.9", "labelled fractions")
 	fs.IntVar(&o.seeds, "seeds", 3, "seeds per labelled fraction")
@@ -154,14 +154,14 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		return fmt.Errorf("--validation = %v not in (0, 1)", o.validation)
 	}
 	if len(o.variants) == 0 {
-		o.variants = []string{semisup.EncoderNone}
+		o.variants = []string{string(semisup.EncoderNone)}
 	}
 	for _, v := range o.variants {
 		if _, err := withVariant(semisup.DefaultConfig(), v, nil); err != nil {
 			return err
 		}
 	}
-	if !o.nested && (len(o.variants) > 1 || o.variants[0] != semisup.EncoderNone) {
+	if !o.nested && (len(o.variants) > 1 || o.variants[0] != string(semisup.EncoderNone)) {
 		return errors.New("--encoders needs the nested protocol")
 	}
 	for _, f := range o.fractions {
@@ -175,7 +175,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	sc := semisup.DefaultConfig()
 	sc.Beta = o.beta
 	if o.input != "" {
-		sc.Input = o.input
+		sc.Input = semisup.Input(o.input)
 	}
 	detachFlag := "" // the default, DefaultDetach of each embedding
 	if o.detach != nil {
@@ -185,7 +185,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	rep := nb.NewReport("Table 2: semi-supervised classification accuracy (%)",
 		fmt.Sprintf("go run ./notebooks/table2 --output-dir %s --datasets %q --solvers %s --features %q --folds %d --subset %d --epochs %d --atoms %d --layers %d --beta %g --head-input %s%s --fractions-dataset %q --fractions %s --seeds %d --nested=%v --validation %g --refit=%v --select-unsupervised=%v --cv-seeds %d --encoders %s",
 			o.out, strings.Join(o.datasets, ","), strings.Join(o.solvers, ","), o.features.Describe(o.datasets), o.folds, o.subset, o.epochs, o.atoms, o.layers, o.beta, sc.Input, detachFlag, o.fractionsData, joinFloats(o.fractions), o.seeds, o.nested, o.validation, o.refit, o.unsup, o.cvSeeds, strings.Join(o.variants, ",")))
-	rep.Printf("GWF (K = %d, M = %d, L = 2, %d epochs) with an MLP head (hidden %v, %s, reading "+sc.Input+"), β = %g, trained jointly%s; then the head alone, %d full-batch Adam steps on the final embeddings. Stratified %d-fold cross-validation: the held-out fold's graphs are in the GWF term without labels (transductive); accuracy on the held-out fold, mean ± std over folds.\n\n",
+	rep.Printf("GWF (K = %d, M = %d, L = 2, %d epochs) with an MLP head (hidden %v, %s, reading "+string(sc.Input)+"), β = %g, trained jointly%s; then the head alone, %d full-batch Adam steps on the final embeddings. Stratified %d-fold cross-validation: the held-out fold's graphs are in the GWF term without labels (transductive); accuracy on the held-out fold, mean ± std over folds.\n\n",
 		o.atoms, o.layers, o.epochs, sc.Hidden, sc.Activation, sc.Beta, map[bool]string{true: " (the cross-entropy detached from the free z: it trains the head alone)", false: ""}[sc.Detach], sc.Head.Steps, o.folds)
 	if o.nested {
 		rep.Printf("Nested protocol, %d repeat(s) (seed s: fold split, validation split and model seed): in each fold a stratified %.0f%% of the labelled graphs is held out as well and chooses the stopping epoch (the head trained alone on every epoch's embeddings, the best validation accuracy kept%s%s); the held-out fold is scored once. On the same folds: the same head on the same model trained without labels (β = 0: GWF for free z, the encoder trained by the GWF term alone for an encoder; its epoch chosen on the same validation split) and a multinomial logistic regression on that model's λ (C from {0.01, 0.1, 1, 10, 100} by 5-fold cross-validation on the fold's training graphs). Mean ± std over folds × repeats.\n\n",
@@ -303,7 +303,7 @@ func (o options) crossValidate(ctx context.Context, d, solver string, sc semisup
 	cfg := o.config(solver, seed, weight)
 	var sel *experiment.Selection
 	name := o.features.CellName(d, solver)
-	if v := variantName(sc); v != semisup.EncoderNone {
+	if v := variantName(sc); v != string(semisup.EncoderNone) {
 		name += "-" + v
 	}
 	if o.nested {

@@ -17,9 +17,10 @@ import (
 // graph encoder), gin-alone or gcn-alone (the encoder without the GWF term), and detach, or
 // when nil the embedding's default (semisup.DefaultDetach).
 func withVariant(sc semisup.Config, variant string, detach *bool) (semisup.Config, error) {
-	enc, alone := strings.CutSuffix(variant, "-alone")
+	name, alone := strings.CutSuffix(variant, "-alone")
+	enc := semisup.EncoderKind(name)
 	switch {
-	case enc == semisup.EncoderGIN || enc == semisup.EncoderGCN:
+	case enc.IsGNN():
 	case enc == semisup.EncoderNone && !alone:
 	default:
 		return sc, fmt.Errorf("--encoders: %q, want none, gin, gcn, gin-alone or gcn-alone", variant)
@@ -34,19 +35,19 @@ func withVariant(sc semisup.Config, variant string, detach *bool) (semisup.Confi
 // variantName is the name withVariant takes for sc's embedding.
 func variantName(sc semisup.Config) string {
 	switch {
-	case sc.Encoder == "" || sc.Encoder == semisup.EncoderNone:
-		return semisup.EncoderNone
+	case sc.Encoder.IsFree():
+		return string(semisup.EncoderNone)
 	case sc.NoGWF:
-		return sc.Encoder + "-alone"
+		return string(sc.Encoder) + "-alone"
 	}
-	return sc.Encoder
+	return string(sc.Encoder)
 }
 
 // variantTitle describes a variant in the table.
 func variantTitle(v string) string {
 	enc, alone := strings.CutSuffix(v, "-alone")
 	switch {
-	case enc == semisup.EncoderNone:
+	case semisup.EncoderKind(enc) == semisup.EncoderNone:
 		return "free z"
 	case alone:
 		return strings.ToUpper(enc) + " encoder alone (no GWF term)"

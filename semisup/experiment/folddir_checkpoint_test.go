@@ -22,7 +22,7 @@ type cvRun func(dir string, ctx context.Context, log func(bool, string), progres
 // fold2 is the cross-validation of the checkpoint tests: fold 2 only of three, 24 graphs, 3
 // epochs, encoder enc (at its own learning rate), with opt's protocol; cfg is its (first)
 // configuration.
-func fold2(t *testing.T, enc string, opt CVOptions) (semisup.Config, cvRun) {
+func fold2(t *testing.T, enc semisup.EncoderKind, opt CVOptions) (semisup.Config, cvRun) {
 	data, labels := semisuptest.TwoStructures(t, 24, 11)
 	gwf := semisuptest.SmallGWF()
 	gwf.Epochs = 3
@@ -69,7 +69,7 @@ func checkResumed(t *testing.T, name string, run cvRun, dir string, want []FoldR
 // and with an encoder. A checkpoint that cannot be resumed (a damaged model, another fold's
 // record) is said in the log and the fold trains from the start, with the same result.
 func TestCrossValidateDirResumesFold(t *testing.T) {
-	for _, enc := range []string{semisup.EncoderNone, semisup.EncoderGIN} {
+	for _, enc := range []semisup.EncoderKind{semisup.EncoderNone, semisup.EncoderGIN} {
 		for _, c := range []struct {
 			name string
 			at   int // the epoch start (counting every candidate's, then the refit's) that kills
@@ -78,12 +78,12 @@ func TestCrossValidateDirResumesFold(t *testing.T) {
 			{"second candidate", 5, "(candidate 2 after epoch 1)"},
 			{"refit", 7, "(every candidate trained)"},
 		} {
-			t.Run(enc+"/"+c.name, func(t *testing.T) { testResumesFold(t, enc, c.at, c.log) })
+			t.Run(string(enc)+"/"+c.name, func(t *testing.T) { testResumesFold(t, enc, c.at, c.log) })
 		}
 	}
 }
 
-func testResumesFold(t *testing.T, enc string, at int, where string) {
+func testResumesFold(t *testing.T, enc semisup.EncoderKind, at int, where string) {
 	sel := &Selection{Refit: true, Seed: 1}
 	a, run := fold2(t, enc, CVOptions{Select: sel})
 	b := a
@@ -152,12 +152,12 @@ func testResumesFold(t *testing.T, enc string, at int, where string) {
 // and ends with the files and results of one uninterrupted run, the checkpoint removed. A
 // checkpoint that does not continue the saved epochs is not resumed: the model trains again.
 func TestCrossValidateDirResumesUnsupervised(t *testing.T) {
-	for _, enc := range []string{semisup.EncoderNone, semisup.EncoderGIN} {
-		t.Run(enc, func(t *testing.T) { testResumesUnsupervised(t, enc) })
+	for _, enc := range []semisup.EncoderKind{semisup.EncoderNone, semisup.EncoderGIN} {
+		t.Run(string(enc), func(t *testing.T) { testResumesUnsupervised(t, enc) })
 	}
 }
 
-func testResumesUnsupervised(t *testing.T, enc string) {
+func testResumesUnsupervised(t *testing.T, enc semisup.EncoderKind) {
 	_, run := fold2(t, enc, CVOptions{Baselines: true, LogRegGrid: []float64{0.1, 10}})
 	whole := t.TempDir()
 	want, err := run(whole, context.Background(), nil, nil)

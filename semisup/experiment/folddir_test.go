@@ -213,7 +213,7 @@ func TestFoldRecordEncoderEmbeddings(t *testing.T) {
 	data, labels := semisuptest.TwoStructures(t, 10, 3)
 	gwf := semisuptest.SmallGWF()
 	for _, c := range []struct {
-		encoder string
+		encoder semisup.EncoderKind
 		marked  bool
 	}{{semisup.EncoderNone, false}, {semisup.EncoderGIN, true}, {semisup.EncoderGCN, true}} {
 		cfg := semisup.Config{Beta: 0.1, Activation: semisup.ReLU, Input: semisup.InputCentered, Encoder: c.encoder}

@@ -38,11 +38,11 @@ type TemplatesFold struct {
 	BestEpochs []int `json:"best_epochs,omitempty"`
 	// Encoder is the encoder the fold's training graphs chose, with encoder auto; NodeFeatures
 	// the node features they chose (data or none: the structure alone), with node features auto.
-	Encoder      string  `json:"encoder,omitempty"`
-	NodeFeatures string  `json:"node_features,omitempty"`
-	Train        int     `json:"train"`
-	Test         int     `json:"test"`
-	Seconds      float64 `json:"seconds"`
+	Encoder      semisup.EncoderKind       `json:"encoder,omitempty"`
+	NodeFeatures semisup.NodeFeatureSource `json:"node_features,omitempty"`
+	Train        int                       `json:"train"`
+	Test         int                       `json:"test"`
+	Seconds      float64                   `json:"seconds"`
 	// Graphs are the held-out graphs (indices into the data) and Predictions the classes
 	// predicted for them, in that order (absent from folds kept before they were recorded).
 	Graphs      []int `json:"graphs,omitempty"`
@@ -71,9 +71,9 @@ type TemplatesReport struct {
 	Scored    int              `json:"scored,omitempty"`
 	// Encoder and NodeFeatures are what one split's training graphs chose, where the
 	// configuration leaves them to choose (auto); a cross-validation's folds say theirs.
-	Encoder      string  `json:"encoder,omitempty"`
-	NodeFeatures string  `json:"node_features,omitempty"`
-	Seconds      float64 `json:"seconds"`
+	Encoder      semisup.EncoderKind       `json:"encoder,omitempty"`
+	NodeFeatures semisup.NodeFeatureSource `json:"node_features,omitempty"`
+	Seconds      float64                   `json:"seconds"`
 }
 
 // FoldAccuracies are the folds' accuracies, in fold order (none for one split).
@@ -131,7 +131,7 @@ func epochsKept(f TemplatesFold) string {
 }
 
 // chosen names what the training graphs chose ("structure alone, encoder gin"; "" for nothing).
-func chosen(encoder, features string) string {
+func chosen(encoder semisup.EncoderKind, features semisup.NodeFeatureSource) string {
 	var s []string
 	switch features {
 	case "":
@@ -141,13 +141,13 @@ func chosen(encoder, features string) string {
 		s = append(s, "node features")
 	}
 	if encoder != "" {
-		s = append(s, "encoder "+encoder)
+		s = append(s, "encoder "+string(encoder))
 	}
 	return strings.Join(s, ", ")
 }
 
 // chosenNote is chosen as a note after a line's figures ("; chosen: ..."), or "".
-func chosenNote(encoder, features string) string {
+func chosenNote(encoder semisup.EncoderKind, features semisup.NodeFeatureSource) string {
 	if c := chosen(encoder, features); c != "" {
 		return "; chosen: " + c
 	}
@@ -156,7 +156,7 @@ func chosenNote(encoder, features string) string {
 
 // choices are what an ensemble trained on data under cfg chose where cfg left it to choose:
 // its encoder under encoder auto and its node features where it chose them ("" otherwise).
-func choices(cfg semisup.TemplateConfig, data []*graphs.Graph, m *semisup.TemplateEnsemble) (encoder, features string) {
+func choices(cfg semisup.TemplateConfig, data []*graphs.Graph, m *semisup.TemplateEnsemble) (encoder semisup.EncoderKind, features semisup.NodeFeatureSource) {
 	if cfg.Encoder == semisup.EncoderAuto {
 		encoder = m.Members[0].Config.Encoder
 	}
