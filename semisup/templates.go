@@ -74,6 +74,11 @@ type TemplateConfig struct {
 	// warm start most solves converge in a few iterations, but some creep towards the tolerance
 	// for many more; a cap keeps the near-optimal transport the creep starts from.
 	SolverIterations int `json:"solver_iterations,omitempty"`
+	// SolverTolerance is the relative change of the objective at which each CG solve of the
+	// template layer stops, in training and prediction alike (0: layers.DefaultCG's, POT's
+	// 1e-9, which files written before the setting mean). Frank-Wolfe crawls along plateaus of
+	// adjacency matrices, changing a discrepancy by parts per million.
+	SolverTolerance float64 `json:"solver_tolerance,omitempty"`
 	// Seed seeds the initialisation, the split and the batches.
 	Seed uint64 `json:"seed"`
 	// Members is the number of models TrainTemplates trains, each from its own seed
@@ -124,8 +129,12 @@ const TemplatesPerClass = 4
 // folder of random-graph classes (docs/results/templates.md).
 func DefaultTemplateConfig() TemplateConfig {
 	return TemplateConfig{TemplateNodes: 12, FeatureWeight: 1, Structure: graphs.Adjacency, NodeFeatures: NodeFeaturesAuto, Encoder: EncoderNone,
-		EncoderHidden: DefaultEncoderHidden(), Hidden: []int{64}, LearningRate: 0.01, Epochs: 60, BatchSize: 32, Validation: 0.1, Seed: 1, Members: DefaultMembers}
+		EncoderHidden: DefaultEncoderHidden(), Hidden: []int{64}, LearningRate: 0.01, Epochs: 60, BatchSize: 32, Validation: 0.1, Seed: 1, Members: DefaultMembers,
+		SolverTolerance: DefaultTemplateSolverTolerance}
 }
+
+// DefaultTemplateSolverTolerance is DefaultTemplateConfig's SolverTolerance.
+const DefaultTemplateSolverTolerance = 1e-6
 
 // TemplateCount is the number of templates for data of the given classes.
 func (c TemplateConfig) TemplateCount(classes int) int {
@@ -180,6 +189,8 @@ func (c TemplateConfig) Validate() error {
 		return fmt.Errorf("templates: %d members (1 to %d; 0: %d)", c.Members, maxMembers, DefaultMembers)
 	case c.SolverIterations < 0 || c.SolverIterations > maxSolverIterations:
 		return fmt.Errorf("templates: %d solver iterations (1 to %d; 0: %d)", c.SolverIterations, maxSolverIterations, maxSolverIterations)
+	case !(c.SolverTolerance >= 0 && c.SolverTolerance < 1):
+		return fmt.Errorf("templates: solver tolerance %v (0 to 1; 0: POT's 1e-9)", c.SolverTolerance)
 	case !(c.Validation >= 0 && c.Validation < 1):
 		return fmt.Errorf("templates: validation fraction %v, want [0, 1)", c.Validation)
 	}

@@ -366,6 +366,9 @@ func (m *TemplateModel) solver() layers.CG {
 	if n := m.Config.SolverIterations; n > 0 {
 		c.MaxIter = n
 	}
+	if t := m.Config.SolverTolerance; t > 0 {
+		c.TolRel = t
+	}
 	return c
 }
 

@@ -302,6 +302,9 @@ func TestTemplateConfigErrors(t *testing.T) {
 		func(c *TemplateConfig) { c.Patience = -1 },
 		func(c *TemplateConfig) { c.SolverIterations = -1 },
 		func(c *TemplateConfig) { c.SolverIterations = 10001 },
+		func(c *TemplateConfig) { c.SolverTolerance = -1e-6 },
+		func(c *TemplateConfig) { c.SolverTolerance = 1 },
+		func(c *TemplateConfig) { c.SolverTolerance = math.NaN() },
 		func(c *TemplateConfig) { c.WLRounds = -1 },
 		func(c *TemplateConfig) { c.WLRounds = graphs.MaxWLIterations + 1 },
 		func(c *TemplateConfig) { c.EncoderHidden = []int{0} },
@@ -567,6 +570,56 @@ func TestTemplateSolverIterations(t *testing.T) {
 	}
 	if back.Config.SolverIterations != 1 {
 		t.Errorf("the cap read back as %d", back.Config.SolverIterations)
+	}
+}
+
+// TestTemplateSolverTolerance: a looser tolerance stops each solve earlier on the path of a
+// tighter one, so no discrepancy falls below it and some are higher; a saved model keeps it.
+func TestTemplateSolverTolerance(t *testing.T) {
+	data, labels := ringsOrPairs(t, 8, 3)
+	c := smallTemplateConfig()
+	c.SolverTolerance = 1e-12
+	m, err := NewTemplateModel(data, labels, 2, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tight, err := m.Discrepancies(context.Background(), data, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Config.SolverTolerance = 0.5
+	loose, err := m.Discrepancies(context.Background(), data, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	higher := 0
+	r, k := tight.Dims()
+	for i := range r {
+		for j := range k {
+			if loose.At(i, j) < tight.At(i, j)-1e-12 {
+				t.Fatalf("graph %d, template %d: tolerance 0.5 gives %v, under the %v of 1e-12", i, j, loose.At(i, j), tight.At(i, j))
+			}
+			if loose.At(i, j) > tight.At(i, j)+1e-9 {
+				higher++
+			}
+		}
+	}
+	if higher == 0 {
+		t.Error("tolerance 0.5 gave every discrepancy of 1e-12")
+	}
+	var buf bytes.Buffer
+	if err := m.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := DecodeTemplates(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Config.SolverTolerance != 0.5 {
+		t.Errorf("the tolerance read back as %v", back.Config.SolverTolerance)
+	}
+	if DefaultTemplateConfig().SolverTolerance != DefaultTemplateSolverTolerance {
+		t.Error("the default config does not carry the default tolerance")
 	}
 }
 
