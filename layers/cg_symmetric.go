@@ -34,7 +34,8 @@ type basisCells struct {
 }
 
 // nonZeros returns the basis cells whose flow is not zero: about half of them on the
-// degenerate bases of equal-mass nodes, and a loop without a branch in it.
+// degenerate bases of equal-mass nodes, so that the line search's double sum over them is
+// a quarter as long and has no branch.
 func (s *cgSymScratch) nonZeros(rows, cols []int32, flows []float64) basisCells {
 	s.nzRows, s.nzCols, s.nzFlows = s.nzRows[:0], s.nzCols[:0], s.nzFlows[:0]
 	for p, f := range flows {
