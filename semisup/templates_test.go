@@ -526,97 +526,64 @@ func TestFitTemplatesPatience(t *testing.T) {
 	}
 }
 
-// TestTemplateSolverIterations: a cap on CG's iterations stops each solve on the path the
-// uncapped solve takes, so no discrepancy falls below the uncapped one and, with a cap of one
-// iteration, some are higher; the cap is part of the model, so a saved model keeps it.
-func TestTemplateSolverIterations(t *testing.T) {
-	data, labels := ringsOrPairs(t, 8, 3)
-	c := smallTemplateConfig()
-	m, err := NewTemplateModel(data, labels, 2, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	full, err := m.Discrepancies(context.Background(), data, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.Config.SolverIterations = 1
-	capped, err := m.Discrepancies(context.Background(), data, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	higher := 0
-	r, k := full.Dims()
-	for i := range r {
-		for j := range k {
-			if capped.At(i, j) < full.At(i, j)-1e-12 {
-				t.Fatalf("graph %d, template %d: capped %v under the converged %v", i, j, capped.At(i, j), full.At(i, j))
+// TestTemplateSolverStops: a cap on CG's iterations, or a looser tolerance, stops each solve
+// earlier on the path the full solve takes, so no discrepancy falls below the full one and
+// some are higher; both settings are part of the model, so a saved model keeps them.
+func TestTemplateSolverStops(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		full, early func(*TemplateConfig)
+		kept        func(TemplateConfig) bool
+	}{
+		{"one iteration", func(*TemplateConfig) {}, func(c *TemplateConfig) { c.SolverIterations = 1 },
+			func(c TemplateConfig) bool { return c.SolverIterations == 1 }},
+		{"tolerance 0.5", func(c *TemplateConfig) { c.SolverTolerance = 1e-12 }, func(c *TemplateConfig) { c.SolverTolerance = 0.5 },
+			func(c TemplateConfig) bool { return c.SolverTolerance == 0.5 }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			data, labels := ringsOrPairs(t, 8, 3)
+			cfg := smallTemplateConfig()
+			c.full(&cfg)
+			m, err := NewTemplateModel(data, labels, 2, cfg)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if capped.At(i, j) > full.At(i, j)+1e-9 {
-				higher++
+			full, err := m.Discrepancies(context.Background(), data, 1)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-	}
-	if higher == 0 {
-		t.Error("one CG iteration gave every converged discrepancy")
-	}
-	var buf bytes.Buffer
-	if err := m.Encode(&buf); err != nil {
-		t.Fatal(err)
-	}
-	back, err := DecodeTemplates(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if back.Config.SolverIterations != 1 {
-		t.Errorf("the cap read back as %d", back.Config.SolverIterations)
-	}
-}
-
-// TestTemplateSolverTolerance: a looser tolerance stops each solve earlier on the path of a
-// tighter one, so no discrepancy falls below it and some are higher; a saved model keeps it.
-func TestTemplateSolverTolerance(t *testing.T) {
-	data, labels := ringsOrPairs(t, 8, 3)
-	c := smallTemplateConfig()
-	c.SolverTolerance = 1e-12
-	m, err := NewTemplateModel(data, labels, 2, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tight, err := m.Discrepancies(context.Background(), data, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.Config.SolverTolerance = 0.5
-	loose, err := m.Discrepancies(context.Background(), data, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	higher := 0
-	r, k := tight.Dims()
-	for i := range r {
-		for j := range k {
-			if loose.At(i, j) < tight.At(i, j)-1e-12 {
-				t.Fatalf("graph %d, template %d: tolerance 0.5 gives %v, under the %v of 1e-12", i, j, loose.At(i, j), tight.At(i, j))
+			c.early(&m.Config)
+			early, err := m.Discrepancies(context.Background(), data, 1)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if loose.At(i, j) > tight.At(i, j)+1e-9 {
-				higher++
+			higher := 0
+			r, k := full.Dims()
+			for i := range r {
+				for j := range k {
+					if early.At(i, j) < full.At(i, j)-1e-12 {
+						t.Fatalf("graph %d, template %d: stopped early %v, under the full %v", i, j, early.At(i, j), full.At(i, j))
+					}
+					if early.At(i, j) > full.At(i, j)+1e-9 {
+						higher++
+					}
+				}
 			}
-		}
-	}
-	if higher == 0 {
-		t.Error("tolerance 0.5 gave every discrepancy of 1e-12")
-	}
-	var buf bytes.Buffer
-	if err := m.Encode(&buf); err != nil {
-		t.Fatal(err)
-	}
-	back, err := DecodeTemplates(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if back.Config.SolverTolerance != 0.5 {
-		t.Errorf("the tolerance read back as %v", back.Config.SolverTolerance)
+			if higher == 0 {
+				t.Error("stopping early gave every full discrepancy")
+			}
+			var buf bytes.Buffer
+			if err := m.Encode(&buf); err != nil {
+				t.Fatal(err)
+			}
+			back, err := DecodeTemplates(&buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !c.kept(back.Config) {
+				t.Errorf("the setting read back as %+v", back.Config)
+			}
+		})
 	}
 	if DefaultTemplateConfig().SolverTolerance != DefaultTemplateSolverTolerance {
 		t.Error("the default config does not carry the default tolerance")
