@@ -5,8 +5,11 @@ package subset
 import "gonum.org/v1/gonum/mat"
 
 // Ints returns xs at idx, in the order of idx (a new slice).
-func Ints(xs, idx []int) []int {
-	out := make([]int, len(idx))
+func Ints(xs, idx []int) []int { return Of(xs, idx) }
+
+// Of returns xs at idx, in the order of idx (a new slice).
+func Of[T any](xs []T, idx []int) []T {
+	out := make([]T, len(idx))
 	for r, i := range idx {
 		out[r] = xs[i]
 	}

@@ -19,8 +19,16 @@ type HeldOutFold struct {
 	Graphs, Predictions []int
 }
 
-// HeldOut is every fold's held-out predictions.
+// HeldOut is every fold's held-out predictions (the weighed folds' where the template model
+// was weighed).
 func (r *SVMReport) HeldOut() []HeldOutFold {
+	if r.weighedFolds() {
+		out := make([]HeldOutFold, len(r.Weighed))
+		for k, f := range r.Weighed {
+			out[k] = HeldOutFold{Fold: f.Fold, Graphs: f.Graphs, Predictions: f.Predictions}
+		}
+		return out
+	}
 	out := make([]HeldOutFold, len(r.Folds))
 	for k, f := range r.Folds {
 		out[k] = HeldOutFold{Fold: f.Fold, Graphs: f.Graphs, Predictions: f.Predictions}

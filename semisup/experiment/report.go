@@ -65,8 +65,12 @@ type SVMReport struct {
 	Settings fgwsvm.Settings     `json:"settings"`
 	Cost     fgwsvm.Stats        `json:"cost"`
 	Folds    []fgwsvm.FoldResult `json:"folds,omitempty"`
-	Accuracy MeanStd             `json:"accuracy"`
-	Labeled  int                 `json:"labeled,omitempty"`
+	// Weighed are the folds where the template model (Templates) was weighed against the
+	// FGW-SVM: where set, their accuracies and predictions are the report's.
+	Weighed   []WeighedFold           `json:"weighed,omitempty"`
+	Templates *semisup.TemplateConfig `json:"templates,omitempty"`
+	Accuracy  MeanStd                 `json:"accuracy"`
+	Labeled   int                     `json:"labeled,omitempty"`
 	// Unscored are the graphs the data give no label (Fraction.Given): predicted (Predicted),
 	// not scored; Accuracy is then the chosen settings' cross-validated accuracy on the others.
 	Unscored  int            `json:"unscored,omitempty"`
@@ -110,8 +114,20 @@ func (r *SVMReport) Chosen() fgwsvm.Vote {
 	return nil
 }
 
-// FoldAccuracies are the held-out accuracies of the report's folds.
+// weighedFolds reports whether the template model was weighed in each fold of a
+// cross-validation, so that the folds' accuracies and predictions are those of Weighed.
+func (r *SVMReport) weighedFolds() bool { return len(r.Folds) > 0 && len(r.Weighed) == len(r.Folds) }
+
+// FoldAccuracies are the held-out accuracies of the report's folds (the weighed folds' where
+// the template model was weighed).
 func (r *SVMReport) FoldAccuracies() []float64 {
+	if r.weighedFolds() {
+		xs := make([]float64, len(r.Weighed))
+		for i, f := range r.Weighed {
+			xs[i] = f.Accuracy
+		}
+		return xs
+	}
 	xs := make([]float64, len(r.Folds))
 	for i, f := range r.Folds {
 		xs[i] = f.Accuracy

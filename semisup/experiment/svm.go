@@ -10,6 +10,7 @@ import (
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
 	"github.com/gwf-graphs/gwf/internal/buildinfo"
 	"github.com/gwf-graphs/gwf/internal/meanstd"
+	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 )
 
@@ -23,8 +24,11 @@ type SVMSpec struct {
 	// fold's accuracy and choice.
 	FoldDone func(fgwsvm.FoldResult)
 	// ReportDir, if set, receives the report as report.json (usually Options.Dir, where the
-	// matrices are kept).
+	// matrices are kept), and each weighed fold as it finishes.
 	ReportDir string
+	// Templates, if set, is the template model weighed against the FGW-SVM in each fold
+	// (WeighedFold), after the FGW-SVM's folds.
+	Templates *semisup.TemplateConfig
 }
 
 // CrossValidateSVM runs the nested cross-validation spec of the fgw-svm classifier on the
@@ -54,6 +58,13 @@ func CrossValidateSVM(ctx context.Context, ds *graphs.Dataset, labels []int, cla
 	if st.Budget != nil { // what ran: the plan's settings and vote
 		rep.Settings = planned(spec.Settings, st, len(ds.Graphs))
 		rep.Protocol = protocol()
+	}
+	if spec.Templates != nil {
+		if rep.Weighed, err = weighTemplates(ctx, ds, labels, classes, *spec.Templates, spec, res); err != nil {
+			return nil, err
+		}
+		rep.Templates = spec.Templates
+		rep.Protocol += fmt.Sprintf("; the template model weighed against it in each fold: trained on the training graphs less the first of the %d inner folds and scored there, it decides where it scores above the FGW-SVM's inner accuracy", spec.Grid.Folds)
 	}
 	rep.Confusion = NewConfusion(ds, labels, classes, rep.HeldOut())
 	m, s := meanstd.Of(rep.FoldAccuracies())

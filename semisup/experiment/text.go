@@ -90,6 +90,9 @@ func (rep *SVMReport) WriteText(w io.Writer) error {
 		if err := tw.Flush(); err != nil {
 			return err
 		}
+		if err := rep.writeWeighed(w); err != nil {
+			return err
+		}
 		if err := rep.Confusion.writeText(w); err != nil {
 			return err
 		}
@@ -114,6 +117,21 @@ func (rep *SVMReport) WriteText(w io.Writer) error {
 	}
 	_, err := fmt.Fprintf(w, "accuracy on the %d unlabelled graphs: %.2f %% (%d labelled)\n", rep.Graphs-rep.Labeled, 100*rep.Accuracy.Mean, rep.Labeled)
 	return err
+}
+
+// writeWeighed writes the folds where the template model was weighed against the FGW-SVM (none
+// where it was not).
+func (rep *SVMReport) writeWeighed(w io.Writer) error {
+	if !rep.weighedFolds() {
+		return nil
+	}
+	fmt.Fprintf(w, "\nthe template model weighed against the FGW-SVM (the accuracies above are the FGW-SVM's; the report's are the deciding classifier's):\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "fold\ttemplate model %\ton graphs\tFGW-SVM inner %\tdecides\taccuracy %\tseconds")
+	for _, f := range rep.Weighed {
+		fmt.Fprintf(tw, "%d\t%.2f\t%d\t%.2f\t%s\t%.2f\t%.1f\n", f.Fold, 100*f.Templates, f.Holdout, 100*f.SVM, f.Chosen, 100*f.Accuracy, f.Seconds)
+	}
+	return tw.Flush()
 }
 
 // WriteText writes the pooled reports as `gwf pool` prints them (first: the first report
