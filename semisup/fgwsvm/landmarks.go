@@ -445,33 +445,10 @@ func (m *matrices) selectLandmarks(ci int, train, yi []int, classes int, g Grid,
 		return svm.ExpChoice{}, err
 	}
 	med := nk.median()
-	best := svm.ExpChoice{Accuracy: -1}
-	for _, gm := range g.Gammas {
-		if err := m.ctx.Err(); err != nil {
-			return svm.ExpChoice{}, err
-		}
+	return svm.SelectKernels(m.ctx, func(gm float64) (mat.Symmetric, error) {
 		lk, err := nk.kernel(gm / med)
-		if err != nil {
-			return svm.ExpChoice{}, fmt.Errorf("γ = %g: %w", gm, err)
-		}
-		for _, c := range g.Cs {
-			if err := m.ctx.Err(); err != nil {
-				return svm.ExpChoice{}, err
-			}
-			acc := 0.0
-			for _, fold := range folds {
-				a, err := svm.CrossValAccuracy(lk.k, yi, classes, c, fold)
-				if err != nil {
-					return svm.ExpChoice{}, fmt.Errorf("γ = %g, C = %g: %w", gm, c, err)
-				}
-				acc += a / float64(len(folds))
-			}
-			if acc > best.Accuracy {
-				best = svm.ExpChoice{Gamma: gm, Median: med, C: c, Accuracy: acc}
-			}
-		}
-	}
-	return best, nil
+		return lk.k, err
+	}, med, yi, classes, g.Gammas, g.Cs, folds...)
 }
 
 // chooseLandmarked is chooseFor under Settings.Landmarks: the FGW candidates' γ and C are
@@ -515,7 +492,7 @@ func (m *matrices) chooseLandmarked(train, y []int, classes int, g Grid, screene
 		out[k].index, out[k].Screening = sc.index, sc.Validation
 	}
 	setHandicaps(mark(out), len(train))
-	return cutVote(ranked(out, len(out)), m.within, len(train)), nil
+	return cutVote(ranked(out, m.vote), m.within, len(train)), nil
 }
 
 // fitLandmarked is fitFor under Settings.Landmarks.

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -39,27 +41,92 @@ func SelectExp(ctx context.Context, d mat.Symmetric, y []int, classes int, gamma
 		}
 	}
 	med := MedianOffDiagonal(d)
+	return SelectKernels(ctx, func(g float64) (mat.Symmetric, error) { return ExpKernelSym(d, g/med), nil }, med, y, classes, gammas, cs, folds...)
+}
+
+// SelectKernels is SelectExp with kernel(γ) the kernel of each relative γ of gammas (median
+// med, recorded in the choice): the same grid, folds, order and ties. The fits of a γ (every
+// C, fold assignment and fold) run side by side on up to GOMAXPROCS goroutines, summed in
+// order afterwards, so that the choice does not depend on how many ran at once.
+func SelectKernels(ctx context.Context, kernel func(gamma float64) (mat.Symmetric, error), med float64, y []int, classes int, gammas, cs []float64, folds ...[]int) (ExpChoice, error) {
+	if len(gammas) == 0 || len(cs) == 0 || len(folds) == 0 {
+		return ExpChoice{}, fmt.Errorf("svm: empty grid (%d γ, %d C, %d fold assignments)", len(gammas), len(cs), len(folds))
+	}
 	best := ExpChoice{Accuracy: -1}
 	for _, g := range gammas {
-		k := ExpKernelSym(d, g/med)
-		for _, c := range cs {
-			if err := ctx.Err(); err != nil {
-				return ExpChoice{}, err
-			}
-			acc := 0.0
-			for _, fold := range folds {
-				a, err := CrossValAccuracy(k, y, classes, c, fold)
-				if err != nil {
-					return ExpChoice{}, fmt.Errorf("γ = %g, C = %g: %w", g, c, err)
-				}
-				acc += a / float64(len(folds))
-			}
-			if acc > best.Accuracy {
-				best = ExpChoice{Gamma: g, Median: med, C: c, Accuracy: acc}
+		if err := ctx.Err(); err != nil {
+			return ExpChoice{}, err
+		}
+		k, err := kernel(g)
+		if err != nil {
+			return ExpChoice{}, fmt.Errorf("γ = %g: %w", g, err)
+		}
+		accs, err := gridAccuracies(ctx, k, y, classes, cs, folds)
+		if err != nil {
+			return ExpChoice{}, fmt.Errorf("γ = %g, %w", g, err)
+		}
+		for ci, c := range cs {
+			if accs[ci] > best.Accuracy {
+				best = ExpChoice{Gamma: g, Median: med, C: c, Accuracy: accs[ci]}
 			}
 		}
 	}
 	return best, nil
+}
+
+// gridAccuracies is, for each C of cs, CrossValAccuracy on k averaged over the fold
+// assignments folds, its fits run side by side.
+func gridAccuracies(ctx context.Context, k mat.Symmetric, y []int, classes int, cs []float64, folds [][]int) ([]float64, error) {
+	cvs := make([]crossValidation, len(folds))
+	for r, fold := range folds {
+		cv, err := newCrossValidation(k, y, classes, cs[0], fold)
+		if err != nil {
+			return nil, fmt.Errorf("C = %g: %w", cs[0], err)
+		}
+		cvs[r] = cv
+	}
+	type fit struct{ c, r, f int }
+	var fits []fit
+	accs := make([][][]float64, len(cs)) // by C, fold assignment and fold
+	for ci := range cs {
+		accs[ci] = make([][]float64, len(folds))
+		for r, cv := range cvs {
+			accs[ci][r] = make([]float64, len(cv.members))
+			for f := range cv.members {
+				fits = append(fits, fit{ci, r, f})
+			}
+		}
+	}
+	errs := make([]error, len(fits))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(fits)) {
+		wg.Go(func() {
+			for i := range next {
+				t := fits[i]
+				if errs[i] = ctx.Err(); errs[i] == nil {
+					accs[t.c][t.r][t.f], errs[i] = cvs[t.r].foldAccuracy(k, y, classes, cs[t.c], t.f)
+				}
+			}
+		})
+	}
+	for i := range fits {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("C = %g: %w", cs[fits[i].c], err)
+		}
+	}
+	out := make([]float64, len(cs))
+	for ci := range cs {
+		for r, cv := range cvs {
+			out[ci] += cv.mean(accs[ci][r]) / float64(len(folds))
+		}
+	}
+	return out, nil
 }
 
 // MedianOffDiagonal is the median of the entries d(i, j), i < j: the scale SelectExp's γ is

@@ -34,19 +34,40 @@ func StratifiedFolds(y []int, k int, seed uint64) ([]int, error) {
 func CrossValAccuracy(
 	k mat.Symmetric, y []int, classes int, c float64, fold []int,
 ) (float64, error) {
+	cv, err := newCrossValidation(k, y, classes, c, fold)
+	if err != nil {
+		return 0, err
+	}
+	accs := make([]float64, len(cv.members))
+	for f := range cv.members {
+		if accs[f], err = cv.foldAccuracy(k, y, classes, c, f); err != nil {
+			return 0, err
+		}
+	}
+	return cv.mean(accs), nil
+}
+
+// crossValidation is a checked fold assignment: the items of each fold.
+type crossValidation struct {
+	fold    []int
+	members [][]int
+}
+
+// newCrossValidation checks the problem and the fold assignment as CrossValAccuracy does.
+func newCrossValidation(k mat.Symmetric, y []int, classes int, c float64, fold []int) (crossValidation, error) {
 	if _, err := checkProblem(k, y, classes, c); err != nil {
-		return 0, fmt.Errorf("svm: %w", err)
+		return crossValidation{}, fmt.Errorf("svm: %w", err)
 	}
 	if err := checkKernel(newSymReader(k), len(y)); err != nil {
-		return 0, fmt.Errorf("svm: %w", err)
+		return crossValidation{}, fmt.Errorf("svm: %w", err)
 	}
 	if len(fold) != len(y) {
-		return 0, fmt.Errorf("svm: %d fold indices for %d items", len(fold), len(y))
+		return crossValidation{}, fmt.Errorf("svm: %d fold indices for %d items", len(fold), len(y))
 	}
 	folds := 0
 	for i, f := range fold {
 		if f < 0 {
-			return 0, fmt.Errorf("svm: item %d has fold %d: need folds ≥ 0", i, f)
+			return crossValidation{}, fmt.Errorf("svm: item %d has fold %d: need folds ≥ 0", i, f)
 		}
 		folds = max(folds, f+1)
 	}
@@ -54,37 +75,51 @@ func CrossValAccuracy(
 	for i, f := range fold {
 		members[f] = append(members[f], i)
 	}
-	sum, scored := 0.0, 0
-	for f, test := range members {
-		if len(test) == 0 {
-			continue
-		}
-		train := make([]int, 0, len(y)-len(test))
-		for i, g := range fold {
-			if g != f {
-				train = append(train, i)
-			}
-		}
-		if len(train) == 0 {
-			return 0, errors.New("svm: there is only one fold: nothing to train on")
-		}
-		ytrain := make([]int, len(train))
-		for i, o := range train {
-			ytrain[i] = y[o]
-		}
-		m, err := fit(subSym{k: k, idx: train}, ytrain, classes, c)
-		if err != nil {
-			return 0, fmt.Errorf("svm: fold %d: %w", f, err)
-		}
-		kr := mat.DenseCopyOf(subMat{k: k, rows: test, cols: train})
-		right := 0
-		for i, p := range m.Predict(kr) {
-			if p == y[test[i]] {
-				right++
-			}
-		}
-		sum += float64(right) / float64(len(test))
-		scored++
+	return crossValidation{fold: fold, members: members}, nil
+}
+
+// foldAccuracy trains on the items outside fold f and returns the accuracy on those in it (0
+// for an empty fold, which mean skips).
+func (cv crossValidation) foldAccuracy(k mat.Symmetric, y []int, classes int, c float64, f int) (float64, error) {
+	test := cv.members[f]
+	if len(test) == 0 {
+		return 0, nil
 	}
-	return sum / float64(scored), nil
+	train := make([]int, 0, len(y)-len(test))
+	for i, g := range cv.fold {
+		if g != f {
+			train = append(train, i)
+		}
+	}
+	if len(train) == 0 {
+		return 0, errors.New("svm: there is only one fold: nothing to train on")
+	}
+	ytrain := make([]int, len(train))
+	for i, o := range train {
+		ytrain[i] = y[o]
+	}
+	m, err := fit(subSym{k: k, idx: train}, ytrain, classes, c)
+	if err != nil {
+		return 0, fmt.Errorf("svm: fold %d: %w", f, err)
+	}
+	kr := mat.DenseCopyOf(subMat{k: k, rows: test, cols: train})
+	right := 0
+	for i, p := range m.Predict(kr) {
+		if p == y[test[i]] {
+			right++
+		}
+	}
+	return float64(right) / float64(len(test)), nil
+}
+
+// mean is the mean of the accuracies of the folds with items, summed in fold order.
+func (cv crossValidation) mean(accs []float64) float64 {
+	sum, scored := 0.0, 0
+	for f, a := range accs {
+		if len(cv.members[f]) > 0 {
+			sum += a
+			scored++
+		}
+	}
+	return sum / float64(scored)
 }

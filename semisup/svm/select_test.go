@@ -2,8 +2,10 @@ package svm
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -203,5 +205,54 @@ func TestSelectExpRepeats(t *testing.T) {
 	}
 	if _, err := SelectExp(ctx, sym, y, 2, gammas, cs); err == nil {
 		t.Error("no fold assignment: no error")
+	}
+}
+
+// TestSelectExpSideBySide: the grid's fits run side by side, and the choice is bit for bit the
+// one of the fits run one after another (CrossValAccuracy, averaged over the assignments in
+// order), whatever GOMAXPROCS; a cancelled context stops it.
+func TestSelectExpSideBySide(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	x, y := blobs(rng, []int{20, 15, 25}, 2)
+	d := SquaredDistances(x, x)
+	sym := mat.NewSymDense(len(y), nil)
+	for i := range len(y) {
+		for j := i; j < len(y); j++ {
+			sym.SetSym(i, j, d.At(i, j))
+		}
+	}
+	gammas, cs := []float64{0.1, 1, 10}, []float64{0.1, 1, 100}
+	f1, _ := StratifiedFolds(y, 5, 1)
+	f2, _ := StratifiedFolds(y, 5, 2)
+	med := MedianOffDiagonal(sym)
+	want := ExpChoice{Accuracy: -1}
+	for _, g := range gammas {
+		k := ExpKernelSym(sym, g/med)
+		for _, c := range cs {
+			acc := 0.0
+			for _, f := range [][]int{f1, f2} {
+				a, err := CrossValAccuracy(k, y, 3, c, f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				acc += a / 2
+			}
+			if acc > want.Accuracy {
+				want = ExpChoice{Gamma: g, Median: med, C: c, Accuracy: acc}
+			}
+		}
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, procs := range []int{1, 2, 4} {
+		runtime.GOMAXPROCS(procs)
+		got, err := SelectExp(context.Background(), sym, y, 3, gammas, cs, f1, f2)
+		if err != nil || got != want {
+			t.Errorf("GOMAXPROCS %d: %+v (%v), one after another %+v", procs, got, err, want)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := SelectExp(ctx, sym, y, 3, gammas, cs, f1); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
 	}
 }
