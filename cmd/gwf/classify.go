@@ -107,8 +107,9 @@ The paper's semi-supervised GWF model is 'gwf semisup --method gwf'.
 --templates weighs the template model ('gwf semisup --method templates': FGW discrepancies
 to learned template graphs read by an MLP, trained end to end) against the SVM: in each fold,
 or for the classifier --output saves, it is trained on the training graphs less the first
-inner fold and scored there, and it decides where it scores above the SVM's inner
-cross-validation accuracy (then it is trained again on all the training graphs). It costs
+inner fold and scored there, and it decides where it scores more than a standard error above
+the SVM's inner cross-validation accuracy (then it is trained again on all the training
+graphs). It costs
 about one to two of its trainings a fold (ENZYMES: half an hour more on 2 cores), so under a
 budget it runs only where its estimate fits in half of it; the log says which.
 
@@ -155,7 +156,7 @@ budget it runs only where its estimate fits in half of it; the log says which.
 	fs.Float64Var(&f.voteWithin, "vote-within", fgwsvm.DefaultVoteWithin, "leave out of the vote the candidates whose inner cross-validation accuracy is more than this many standard errors of the best one's below it, so that clearly worse candidates do not outvote a clearly better one; where the candidates are screened, those this far under the best there are not computed in full (0: all of --vote vote)")
 	fs.IntVar(&f.landmarks, "landmarks", 0, "compare each graph with this many landmark graphs, a seeded random sample of the training graphs, instead of with every graph, and train the SVMs on the Nyström approximation of the kernel (0: every pair, the exact kernel; more than a training set holds: all of them; at least 2)")
 	registerBudget(fs, &f.budget)
-	fs.BoolVar(&f.templates, "templates", false, "weigh the template model ('gwf semisup --method templates', its defaults) against the FGW-SVM, in each fold of --folds or for the classifier --labeled-fraction 1 --output saves: trained on the training graphs less the first inner fold and scored there, it decides (is saved) where it scores above the FGW-SVM's inner cross-validation accuracy; under a budget, only where its estimate fits in half of it")
+	fs.BoolVar(&f.templates, "templates", false, "weigh the template model ('gwf semisup --method templates', its defaults) against the FGW-SVM, in each fold of --folds or for the classifier --labeled-fraction 1 --output saves: trained on the training graphs less the first inner fold and scored there, it decides (is saved) where it scores more than a standard error above the FGW-SVM's inner cross-validation accuracy; under a budget, only where its estimate fits in half of it")
 	fs.IntVar(&f.repeats, "inner-repeats", 1, "repeat that cross-validation over this many fold assignments and choose by the mean accuracy")
 	return cmd
 }

@@ -64,7 +64,7 @@ func CrossValidateSVM(ctx context.Context, ds *graphs.Dataset, labels []int, cla
 			return nil, err
 		}
 		rep.Templates = spec.Templates
-		rep.Protocol += fmt.Sprintf("; the template model weighed against it in each fold: trained on the training graphs less the first of the %d inner folds and scored there, it decides where it scores above the FGW-SVM's inner accuracy", spec.Grid.Folds)
+		rep.Protocol += fmt.Sprintf("; the template model weighed against it in each fold: trained on the training graphs less the first of the %d inner folds and scored there, it decides where it scores more than a standard error above the FGW-SVM's inner accuracy", spec.Grid.Folds)
 	}
 	rep.Confusion = NewConfusion(ds, labels, classes, rep.HeldOut())
 	m, s := meanstd.Of(rep.FoldAccuracies())

@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -18,13 +19,16 @@ import (
 // against the FGW-SVM on the fold's training graphs (SVMSpec.Templates): the template model,
 // trained on all of them but the FGW-SVM's first inner fold (Holdout graphs), is scored there
 // (Templates) and compared with the FGW-SVM's inner cross-validation accuracy (SVM: its best
-// voter's). The template model decides the fold only where it scores higher; it is then trained
-// again on all the training graphs and predicts the held-out fold.
+// voter's). The template model decides the fold only where it scores more than Margin higher,
+// one standard error of an accuracy of SVM on Holdout graphs (a few dozen graphs tell two
+// classifiers a few points apart by chance); it is then trained again on all the training
+// graphs and predicts the held-out fold.
 type WeighedFold struct {
 	Fold      int     `json:"fold"`
 	Holdout   int     `json:"holdout"`
 	Templates float64 `json:"templates_accuracy"`
 	SVM       float64 `json:"svm_accuracy"`
+	Margin    float64 `json:"margin"`
 	// Chosen is MethodTemplates or MethodSVM; Accuracy is its held-out accuracy.
 	Chosen   string  `json:"chosen"`
 	Accuracy float64 `json:"accuracy"`
@@ -92,7 +96,8 @@ func weighFold(ctx context.Context, data []*graphs.Graph, labels []int, classes 
 }
 
 // weigh trains the template model on the graphs train less the first of spec.Grid's inner
-// folds and scores it there; where it scores above svm, the FGW-SVM's inner accuracy, it is
+// folds and scores it there; where it scores more than a standard error (WeighedFold.Margin)
+// above svm, the FGW-SVM's inner accuracy, it is
 // trained again on all of train and returned (nil where the FGW-SVM decides). The fold's
 // graphs, predictions and accuracy are left for the caller.
 func weigh(ctx context.Context, data []*graphs.Graph, labels []int, classes int, cfg semisup.TemplateConfig, spec SVMSpec, observe training.Observer, train []int, svmAcc float64) (WeighedFold, *semisup.TemplateEnsemble, error) {
@@ -117,8 +122,9 @@ func weigh(ctx context.Context, data []*graphs.Graph, labels []int, classes int,
 	if err != nil {
 		return WeighedFold{}, nil, err
 	}
-	w := WeighedFold{Holdout: len(holdout), Templates: accuracyOf(pred, subset.Ints(labels, holdout)), SVM: svmAcc, Chosen: MethodSVM}
-	if w.Templates <= w.SVM {
+	w := WeighedFold{Holdout: len(holdout), Templates: accuracyOf(pred, subset.Ints(labels, holdout)), SVM: svmAcc, Chosen: MethodSVM,
+		Margin: math.Sqrt(svmAcc * (1 - svmAcc) / float64(len(holdout)))}
+	if w.Templates <= w.SVM+w.Margin {
 		return w, nil, nil
 	}
 	w.Chosen = MethodTemplates
@@ -131,7 +137,8 @@ func weigh(ctx context.Context, data []*graphs.Graph, labels []int, classes int,
 // WeighTrained weighs the template model (cfg) against the FGW-SVM classifier trained on every
 // graph of ds (TrainSVM's, whose report is rep) as a fold of CrossValidateSVM is weighed:
 // trained on the graphs less the first of set's inner folds and scored there, against the
-// FGW-SVM's inner accuracy. Where the template model scores higher it is trained again on every
+// FGW-SVM's inner accuracy. Where the template model scores clearly higher (WeighedFold) it is
+// trained again on every
 // graph and returned (with ds's class names and feature encoding), to replace the FGW-SVM;
 // otherwise nil. rep records the weighing (Weighed, Templates; its accuracy then the winner's
 // estimate).

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -45,8 +46,11 @@ func TestCrossValidateSVMWeighsTemplates(t *testing.T) {
 	for k, w := range rep.Weighed {
 		svmFold := rep.Folds[k]
 		wantChosen := MethodSVM
-		if w.Templates > w.SVM {
+		if w.Templates > w.SVM+w.Margin {
 			wantChosen = MethodTemplates
+		}
+		if se := math.Sqrt(w.SVM * (1 - w.SVM) / float64(w.Holdout)); w.Margin != se {
+			t.Errorf("fold %d: margin %v, want the standard error %v", k+1, w.Margin, se)
 		}
 		switch {
 		case w.Fold != k+1 || w.SVM != svmFold.Choice.Validation || w.Chosen != wantChosen:
@@ -88,7 +92,7 @@ func TestWeighFoldDecides(t *testing.T) {
 	for _, c := range []struct {
 		svm  float64
 		want string
-	}{{-1, MethodTemplates}, {2, MethodSVM}} {
+	}{{0, MethodTemplates}, {1, MethodSVM}} {
 		r := fgwsvm.FoldResult{Fold: 1, Choice: fgwsvm.Choice{Validation: c.svm}, Graphs: test, Predictions: svmSaid}
 		w, err := weighFold(context.Background(), ds.Graphs, labels, 2, smallTemplates(), spec, r)
 		if err != nil {
