@@ -44,7 +44,7 @@ type badmmWork struct {
 func DefaultBADMM() BADMM { return BADMM{Gamma: 1, Layers: 50, Weight: 1} }
 
 // Name implements Solver.
-func (b BADMM) Name() string { return "badmm" }
+func (b BADMM) Name() string { return string(SolverBADMM) }
 
 // Depth implements Solver.
 func (b BADMM) Depth() int { return b.Layers }
@@ -54,13 +54,13 @@ func (b BADMM) FeatureWeight() float64 { return b.Weight }
 
 // Check validates the hyperparameters.
 func (b BADMM) Check() error {
-	if err := checkCommon("badmm", b.Gamma, b.Layers, b.Weight); err != nil {
+	if err := checkCommon(b.Name(), b.Gamma, b.Layers, b.Weight); err != nil {
 		return err
 	}
-	if err := checkJitter("badmm", b.Jitter); err != nil {
+	if err := checkJitter(b.Name(), b.Jitter); err != nil {
 		return err
 	}
-	return checkConverged("badmm", b.Tol, b.MaxSweeps)
+	return checkConverged(b.Name(), b.Tol, b.MaxSweeps)
 }
 
 // finish implements finisher: the converged mode's projection and the optional rounding.

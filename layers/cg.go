@@ -87,7 +87,7 @@ const DefaultAnchors = 2
 const MaxAnchors = 64
 
 // Name implements Solver.
-func (c CG) Name() string { return "cg" }
+func (c CG) Name() string { return string(SolverCG) }
 
 // Depth implements Solver: the iteration limit of all starts together.
 func (c CG) Depth() int { return c.starts() * c.MaxIter }

@@ -64,7 +64,7 @@ type ppaWork struct {
 func DefaultPPA() PPA { return PPA{Gamma: 0.01, Layers: 50, Inner: 5, Weight: 1} }
 
 // Name implements Solver.
-func (p PPA) Name() string { return "ppa" }
+func (p PPA) Name() string { return string(SolverPPA) }
 
 // Depth implements Solver.
 func (p PPA) Depth() int { return p.Layers }
@@ -74,16 +74,16 @@ func (p PPA) FeatureWeight() float64 { return p.Weight }
 
 // Check validates the hyperparameters.
 func (p PPA) Check() error {
-	if err := checkCommon("ppa", p.Gamma, p.Layers, p.Weight); err != nil {
+	if err := checkCommon(p.Name(), p.Gamma, p.Layers, p.Weight); err != nil {
 		return err
 	}
 	if p.Inner < 1 || p.Inner > MaxInner {
 		return errorf("ppa: inner sweeps = %d must be in [1, %d]", p.Inner, MaxInner)
 	}
-	if err := checkJitter("ppa", p.Jitter); err != nil {
+	if err := checkJitter(p.Name(), p.Jitter); err != nil {
 		return err
 	}
-	return checkConverged("ppa", p.Tol, p.MaxSweeps)
+	return checkConverged(p.Name(), p.Tol, p.MaxSweeps)
 }
 
 // sweepCap is the most sweeps a converged-mode layer runs.
