@@ -34,11 +34,17 @@ type BADMM struct {
 	Jitter float64
 }
 
+// badmmWork is BADMM's state from one layer to the next in a State.
+type badmmWork struct {
+	// s is the auxiliary transport S and z the dual variable Z, both ns×nt.
+	s, z []float64
+}
+
 // DefaultBADMM returns the paper's experimental settings: γ = 1, M = 50, weight 1.
 func DefaultBADMM() BADMM { return BADMM{Gamma: 1, Layers: 50, Weight: 1} }
 
 // Name implements Solver.
-func (b BADMM) Name() string { return "badmm" }
+func (b BADMM) Name() string { return string(SolverBADMM) }
 
 // Depth implements Solver.
 func (b BADMM) Depth() int { return b.Layers }
@@ -48,13 +54,13 @@ func (b BADMM) FeatureWeight() float64 { return b.Weight }
 
 // Check validates the hyperparameters.
 func (b BADMM) Check() error {
-	if err := checkCommon("badmm", b.Gamma, b.Layers, b.Weight); err != nil {
+	if err := checkCommon(b.Name(), b.Gamma, b.Layers, b.Weight); err != nil {
 		return err
 	}
-	if err := checkJitter("badmm", b.Jitter); err != nil {
+	if err := checkJitter(b.Name(), b.Jitter); err != nil {
 		return err
 	}
-	return checkConverged("badmm", b.Tol, b.MaxSweeps)
+	return checkConverged(b.Name(), b.Tol, b.MaxSweeps)
 }
 
 // finish implements finisher: the converged mode's projection and the optional rounding.
@@ -80,32 +86,32 @@ func (b BADMM) Init(st *State, src, dst Space) error {
 	}
 	st.reset(src, dst, b.Weight, b.Jitter)
 	m := st.ns * st.nt
-	st.s = grow(st.s, m)
-	st.z = grow(st.z, m)
-	for i := range st.z {
-		st.z[i] = 0
-	}
+	w := &st.badmm
+	w.s = grow(w.s, m)
+	w.z = grow(w.z, m)
+	clear(w.z)
 	return nil
 }
 
 // Step implements Solver: one BADMM layer.
 func (b BADMM) Step(st *State) {
 	invG := 1 / b.Gamma
+	s, z := st.badmm.s, st.badmm.z
 	// E1 = (2·Csᵀ·T·Ct + Z)/γ, into st.cost.
 	st.cs.mul(st.p, st.t, st.nt, true)
 	st.ct.mulRight(st.cost, st.p, st.ns, false)
 	for k, v := range st.cost {
-		st.cost[k] = (2*v + st.z[k]) * invG
+		st.cost[k] = (2*v + z[k]) * invG
 	}
 	logS := b.columnNormalise(st)
 	// E2 = −(L(S) + Z)/γ, into st.cost.
-	st.costOf(st.s)
+	st.costOf(s)
 	for k, v := range st.cost {
-		st.cost[k] = -(v + st.z[k]) * invG
+		st.cost[k] = -(v + z[k]) * invG
 	}
 	b.rowNormalise(st, logS)
 	for k, t := range st.t {
-		st.z[k] += b.Gamma * (t - st.s[k])
+		z[k] += b.Gamma * (t - s[k])
 	}
 	st.Layer++
 }
@@ -114,7 +120,7 @@ func (b BADMM) Step(st *State) {
 // or row sum underflows it computes S in the log domain, leaves log S in st.phi and reports
 // true, so that rowNormalise can keep working with logarithms.
 func (b BADMM) columnNormalise(st *State) (inLog bool) {
-	ns, nt := st.ns, st.nt
+	ns, nt, s := st.ns, st.nt, st.badmm.s
 	mx := st.colv
 	for j := range mx {
 		mx[j] = math.Inf(-1)
@@ -134,7 +140,7 @@ func (b BADMM) columnNormalise(st *State) (inLog bool) {
 		for j, v := range st.cost[i*nt : (i+1)*nt] {
 			dx[j] = mx[j] - v
 		}
-		sr := st.s[i*nt : (i+1)*nt]
+		sr := s[i*nt : (i+1)*nt]
 		simd.ExpScaled(sr, dx, st.t[i*nt:(i+1)*nt], 0, 1)
 		for j, e := range sr {
 			sum[j] += e
@@ -150,7 +156,7 @@ func (b BADMM) columnNormalise(st *State) (inLog bool) {
 	}
 	if ok {
 		for i := 0; i < ns && ok; i++ {
-			row := st.s[i*nt : (i+1)*nt]
+			row := s[i*nt : (i+1)*nt]
 			r := 0.0
 			for j := range row {
 				row[j] = flushSubnormal(row[j] * sum[j])
@@ -170,7 +176,7 @@ func (b BADMM) columnNormalise(st *State) (inLog bool) {
 		shift := math.Log(st.mut[j]) - logSumExp(ns, func(i int) float64 { return logS[i*nt+j] })
 		for i := 0; i < ns; i++ {
 			logS[i*nt+j] += shift
-			st.s[i*nt+j] = math.Exp(logS[i*nt+j])
+			s[i*nt+j] = math.Exp(logS[i*nt+j])
 		}
 	}
 	return true
@@ -179,10 +185,10 @@ func (b BADMM) columnNormalise(st *State) (inLog bool) {
 // rowNormalise sets T = exp(E)⊙S scaled so that each row sums to μs_i; with logS, st.phi
 // holds log S and rows whose plain sum underflows are computed from it.
 func (b BADMM) rowNormalise(st *State, inLog bool) {
-	ns, nt := st.ns, st.nt
+	ns, nt, s := st.ns, st.nt, st.badmm.s
 	for i := 0; i < ns; i++ {
 		er := st.cost[i*nt : (i+1)*nt]
-		sr := st.s[i*nt : (i+1)*nt]
+		sr := s[i*nt : (i+1)*nt]
 		tr := st.t[i*nt : (i+1)*nt]
 		mx := math.Inf(-1)
 		for _, v := range er {

@@ -6,6 +6,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/layers/emd"
 )
 
 // CG is the conditional gradient (Frank-Wolfe) solver of the (fused) GW problem
@@ -48,6 +50,30 @@ type CG struct {
 	Start *mat.Dense
 }
 
+// cgWork is CG's state from one iteration to the next in a State, and from one start to the
+// next (cg_starts.go).
+type cgWork struct {
+	// prev and obj are the objective before and after the last iteration.
+	prev, obj float64
+	// x is the optimal plan of the linearised problem (ns×nt). TargetPotentials reads it, and
+	// its length, as the mark of a CG solve.
+	x []float64
+	// sym: both structure matrices are symmetric, so that the gradient and the line search
+	// take the cheaper forms that symScratch serves.
+	sym        bool
+	symScratch cgSymScratch
+	// emd is the exact OT solver's workspace; its basis warm-starts the next iteration.
+	emd emd.Workspace
+	// start is the start being run (0: the first) and steps its iterations; laterMax is the
+	// iteration limit of the later starts, best the plan of the lowest objective bestObj of
+	// the starts ended.
+	start, steps, laterMax int
+	best                   []float64
+	bestObj                float64
+	// couplings is the scratch that makes the ordered and anchored starts.
+	couplings couplingScratch
+}
+
 // DefaultCG returns POT's defaults (10000 iterations, tolerances 1e-9, feature weight 1, the
 // product coupling as the start) and DefaultAnchors anchored starts.
 func DefaultCG() CG {
@@ -61,7 +87,7 @@ const DefaultAnchors = 2
 const MaxAnchors = 64
 
 // Name implements Solver.
-func (c CG) Name() string { return "cg" }
+func (c CG) Name() string { return string(SolverCG) }
 
 // Depth implements Solver: the iteration limit of all starts together.
 func (c CG) Depth() int { return c.starts() * c.MaxIter }
@@ -112,47 +138,49 @@ func (c CG) Init(st *State, src, dst Space) error {
 	// difference in the gradient can tip a tie between two of them; a CG result should not
 	// depend on how the barycenter is stored.
 	st.cs.lr, st.ct.lr = nil, nil
-	st.cgX = grow(st.cgX, st.ns*st.nt)
-	st.cgSym = symmetric(st.cs.g) && symmetric(st.ct.g)
-	if st.cgSym {
-		st.cgSymScratch.setBase(st)
+	w := &st.cg
+	w.x = grow(w.x, st.ns*st.nt)
+	w.sym = symmetric(st.cs.g) && symmetric(st.ct.g)
+	if w.sym {
+		w.symScratch.setBase(st)
 	}
-	st.emd.Warm = false // a new problem: its marginals may differ from the last basis's
-	st.emd.Context = st.Context
-	st.cgObj = st.Objective()
-	st.cgPrev = math.NaN()
-	st.cgStart, st.cgSteps = 0, 0
+	w.emd.Warm = false // a new problem: its marginals may differ from the last basis's
+	w.emd.Context = st.Context
+	w.obj = st.Objective()
+	w.prev = math.NaN()
+	w.start, w.steps = 0, 0
 	return nil
 }
 
 // Step implements Solver: one Frank-Wolfe iteration.
 func (c CG) Step(st *State) {
-	if st.cgSym {
+	w := &st.cg
+	if w.sym {
 		c.symmetricGradient(st)
 	} else {
 		c.gradient(st)
 	}
-	if _, err := st.emd.Solve(st.cgX, st.cost, st.mus, st.mut); err != nil {
+	if _, err := w.emd.Solve(w.x, st.cost, st.mus, st.mut); err != nil {
 		st.err = fmt.Errorf("linearised problem at iteration %d: %w", st.Layer+1, err)
 		return
 	}
-	st.emd.Warm = true
+	w.emd.Warm = true
 	// Along Δ = X − T: f(T + τΔ) = f(T) + τ·<G,Δ> − 2τ²·<Cs·Δ·Ctᵀ, Δ> (the Cst term is
 	// constant on Π).
 	var a, b float64
-	if st.cgSym {
+	if w.sym {
 		a, b = c.symmetricLine(st)
 	} else {
 		a, b = c.line(st)
 	}
 	tau := lineSearch(a, b)
-	for k, x := range st.cgX {
+	for k, x := range w.x {
 		st.t[k] += tau * (x - st.t[k])
 	}
-	st.cgPrev = st.cgObj
-	st.cgObj += tau*b + tau*tau*a
+	w.prev = w.obj
+	w.obj += tau*b + tau*tau*a
 	st.Layer++
-	st.cgSteps++
+	w.steps++
 }
 
 // gradient writes G = L(T) − 2·Csᵀ·T·Ct into st.cost.
@@ -167,17 +195,17 @@ func (c CG) gradient(st *State) {
 
 // symmetricGradient writes G = Cst + D − 4·A into st.cost and A = Cs·T·Ctᵀ into st.phi, for
 // symmetric Cs and Ct (then Csᵀ·T·Ct = A): one product pair per iteration instead of two. The
-// constant part Cst + D is st.cgBase, made once per problem by Init.
+// constant part Cst + D is st.cg.symScratch.base, made once per problem by Init.
 func (c CG) symmetricGradient(st *State) {
 	st.cs.mul(st.p, st.t, st.nt, false)
 	st.ct.mulRight(st.phi, st.p, st.ns, true)
-	floats.AddScaledTo(st.cost, st.cgBase, -4, st.phi)
+	floats.AddScaledTo(st.cost, st.cg.symScratch.base, -4, st.phi)
 }
 
 // line returns the coefficients a (of τ²) and b (of τ) of f along Δ = X − T.
 func (c CG) line(st *State) (a, b float64) {
 	delta := st.logT // scratch: CG keeps no logarithms
-	for k, x := range st.cgX {
+	for k, x := range st.cg.x {
 		delta[k] = x - st.t[k]
 		b += st.cost[k] * delta[k]
 	}
@@ -195,8 +223,8 @@ func (c CG) line(st *State) (a, b float64) {
 // of Cs and Ct, and A(T) is in st.phi.
 func (c CG) symmetricLine(st *State) (a, b float64) {
 	nt := st.nt
-	rows, cols, flows := st.emd.Basis()
-	nz := st.cgSymScratch.nonZeros(rows, cols, flows)
+	rows, cols, flows := st.cg.emd.Basis()
+	nz := st.cg.symScratch.nonZeros(rows, cols, flows)
 	cs, ct := st.cs.g, st.ct.g
 	atx := 0.0
 	for p, f := range nz.flows {

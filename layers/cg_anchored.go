@@ -10,6 +10,45 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 )
 
+// couplingScratch is the scratch of CG's ordered and anchored starts, kept in cgWork so that
+// the starts of a reused State allocate nothing: one startSide per graph, and what the
+// anchored matchings of the two graphs share.
+type couplingScratch struct {
+	src, dst startSide
+	sorted   []uint64 // both graphs' scratch to count colours (matchSide.sorted)
+	// targets are the anchor's candidate images (greedyMatch), kept from one anchored start
+	// to the next of a solve.
+	targets []int
+}
+
+// startSide is one graph's scratch of the starts, which a matchSide of the graph views.
+type startSide struct {
+	key   []float64 // row sums of the structure
+	walk  []float64 // walkSums
+	idx   []int     // an order of the nodes: the ordered start's, then the matching's
+	used  []bool
+	col   []uint64 // colours and their scratch (cg_refine.go)
+	next  []uint64
+	edges refineEdges
+}
+
+// prepare computes what every anchored start of a solve reads of the n-node graph c: its row
+// sums, walk sums and edges (in-edges too unless sym).
+func (s *startSide) prepare(c blas64.General, n int, sym bool) {
+	s.key = rowSums(s.key, c, n)
+	s.walk = walkSums(s.walk, c, s.key, n)
+	s.edges.build(c, sym)
+}
+
+// side sizes the per-node scratch for the n-node graph c of masses mu and returns the graph
+// as a matchSide over it (prepare must have run); sorted is the shared colour-count scratch.
+func (s *startSide) side(c blas64.General, mu []float64, n int, sorted []uint64) matchSide {
+	s.idx, s.used = growInt(s.idx, n), growBool(s.used, n)
+	s.col, s.next = growUint(s.col, n), growUint(s.next, n)
+	return matchSide{c: c, mu: mu, rs: s.key, walk: s.walk, order: s.idx, used: s.used,
+		col: s.col, next: s.next, sorted: sorted, edges: &s.edges}
+}
+
 // matchSide is one graph of an anchored matching: its structure, masses, row sums and walk
 // sums, and the matching's order of its nodes and marks of the matched ones.
 type matchSide struct {
@@ -98,32 +137,23 @@ func closeness(lead, other *matchSide, d []float64, dRow, dCol, u, x, y int) int
 // graphs can be told apart this way. A start costs O(ns²·nt), about one CG iteration; the
 // second up to anchorTargets times that. It returns the error of st.Context once that is done.
 func anchoredCoupling(st *State, k int) error {
+	w := &st.cg.couplings
 	if k == 0 { // the graphs' keys and edges serve every anchored start of the solve
-		st.cgKeyS = rowSums(st.cgKeyS, st.cs.g, st.ns)
-		st.cgKeyT = rowSums(st.cgKeyT, st.ct.g, st.nt)
-		st.cgWalkS = walkSums(st.cgWalkS, st.cs.g, st.cgKeyS, st.ns)
-		st.cgWalkT = walkSums(st.cgWalkT, st.ct.g, st.cgKeyT, st.nt)
 		// Both graphs' in-edges count unless both are symmetric, so that their colours compare.
-		st.cgEdgesS.build(st.cs.g, st.cgSym)
-		st.cgEdgesT.build(st.ct.g, st.cgSym)
+		w.src.prepare(st.cs.g, st.ns, st.cg.sym)
+		w.dst.prepare(st.ct.g, st.nt, st.cg.sym)
 	}
-	st.cgIdxS, st.cgIdxT = growInt(st.cgIdxS, st.ns), growInt(st.cgIdxT, st.nt)
-	st.cgUsedS, st.cgUsedT = growBool(st.cgUsedS, st.ns), growBool(st.cgUsedT, st.nt)
-	st.cgColS, st.cgNextS = growUint(st.cgColS, st.ns), growUint(st.cgNextS, st.ns)
-	st.cgColT, st.cgNextT = growUint(st.cgColT, st.nt), growUint(st.cgNextT, st.nt)
-	st.cgSorted = growUint(st.cgSorted, max(st.ns, st.nt))
-	src := matchSide{c: st.cs.g, mu: st.mus, rs: st.cgKeyS, walk: st.cgWalkS, order: st.cgIdxS, used: st.cgUsedS,
-		col: st.cgColS, next: st.cgNextS, sorted: st.cgSorted, edges: &st.cgEdgesS}
-	dst := matchSide{c: st.ct.g, mu: st.mut, rs: st.cgKeyT, walk: st.cgWalkT, order: st.cgIdxT, used: st.cgUsedT,
-		col: st.cgColT, next: st.cgNextT, sorted: st.cgSorted, edges: &st.cgEdgesT}
+	w.sorted = growUint(w.sorted, max(st.ns, st.nt))
+	src := w.src.side(st.cs.g, st.mus, st.ns, w.sorted)
+	dst := w.dst.side(st.ct.g, st.mut, st.nt, w.sorted)
 	// D_uv of a leading node u and another v: d[u·dRow + v·dCol].
 	// tie: per-node scratch of the leading graph (roww is ns long, colw nt).
 	lead, other, dRow, dCol, tie := &src, &dst, st.nt, 1, st.roww
 	if leadsTarget(st) {
 		lead, other, dRow, dCol, tie = &dst, &src, 1, st.nt, st.colw
 	}
-	st.cgTargets = growInt(st.cgTargets, len(other.mu))
-	if err := greedyMatch(st.Context, lead, other, st.d, dRow, dCol, k, tie, st.cgTargets); err != nil {
+	w.targets = growInt(w.targets, len(other.mu))
+	if err := greedyMatch(st.Context, lead, other, st.d, dRow, dCol, k, tie, w.targets); err != nil {
 		return err
 	}
 	northWestCorner(st, src.order, dst.order)
@@ -136,16 +166,17 @@ func leadsTarget(st *State) bool {
 	if st.ns != st.nt {
 		return st.nt < st.ns
 	}
-	a, b := st.cgIdxS, st.cgIdxT // scratch: the orders are written after
+	src, dst := &st.cg.couplings.src, &st.cg.couplings.dst
+	a, b := src.idx, dst.idx // scratch: the orders are written after
 	for i := range a {
 		a[i], b[i] = i, i
 	}
-	byS := func(x, y int) int { return cmp.Compare(st.cgKeyS[x], st.cgKeyS[y]) }
-	byT := func(x, y int) int { return cmp.Compare(st.cgKeyT[x], st.cgKeyT[y]) }
+	byS := func(x, y int) int { return cmp.Compare(src.key[x], src.key[y]) }
+	byT := func(x, y int) int { return cmp.Compare(dst.key[x], dst.key[y]) }
 	slices.SortFunc(a, byS)
 	slices.SortFunc(b, byT)
 	for i := range a {
-		if c := cmp.Compare(st.cgKeyS[a[i]], st.cgKeyT[b[i]]); c != 0 {
+		if c := cmp.Compare(src.key[a[i]], dst.key[b[i]]); c != 0 {
 			return c > 0
 		}
 	}

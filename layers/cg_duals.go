@@ -17,23 +17,23 @@ import (
 // OT solve, warm-started from CG's last basis, gives the potentials at T itself. It is how TFGW
 // learns its templates' node weights (Vincent-Cuaz et al., NeurIPS 2022). Only after a CG solve.
 func TargetPotentials(st *State, v []float64) error {
-	if len(st.cgX) != st.ns*st.nt || st.ns == 0 {
+	if len(st.cg.x) != st.ns*st.nt || st.ns == 0 {
 		return errors.New("target potentials: the state holds no CG solve")
 	}
 	if len(v) != st.nt {
 		return fmt.Errorf("target potentials: %d entries for %d target nodes", len(v), st.nt)
 	}
 	var c CG
-	if st.cgSym {
+	if st.cg.sym {
 		c.symmetricGradient(st)
 	} else {
 		c.gradient(st)
 	}
 	u := grow(st.rowShift, st.ns) // scratch: the source potentials are not needed
-	if _, err := st.emd.Solve(st.cgX, st.cost, st.mus, st.mut); err != nil {
+	if _, err := st.cg.emd.Solve(st.cg.x, st.cost, st.mus, st.mut); err != nil {
 		return fmt.Errorf("target potentials: %w", err)
 	}
-	st.emd.Potentials(u, v)
+	st.cg.emd.Potentials(u, v)
 	ct := st.ct.g
 	for j := range v {
 		s := 0.0

@@ -29,30 +29,31 @@ func (c CG) done(st *State) bool {
 	if st.err != nil {
 		return true
 	}
+	w := &st.cg
 	limit := c.MaxIter
-	if st.cgStart > 0 {
-		limit = st.cgLaterMax
+	if w.start > 0 {
+		limit = w.laterMax
 	}
-	change := math.Abs(st.cgObj - st.cgPrev)
-	stop := change <= c.TolAbs || change <= c.TolRel*math.Abs(st.cgObj) || st.cgSteps >= limit
+	change := math.Abs(w.obj - w.prev)
+	stop := change <= c.TolAbs || change <= c.TolRel*math.Abs(w.obj) || w.steps >= limit
 	if !stop {
 		return false
 	}
-	if st.cgStart == 0 {
-		st.cgLaterMax = min(c.MaxIter, max(laterMinIter, laterIterFactor*st.cgSteps))
+	if w.start == 0 {
+		w.laterMax = min(c.MaxIter, max(laterMinIter, laterIterFactor*w.steps))
 	}
-	if st.cgStart == 0 || st.cgObj < st.cgBestObj {
-		st.cgBest = grow(st.cgBest, len(st.t))
-		copy(st.cgBest, st.t)
-		st.cgBestObj = st.cgObj
+	if w.start == 0 || w.obj < w.bestObj {
+		w.best = grow(w.best, len(st.t))
+		copy(w.best, st.t)
+		w.bestObj = w.obj
 	}
 	// No start can end below 0: every term of the objective is a square or a feature cost.
-	if st.cgStart+1 >= c.starts() || st.cgBestObj <= 0 {
+	if w.start+1 >= c.starts() || w.bestObj <= 0 {
 		return true
 	}
-	st.cgStart++
-	st.cgSteps = 0
-	if k := st.cgStart - 1; c.OrderStart && k == 0 {
+	w.start++
+	w.steps = 0
+	if k := w.start - 1; c.OrderStart && k == 0 {
 		orderedCoupling(st)
 	} else {
 		if c.OrderStart {
@@ -63,16 +64,16 @@ func (c CG) done(st *State) bool {
 			return true
 		}
 	}
-	st.cgObj = st.Objective()
-	st.cgPrev = math.NaN()
+	w.obj = st.Objective()
+	w.prev = math.NaN()
 	return false
 }
 
 // finish implements finisher: the plan of the lowest objective of all starts.
 func (c CG) finish(st *State) {
-	if st.cgStart > 0 && st.cgBestObj < st.cgObj {
-		copy(st.t, st.cgBest)
-		st.cgObj = st.cgBestObj
+	if w := &st.cg; w.start > 0 && w.bestObj < w.obj {
+		copy(st.t, w.best)
+		w.obj = w.bestObj
 	}
 }
 
@@ -115,9 +116,10 @@ func checkStart(t *mat.Dense, mus, mut []float64) error {
 // orderedCoupling writes into st.t the north-west-corner coupling of μs and μt with the nodes
 // of each side sorted by their structure row sums, ties kept in node order.
 func orderedCoupling(st *State) {
-	st.cgKeyS, st.cgIdxS = rowSumOrder(st.cgKeyS, st.cgIdxS, st.cs.g, st.ns)
-	st.cgKeyT, st.cgIdxT = rowSumOrder(st.cgKeyT, st.cgIdxT, st.ct.g, st.nt)
-	northWestCorner(st, st.cgIdxS, st.cgIdxT)
+	src, dst := &st.cg.couplings.src, &st.cg.couplings.dst
+	src.key, src.idx = rowSumOrder(src.key, src.idx, st.cs.g, st.ns)
+	dst.key, dst.idx = rowSumOrder(dst.key, dst.idx, st.ct.g, st.nt)
+	northWestCorner(st, src.idx, dst.idx)
 }
 
 // northWestCorner writes into st.t the north-west-corner coupling of μs and μt with the

@@ -2,20 +2,20 @@ package layers
 
 // cgSymScratch is the scratch of CG's gradient and line search on symmetric structures.
 type cgSymScratch struct {
-	// cgBase is the part of the gradient that does not depend on the plan, Cst + D
+	// base is the part of the gradient that does not depend on the plan, Cst + D
 	// (fs_i + ft_j + D_ij), made once per problem.
-	cgBase []float64
+	base []float64
 	// The non-zero cells of the last OT basis.
 	nzRows, nzCols []int32
 	nzFlows        []float64
 }
 
-// setBase makes cgBase for the problem st holds.
+// setBase makes base for the problem st holds.
 func (s *cgSymScratch) setBase(st *State) {
 	nt := st.nt
-	s.cgBase = grow(s.cgBase, st.ns*nt)
+	s.base = grow(s.base, st.ns*nt)
 	for i := 0; i < st.ns; i++ {
-		row := s.cgBase[i*nt : (i+1)*nt]
+		row := s.base[i*nt : (i+1)*nt]
 		for j := range row {
 			row[j] = st.fs[i] + st.ft[j]
 		}

@@ -217,7 +217,7 @@ func TestCGSymmetricShortcut(t *testing.T) {
 		if err := c.Init(&st, a, b); err != nil {
 			t.Fatal(err)
 		}
-		if !st.cgSym {
+		if !st.cg.sym {
 			t.Fatal("symmetric structures not detected")
 		}
 		c.Step(&st) // move away from the product start
@@ -230,7 +230,7 @@ func TestCGSymmetricShortcut(t *testing.T) {
 			}
 		}
 		c.symmetricGradient(&st)
-		if _, err := st.emd.Solve(st.cgX, st.cost, st.mus, st.mut); err != nil {
+		if _, err := st.cg.emd.Solve(st.cg.x, st.cost, st.mus, st.mut); err != nil {
 			t.Fatal(err)
 		}
 		sa, sb := c.symmetricLine(&st)

@@ -27,7 +27,7 @@ func TestSolversConform(t *testing.T) {
 			if name == "cg" || tol > 0 {
 				c.ColTol = 1e-6
 			}
-			t.Run(name+map[bool]string{true: "/converged", false: ""}[tol > 0], func(t *testing.T) {
+			t.Run(string(name)+map[bool]string{true: "/converged", false: ""}[tol > 0], func(t *testing.T) {
 				solvertest.Run(t, s, c)
 			})
 		}

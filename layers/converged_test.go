@@ -118,7 +118,7 @@ func TestRegistry(t *testing.T) {
 			t.Fatal(err)
 		}
 		s, err := NewSolver(o)
-		if err != nil || s.Name() != name {
+		if err != nil || s.Name() != string(name) {
 			t.Fatalf("%s: %v, %v", name, s, err)
 		}
 	}

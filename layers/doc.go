@@ -6,8 +6,9 @@
 //     (Algorithm 2); each is M explicit layers (Init, then Step per layer) over a reusable State,
 //     with an optional per-layer trace of the objective, and a converged mode (Tol) whose
 //     transports meet both marginals; CG, conditional gradient with exact OT steps
-//     (sub-package emd), behind the same interface; NewSolver builds any of them by name, and
-//     every result reports its marginal error;
+//     (sub-package emd), behind the same interface; NewSolver builds any of them by name (a
+//     SolverName), and every result reports its marginal error. A State holds the problem
+//     and one workspace per solver, so one State serves any of them without allocating;
 //   - the GWB module (Algorithm 3): L layers of K GWDs and the barycenter update, returning
 //     B⁽ᴸ⁾, F_b⁽ᴸ⁾ and the atom transports;
 //   - Forward: GWB from the observed graph plus the final GWD (Algorithm 4, lines 5–7);

@@ -51,6 +51,12 @@ type PPA struct {
 	forceLog bool // tests: take the log-domain path in every layer
 }
 
+// ppaWork is PPA's state from one layer to the next in a State.
+type ppaWork struct {
+	// logA is the scaling vector a (ns), kept as a logarithm because it grows like exp(L/γ).
+	logA []float64
+}
+
 // DefaultPPA returns the paper's experimental settings — γ = 0.01, M = 50, feature weight 1 —
 // with 5 Sinkhorn sweeps per layer, as the authors' code does: more sweeps bring the
 // transports closer to their marginals for little extra time (a sweep is O(N²), a layer's
@@ -58,7 +64,7 @@ type PPA struct {
 func DefaultPPA() PPA { return PPA{Gamma: 0.01, Layers: 50, Inner: 5, Weight: 1} }
 
 // Name implements Solver.
-func (p PPA) Name() string { return "ppa" }
+func (p PPA) Name() string { return string(SolverPPA) }
 
 // Depth implements Solver.
 func (p PPA) Depth() int { return p.Layers }
@@ -68,16 +74,16 @@ func (p PPA) FeatureWeight() float64 { return p.Weight }
 
 // Check validates the hyperparameters.
 func (p PPA) Check() error {
-	if err := checkCommon("ppa", p.Gamma, p.Layers, p.Weight); err != nil {
+	if err := checkCommon(p.Name(), p.Gamma, p.Layers, p.Weight); err != nil {
 		return err
 	}
 	if p.Inner < 1 || p.Inner > MaxInner {
 		return errorf("ppa: inner sweeps = %d must be in [1, %d]", p.Inner, MaxInner)
 	}
-	if err := checkJitter("ppa", p.Jitter); err != nil {
+	if err := checkJitter(p.Name(), p.Jitter); err != nil {
 		return err
 	}
-	return checkConverged("ppa", p.Tol, p.MaxSweeps)
+	return checkConverged(p.Name(), p.Tol, p.MaxSweeps)
 }
 
 // sweepCap is the most sweeps a converged-mode layer runs.
@@ -104,9 +110,9 @@ func (p PPA) Init(st *State, src, dst Space) error {
 		return err
 	}
 	st.reset(src, dst, p.Weight, p.Jitter)
-	st.logA = grow(st.logA, st.ns)
+	st.ppa.logA = grow(st.ppa.logA, st.ns)
 	for i, m := range st.mus {
-		st.logA[i] = math.Log(m)
+		st.ppa.logA[i] = math.Log(m)
 	}
 	return nil
 }
@@ -122,7 +128,7 @@ func (p PPA) Step(st *State) {
 	alpha := st.rowv
 	mx := math.Inf(-1)
 	for i := range alpha {
-		alpha[i] = st.logA[i] - shift[i]*invG
+		alpha[i] = st.ppa.logA[i] - shift[i]*invG
 		if alpha[i] > mx {
 			mx = alpha[i]
 		}
@@ -157,7 +163,7 @@ func (p PPA) Step(st *State) {
 		ai := alpha[i]
 		// Φ_ij·b_j first: those are the terms of the row sum, so nothing significant underflows.
 		simd.MulScaled(st.t[i*nt:(i+1)*nt], ai, st.phi[i*nt:(i+1)*nt], b)
-		st.logA[i] = math.Log(ai) + shift[i]*invG
+		st.ppa.logA[i] = math.Log(ai) + shift[i]*invG
 		st.logRow[i] = false
 	}
 	st.Layer++
@@ -326,7 +332,7 @@ func (p PPA) logStep(st *State) {
 	st.logKernel(g, st.cost)
 	logAlpha := st.rowv
 	for i := range logAlpha {
-		logAlpha[i] = st.logA[i] - st.rowShift[i]*invG
+		logAlpha[i] = st.ppa.logA[i] - st.rowShift[i]*invG
 	}
 	logB := st.colv
 	logColumns(logB, logAlpha, g, st.mut, st.colw, st.colx)
@@ -378,7 +384,7 @@ func (p PPA) logStep(st *State) {
 				lr[j] = logAlpha[i] + v + logB[j] + lf
 			}
 			st.logRow[i] = true
-			st.logA[i] = logAlpha[i] + st.rowShift[i]*invG
+			st.ppa.logA[i] = logAlpha[i] + st.rowShift[i]*invG
 		}
 	} else {
 		if p.Tol > 0 {
@@ -398,7 +404,7 @@ func (p PPA) logStep(st *State) {
 				lr[j] = logAlpha[i] + gr[j] + logB[j]
 			}
 			st.setLogRow(i, st.mus[i])
-			st.logA[i] = logAlpha[i] + st.rowShift[i]*invG
+			st.ppa.logA[i] = logAlpha[i] + st.rowShift[i]*invG
 		}
 	}
 	st.LogDomainLayers++

@@ -3,7 +3,6 @@ package layers
 import (
 	"fmt"
 	"math"
-	"strings"
 )
 
 // Bounds on the work a solver may be asked for: beyond them a mistyped option would run for
@@ -14,15 +13,12 @@ const (
 	MaxSweeps = 1000000 // sweep cap of the converged mode (per PPA layer; BADMM's projection)
 )
 
-// SolverNames lists the solvers NewSolver builds.
-func SolverNames() []string { return []string{"ppa", "badmm", "cg"} }
-
 // SolverOptions name a GWD solver and its settings as plain values (flags, config files); it is
 // the one place where solvers are validated and built by name. Fields a solver does not use
 // are ignored.
 type SolverOptions struct {
-	// Name is "ppa", "badmm" or "cg".
-	Name string
+	// Name is SolverPPA, SolverBADMM or SolverCG.
+	Name SolverName
 	// Gamma is γ (PPA, BADMM).
 	Gamma float64
 	// Layers is M (PPA, BADMM) or the maximum number of Frank-Wolfe iterations (CG).
@@ -60,23 +56,19 @@ const DefaultMaxSweeps = 10000
 // M = 50, 5 sweeps; BADMM with γ = 1, M = 50; CG with POT's stopping rule (relative and
 // absolute objective change 1e-9), at most 10000 iterations and DefaultAnchors anchored starts.
 // The feature weight is 1.
-func DefaultSolverOptions(name string) (SolverOptions, error) {
+func DefaultSolverOptions(name SolverName) (SolverOptions, error) {
 	switch name {
-	case "ppa":
+	case SolverPPA:
 		p := DefaultPPA()
 		return SolverOptions{Name: name, Gamma: p.Gamma, Layers: p.Layers, Inner: p.Inner, FeatureWeight: p.Weight}, nil
-	case "badmm":
+	case SolverBADMM:
 		b := DefaultBADMM()
 		return SolverOptions{Name: name, Gamma: b.Gamma, Layers: b.Layers, FeatureWeight: b.Weight}, nil
-	case "cg":
+	case SolverCG:
 		c := DefaultCG()
 		return SolverOptions{Name: name, Layers: c.MaxIter, FeatureWeight: c.Weight, Anchors: c.Anchors}, nil
 	}
 	return SolverOptions{}, unknownSolver(name)
-}
-
-func unknownSolver(name string) error {
-	return fmt.Errorf("%w: unknown solver %q (want %s)", ErrInput, name, strings.Join(SolverNames(), ", "))
 }
 
 // Validate reports the first invalid option, naming it.
@@ -98,13 +90,13 @@ func NewSolver(o SolverOptions) (Solver, error) {
 		Check() error
 	}
 	switch o.Name {
-	case "ppa":
+	case SolverPPA:
 		s = PPA{Gamma: o.Gamma, Layers: o.Layers, Inner: o.Inner, Weight: o.FeatureWeight,
 			Tol: o.Tol, MaxSweeps: o.MaxSweeps, Round: o.Round, Jitter: o.Jitter}
-	case "badmm":
+	case SolverBADMM:
 		s = BADMM{Gamma: o.Gamma, Layers: o.Layers, Weight: o.FeatureWeight,
 			Tol: o.Tol, MaxSweeps: o.MaxSweeps, Round: o.Round, Jitter: o.Jitter}
-	case "cg":
+	case SolverCG:
 		if o.Jitter != 0 {
 			return nil, fmt.Errorf("cg: %w: jitter = %v: the start jitter is a setting of ppa and badmm (cg has anchored starts)", ErrInput, o.Jitter)
 		}

@@ -11,10 +11,10 @@ type Report struct {
 	Objective float64     `json:"objective"`
 	Transport [][]float64 `json:"transport"` // rows: the nodes of A
 	// MarginalError is max |row sum − μ_A|, |column sum − μ_B| of the transport.
-	MarginalError float64  `json:"marginal_error"`
-	Solver        string   `json:"solver"`
-	Gamma         *float64 `json:"gamma"` // null for cg
-	Layers        int      `json:"layers"`
+	MarginalError float64    `json:"marginal_error"`
+	Solver        SolverName `json:"solver"`
+	Gamma         *float64   `json:"gamma"` // null for cg
+	Layers        int        `json:"layers"`
 	// Iterations is the number of layers run: Layers, or fewer when CG converged.
 	Iterations int  `json:"iterations"`
 	Inner      *int `json:"inner"` // null for badmm, cg and the converged mode
@@ -43,7 +43,7 @@ func NewReport(o SolverOptions, r Result, dim int, start string, seconds float64
 	na, nb := r.Transport.Dims()
 	rep := Report{
 		Objective: r.Objective, Transport: make([][]float64, na), MarginalError: r.MarginalError, Solver: o.Name,
-		Layers: o.Layers, Iterations: r.Layers, Tol: o.Tol, SweepCapHits: r.SweepCapHits, Rounded: o.Round && o.Name != "cg",
+		Layers: o.Layers, Iterations: r.Layers, Tol: o.Tol, SweepCapHits: r.SweepCapHits, Rounded: o.Round && o.Name != SolverCG,
 		FeatureWeight: o.FeatureWeight, Seconds: seconds, Rows: "nodes of A", Cols: "nodes of B",
 		NodesA: na, NodesB: nb, FeatureDim: dim,
 	}
@@ -51,9 +51,9 @@ func NewReport(o SolverOptions, r Result, dim int, start string, seconds float64
 		rep.Transport[i] = append([]float64(nil), r.Transport.RawRowView(i)...)
 	}
 	switch o.Name {
-	case "cg":
+	case SolverCG:
 		rep.Anchors, rep.Start = &o.Anchors, start
-	case "ppa":
+	case SolverPPA:
 		if o.Tol == 0 {
 			rep.Inner = &o.Inner
 		}

@@ -13,8 +13,9 @@ func TestReport(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	a, b := randomSpace(rng, 5, 0.5, 1, false, 0), randomSpace(rng, 4, 0.5, 1, false, 0)
 	for _, tc := range []struct {
-		name, text string
-		null       []string
+		name SolverName
+		text string
+		null []string
 	}{
 		{"cg", "cg, ", []string{`"gamma":null`, `"inner":null`}},
 		{"ppa", "ppa, γ = 0.01, M = 50, 5 sweeps", []string{`"anchors":null`}},

@@ -13,7 +13,8 @@ import (
 // "layers" are Frank-Wolfe iterations), so barycenters, losses and experiments take a Solver
 // value. NewSolver builds one by name.
 type Solver interface {
-	// Name is "ppa", "badmm" or "cg".
+	// Name is the solver's SolverName as a string: "ppa", "badmm" or "cg" for those NewSolver
+	// builds.
 	Name() string
 	// Depth is the number of layers M.
 	Depth() int

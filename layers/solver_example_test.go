@@ -30,12 +30,12 @@ func pathSpace(n int) layers.Space {
 // POT's does); on these two paths the lowest of them is below the point PPA reaches.
 func ExampleNewSolver() {
 	a, b := pathSpace(6), pathSpace(9)
-	for _, name := range []string{"ppa", "cg"} {
+	for _, name := range []layers.SolverName{layers.SolverPPA, layers.SolverCG} {
 		o, err := layers.DefaultSolverOptions(name)
 		if err != nil {
 			panic(err)
 		}
-		if name == "ppa" {
+		if name == layers.SolverPPA {
 			o.Tol, o.Round = 1e-9, true // converged mode, rounded onto Π(μs, μt)
 		}
 		s, err := layers.NewSolver(o)

@@ -8,11 +8,12 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/internal/simd"
-	"github.com/gwf-graphs/gwf/layers/emd"
 )
 
 // State is the per-problem state of an unrolled GWD module and its reusable workspace.
-// After Init it holds the cost terms and T⁽⁰⁾; each Layer call advances T by one layer.
+// After Init it holds the cost terms and T⁽⁰⁾; each Step advances T by one layer.
+// What every solver reads (the problem, the transport, the shared scratch) is held here
+// directly; each solver's own state is in a workspace of its own (ppaWork, badmmWork, cgWork).
 // A State may be reused for any number of problems of any size: buffers grow when needed and
 // are otherwise reused, so a solve in steady state does not allocate.
 type State struct {
@@ -49,40 +50,21 @@ type State struct {
 	cost []float64 // ns×nt scratch: the cost matrix
 	phi  []float64 // ns×nt scratch: the kernel
 
-	// PPA: the scaling vector a, kept as a logarithm because it grows like exp(L/γ).
-	logA []float64
-	// BADMM: the auxiliary transport S and the dual variable Z.
-	s, z []float64
-	// logT holds log T for the rows flagged in logRow: rows last computed in the log domain,
-	// whose small entries may have underflowed to 0 in t but are still needed as logarithms.
+	// logT holds log T for the rows flagged in logRow: rows last computed in the log domain
+	// (PPA's and BADMM's layers), whose small entries may have underflowed to 0 in t but are
+	// still needed as logarithms. reset, Round and project clear logRow; CG, which never sets
+	// it, uses logT as scratch.
 	logT   []float64
 	logRow []bool
 	// per-row / per-column scratch
 	rowv, roww, colv, colw, colx, coly, rowShift []float64
-	// CG: the objective before and after the last iteration, the optimal plan of the
-	// linearised problem, and the exact OT solver's workspace.
-	cgPrev, cgObj float64
-	cgSym         bool // both structure matrices symmetric: the cheaper gradient and line search
-	cgX           []float64
-	cgSymScratch
-	emd emd.Workspace
-	// CG's starts (cg_starts.go): the start being run (0: the first), its iterations and the
-	// iteration limit of the later starts, the lowest objective of the starts ended and its
-	// plan, and the scratch of the start couplings.
-	cgStart, cgSteps int
-	cgLaterMax       int
-	cgBest           []float64
-	cgBestObj        float64
-	cgKeyS, cgKeyT   []float64
-	cgWalkS, cgWalkT []float64
-	cgColS, cgColT   []uint64
-	cgNextS, cgNextT []uint64
-	cgSorted         []uint64
-	cgEdgesS         refineEdges
-	cgEdgesT         refineEdges
-	cgIdxS, cgIdxT   []int
-	cgTargets        []int
-	cgUsedS, cgUsedT []bool
+
+	// Each solver's own state and scratch, in the file of its solver. A State keeps all three
+	// so that one reused for any solver allocates nothing in steady state; only the solver
+	// whose Init ran last reads its own.
+	ppa   ppaWork
+	badmm badmmWork
+	cg    cgWork
 }
 
 // stopped returns the error of Context once it is done (nil without one): the check of work

@@ -15,12 +15,13 @@ type Config struct {
 	// warm start: each atom is a random observed graph (its size, structure and features), as in
 	// the paper's experiments.
 	AtomSize int `json:"atom_size"`
-	// Solver is "ppa", "badmm" or "cg" (see layers.NewSolver); Gamma, Layers and Inner
-	// configure it (Inner: PPA only; for CG, Layers is the iteration limit).
-	Solver string  `json:"solver"`
-	Gamma  float64 `json:"gamma"`
-	Layers int     `json:"layers"`
-	Inner  int     `json:"inner"`
+	// Solver is layers.SolverPPA, SolverBADMM or SolverCG, stored as its string (see
+	// layers.NewSolver); Gamma, Layers and Inner configure it (Inner: PPA only; for CG, Layers
+	// is the iteration limit).
+	Solver layers.SolverName `json:"solver"`
+	Gamma  float64           `json:"gamma"`
+	Layers int               `json:"layers"`
+	Inner  int               `json:"inner"`
 	// Tol > 0 runs PPA and BADMM in their converged mode (layers.SolverOptions.Tol); 0, the
 	// paper's setting, leaves model files as they were.
 	Tol float64 `json:"tol,omitempty"`
@@ -56,7 +57,7 @@ type Config struct {
 func DefaultConfig() Config {
 	p := layers.DefaultPPA()
 	return Config{
-		Atoms: 30, Solver: "ppa", Gamma: p.Gamma, Layers: p.Layers, Inner: p.Inner,
+		Atoms: 30, Solver: layers.SolverPPA, Gamma: p.Gamma, Layers: p.Layers, Inner: p.Inner,
 		FeatureWeight: 1, GWBLayers: 2, LearningRate: 0.05, Epochs: 10, Batch: 32,
 		ZInitStd: 0.01, Seed: 1,
 	}
@@ -66,7 +67,7 @@ func DefaultConfig() Config {
 // (layers.DefaultSolverOptions): γ = 0.01 and 5 sweeps for PPA, γ = 1 for BADMM; Layers is
 // M = 50 for both and CG's iteration limit and anchored starts for CG. Inner is kept for solvers without sweeps,
 // and an unknown name is left for Validate to report.
-func (c Config) WithSolverDefaults(solver string) Config {
+func (c Config) WithSolverDefaults(solver layers.SolverName) Config {
 	c.Solver = solver
 	if o, err := layers.DefaultSolverOptions(solver); err == nil {
 		c.Gamma, c.Layers, c.Anchors = o.Gamma, o.Layers, o.Anchors
@@ -108,9 +109,9 @@ func (c Config) Validate() error {
 		return bad("z init std = %v must be between 0 and %v", c.ZInitStd, float64(MaxZInitStd))
 	case !(c.FeatureWeight >= 0) || c.FeatureWeight > MaxFeatureWeight:
 		return bad("feature weight = %v must be between 0 and %v", c.FeatureWeight, MaxFeatureWeight)
-	case c.OrderStart && c.Solver != "cg":
+	case c.OrderStart && c.Solver != layers.SolverCG:
 		return bad("order start is a start of the cg solver, not of %s", c.Solver)
-	case c.Anchors != 0 && c.Solver != "cg":
+	case c.Anchors != 0 && c.Solver != layers.SolverCG:
 		return bad("anchored starts are starts of the cg solver, not of %s", c.Solver)
 	}
 	_, err := c.GWDSolver()
@@ -139,7 +140,7 @@ func (c Config) Forward() (layers.Forward, error) {
 // solver and its parameters, the feature weight where it is not 1, and the training settings.
 func (c Config) Describe() string {
 	s := fmt.Sprintf("K=%d atoms (%s), %s γ=%g M=%d", c.Atoms, atomSizeText(c.AtomSize), c.Solver, c.Gamma, c.Layers)
-	if c.Solver == "ppa" {
+	if c.Solver == layers.SolverPPA {
 		s += fmt.Sprintf(" inner=%d", c.Inner)
 	}
 	if c.StartJitter > 0 {

@@ -112,14 +112,14 @@ func (f *gwFlags) options(cmd *cobra.Command, log logrus.FieldLogger) (layers.So
 		return o, cli.Usagef("--solver: %w", err)
 	}
 	o.FeatureWeight, o.MaxSweeps = f.featureWeight.Weight, f.maxSweeps
-	if f.Name == "cg" && !cli.Changed(fs, "solver") {
+	if o.Name == layers.SolverCG && !cli.Changed(fs, "solver") {
 		for _, name := range []string{"gamma", "inner", "start-jitter"} {
 			if cli.Changed(fs, name) {
 				return o, cli.Usagef("--%s is a setting of --solver ppa or badmm, and gw's default solver is cg: add --solver ppa (the paper's GWD module)", name)
 			}
 		}
 	}
-	if f.Name != "cg" {
+	if o.Name != layers.SolverCG {
 		for _, name := range []string{"anchors", "init"} {
 			if cli.Changed(fs, name) {
 				return o, cli.Usagef("--%s is a setting of --solver cg", name)
@@ -129,7 +129,7 @@ func (f *gwFlags) options(cmd *cobra.Command, log logrus.FieldLogger) (layers.So
 		o.Anchors = f.anchors
 	}
 	o.Round = f.round || (f.Tol > 0 && !cli.Changed(fs, "round"))
-	if f.Name == "cg" {
+	if o.Name == layers.SolverCG {
 		o.Round = false // every CG iterate is feasible
 	}
 	logWarnings(log, warnings)

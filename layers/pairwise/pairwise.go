@@ -19,7 +19,7 @@ import (
 // Options control the computation of discrepancies.
 type Options struct {
 	// Solver is the GWD module that computes every discrepancy (layers.NewSolver); the zero
-	// value means the paper's PPA (layers.DefaultSolverOptions("ppa")).
+	// value means the paper's PPA (layers.DefaultSolverOptions(layers.SolverPPA)).
 	Solver layers.SolverOptions
 	// Workers is the number of goroutines (0: GOMAXPROCS).
 	Workers int
@@ -34,7 +34,7 @@ type Options struct {
 func (o Options) solver() (layers.Solver, error) {
 	so := o.Solver
 	if so == (layers.SolverOptions{}) {
-		so, _ = layers.DefaultSolverOptions("ppa")
+		so, _ = layers.DefaultSolverOptions(layers.SolverPPA)
 	}
 	s, err := layers.NewSolver(so)
 	if err != nil {

@@ -68,7 +68,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		return err
 	}
 	var solvers []layers.Solver
-	for _, name := range []string{"ppa", "badmm"} {
+	for _, name := range []layers.SolverName{layers.SolverPPA, layers.SolverBADMM} {
 		so, err := layers.DefaultSolverOptions(name)
 		if err != nil {
 			return err

@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/experiment"
@@ -95,7 +96,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 					return err
 				}
 			}
-			cfg := training.DefaultConfig().WithSolverDefaults(s)
+			cfg := training.DefaultConfig().WithSolverDefaults(layers.SolverName(s))
 			cfg.Epochs, cfg.FeatureWeight = o.epochs, weight
 			if o.atoms > 0 {
 				cfg.Atoms = o.atoms

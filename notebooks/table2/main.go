@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/semisup/experiment"
@@ -125,7 +126,7 @@ func splitList(s string) []string {
 }
 
 func (o options) config(solver string, seed uint64, featureWeight float64) training.Config {
-	c := training.DefaultConfig().WithSolverDefaults(solver)
+	c := training.DefaultConfig().WithSolverDefaults(layers.SolverName(solver))
 	c.Epochs, c.Atoms, c.Layers, c.Seed, c.FeatureWeight = o.epochs, o.atoms, o.layers, seed, featureWeight
 	return c
 }

@@ -26,7 +26,7 @@ const DefaultTolerance = 1e-6
 // own). Inner is PPA's 5 sweeps, which CG does not use: the kept matrices' names and the
 // classifier files have always recorded it.
 func DefaultSolver() layers.SolverOptions {
-	return layers.SolverOptions{Name: "cg", Layers: DefaultIterations, Tol: DefaultTolerance, Inner: layers.DefaultPPA().Inner, FeatureWeight: 1}
+	return layers.SolverOptions{Name: layers.SolverCG, Layers: DefaultIterations, Tol: DefaultTolerance, Inner: layers.DefaultPPA().Inner, FeatureWeight: 1}
 }
 
 // checkSolver reports the first setting of o that no discrepancy can be computed with, as
@@ -35,9 +35,9 @@ func checkSolver(o layers.SolverOptions) error {
 	switch {
 	case !(o.FeatureWeight >= 0) || o.FeatureWeight > layers.MaxFeatureWeight:
 		return fmt.Errorf("solver: feature weight = %v must be between 0 and %v", o.FeatureWeight, float64(layers.MaxFeatureWeight))
-	case o.OrderStart && o.Name != "cg":
+	case o.OrderStart && o.Name != layers.SolverCG:
 		return fmt.Errorf("solver: order start is a start of the cg solver, not of %s", o.Name)
-	case o.Anchors != 0 && o.Name != "cg":
+	case o.Anchors != 0 && o.Name != layers.SolverCG:
 		return fmt.Errorf("solver: anchored starts are starts of the cg solver, not of %s", o.Name)
 	}
 	if err := o.Validate(); err != nil {
@@ -51,23 +51,23 @@ func checkSolver(o layers.SolverOptions) error {
 // training.DefaultConfig's values, byte for byte, so that the files and kept matrices written
 // in that layout are read and found again (TestSolverFileAsConfig).
 type solverFile struct {
-	Atoms         int     `json:"atoms"`
-	AtomSize      int     `json:"atom_size"`
-	Solver        string  `json:"solver"`
-	Gamma         float64 `json:"gamma"`
-	Layers        int     `json:"layers"`
-	Inner         int     `json:"inner"`
-	Tol           float64 `json:"tol,omitempty"`
-	OrderStart    bool    `json:"order_start,omitempty"`
-	Anchors       int     `json:"anchors,omitempty"`
-	StartJitter   float64 `json:"start_jitter,omitempty"`
-	FeatureWeight float64 `json:"feature_weight"`
-	GWBLayers     int     `json:"gwb_layers"`
-	LearningRate  float64 `json:"learning_rate"`
-	Epochs        int     `json:"epochs"`
-	Batch         int     `json:"batch"`
-	ZInitStd      float64 `json:"z_init_std"`
-	Seed          uint64  `json:"seed"`
+	Atoms         int               `json:"atoms"`
+	AtomSize      int               `json:"atom_size"`
+	Solver        layers.SolverName `json:"solver"`
+	Gamma         float64           `json:"gamma"`
+	Layers        int               `json:"layers"`
+	Inner         int               `json:"inner"`
+	Tol           float64           `json:"tol,omitempty"`
+	OrderStart    bool              `json:"order_start,omitempty"`
+	Anchors       int               `json:"anchors,omitempty"`
+	StartJitter   float64           `json:"start_jitter,omitempty"`
+	FeatureWeight float64           `json:"feature_weight"`
+	GWBLayers     int               `json:"gwb_layers"`
+	LearningRate  float64           `json:"learning_rate"`
+	Epochs        int               `json:"epochs"`
+	Batch         int               `json:"batch"`
+	ZInitStd      float64           `json:"z_init_std"`
+	Seed          uint64            `json:"seed"`
 	// MaxSweeps and Round, which training.Config lacks, come last and only when set, so that
 	// every name made without them stays as it was.
 	MaxSweeps int  `json:"max_sweeps,omitempty"`

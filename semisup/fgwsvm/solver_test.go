@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -21,7 +22,7 @@ func TestSolverFileAsConfig(t *testing.T) {
 		t.Fatalf("DefaultSolver is written\n%s\nwant\n%s", got, want)
 	}
 	var cfgs []training.Config
-	for _, name := range []string{"ppa", "badmm", "cg", "sinkhorn"} {
+	for _, name := range []layers.SolverName{layers.SolverPPA, layers.SolverBADMM, layers.SolverCG, "sinkhorn"} {
 		c := training.DefaultConfig().WithSolverDefaults(name)
 		cfgs = append(cfgs, c)
 		c.Tol, c.FeatureWeight = 1e-6, 2.5

@@ -170,7 +170,7 @@ func Curves(rep *Report, maxN int, minTime time.Duration, done func(Kernel)) err
 		if n > maxN {
 			return nil
 		}
-		for _, solver := range []string{"ppa", "cg"} {
+		for _, solver := range []layers.SolverName{layers.SolverPPA, layers.SolverCG} {
 			k, err := Curve(n, solver, minTime)
 			if err != nil {
 				return err
@@ -186,7 +186,7 @@ func Curves(rep *Report, maxN int, minTime time.Duration, done func(Kernel)) err
 
 // Curve times one GWD with the named solver at its defaults between two BA graphs of n
 // nodes.
-func Curve(n int, name string, minTime time.Duration) (Kernel, error) {
+func Curve(n int, name layers.SolverName, minTime time.Duration) (Kernel, error) {
 	rng := rand.New(rand.NewPCG(5, uint64(n)))
 	src, err := baSpace(n, rng)
 	if err != nil {
@@ -215,7 +215,7 @@ func Curve(n int, name string, minTime time.Duration) (Kernel, error) {
 		return Kernel{}, err
 	}
 	k := Kernel{Name: fmt.Sprintf("curve %s N=%d", name, n), Millis: millis(d), AllocsPerOp: allocs}
-	if name == "cg" && calls > 1 {
+	if name == layers.SolverCG && calls > 1 {
 		k.Iterations = float64(layersRun+st.Layer) / float64(calls) // st.Layer: the last call's
 	}
 	return k, nil

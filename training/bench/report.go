@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gwf-graphs/gwf/internal/simd"
+	"github.com/gwf-graphs/gwf/layers"
 )
 
 // Report is what 'gwf bench' prints.
@@ -48,15 +49,15 @@ type Kernel struct {
 
 // Epoch is one training epoch's timing on a dataset.
 type Epoch struct {
-	Dataset         string  `json:"dataset"`
-	Solver          string  `json:"solver"`
-	Tol             float64 `json:"tol,omitempty"`
-	Features        string  `json:"features"`
-	Graphs          int     `json:"graphs"`
-	Timed           int     `json:"timed_graphs"`
-	GraphsPerSec    float64 `json:"graphs_per_sec"`
-	SecondsPerEpoch float64 `json:"seconds_per_epoch"`
-	PeakRSSMiB      float64 `json:"peak_rss_mib"`
+	Dataset         string            `json:"dataset"`
+	Solver          layers.SolverName `json:"solver"`
+	Tol             float64           `json:"tol,omitempty"`
+	Features        string            `json:"features"`
+	Graphs          int               `json:"graphs"`
+	Timed           int               `json:"timed_graphs"`
+	GraphsPerSec    float64           `json:"graphs_per_sec"`
+	SecondsPerEpoch float64           `json:"seconds_per_epoch"`
+	PeakRSSMiB      float64           `json:"peak_rss_mib"`
 }
 
 // PeakRSSMiB is the process's peak resident set size so far (0 where the system does not say;
@@ -98,7 +99,7 @@ func (rep *Report) WriteTable(w io.Writer) error {
 		fmt.Fprintln(w)
 		fmt.Fprintln(tw, "dataset\tsolver\tfeatures\tgraphs\ttimed\tgraphs/s\ts/epoch\tpeak RSS MiB\t")
 		for _, e := range rep.Epochs {
-			solver := e.Solver
+			solver := string(e.Solver)
 			if e.Tol > 0 {
 				solver += fmt.Sprintf(" tol %g", e.Tol)
 			}

@@ -56,7 +56,7 @@ func (t *Flags) fields(atomSize int) []field {
 	return []field{
 		{"atoms", func(c *training.Config) { c.Atoms = t.Atoms }, func(c training.Config) string { return i(c.Atoms) }},
 		{"atom-size", func(c *training.Config) { c.AtomSize = atomSize }, func(c training.Config) string { return showAtomSize(c.AtomSize) }},
-		{"solver", func(c *training.Config) { c.Solver = t.Name }, func(c training.Config) string { return c.Solver }},
+		{"solver", func(c *training.Config) { c.Solver = t.solver() }, func(c training.Config) string { return string(c.Solver) }},
 		{"gamma", func(c *training.Config) { c.Gamma = t.Gamma }, func(c training.Config) string { return g(c.Gamma) }},
 		{"layers", func(c *training.Config) { c.Layers = t.Layers }, func(c training.Config) string { return i(c.Layers) }},
 		{"inner", func(c *training.Config) { c.Inner = t.Inner }, func(c training.Config) string { return i(c.Inner) }},
@@ -111,7 +111,7 @@ func (t *Flags) Config(fs *pflag.FlagSet) (training.Config, []string, error) {
 	}
 	cfg := training.DefaultConfig()
 	if fs.Changed("solver") {
-		cfg = cfg.WithSolverDefaults(t.Name) // Validate below reports an unknown name
+		cfg = cfg.WithSolverDefaults(t.solver()) // Validate below reports an unknown name
 	}
 	for _, f := range t.fields(atomSize) {
 		if fs.Changed(f.flag) {

@@ -119,7 +119,7 @@ func TestSolverOptions(t *testing.T) {
 			t.Fatal(err)
 		}
 		got, warnings, err := s.Options(fs)
-		want, _ := layers.DefaultSolverOptions(s.Name)
+		want, _ := layers.DefaultSolverOptions(s.solver())
 		tc.want(&want)
 		if err != nil || got != want || len(warnings) != tc.warnings {
 			t.Errorf("%v: %+v, %q, %v; want %+v and %d warnings", tc.args, got, warnings, err, want, tc.warnings)

@@ -12,7 +12,7 @@ import (
 // --solver, --gamma, --layers, --inner, --tol. Their defaults are PPA's at the paper's
 // settings; a command that is given --solver and not the others takes that solver's defaults.
 type Solver struct {
-	Name   string
+	Name   string // --solver: a layers.SolverName once checked
 	Gamma  float64
 	Layers int
 	Inner  int
@@ -36,7 +36,11 @@ func (s *Solver) Register(fs *pflag.FlagSet, tolUsage string) {
 // (layers.DefaultSolverOptions), with each of --gamma, --layers and --inner that was given,
 // and --tol and --start-jitter. The warnings name the flags given that the solver has no use for.
 func (s *Solver) Options(fs *pflag.FlagSet) (layers.SolverOptions, []string, error) {
-	o, err := layers.DefaultSolverOptions(s.Name)
+	name, err := layers.ParseSolverName(s.Name)
+	if err != nil {
+		return layers.SolverOptions{}, nil, err
+	}
+	o, err := layers.DefaultSolverOptions(name)
 	if err != nil {
 		return o, nil, err
 	}
@@ -50,7 +54,7 @@ func (s *Solver) Options(fs *pflag.FlagSet) (layers.SolverOptions, []string, err
 		o.Inner = s.Inner
 	}
 	warnings := innerWarning(fs, o.Name)
-	if o.Name == "cg" && fs.Changed("gamma") {
+	if o.Name == layers.SolverCG && fs.Changed("gamma") {
 		warnings = append(warnings, "--gamma has no effect with --solver cg")
 	}
 	o.Tol, o.Jitter = s.Tol, s.Jitter
@@ -58,12 +62,16 @@ func (s *Solver) Options(fs *pflag.FlagSet) (layers.SolverOptions, []string, err
 }
 
 // innerWarning is the warning of an --inner given to a solver other than PPA.
-func innerWarning(fs *pflag.FlagSet, solver string) []string {
-	if solver != "ppa" && fs.Changed("inner") {
-		return []string{"--inner has no effect with --solver " + solver}
+func innerWarning(fs *pflag.FlagSet, solver layers.SolverName) []string {
+	if solver != layers.SolverPPA && fs.Changed("inner") {
+		return []string{"--inner has no effect with --solver " + string(solver)}
 	}
 	return nil
 }
+
+// solver is --solver as a solver name, unchecked: Options and training.Config.Validate report
+// a name that is no solver's.
+func (s *Solver) solver() layers.SolverName { return layers.SolverName(s.Name) }
 
 // RegisterWorkers adds --workers, the goroutines of a command's parallel work: what says of
 // what.
