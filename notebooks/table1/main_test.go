@@ -7,25 +7,22 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
 )
 
-// TestTinyTable1: the notebook at a tiny size runs both solvers on a MUTAG subset through the
+// TestTinyTable1: the program at a tiny size runs both solvers on a MUTAG subset through the
 // library, and writes the table and one CSV row per run; a second call reuses every run.
 func TestTinyTable1(t *testing.T) {
 	out := t.TempDir()
-	o := options{datasets: []string{"MUTAG"}, solvers: []string{"ppa", "badmm"}, features: nb.Features{"MUTAG": "labels"}, runs: 2, subset: 30, epochs: 1,
-		atoms: 3, layers: 5, out: out}
+	c := parse([]string{"--datasets", "MUTAG", "--features", "MUTAG=labels", "--runs", "2", "--subset", "30", "--epochs", "1", "--atoms", "3", "--layers", "5", "--output-dir", out})
 	var log bytes.Buffer
-	if err := run(context.Background(), o, &log); err != nil {
+	if err := run(context.Background(), c, &log); err != nil {
 		t.Fatal(err)
 	}
 	report, err := os.ReadFile(filepath.Join(out, "report.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| gwf PPA, λ |", "| gwf BADMM, z |", "MUTAG (labels)", "--features MUTAG=labels", "--atoms 3 --layers 5"} {
+	for _, want := range []string{"| gwf PPA, λ |", "| gwf BADMM, z |", "MUTAG (labels, 30 graphs)", "--features MUTAG=labels", "--atoms 3 --layers 5"} {
 		if !strings.Contains(string(report), want) {
 			t.Errorf("report lacks %q:\n%s", want, report)
 		}
@@ -46,7 +43,7 @@ func TestTinyTable1(t *testing.T) {
 		t.Errorf("first call reused runs:\n%s", log.String())
 	}
 	log.Reset()
-	if err := run(context.Background(), o, &log); err != nil {
+	if err := run(context.Background(), c, &log); err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.Count(log.String(), "reusing"); n != 2 {
@@ -61,10 +58,18 @@ func TestTinyTable1(t *testing.T) {
 		t.Fatal(err)
 	}
 	log.Reset()
-	if err := run(context.Background(), o, &log); err != nil {
+	if err := run(context.Background(), c, &log); err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.Count(log.String(), "reusing"); n != 1+2 {
 		t.Errorf("rerun reused %d of 1 cell and 2 runs:\n%s", n, log.String())
+	}
+}
+
+// TestDefaults: without flags the program runs the paper's protocol.
+func TestDefaults(t *testing.T) {
+	c := parse(nil)
+	if c.Runs != 5 || len(c.Datasets) != 4 || c.Features.Of("AIDS") != "attributes-bal" || c.Keep != "results/table1" {
+		t.Errorf("%+v", c)
 	}
 }

@@ -7,20 +7,21 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
-	"github.com/gwf-graphs/gwf/semisup"
 )
 
-// TestTinyTable2: a tiny run writes the cross-validation table, the fraction study and its plot.
+// TestTinyTable2: a tiny run of the fixed protocol writes the cross-validation table, the
+// fraction study and its plot, and reuses its finished folds.
 func TestTinyTable2(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains several models")
 	}
 	out := t.TempDir()
-	o := options{datasets: []string{"MUTAG"}, solvers: []string{"ppa"}, features: nb.Features{"MUTAG": "labels"}, folds: 3, subset: 30, epochs: 1, atoms: 3, layers: 5,
-		beta: 0.1, fractionsData: "MUTAG", fractions: []float64{0.2, 0.6}, seeds: 2, out: out}
-	if err := run(context.Background(), o, io.Discard); err != nil {
+	c, err := parse([]string{"--datasets", "MUTAG", "--solvers", "ppa", "--features", "MUTAG=labels", "--folds", "3", "--subset", "30", "--epochs", "1", "--atoms", "3", "--layers", "5",
+		"--nested=false", "--fractions", "0.2,0.6", "--seeds", "2", "--output-dir", out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run(context.Background(), c, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"report.md", "table2.csv", "fractions.csv", "fractions.png"} {
@@ -43,12 +44,13 @@ func TestTinyTable2(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	o.fractionsData = ""
-	if err := run(ctx, o, io.Discard); err != nil {
+	c.FractionsDataset = ""
+	if err := run(ctx, c, io.Discard); err != nil {
 		t.Errorf("rerun did not reuse the folds: %v", err)
 	}
-	if err := run(context.Background(), options{folds: 3, epochs: 1, atoms: 3, layers: 5, seeds: 1, fractions: []float64{1.5}, out: out}, io.Discard); err == nil {
-		t.Error("fraction 1.5: no error")
+	c.Fractions, c.FractionsDataset = []float64{1.5}, "MUTAG"
+	if err := run(context.Background(), c, io.Discard); err == nil || !strings.Contains(err.Error(), "1.5") {
+		t.Errorf("fraction 1.5: %v", err)
 	}
 }
 
@@ -60,9 +62,12 @@ func TestTinyNested(t *testing.T) {
 		t.Skip("trains several models")
 	}
 	out := t.TempDir()
-	o := options{datasets: []string{"MUTAG"}, solvers: []string{"ppa"}, features: nb.Features{}, folds: 3, subset: 30, epochs: 2, atoms: 3, layers: 5,
-		beta: 0.1, seeds: 1, out: out, nested: true, validation: 0.2, unsup: true, cvSeeds: 2, variants: []string{"none", "gin", "gin-alone"}}
-	if err := run(context.Background(), o, io.Discard); err != nil {
+	c, err := parse([]string{"--datasets", "MUTAG", "--solvers", "ppa", "--features", "", "--folds", "3", "--subset", "30", "--epochs", "2", "--atoms", "3", "--layers", "5",
+		"--validation", "0.2", "--cv-seeds", "2", "--encoders", "none,gin,gin-alone", "--fractions-dataset", "", "--output-dir", out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run(context.Background(), c, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(filepath.Join(out, "table2.csv"))
@@ -82,30 +87,26 @@ func TestTinyNested(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := run(ctx, o, io.Discard); err != nil {
+	if err := run(ctx, c, io.Discard); err != nil {
 		t.Errorf("rerun did not reuse the folds: %v", err)
 	}
-	o.variants = []string{"gat"}
-	if err := run(context.Background(), o, io.Discard); err == nil {
+	c.Variants = []string{"gat"}
+	if err := run(context.Background(), c, io.Discard); err == nil {
 		t.Error("--encoders gat: no error")
 	}
 }
 
-// TestVariantDetach: each embedding detaches as semisup.DefaultDetach says (free z yes, an
-// encoder no), unless --detach is given.
-func TestVariantDetach(t *testing.T) {
-	yes, no := true, false
-	for _, tc := range []struct {
-		variant string
-		detach  *bool
-		want    bool
-	}{
-		{"none", nil, true}, {"gin", nil, false}, {"gcn-alone", nil, false},
-		{"none", &no, false}, {"gin", &yes, true},
-	} {
-		sc, err := withVariant(semisup.DefaultConfig(), tc.variant, tc.detach)
-		if err != nil || sc.Detach != tc.want {
-			t.Errorf("%s (detach %v): %v, %v; want %v", tc.variant, tc.detach, sc.Detach, err, tc.want)
-		}
+// TestFlags: the defaults are the paper's nested protocol; --detach counts only when given;
+// a bad fraction is the user's error.
+func TestFlags(t *testing.T) {
+	c, err := parse(nil)
+	if err != nil || !c.Nested || c.Folds != 10 || c.DetachGiven || c.Features.Of("PROTEINS") != "attributes-bal" || len(c.Fractions) != 5 {
+		t.Errorf("defaults %+v (%v)", c, err)
+	}
+	if c, err := parse([]string{"--detach=false"}); err != nil || !c.DetachGiven || c.Head.Detach {
+		t.Errorf("--detach=false: %+v (%v)", c.Head, err)
+	}
+	if _, err := parse([]string{"--fractions", "0.2,x"}); err == nil {
+		t.Error("--fractions 0.2,x: no error")
 	}
 }

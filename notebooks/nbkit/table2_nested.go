@@ -1,33 +1,32 @@
-package main
+package nbkit
 
 import (
 	"context"
 	"fmt"
-	"io"
-	"path/filepath"
 	"strings"
 
-	"github.com/gwf-graphs/gwf/notebooks/internal/nb"
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/semisup/experiment"
 	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
-// withVariant returns sc with the embedding that variant names: none (free z), gin or gcn (a
-// graph encoder), gin-alone or gcn-alone (the encoder without the GWF term), and detach, or
-// when nil the embedding's default (semisup.DefaultDetach).
-func withVariant(sc semisup.Config, variant string, detach *bool) (semisup.Config, error) {
+// withVariant returns the head with the embedding that variant names: none (free z), gin or
+// gcn (a graph encoder), gin-alone or gcn-alone (the encoder without the GWF term); it
+// detaches as c.Head does where DetachGiven, else as the embedding's default
+// (semisup.DefaultDetach).
+func (c Table2Config) withVariant(variant string) (semisup.Config, error) {
+	sc := c.Head
 	name, alone := strings.CutSuffix(variant, "-alone")
 	enc := semisup.EncoderKind(name)
 	switch {
 	case enc.IsGNN():
 	case enc == semisup.EncoderNone && !alone:
 	default:
-		return sc, fmt.Errorf("--encoders: %q, want none, gin, gcn, gin-alone or gcn-alone", variant)
+		return sc, fmt.Errorf("encoder %q: want none, gin, gcn, gin-alone or gcn-alone", variant)
 	}
 	sc.Encoder, sc.NoGWF, sc.Detach = enc, alone, semisup.DefaultDetach(enc)
-	if detach != nil {
-		sc.Detach = *detach
+	if c.DetachGiven {
+		sc.Detach = c.Head.Detach
 	}
 	return sc, nil
 }
@@ -55,20 +54,20 @@ func variantTitle(v string) string {
 	return strings.ToUpper(enc) + " encoder + GWF term"
 }
 
-// runNested writes the nested protocol's table: per dataset and solver, for every --encoders
-// variant, the semi-supervised model and its two baselines — the same model trained without
-// labels (β = 0: unsupervised GWF for free z, the encoder trained by the GWF term alone for an
-// encoder) read by the same head and by a logistic regression — over folds × repeats, and
-// whether it beats them; every fold goes to table2.csv. A variant without the GWF term has no
-// unsupervised model, so no baselines.
-func (o options) runNested(ctx context.Context, sc semisup.Config, rep *nb.Report, log io.Writer) error {
+// nested shows the nested protocol's table: per dataset and solver, for every variant, the
+// semi-supervised model and its two baselines — the same model trained without labels (β = 0:
+// unsupervised GWF for free z, the encoder trained by the GWF term alone for an encoder) read by
+// the same head and by a logistic regression — over folds × repeats, and whether it beats them;
+// every fold goes to table2.csv. A variant without the GWF term has no unsupervised model, so no
+// baselines.
+func (c Table2Config) nested(ctx context.Context, out Output) error {
 	var csv strings.Builder
 	csv.WriteString("dataset,solver,embedding,seed,fold,test_graphs,accuracy,train_accuracy,chosen_epoch,validation_accuracy,beta0_accuracy,beta0_epoch,logreg_accuracy,logreg_c,seconds,chose_beta0,joint_accuracy\n")
-	if len(o.datasets) > 0 {
-		header, rows := o.paperRows()
-		for _, s := range o.solvers {
-			for _, v := range o.variants {
-				vc, err := withVariant(sc, v, o.detach)
+	if len(c.Datasets) > 0 {
+		header, rows := c.paperRows()
+		for _, s := range c.Solvers {
+			for _, v := range c.Variants {
+				vc, err := c.withVariant(v)
 				if err != nil {
 					return err
 				}
@@ -79,10 +78,10 @@ func (o options) runNested(ctx context.Context, sc semisup.Config, rep *nb.Repor
 				logreg := []string{what + ", logistic regression on the λ of the model trained without labels"}
 				verdict := []string{what + ": semi-supervised beats β = 0 / logistic regression (folds better–worse)"}
 				joint := []string{what + ", the trained model alone (without the β = 0 candidate; folds choosing that candidate)"}
-				for _, d := range o.datasets {
+				for _, d := range c.Datasets {
 					var all []experiment.FoldResult
-					for seed := 1; seed <= o.cvSeeds; seed++ {
-						res, err := o.crossValidate(ctx, d, s, vc, uint64(seed), !vc.NoGWF, log)
+					for seed := 1; seed <= c.CVSeeds; seed++ {
+						res, err := c.crossValidate(ctx, d, s, vc, uint64(seed), !vc.NoGWF, out)
 						if err != nil {
 							return fmt.Errorf("%s, %s, %s, seed %d: %w", d, s, v, seed, err)
 						}
@@ -124,17 +123,9 @@ func (o options) runNested(ctx context.Context, sc semisup.Config, rep *nb.Repor
 				}
 			}
 		}
-		rep.Table(header, rows)
+		out.Table(header, rows)
 	}
-	if err := nb.WriteFile(filepath.Join(o.out, "table2.csv"), []byte(csv.String())); err != nil {
-		return err
-	}
-	if o.fractionsData != "" && len(o.fractions) > 0 {
-		if err := fractions(ctx, o, sc, rep, log); err != nil {
-			return err
-		}
-	}
-	return rep.Save(o.out)
+	return out.File("table2.csv", []byte(csv.String()))
 }
 
 // baselineCSV is a baseline's accuracy and its epoch (or, withC, its C) as two CSV fields, both

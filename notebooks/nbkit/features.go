@@ -1,33 +1,53 @@
-package nb
+package nbkit
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/collection"
+	"github.com/gwf-graphs/gwf/graphs/datasets"
 	"github.com/gwf-graphs/gwf/training"
 )
 
-// DefaultFeatures follows the paper's choice of node features per dataset — "the graphs in
-// AIDS, PROTEIN, and PROTEIN-F ... are with node attributes" (4, 1 and 29 dimensions), IMDB-B
-// "merely contain[s] topological information" — with the attributes standardized (mean 0,
-// std 1 per dimension over the dataset) and weighed by training.BalanceFeatures. The paper does
-// not say how it scaled them; the FGW cost adds squared feature distances to the structure term
-// unweighted, so raw attributes in arbitrary units (AIDS's atom codes and 2-D drawing
-// coordinates, PROTEINS_full's values up to 400) would make the model depend on those units,
-// and even standardized, PROTEINS_full's 29 dimensions cost 140 times the structure.
-const DefaultFeatures = "AIDS=attributes-bal,PROTEINS=attributes-bal,PROTEINS_full=attributes-bal"
-
-// Features maps dataset names to node-feature kinds: none, labels, attributes,
-// attributes-std (attributes standardized) or attributes-bal (standardized, and weighed against
-// the structure by training.BalanceFeatures: gwf's --feature-weight auto).
+// Features maps dataset names to node-feature kinds: none, labels, attributes, attributes-std
+// (attributes standardized) or attributes-bal (standardized, and weighed against the structure
+// by training.BalanceFeatures: gwf's --feature-weight auto). A dataset not listed is learned
+// from its structure only.
 type Features map[string]string
 
 // kinds are the feature kinds Features accepts.
 func kinds() []string {
 	return []string{"none", "labels", "attributes", "attributes-std", "attributes-bal"}
+}
+
+// kindOf names f as a Features kind.
+func kindOf(f datasets.Features) string {
+	switch {
+	case f.Kind == graphs.FeaturesAttributes && f.Standardize && f.Balance:
+		return "attributes-bal"
+	case f.Kind == graphs.FeaturesAttributes && f.Standardize:
+		return "attributes-std"
+	}
+	return f.Kind.String()
+}
+
+// PaperFeatures are the node features of the paper for every bundled dataset
+// (datasets.PaperFeatures), listing those that have some.
+func PaperFeatures() Features {
+	out := Features{}
+	for _, d := range datasets.Names() {
+		f, err := datasets.PaperFeatures(d)
+		if err != nil {
+			panic(err) // unreachable: d is bundled
+		}
+		if k := kindOf(f); k != "none" {
+			out[d] = k
+		}
+	}
+	return out
 }
 
 // ParseFeatures reads "AIDS=attributes-std,PROTEINS=labels" (empty entries are skipped).
@@ -46,6 +66,15 @@ func ParseFeatures(s string) (Features, error) {
 	return out, nil
 }
 
+// String is f as ParseFeatures reads it, sorted by dataset.
+func (f Features) String() string {
+	var parts []string
+	for _, d := range slices.Sorted(maps.Keys(f)) {
+		parts = append(parts, d+"="+f[d])
+	}
+	return strings.Join(parts, ",")
+}
+
 // Of is the feature kind of dataset d ("none" when unlisted).
 func (f Features) Of(d string) string {
 	if k, ok := f[d]; ok {
@@ -54,10 +83,23 @@ func (f Features) Of(d string) string {
 	return "none"
 }
 
+// Prep says how dataset d's node features are prepared.
+func (f Features) Prep(d string) datasets.Features {
+	switch k := f.Of(d); k {
+	case "attributes-std":
+		return datasets.Features{Kind: graphs.FeaturesAttributes, Standardize: true}
+	case "attributes-bal":
+		return datasets.Features{Kind: graphs.FeaturesAttributes, Standardize: true, Balance: true}
+	default:
+		kind, _ := graphs.ParseFeatureKind(k) // one of kinds()
+		return datasets.Features{Kind: kind}
+	}
+}
+
 // Flags are gwf's flags for dataset d's features.
 func (f Features) Flags(d string) []string {
 	p := f.Prep(d)
-	flags := []string{"--features", p.Kind}
+	flags := []string{"--features", p.Kind.String()}
 	if p.Standardize {
 		flags = append(flags, "--standardize")
 	}
@@ -67,54 +109,27 @@ func (f Features) Flags(d string) []string {
 	return flags
 }
 
-// Prep says how dataset d's node features are prepared.
-type Prep struct {
-	Kind        string // graphs feature kind: none, labels, attributes or both
-	Standardize bool   // mean 0 and std 1 per dimension over the dataset
-	Balance     bool   // feature weight from training.BalanceFeatures, not 1
-}
-
-// Prep is the preparation of dataset d's features.
-func (f Features) Prep(d string) Prep {
-	switch k := f.Of(d); k {
-	case "attributes-std":
-		return Prep{Kind: "attributes", Standardize: true}
-	case "attributes-bal":
-		return Prep{Kind: "attributes", Standardize: true, Balance: true}
-	default:
-		return Prep{Kind: k}
-	}
-}
-
 // Spec is the collection.Spec of bundled dataset d with its features prepared and subset
 // graphs kept, evenly spread over the file (some files are sorted by class; 0: all). The
 // command line reads the same collection with --dataset d plus the flags of Flags.
-func (f Features) Spec(d string, subset int) (collection.Spec, error) {
+func (f Features) Spec(d string, subset int) collection.Spec {
 	p := f.Prep(d)
-	kind, err := graphs.ParseFeatureKind(p.Kind)
-	if err != nil {
-		return collection.Spec{}, err
-	}
-	return collection.Spec{Dataset: d, Features: kind, Standardize: p.Standardize, Subset: subset, SubsetSpread: true}, nil
+	return collection.Spec{Dataset: d, Features: p.Kind, Standardize: p.Standardize, Subset: subset, SubsetSpread: true}
 }
 
 // Load reads the bundled dataset d as Spec describes it and returns the feature weight to
 // train with: 1, or the balanced weight of the graphs kept.
 func (f Features) Load(d string, subset int) (*graphs.Dataset, float64, error) {
-	spec, err := f.Spec(d, subset)
+	ds, err := collection.Load(f.Spec(d, subset))
 	if err != nil {
-		return nil, 0, err
-	}
-	ds, err := collection.Load(spec)
-	if err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("%s: %w", d, err)
 	}
 	if !f.Prep(d).Balance {
 		return ds, 1, nil
 	}
 	b, err := training.BalanceFeatures(graphs.Slice(ds.Graphs))
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", d, err)
+		return nil, 0, fmt.Errorf("%s: balance the features: %w", d, err)
 	}
 	return ds, b.Weight, nil
 }

@@ -1,10 +1,11 @@
-package nb
+package nbkit
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/graphs/datasets"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -12,6 +13,9 @@ func TestParseFeatures(t *testing.T) {
 	got, err := ParseFeatures("AIDS=attributes, MUTAG=labels,")
 	if err != nil || got.Of("AIDS") != "attributes" || got.Of("MUTAG") != "labels" || got.Of("IMDB-BINARY") != "none" || len(got) != 2 {
 		t.Errorf("got %v, %v", got, err)
+	}
+	if s := got.String(); s != "AIDS=attributes,MUTAG=labels" {
+		t.Errorf("String %q", s)
 	}
 	if n := got.CellName("AIDS", "ppa"); n != "AIDS-ppa-attributes" {
 		t.Errorf("cell name %q", n)
@@ -27,25 +31,37 @@ func TestParseFeatures(t *testing.T) {
 			t.Errorf("%q: no error", bad)
 		}
 	}
-	def, err := ParseFeatures(DefaultFeatures)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fl := strings.Join(def.Flags("AIDS"), " "); fl != "--features attributes --standardize --feature-weight auto" {
-		t.Errorf("AIDS flags %q", fl)
-	}
-	if p := def.Prep("PROTEINS"); p != (Prep{Kind: "attributes", Standardize: true, Balance: true}) {
-		t.Errorf("PROTEINS: %+v", p)
-	}
-	if p := def.Prep("IMDB-BINARY"); p != (Prep{Kind: "none"}) {
-		t.Errorf("IMDB-BINARY: %+v", p)
-	}
 	std, err := ParseFeatures("PROTEINS_full=attributes-std")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if fl := strings.Join(std.Flags("PROTEINS_full"), " "); fl != "--features attributes --standardize" {
 		t.Errorf("PROTEINS_full flags %q", fl)
+	}
+}
+
+// TestPaperFeatures: the programs' default --features is the library's choice, which reads
+// back as itself.
+func TestPaperFeatures(t *testing.T) {
+	def := PaperFeatures()
+	if s := def.String(); s != "AIDS=attributes-bal,PROTEINS=attributes-bal,PROTEINS_full=attributes-bal" {
+		t.Errorf("paper features %q", s)
+	}
+	for _, d := range datasets.Names() {
+		want, err := datasets.PaperFeatures(d)
+		if err != nil || def.Prep(d) != want {
+			t.Errorf("%s: %+v, want %+v (%v)", d, def.Prep(d), want, err)
+		}
+	}
+	back, err := ParseFeatures(def.String())
+	if err != nil || back.String() != def.String() {
+		t.Errorf("read back %v (%v)", back, err)
+	}
+	if fl := strings.Join(def.Flags("AIDS"), " "); fl != "--features attributes --standardize --feature-weight auto" {
+		t.Errorf("AIDS flags %q", fl)
+	}
+	if p := def.Prep("IMDB-BINARY"); p != (datasets.Features{Kind: graphs.FeaturesNone}) {
+		t.Errorf("IMDB-BINARY: %+v", p)
 	}
 }
 
