@@ -297,23 +297,12 @@ func (w workload) svmSeconds(s Settings, o option, probe float64, q int) float64
 		return float64(cands) * at(w.train) * float64(w.sets)
 	}
 	vote := o.screenedVote(s, cands)
-	// The best vector candidate of each kind is compared on all the training graphs beside the
-	// voters, and every vector candidate runs every round (halving.go).
-	per, alive := float64(vote+w.vectorKinds(s))*at(w.train), cands
+	per, alive := float64(vote)*at(w.train), cands
 	for _, size := range screenRounds(o.screen, cands, vote, MinRound) {
 		per += float64(alive) * at(size*w.train/w.n)
-		alive = min(cands, roundKeep(alive, vote)+len(w.vec))
+		alive = roundKeep(alive, vote)
 	}
 	return per * float64(w.sets)
-}
-
-// vectorKinds is the number of kinds among the vector candidates.
-func (w workload) vectorKinds(s Settings) int {
-	kinds := map[Kind]bool{}
-	for _, i := range w.vec {
-		kinds[s.Candidates[i].Kind] = true
-	}
-	return len(kinds)
 }
 
 // PlanBudget plans a run of s on data with folds outer folds (0 or 1: one training set, as

@@ -29,15 +29,6 @@ import (
 // its own share of them, so that their union, which is computed, is nearly all of them
 // (docs/results/classification.md has the counts).
 
-// The vector candidates (graph statistics, WL subtree counts) are never cut by a round: their
-// full matrices cost seconds, and the best of each kind goes on to the comparison on all the
-// training graphs besides the voters the screening chooses (vectorsKept). A subset of a few
-// hundred graphs underrates kernels whose accuracy grows with the data, and under
-// Settings.Landmarks it compares the FGW candidates on their full kernels where the run will
-// use landmark kernels: on NCI1 the screening ranked the FGW candidates first (about 80 % on 300
-// graphs) though their landmark kernels scored 79 % on all the graphs, where the WL subtree
-// counts score 85 % and more.
-
 // HalvingKeep is the share of its candidates (one in HalvingKeep) a training set keeps after
 // a round of the screening that is not the last.
 const HalvingKeep = 3
@@ -120,11 +111,6 @@ func (m *matrices) screening(trains [][]int, y []int, classes int, g Grid) ([][]
 			for _, c := range rankedPreferringWithin(each, roundKeep(len(each), m.vote), func(ci int) bool { return kept[ci] }, tol) {
 				alive[f] = append(alive[f], c.index)
 				kept[c.index] = true
-			}
-			for _, c := range each { // the vector candidates go on to the last round (vectorsKept)
-				if m.cands[c.index].vector() && !slices.Contains(alive[f], c.index) {
-					alive[f] = append(alive[f], c.index)
-				}
 			}
 			slices.Sort(alive[f])
 		}

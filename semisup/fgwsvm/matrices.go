@@ -320,7 +320,6 @@ func (m *matrices) plan(trains [][]int, y []int, classes int, g Grid) ([]Vote, e
 		// most likely be cut from the vote after its full matrix too (chooseFor): it is not
 		// computed in full.
 		out[f] = cutVote(out[f], m.within, len(positionsIn(m.screen, trains[f])))
-		out[f] = append(out[f], vectorsKept(each[f], out[f], m.cands)...)
 		for _, c := range out[f] {
 			if !planned[c.index] && m.full[c.index] == nil && !m.cands[c.index].vector() {
 				fresh++ // vectors take seconds: no discrepancies to count
@@ -377,23 +376,7 @@ func (m *matrices) chooseFor(train, y []int, classes int, g Grid, screened Vote)
 		out[k].index, out[k].Screening = sc.index, sc.Validation
 	}
 	setHandicaps(out, len(train))
-	return cutVote(ranked(out, m.vote), m.within, len(train)), nil
-}
-
-// vectorsKept is, of the screening's last-round choices each, the best vector candidate of
-// each kind that vote does not hold: they are compared on all the training graphs beside the
-// voters (see the top of halving.go), and the best of all those vote.
-func vectorsKept(each []Choice, vote Vote, cands []Candidate) Vote {
-	var out Vote
-	for _, c := range ranked(each, len(each)) {
-		k := cands[c.index].Kind
-		if !cands[c.index].vector() || slices.ContainsFunc(vote, func(v Choice) bool { return cands[v.index].Kind == k }) ||
-			slices.ContainsFunc(out, func(v Choice) bool { return cands[v.index].Kind == k }) {
-			continue
-		}
-		out = append(out, c)
-	}
-	return out
+	return cutVote(ranked(out, len(out)), m.within, len(train)), nil
 }
 
 // fitFor trains the voters' SVMs on the graphs train.
