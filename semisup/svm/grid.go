@@ -61,9 +61,9 @@ func SelectKernels(ctx context.Context, kernel func(gamma float64) (mat.Symmetri
 		if err != nil {
 			return ExpChoice{}, fmt.Errorf("γ = %g: %w", g, err)
 		}
-		accs, err := gridAccuracies(ctx, k, y, classes, cs, folds)
+		accs, err := gridAccuracies(ctx, k, g, y, classes, cs, folds)
 		if err != nil {
-			return ExpChoice{}, fmt.Errorf("γ = %g, %w", g, err)
+			return ExpChoice{}, err
 		}
 		for ci, c := range cs {
 			if accs[ci] > best.Accuracy {
@@ -74,14 +74,14 @@ func SelectKernels(ctx context.Context, kernel func(gamma float64) (mat.Symmetri
 	return best, nil
 }
 
-// gridAccuracies is, for each C of cs, CrossValAccuracy on k averaged over the fold
-// assignments folds, its fits run side by side.
-func gridAccuracies(ctx context.Context, k mat.Symmetric, y []int, classes int, cs []float64, folds [][]int) ([]float64, error) {
+// gridAccuracies is, for each C of cs, CrossValAccuracy on k (the kernel of γ = g, named in
+// errors) averaged over the fold assignments folds, its fits run side by side.
+func gridAccuracies(ctx context.Context, k mat.Symmetric, g float64, y []int, classes int, cs []float64, folds [][]int) ([]float64, error) {
 	cvs := make([]crossValidation, len(folds))
 	for r, fold := range folds {
 		cv, err := newCrossValidation(k, y, classes, cs[0], fold)
 		if err != nil {
-			return nil, fmt.Errorf("C = %g: %w", cs[0], err)
+			return nil, fmt.Errorf("γ = %g, C = %g: %w", g, cs[0], err)
 		}
 		cvs[r] = cv
 	}
@@ -117,7 +117,7 @@ func gridAccuracies(ctx context.Context, k mat.Symmetric, y []int, classes int, 
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("C = %g: %w", cs[fits[i].c], err)
+			return nil, fmt.Errorf("γ = %g, C = %g: %w", g, cs[fits[i].c], err)
 		}
 	}
 	out := make([]float64, len(cs))
