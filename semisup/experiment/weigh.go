@@ -46,7 +46,7 @@ func weighTemplates(ctx context.Context, ds *graphs.Dataset, labels []int, class
 	out := make([]WeighedFold, 0, len(res))
 	for _, r := range res {
 		rec := weighedRecord{Config: cfg, Folds: spec.Folds, Seed: spec.Seed, Inner: spec.Grid.Folds, InnerSeed: spec.Grid.Seed,
-			Labels: labelsFingerprint(labels), Graphs: len(ds.Graphs), SVM: r.Choice.Validation}
+			Labels: labelsFingerprint(labels), Graphs: len(ds.Graphs), SVM: r.Choice.Validation, Rule: weighRule}
 		if spec.ReportDir != "" {
 			if w, ok := savedWeighed(spec.ReportDir, r.Fold, rec); ok {
 				spec.Observe.Say(false, "fold %d/%d: %s decides, %.2f%% (kept in %s)", r.Fold, spec.Folds, w.Chosen, 100*w.Accuracy, weighedPath(spec.ReportDir, r.Fold))

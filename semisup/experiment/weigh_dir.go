@@ -23,12 +23,16 @@ type weighedRecord struct {
 	Labels    string                 `json:"labels"` // labelsFingerprint of the data's labels
 	Graphs    int                    `json:"graphs"`
 	// SVM is the FGW-SVM's inner accuracy the fold was weighed against: a rerun whose FGW-SVM
-	// chose otherwise weighs the fold again.
+	// chose otherwise weighs the fold again. Rule names the decision's rule (weighRule).
 	SVM    float64     `json:"svm_accuracy"`
+	Rule   string      `json:"rule"`
 	Result WeighedFold `json:"result"`
 }
 
 const weighedFormat = "gwf-weighed-fold"
+
+// weighRule names the rule of weigh, so that a fold decided under another rule is weighed again.
+const weighRule = "templates above the FGW-SVM's inner accuracy by more than a standard error"
 
 func weighedPath(dir string, f int) string {
 	return filepath.Join(dir, fmt.Sprintf("weighed-fold%d.json", f))
