@@ -32,11 +32,15 @@ func (f *classifyFlags) weighTemplates(ctx context.Context, a *app, d labelled, 
 	if err != nil {
 		return nil, 0, err
 	}
-	if left := budget - time.Since(start); est > left/2 {
+	if left := budget - time.Since(start); !templatesFit(est, left) {
 		a.Log.Warnf("the template model is not weighed against the FGW-SVM: it would take about %s, more than half of the %s left of the budget (a --budget of %s or more weighs it)",
-			est.Round(time.Second), left.Round(time.Second), (2*est + time.Since(start)).Round(time.Minute))
+			est.Round(time.Second), left.Round(time.Second), (2*est + time.Since(start) + time.Minute).Truncate(time.Minute))
 		return nil, budget, nil
 	}
 	a.Log.Infof("weighing the template model against the FGW-SVM: about %s of the budget; the FGW-SVM plans for the rest", est.Round(time.Second))
 	return &cfg, budget - est, nil
 }
+
+// templatesFit reports whether the template model's estimate est fits in half of what is left
+// of the budget: the other half is the FGW-SVM's.
+func templatesFit(est, left time.Duration) bool { return est <= left/2 }
