@@ -109,9 +109,9 @@ to learned template graphs read by an MLP, trained end to end) against the SVM: 
 or for the classifier --output saves, it is trained on the training graphs less the first
 inner fold and scored there, and it decides where it scores more than a standard error above
 the SVM's inner cross-validation accuracy (then it is trained again on all the training
-graphs). It costs
-about one to two of its trainings a fold (ENZYMES: half an hour more on 2 cores), so under a
-budget it runs only where its estimate fits in half of it; the log says which.
+graphs). It costs one to two of its trainings a fold (ENZYMES: half an hour to an hour more on
+2 cores), so under a budget it runs only where its estimate fits in half of it; the log says
+which.
 
 ` + classifyBudgetHelp,
 		Example: `  gwf classify --graphs ./my-graphs                   # nested 10-fold accuracy
@@ -319,7 +319,8 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		a.Log.Infof("budget %s, the default for %d graphs (%s a graph, from %s to %s; --budget 0: none)", budget, len(data), fgwsvm.DefaultBudgetPerGraph, fgwsvm.DefaultBudgetMin, fgwsvm.DefaultBudgetMax)
 	}
 	ctx := cmd.Context()
-	templates, svmBudget, err := f.weighTemplates(ctx, a, labelled{ds: ds, labels: labels, classes: classesN}, budget, start)
+	d := labelled{ds: ds, labels: labels, classes: classesN}
+	templates, svmBudget, err := f.weighTemplates(ctx, a, d, budget, start)
 	if err != nil {
 		return err
 	}
@@ -327,7 +328,6 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		return err
 	}
 	opt := fgwsvm.Options{Workers: f.workers, Dir: p.outputDir, Observe: a.observer("computing", nil), Limits: f.data.Limits()}
-	d := labelled{ds: ds, labels: labels, classes: classesN}
 	switch {
 	case p.fraction == 1:
 		m, rep, err := classexp.TrainSVM(ctx, ds, labels, classesN, set, opt)
