@@ -55,9 +55,11 @@ type CG struct {
 type cgWork struct {
 	// prev and obj are the objective before and after the last iteration.
 	prev, obj float64
-	// x is the optimal plan of the linearised problem (ns×nt). TargetPotentials reads it, and
-	// its length, as the mark of a CG solve.
+	// x is the optimal plan of the linearised problem (ns×nt), which TargetPotentials reads.
 	x []float64
+	// solving marks a State whose last solve is CG's (set by Init, cleared by every solver's
+	// reset), so that TargetPotentials refuses a State another solver filled since.
+	solving bool
 	// sym: both structure matrices are symmetric, so that the gradient and the line search
 	// take the cheaper forms that symScratch serves.
 	sym        bool
@@ -149,6 +151,7 @@ func (c CG) Init(st *State, src, dst Space) error {
 	w.obj = st.Objective()
 	w.prev = math.NaN()
 	w.start, w.steps = 0, 0
+	w.solving = true
 	return nil
 }
 

@@ -17,7 +17,7 @@ import (
 // OT solve, warm-started from CG's last basis, gives the potentials at T itself. It is how TFGW
 // learns its templates' node weights (Vincent-Cuaz et al., NeurIPS 2022). Only after a CG solve.
 func TargetPotentials(st *State, v []float64) error {
-	if len(st.cg.x) != st.ns*st.nt || st.ns == 0 {
+	if !st.cg.solving || len(st.cg.x) != st.ns*st.nt || st.ns == 0 {
 		return errors.New("target potentials: the state holds no CG solve")
 	}
 	if len(v) != st.nt {

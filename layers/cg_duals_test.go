@@ -88,7 +88,8 @@ func normalize(x []float64) {
 	}
 }
 
-// TestTargetPotentialsNeedsCG refuses a state no CG solve has filled, and a wrong length.
+// TestTargetPotentialsNeedsCG refuses a state no CG solve has filled or another solver filled
+// last, and a wrong length.
 func TestTargetPotentialsNeedsCG(t *testing.T) {
 	var st State
 	if err := TargetPotentials(&st, make([]float64, 3)); err == nil {
@@ -102,5 +103,15 @@ func TestTargetPotentialsNeedsCG(t *testing.T) {
 	}
 	if err := TargetPotentials(&st, make([]float64, 4)); err == nil {
 		t.Error("4 entries for 3 target nodes were accepted")
+	}
+	if err := TargetPotentials(&st, make([]float64, 3)); err != nil {
+		t.Fatalf("after a CG solve: %v", err)
+	}
+	// A PPA solve of the same sizes since: the potentials would be of another transport.
+	if err := Solve(DefaultPPA(), &st, Space{C: cs, Mu: mus}, Space{C: ct, Mu: mut}); err != nil {
+		t.Fatal(err)
+	}
+	if err := TargetPotentials(&st, make([]float64, 3)); err == nil {
+		t.Error("a state PPA filled last gave potentials")
 	}
 }

@@ -92,6 +92,7 @@ func (st *State) reset(src, dst Space, featureWeight, jitter float64) {
 	st.LogDomainLayers = 0
 	st.Sweeps, st.SweepCapHits = 0, 0
 	st.err = nil
+	st.cg.solving = false // CG's Init sets it again
 	st.Trace = st.Trace[:0]
 	st.cs.set(src.structure(&st.cs.dense), sparseLeft)
 	st.ct.set(dst.structure(&st.ct.dense), sparseRight)
