@@ -33,19 +33,13 @@ func templatesFoldPath(dir string, f int) string {
 // and data of want; ok is false otherwise (no file, other settings, a damaged file: the fold is
 // trained again and the file replaced).
 func savedTemplatesFold(dir string, f int, want templatesFoldRecord) (TemplatesFold, bool) {
-	b, err := os.ReadFile(templatesFoldPath(dir, f))
-	if err != nil {
-		return TemplatesFold{}, false
-	}
 	var got templatesFoldRecord
-	if err := json.Unmarshal(b, &got); err != nil || got.Format != templatesFoldFormat {
+	if !readKept(templatesFoldPath(dir, f), &got) || got.Format != templatesFoldFormat {
 		return TemplatesFold{}, false
 	}
 	r := got.Result
 	got.Result, want.Result, want.Format = TemplatesFold{}, TemplatesFold{}, templatesFoldFormat
-	a, _ := json.Marshal(got)
-	w, _ := json.Marshal(want)
-	if string(a) != string(w) || r.Fold != f || !(r.Accuracy >= 0 && r.Accuracy <= 1) {
+	if !sameKept(got, want) || r.Fold != f || !(r.Accuracy >= 0 && r.Accuracy <= 1) {
 		return TemplatesFold{}, false
 	}
 	return r, true
@@ -54,7 +48,25 @@ func savedTemplatesFold(dir string, f int, want templatesFoldRecord) (TemplatesF
 // saveTemplatesFold writes a finished fold atomically.
 func saveTemplatesFold(dir string, rec templatesFoldRecord) error {
 	rec.Format = templatesFoldFormat
-	return atomicfile.Write(templatesFoldPath(dir, rec.Result.Fold), func(w io.Writer) error {
+	return writeKept(templatesFoldPath(dir, rec.Result.Fold), rec)
+}
+
+// readKept reads the kept record at path into rec (false: no file, or not JSON of it).
+func readKept(path string, rec any) bool {
+	b, err := os.ReadFile(path)
+	return err == nil && json.Unmarshal(b, rec) == nil
+}
+
+// sameKept reports whether a and b, kept records with their results cleared, encode alike:
+// the same settings and data (sameJSON; an encoding error is a mismatch).
+func sameKept(a, b any) bool {
+	same, err := sameJSON(a, b)
+	return err == nil && same
+}
+
+// writeKept writes a kept record as indented JSON, atomically.
+func writeKept(path string, rec any) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
 		e := json.NewEncoder(w)
 		e.SetIndent("", " ")
 		return e.Encode(rec)

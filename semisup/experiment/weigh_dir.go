@@ -1,13 +1,9 @@
 package experiment
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 
-	"github.com/gwf-graphs/gwf/internal/atomicfile"
 	"github.com/gwf-graphs/gwf/semisup"
 )
 
@@ -42,19 +38,13 @@ func weighedPath(dir string, f int) string {
 // of want; ok is false otherwise (no file, other settings, a damaged file: the fold is weighed
 // again and the file replaced).
 func savedWeighed(dir string, f int, want weighedRecord) (WeighedFold, bool) {
-	b, err := os.ReadFile(weighedPath(dir, f))
-	if err != nil {
-		return WeighedFold{}, false
-	}
 	var got weighedRecord
-	if err := json.Unmarshal(b, &got); err != nil || got.Format != weighedFormat {
+	if !readKept(weighedPath(dir, f), &got) || got.Format != weighedFormat {
 		return WeighedFold{}, false
 	}
 	r := got.Result
 	got.Result, want.Result, want.Format = WeighedFold{}, WeighedFold{}, weighedFormat
-	a, _ := json.Marshal(got)
-	w, _ := json.Marshal(want)
-	if string(a) != string(w) || r.Fold != f || !(r.Accuracy >= 0 && r.Accuracy <= 1) || len(r.Graphs) != len(r.Predictions) {
+	if !sameKept(got, want) || r.Fold != f || !(r.Accuracy >= 0 && r.Accuracy <= 1) || len(r.Graphs) != len(r.Predictions) {
 		return WeighedFold{}, false
 	}
 	return r, true
@@ -63,9 +53,5 @@ func savedWeighed(dir string, f int, want weighedRecord) (WeighedFold, bool) {
 // saveWeighed writes a weighed fold atomically.
 func saveWeighed(dir string, rec weighedRecord) error {
 	rec.Format = weighedFormat
-	return atomicfile.Write(weighedPath(dir, rec.Result.Fold), func(w io.Writer) error {
-		e := json.NewEncoder(w)
-		e.SetIndent("", " ")
-		return e.Encode(rec)
-	})
+	return writeKept(weighedPath(dir, rec.Result.Fold), rec)
 }
