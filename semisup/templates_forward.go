@@ -27,29 +27,41 @@ type boundTemplates struct {
 
 // bind prepares data for m.
 func (m *TemplateModel) bind(data []*graphs.Graph) (*boundTemplates, error) {
-	b := &boundTemplates{m: m, graph: make([]prepared, len(data)), obs: make([]layers.Space, len(data))}
-	data = m.Config.read(data)
-	gin := &GNN{Kind: EncoderGIN, W: []*mat.Dense{mat.NewDense(m.Inputs, 1, nil)}}
-	structures, err := m.Config.Structure.Apply(data)
+	graph, obs, err := m.inputs(data)
 	if err != nil {
-		return nil, fmt.Errorf("templates: %w", err)
+		return nil, err
 	}
-	for i, g := range data {
-		if b.graph[i], err = gin.prepare(g); err != nil {
-			return nil, fmt.Errorf("templates: %w", err)
-		}
-		if r := m.Config.WLRounds; r > 0 {
-			x := wlFeatures(g, b.graph[i].x.Data().([]float64), m.Inputs, r)
-			b.graph[i].x = tensor.New(tensor.WithShape(g.N(), m.readWidth()), tensor.WithBacking(x))
-		}
-		b.obs[i] = layers.Space{A: structures[i].A, Mu: g.Mu}
-	}
+	b := &boundTemplates{m: m, graph: graph, obs: obs}
+	data = m.Config.read(data)
 	if m.Config.GraphStatistics {
 		if b.stats, err = m.standardStatistics(data); err != nil {
 			return nil, err
 		}
 	}
 	return b, nil
+}
+
+// inputs are the graphs as m reads them: each one's propagation matrix and input features
+// (with their Weisfeiler-Lehman rounds), and its structure for the template layer.
+func (m *TemplateModel) inputs(data []*graphs.Graph) ([]prepared, []layers.Space, error) {
+	graph, obs := make([]prepared, len(data)), make([]layers.Space, len(data))
+	data = m.Config.read(data)
+	gin := &GNN{Kind: EncoderGIN, W: []*mat.Dense{mat.NewDense(m.Inputs, 1, nil)}}
+	structures, err := m.Config.Structure.Apply(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("templates: %w", err)
+	}
+	for i, g := range data {
+		if graph[i], err = gin.prepare(g); err != nil {
+			return nil, nil, fmt.Errorf("templates: %w", err)
+		}
+		if r := m.Config.WLRounds; r > 0 {
+			x := wlFeatures(g, graph[i].x.Data().([]float64), m.Inputs, r)
+			graph[i].x = tensor.New(tensor.WithShape(g.N(), m.readWidth()), tensor.WithBacking(x))
+		}
+		obs[i] = layers.Space{A: structures[i].A, Mu: g.Mu}
+	}
+	return graph, obs, nil
 }
 
 // standardStatistics are the graphs' statistics standardized by StatShift and StatScale.

@@ -18,6 +18,7 @@ import (
 	"github.com/gwf-graphs/gwf/internal/envelope"
 	"github.com/gwf-graphs/gwf/layers/csr"
 	"github.com/gwf-graphs/gwf/layers/nodes"
+	"github.com/gwf-graphs/gwf/layers/pairwise"
 	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
 )
 
@@ -648,5 +649,61 @@ func TestTemplateNodeWeightsLearned(t *testing.T) {
 	p.Templates[0].Logits = p.Templates[0].Logits[1:]
 	if _, err := p.model(); err == nil {
 		t.Error("logits of the wrong length were read")
+	}
+}
+
+// With BalanceWeight the feature weight is FeatureWeight times the balanced one (the structure
+// and feature costs of equal mean over the graphs as read), the model keeps the product, and
+// features in other units (ten times larger) give a weight a hundred times smaller and the same
+// discrepancies: the units of the attributes no longer decide how much they count.
+func TestTemplateBalancedWeight(t *testing.T) {
+	data, labels := semisuptest.TwoStructures(t, 10, 5)
+	withFeatures := func(scale float64) []*graphs.Graph {
+		rng := rand.New(rand.NewPCG(7, 1))
+		out := make([]*graphs.Graph, len(data))
+		for i, g := range data {
+			c := *g
+			c.F = mat.NewDense(g.N(), 3, nil)
+			for r := 0; r < g.N(); r++ {
+				for j := 0; j < 3; j++ {
+					c.F.Set(r, j, scale*(float64(j)+rng.NormFloat64()))
+				}
+			}
+			out[i] = &c
+		}
+		return out
+	}
+	cfg := smallTemplateConfig()
+	cfg.NodeFeatures, cfg.BalanceWeight, cfg.FeatureWeight = NodeFeaturesData, true, 2
+	var weights []float64
+	var ds []*mat.Dense
+	for _, scale := range []float64{1, 10} {
+		d := withFeatures(scale)
+		m, err := NewTemplateModel(d, labels, 2, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := pairwise.BalanceFeatures(graphs.Slice(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Config.BalanceWeight || math.Abs(m.FeatureWeight()-2*b.Weight) > 1e-12*b.Weight {
+			t.Errorf("scale %v: weight %v (balance_weight %v kept), want 2 × the balanced %v, resolved", scale, m.FeatureWeight(), m.Config.BalanceWeight, b.Weight)
+		}
+		dist, err := m.Discrepancies(context.Background(), d, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		weights, ds = append(weights, m.FeatureWeight()), append(ds, dist)
+	}
+	if r := weights[0] / weights[1]; math.Abs(r-100) > 1e-9 {
+		t.Errorf("weights %v: ratio %v, want 100", weights, r)
+	}
+	if !mat.EqualApprox(ds[0], ds[1], 1e-9) {
+		t.Errorf("discrepancies differ with the features' units:\n%v\n%v", mat.Formatted(ds[0]), mat.Formatted(ds[1]))
+	}
+	cfg.FeatureWeight = 0 // no features: nothing to balance
+	if m, err := NewTemplateModel(withFeatures(1), labels, 2, cfg); err != nil || m.FeatureWeight() != 0 {
+		t.Errorf("feature weight 0 with BalanceWeight: weight %v, %v", m.FeatureWeight(), err)
 	}
 }

@@ -171,6 +171,10 @@ func (f *semisupFlags) register(fs *pflag.FlagSet) {
 func methodDefaults(fs *pflag.FlagSet) {
 	t, g, tr := semisup.DefaultTemplateConfig(), semisup.DefaultConfig(), training.DefaultConfig()
 	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	tmplWeight := num(t.FeatureWeight)
+	if t.BalanceWeight { // the balanced weight (FeatureWeight 1 times it), as --feature-weight auto gives
+		tmplWeight = "auto"
+	}
 	tmplLayers := t.SolverIterations
 	if tmplLayers == 0 {
 		tmplLayers = layers.DefaultCG().MaxIter // TemplateConfig's 0
@@ -182,7 +186,7 @@ func methodDefaults(fs *pflag.FlagSet) {
 		{"lr", num(t.LearningRate), num(tr.LearningRate)},
 		{"batch", strconv.Itoa(t.BatchSize), strconv.Itoa(tr.Batch)},
 		{"seed", strconv.FormatUint(t.Seed, 10), strconv.FormatUint(tr.Seed, 10)},
-		{"feature-weight", num(t.FeatureWeight), num(tr.FeatureWeight)},
+		{"feature-weight", tmplWeight, num(tr.FeatureWeight)},
 		{"layers", strconv.Itoa(tmplLayers), strconv.Itoa(tr.Layers)},
 		{"hidden", widthsText(t.Hidden), widthsText(g.Hidden)},
 		{"beta", num(t.Beta), num(g.Beta)},

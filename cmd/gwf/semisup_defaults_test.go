@@ -164,3 +164,19 @@ func TestSemisupDetachDefault(t *testing.T) {
 		}
 	}
 }
+
+// --feature-weight auto gives the template model the balanced weight (BalanceWeight, a factor
+// of 1), a number an absolute weight.
+func TestSemisupTemplatesFeatureWeightAuto(t *testing.T) {
+	for _, c := range []struct {
+		arg      string
+		weight   float64
+		balanced bool
+	}{{"auto", 1, true}, {"0.5", 0.5, false}} {
+		f, fs := parsedSemisup(t, "--feature-weight", c.arg)
+		tc, err := f.templateConfig(fs)
+		if err != nil || tc.FeatureWeight != c.weight || tc.BalanceWeight != c.balanced {
+			t.Errorf("--feature-weight %s: weight %v, balance %v, %v; want %v, %v", c.arg, tc.FeatureWeight, tc.BalanceWeight, err, c.weight, c.balanced)
+		}
+	}
+}

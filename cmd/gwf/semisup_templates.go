@@ -63,9 +63,6 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 	if f.encoder.encoder() == semisup.EncoderGCN {
 		return c, gwfSetting(fs, "--encoder gcn")
 	}
-	if fs.Changed("feature-weight") && f.train.FeatureWeight.Auto && !fs.Changed("method") {
-		return c, gwfSetting(fs, "--feature-weight auto")
-	}
 	c.Templates, c.TemplateNodes, c.WeightDecay, c.LearnWeight = f.tmpl.templates, f.tmpl.nodes, f.tmpl.decay, f.tmpl.learnWeight
 	c.Members, c.Patience, c.LearnNodeWeights, c.WLRounds = f.tmpl.members, f.tmpl.patience, f.tmpl.learnNodes, f.tmpl.wl
 	c.GraphStatistics = f.tmpl.statistics
@@ -83,10 +80,11 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 		c.Seed = t.Seed
 	}
 	if fs.Changed("feature-weight") {
+		// auto: the weight that balances the structure and feature costs, as for the paper's model.
+		c.FeatureWeight, c.BalanceWeight = t.FeatureWeight.Weight, t.FeatureWeight.Auto
 		if t.FeatureWeight.Auto {
-			return c, cli.Usagef("--method templates: --feature-weight takes a number (the encoder learns the features' scale)")
+			c.FeatureWeight = 1
 		}
-		c.FeatureWeight = t.FeatureWeight.Weight
 	}
 	if fs.Changed("encoder") {
 		c.Encoder = f.encoder.encoder()

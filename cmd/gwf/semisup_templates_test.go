@@ -115,7 +115,6 @@ func TestSemisupTemplates(t *testing.T) {
 		{"--method", "templates", "--layers", "-1"},
 		{"--method", "gwf", "--members", "2"},
 		{"--method", "templates", "--structure", "ring"},
-		{"--method", "templates", "--feature-weight", "auto"},
 		{"--method", "templates", "--output", model},
 	} {
 		if _, stderr, code := runCLI(t, append([]string{"semisup", "--tu", train}, bad...)...); code != cli.ExitUsage {
@@ -152,7 +151,7 @@ func TestSemisupDefaultsToTemplates(t *testing.T) {
 	for _, flag := range [][]string{
 		{"--atoms", "3"}, {"--solver", "badmm"}, {"--detach"}, {"--select-beta", "0.1,1"}, {"--encoder", "gcn"},
 		{"--resume", "--labeled-fraction", "1", "--output", model}, {"--shard", "0/2", "--folds", "2", "--output-dir", t.TempDir()},
-		{"--feature-weight", "auto"}, {"--tol", "1e-9"}, {"--baselines=false"},
+		{"--tol", "1e-9"}, {"--baselines=false"},
 	} {
 		name, _, _ := strings.Cut(flag[0], "=")
 		_, stderr, code := runCLI(t, append([]string{"semisup", "--tu", train}, flag...)...)
