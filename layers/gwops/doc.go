@@ -1,4 +1,4 @@
-// Package nodes puts the GWF modules of package layers into Gorgonia expression graphs, so that
+// Package gwops puts the GWF modules of package layers into Gorgonia expression graphs, so that
 // they train end to end with Gorgonia's autodiff and optimizers:
 //
 //   - Transport: a GWD (PPA, BADMM or any layers.Solver) between two graphs as a node holding the
@@ -25,4 +25,4 @@
 // of chance that grows with the square of the graph's size. An op keeps the transports (or
 // gradients) of its last run for its backward pass, so one expression graph must not be run
 // by two machines at once; build one graph per goroutine.
-package nodes
+package gwops

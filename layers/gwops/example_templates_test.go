@@ -1,4 +1,4 @@
-package nodes_test
+package gwops_test
 
 import (
 	"fmt"
@@ -7,20 +7,20 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gwf-graphs/gwf/layers"
-	"github.com/gwf-graphs/gwf/layers/nodes"
+	"github.com/gwf-graphs/gwf/layers/gwops"
 )
 
 // Embed two graphs as their GW discrepancies to two learnable templates (a ring and a star),
 // and differentiate the sum of the discrepancies in the templates' structures.
 func ExampleTemplates() {
 	g := gorgonia.NewGraph()
-	var templates []nodes.Template
+	var templates []gwops.Template
 	var params gorgonia.Nodes
 	for k, t := range []layers.Space{ring(5), star(5)} {
 		v := gorgonia.NodeFromAny(g, tensor.New(tensor.WithShape(5, 5), tensor.WithBacking(t.C.RawMatrix().Data)), gorgonia.WithName(fmt.Sprintf("V%d", k)))
-		templates, params = append(templates, nodes.Template{V: v, Mu: t.Mu}), append(params, v)
+		templates, params = append(templates, gwops.Template{V: v, Mu: t.Mu}), append(params, v)
 	}
-	layer := nodes.Templates{Solver: layers.DefaultCG()}
+	layer := gwops.Templates{Solver: layers.DefaultCG()}
 	d, err := layer.Build(g, templates, nil, nil, []layers.Space{ring(6), star(6)}, nil)
 	if err != nil {
 		panic(err)

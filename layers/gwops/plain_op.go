@@ -1,4 +1,4 @@
-package nodes
+package gwops
 
 // plainOp gives the ops of this package the Gorgonia op properties they share: a value result
 // (not a pointer), pure Go (no external call), no input overwritten.

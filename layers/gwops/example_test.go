@@ -1,4 +1,4 @@
-package nodes_test
+package gwops_test
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/gwf-graphs/gwf/layers"
-	"github.com/gwf-graphs/gwf/layers/nodes"
+	"github.com/gwf-graphs/gwf/layers/gwops"
 	"github.com/gwf-graphs/gwf/layers/tape"
 )
 
@@ -47,14 +47,14 @@ func ExampleLoss_Build() {
 	z := gorgonia.Must(gorgonia.Mul(w, x))
 
 	// Two fixed atoms, a ring and a star, as constant parameter nodes.
-	atom := func(name string, s layers.Space) nodes.AtomNodes {
+	atom := func(name string, s layers.Space) gwops.AtomNodes {
 		v := tensor.New(tensor.WithShape(s.N(), s.N()), tensor.WithBacking(s.C.RawMatrix().Data))
-		return nodes.AtomNodes{V: gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(s.N(), s.N()),
+		return gwops.AtomNodes{V: gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(s.N(), s.N()),
 			gorgonia.WithName(name), gorgonia.WithValue(v)), Mu: s.Mu}
 	}
-	atoms := []nodes.AtomNodes{atom("ring", ring(5)), atom("star", star(5))}
+	atoms := []gwops.AtomNodes{atom("ring", ring(5)), atom("star", star(5))}
 
-	loss := nodes.Loss{Forward: layers.Forward{GWB: layers.GWB{Solver: layers.DefaultPPA(), Layers: 2}}}
+	loss := gwops.Loss{Forward: layers.Forward{GWB: layers.GWB{Solver: layers.DefaultPPA(), Layers: 2}}}
 	l, err := loss.Build(g, atoms, z, star(6)) // the observed graph is a star
 	if err != nil {
 		panic(err)
@@ -93,16 +93,16 @@ func ExampleLoss_Build() {
 // observed graph; one backward pass gives the gradient of every row (and of the atoms).
 func ExampleBatchLoss_Build() {
 	g := gorgonia.NewGraph()
-	atom := func(name string, s layers.Space) nodes.AtomNodes {
+	atom := func(name string, s layers.Space) gwops.AtomNodes {
 		v := tensor.New(tensor.WithShape(s.N(), s.N()), tensor.WithBacking(s.C.RawMatrix().Data))
-		return nodes.AtomNodes{V: gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(s.N(), s.N()),
+		return gwops.AtomNodes{V: gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(s.N(), s.N()),
 			gorgonia.WithName(name), gorgonia.WithValue(v)), Mu: s.Mu}
 	}
-	atoms := []nodes.AtomNodes{atom("clique", clique(5)), atom("star", star(5))}
+	atoms := []gwops.AtomNodes{atom("clique", clique(5)), atom("star", star(5))}
 	z := gorgonia.NewMatrix(g, tensor.Float64, gorgonia.WithShape(2, 2), gorgonia.WithName("Z"),
 		gorgonia.WithValue(tensor.New(tensor.WithShape(2, 2), tensor.WithBacking(make([]float64, 4)))))
 	observed := []layers.Space{clique(6), star(6)}
-	batch := nodes.BatchLoss{Forward: layers.Forward{GWB: layers.GWB{Solver: layers.DefaultPPA(), Layers: 2}}}
+	batch := gwops.BatchLoss{Forward: layers.Forward{GWB: layers.GWB{Solver: layers.DefaultPPA(), Layers: 2}}}
 	l, err := batch.Build(g, atoms, z, observed)
 	if err != nil {
 		panic(err)

@@ -1,4 +1,4 @@
-package nodes
+package gwops
 
 import (
 	"math/rand/v2"
@@ -26,7 +26,7 @@ func loadFixtures(t *testing.T, pattern string) []fixture {
 	return out
 }
 
-// The helpers layers' and layers/nodes' tests share.
+// The helpers layers' and layers/gwops' tests share.
 var (
 	dense        = layerstest.Dense
 	relErr       = layerstest.RelErr
