@@ -34,5 +34,5 @@
 //
 // The classification experiments built on the model (the cross-validation protocol of the
 // paper's Table 2, nested selection, fold directories, baselines, reports) are package
-// semisup/experiment. Folds and KeepLabels make the stratified splits they use.
+// semisup/crossval. Folds and KeepLabels make the stratified splits they use.
 package semisup
