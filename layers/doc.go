@@ -18,7 +18,7 @@
 //
 // The package imports no autodiff library: computing a GWD needs no Gorgonia. The Gorgonia
 // building blocks (GWD and GWB as nodes with detached transports, the GWF loss of a batch as
-// one node) are in the sub-package nodes, which calls these kernels inside its ops.
+// one node) are in the sub-package gwops, which calls these kernels inside its ops.
 //
 // # Numerics
 //

@@ -18,7 +18,7 @@ func loadFixtures(t *testing.T, pattern string) []fixture {
 	return out
 }
 
-// The helpers layers' and layers/nodes' tests share.
+// The helpers layers' and layers/gwops' tests share.
 var (
 	dense        = layerstest.Dense
 	relErr       = layerstest.RelErr

@@ -10,7 +10,7 @@
 // "z" gives the equation as printed.
 //
 // Both terms live in one Gorgonia graph per mini-batch — the GWF loss of the batch as a single
-// op (nodes.BatchLoss) and the MLP with its cross-entropy — so one backward pass gives the
+// op (gwops.BatchLoss) and the MLP with its cross-entropy — so one backward pass gives the
 // gradients of the atoms V_k (and features H_k), of the batch's z_i and of the MLP weights, and
 // Gorgonia's Adam updates them all. Graphs without a label still shape the atoms and their own
 // embedding through the GWF term. Predict labels the training graphs; PredictNew embeds unseen
@@ -25,7 +25,7 @@
 //
 // TemplateModel is a second, end-to-end classifier in the manner of TFGW (Vincent-Cuaz et al.,
 // NeurIPS 2022): a graph is embedded as its FGW discrepancies to K learned template graphs
-// (layers/nodes.Templates, transports detached), optionally after a GIN encoder of its node
+// (layers/gwops.Templates, transports detached), optionally after a GIN encoder of its node
 // features, and an MLP reads them; FitTemplates trains encoder, templates and head together with
 // Gorgonia's Adam on the cross-entropy and, with TemplateConfig.Beta > 0, the GWF loss of every
 // graph rebuilt from the templates as atoms (semi-supervised). TrainTemplates trains
@@ -34,5 +34,5 @@
 //
 // The classification experiments built on the model (the cross-validation protocol of the
 // paper's Table 2, nested selection, fold directories, baselines, reports) are package
-// semisup/experiment. Folds and KeepLabels make the stratified splits they use.
+// semisup/crossval. Folds and KeepLabels make the stratified splits they use.
 package semisup

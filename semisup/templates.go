@@ -216,7 +216,7 @@ func (c TemplateConfig) Validate() error {
 // TemplateModel is a template-based graph classifier in the manner of TFGW (Vincent-Cuaz et al.,
 // NeurIPS 2022): a graph's node features pass through a GIN encoder (node level, every layer's
 // output concatenated with the input), the graph is embedded as its FGW discrepancies to K
-// learnable template graphs (nodes.Templates: structure, node features, uniform node weights),
+// learnable template graphs (gwops.Templates: structure, node features, uniform node weights),
 // and an MLP reads the K discrepancies. Encoder, templates and head train together with
 // Gorgonia's Adam on the cross-entropy, through the envelope theorem (transports detached).
 type TemplateModel struct {

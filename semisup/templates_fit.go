@@ -13,7 +13,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/layers"
-	"github.com/gwf-graphs/gwf/layers/nodes"
+	"github.com/gwf-graphs/gwf/layers/gwops"
 	"github.com/gwf-graphs/gwf/layers/tape"
 	"github.com/gwf-graphs/gwf/training"
 )
@@ -31,7 +31,7 @@ type TemplateOptions struct {
 // seeded by the seed and the epoch), one Gorgonia graph per batch — encoder, template layer,
 // head, the mean cross-entropy of the labelled graphs and β times the mean reconstruction loss —
 // one backward pass and one step of Gorgonia's Adam for every parameter. Each (graph, template)
-// transport starts from the one of the graph's last batch (nodes.WarmStarts). The Adam state
+// transport starts from the one of the graph's last batch (gwops.WarmStarts). The Adam state
 // is not kept: a model trained further starts a new optimizer.
 //
 // With m.Config.Validation > 0 a stratified fraction of the labelled graphs is held out of
@@ -80,9 +80,9 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 		adamOpts = append(adamOpts, gorgonia.WithL2Reg(cfg.WeightDecay))
 	}
 	adam := gorgonia.NewAdamSolver(adamOpts...)
-	warm := nodes.NewWarmStarts()
-	layer := nodes.Templates{Solver: m.solver(), Workers: opt.Workers, Context: ctx, Warm: warm}
-	eval := nodes.Templates{Solver: m.solver(), Workers: opt.Workers, Context: ctx}
+	warm := gwops.NewWarmStarts()
+	layer := gwops.Templates{Solver: m.solver(), Workers: opt.Workers, Context: ctx, Warm: warm}
+	eval := gwops.Templates{Solver: m.solver(), Workers: opt.Workers, Context: ctx}
 	began, trained := time.Now(), 0
 	best, bestAcc := snapshot(params), math.Inf(-1)
 	since := 0 // epochs since the validation accuracy last rose
@@ -144,7 +144,7 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 
 // step runs one mini-batch: forward, loss, backward, one Adam step. It returns the mean
 // cross-entropy of the batch's labelled graphs and their number.
-func (b *boundTemplates) step(adam gorgonia.Solver, params []*tensor.Dense, batch, labels []int, layer nodes.Templates) (float64, int, error) {
+func (b *boundTemplates) step(adam gorgonia.Solver, params []*tensor.Dense, batch, labels []int, layer gwops.Templates) (float64, int, error) {
 	ce, grads, err := b.lossGrad(params, batch, labels, layer)
 	if err != nil {
 		return 0, 0, err
@@ -165,7 +165,7 @@ func (b *boundTemplates) step(adam gorgonia.Solver, params []*tensor.Dense, batc
 // lossGrad returns the batch's mean cross-entropy over its labelled graphs and the gradient
 // in every parameter of that plus, with Config.Beta > 0, β times the mean GWF reconstruction
 // loss of all its graphs.
-func (b *boundTemplates) lossGrad(params []*tensor.Dense, batch, labels []int, layer nodes.Templates) (float64, [][]float64, error) {
+func (b *boundTemplates) lossGrad(params []*tensor.Dense, batch, labels []int, layer gwops.Templates) (float64, [][]float64, error) {
 	m := b.m
 	C := m.Head.Classes()
 	onehot := make([]float64, len(batch)*C)
@@ -271,18 +271,18 @@ func (b *boundTemplates) observed(batch []int) ([]layers.Space, error) {
 	return obs, nil
 }
 
-// reconstruction adds the GWF loss of the batch (nodes.BatchLoss: eq. approx, the paper's
+// reconstruction adds the GWF loss of the batch (gwops.BatchLoss: eq. approx, the paper's
 // GWB of Algorithm 3 with PPA) with the templates as atoms and the barycenter weights
 // softmax(−scaled discrepancies): a graph is rebuilt mostly from the templates nearest it.
-func (b *boundTemplates) reconstruction(g *gorgonia.ExprGraph, f forwardNodes, obs []layers.Space, layer nodes.Templates) (*gorgonia.Node, error) {
+func (b *boundTemplates) reconstruction(g *gorgonia.ExprGraph, f forwardNodes, obs []layers.Space, layer gwops.Templates) (*gorgonia.Node, error) {
 	ppa := layers.DefaultPPA()
 	ppa.Weight = b.m.FeatureWeight()
-	loss := nodes.BatchLoss{Forward: layers.Forward{GWB: layers.GWB{Solver: ppa, Layers: 2}}, Workers: layer.Workers, Context: layer.Context}
-	atoms := make([]nodes.AtomNodes, len(f.templates))
+	loss := gwops.BatchLoss{Forward: layers.Forward{GWB: layers.GWB{Solver: ppa, Layers: 2}}, Workers: layer.Workers, Context: layer.Context}
+	atoms := make([]gwops.AtomNodes, len(f.templates))
 	for k, t := range f.templates {
 		// The atoms' weights are today's, as constants: the reconstruction moves the templates'
 		// structures and features, not their node weights.
-		atoms[k] = nodes.AtomNodes{V: t.V, H: t.H, Mu: b.m.Templates[k].Weights()}
+		atoms[k] = gwops.AtomNodes{V: t.V, H: t.H, Mu: b.m.Templates[k].Weights()}
 	}
 	z, err := gorgonia.Neg(f.scaled)
 	if err != nil {
@@ -292,7 +292,7 @@ func (b *boundTemplates) reconstruction(g *gorgonia.ExprGraph, f forwardNodes, o
 }
 
 // accuracy scores the graphs idx with a forward pass from scratch.
-func (b *boundTemplates) accuracy(idx, labels []int, layer nodes.Templates) (float64, error) {
+func (b *boundTemplates) accuracy(idx, labels []int, layer gwops.Templates) (float64, error) {
 	logits, _, err := b.scores(idx, layer)
 	if err != nil {
 		return 0, err

@@ -11,7 +11,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/layers/csr"
-	"github.com/gwf-graphs/gwf/layers/nodes"
+	"github.com/gwf-graphs/gwf/layers/gwops"
 	"github.com/gwf-graphs/gwf/layers/tape"
 )
 
@@ -127,12 +127,12 @@ type forwardNodes struct {
 	dist   *gorgonia.Node // B×K template discrepancies
 	scaled *gorgonia.Node // B×K, standardized: what the head reads
 	// templates are the templates' V_k and H_k nodes, for a reconstruction term.
-	templates []nodes.Template
+	templates []gwops.Template
 }
 
 // forward adds the batch's class scores to g (B×classes) from params (m.params() as nodes of
 // g), and returns them with the template discrepancies (B×K).
-func (b *boundTemplates) forward(g *gorgonia.ExprGraph, params gorgonia.Nodes, batch []int, layer nodes.Templates) (logits, dist *gorgonia.Node, err error) {
+func (b *boundTemplates) forward(g *gorgonia.ExprGraph, params gorgonia.Nodes, batch []int, layer gwops.Templates) (logits, dist *gorgonia.Node, err error) {
 	f, err := b.forwardAll(g, params, batch, layer)
 	if err != nil {
 		return nil, nil, err
@@ -141,7 +141,7 @@ func (b *boundTemplates) forward(g *gorgonia.ExprGraph, params gorgonia.Nodes, b
 }
 
 // forwardAll is forward returning every node a training step needs.
-func (b *boundTemplates) forwardAll(g *gorgonia.ExprGraph, params gorgonia.Nodes, batch []int, layer nodes.Templates) (f forwardNodes, err error) {
+func (b *boundTemplates) forwardAll(g *gorgonia.ExprGraph, params gorgonia.Nodes, batch []int, layer gwops.Templates) (f forwardNodes, err error) {
 	m := b.m
 	obs := make([]layers.Space, len(batch))
 	for r, i := range batch {
@@ -157,9 +157,9 @@ func (b *boundTemplates) forwardAll(g *gorgonia.ExprGraph, params gorgonia.Nodes
 		}
 	}
 	K := len(m.Templates)
-	ts := make([]nodes.Template, K)
+	ts := make([]gwops.Template, K)
 	for k, t := range m.Templates {
-		ts[k] = nodes.Template{V: params[k], Mu: t.Mu}
+		ts[k] = gwops.Template{V: params[k], Mu: t.Mu}
 		if x != nil {
 			ts[k].H = params[K+k]
 		}
@@ -328,7 +328,7 @@ func (m *TemplateModel) scores(ctx context.Context, data []*graphs.Graph, worker
 	if err != nil {
 		return nil, nil, err
 	}
-	layer := nodes.Templates{Solver: m.solver(), Workers: workers, Context: ctx}
+	layer := gwops.Templates{Solver: m.solver(), Workers: workers, Context: ctx}
 	all := make([]int, len(data))
 	for i := range all {
 		all[i] = i
@@ -338,7 +338,7 @@ func (m *TemplateModel) scores(ctx context.Context, data []*graphs.Graph, worker
 
 // scores returns the class scores and the discrepancies of the bound graphs idx (row r for
 // graph idx[r]), a forward pass in chunks of evalChunk graphs.
-func (b *boundTemplates) scores(idx []int, layer nodes.Templates) (*mat.Dense, *mat.Dense, error) {
+func (b *boundTemplates) scores(idx []int, layer gwops.Templates) (*mat.Dense, *mat.Dense, error) {
 	m := b.m
 	C, K := m.Head.Classes(), len(m.Templates)
 	logits, dist := mat.NewDense(len(idx), C, nil), mat.NewDense(len(idx), K, nil)

@@ -17,7 +17,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/envelope"
 	"github.com/gwf-graphs/gwf/layers/csr"
-	"github.com/gwf-graphs/gwf/layers/nodes"
+	"github.com/gwf-graphs/gwf/layers/gwops"
 	"github.com/gwf-graphs/gwf/layers/pairwise"
 	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
 )
@@ -149,7 +149,7 @@ func TestTemplateModelGradientsByFiniteDifferences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	layer := nodes.Templates{Solver: m.solver()}
+	layer := gwops.Templates{Solver: m.solver()}
 	batch := []int{0, 1, 2, 3, 4, 5}
 	params := m.params()
 	_, grads, err := b.lossGrad(params, batch, labels, layer)

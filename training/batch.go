@@ -9,7 +9,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/layers"
-	"github.com/gwf-graphs/gwf/layers/nodes"
+	"github.com/gwf-graphs/gwf/layers/gwops"
 	"github.com/gwf-graphs/gwf/layers/tape"
 )
 
@@ -58,7 +58,7 @@ type batchGraph struct {
 	z         *gorgonia.Node
 	zb        []float64 // the batch's rows of Z (free embeddings)
 	gs        []*graphs.Graph
-	bl        *nodes.Batch // the GWF term (nil without it)
+	bl        *gwops.Batch // the GWF term (nil without it)
 	termNodes []*gorgonia.Node
 	termWrt   []int // where each present term's params start in wrt
 }
@@ -82,10 +82,10 @@ func (tr *trainer) buildBatch(batch []int) (*gorgonia.ExprGraph, *batchGraph, er
 	K := m.K()
 	g := gorgonia.NewGraph()
 	gwf := !tr.opt.WithoutGWF
-	atoms := make([]nodes.AtomNodes, K)
+	atoms := make([]gwops.AtomNodes, K)
 	var wrt gorgonia.Nodes // the atoms (with the GWF term), then Z or the encoder, then the terms
 	for k, p := range o.v {
-		atoms[k] = nodes.AtomNodes{V: paramNode(g, fmt.Sprintf("V%d", k), p.value), Mu: m.AtomMu[k]}
+		atoms[k] = gwops.AtomNodes{V: paramNode(g, fmt.Sprintf("V%d", k), p.value), Mu: m.AtomMu[k]}
 		if gwf {
 			wrt = append(wrt, atoms[k].V)
 		}
@@ -130,7 +130,7 @@ func (tr *trainer) buildBatch(batch []int) (*gorgonia.ExprGraph, *batchGraph, er
 		zNode = paramNode(g, "Z", tensor.New(tensor.WithShape(len(batch), K), tensor.WithBacking(zb)))
 		wrt = append(wrt, zNode)
 	}
-	var bl *nodes.Batch
+	var bl *gwops.Batch
 	var total *gorgonia.Node
 	if gwf {
 		var err error
@@ -190,7 +190,7 @@ func (tr *trainer) runBatch(g *gorgonia.ExprGraph, bg *batchGraph) (*Gradients, 
 		return nil, ctx.Err()
 	}
 	out := &Gradients{Terms: make([]float64, len(bg.termNodes)), TermParams: make([][][]float64, len(bg.termNodes))}
-	var skipped []*nodes.GraphError
+	var skipped []*gwops.GraphError
 	if bg.bl != nil {
 		out.Loss, skipped = bg.bl.Loss.Value().Data().(float64), bg.bl.Skipped()
 	}

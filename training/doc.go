@@ -2,7 +2,7 @@
 // per graph.
 //
 // Fit is the one training loop of the module. Each mini-batch is a Gorgonia expression graph:
-// the batch's GWF loss as one node (layers/nodes.BatchLoss: forward passes on the fast kernels,
+// the batch's GWF loss as one node (layers/gwops.BatchLoss: forward passes on the fast kernels,
 // in parallel, transports detached by the envelope theorem) plus any extra Terms a model adds —
 // package semisup adds a classifier head and its cross-entropy — differentiated by Gorgonia and
 // stepped by Gorgonia's Adam (one solver for the atoms, one per term, and for the embeddings

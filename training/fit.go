@@ -9,7 +9,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/layers"
-	"github.com/gwf-graphs/gwf/layers/nodes"
+	"github.com/gwf-graphs/gwf/layers/gwops"
 	"github.com/gwf-graphs/gwf/layers/observe"
 )
 
@@ -58,7 +58,7 @@ type Progress = observe.Progress
 // last one in m.History up to m.Config.Epochs; graphs.Slice adapts a slice of graphs. It is the
 // one training loop of the module: each epoch shuffles the graphs with an RNG derived from the
 // seed and the epoch number and cuts them into batches; each batch is one Gorgonia expression
-// graph — the batch's GWF loss as one node (nodes.BatchLoss: the forward passes on the fast
+// graph — the batch's GWF loss as one node (gwops.BatchLoss: the forward passes on the fast
 // kernels in parallel, transports detached) plus the extra terms — differentiated by Gorgonia,
 // and Gorgonia's Adam takes one step for the atoms, one for each z_i of the batch and one per
 // term.
@@ -117,7 +117,7 @@ type trainer struct {
 	m    *Model
 	src  graphs.Source
 	opt  Options
-	loss nodes.BatchLoss
+	loss gwops.BatchLoss
 	adam *optimizer
 }
 
@@ -135,7 +135,7 @@ func newTrainer(m *Model, src graphs.Source, opt Options) (*trainer, error) {
 	}
 	return &trainer{
 		m: m, src: src, opt: opt, adam: o,
-		loss: nodes.BatchLoss{Forward: fwd, Workers: opt.Workers, SkipNonFinite: opt.SkipNonFinite, Workspace: new(nodes.Workspace)},
+		loss: gwops.BatchLoss{Forward: fwd, Workers: opt.Workers, SkipNonFinite: opt.SkipNonFinite, Workspace: new(gwops.Workspace)},
 	}, nil
 }
 

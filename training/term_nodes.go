@@ -8,17 +8,17 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/layers"
-	"github.com/gwf-graphs/gwf/layers/nodes"
+	"github.com/gwf-graphs/gwf/layers/gwops"
 )
 
 // AtomNodes returns the model's atoms as nodes of g whose values share the model's storage (V_k
 // and, with features, H_k; named V0…, H0…): a Gorgonia solver stepping them trains the
 // model's atoms in place.
-func (m *Model) AtomNodes(g *gorgonia.ExprGraph) []nodes.AtomNodes {
-	atoms := make([]nodes.AtomNodes, m.K())
+func (m *Model) AtomNodes(g *gorgonia.ExprGraph) []gwops.AtomNodes {
+	atoms := make([]gwops.AtomNodes, m.K())
 	for k, v := range m.V {
 		r, c := v.Dims()
-		atoms[k] = nodes.AtomNodes{V: paramNode(g, fmt.Sprintf("V%d", k), tensor.New(tensor.WithShape(r, c), tensor.WithBacking(v.RawMatrix().Data))), Mu: m.AtomMu[k]}
+		atoms[k] = gwops.AtomNodes{V: paramNode(g, fmt.Sprintf("V%d", k), tensor.New(tensor.WithShape(r, c), tensor.WithBacking(v.RawMatrix().Data))), Mu: m.AtomMu[k]}
 	}
 	for k, h := range m.H {
 		r, c := h.Dims()
@@ -35,7 +35,7 @@ func (m *Model) AtomNodes(g *gorgonia.ExprGraph) []nodes.AtomNodes {
 // (AtomNodes): differentiate w.r.t. them too, and step them, to learn the atoms as well. The
 // transports are computed by the fast kernels when the machine runs, on workers goroutines
 // (0: GOMAXPROCS), and detached.
-func (m *Model) Term(g *gorgonia.ExprGraph, z *gorgonia.Node, data []*graphs.Graph, workers int) (loss *gorgonia.Node, atoms []nodes.AtomNodes, err error) {
+func (m *Model) Term(g *gorgonia.ExprGraph, z *gorgonia.Node, data []*graphs.Graph, workers int) (loss *gorgonia.Node, atoms []gwops.AtomNodes, err error) {
 	dim, err := checkData(data)
 	if err != nil {
 		return nil, nil, err
@@ -52,7 +52,7 @@ func (m *Model) Term(g *gorgonia.ExprGraph, z *gorgonia.Node, data []*graphs.Gra
 		obs[i] = layers.Space{A: d.A, Mu: d.Mu, F: d.F}
 	}
 	atoms = m.AtomNodes(g)
-	loss, err = nodes.BatchLoss{Forward: fwd, Workers: workers}.Build(g, atoms, z, obs)
+	loss, err = gwops.BatchLoss{Forward: fwd, Workers: workers}.Build(g, atoms, z, obs)
 	if err != nil {
 		return nil, nil, err
 	}

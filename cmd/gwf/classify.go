@@ -11,7 +11,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/cli"
-	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/semisup/crossval"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 	"github.com/gwf-graphs/gwf/training/shard"
 	"github.com/gwf-graphs/gwf/training/trainflags"
@@ -163,8 +163,8 @@ which.
 
 // The two classifiers of the reports ('gwf pool' reads both).
 const (
-	methodSVM = classexp.MethodSVM // 'gwf classify': an SVM on a kernel of pairwise FGW discrepancies
-	methodGWF = classexp.MethodGWF // 'gwf semisup': the paper's semi-supervised GWF model
+	methodSVM = crossval.MethodSVM // 'gwf classify': an SVM on a kernel of pairwise FGW discrepancies
+	methodGWF = crossval.MethodGWF // 'gwf semisup': the paper's semi-supervised GWF model
 )
 
 // candidates are the candidates the flags leave to choose from (fgwsvm.Candidates): the kinds
@@ -314,7 +314,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 		on = "distances of graph statistics or Weisfeiler-Lehman subtree counts"
 	}
 	a.Log.Infof("classifying %s (%d graphs, %d classes) with an SVM on %s; node features: %s; %d candidates: %s",
-		ds.Name, len(data), classesN, on, describeFeatures(ds.Encoding, set.Candidates), len(set.Candidates), classexp.DescribeCandidates(set.Candidates))
+		ds.Name, len(data), classesN, on, describeFeatures(ds.Encoding, set.Candidates), len(set.Candidates), crossval.DescribeCandidates(set.Candidates))
 	if f.budget.auto {
 		a.Log.Infof("budget %s, the default for %d graphs (%s a graph, from %s to %s; --budget 0: none)", budget, len(data), fgwsvm.DefaultBudgetPerGraph, fgwsvm.DefaultBudgetMin, fgwsvm.DefaultBudgetMax)
 	}
@@ -330,12 +330,12 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	opt := fgwsvm.Options{Workers: f.workers, Dir: p.outputDir, Observe: a.observer("computing", nil), Limits: f.data.Limits()}
 	switch {
 	case p.fraction == 1:
-		m, rep, err := classexp.TrainSVM(ctx, ds, labels, classesN, set, opt)
+		m, rep, err := crossval.TrainSVM(ctx, ds, labels, classesN, set, opt)
 		if err != nil {
 			return err
 		}
 		if templates != nil {
-			tm, err := classexp.WeighTrained(ctx, ds, labels, classesN, *templates, set, opt, rep)
+			tm, err := crossval.WeighTrained(ctx, ds, labels, classesN, *templates, set, opt, rep)
 			if err != nil {
 				return err
 			}
@@ -361,7 +361,7 @@ func runClassify(cmd *cobra.Command, a *app, f *classifyFlags) error {
 	case p.fraction > 0 || p.given:
 		return classifyFraction(cmd, a, p, d, set, opt)
 	}
-	cv, err := classexp.CrossValidateSVM(ctx, ds, labels, classesN, classexp.SVMSpec{
+	cv, err := crossval.CrossValidateSVM(ctx, ds, labels, classesN, crossval.SVMSpec{
 		Folds: p.folds, Seed: p.foldSeed, Settings: set, Options: opt, ReportDir: p.outputDir, Templates: templates,
 	})
 	if err != nil {
@@ -382,7 +382,7 @@ func describeFeatures(enc graphs.FeatureEncoding, cands []fgwsvm.Candidate) stri
 	if !slices.ContainsFunc(cands, func(c fgwsvm.Candidate) bool { return c.EdgeLabels }) {
 		enc.EdgeLabels = false // read, but no candidate uses them
 	}
-	used := classexp.DescribeFeatures(enc)
+	used := crossval.DescribeFeatures(enc)
 	fromStructure := func(c fgwsvm.Candidate) bool { return noFeatures || c.WithoutFeatures }
 	var made []string
 	stats := slices.ContainsFunc(cands, func(c fgwsvm.Candidate) bool { return c.Kind == fgwsvm.KindStatistics })
@@ -411,7 +411,7 @@ func describeFeatures(enc graphs.FeatureEncoding, cands []fgwsvm.Candidate) stri
 // classifyFraction keeps a stratified fraction of the labels of d (or the labels as given),
 // trains on them and predicts the other graphs, scoring those it hid the labels of.
 func classifyFraction(cmd *cobra.Command, a *app, p *protocolFlags, d labelled, set fgwsvm.Settings, opt fgwsvm.Options) error {
-	rep, split, err := classexp.FractionSVM(cmd.Context(), d.ds, d.labels, d.classes, p.split(), set, opt)
+	rep, split, err := crossval.FractionSVM(cmd.Context(), d.ds, d.labels, d.classes, p.split(), set, opt)
 	if err != nil {
 		return err
 	}

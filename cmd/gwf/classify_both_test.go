@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/semisup/crossval"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 )
 
@@ -17,7 +17,7 @@ import (
 // encoding.
 func TestClassifyBothFeatures(t *testing.T) {
 	out, _ := mustRun(t, "classify", "--dataset", "PROTEINS", "--subset", "16", "--folds", "2", "--inner-folds", "2", "--structure", "adjacency", "-q", "--json")
-	var rep classexp.SVMReport
+	var rep crossval.SVMReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

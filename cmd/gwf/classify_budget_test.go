@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/gwf-graphs/gwf/internal/cli"
-	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/semisup/crossval"
 )
 
 // TestClassifyBudget: a generous --budget keeps the settings (the full kernel) and classifies
@@ -24,9 +24,9 @@ func TestClassifyBudget(t *testing.T) {
 	slices.Sort(rows[1:])
 	writeFile(t, dir, "labels.csv", strings.Join(rows, "\n")+"\n")
 	args := []string{"classify", "--graphs", dir, "--folds", "3", "--json", "--compare", "fgw", "--structure", "adjacency", "--wl", "0", "--inner-folds", "2"}
-	report := func(out string) classexp.SVMReport {
+	report := func(out string) crossval.SVMReport {
 		t.Helper()
-		var rep classexp.SVMReport
+		var rep crossval.SVMReport
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatalf("%v\n%s", err, out)
 		}

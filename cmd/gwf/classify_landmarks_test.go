@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/gwf-graphs/gwf/internal/cli"
-	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/semisup/crossval"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 )
 
@@ -33,7 +33,7 @@ func TestClassifyLandmarks(t *testing.T) {
 	narrow := []string{"--compare", "fgw", "--structure", "adjacency", "--wl", "0", "--inner-folds", "2", "--landmarks", "6", "--feature-weight", "1", "-q"}
 
 	out, _ := mustRun(t, append([]string{"classify", "--graphs", train, "--folds", "3", "--json"}, narrow...)...)
-	var rep classexp.SVMReport
+	var rep crossval.SVMReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

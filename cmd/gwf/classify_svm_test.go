@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/gwf-graphs/gwf/internal/cli"
-	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/semisup/crossval"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 )
 
@@ -19,7 +19,7 @@ import (
 // under nested cross-validation with the node labels MUTAG has.
 func TestClassifySVMDefault(t *testing.T) {
 	out, _ := mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "24", "--folds", "3", "--inner-folds", "2", "-q", "--json")
-	var rep classexp.SVMReport
+	var rep crossval.SVMReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -64,7 +64,7 @@ func TestClassifySVMDefault(t *testing.T) {
 	// the folds' accuracies count.
 	preds := filepath.Join(t.TempDir(), "cv.csv")
 	out, _ = mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "24", "--folds", "3", "--inner-folds", "2", "--wl", "3", "--structure", "sp", "-q", "--json", "--predictions", preds)
-	rep = classexp.SVMReport{}
+	rep = crossval.SVMReport{}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -115,7 +115,7 @@ func TestClassifySVMThenPredict(t *testing.T) {
 			Label     int `json:"label"`
 			Predicted int `json:"predicted"`
 		} `json:"predictions"`
-		Score *classexp.PredictionScore `json:"score"`
+		Score *crossval.PredictionScore `json:"score"`
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -221,7 +221,7 @@ func TestClassifySVMOutputDir(t *testing.T) {
 	if strings.Count(stderr, "reusing") != 16 || strings.Contains(stderr, "computing") {
 		t.Fatalf("the rerun did not reuse every matrix:\n%s", stderr)
 	}
-	var a, b classexp.SVMReport
+	var a, b crossval.SVMReport
 	if err := json.Unmarshal([]byte(first), &a); err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestPoolSVMReports(t *testing.T) {
 		files = append(files, writeFile(t, dir, "r"+seed+".json", out))
 	}
 	out, _ := mustRun(t, "pool", "--json", files[0], files[1])
-	var p classexp.Pooled
+	var p crossval.Pooled
 	if err := json.Unmarshal([]byte(out), &p); err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func TestClassifySVMShortestPathsOverMemory(t *testing.T) {
 // two of them runs.
 func TestClassifySVMVote(t *testing.T) {
 	out, _ := mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "20", "--folds", "2", "--compare", "statistics,wl-subtree", "--vote", "2", "-q", "--json")
-	var rep classexp.SVMReport
+	var rep crossval.SVMReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/semisup"
-	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/semisup/crossval"
 )
 
 // weighTemplates is the template model --templates weighs against the FGW-SVM, in each fold or
@@ -28,7 +28,7 @@ func (f *classifyFlags) weighTemplates(ctx context.Context, a *app, d labelled, 
 	if f.protocol.fraction == 1 { // one classifier on all the graphs
 		folds = 1
 	}
-	est, err := classexp.EstimateTemplates(ctx, d.ds.Graphs, d.labels, d.classes, cfg, folds, f.innerFolds, f.workers)
+	est, err := crossval.EstimateTemplates(ctx, d.ds.Graphs, d.labels, d.classes, cfg, folds, f.innerFolds, f.workers)
 	if err != nil {
 		return nil, 0, err
 	}

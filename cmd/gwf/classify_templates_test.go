@@ -11,7 +11,7 @@ import (
 	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/internal/meanstd"
 	"github.com/gwf-graphs/gwf/semisup"
-	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/semisup/crossval"
 )
 
 // TestClassifyTemplates: --templates weighs the template model against the FGW-SVM in every
@@ -23,7 +23,7 @@ func TestClassifyTemplates(t *testing.T) {
 	// An hour fits the template model's estimate even under the race detector, which slows it
 	// tenfold (the default budget of 24 graphs, 5 minutes, may not).
 	out, stderr := mustRun(t, append(args, "--budget", "1h")...)
-	var rep classexp.SVMReport
+	var rep crossval.SVMReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -46,7 +46,7 @@ func TestClassifyTemplates(t *testing.T) {
 	// The classifier --output saves is the one that decides, and predict reads either.
 	model := filepath.Join(t.TempDir(), "m")
 	out, _ = mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "24", "--compare", "statistics", "--templates", "--budget", "0", "--labeled-fraction", "1", "--output", model, "--json")
-	rep = classexp.SVMReport{}
+	rep = crossval.SVMReport{}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Weighed) != 1 {
 		t.Fatalf("%v: weighed %+v", err, rep.Weighed)
 	}
@@ -54,7 +54,7 @@ func TestClassifyTemplates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if templates := semisup.IsTemplateFile(head); templates != (rep.Weighed[0].Chosen == classexp.MethodTemplates) {
+	if templates := semisup.IsTemplateFile(head); templates != (rep.Weighed[0].Chosen == crossval.MethodTemplates) {
 		t.Errorf("%s decides, but the file saved is a template model: %v", rep.Weighed[0].Chosen, templates)
 	}
 	if out, _ = mustRun(t, "predict", "--model", model, "--dataset", "MUTAG", "--subset", "24"); strings.Count(out, "\n") < 24 {

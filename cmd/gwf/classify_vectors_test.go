@@ -11,7 +11,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/cli"
-	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/semisup/crossval"
 	"github.com/gwf-graphs/gwf/semisup/fgwsvm"
 )
 
@@ -73,7 +73,7 @@ func TestClassifyVectorCandidates(t *testing.T) {
 	}
 
 	out, _ := mustRun(t, "classify", "--graphs", train, "--compare", "statistics,wl-subtree", "--folds", "3", "--inner-folds", "2", "-q", "--json")
-	var rep classexp.SVMReport
+	var rep crossval.SVMReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs/collection"
 	"github.com/gwf-graphs/gwf/graphs/collection/dataflags"
 	"github.com/gwf-graphs/gwf/internal/cli"
-	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/semisup/crossval"
 )
 
 // dataFlags are the shared data flags (graphs/collection/dataflags) as the commands use them: check's
@@ -125,7 +125,7 @@ func (d *dataFlags) loadAutoFeatures(log *logrus.Logger) (*graphs.Dataset, error
 		return nil, err
 	}
 	if !d.FeaturesGiven {
-		log.Infof("node features: %s (the data's own; --features none for structure only)", classexp.DescribeFeatures(ds.Encoding))
+		log.Infof("node features: %s (the data's own; --features none for structure only)", crossval.DescribeFeatures(ds.Encoding))
 	}
 	if len(ds.Unread) > 0 {
 		log.Infof("%s also has %s, which gwf does not read", ds.Name, strings.Join(ds.Unread, " and "))

@@ -9,7 +9,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/graphs/datasets"
 	"github.com/gwf-graphs/gwf/internal/cli"
-	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/semisup/crossval"
 )
 
 func newDatasetsCmd() *cobra.Command {
@@ -86,7 +86,7 @@ func describeData(data *dataFlags) (graphs.Description, error) {
 	}
 	used := ""
 	if !data.FeaturesGiven {
-		used = classexp.DescribeFeatures(ds.Encoding)
+		used = crossval.DescribeFeatures(ds.Encoding)
 	}
 	return graphs.Describe(ds, used), nil
 }

@@ -54,7 +54,7 @@ func TestFloors(t *testing.T) {
 		}
 	}
 	for _, path := range [][]string{
-		{"cmd/gwf", "semisup/experiment", "semisup/fgwsvm", "layers/pairwise", "layers", "layers/csr"},
+		{"cmd/gwf", "semisup/crossval", "semisup/fgwsvm", "layers/pairwise", "layers", "layers/csr"},
 		{"cmd/gwf", "graphs/collection/dataflags", "graphs/collection", "graphs", "layers/csr"},
 	} {
 		for i := 1; i < len(path); i++ {

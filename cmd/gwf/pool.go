@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gwf-graphs/gwf/internal/cli"
-	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/semisup/crossval"
 )
 
 func newPoolCmd(a *app) *cobra.Command {
@@ -44,16 +44,16 @@ first that differs.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, files []string) error {
-			reps := make([]classexp.Report, len(files))
+			reps := make([]crossval.Report, len(files))
 			for i, f := range files {
-				rep, err := classexp.ReadFile(f)
+				rep, err := crossval.ReadFile(f)
 				if err != nil {
 					return err
 				}
 				reps[i] = rep
 			}
-			out, err := classexp.Pool(files, reps)
-			if errors.Is(err, classexp.ErrMismatch) {
+			out, err := crossval.Pool(files, reps)
+			if errors.Is(err, crossval.ErrMismatch) {
 				return cli.Usage(err)
 			}
 			if err != nil {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/gwf-graphs/gwf/internal/cli"
-	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/semisup/crossval"
 	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
@@ -28,14 +28,14 @@ func TestPool(t *testing.T) {
 	s2 := classify("s2.json", "--seed", "2", "--fold-seed", "2")
 
 	out, _ := mustRun(t, "pool", "--json", "-q", s1, s2)
-	var got classexp.Pooled
+	var got crossval.Pooled
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	var accs []float64
 	wins := 0
 	for _, f := range []string{s1, s2} {
-		rep, err := classexp.ReadFile(f)
+		rep, err := crossval.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}

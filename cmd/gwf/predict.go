@@ -8,7 +8,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/cli"
-	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/semisup/crossval"
 	"github.com/gwf-graphs/gwf/training/trainflags"
 )
 
@@ -82,7 +82,7 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 	if f.embed.steps < 0 || f.embed.workers < 0 {
 		return cli.Usagef("--steps and --workers must not be negative")
 	}
-	c, err := classexp.LoadClassifier(f.model)
+	c, err := crossval.LoadClassifier(f.model)
 	if err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 			return fmt.Errorf("predict: %s", featureHint(c.GWF.GWF.Dim(), dim))
 		}
 	}
-	rep, err := c.Predict(cmd.Context(), ds, classexp.PredictOptions{Workers: f.embed.workers, Observe: a.observer("predicting", nil),
+	rep, err := c.Predict(cmd.Context(), ds, crossval.PredictOptions{Workers: f.embed.workers, Observe: a.observer("predicting", nil),
 		Steps: f.embed.steps, Transform: f.embed.transform, Limits: f.data.Limits()})
 	if err != nil {
 		return err
@@ -113,7 +113,7 @@ func runPredict(cmd *cobra.Command, a *app, f *predictFlags) error {
 
 // write logs the score of the predictions, where the data have class labels, and writes them
 // as CSV or JSON.
-func (f *predictFlags) write(stdout io.Writer, a *app, rep *classexp.Predictions) error {
+func (f *predictFlags) write(stdout io.Writer, a *app, rep *crossval.Predictions) error {
 	if s := rep.Score; s != nil {
 		a.Log.Infof("accuracy on the %d labelled graphs: %.2f%% (%d right)", s.Graphs, 100*s.Accuracy, s.Correct)
 		for _, c := range s.PerClass {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/cli"
-	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/semisup/crossval"
 )
 
 // protocolFlags are the flags 'gwf classify' and 'gwf semisup' share: how the labelled graphs
@@ -66,25 +66,25 @@ func (p *protocolFlags) partlyLabelled(a *app, fs *pflag.FlagSet, ds *graphs.Dat
 
 // split is the one-split protocol of the flags: the labels as given (partlyLabelled), or
 // --labeled-fraction.
-func (p *protocolFlags) split() classexp.Fraction {
-	return classexp.Fraction{Share: p.fraction, Seed: p.foldSeed, Given: p.given}
+func (p *protocolFlags) split() crossval.Fraction {
+	return crossval.Fraction{Share: p.fraction, Seed: p.foldSeed, Given: p.given}
 }
 
 // classLabels are the class of every graph and the number of classes
-// (experiment.ClassLabels); in --folds mode the classes must fill the folds, and a class with
+// (crossval.ClassLabels); in --folds mode the classes must fill the folds, and a class with
 // fewer graphs than folds is said to miss some.
 func (p *protocolFlags) classLabels(a *app, ds *graphs.Dataset) ([]int, int, error) {
 	if p.given {
-		return classexp.PartlyClassLabels(ds)
+		return crossval.PartlyClassLabels(ds)
 	}
-	labels, k, err := classexp.ClassLabels(ds)
+	labels, k, err := crossval.ClassLabels(ds)
 	if err != nil || p.fraction > 0 {
 		return labels, k, err
 	}
 	if p.folds < 2 || p.folds > len(labels) {
 		return nil, 0, cli.Usagef("--folds = %d must be between 2 and the number of graphs (%d)", p.folds, len(labels))
 	}
-	short, err := classexp.FoldFit(labels, k, p.folds)
+	short, err := crossval.FoldFit(labels, k, p.folds)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -95,20 +95,20 @@ func (p *protocolFlags) classLabels(a *app, ds *graphs.Dataset) ([]int, int, err
 }
 
 // writePredictions writes --predictions, if given.
-func (p *protocolFlags) writePredictions(ds *graphs.Dataset, labels []int, s classexp.Split, text func(int) string) error {
+func (p *protocolFlags) writePredictions(ds *graphs.Dataset, labels []int, s crossval.Split, text func(int) string) error {
 	if p.predFile == "" {
 		return nil
 	}
-	return cli.WriteOutput(nil, p.predFile, func(w io.Writer) error { return classexp.WritePredictions(w, graphNames(ds), labels, s, text) })
+	return cli.WriteOutput(nil, p.predFile, func(w io.Writer) error { return crossval.WritePredictions(w, graphNames(ds), labels, s, text) })
 }
 
 // writeHeldOut writes --predictions, if given, in --folds mode: the folds' held-out graphs.
-func (p *protocolFlags) writeHeldOut(ds *graphs.Dataset, labels []int, folds []classexp.HeldOutFold) error {
+func (p *protocolFlags) writeHeldOut(ds *graphs.Dataset, labels []int, folds []crossval.HeldOutFold) error {
 	if p.predFile == "" {
 		return nil
 	}
 	return cli.WriteOutput(nil, p.predFile, func(w io.Writer) error {
-		return classexp.WriteHeldOut(w, graphNames(ds), labels, folds, ds.ClassText)
+		return crossval.WriteHeldOut(w, graphNames(ds), labels, folds, ds.ClassText)
 	})
 }
 

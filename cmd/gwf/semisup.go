@@ -12,7 +12,7 @@ import (
 	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/semisup"
-	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/semisup/crossval"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/shard"
 )
@@ -149,7 +149,7 @@ func (f *semisupFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.head.Steps, "head-steps", d.Head.Steps, "after the joint epochs, train the head alone on the final embeddings for this many full-batch Adam steps (0: not at all)")
 	fs.Float64Var(&f.head.LearningRate, "head-lr", d.Head.LearningRate, "learning rate of those head steps")
 	fs.Float64Var(&f.head.WeightDecay, "head-decay", d.Head.WeightDecay, "weight decay (L2 on the head's weights) of those head steps")
-	fs.Float64Var(&f.validation, "validation", classexp.DefaultValidation, "fraction of the (fold's) labelled graphs held out to choose the epoch (--method gwf: the nested protocol's, choosing the settings too; 0 there: no selection, the un-nested protocol)")
+	fs.Float64Var(&f.validation, "validation", crossval.DefaultValidation, "fraction of the (fold's) labelled graphs held out to choose the epoch (--method gwf: the nested protocol's, choosing the settings too; 0 there: no selection, the un-nested protocol)")
 	fs.Float64SliceVar(&f.selBeta, "select-beta", nil, "nested protocol: comma-separated values of β to choose from (default: --beta alone)")
 	fs.BoolVar(&f.selDetach, "select-detach", false, "nested protocol: also try the other value of --detach")
 	fs.BoolVar(&f.selUnsup, "select-unsupervised", true, "nested protocol: the β = 0 head (the baseline's: the model trained without labels) is a candidate too, kept where it scores better on the validation split (false: the trained candidates only)")
@@ -190,7 +190,7 @@ func methodDefaults(fs *pflag.FlagSet) {
 		{"layers", strconv.Itoa(tmplLayers), strconv.Itoa(tr.Layers)},
 		{"hidden", widthsText(t.Hidden), widthsText(g.Hidden)},
 		{"beta", num(t.Beta), num(g.Beta)},
-		{"validation", num(t.Validation), num(classexp.DefaultValidation)},
+		{"validation", num(t.Validation), num(crossval.DefaultValidation)},
 		{"encoder", string(t.Encoder), string(semisup.EncoderNone)},
 		{"encoder-hidden", widthsText(t.EncoderHidden), widthsText(semisup.DefaultEncoderHidden())},
 	} {
@@ -229,7 +229,7 @@ func methodDefault(fl *pflag.Flag, tmpl, gwf string) {
 }
 
 // selection is the nested protocol's Selection of the flags (nil with --validation 0).
-func (f *semisupFlags) selection(sc semisup.Config) (*classexp.Selection, error) {
+func (f *semisupFlags) selection(sc semisup.Config) (*crossval.Selection, error) {
 	if f.validation == 0 {
 		if f.selBeta != nil || f.selDetach || f.selDecay != nil || f.selHidden != "" || f.selEncLR != nil || f.refit {
 			return nil, cli.Usagef("--select-beta, --select-detach, --select-decay, --select-hidden, --select-encoder-lr and --refit need --validation > 0")
@@ -250,11 +250,11 @@ func (f *semisupFlags) selection(sc semisup.Config) (*classexp.Selection, error)
 			shapes = append(shapes, h)
 		}
 	}
-	grid := classexp.Grid{Beta: betas, HeadDecay: decays, Hidden: shapes, EncoderLR: encLRs}
+	grid := crossval.Grid{Beta: betas, HeadDecay: decays, Hidden: shapes, EncoderLR: encLRs}
 	if f.selDetach {
 		grid.Detach = []bool{sc.Detach, !sc.Detach}
 	}
-	sel := &classexp.Selection{Validation: f.validation, Refit: f.refit, Seed: f.protocol.foldSeed, Unsupervised: f.selUnsup,
+	sel := &crossval.Selection{Validation: f.validation, Refit: f.refit, Seed: f.protocol.foldSeed, Unsupervised: f.selUnsup,
 		Candidates: grid.Candidates(sc)}
 	if err := sel.Validate(); err != nil {
 		return nil, cli.Usagef("%v", err)
@@ -365,12 +365,12 @@ func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if p.fraction > 0 || p.given {
 		return semisupFraction(cmd, a, f, ds, labels, classesN, cfg, sc, opt)
 	}
-	spec := classexp.GWFSpec{Shard: sh, CVOptions: classexp.CVOptions{
+	spec := crossval.GWFSpec{Shard: sh, CVOptions: crossval.CVOptions{
 		Folds: p.folds, Seed: p.foldSeed, Options: opt, Dir: p.outputDir, Select: sel,
 		Baselines: sel != nil && f.baselines,
 	}}
 	a.Log.Infof("classifying %s (%d graphs, %d classes): %d folds, β=%g, hidden %v, %s", ds.Name, len(data), classesN, p.folds, sc.Beta, sc.Hidden, cfg.Describe())
-	rep, err := classexp.CrossValidateGWF(cmd.Context(), ds, labels, classesN, cfg, sc, spec)
+	rep, err := crossval.CrossValidateGWF(cmd.Context(), ds, labels, classesN, cfg, sc, spec)
 	if err != nil {
 		return err
 	}
@@ -390,7 +390,7 @@ func (f *semisupFlags) gwfConfig(fs *pflag.FlagSet) (semisup.Config, error) {
 		f.beta = d.Beta
 	}
 	if !fs.Changed("validation") {
-		f.validation = classexp.DefaultValidation
+		f.validation = crossval.DefaultValidation
 	}
 	if !fs.Changed("encoder") {
 		f.encoder.kind = string(semisup.EncoderNone) // DefaultConfig's "", as the flag names it
@@ -429,11 +429,11 @@ func semisupFraction(cmd *cobra.Command, a *app, f *semisupFlags, ds *graphs.Dat
 		if cli.Changed(cmd.Flags(), "epochs") {
 			epochs = cfg.Epochs
 		}
-		if m, err = classexp.ResumeGWFModel(p.output, ds, classesN, epochs); err != nil {
+		if m, err = crossval.ResumeGWFModel(p.output, ds, classesN, epochs); err != nil {
 			return err
 		}
 		a.Log.Infof("resuming %s after epoch %d of %d", p.output, len(m.History), m.GWF.Config.Epochs)
-	} else if m, err = classexp.NewGWFModel(ds, classesN, cfg, sc); err != nil {
+	} else if m, err = crossval.NewGWFModel(ds, classesN, cfg, sc); err != nil {
 		return err
 	}
 	if p.output != "" {
@@ -442,7 +442,7 @@ func semisupFraction(cmd *cobra.Command, a *app, f *semisupFlags, ds *graphs.Dat
 	if p.fraction == 1 && m.Encoder == nil {
 		a.Log.Infof("after training, the %d training graphs are re-embedded in transform mode (atoms fixed) and the head trained on them, as 'gwf predict' embeds unseen graphs", len(data))
 	}
-	rep, split, err := classexp.FractionGWF(cmd.Context(), m, ds, labels, p.split(), opt,
+	rep, split, err := crossval.FractionGWF(cmd.Context(), m, ds, labels, p.split(), opt,
 		training.Options{Workers: f.train.Workers, Observe: opt.Observe})
 	if err != nil {
 		return err

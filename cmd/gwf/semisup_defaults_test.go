@@ -11,7 +11,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/semisup"
-	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/semisup/crossval"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -45,7 +45,7 @@ func gwfSettings(t *testing.T, args ...string) (semisup.Config, training.Config,
 
 // TestSemisupDefaults: without flags each method trains with its library defaults (the
 // template model: semisup.DefaultTemplateConfig; --method gwf: semisup.DefaultConfig,
-// training.DefaultConfig and experiment.DefaultValidation), and --help shows the template
+// training.DefaultConfig and crossval.DefaultValidation), and --help shows the template
 // model's default of every shared flag with the paper's model's where it differs.
 func TestSemisupDefaults(t *testing.T) {
 	f, fs := parsedSemisup(t)
@@ -64,8 +64,8 @@ func TestSemisupDefaults(t *testing.T) {
 	if !reflect.DeepEqual(cfg, training.DefaultConfig()) {
 		t.Errorf("--method gwf training without flags: %+v, want %+v", cfg, training.DefaultConfig())
 	}
-	if validation != classexp.DefaultValidation {
-		t.Errorf("--method gwf --validation %v, want %v", validation, classexp.DefaultValidation)
+	if validation != crossval.DefaultValidation {
+		t.Errorf("--method gwf --validation %v, want %v", validation, crossval.DefaultValidation)
 	}
 
 	// The help: the template model's value as the default, and the other where it differs.
@@ -79,7 +79,7 @@ func TestSemisupDefaults(t *testing.T) {
 		"layers":         fmt.Sprintf("(default %d; --method gwf: %d)", layers.DefaultCG().MaxIter, tr.Layers),
 		"hidden":         fmt.Sprintf("(default %q; --method gwf: %q)", widthsText(d.Hidden), widthsText(g.Hidden)),
 		"beta":           fmt.Sprintf("(default %g; --method gwf: %g)", d.Beta, g.Beta),
-		"validation":     fmt.Sprintf("(default %g; --method gwf: %g)", d.Validation, classexp.DefaultValidation),
+		"validation":     fmt.Sprintf("(default %g; --method gwf: %g)", d.Validation, crossval.DefaultValidation),
 		"encoder":        fmt.Sprintf("(default %q)", d.Encoder),
 		"encoder-hidden": fmt.Sprintf("(default %q)", widthsText(d.EncoderHidden)),
 		"structure":      fmt.Sprintf("(default %q)", d.Structure),

@@ -9,12 +9,12 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/semisup"
-	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/semisup/crossval"
 	"github.com/gwf-graphs/gwf/training/shard"
 )
 
 // methodTemplates is 'gwf semisup --method templates', the default (methodGWF: the paper's model).
-const methodTemplates = classexp.MethodTemplates
+const methodTemplates = crossval.MethodTemplates
 
 // templateFlags are the flags of 'gwf semisup --method templates' beyond those it shares with
 // the GWF model (--epochs, --lr, --batch, --seed, --feature-weight, --encoder, --encoder-hidden,
@@ -185,11 +185,11 @@ func runTemplates(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if err != nil {
 		return err
 	}
-	opt := classexp.TemplatesOptions{Folds: p.folds, Seed: p.foldSeed, Workers: f.train.Workers, Observe: a.observer("training", nil), Dir: p.outputDir}
+	opt := crossval.TemplatesOptions{Folds: p.folds, Seed: p.foldSeed, Workers: f.train.Workers, Observe: a.observer("training", nil), Dir: p.outputDir}
 	a.Log.Infof("classifying %s (%d graphs, %d classes) with the template model: %d templates of ≤ %d nodes, %s encoder, structure %s, %d epochs, %d members",
 		ds.Name, len(ds.Graphs), classes, cfg.TemplateCount(classes), cfg.TemplateNodes, cfg.Encoder, cfg.Structure, cfg.Epochs, cfg.MemberCount())
 	if p.fraction > 0 || p.given {
-		rep, m, split, err := classexp.FractionTemplates(cmd.Context(), ds, labels, classes, cfg, p.split(), opt)
+		rep, m, split, err := crossval.FractionTemplates(cmd.Context(), ds, labels, classes, cfg, p.split(), opt)
 		if err != nil {
 			return err
 		}
@@ -204,7 +204,7 @@ func runTemplates(cmd *cobra.Command, a *app, f *semisupFlags) error {
 		}
 		return p.writeReport(cmd.OutOrStdout(), rep)
 	}
-	rep, err := classexp.CrossValidateTemplates(cmd.Context(), ds, labels, classes, cfg, opt)
+	rep, err := crossval.CrossValidateTemplates(cmd.Context(), ds, labels, classes, cfg, opt)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/internal/cli"
 	"github.com/gwf-graphs/gwf/semisup"
-	classexp "github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/semisup/crossval"
 )
 
 // TestSemisupTemplates: --method templates cross-validates, trains on a fraction of the labels,
@@ -178,7 +178,7 @@ func TestPoolTemplateReports(t *testing.T) {
 		files = append(files, writeFile(t, dir, "r"+seed+".json", out))
 	}
 	out, _ := mustRun(t, "pool", "--json", files[0], files[1])
-	var p classexp.Pooled
+	var p crossval.Pooled
 	if err := json.Unmarshal([]byte(out), &p); err != nil {
 		t.Fatal(err)
 	}

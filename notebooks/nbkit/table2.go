@@ -11,7 +11,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/layers"
 	"github.com/gwf-graphs/gwf/semisup"
-	"github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/semisup/crossval"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/cluster"
 	"github.com/gwf-graphs/gwf/training/plot"
@@ -36,7 +36,7 @@ type Table2Config struct {
 	FractionsDataset string
 	Fractions        []float64
 	Seeds            int
-	// Nested is the nested protocol (experiment.CVOptions.Select and Baselines): a validation
+	// Nested is the nested protocol (crossval.CVOptions.Select and Baselines): a validation
 	// split of each fold's labels (Validation, a fraction) chooses the stopping epoch (then
 	// Refit retrains on all the fold's labels; with Unsupervised the β = 0 head is a candidate
 	// too), and the β = 0 head and a logistic regression on the unsupervised λ are scored on
@@ -51,7 +51,7 @@ type Table2Config struct {
 	Variants     []string
 	// Keep, when not empty, is a folder where every finished fold is kept under
 	// cells/CELL/fold<f>.json with the data and settings it ran under, and the fold in training
-	// after each of its epochs (experiment.CVOptions.Dir): a rerun reuses the folds done with
+	// after each of its epochs (crossval.CVOptions.Dir): a rerun reuses the folds done with
 	// the same settings and resumes the one interrupted.
 	Keep string
 }
@@ -63,7 +63,7 @@ func Table2Paper() Table2Config {
 	return Table2Config{Datasets: []string{"PROTEINS", "IMDB-BINARY"}, Solvers: []string{"ppa", "badmm"}, Features: PaperFeatures(),
 		Folds: 10, Epochs: def.Epochs, Atoms: def.Atoms, Layers: def.Layers, Head: semisup.DefaultConfig(),
 		FractionsDataset: "MUTAG", Fractions: []float64{0.05, 0.1, 0.3, 0.6, 0.9}, Seeds: 3,
-		Nested: true, Validation: experiment.DefaultValidation, Unsupervised: true, CVSeeds: 1, Variants: []string{string(semisup.EncoderNone)}}
+		Nested: true, Validation: crossval.DefaultValidation, Unsupervised: true, CVSeeds: 1, Variants: []string{string(semisup.EncoderNone)}}
 }
 
 // table2Paper is the paper's Table 2 (GWF rows), in %.
@@ -153,8 +153,8 @@ func (c Table2Config) fixed(ctx context.Context, sc semisup.Config, out Output) 
 				}
 				row = append(row, cluster.FormatMeanStd(xs, 100))
 				fit = append(fit, foldsCell(train))
-				last = append(last, foldsCell(experiment.LastEpoch(res)))
-				best = append(best, foldsCell(experiment.BestEpoch(res)))
+				last = append(last, foldsCell(crossval.LastEpoch(res)))
+				best = append(best, foldsCell(crossval.BestEpoch(res)))
 			}
 			rows = append(rows, row, fit, last, best)
 		}
@@ -215,7 +215,7 @@ func (c Table2Config) fractions(ctx context.Context, sc semisup.Config, out Outp
 			if err := semisup.Fit(ctx, m, ds.Graphs, train, semisup.Options{}); err != nil {
 				return fmt.Errorf("%s, %.0f%% labelled, seed %d: %w", ds.Name, 100*f, s, err)
 			}
-			acc, held := experiment.HeldOutAccuracy(labels, train, m.Predict(), false)
+			acc, held := crossval.HeldOutAccuracy(labels, train, m.Predict(), false)
 			accs = append(accs, acc)
 			fmt.Fprintf(&csv, "%g,%d,%d,%.6f\n", f, s, len(labels)-held, acc)
 		}
@@ -235,19 +235,19 @@ func (c Table2Config) fractions(ctx context.Context, sc semisup.Config, out Outp
 }
 
 // crossValidate runs the cell's folds, reusing those Keep/cells/NAME already holds for the same
-// data and settings, and saving each new one as soon as it ends (experiment.CVOptions.Dir).
-func (c Table2Config) crossValidate(ctx context.Context, d, solver string, sc semisup.Config, seed uint64, baselines bool, out Output) ([]experiment.FoldResult, error) {
+// data and settings, and saving each new one as soon as it ends (crossval.CVOptions.Dir).
+func (c Table2Config) crossValidate(ctx context.Context, d, solver string, sc semisup.Config, seed uint64, baselines bool, out Output) ([]crossval.FoldResult, error) {
 	ds, labels, weight, err := c.load(d)
 	if err != nil {
 		return nil, err
 	}
-	var sel *experiment.Selection
+	var sel *crossval.Selection
 	name := c.Features.CellName(d, solver)
 	if v := variantName(sc); v != string(semisup.EncoderNone) {
 		name += "-" + v
 	}
 	if c.Nested {
-		sel = &experiment.Selection{Validation: c.Validation, Candidates: []semisup.Config{sc}, Refit: c.Refit, Seed: seed, Unsupervised: c.Unsupervised && !sc.NoGWF}
+		sel = &crossval.Selection{Validation: c.Validation, Candidates: []semisup.Config{sc}, Refit: c.Refit, Seed: seed, Unsupervised: c.Unsupervised && !sc.NoGWF}
 		name += fmt.Sprintf("-nested-seed%d", seed)
 	}
 	dir := ""
@@ -255,7 +255,7 @@ func (c Table2Config) crossValidate(ctx context.Context, d, solver string, sc se
 		dir = filepath.Join(c.Keep, "cells", name)
 	}
 	out.Logf("table2: %s, %s: %d folds", d, solver, c.Folds)
-	rep, err := experiment.CrossValidateGWF(ctx, ds, labels, len(ds.Classes), c.config(solver, seed, weight), sc, experiment.GWFSpec{CVOptions: experiment.CVOptions{
+	rep, err := crossval.CrossValidateGWF(ctx, ds, labels, len(ds.Classes), c.config(solver, seed, weight), sc, crossval.GWFSpec{CVOptions: crossval.CVOptions{
 		Folds: c.Folds, Seed: seed, Select: sel, Baselines: baselines, Dir: dir,
 		Options: semisup.Options{Observe: func(e training.Event) { // each fold's result, its ETA
 			if e.Message != "" {

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/gwf-graphs/gwf/semisup"
-	"github.com/gwf-graphs/gwf/semisup/experiment"
+	"github.com/gwf-graphs/gwf/semisup/crossval"
 	"github.com/gwf-graphs/gwf/training/cluster"
 )
 
@@ -79,7 +79,7 @@ func (c Table2Config) nested(ctx context.Context, out Output) error {
 				verdict := []string{what + ": semi-supervised beats β = 0 / logistic regression (folds better–worse)"}
 				joint := []string{what + ", the trained model alone (without the β = 0 candidate; folds choosing that candidate)"}
 				for _, d := range c.Datasets {
-					var all []experiment.FoldResult
+					var all []crossval.FoldResult
 					for seed := 1; seed <= c.CVSeeds; seed++ {
 						res, err := c.crossValidate(ctx, d, s, vc, uint64(seed), !vc.NoGWF, out)
 						if err != nil {
@@ -101,7 +101,7 @@ func (c Table2Config) nested(ctx context.Context, out Output) error {
 					}
 					semi = append(semi, cluster.FormatMeanStd(xs, 100))
 					fit = append(fit, cluster.FormatMeanStd(train, 100))
-					sum := experiment.Summarize(all)
+					sum := crossval.Summarize(all)
 					if sum == nil {
 						beta0, logreg, verdict, joint = append(beta0, "–"), append(logreg, "–"), append(verdict, "–"), append(joint, "–")
 						continue
@@ -130,7 +130,7 @@ func (c Table2Config) nested(ctx context.Context, out Output) error {
 
 // baselineCSV is a baseline's accuracy and its epoch (or, withC, its C) as two CSV fields, both
 // empty when the fold has none.
-func baselineCSV(b *experiment.Baseline, withC bool) string {
+func baselineCSV(b *crossval.Baseline, withC bool) string {
 	switch {
 	case b == nil:
 		return ","

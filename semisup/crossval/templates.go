@@ -1,0 +1,299 @@
+package crossval
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/meanstd"
+	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/training"
+)
+
+// MethodTemplates names the template model in reports.
+const MethodTemplates = "templates"
+
+// TemplatesOptions say how the template model's experiments run: Folds stratified folds seeded
+// by Seed (semisup.Folds: the folds of every classifier of the module with the same seed),
+// Workers solving transports in parallel, Observe hearing of progress. Dir, when set, keeps
+// each finished fold (templates-fold<f>.json): a rerun with the same data and settings reuses
+// it, so that a killed cross-validation loses at most the fold it was training.
+type TemplatesOptions struct {
+	Folds   int
+	Seed    uint64
+	Workers int
+	Observe training.Observer
+	Dir     string
+}
+
+// TemplatesFold is one held-out fold of the template model.
+type TemplatesFold struct {
+	Fold      int     `json:"fold"`
+	Accuracy  float64 `json:"accuracy"`
+	BestEpoch int     `json:"best_epoch"`
+	// BestEpochs are the epochs each member of an ensemble keeps (BestEpoch is the first's).
+	BestEpochs []int `json:"best_epochs,omitempty"`
+	// Encoder is the encoder the fold's training graphs chose, with encoder auto; NodeFeatures
+	// the node features they chose (data or none: the structure alone), with node features auto.
+	Encoder      semisup.EncoderKind       `json:"encoder,omitempty"`
+	NodeFeatures semisup.NodeFeatureSource `json:"node_features,omitempty"`
+	Train        int                       `json:"train"`
+	Test         int                       `json:"test"`
+	Seconds      float64                   `json:"seconds"`
+	// Graphs are the held-out graphs (indices into the data) and Predictions the classes
+	// predicted for them, in that order (absent from folds kept before they were recorded).
+	Graphs      []int `json:"graphs,omitempty"`
+	Predictions []int `json:"predictions,omitempty"`
+}
+
+// TemplatesReport is what `gwf semisup --model templates` reports: a cross-validation (Folds)
+// or one split of labelled and unlabelled graphs (Labeled, Scored).
+type TemplatesReport struct {
+	Method   string `json:"method"`
+	Dataset  string `json:"dataset"`
+	Graphs   int    `json:"graphs"`
+	Classes  int    `json:"classes"`
+	Protocol string `json:"protocol"`
+	// FoldSeed is the seed of a cross-validation's folds (0 for one split).
+	FoldSeed uint64                 `json:"fold_seed,omitempty"`
+	Config   semisup.TemplateConfig `json:"config"`
+	// Templates is the number of templates (Config.Templates, or the default per class).
+	Templates int             `json:"templates"`
+	Folds     []TemplatesFold `json:"folds,omitempty"`
+	Accuracy  MeanStd         `json:"accuracy"`
+	// Confusion counts a cross-validation's held-out graphs by class and prediction (nil where
+	// a kept fold has no predictions).
+	Confusion *ConfusionMatrix `json:"confusion,omitempty"`
+	Labeled   int              `json:"labeled,omitempty"`
+	Scored    int              `json:"scored,omitempty"`
+	// Encoder and NodeFeatures are what one split's training graphs chose, where the
+	// configuration leaves them to choose (auto); a cross-validation's folds say theirs.
+	Encoder      semisup.EncoderKind       `json:"encoder,omitempty"`
+	NodeFeatures semisup.NodeFeatureSource `json:"node_features,omitempty"`
+	Seconds      float64                   `json:"seconds"`
+}
+
+// FoldAccuracies are the folds' accuracies, in fold order (none for one split).
+func (r *TemplatesReport) FoldAccuracies() []float64 {
+	xs := make([]float64, len(r.Folds))
+	for i, f := range r.Folds {
+		xs[i] = f.Accuracy
+	}
+	return xs
+}
+
+// WriteText writes the report for a person.
+func (r *TemplatesReport) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "dataset %s: %d graphs, %d classes; %s\n", r.Dataset, r.Graphs, r.Classes, r.Protocol)
+	fmt.Fprintf(w, "template model: %s\n", r.describeModel())
+	for _, f := range r.Folds {
+		fmt.Fprintf(w, "  fold %2d: %6.2f %%  (%d train, %d test, %s kept, %.0f s)\n", f.Fold, 100*f.Accuracy, f.Train, f.Test, epochsKept(f), f.Seconds)
+	}
+	if err := r.Confusion.writeText(w); err != nil {
+		return err
+	}
+	switch {
+	case r.Folds != nil:
+		fmt.Fprintf(w, "accuracy: %.2f ± %.2f %% over %d folds (%.0f s)\n", 100*r.Accuracy.Mean, 100*r.Accuracy.Std, len(r.Folds), r.Seconds)
+	case r.Scored == 0:
+		fmt.Fprintf(w, "trained on the %d labelled graphs; no label was hidden, none scored (%.0f s%s)\n", r.Labeled, r.Seconds, chosenNote(r.Encoder, r.NodeFeatures))
+	default:
+		fmt.Fprintf(w, "accuracy: %.2f %% on the %d graphs whose labels were hidden (%d labelled; %.0f s%s)\n", 100*r.Accuracy.Mean, r.Scored, r.Labeled, r.Seconds, chosenNote(r.Encoder, r.NodeFeatures))
+	}
+	_, err := fmt.Fprint(w)
+	return err
+}
+
+// describeModel names the model's settings in a line.
+func (r *TemplatesReport) describeModel() string {
+	c := r.Config
+	head := fmt.Sprintf("head %v", c.Hidden)
+	if c.GraphStatistics {
+		head += " on the discrepancies and graph statistics"
+	}
+	return fmt.Sprintf("%d templates of ≤ %d nodes, %s encoder %v, %d WL rounds, structure %s, feature weight %g, %s, %d epochs, %d members",
+		r.Templates, c.TemplateNodes, c.Encoder, c.EncoderHidden, c.WLRounds, structureName(c.Structure), c.FeatureWeight, head, c.Epochs, c.MemberCount())
+}
+
+// epochsKept names the epoch each member kept (and the encoder chosen, with encoder auto).
+func epochsKept(f TemplatesFold) string {
+	kept := fmt.Sprintf("epochs %v", f.BestEpochs)
+	if len(f.BestEpochs) < 2 {
+		kept = fmt.Sprintf("epoch %d", f.BestEpoch)
+	}
+	if c := chosen(f.Encoder, f.NodeFeatures); c != "" {
+		kept = c + ", " + kept
+	}
+	return kept
+}
+
+// chosen names what the training graphs chose ("structure alone, encoder gin"; "" for nothing).
+func chosen(encoder semisup.EncoderKind, features semisup.NodeFeatureSource) string {
+	var s []string
+	switch features {
+	case "":
+	case semisup.NodeFeaturesNone:
+		s = append(s, "structure alone")
+	default:
+		s = append(s, "node features")
+	}
+	if encoder != "" {
+		s = append(s, "encoder "+string(encoder))
+	}
+	return strings.Join(s, ", ")
+}
+
+// chosenNote is chosen as a note after a line's figures ("; chosen: ..."), or "".
+func chosenNote(encoder semisup.EncoderKind, features semisup.NodeFeatureSource) string {
+	if c := chosen(encoder, features); c != "" {
+		return "; chosen: " + c
+	}
+	return ""
+}
+
+// choices are what an ensemble trained on data under cfg chose where cfg left it to choose:
+// its encoder under encoder auto and its node features where it chose them ("" otherwise).
+func choices(cfg semisup.TemplateConfig, data []*graphs.Graph, m *semisup.TemplateEnsemble) (encoder semisup.EncoderKind, features semisup.NodeFeatureSource) {
+	if cfg.Encoder == semisup.EncoderAuto {
+		encoder = m.Members[0].Config.Encoder
+	}
+	if cfg.ChoosesNodeFeatures(data) {
+		features = m.Members[0].Config.NodeFeatures
+	}
+	return encoder, features
+}
+
+func structureName(s graphs.Structure) string {
+	if s == "" {
+		return string(graphs.Adjacency)
+	}
+	return string(s)
+}
+
+// CrossValidateTemplates scores the template model by stratified cross-validation on the
+// labelled graphs of ds (labels[i], or semisup.Unlabeled): per fold, a model trained on the
+// other folds (its epoch chosen on a validation split of those, cfg.Validation) predicts the
+// held-out graphs with a forward pass. No held-out label is read before scoring.
+func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []int, classes int, cfg semisup.TemplateConfig, opt TemplatesOptions) (*TemplatesReport, error) {
+	start := time.Now()
+	fold, err := semisup.Folds(labels, opt.Folds, opt.Seed)
+	if err != nil {
+		return nil, err
+	}
+	rep := &TemplatesReport{Method: MethodTemplates, Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes,
+		Protocol: fmt.Sprintf("%d-fold stratified cross-validation (fold seed %d)", opt.Folds, opt.Seed), FoldSeed: opt.Seed, Config: cfg,
+		Templates: cfg.TemplateCount(classes)}
+	var accs []float64
+	for f := 0; f < opt.Folds; f++ {
+		var train, test []*graphs.Graph
+		var trainLabels, testLabels, held []int
+		for i, g := range ds.Graphs {
+			switch {
+			case labels[i] == semisup.Unlabeled:
+			case fold[i] == f:
+				test, testLabels, held = append(test, g), append(testLabels, labels[i]), append(held, i)
+			default:
+				train, trainLabels = append(train, g), append(trainLabels, labels[i])
+			}
+		}
+		rec := templatesFoldRecord{Config: cfg, Folds: opt.Folds, Seed: opt.Seed, Labels: labelsFingerprint(labels), Graphs: len(ds.Graphs)}
+		if opt.Dir != "" {
+			if r, ok := savedTemplatesFold(opt.Dir, f+1, rec); ok {
+				accs = append(accs, r.Accuracy)
+				rep.Folds = append(rep.Folds, r)
+				opt.Observe.Say(false, "fold %d of %d: %.2f %% (kept in %s)", f+1, opt.Folds, 100*r.Accuracy, templatesFoldPath(opt.Dir, f+1))
+				continue
+			}
+		}
+		t0 := time.Now()
+		m, err := trainTemplates(ctx, train, trainLabels, classes, cfg, opt.Workers, opt.Observe.InRun(f))
+		if err != nil {
+			return nil, fmt.Errorf("fold %d: %w", f+1, err)
+		}
+		pred, err := m.Predict(ctx, test, opt.Workers)
+		if err != nil {
+			return nil, fmt.Errorf("fold %d: %w", f+1, err)
+		}
+		acc := accuracyOf(pred, testLabels)
+		accs = append(accs, acc)
+		r := TemplatesFold{Fold: f + 1, Accuracy: acc, BestEpoch: m.Members[0].BestEpoch, Train: len(train), Test: len(test), Seconds: time.Since(t0).Seconds(),
+			Graphs: held, Predictions: pred}
+		if len(m.Members) > 1 {
+			r.BestEpochs = m.BestEpochs()
+		}
+		r.Encoder, r.NodeFeatures = choices(cfg, train, m)
+		rep.Folds = append(rep.Folds, r)
+		if opt.Dir != "" {
+			rec.Result = r
+			if err := saveTemplatesFold(opt.Dir, rec); err != nil {
+				return nil, fmt.Errorf("fold %d: %w", f+1, err)
+			}
+		}
+		opt.Observe.Say(false, "fold %d of %d: %.2f %% (%s kept, %.0f s)", f+1, opt.Folds, 100*acc, epochsKept(r), r.Seconds)
+	}
+	mean, std := meanstd.Of(accs)
+	rep.Accuracy, rep.Seconds = MeanStd{Mean: mean, Std: std}, time.Since(start).Seconds()
+	rep.Confusion = NewConfusion(ds, labels, classes, rep.HeldOut())
+	return rep, nil
+}
+
+// FractionTemplates trains a template model (cfg.Members of them) on the labels frac keeps
+// (semisup.KeepLabels: a stratified share, or the labels as given) and predicts every graph;
+// the accuracy is on the graphs whose labels it hid. It returns the report, the model and the
+// split.
+func FractionTemplates(ctx context.Context, ds *graphs.Dataset, labels []int, classes int, cfg semisup.TemplateConfig, frac Fraction, opt TemplatesOptions) (*TemplatesReport, *semisup.TemplateEnsemble, Split, error) {
+	start := time.Now()
+	if err := frac.check(); err != nil {
+		return nil, nil, Split{}, err
+	}
+	keep := frac.keep(labels)
+	m, err := trainTemplates(ctx, ds.Graphs, keep, classes, cfg, opt.Workers, opt.Observe)
+	if err != nil {
+		return nil, nil, Split{}, err
+	}
+	m.Features = &ds.Encoding
+	pred, err := m.Predict(ctx, ds.Graphs, opt.Workers)
+	if err != nil {
+		return nil, nil, Split{}, err
+	}
+	s := Split{Train: keep, Predicted: pred}
+	right := 0
+	for i, l := range labels {
+		if keep[i] == semisup.Unlabeled && l != semisup.Unlabeled {
+			s.Scored++
+			if pred[i] == l {
+				right++
+			}
+		}
+	}
+	if s.Scored > 0 {
+		s.Accuracy = float64(right) / float64(s.Scored)
+	}
+	protocol := fmt.Sprintf("labelled fraction %g (seed %d)", frac.Share, frac.Seed)
+	if frac.Given {
+		protocol = "the labels as given"
+	}
+	rep := &TemplatesReport{Method: MethodTemplates, Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Protocol: protocol, Config: cfg,
+		Templates: cfg.TemplateCount(classes), Accuracy: MeanStd{Mean: s.Accuracy}, Labeled: s.Labelled(), Scored: s.Scored, Seconds: time.Since(start).Seconds()}
+	rep.Encoder, rep.NodeFeatures = choices(cfg, ds.Graphs, m)
+	return rep, m, s, nil
+}
+
+// trainTemplates trains cfg.Members template models (semisup.TrainTemplates).
+func trainTemplates(ctx context.Context, data []*graphs.Graph, labels []int, classes int, cfg semisup.TemplateConfig, workers int, observe training.Observer) (*semisup.TemplateEnsemble, error) {
+	return semisup.TrainTemplates(ctx, data, labels, classes, cfg, semisup.TemplateOptions{Workers: workers, Observe: observe})
+}
+
+// accuracyOf is the share of pred equal to truth.
+func accuracyOf(pred, truth []int) float64 {
+	right := 0
+	for i, p := range pred {
+		if p == truth[i] {
+			right++
+		}
+	}
+	return float64(right) / float64(len(pred))
+}
