@@ -13,7 +13,7 @@ package graphs
 //	*.gml                                GML (ReadGML: networkx, Gephi, igraph)
 //	*.gexf                               GEXF (ReadGEXF: Gephi, networkx's write_gexf)
 //	*.g6                                 graph6 (ReadGraph6: nauty, networkx's write_graph6)
-//	*.npy, *.npz                         an adjacency matrix (ReadMatrixFile: numpy.save)
+//	*.npy, *.npz                         an adjacency matrix (numpy.save)
 //	any of the above but .npy/.npz       gzip-compressed, its name ending in .gz (g.graphml.gz,
 //	with .gz appended                    as networkx writes where the path ends in .gz)
 //	labels.csv                           optional: "file,label" lines giving each graph's class
@@ -358,14 +358,6 @@ func listFolder(dir string) (files, subdirs []string, hasLabels, hasNodes bool, 
 	return files, subdirs, hasLabels, hasNodes, nil
 }
 
-// ReadGraphFile reads one graph file as ReadFolder reads the files of a folder: the format by
-// the extension (.json: the JSON form or node-link, told apart by their fields; edge lists;
-// .graphml; .gml; .gexf), features as opt.Features says, within opt.Limits. An unknown
-// extension is an error. DegreeMu and Select are not used.
-func ReadGraphFile(path string, opt FolderOptions) (*Graph, error) {
-	return readGraphFile(path, opt, opt.Limits.OrDefault()) // ReadFile refuses an unknown format
-}
-
 // readGraphFile reads one graph file of a folder.
 func readGraphFile(p string, opt FolderOptions, lim Limits) (*Graph, error) {
 	return ReadFile(p, FileOptions{Features: opt.Features, Limits: lim, OmitPartialAttributes: opt.OmitPartialAttributes,
@@ -408,7 +400,7 @@ func CheckFormat(format string) error {
 
 // ReadFile reads one graph file in the format opt.Format names (by default, by the file's
 // extension). A file whose name ends in .gz is read gzip-decompressed (g.graphml.gz, as
-// networkx writes it), except an adjacency matrix. Errors name the file.
+// networkx writes it), except an adjacency matrix. The graph is named p; errors name the file.
 func ReadFile(p string, opt FileOptions) (*Graph, error) {
 	lim := opt.Limits.OrDefault()
 	format := strings.ToLower(opt.Format)
@@ -424,7 +416,7 @@ func ReadFile(p string, opt FileOptions) (*Graph, error) {
 		if gzipName(p) {
 			return nil, unknownFormat(p)
 		}
-		return ReadMatrixFile(p, lim)
+		return readMatrixFile(p, lim)
 	}
 	f, err := openGraphFile(p, formatTextBound(format, lim))
 	if err != nil {
