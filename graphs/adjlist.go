@@ -17,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 )
 
@@ -70,14 +69,4 @@ func ReadAdjList(r io.Reader, name string, opt EdgeListOptions) (*Graph, error) 
 	}
 	opt.IDs = NodeNames
 	return ReadEdgeList(&edges, name, opt)
-}
-
-// ReadAdjListFile reads the adjacency-list file at path (see ReadAdjList), named after it.
-func ReadAdjListFile(path string, opt EdgeListOptions) (*Graph, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return ReadAdjList(f, path, opt)
 }

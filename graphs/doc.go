@@ -8,10 +8,20 @@
 //
 // A Graph is an adjacency matrix A, stored sparse (package csr: a corpus costs memory in
 // proportion to its edges, not to Σ N²), a node distribution Mu and optional node features F,
-// validated on construction (New, NewSparse, Validate). Readers check sizes against Limits
-// before they allocate (the graphs as stored, and each graph's dense N×N matrix, which a
-// solver's worker holds while it works on the graph), so a corrupt or hostile file is refused
-// with a message naming the file (and line, where there are lines) instead of exhausting memory.
+// validated on construction (New, NewSparse, Validate).
+//
+// Each format has one reader, on an io.Reader: ReadJSON (gwf's JSON form), ReadNodeLink
+// (networkx node-link JSON), ReadEdgeList, ReadAdjList, ReadGraphML, ReadGML, ReadGEXF and
+// ReadGraph6; their name argument labels the input in errors and becomes Graph.Name. A path
+// has one entry point per kind of source: ReadFile for one graph file (the reader chosen by the
+// extension or FileOptions.Format; gzip-compressed files and NumPy adjacency matrices too),
+// ReadFolder for a folder of graph files and their class labels, and ReadTUPath for a TU
+// dataset, a folder or a .zip archive (ReadTU for one in an fs.FS). Every reader checks sizes
+// against Limits before it allocates (the graphs as stored, and each graph's dense N×N matrix,
+// which a solver's worker holds while it works on the graph), so a corrupt or hostile file is
+// refused with an error naming the input (and line, where there are lines) instead of
+// exhausting memory. A graph that fails validation (not square, a negative or non-finite
+// weight, no nodes, ...) is refused with an error that wraps ErrInvalid.
 //
 // Node features (one-hot TU node labels or a folder's string node attributes, attributes,
 // optionally standardized) are made by the readers; a Dataset's FeatureEncoding records how, so

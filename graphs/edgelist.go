@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -274,16 +273,6 @@ func (nn *nodeNames) renumber(edges []edgeListEdge) {
 	for k := range edges {
 		edges[k].u, edges[k].v = rank[edges[k].u], rank[edges[k].v]
 	}
-}
-
-// ReadEdgeListFile reads the edge-list file at path; the path names the graph.
-func ReadEdgeListFile(path string, opt EdgeListOptions) (*Graph, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err // *fs.PathError names the file already
-	}
-	defer f.Close()
-	return ReadEdgeList(f, path, opt)
 }
 
 // parseEdge parses the fields of one non-blank line: ids minus base, or numbered by names

@@ -94,16 +94,16 @@ func TestReadEdgeList(t *testing.T) {
 	}
 }
 
-func TestReadEdgeListFile(t *testing.T) {
+func TestReadFileEdgeList(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "g.edges")
 	if err := os.WriteFile(path, []byte("0 1\n1 x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := ReadEdgeListFile(path, EdgeListOptions{})
+	_, err := ReadFile(path, FileOptions{})
 	if err == nil || !strings.Contains(err.Error(), path+":2:") {
 		t.Errorf("got %v, want an error at %s:2", err, path)
 	}
-	if _, err := ReadEdgeListFile(path+".missing", EdgeListOptions{}); err == nil || !strings.Contains(err.Error(), "g.edges.missing") {
+	if _, err := ReadFile(path+".missing", FileOptions{}); err == nil || !strings.Contains(err.Error(), "g.edges.missing") {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -315,7 +315,7 @@ func TestReadEdgeListRepeatedEdges(t *testing.T) {
 // folder reads edge lists.
 func TestReadEdgeListNetworkxFixtures(t *testing.T) {
 	for _, want := range formatFixtures(t, ".edgelist") {
-		g, err := ReadEdgeListFile(filepath.Join(formatsDir, want.File), EdgeListOptions{IDs: NodeNames, Directed: want.Directed})
+		g, err := ReadFile(filepath.Join(formatsDir, want.File), FileOptions{EdgeList: EdgeListOptions{IDs: NodeNames, Directed: want.Directed}})
 		if err != nil {
 			t.Fatal(err)
 		}

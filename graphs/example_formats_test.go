@@ -69,3 +69,32 @@ func ExampleReadFolder() {
 	// star.nodelink.json  4 nodes, class tree
 	// triangle.json       3 nodes, class cycle
 }
+
+// One graph file, its reader chosen by the extension: here the Petersen graph in graph6, as
+// networkx's write_graph6 writes it. FileOptions.Format names the reader where the extension
+// does not.
+func ExampleReadFile() {
+	g, err := graphs.ReadFile(filepath.Join("testdata", "formats", "petersen.g6"), graphs.FileOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(g.N(), "nodes,", g.UndirectedEdges(), "edges, symmetric:", g.A.Symmetric())
+	// Output:
+	// 10 nodes, 15 edges, symmetric: true
+}
+
+// A TU dataset in a folder (a .zip archive as the TU site distributes it reads the same way):
+// the graphs, their classes and the one-hot node labels.
+func ExampleReadTUPath() {
+	ds, err := graphs.ReadTUPath(filepath.Join("testdata", "tu", "TINY"), graphs.TUOptions{Features: graphs.FeaturesLabels})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, g := range ds.Graphs {
+		fmt.Printf("%s: %d nodes, class %s, %d feature columns\n", g.Name, g.N(), ds.ClassName(g), g.Dim())
+	}
+	// Output:
+	// TINY#1: 3 nodes, class 2, 3 feature columns
+	// TINY#2: 2 nodes, class -1, 3 feature columns
+	// TINY#3: 4 nodes, class 2, 3 feature columns
+}

@@ -13,7 +13,7 @@ package graphs
 //	*.gml                                GML (ReadGML: networkx, Gephi, igraph)
 //	*.gexf                               GEXF (ReadGEXF: Gephi, networkx's write_gexf)
 //	*.g6                                 graph6 (ReadGraph6: nauty, networkx's write_graph6)
-//	*.npy, *.npz                         an adjacency matrix (ReadMatrixFile: numpy.save)
+//	*.npy, *.npz                         an adjacency matrix (numpy.save)
 //	any of the above but .npy/.npz       gzip-compressed, its name ending in .gz (g.graphml.gz,
 //	with .gz appended                    as networkx writes where the path ends in .gz)
 //	labels.csv                           optional: "file,label" lines giving each graph's class
@@ -84,6 +84,12 @@ type FolderOptions struct {
 	// of node-link, GraphML, GML and GEXF files, "edge_labels" of JSON files) where every graph has
 	// them; else they are dropped. Dataset.Encoding.EdgeLabels says which.
 	EdgeLabels bool
+	// AutoFeatures reads the node features the folder has, in place of Features (which must be
+	// FeaturesNone) and with OmitPartialAttributes: both where it has numeric node attributes
+	// and string ones, else the attributes, else the labels, else none. Dataset.Encoding.Kind
+	// says which. The folder is read once; what the attributes left out where none was left is
+	// said in Dataset.LeftOut all the same.
+	AutoFeatures bool
 }
 
 // folderIgnored reports whether a file of a graph folder is not a graph: hidden files, the
@@ -165,6 +171,13 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 	if opt.NodeLabelNames != nil && !opt.Features.HasLabels() {
 		return nil, fmt.Errorf("FolderOptions.NodeLabelNames with features %q: they are the columns of labels", opt.Features)
 	}
+	if opt.AutoFeatures {
+		if opt.Features != FeaturesNone {
+			return nil, fmt.Errorf("FolderOptions.AutoFeatures with features %q: it chooses them", opt.Features)
+		}
+		// Everything the files have is read, for autoFeatures to choose from.
+		opt.Features, opt.OmitPartialAttributes = FeaturesBoth, true
+	}
 	dsName := filepath.Base(filepath.Clean(dir))
 	var files, subdirs []string
 	hasLabels, hasNodes := false, false
@@ -241,7 +254,8 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 	// Omitting attributes that some nodes lack needs all graphs read; else each is checked as
 	// it is read.
 	omitting := opt.Features.HasAttributes() && opt.OmitPartialAttributes
-	var total int64
+	// total is what the graphs read hold; bare, what they would without their attributes.
+	var total, bare int64
 	for k, name := range keep {
 		p := filepath.Join(dir, name)
 		g, err := read(name)
@@ -263,22 +277,19 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 			g.Mu = DegreeMu(g.A)
 		}
 		total += g.Bytes()
+		bare += g.Bytes()
+		if g.F != nil {
+			r, c := g.F.Dims()
+			bare -= 8 * int64(r) * int64(c)
+		}
 		if total > lim.MaxDenseBytes {
 			return nil, fmt.Errorf("%s: the graphs read so far need %s, over the limit of %s (raise Limits.MaxDenseBytes, or --max-memory on the command line)",
 				p, tuBytes(total), tuBytes(lim.MaxDenseBytes))
 		}
 		ds.Graphs = append(ds.Graphs, g)
 	}
-	if omitting {
-		if err := ds.omitPartialAttributes(dir, opt.Features); err != nil {
-			return nil, err
-		}
-	}
-	ds.keepEdgeLabels(opt.EdgeLabels)
-	if opt.Features.HasLabels() {
-		if err := ds.encodeCategories(opt.NodeLabelNames, lim.MaxDenseBytes-total); err != nil {
-			return nil, fmt.Errorf("%s: %w", dir, err)
-		}
+	if err := ds.makeFeatures(dir, opt, lim.MaxDenseBytes-total, lim.MaxDenseBytes-bare); err != nil {
+		return nil, err
 	}
 	switch {
 	case inClassFolders:
@@ -295,6 +306,26 @@ func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
 		ds.dropPartialLabels()
 	}
 	return ds, nil
+}
+
+// makeFeatures makes the node features of the graphs of ds, read from dir with opt: room and
+// bare are the memory left with the graphs as read and without their attributes.
+func (ds *Dataset) makeFeatures(dir string, opt FolderOptions, room, bare int64) error {
+	if opt.AutoFeatures {
+		return ds.autoFeatures(dir, opt.EdgeLabels, room, bare)
+	}
+	if opt.Features.HasAttributes() && opt.OmitPartialAttributes {
+		if err := ds.omitPartialAttributes(dir, opt.Features); err != nil {
+			return err
+		}
+	}
+	ds.keepEdgeLabels(opt.EdgeLabels)
+	if opt.Features.HasLabels() {
+		if err := ds.encodeCategories(opt.NodeLabelNames, room); err != nil {
+			return fmt.Errorf("%s: %w", dir, err)
+		}
+	}
+	return nil
 }
 
 // partialAttributes is the error of a folder where the graph at path has no numeric node
@@ -358,14 +389,6 @@ func listFolder(dir string) (files, subdirs []string, hasLabels, hasNodes bool, 
 	return files, subdirs, hasLabels, hasNodes, nil
 }
 
-// ReadGraphFile reads one graph file as ReadFolder reads the files of a folder: the format by
-// the extension (.json: the JSON form or node-link, told apart by their fields; edge lists;
-// .graphml; .gml; .gexf), features as opt.Features says, within opt.Limits. An unknown
-// extension is an error. DegreeMu and Select are not used.
-func ReadGraphFile(path string, opt FolderOptions) (*Graph, error) {
-	return readGraphFile(path, opt, opt.Limits.OrDefault()) // ReadFile refuses an unknown format
-}
-
 // readGraphFile reads one graph file of a folder.
 func readGraphFile(p string, opt FolderOptions, lim Limits) (*Graph, error) {
 	return ReadFile(p, FileOptions{Features: opt.Features, Limits: lim, OmitPartialAttributes: opt.OmitPartialAttributes,
@@ -408,7 +431,7 @@ func CheckFormat(format string) error {
 
 // ReadFile reads one graph file in the format opt.Format names (by default, by the file's
 // extension). A file whose name ends in .gz is read gzip-decompressed (g.graphml.gz, as
-// networkx writes it), except an adjacency matrix. Errors name the file.
+// networkx writes it), except an adjacency matrix. The graph is named p; errors name the file.
 func ReadFile(p string, opt FileOptions) (*Graph, error) {
 	lim := opt.Limits.OrDefault()
 	format := strings.ToLower(opt.Format)
@@ -424,7 +447,7 @@ func ReadFile(p string, opt FileOptions) (*Graph, error) {
 		if gzipName(p) {
 			return nil, unknownFormat(p)
 		}
-		return ReadMatrixFile(p, lim)
+		return readMatrixFile(p, lim)
 	}
 	f, err := openGraphFile(p, formatTextBound(format, lim))
 	if err != nil {

@@ -146,3 +146,46 @@ func LeftOutOf(err error) []string {
 	}
 	return nil
 }
+
+// autoFeatures gives the graphs of ds, read with their numeric and string node attributes
+// (FolderOptions.AutoFeatures), the features the folder has, as reading it with each of both,
+// attributes, labels and none in turn would, until one has them: the attributes where every
+// graph has some once those that some nodes lack are left out, the string attributes one-hot
+// where there are any. keep says to keep the edge labels (keepEdgeLabels); withAttrs and
+// without are the memory left for the one-hot labels with the attributes and without them.
+func (ds *Dataset) autoFeatures(dir string, keep bool, withAttrs, without int64) error {
+	var notes []string // what the attributes left out, where none was left
+	attrs, room := true, withAttrs
+	if err := ds.omitPartialAttributes(dir, FeaturesBoth); errors.Is(err, ErrNoFeatures) {
+		attrs, room, notes = false, without, LeftOutOf(err)
+		for _, g := range ds.Graphs {
+			g.F, g.attrColumns = nil, nil
+		}
+	} else if err != nil {
+		return err
+	}
+	ds.keepEdgeLabels(keep)
+	ds.Encoding.Kind = FeaturesLabels
+	if attrs {
+		ds.Encoding.Kind = FeaturesBoth
+	}
+	err := ds.encodeCategories(nil, room) // refuses before it changes anything
+	switch {
+	case errors.Is(err, ErrNoFeatures):
+		ds.Encoding.Kind = FeaturesNone
+		if attrs {
+			ds.Encoding.Kind = FeaturesAttributes
+		}
+		for _, g := range ds.Graphs {
+			g.categories = nil
+		}
+	case err != nil:
+		return fmt.Errorf("%s: %w", dir, err)
+	}
+	for _, l := range slices.Backward(notes) {
+		if !slices.Contains(ds.LeftOut, l) {
+			ds.LeftOut = slices.Insert(ds.LeftOut, 0, l)
+		}
+	}
+	return nil
+}

@@ -110,3 +110,34 @@ func TestReadFolderOmitPartialAttributes(t *testing.T) {
 		t.Errorf("a graph without: %v", err)
 	}
 }
+
+// TestReadFolderAutoFeatures: AutoFeatures chooses among what the folder has, the kind in
+// Dataset.Encoding.Kind, and refuses features given beside it.
+func TestReadFolderAutoFeatures(t *testing.T) {
+	nl := func(nodes string) string {
+		return `{"nodes": [` + nodes + `], "links": [{"source": 0, "target": 1}]}`
+	}
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		kind  FeatureKind
+		dim   int
+	}{
+		{"both", map[string]string{"a.json": nl(`{"id": 0, "e": "C", "m": 1}, {"id": 1, "e": "N", "m": 2}`)}, FeaturesBoth, 3},
+		{"attributes", map[string]string{"a.json": nl(`{"id": 0, "m": 1}, {"id": 1, "m": 2}`)}, FeaturesAttributes, 1},
+		{"labels", map[string]string{"a.json": nl(`{"id": 0, "e": "C"}, {"id": 1, "e": "N", "m": 2}`)}, FeaturesLabels, 2},
+		{"none", map[string]string{"a.txt": "x y\n"}, FeaturesNone, 0},
+	} {
+		ds, err := ReadFolder(writeFiles(t, tc.files), FolderOptions{AutoFeatures: true})
+		if err != nil || ds.Encoding.Kind != tc.kind || ds.Graphs[0].Dim() != tc.dim {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if tc.kind == FeaturesLabels && len(ds.LeftOut) != 1 {
+			t.Errorf("%s: left out %q, want the attribute m", tc.name, ds.LeftOut)
+		}
+	}
+	if _, err := ReadFolder(writeFiles(t, map[string]string{"a.txt": "x y\n"}), FolderOptions{AutoFeatures: true, Features: FeaturesLabels}); err == nil {
+		t.Error("AutoFeatures with features: no error")
+	}
+}

@@ -18,9 +18,11 @@ import (
 // matrices (testdata/formats_fixtures.py) read as networkx reads them back.
 func TestReadMoreFormatsFixtures(t *testing.T) {
 	for ext, read := range map[string]func(path string, directed bool) (*Graph, error){
-		".adjlist": func(p string, d bool) (*Graph, error) { return ReadAdjListFile(p, EdgeListOptions{Directed: d}) },
-		".g6":      func(p string, _ bool) (*Graph, error) { return ReadGraph6File(p, Limits{}) },
-		".npy":     func(p string, _ bool) (*Graph, error) { return ReadMatrixFile(p, Limits{}) },
+		".adjlist": func(p string, d bool) (*Graph, error) {
+			return ReadFile(p, FileOptions{EdgeList: EdgeListOptions{Directed: d}})
+		},
+		".g6":  func(p string, _ bool) (*Graph, error) { return ReadFile(p, FileOptions{Format: "graph6"}) },
+		".npy": func(p string, _ bool) (*Graph, error) { return ReadFile(p, FileOptions{}) },
 	} {
 		for _, want := range formatFixtures(t, ext) {
 			path := filepath.Join(formatsDir, want.File)
@@ -30,7 +32,7 @@ func TestReadMoreFormatsFixtures(t *testing.T) {
 			}
 			checkFixture(t, g, want, false)
 			// A folder reads them by extension too.
-			if g2, err := ReadGraphFile(path, FolderOptions{Directed: want.Directed}); err != nil || g2.N() != g.N() {
+			if g2, err := readGraphFile(path, FolderOptions{Directed: want.Directed}, DefaultLimits()); err != nil || g2.N() != g.N() {
 				t.Errorf("%s as a folder's file: %v", want.File, err)
 			}
 		}
@@ -72,11 +74,11 @@ func TestReadMoreFormatsErrors(t *testing.T) {
 		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ReadMatrixFile(p, Limits{}); err == nil {
+		if _, err := ReadFile(p, FileOptions{}); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	if _, err := ReadMatrixFile(filepath.Join(formatsDir, "weighted.npy"), Limits{MaxNodes: 3}); err == nil {
+	if _, err := ReadFile(filepath.Join(formatsDir, "weighted.npy"), FileOptions{Limits: Limits{MaxNodes: 3}}); err == nil {
 		t.Error("a 5-node matrix under a limit of 3 nodes: no error")
 	}
 	if _, err := ReadAdjList(strings.NewReader("a b {'weight': 2}\n"), "g.adjlist", EdgeListOptions{}); err == nil {

@@ -10,8 +10,8 @@ import (
 )
 
 // FuzzTUScanner feeds arbitrary adjacency, indicator, graph-label and attribute files to
-// TUScanner and to ReadTUDir. Invariants: no panic or hang; errors name a file of the dataset;
-// when the scanner reads every graph, ReadTUDir succeeds too (the scanner accepts less, never
+// TUScanner and to ReadTUPath. Invariants: no panic or hang; errors name a file of the dataset;
+// when the scanner reads every graph, ReadTUPath succeeds too (the scanner accepts less, never
 // more) and gives the same graphs.
 func FuzzTUScanner(f *testing.F) {
 	f.Add("1, 2\n2, 1\n3, 4\n", "1\n1\n2\n2\n", "0\n1\n", "1.5\n2\n3\n-4\n")
@@ -60,13 +60,13 @@ func FuzzTUScanner(f *testing.F) {
 			}
 			return
 		}
-		want, err := ReadTUDir(dir, opt)
+		want, err := ReadTUPath(dir, opt)
 		if err != nil {
 			// The scanner checks limits graph by graph, ReadTU on the whole.
 			if strings.Contains(err.Error(), "limit") {
 				return
 			}
-			t.Fatalf("the scanner read %d graphs, ReadTUDir failed: %v", len(got), err)
+			t.Fatalf("the scanner read %d graphs, ReadTUPath failed: %v", len(got), err)
 		}
 		sameGraphs(t, "fuzzed", got, want.Graphs)
 	})

@@ -38,7 +38,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 )
 
@@ -67,16 +66,6 @@ func ReadGEXF(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
 	}
 	p.keepNodeLabels()
 	return p.g.build(name)
-}
-
-// ReadGEXFFile reads the GEXF file at path; the path names the graph.
-func ReadGEXFFile(path string, opt NodeLinkOptions) (*Graph, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err // *fs.PathError names the file already
-	}
-	defer f.Close()
-	return ReadGEXF(f, path, opt)
 }
 
 // gexfAttr is an <attribute> of class "node".

@@ -353,7 +353,7 @@ func TestReadGEXFReadError(t *testing.T) {
 	if !errors.Is(err, errEdgeListRead) || !strings.Contains(err.Error(), "f.gexf: reading") {
 		t.Errorf("error %v, want the read error", err)
 	}
-	if _, err := ReadGEXFFile(filepath.Join(t.TempDir(), "missing.gexf"), NodeLinkOptions{}); err == nil || !strings.Contains(err.Error(), "missing.gexf") {
+	if _, err := ReadFile(filepath.Join(t.TempDir(), "missing.gexf"), FileOptions{}); err == nil || !strings.Contains(err.Error(), "missing.gexf") {
 		t.Errorf("missing file: %v", err)
 	}
 }

@@ -26,7 +26,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -80,16 +79,6 @@ func ReadGML(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) {
 		}
 	}
 	return g, nil
-}
-
-// ReadGMLFile reads the GML file at path; the path names the graph.
-func ReadGMLFile(path string, opt NodeLinkOptions) (*Graph, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err // *fs.PathError names the file already
-	}
-	defer f.Close()
-	return ReadGML(f, path, opt)
 }
 
 type gmlKind uint8

@@ -12,7 +12,7 @@ import (
 func TestReadGMLFixtures(t *testing.T) {
 	for _, want := range formatFixtures(t, ".gml") {
 		path := filepath.Join(formatsDir, want.File)
-		g, err := ReadGMLFile(path, NodeLinkOptions{Attributes: true})
+		g, err := ReadFile(path, FileOptions{Features: FeaturesAttributes})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -20,7 +20,7 @@ func TestReadGMLFixtures(t *testing.T) {
 		if g.Name != path {
 			t.Errorf("name %q, want %q", g.Name, path)
 		}
-		g, err = ReadGMLFile(path, NodeLinkOptions{})
+		g, err = ReadFile(path, FileOptions{})
 		if err != nil || g.F != nil {
 			t.Errorf("%s without attributes: F %v, err %v", want.File, g.F, err)
 		}
@@ -146,7 +146,7 @@ func TestReadGMLReadError(t *testing.T) {
 	if !errors.Is(err, errEdgeListRead) || !strings.Contains(err.Error(), "f.gml: reading") {
 		t.Errorf("error %v, want the read error", err)
 	}
-	if _, err := ReadGMLFile(filepath.Join(t.TempDir(), "missing.gml"), NodeLinkOptions{}); err == nil || !strings.Contains(err.Error(), "missing.gml") {
+	if _, err := ReadFile(filepath.Join(t.TempDir(), "missing.gml"), FileOptions{}); err == nil || !strings.Contains(err.Error(), "missing.gml") {
 		t.Errorf("missing file: %v", err)
 	}
 }

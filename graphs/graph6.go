@@ -9,7 +9,6 @@ package graphs
 import (
 	"bytes"
 	"io"
-	"os"
 
 	"github.com/gwf-graphs/gwf/layers/csr"
 )
@@ -105,14 +104,4 @@ func graph6Size(b []byte) (int64, []byte) {
 		n = n<<6 | int64(c-63)
 	}
 	return n, b[width:]
-}
-
-// ReadGraph6File reads the graph6 file at path (see ReadGraph6), named after it.
-func ReadGraph6File(path string, lim Limits) (*Graph, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return ReadGraph6(f, path, lim)
 }

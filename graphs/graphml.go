@@ -28,7 +28,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -71,16 +70,6 @@ func ReadGraphML(r io.Reader, name string, opt NodeLinkOptions) (*Graph, error) 
 		}
 	}
 	return g, nil
-}
-
-// ReadGraphMLFile reads the GraphML file at path; the path names the graph.
-func ReadGraphMLFile(path string, opt NodeLinkOptions) (*Graph, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err // *fs.PathError names the file already
-	}
-	defer f.Close()
-	return ReadGraphML(f, path, opt)
 }
 
 // graphmlCharset reads the encodings other than UTF-8 that a document may declare: US-ASCII,

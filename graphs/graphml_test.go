@@ -83,7 +83,7 @@ func checkFixture(t *testing.T, g *Graph, want formatFixture, withLabel bool) {
 func TestReadGraphMLFixtures(t *testing.T) {
 	for _, want := range formatFixtures(t, ".graphml") {
 		path := filepath.Join(formatsDir, want.File)
-		g, err := ReadGraphMLFile(path, NodeLinkOptions{Attributes: true})
+		g, err := ReadFile(path, FileOptions{Features: FeaturesAttributes})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +91,7 @@ func TestReadGraphMLFixtures(t *testing.T) {
 		if g.Name != path {
 			t.Errorf("name %q, want %q", g.Name, path)
 		}
-		g, err = ReadGraphMLFile(path, NodeLinkOptions{})
+		g, err = ReadFile(path, FileOptions{})
 		if err != nil || g.F != nil {
 			t.Errorf("%s without attributes: F %v, err %v", want.File, g.F, err)
 		}
@@ -213,7 +213,7 @@ func TestReadGraphMLReadError(t *testing.T) {
 	if !errors.Is(err, errEdgeListRead) || !strings.Contains(err.Error(), "f.graphml: reading") {
 		t.Errorf("error %v, want the read error", err)
 	}
-	if _, err := ReadGraphMLFile(filepath.Join(t.TempDir(), "missing.graphml"), NodeLinkOptions{}); err == nil || !strings.Contains(err.Error(), "missing.graphml") {
+	if _, err := ReadFile(filepath.Join(t.TempDir(), "missing.graphml"), FileOptions{}); err == nil || !strings.Contains(err.Error(), "missing.graphml") {
 		t.Errorf("missing file: %v", err)
 	}
 }

@@ -19,7 +19,6 @@ import (
 	"io"
 	"maps"
 	"math"
-	"os"
 	"reflect"
 	"slices"
 	"strconv"
@@ -167,16 +166,6 @@ func readJSONForm(b []byte, keys map[string]jsonPresent, name, label string, lim
 		return nil, jsonDecodeError(label, b, err)
 	}
 	return jg.graph(name, label, lim)
-}
-
-// ReadJSONFile reads the graph in the JSON file at path; the path names the graph.
-func ReadJSONFile(path string, lim Limits) (*Graph, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err // *fs.PathError names the file already
-	}
-	defer f.Close()
-	return ReadJSON(f, path, lim)
 }
 
 // jsonDecodeError turns an error of json.Unmarshal on text into a message with the position

@@ -55,23 +55,23 @@ func TestReadJSONMinimal(t *testing.T) {
 	}
 }
 
-func TestReadJSONFile(t *testing.T) {
+func TestReadFileJSON(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "g.json")
 	if err := os.WriteFile(path, []byte(`{"adjacency": [[0]], "label": 1}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	g, err := ReadJSONFile(path, Limits{})
+	g, err := ReadFile(path, FileOptions{})
 	if err != nil || g.Name != path || g.Label != 1 || !g.HasLabel {
-		t.Fatalf("ReadJSONFile = %+v, %v", g, err)
+		t.Fatalf("ReadFile = %+v, %v", g, err)
 	}
-	if _, err := ReadJSONFile(path+".missing", Limits{}); err == nil || !strings.Contains(err.Error(), "g.json.missing") {
+	if _, err := ReadFile(path+".missing", FileOptions{}); err == nil || !strings.Contains(err.Error(), "g.json.missing") {
 		t.Errorf("missing file: %v", err)
 	}
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	if err := os.WriteFile(bad, []byte(`{"adjacency": [[0, 1]]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadJSONFile(bad, Limits{}); err == nil || !strings.Contains(err.Error(), bad) {
+	if _, err := ReadFile(bad, FileOptions{}); err == nil || !strings.Contains(err.Error(), bad) {
 		t.Errorf("bad file: %v, want an error naming %s", err, bad)
 	}
 }

@@ -7,11 +7,11 @@ import (
 	"github.com/gwf-graphs/gwf/internal/matfile"
 )
 
-// ReadMatrixFile reads a graph from the adjacency matrix in a NumPy file (.npy, or the first
+// readMatrixFile reads a graph from the adjacency matrix in a NumPy file (.npy, or the first
 // array of an .npz: numpy.save(path, nx.to_numpy_array(g))): square, float64 or another
 // numeric type, entries finite and non-negative; a directed graph where it is not symmetric.
 // The graph is named after path. The shape is checked against lim before the matrix is read.
-func ReadMatrixFile(path string, lim Limits) (*Graph, error) {
+func readMatrixFile(path string, lim Limits) (*Graph, error) {
 	lim = lim.OrDefault()
 	// The largest n whose dense n×n matrix the limits allow.
 	side := min(lim.MaxNodes, int(math.Sqrt(float64(lim.MaxDenseBytes)/8)))

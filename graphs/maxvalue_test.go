@@ -58,7 +58,7 @@ func TestReadRefusesValuesPastMaxValue(t *testing.T) {
 	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadMatrixFile(p, Limits{}); err == nil || !strings.Contains(err.Error(), "m.npy: invalid graph: entry (0, 1) is 1e+300, "+bound) {
+	if _, err := ReadFile(p, FileOptions{}); err == nil || !strings.Contains(err.Error(), "m.npy: invalid graph: entry (0, 1) is 1e+300, "+bound) {
 		t.Errorf("m.npy: %v", err)
 	}
 }

@@ -24,7 +24,6 @@ import (
 	"io"
 	"maps"
 	"math"
-	"os"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
@@ -110,16 +109,6 @@ func readNodeLinkText(b []byte, name, label string, opt NodeLinkOptions) (*Graph
 		g.categories = nodeLinkCategories(nl.Nodes.list)
 	}
 	return g, err
-}
-
-// ReadNodeLinkFile reads the node-link JSON file at path; the path names the graph.
-func ReadNodeLinkFile(path string, opt NodeLinkOptions) (*Graph, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err // *fs.PathError names the file already
-	}
-	defer f.Close()
-	return ReadNodeLink(f, path, opt)
 }
 
 // nodeLinkKey is the canonical text of a JSON value, so that "a" and "a" with other spacing

@@ -220,10 +220,11 @@ func ReadTU(fsys fs.FS, dir, name string, opt TUOptions) (*Dataset, error) {
 	return ds, nil
 }
 
-// ReadTUDir reads the TU dataset stored in the folder dir of the file system. The dataset name
-// is inferred from the NAME_A.txt[.gz] file there; when the folder holds several datasets, the
-// one named like the folder is read, and otherwise it is an error (use ReadTU to choose).
-func ReadTUDir(dir string, opt TUOptions) (*Dataset, error) {
+// readTUDir reads the TU dataset stored in the folder dir of the file system (ReadTUPath). The
+// dataset name is inferred from the NAME_A.txt[.gz] file there; when the folder holds several
+// datasets, the one named like the folder is read, and otherwise it is an error (use ReadTU to
+// choose).
+func readTUDir(dir string, opt TUOptions) (*Dataset, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("graphs: read TU folder: %w", err)
@@ -284,7 +285,7 @@ type tuFile struct {
 	label string // for messages
 }
 
-// label names the file at p of fsys in messages: p itself, or the OS path for ReadTUDir.
+// label names the file at p of fsys in messages: p itself, or the OS path for readTUDir.
 func (r *tuReader) label(p string) string {
 	if r.zip != "" {
 		return r.zip + ":" + p

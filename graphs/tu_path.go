@@ -11,20 +11,25 @@ import (
 	"strings"
 )
 
-// ReadTUPath reads the TU dataset at p: a folder (as ReadTUDir) or a .zip archive as the TU
-// site distributes them (as ReadTUZip).
+// ReadTUPath reads the TU dataset at p: a folder or a .zip archive as the TU site distributes
+// them. In a folder, the dataset name is inferred from the NAME_A.txt[.gz] file there; when the
+// folder holds several datasets, the one named like the folder is read, and otherwise it is an
+// error (use ReadTU to choose). In an archive, the dataset may be in any folder of it (the TU
+// site's archives hold NAME/NAME_A.txt, ...); when the archive holds several datasets, the one
+// named like the archive is read, and otherwise it is an error. Errors name the file and the
+// 1-based line; in an archive, the archive and the member, "p:NAME/NAME_A.txt:12: ...".
 func ReadTUPath(p string, opt TUOptions) (*Dataset, error) {
 	info, err := os.Stat(p)
 	if err != nil {
 		return nil, fmt.Errorf("graphs: read TU dataset: %w", err)
 	}
 	if info.IsDir() {
-		return ReadTUDir(p, opt)
+		return readTUDir(p, opt)
 	}
 	if isTUFileName(p) {
 		return nil, fmt.Errorf("graphs: read TU dataset: %s is one file of a TU dataset: give the folder that holds it, %s", p, filepath.Dir(p))
 	}
-	return ReadTUZip(p, opt)
+	return readTUZip(p, opt)
 }
 
 // isTUFileName reports whether p is named like one file of a TU dataset (NAME_A.txt, ...).
@@ -49,11 +54,8 @@ func tuFolderHint(dir string) string {
 	return fmt.Sprintf(" (a PyTorch Geometric dataset root? its TU files are in %s: give that folder)", raw)
 }
 
-// ReadTUZip reads the TU dataset held in the zip archive at p, in any folder of it (the TU
-// site's archives hold NAME/NAME_A.txt, ...). When the archive holds several datasets, the one
-// named like the archive is read; otherwise it is an error. Errors name the archive and the
-// member, "p:NAME/NAME_A.txt:12: ...".
-func ReadTUZip(p string, opt TUOptions) (*Dataset, error) {
+// readTUZip reads the TU dataset held in the zip archive at p (ReadTUPath).
+func readTUZip(p string, opt TUOptions) (*Dataset, error) {
 	zr, err := zip.OpenReader(p)
 	if err != nil {
 		return nil, fmt.Errorf("graphs: read TU archive %s: %w", p, err)

@@ -104,8 +104,8 @@ func tuZip(t *testing.T, dir, name, prefix string) string {
 	return p
 }
 
-func TestReadTUZip(t *testing.T) {
-	want, err := ReadTUDir(filepath.Join("testdata", "tu", "TINY"), TUOptions{Features: FeaturesAttributes})
+func TestReadTUPathZip(t *testing.T) {
+	want, err := ReadTUPath(filepath.Join("testdata", "tu", "TINY"), TUOptions{Features: FeaturesAttributes})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ type TUScanner struct {
 	entries     []csr.Entry // the current graph's adjacency lines, reused
 }
 
-// NewTUScanner opens the TU dataset in the folder dir (as ReadTUDir: the name is that of its
+// NewTUScanner opens the TU dataset in the folder dir (as ReadTUPath: the name is that of its
 // NAME_A.txt[.gz] file). opt.Select is not used: skip graphs with Skip. The graph indicator,
 // graph labels and node labels (for FeaturesLabels) are read through first; Close releases
 // the files.
@@ -530,7 +530,7 @@ func (l *tuLines) close() error {
 	return l.file.Close()
 }
 
-// scanDirName is the dataset name of a TU folder, chosen as ReadTUDir chooses it.
+// scanDirName is the dataset name of a TU folder, chosen as readTUDir chooses it.
 func scanDirName(dir string) (string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {

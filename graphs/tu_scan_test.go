@@ -60,7 +60,7 @@ func sameGraphs(t *testing.T, what string, got, want []*Graph) {
 }
 
 // TestTUScannerMatchesReadTU: on the TINY fixture (every feature kind), bundled MUTAG (gzip) and
-// a written corpus, the scanner gives ReadTUDir's graphs, also with graphs skipped.
+// a written corpus, the scanner gives ReadTUPath's graphs, also with graphs skipped.
 func TestTUScannerMatchesReadTU(t *testing.T) {
 	written := filepath.Join(t.TempDir(), "W")
 	w, err := NewTUWriter(written, "W", TUWriteOptions{Gzip: true})
@@ -88,7 +88,7 @@ func TestTUScannerMatchesReadTU(t *testing.T) {
 		{written, TUOptions{Features: FeaturesAttributes}},
 	}
 	for _, c := range cases {
-		want, err := ReadTUDir(c.dir, c.opt)
+		want, err := ReadTUPath(c.dir, c.opt)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -60,7 +60,7 @@ func tuDense(m *mat.Dense) []float64 {
 }
 
 func TestReadTUTiny(t *testing.T) {
-	ds, err := ReadTUDir(filepath.Join("testdata", "tu", "TINY"), TUOptions{})
+	ds, err := ReadTUPath(filepath.Join("testdata", "tu", "TINY"), TUOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -384,9 +384,9 @@ func TestReadTULimits(t *testing.T) {
 	}
 }
 
-func TestReadTUDirNames(t *testing.T) {
+func TestReadTUPathFolderNames(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := ReadTUDir(dir, TUOptions{}); err == nil || !strings.Contains(err.Error(), "no NAME_A.txt") {
+	if _, err := ReadTUPath(dir, TUOptions{}); err == nil || !strings.Contains(err.Error(), "no NAME_A.txt") {
 		t.Errorf("empty folder: error %v", err)
 	}
 	for _, name := range []string{"X_A.txt", "Y_A.txt.gz"} {
@@ -394,7 +394,7 @@ func TestReadTUDirNames(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := ReadTUDir(dir, TUOptions{}); err == nil || !strings.Contains(err.Error(), "several datasets (X, Y)") {
+	if _, err := ReadTUPath(dir, TUOptions{}); err == nil || !strings.Contains(err.Error(), "several datasets (X, Y)") {
 		t.Errorf("two datasets: error %v", err)
 	}
 	// Several datasets, one named like the folder: that one is read (and fails on its missing
@@ -408,11 +408,11 @@ func TestReadTUDirNames(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := ReadTUDir(named, TUOptions{}); err == nil || !strings.Contains(err.Error(), "missing file "+filepath.Join(named, "X_graph_indicator.txt")) {
+	if _, err := ReadTUPath(named, TUOptions{}); err == nil || !strings.Contains(err.Error(), "missing file "+filepath.Join(named, "X_graph_indicator.txt")) {
 		t.Errorf("folder named like a dataset: error %v", err)
 	}
-	// Errors of ReadTUDir name the files by their OS path.
-	_, err := ReadTUDir(filepath.Join("testdata", "tu", "TINY"), TUOptions{Limits: Limits{MaxNodes: 2}})
+	// Errors of ReadTUPath name the files by their OS path.
+	_, err := ReadTUPath(filepath.Join("testdata", "tu", "TINY"), TUOptions{Limits: Limits{MaxNodes: 2}})
 	if want := filepath.Join("testdata", "tu", "TINY", "TINY_graph_indicator.txt") + ":1:"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error %v does not mention %q", err, want)
 	}

@@ -42,7 +42,7 @@ func tuwGraphs(t *testing.T, n int, features bool) []*Graph {
 	return gs
 }
 
-// TestTUWriterRoundTrip writes graphs and reads them back with ReadTUDir: same adjacency,
+// TestTUWriterRoundTrip writes graphs and reads them back with ReadTUPath: same adjacency,
 // labels and features, plain and gzip.
 func TestTUWriterRoundTrip(t *testing.T) {
 	for _, gz := range []bool{false, true} {
@@ -68,7 +68,7 @@ func TestTUWriterRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		ds, err := ReadTUDir(dir, TUOptions{Features: FeaturesAttributes})
+		ds, err := ReadTUPath(dir, TUOptions{Features: FeaturesAttributes})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,7 +145,7 @@ func TestWriteTU(t *testing.T) {
 	if err := WriteTU(dir, "OK", gs, TUWriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := ReadTUDir(dir, TUOptions{Features: FeaturesAttributes})
+	ds, err := ReadTUPath(dir, TUOptions{Features: FeaturesAttributes})
 	if err != nil || len(ds.Graphs) != 3 || ds.Graphs[2].N() != gs[2].N() {
 		t.Fatalf("read back: %v", err)
 	}

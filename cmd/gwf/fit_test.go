@@ -250,7 +250,7 @@ func TestFitFeatureWeightAuto(t *testing.T) {
 	if !strings.Contains(stderr, "--feature-weight auto: ") {
 		t.Errorf("the weight found is not logged:\n%s", stderr)
 	}
-	ds, err := graphs.ReadTUDir(tu, graphs.TUOptions{Features: graphs.FeaturesLabels})
+	ds, err := graphs.ReadTUPath(tu, graphs.TUOptions{Features: graphs.FeaturesLabels})
 	if err != nil {
 		t.Fatal(err)
 	}

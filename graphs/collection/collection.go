@@ -48,8 +48,9 @@ type Spec struct {
 	// nodes lack is left out and Dataset.LeftOut says so, also where that leaves no attribute
 	// (OmitPartialAttributes is implied); features that are there but cannot be read (of
 	// differing widths or names, not finite) are an error, not a reason to leave them out.
-	// Dataset.Encoding says what was read (its Kind, Standardized and EdgeLabels). It takes
-	// neither an Encoding nor a Window.
+	// Dataset.Encoding says what was read (its Kind, Standardized and EdgeLabels). A Folder
+	// is read once (graphs.FolderOptions.AutoFeatures). It takes neither an Encoding nor a
+	// Window.
 	AutoFeatures bool
 
 	// Subset, when positive and smaller than the collection, keeps only that many graphs, in
@@ -175,6 +176,9 @@ func Load(s Spec) (*graphs.Dataset, error) {
 	return load(s)
 }
 
+// readFolder reads a Folder (graphs.ReadFolder; a test counts the reads).
+var readFolder = graphs.ReadFolder
+
 // load is Load of a valid spec whose features are given.
 func load(s Spec) (*graphs.Dataset, error) {
 	var windowErr error
@@ -204,11 +208,11 @@ func load(s Spec) (*graphs.Dataset, error) {
 		ds, err = graphs.ReadTUPath(s.TU, tu)
 	default:
 		fo := graphs.FolderOptions{Features: s.Features, Directed: s.Directed, Limits: s.Limits, Select: pick, EdgeLabels: tu.EdgeLabels,
-			PartialLabels: s.PartialLabels, OmitPartialAttributes: s.OmitPartialAttributes}
+			PartialLabels: s.PartialLabels, OmitPartialAttributes: s.OmitPartialAttributes, AutoFeatures: s.AutoFeatures}
 		if s.Encoding != nil {
 			fo.NodeLabelNames = s.Encoding.NodeLabelNames
 		}
-		ds, err = graphs.ReadFolder(s.Folder, fo)
+		ds, err = readFolder(s.Folder, fo)
 	}
 	if windowErr != nil {
 		return nil, windowErr
@@ -218,6 +222,9 @@ func load(s Spec) (*graphs.Dataset, error) {
 	}
 	if len(ds.Graphs) == 0 && s.Window == nil {
 		return nil, fmt.Errorf("collection: %s has no graphs", ds.Name)
+	}
+	if s.AutoFeatures { // a folder's, chosen by its reader
+		s.Standardize = autoStandardize(ds.Encoding.Kind)
 	}
 	switch {
 	case s.Standardize && s.Encoding != nil:

@@ -20,10 +20,19 @@ var autoTries = []struct {
 
 // loadAuto is Load of a valid spec with AutoFeatures: each of autoTries in turn until one
 // reads, else none. A try fails early where a TU source lacks the files of the features asked
-// for; a Folder is read through before it can tell, so a folder found without numeric node
-// attributes is not asked for them again.
+// for. A Folder is read through before it can tell, so it is read once, with all it has, and
+// the reader chooses among them as the tries would (graphs.FolderOptions.AutoFeatures).
 func loadAuto(s Spec) (*graphs.Dataset, error) {
-	s.AutoFeatures, s.OmitPartialAttributes = false, true
+	s.OmitPartialAttributes = true
+	if s.Dataset == "" && s.TU == "" {
+		return load(s) // the features chosen, standardized as their try says
+	}
+	return loadTries(s)
+}
+
+// loadTries is loadAuto's tries, each a load of its own.
+func loadTries(s Spec) (*graphs.Dataset, error) {
+	s.AutoFeatures = false
 	noAttributes := false
 	var leftOut []string // what the tries that failed left out, for the one that reads
 	withLeftOut := func(ds *graphs.Dataset) *graphs.Dataset {
@@ -59,4 +68,15 @@ func loadAuto(s Spec) (*graphs.Dataset, error) {
 		return nil, err
 	}
 	return withLeftOut(ds), nil
+}
+
+// autoStandardize is whether AutoFeatures standardizes the features kind: as autoTries says,
+// and not for none.
+func autoStandardize(kind graphs.FeatureKind) bool {
+	for _, try := range autoTries {
+		if try.features == kind {
+			return try.standardize
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package collection
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -110,6 +111,60 @@ func TestAutoFeaturesErrors(t *testing.T) {
 	} {
 		if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "AutoFeatures") {
 			t.Errorf("%+v: %v", s, err)
+		}
+	}
+}
+
+// TestAutoFeaturesFolderReadOnce: AutoFeatures reads a Folder once, and reads what the tries
+// read, one folder read each (loadTries, as for TU data): the same graphs, features, labels
+// and notes, or the same error.
+func TestAutoFeaturesFolderReadOnce(t *testing.T) {
+	nodeLink := func(nodes, links string) string {
+		return `{"nodes": [` + nodes + `], "links": [` + links + `]}`
+	}
+	link := `{"source": 0, "target": 1}`
+	labelled := `{"source": 0, "target": 1, "label": 2}`
+	partial := func(extra string) map[string]string {
+		return map[string]string{
+			"a.json": nodeLink(`{"id": 0, "block": 0`+extra+`}, {"id": 1, "block": 1`+extra+`}`, link),
+			"b.json": nodeLink(`{"id": 0, "block": 0`+extra+`}, {"id": 1, "block": 1`+extra+`}, {"id": 999`+extra+`}`, link),
+		}
+	}
+	folders := map[string]string{
+		"mixed":        filepath.Join("..", "testdata", "mixed"),
+		"edge lists":   folderOf(t, map[string]string{"a.txt": "x y\n", "b.txt": "x y\ny z\n", "labels.csv": "a.txt,0\nb.txt,1\n"}),
+		"attributes":   folderOf(t, map[string]string{"a.json": `{"adjacency": [[0,1],[1,0]], "features": [[1],[2]]}`, "b.json": `{"adjacency": [[0,1],[1,0]], "features": [[3],[5]]}`}),
+		"both":         folderOf(t, map[string]string{"a.json": nodeLink(`{"id": 0, "element": "C", "mass": 12}, {"id": 1, "element": "N", "mass": 14}`, link), "b.json": nodeLink(`{"id": 0, "element": "O", "mass": 16}, {"id": 1, "element": "C", "mass": 12}`, link)}),
+		"labels":       folderOf(t, map[string]string{"a.json": nodeLink(`{"id": 0, "element": "C"}, {"id": 1, "element": "N"}`, labelled), "b.json": nodeLink(`{"id": 0, "element": "C"}, {"id": 1}`, link)}),
+		"none left":    folderOf(t, partial("")),
+		"one left":     folderOf(t, partial(`, "x": 2.5`)),
+		"left, labels": folderOf(t, partial(`, "element": "C"`)),
+		"two widths":   folderOf(t, map[string]string{"a.json": `{"adjacency": [[0,1],[1,0]], "features": [[1],[2]]}`, "b.json": `{"adjacency": [[0,1],[1,0]], "features": [[1,0],[2,0]]}`}),
+	}
+	reads := 0
+	defer func(f func(string, graphs.FolderOptions) (*graphs.Dataset, error)) { readFolder = f }(readFolder)
+	readFolder = func(dir string, opt graphs.FolderOptions) (*graphs.Dataset, error) {
+		reads++
+		return graphs.ReadFolder(dir, opt)
+	}
+	for name, dir := range folders {
+		for _, edgeLabels := range []bool{false, true} {
+			s := Spec{Folder: dir, EdgeLabels: edgeLabels, PartialLabels: graphs.PartialLabelsKept}
+			reads = 0
+			want, wantErr := loadTries(Spec{Folder: dir, EdgeLabels: edgeLabels, PartialLabels: graphs.PartialLabelsKept, OmitPartialAttributes: true})
+			s.AutoFeatures = true
+			reads = 0
+			got, err := Load(s)
+			if reads != 1 {
+				t.Errorf("%s: the folder read %d times", name, reads)
+			}
+			if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+				t.Errorf("%s: error %v, want %v", name, err, wantErr)
+				continue
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s (edge labels %v): read\n%+v\nwant\n%+v", name, edgeLabels, got, want)
+			}
 		}
 	}
 }

@@ -23,7 +23,7 @@ func ExampleWrite() {
 	if err := synthetic.Write(context.Background(), dir, "BA", s, graphs.TUWriteOptions{Gzip: true}, nil); err != nil {
 		log.Fatal(err)
 	}
-	ds, err := graphs.ReadTUDir(dir, graphs.TUOptions{})
+	ds, err := graphs.ReadTUPath(dir, graphs.TUOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}

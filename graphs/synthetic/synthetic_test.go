@@ -29,7 +29,7 @@ func TestWriteReadBack(t *testing.T) {
 		if last != s.Graphs {
 			t.Errorf("%s: progress ended at %d", m, last)
 		}
-		ds, err := graphs.ReadTUDir(dir, graphs.TUOptions{})
+		ds, err := graphs.ReadTUPath(dir, graphs.TUOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -158,7 +158,7 @@ func TestEmbedScanChunkLimit(t *testing.T) {
 	if err := synthetic.Write(context.Background(), folder, "BA", syn, graphs.TUWriteOptions{}, nil); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := graphs.ReadTUDir(folder, graphs.TUOptions{})
+	ds, err := graphs.ReadTUPath(folder, graphs.TUOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
