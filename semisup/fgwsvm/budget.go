@@ -297,10 +297,16 @@ func (w workload) svmSeconds(s Settings, o option, probe float64, q int) float64
 		return float64(cands) * at(w.train) * float64(w.sets)
 	}
 	vote := o.screenedVote(s, cands)
-	per, alive := float64(vote)*at(w.train), cands
+	// Under landmarks every vector candidate runs every round and is compared on all the
+	// training graphs beside the voters (halving.go).
+	vec := 0
+	if o.landmarks > 0 {
+		vec = len(w.vec)
+	}
+	per, alive := float64(vote+vec)*at(w.train), cands
 	for _, size := range screenRounds(o.screen, cands, vote, MinRound) {
 		per += float64(alive) * at(size*w.train/w.n)
-		alive = roundKeep(alive, vote)
+		alive = min(cands, roundKeep(alive, vote)+vec)
 	}
 	return per * float64(w.sets)
 }

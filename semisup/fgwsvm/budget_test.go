@@ -282,3 +282,17 @@ func TestDefaultBudget(t *testing.T) {
 		}
 	}
 }
+
+// The SVM estimate of a screened plan counts every vector candidate's grid search on the
+// training graphs only under landmarks, where the screening keeps them (halving.go).
+func TestSVMSecondsCountsKeptVectors(t *testing.T) {
+	s := Settings{Vote: 2}
+	w := workload{n: 1000, sets: 10, train: 900, fgw: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, vec: []int{10, 11, 12}}
+	full := w.svmSeconds(s, option{screen: 200, fgw: w.fgw}, 1, 100)
+	lm := w.svmSeconds(s, option{screen: 200, fgw: w.fgw, landmarks: 100}, 1, 100)
+	// Three more grid searches on 900 graphs a set, at 81 s each, and the vectors kept in the
+	// screening's later rounds.
+	if min := full + 3*81*10; !(lm >= min) {
+		t.Errorf("estimate %v s under landmarks, %v s on the full kernel: want at least %v", lm, full, min)
+	}
+}

@@ -217,3 +217,46 @@ func TestNarrowFull(t *testing.T) {
 		t.Errorf("no cap, narrowed to %v", got)
 	}
 }
+
+// TestHalvingKeepsVectorsUnderLandmarks: under landmarks no round cuts a vector candidate, and
+// each set ranks its vote followed by every vector candidate the vote does not hold, for the
+// comparison on all its training graphs (without landmarks TestHalvingRounds: the vote alone).
+func TestHalvingKeepsVectorsUnderLandmarks(t *testing.T) {
+	data, labels := threeClasses(t, 10, true)
+	cands, err := Candidates(data, graphs.FeatureEncoding{}, Narrow{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Settings{Candidates: cands, Grid: smallGrid(), Screen: 24, Vote: 1, Landmarks: 12}
+	fgw := 0
+	for _, c := range cands {
+		if !c.vector() {
+			fgw++
+		}
+	}
+	_, out, st := screenedFolds(t, data, labels, s, []int{12, 24})
+	vec24 := map[int]bool{}
+	for _, m := range st.Matrices {
+		if m.Graphs == 24 && m.Candidate.vector() {
+			vec24[slices.IndexFunc(cands, func(c Candidate) bool { return c.String() == m.Candidate.String() })] = true
+		}
+	}
+	if len(vec24) != len(cands)-fgw {
+		t.Errorf("%d of the %d vector candidates compared in the last round; a round cuts none", len(vec24), len(cands)-fgw)
+	}
+	for f, v := range out {
+		// The vote, then every vector candidate it does not hold.
+		vec := 0
+		for k, c := range v {
+			if k > 0 && !cands[c.index].vector() {
+				t.Errorf("set %d: %v: after the one voter, want vector candidates only", f, v)
+			}
+			if cands[c.index].vector() {
+				vec++
+			}
+		}
+		if vec != len(cands)-fgw {
+			t.Errorf("set %d ranks %d of the %d vector candidates, want all of them", f, vec, len(cands)-fgw)
+		}
+	}
+}

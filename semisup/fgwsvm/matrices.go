@@ -320,6 +320,9 @@ func (m *matrices) plan(trains [][]int, y []int, classes int, g Grid) ([]Vote, e
 		// most likely be cut from the vote after its full matrix too (chooseFor): it is not
 		// computed in full.
 		out[f] = cutVote(out[f], m.within, len(positionsIn(m.screen, trains[f])))
+		if m.keepsVectors() {
+			out[f] = append(out[f], vectorsKept(each[f], out[f], m.cands)...)
+		}
 		for _, c := range out[f] {
 			if !planned[c.index] && m.full[c.index] == nil && !m.cands[c.index].vector() {
 				fresh++ // vectors take seconds: no discrepancies to count
@@ -376,7 +379,23 @@ func (m *matrices) chooseFor(train, y []int, classes int, g Grid, screened Vote)
 		out[k].index, out[k].Screening = sc.index, sc.Validation
 	}
 	setHandicaps(out, len(train))
+	if m.keepsVectors() { // the voters and every vector candidate: the best vote
+		return cutVote(ranked(out, m.vote), m.within, len(train)), nil
+	}
 	return cutVote(ranked(out, len(out)), m.within, len(train)), nil
+}
+
+// vectorsKept is, of the screening's last-round choices each, every vector candidate that vote
+// does not hold, best first: they are compared on all the training graphs beside the voters (see
+// the top of halving.go), and the best of all those vote.
+func vectorsKept(each []Choice, vote Vote, cands []Candidate) Vote {
+	var out Vote
+	for _, c := range ranked(each, len(each)) {
+		if cands[c.index].vector() && !slices.ContainsFunc(vote, func(v Choice) bool { return v.index == c.index }) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // fitFor trains the voters' SVMs on the graphs train.
