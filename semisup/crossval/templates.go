@@ -40,9 +40,11 @@ type TemplatesFold struct {
 	// the node features they chose (data or none: the structure alone), with node features auto.
 	Encoder      semisup.EncoderKind       `json:"encoder,omitempty"`
 	NodeFeatures semisup.NodeFeatureSource `json:"node_features,omitempty"`
-	Train        int                       `json:"train"`
-	Test         int                       `json:"test"`
-	Seconds      float64                   `json:"seconds"`
+	// FeatureWeight is the weight the fold's first member measured, with Config.BalanceWeight.
+	FeatureWeight float64 `json:"feature_weight,omitempty"`
+	Train         int     `json:"train"`
+	Test          int     `json:"test"`
+	Seconds       float64 `json:"seconds"`
 	// Graphs are the held-out graphs (indices into the data) and Predictions the classes
 	// predicted for them, in that order (absent from folds kept before they were recorded).
 	Graphs      []int `json:"graphs,omitempty"`
@@ -73,7 +75,9 @@ type TemplatesReport struct {
 	// configuration leaves them to choose (auto); a cross-validation's folds say theirs.
 	Encoder      semisup.EncoderKind       `json:"encoder,omitempty"`
 	NodeFeatures semisup.NodeFeatureSource `json:"node_features,omitempty"`
-	Seconds      float64                   `json:"seconds"`
+	// FeatureWeight is the weight one split's first member measured, with Config.BalanceWeight.
+	FeatureWeight float64 `json:"feature_weight,omitempty"`
+	Seconds       float64 `json:"seconds"`
 }
 
 // FoldAccuracies are the folds' accuracies, in fold order (none for one split).
@@ -127,6 +131,9 @@ func epochsKept(f TemplatesFold) string {
 	if c := chosen(f.Encoder, f.NodeFeatures); c != "" {
 		kept = c + ", " + kept
 	}
+	if f.FeatureWeight > 0 {
+		kept = fmt.Sprintf("feature weight %.4g, %s", f.FeatureWeight, kept)
+	}
 	return kept
 }
 
@@ -164,6 +171,15 @@ func choices(cfg semisup.TemplateConfig, data []*graphs.Graph, m *semisup.Templa
 		features = m.Members[0].Config.NodeFeatures
 	}
 	return encoder, features
+}
+
+// measuredWeight is the feature weight an ensemble's first member measured on its graphs where
+// cfg balances it (0 otherwise: cfg states it).
+func measuredWeight(cfg semisup.TemplateConfig, m *semisup.TemplateEnsemble) float64 {
+	if !cfg.BalanceWeight {
+		return 0
+	}
+	return m.Members[0].FeatureWeight()
 }
 
 func structureName(s graphs.Structure) string {
@@ -225,6 +241,7 @@ func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []in
 			r.BestEpochs = m.BestEpochs()
 		}
 		r.Encoder, r.NodeFeatures = choices(cfg, train, m)
+		r.FeatureWeight = measuredWeight(cfg, m)
 		rep.Folds = append(rep.Folds, r)
 		if opt.Dir != "" {
 			rec.Result = r
@@ -279,6 +296,7 @@ func FractionTemplates(ctx context.Context, ds *graphs.Dataset, labels []int, cl
 	rep := &TemplatesReport{Method: MethodTemplates, Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Protocol: protocol, Config: cfg,
 		Templates: cfg.TemplateCount(classes), Accuracy: MeanStd{Mean: s.Accuracy}, Labeled: s.Labelled(), Scored: s.Scored, Seconds: time.Since(start).Seconds()}
 	rep.Encoder, rep.NodeFeatures = choices(cfg, ds.Graphs, m)
+	rep.FeatureWeight = measuredWeight(cfg, m)
 	return rep, m, s, nil
 }
 
