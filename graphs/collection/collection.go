@@ -82,6 +82,10 @@ type Spec struct {
 	// Standardize must say the same as it (its Kind, its Standardized()). With a fixed
 	// standardization, Window may be combined with Standardize.
 	Encoding *graphs.FeatureEncoding
+
+	// readFolder, when not nil, reads a Folder in place of graphs.ReadFolder (a test counts
+	// the reads through it).
+	readFolder func(dir string, opt graphs.FolderOptions) (*graphs.Dataset, error)
 }
 
 // Validate checks the spec without reading anything.
@@ -176,8 +180,14 @@ func Load(s Spec) (*graphs.Dataset, error) {
 	return load(s)
 }
 
-// readFolder reads a Folder (graphs.ReadFolder; a test counts the reads).
-var readFolder = graphs.ReadFolder
+// readFolderWith reads a Folder: with s.readFolder where a test counts the reads, else
+// graphs.ReadFolder.
+func (s Spec) readFolderWith(dir string, opt graphs.FolderOptions) (*graphs.Dataset, error) {
+	if s.readFolder != nil {
+		return s.readFolder(dir, opt)
+	}
+	return graphs.ReadFolder(dir, opt)
+}
 
 // load is Load of a valid spec whose features are given.
 func load(s Spec) (*graphs.Dataset, error) {
@@ -212,7 +222,7 @@ func load(s Spec) (*graphs.Dataset, error) {
 		if s.Encoding != nil {
 			fo.NodeLabelNames = s.Encoding.NodeLabelNames
 		}
-		ds, err = readFolder(s.Folder, fo)
+		ds, err = s.readFolderWith(s.Folder, fo)
 	}
 	if windowErr != nil {
 		return nil, windowErr

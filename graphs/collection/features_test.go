@@ -142,14 +142,13 @@ func TestAutoFeaturesFolderReadOnce(t *testing.T) {
 		"two widths":   folderOf(t, map[string]string{"a.json": `{"adjacency": [[0,1],[1,0]], "features": [[1],[2]]}`, "b.json": `{"adjacency": [[0,1],[1,0]], "features": [[1,0],[2,0]]}`}),
 	}
 	reads := 0
-	defer func(f func(string, graphs.FolderOptions) (*graphs.Dataset, error)) { readFolder = f }(readFolder)
-	readFolder = func(dir string, opt graphs.FolderOptions) (*graphs.Dataset, error) {
+	counted := func(dir string, opt graphs.FolderOptions) (*graphs.Dataset, error) {
 		reads++
 		return graphs.ReadFolder(dir, opt)
 	}
 	for name, dir := range folders {
 		for _, edgeLabels := range []bool{false, true} {
-			s := Spec{Folder: dir, EdgeLabels: edgeLabels, PartialLabels: graphs.PartialLabelsKept}
+			s := Spec{Folder: dir, EdgeLabels: edgeLabels, PartialLabels: graphs.PartialLabelsKept, readFolder: counted}
 			reads = 0
 			want, wantErr := loadTries(Spec{Folder: dir, EdgeLabels: edgeLabels, PartialLabels: graphs.PartialLabelsKept, OmitPartialAttributes: true})
 			s.AutoFeatures = true
