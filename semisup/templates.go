@@ -29,8 +29,8 @@ type TemplateConfig struct {
 	// the structure and feature costs have the same mean over the graphs the model is made
 	// from, as it reads them (pairwise.BalanceFeatures; no label is read). The model keeps the
 	// product as its FeatureWeight, so that its file and its predictions need nothing more.
-	// Without it the weight is absolute, and standardized attributes outweigh the structure
-	// (ENZYMES' 21 standardized columns: weight 1 is about 150 times the balanced weight).
+	// Without it the weight is absolute, and many standardized attributes outweigh the
+	// structure many times over (docs/results/templates.md, "The balanced feature weight").
 	BalanceWeight bool `json:"balance_weight,omitempty"`
 	// LearnNodeWeights learns each template's node weights (softmax of logits that start at 0:
 	// uniform), as TFGW does; otherwise they stay uniform.

@@ -34,13 +34,11 @@ import (
 // the comparison on all the training graphs beside the voters the screening chooses
 // (vectorsKept). There the screening compares the FGW candidates on their full kernels where
 // the run will use landmark kernels, and a subset of a few hundred graphs underrates kernels
-// whose accuracy grows with the data: on NCI1 the screening ranked the FGW candidates first
-// (about 80 % on 300 graphs) though their landmark kernels scored 79 % on all the graphs, where
-// the WL subtree counts of 3 and 4 iterations score 85 % and more; and it ranked those counts'
-// depths in another order than all the graphs do (1 iteration first on 300 graphs in 3 folds of
-// 10, 80 % on all of them). On the full kernel the screening ranks every candidate as the run
-// will use it, and the vectors' extra grid searches cost more than they bring (ENZYMES: 11 min
-// against 9 min 21 s, docs/results/classification.md).
+// whose accuracy grows with the data and ranks the WL depths in another order than all the
+// graphs do. On the full kernel the screening ranks every candidate as the run will use it,
+// and the vectors' extra grid searches cost more time than they bring accuracy
+// (docs/results/classification.md, "Under landmarks, every cheap candidate to the full
+// comparison").
 
 // keepsVectors is whether the screening keeps every vector candidate (above): under landmarks.
 func (m *matrices) keepsVectors() bool { return m.lm != nil }
