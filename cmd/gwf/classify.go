@@ -84,7 +84,7 @@ The discrepancies use no label, so they are computed once for all graphs (n(n−
 candidate, logged with an ETA; with more than --screen graphs every candidate is first
 compared on a random subset and only those the training folds choose there are computed in
 full: how many is said before they start, with one ETA over all of them); a held-out graph's row is exactly what a saved classifier computes for an unseen graph.
---output-dir keeps every matrix (and the one being computed, in part) for a rerun.
+--output-dir keeps every matrix (and the one being computed, in part) and each scored fold for a rerun.
 
 On large collections, --landmarks m compares each graph with m landmark graphs only: n·m
 solves a candidate instead of n(n−1)/2. The landmarks are a seeded random sample of each

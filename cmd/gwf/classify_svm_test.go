@@ -204,8 +204,9 @@ func TestClassifySVMBadLabels(t *testing.T) {
 	}
 }
 
-// TestClassifySVMOutputDir: the matrices and the report are kept, and a rerun reuses the
-// matrices (the same report, nothing computed).
+// TestClassifySVMOutputDir: the matrices, the scored folds and the report are kept; a rerun
+// takes the kept folds (the same report, nothing computed), and without them it reuses the
+// matrices.
 func TestClassifySVMOutputDir(t *testing.T) {
 	train := writeBlocksTU(t, "TRAIN", 24, 1)
 	dir := t.TempDir()
@@ -218,8 +219,17 @@ func TestClassifySVMOutputDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	again, stderr := mustRun(t, args...)
-	if strings.Count(stderr, "reusing") != 16 || strings.Contains(stderr, "computing") {
-		t.Fatalf("the rerun did not reuse every matrix:\n%s", stderr)
+	if strings.Count(stderr, " of 3: kept in") != 3 || strings.Contains(stderr, "computing") {
+		t.Fatalf("the rerun did not take the 3 kept folds:\n%s", stderr)
+	}
+	folds, _ := filepath.Glob(filepath.Join(dir, "svm-fold*.json"))
+	for _, f := range folds {
+		if err := os.Remove(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, stderr := mustRun(t, args...); len(folds) != 3 || strings.Count(stderr, "reusing") != 16 || strings.Contains(stderr, "computing") {
+		t.Fatalf("%d folds kept; without them the rerun did not reuse every matrix:\n%s", len(folds), stderr)
 	}
 	var a, b crossval.SVMReport
 	if err := json.Unmarshal([]byte(first), &a); err != nil {

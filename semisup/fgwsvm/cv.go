@@ -87,8 +87,22 @@ func CrossValidate(ctx context.Context, data []*graphs.Graph, labels []int, clas
 	if err != nil {
 		return nil, Stats{}, err
 	}
+	key := ""
+	if opt.Dir != "" {
+		key = foldKey(data, labels, folds, seed, s, opt.solver())
+	}
 	var out []FoldResult
 	for f := range folds {
+		if key != "" {
+			if r, ok := keptFold(foldFile(opt.Dir, key, f+1), f+1); ok {
+				opt.log("fold %d of %d: kept in %s", f+1, folds, foldFile(opt.Dir, key, f+1))
+				out = append(out, r)
+				if foldDone != nil {
+					foldDone(r)
+				}
+				continue
+			}
+		}
 		start := time.Now()
 		train, test := trains[f], tests[f]
 		v, err := mx.chooseFor(train, labels, classes, s.Grid, screened[f])
@@ -113,6 +127,11 @@ func CrossValidate(ctx context.Context, data []*graphs.Graph, labels []int, clas
 		}
 		r.Accuracy = float64(ok) / float64(len(test))
 		r.Seconds = time.Since(start).Seconds()
+		if key != "" {
+			if err := keepFold(foldFile(opt.Dir, key, f+1), r); err != nil {
+				return nil, Stats{}, err
+			}
+		}
 		out = append(out, r)
 		if foldDone != nil {
 			foldDone(r)
