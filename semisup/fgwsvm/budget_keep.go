@@ -50,12 +50,17 @@ func keptPlan(path string, s Settings) (Plan, bool) {
 
 // keepPlan writes p to path.
 func keepPlan(path string, p Plan) error {
-	b, err := json.MarshalIndent(p, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFile(path, append(b, '\n')); err != nil {
+	if err := keepJSON(path, p); err != nil {
 		return fmt.Errorf("fgwsvm: keep the budget's plan: %w", err)
 	}
 	return nil
+}
+
+// keepJSON writes v to path as indented JSON, atomically.
+func keepJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, append(b, '\n'))
 }

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/internal/atomicfile"
 	"github.com/gwf-graphs/gwf/layers"
 )
 
@@ -53,11 +52,7 @@ func keptFold(path string, f int) (FoldResult, bool) {
 
 // keepFold writes r to path.
 func keepFold(path string, r FoldResult) error {
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFile(path, append(b, '\n')); err != nil {
+	if err := keepJSON(path, r); err != nil {
 		return fmt.Errorf("fgwsvm: keep fold %d: %w", r.Fold, err)
 	}
 	return nil
