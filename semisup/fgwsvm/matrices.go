@@ -379,10 +379,9 @@ func (m *matrices) chooseFor(train, y []int, classes int, g Grid, screened Vote)
 		out[k].index, out[k].Screening = sc.index, sc.Validation
 	}
 	setHandicaps(out, len(train))
-	if m.keepsVectors() { // the voters and every vector candidate: the best vote
-		return cutVote(ranked(out, m.vote), m.within, len(train)), nil
-	}
-	return cutVote(ranked(out, len(out)), m.within, len(train)), nil
+	// The screened voters (at most the vote), and under landmarks every vector candidate: the
+	// best vote.
+	return cutVote(ranked(out, m.vote), m.within, len(train)), nil
 }
 
 // vectorsKept is, of the screening's last-round choices each, every vector candidate that vote
