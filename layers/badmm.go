@@ -43,6 +43,22 @@ type badmmWork struct {
 // DefaultBADMM returns the paper's experimental settings: γ = 1, M = 50, weight 1.
 func DefaultBADMM() BADMM { return BADMM{Gamma: 1, Layers: 50, Weight: 1} }
 
+// badmmOf is the BADMM that the plain options o ask for (see SolverOptions); it refuses CG's
+// starts and ignores Inner (BADMM has no inner sweeps).
+func badmmOf(o SolverOptions) (BADMM, error) {
+	if err := noCGStarts(o); err != nil {
+		return BADMM{}, err
+	}
+	return BADMM{Gamma: o.Gamma, Layers: o.Layers, Weight: o.FeatureWeight,
+		Tol: o.Tol, MaxSweeps: o.MaxSweeps, Round: o.Round, Jitter: o.Jitter}, nil
+}
+
+// options are b's settings as plain values, which badmmOf reads back to b.
+func (b BADMM) options() SolverOptions {
+	return SolverOptions{Name: SolverBADMM, Gamma: b.Gamma, Layers: b.Layers, FeatureWeight: b.Weight,
+		Tol: b.Tol, MaxSweeps: b.MaxSweeps, Round: b.Round, Jitter: b.Jitter}
+}
+
 // Name implements Solver.
 func (b BADMM) Name() string { return string(SolverBADMM) }
 

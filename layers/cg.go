@@ -82,6 +82,33 @@ func DefaultCG() CG {
 	return CG{MaxIter: 10000, Weight: 1, TolRel: 1e-9, TolAbs: 1e-9, Anchors: DefaultAnchors}
 }
 
+// cgOf is the CG that the plain options o ask for (see SolverOptions): DefaultCG with the
+// iteration limit, the feature weight, the starts and, when Tol > 0, the relative tolerance of
+// o. It refuses the start jitter of PPA and BADMM and ignores their other settings (Gamma,
+// Inner, MaxSweeps, Round: every CG iterate is a transport).
+func cgOf(o SolverOptions) (CG, error) {
+	if o.Jitter != 0 {
+		return CG{}, fmt.Errorf("cg: %w: jitter = %v: the start jitter is a setting of ppa and badmm (cg has anchored starts)", ErrInput, o.Jitter)
+	}
+	c := DefaultCG()
+	c.MaxIter, c.Weight, c.OrderStart, c.Anchors = o.Layers, o.FeatureWeight, o.OrderStart, o.Anchors
+	if o.Tol > 0 {
+		c.TolRel = o.Tol
+	}
+	return c, nil
+}
+
+// options are c's settings as plain values, which cgOf reads back to c where c has the
+// absolute tolerance of DefaultCG, a positive relative one and no Start (the plain options
+// hold no other).
+func (c CG) options() SolverOptions {
+	o := SolverOptions{Name: SolverCG, Layers: c.MaxIter, FeatureWeight: c.Weight, OrderStart: c.OrderStart, Anchors: c.Anchors}
+	if c.TolRel != DefaultCG().TolRel {
+		o.Tol = c.TolRel
+	}
+	return o
+}
+
 // DefaultAnchors is the number of anchored starts of DefaultCG.
 const DefaultAnchors = 2
 

@@ -63,6 +63,21 @@ type ppaWork struct {
 // products O(N³)); docs/design.md has the measurement (TestInnerSweepsStudy).
 func DefaultPPA() PPA { return PPA{Gamma: 0.01, Layers: 50, Inner: 5, Weight: 1} }
 
+// ppaOf is the PPA that the plain options o ask for (see SolverOptions); it refuses CG's starts.
+func ppaOf(o SolverOptions) (PPA, error) {
+	if err := noCGStarts(o); err != nil {
+		return PPA{}, err
+	}
+	return PPA{Gamma: o.Gamma, Layers: o.Layers, Inner: o.Inner, Weight: o.FeatureWeight,
+		Tol: o.Tol, MaxSweeps: o.MaxSweeps, Round: o.Round, Jitter: o.Jitter}, nil
+}
+
+// options are p's settings as plain values, which ppaOf reads back to p.
+func (p PPA) options() SolverOptions {
+	return SolverOptions{Name: SolverPPA, Gamma: p.Gamma, Layers: p.Layers, Inner: p.Inner, FeatureWeight: p.Weight,
+		Tol: p.Tol, MaxSweeps: p.MaxSweeps, Round: p.Round, Jitter: p.Jitter}
+}
+
 // Name implements Solver.
 func (p PPA) Name() string { return string(SolverPPA) }
 

@@ -14,8 +14,17 @@ const (
 )
 
 // SolverOptions name a GWD solver and its settings as plain values (flags, config files); it is
-// the one place where solvers are validated and built by name. Fields a solver does not use
-// are ignored.
+// the one place where solvers are validated and built by name. Each solver reads its own
+// fields, in the file of its solver (ppaOf, badmmOf, cgOf):
+//
+//   - PPA: Gamma, Layers, Inner, FeatureWeight, Tol, MaxSweeps, Round, Jitter.
+//   - BADMM: Gamma, Layers, FeatureWeight, Tol, MaxSweeps, Round, Jitter.
+//   - CG: Layers, FeatureWeight, Tol, OrderStart, Anchors.
+//
+// The settings of another solver's starts are refused (Jitter with CG; OrderStart and Anchors
+// with PPA and BADMM): a start asked for and not made would be a different experiment. The
+// other fields a solver does not read are ignored, so that one configuration may switch
+// solvers: configuration and classifier files store PPA's Inner with every solver.
 type SolverOptions struct {
 	// Name is SolverPPA, SolverBADMM or SolverCG.
 	Name SolverName
@@ -31,7 +40,7 @@ type SolverOptions struct {
 	// is driven below Tol (see PPA.Tol, BADMM.Tol). For CG it is the relative change of the
 	// objective at which the iterations stop (0: CG's default).
 	Tol float64
-	// MaxSweeps caps the converged mode (0: DefaultMaxSweeps).
+	// MaxSweeps caps the converged mode of PPA and BADMM (0: DefaultMaxSweeps).
 	MaxSweeps int
 	// Round projects the final transport onto Π(μs, μt) (PPA, BADMM; see Round).
 	Round bool
@@ -39,7 +48,7 @@ type SolverOptions struct {
 	OrderStart bool
 	// Anchors is the number of CG's anchored starts (see CG.Anchors).
 	Anchors int
-	// Jitter perturbs the start of PPA and BADMM (see PPA.Jitter); CG refuses it.
+	// Jitter perturbs the start of PPA and BADMM (see PPA.Jitter).
 	Jitter float64
 }
 
@@ -55,18 +64,15 @@ const DefaultMaxSweeps = 10000
 // DefaultSolverOptions returns the paper's settings for the named solver: PPA with γ = 0.01,
 // M = 50, 5 sweeps; BADMM with γ = 1, M = 50; CG with POT's stopping rule (relative and
 // absolute objective change 1e-9), at most 10000 iterations and DefaultAnchors anchored starts.
-// The feature weight is 1.
+// The feature weight is 1. They are DefaultPPA, DefaultBADMM and DefaultCG as plain values.
 func DefaultSolverOptions(name SolverName) (SolverOptions, error) {
 	switch name {
 	case SolverPPA:
-		p := DefaultPPA()
-		return SolverOptions{Name: name, Gamma: p.Gamma, Layers: p.Layers, Inner: p.Inner, FeatureWeight: p.Weight}, nil
+		return DefaultPPA().options(), nil
 	case SolverBADMM:
-		b := DefaultBADMM()
-		return SolverOptions{Name: name, Gamma: b.Gamma, Layers: b.Layers, FeatureWeight: b.Weight}, nil
+		return DefaultBADMM().options(), nil
 	case SolverCG:
-		c := DefaultCG()
-		return SolverOptions{Name: name, Layers: c.MaxIter, FeatureWeight: c.Weight, Anchors: c.Anchors}, nil
+		return DefaultCG().options(), nil
 	}
 	return SolverOptions{}, unknownSolver(name)
 }
@@ -77,42 +83,51 @@ func (o SolverOptions) Validate() error {
 	return err
 }
 
-// NewSolver validates the options and builds the named solver.
+// NewSolver validates the options and builds the named solver. Its errors wrap ErrInput.
 func NewSolver(o SolverOptions) (Solver, error) {
+	// Tol and MaxSweeps are bounded whichever solver reads them (CG reads Tol as its relative
+	// tolerance and ignores MaxSweeps), so that a configuration's values are checked as one.
 	if o.MaxSweeps < 0 || o.MaxSweeps > MaxSweeps {
 		return nil, fmt.Errorf("%s: %w: max sweeps = %d must be in [0, %d]", o.Name, ErrInput, o.MaxSweeps, MaxSweeps)
 	}
 	if !(o.Tol >= 0 && o.Tol < 1) {
 		return nil, fmt.Errorf("%s: %w: tol = %v must be in [0, 1)", o.Name, ErrInput, o.Tol)
 	}
-	var s interface {
-		Solver
-		Check() error
-	}
+	var (
+		s interface {
+			Solver
+			Check() error
+		}
+		err error
+	)
 	switch o.Name {
 	case SolverPPA:
-		s = PPA{Gamma: o.Gamma, Layers: o.Layers, Inner: o.Inner, Weight: o.FeatureWeight,
-			Tol: o.Tol, MaxSweeps: o.MaxSweeps, Round: o.Round, Jitter: o.Jitter}
+		s, err = ppaOf(o)
 	case SolverBADMM:
-		s = BADMM{Gamma: o.Gamma, Layers: o.Layers, Weight: o.FeatureWeight,
-			Tol: o.Tol, MaxSweeps: o.MaxSweeps, Round: o.Round, Jitter: o.Jitter}
+		s, err = badmmOf(o)
 	case SolverCG:
-		if o.Jitter != 0 {
-			return nil, fmt.Errorf("cg: %w: jitter = %v: the start jitter is a setting of ppa and badmm (cg has anchored starts)", ErrInput, o.Jitter)
-		}
-		c := DefaultCG()
-		c.MaxIter, c.Weight, c.OrderStart, c.Anchors = o.Layers, o.FeatureWeight, o.OrderStart, o.Anchors
-		if o.Tol > 0 {
-			c.TolRel = o.Tol
-		}
-		s = c
+		s, err = cgOf(o)
 	default:
 		return nil, unknownSolver(o.Name)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if err := s.Check(); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// noCGStarts refuses CG's starts (OrderStart, Anchors) in the options of a solver without them.
+func noCGStarts(o SolverOptions) error {
+	switch {
+	case o.OrderStart:
+		return fmt.Errorf("%s: %w: order start: the ordered start is a setting of cg (%s has the start jitter)", o.Name, ErrInput, o.Name)
+	case o.Anchors != 0:
+		return fmt.Errorf("%s: %w: anchors = %d: the anchored starts are a setting of cg (%s has the start jitter)", o.Name, ErrInput, o.Anchors, o.Name)
+	}
+	return nil
 }
 
 // checkCommon validates the hyperparameters shared by PPA and BADMM.

@@ -62,3 +62,46 @@ func TestReportJSONUnchanged(t *testing.T) {
 		t.Errorf("written again as\n%s\nwant\n%s", again, old)
 	}
 }
+
+// TestSolverOptionsPerSolver: each solver reads back the plain options of its typed settings
+// (non-default values included), ignores the settings of the others that a configuration
+// carries when it switches solvers, and refuses the starts of another solver.
+func TestSolverOptionsPerSolver(t *testing.T) {
+	ppa := PPA{Gamma: 0.05, Layers: 7, Inner: 3, Weight: 2, Tol: 1e-6, MaxSweeps: 50, Round: true, Jitter: 0.1}
+	badmm := BADMM{Gamma: 2, Layers: 9, Weight: 0.5, Tol: 1e-5, MaxSweeps: 70, Round: true, Jitter: 0.2}
+	cg := DefaultCG()
+	cg.MaxIter, cg.Weight, cg.TolRel, cg.OrderStart, cg.Anchors = 30, 3, 1e-6, true, 4
+	for _, s := range []interface {
+		Solver
+		options() SolverOptions
+	}{ppa, badmm, cg, DefaultPPA(), DefaultBADMM(), DefaultCG()} {
+		got, err := NewSolver(s.options())
+		if err != nil || got != Solver(s) {
+			t.Errorf("%s: %+v is read back as %+v, %v", s.Name(), s, got, err)
+		}
+	}
+	// The fields a configuration keeps for other solvers are ignored.
+	o := cg.options()
+	o.Gamma, o.Inner, o.MaxSweeps, o.Round = 0.01, 5, 10, true
+	if got, err := NewSolver(o); err != nil || got != Solver(cg) {
+		t.Errorf("cg with ppa's settings: %+v, %v", got, err)
+	}
+	o = badmm.options()
+	o.Inner = 5
+	if got, err := NewSolver(o); err != nil || got != Solver(badmm) {
+		t.Errorf("badmm with ppa's sweeps: %+v, %v", got, err)
+	}
+	// Another solver's starts are refused.
+	for _, name := range []SolverName{SolverPPA, SolverBADMM} {
+		for _, edit := range []func(*SolverOptions){
+			func(o *SolverOptions) { o.OrderStart = true },
+			func(o *SolverOptions) { o.Anchors = 2 },
+		} {
+			o, _ := DefaultSolverOptions(name)
+			edit(&o)
+			if _, err := NewSolver(o); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "setting of cg") {
+				t.Errorf("%s with %+v: %v, want ErrInput naming cg", name, o, err)
+			}
+		}
+	}
+}

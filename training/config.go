@@ -109,12 +109,8 @@ func (c Config) Validate() error {
 		return bad("z init std = %v must be between 0 and %v", c.ZInitStd, float64(MaxZInitStd))
 	case !(c.FeatureWeight >= 0) || c.FeatureWeight > MaxFeatureWeight:
 		return bad("feature weight = %v must be between 0 and %v", c.FeatureWeight, MaxFeatureWeight)
-	case c.OrderStart && c.Solver != layers.SolverCG:
-		return bad("order start is a start of the cg solver, not of %s", c.Solver)
-	case c.Anchors != 0 && c.Solver != layers.SolverCG:
-		return bad("anchored starts are starts of the cg solver, not of %s", c.Solver)
 	}
-	_, err := c.GWDSolver()
+	_, err := c.GWDSolver() // the solver's settings, and the starts of another solver (layers.NewSolver)
 	return err
 }
 

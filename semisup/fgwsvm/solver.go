@@ -32,15 +32,10 @@ func DefaultSolver() layers.SolverOptions {
 // checkSolver reports the first setting of o that no discrepancy can be computed with, as
 // training.Config.Validate does for the same fields.
 func checkSolver(o layers.SolverOptions) error {
-	switch {
-	case !(o.FeatureWeight >= 0) || o.FeatureWeight > layers.MaxFeatureWeight:
+	if !(o.FeatureWeight >= 0) || o.FeatureWeight > layers.MaxFeatureWeight {
 		return fmt.Errorf("solver: feature weight = %v must be between 0 and %v", o.FeatureWeight, float64(layers.MaxFeatureWeight))
-	case o.OrderStart && o.Name != layers.SolverCG:
-		return fmt.Errorf("solver: order start is a start of the cg solver, not of %s", o.Name)
-	case o.Anchors != 0 && o.Name != layers.SolverCG:
-		return fmt.Errorf("solver: anchored starts are starts of the cg solver, not of %s", o.Name)
 	}
-	if err := o.Validate(); err != nil {
+	if err := o.Validate(); err != nil { // the settings, and the starts of another solver
 		return fmt.Errorf("solver: %w", err)
 	}
 	return nil
