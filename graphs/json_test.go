@@ -231,7 +231,7 @@ func TestJSONArrayLen(t *testing.T) {
 }
 
 // TestReadNodeLinkCountsBeforeDecoding: two million empty nodes (6 MB of text) are refused by
-// their count before any node map is built (they took 20 times the text's size).
+// their count before any node map is built (a decoded map takes many times the text's size).
 func TestReadNodeLinkCountsBeforeDecoding(t *testing.T) {
 	text := `{"nodes": [` + strings.Repeat("{},", 2_000_000-1) + `{}], "links": []}`
 	var before, after runtime.MemStats

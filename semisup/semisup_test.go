@@ -411,8 +411,8 @@ func TestDefaultDetach(t *testing.T) {
 	if b, err := json.Marshal(Config{Detach: false}); err != nil || bytes.Contains(b, []byte("detach")) {
 		t.Errorf("Detach false is written: %s, %v", b, err)
 	}
-	// Detaching an encoder's embeddings, or embeddings nothing else trains, is refused (it
-	// used to fail inside the graph's construction).
+	// Detaching an encoder's embeddings, or embeddings nothing else trains, is refused by
+	// Validate, not left to fail inside the graph's construction.
 	for _, c := range []Config{{Encoder: EncoderGIN}, {Encoder: EncoderGCN}, {NoGWF: true}} {
 		d := DefaultConfig()
 		d.Encoder, d.NoGWF, d.Detach = c.Encoder, c.NoGWF, true

@@ -151,7 +151,8 @@ func TestGraphsFolder(t *testing.T) {
 	}
 }
 
-// TestSubsetBeforeMemoryLimit: --subset is applied before --max-memory is checked (issue 19).
+// TestSubsetBeforeMemoryLimit: --subset is applied before --max-memory is checked, so that a
+// subset of a collection too large as a whole can be read.
 func TestSubsetBeforeMemoryLimit(t *testing.T) {
 	model := filepath.Join(t.TempDir(), "m")
 	args := []string{"fit", "--dataset", "MUTAG", "--output", model, "--max-memory", "0.0001", "--atoms", "2", "--layers", "5", "--epochs", "1", "--quiet"}

@@ -466,8 +466,8 @@ func largest(lo, hi int, ok func(int) bool) int {
 // once limit has passed; it returns the discrepancies computed and their seconds. The
 // candidates run side by side, each on one worker, as the pairs of a matrix do: a handful of
 // pairs split over the workers would leave them waiting on each other, and the probe would
-// measure that instead of the machine (on ENZYMES, 2 cores: 2,500/s where the run's matrices
-// went at 4,300/s).
+// measure that instead of the machine (docs/results/classification.md, "The budget's
+// estimate", has the rates).
 func probeSolves(ctx context.Context, data []*graphs.Graph, s Settings, fgw []int, limit time.Duration, opt Options) (int, float64, error) {
 	if len(data) < 2 {
 		return 0, 0, errors.New("fewer than two graphs")
