@@ -19,8 +19,8 @@ func TestEnumJSON(t *testing.T) {
 	}{
 		{DefaultConfig(), `{"beta":0.1,"hidden":[32],"activation":"relu","input":"centered","detach":true,"head_training":{"steps":500,"learning_rate":0.01,"weight_decay":0.0001}}`},
 		{c, `{"beta":0.1,"hidden":[32],"activation":"tanh","input":"lambda","detach":true,"encoder":"gin","head_training":{"steps":500,"learning_rate":0.01,"weight_decay":0.0001}}`},
-		{DefaultTemplateConfig(), `{"templates":0,"template_nodes":12,"feature_weight":1,"structure":"adjacency","node_features":"auto","encoder":"none","encoder_hidden":[32,32],"hidden":[64],"learning_rate":0.01,"epochs":60,"batch_size":32,"validation":0.1,"solver_tolerance":0.000001,"seed":1,"members":3}`},
-		{tc, `{"templates":0,"template_nodes":12,"feature_weight":1,"structure":"adjacency","node_features":"none","encoder":"auto","encoder_hidden":[32,32],"hidden":[64],"learning_rate":0.01,"epochs":60,"batch_size":32,"validation":0.1,"solver_tolerance":0.000001,"seed":1,"members":3}`},
+		{DefaultTemplateConfig(), `{"templates":0,"template_nodes":12,"feature_weight":1,"structure":"adjacency","wl_labels":3,"node_features":"auto","encoder":"none","encoder_hidden":[32,32],"hidden":[64],"learning_rate":0.01,"epochs":60,"batch_size":32,"validation":0.1,"solver_tolerance":0.000001,"seed":1,"members":3}`},
+		{tc, `{"templates":0,"template_nodes":12,"feature_weight":1,"structure":"adjacency","wl_labels":3,"node_features":"none","encoder":"auto","encoder_hidden":[32,32],"hidden":[64],"learning_rate":0.01,"epochs":60,"batch_size":32,"validation":0.1,"solver_tolerance":0.000001,"seed":1,"members":3}`},
 		{&MLP{Activation: Tanh}, `{"activation":"tanh"}`},
 	} {
 		b, err := json.Marshal(tt.v)

@@ -43,6 +43,13 @@ type TemplateConfig struct {
 	// round), so that the templates compare neighbourhoods as WL labels do, without weights to
 	// learn (0: the features as they are).
 	WLRounds int `json:"wl_rounds,omitempty"`
+	// WLLabels appends the hashed Weisfeiler-Lehman labels of that many iterations to
+	// categorical node features (one-hot labels, or one-hot degrees), one-hot themselves
+	// (wlLabelFeatures; the codes of graphs.WLCodes, FGW's WL labels), so that two nodes match
+	// where their labelled neighbourhood trees are the same (0: none). Each model keeps the codes
+	// common in the graphs it was made from (TemplateModel.WLVocabulary); attributes are read as
+	// they are. Not with WLRounds.
+	WLLabels int `json:"wl_labels,omitempty"`
 	// NodeFeatures is which node features the model reads: NodeFeaturesData (the graphs' own,
 	// or one-hot degrees for graphs without; "" too), NodeFeaturesNone (one-hot degrees: the
 	// structure alone, whatever features the graphs have) or NodeFeaturesAuto: for
@@ -131,15 +138,19 @@ const TemplatesPerClass = 4
 
 // DefaultTemplateConfig returns 4 templates per class of at most 12 nodes compared by their
 // adjacency, the graphs' own node features unless the structure alone does clearly better on
-// the validation split (no encoder, no Weisfeiler-Lehman rounds) at weight 1, a head with one
-// hidden layer of 64 reading the discrepancies, Adam at 0.01, 60 epochs of 32 graphs, 10 % of
-// the labelled graphs choosing the epoch, and three members. They were chosen on MUTAG and a
-// folder of random-graph classes (docs/results/templates.md).
+// the validation split (no encoder; categorical features with their Weisfeiler-Lehman labels
+// of DefaultWLLabels iterations) at weight 1, a head with one hidden layer of 64 reading the
+// discrepancies, Adam at 0.01, 60 epochs of 32 graphs, 10 % of the labelled graphs choosing the
+// epoch, and three members. They were chosen on MUTAG, a folder of random-graph classes and
+// IMDB-BINARY (docs/results/templates.md).
 func DefaultTemplateConfig() TemplateConfig {
-	return TemplateConfig{TemplateNodes: 12, FeatureWeight: 1, Structure: graphs.Adjacency, NodeFeatures: NodeFeaturesAuto, Encoder: EncoderNone,
+	return TemplateConfig{TemplateNodes: 12, FeatureWeight: 1, Structure: graphs.Adjacency, NodeFeatures: NodeFeaturesAuto, Encoder: EncoderNone, WLLabels: DefaultWLLabels,
 		EncoderHidden: DefaultEncoderHidden(), Hidden: []int{64}, LearningRate: 0.01, Epochs: 60, BatchSize: 32, Validation: 0.1, Seed: 1, Members: DefaultMembers,
 		SolverTolerance: DefaultTemplateSolverTolerance}
 }
+
+// DefaultWLLabels is DefaultTemplateConfig's WLLabels.
+const DefaultWLLabels = 3
 
 // DefaultTemplateSolverTolerance is DefaultTemplateConfig's SolverTolerance.
 const DefaultTemplateSolverTolerance = 1e-6
@@ -189,6 +200,10 @@ func (c TemplateConfig) Validate() error {
 		return fmt.Errorf("templates: weight decay %v, want [0, 1]", c.WeightDecay)
 	case c.WLRounds < 0 || c.WLRounds > graphs.MaxWLIterations:
 		return fmt.Errorf("templates: %d Weisfeiler-Lehman rounds (0 to %d)", c.WLRounds, graphs.MaxWLIterations)
+	case c.WLLabels < 0 || c.WLLabels > graphs.MaxWLIterations:
+		return fmt.Errorf("templates: %d Weisfeiler-Lehman label iterations (0 to %d)", c.WLLabels, graphs.MaxWLIterations)
+	case c.WLLabels > 0 && c.WLRounds > 0:
+		return fmt.Errorf("templates: Weisfeiler-Lehman labels and continuous rounds together; choose one")
 	case c.Structure != "" && c.Structure != graphs.Adjacency && c.Structure != graphs.ShortestPath:
 		return fmt.Errorf("templates: structure %q, want adjacency or shortest-path", c.Structure)
 	case c.Patience < 0 || c.Patience > maxEpochs:
@@ -224,9 +239,13 @@ type TemplateModel struct {
 	// Encoder holds the GIN layers' W_l and b_l (nil with EncoderNone).
 	Encoder *GNN
 	// Inputs is the width of the node features read (InputDim of the graphs' features), before
-	// Config.WLRounds widen them.
-	Inputs    int
-	Templates []TemplateGraph
+	// Config.WLRounds or Config.WLLabels widen them.
+	Inputs int
+	// WLVocabulary holds, with Config.WLLabels, the codes of each iteration that have a one-hot
+	// column (wlVocabulary of the graphs the model was made from); nil where the node features
+	// are not one-hot, which the model then reads as they are.
+	WLVocabulary [][]uint64
+	Templates    []TemplateGraph
 	// logWeight is log w when the feature weight is learned (one entry; nil otherwise): a
 	// parameter, stepped in place.
 	logWeight []float64
@@ -295,8 +314,13 @@ func (c TemplateConfig) read(data []*graphs.Graph) []*graphs.Graph {
 }
 
 // readWidth is the width of the node features the encoder reads: the input features and their
-// Weisfeiler-Lehman rounds.
-func (m *TemplateModel) readWidth() int { return m.Inputs * (m.Config.WLRounds + 1) }
+// Weisfeiler-Lehman rounds or labels.
+func (m *TemplateModel) readWidth() int {
+	if m.Config.WLLabels > 0 && m.WLVocabulary != nil {
+		return m.Inputs + vocabularyWidth(m.WLVocabulary)
+	}
+	return m.Inputs * (m.Config.WLRounds + 1)
+}
 
 // features is the width of the node features the templates compare: the input features (with
 // their Weisfeiler-Lehman rounds), then every GIN layer's output.
@@ -340,6 +364,11 @@ func NewTemplateModel(data []*graphs.Graph, labels []int, classes int, cfg Templ
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x74666777))
 	m := &TemplateModel{Config: cfg, Inputs: InputDim(dim)}
+	if cfg.WLLabels > 0 {
+		if err := m.learnWLVocabulary(data); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.BalanceWeight && cfg.FeatureWeight > 0 {
 		w, err := m.balancedWeight(data)
 		if err != nil {

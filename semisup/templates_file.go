@@ -28,6 +28,7 @@ const templateFileVersion = 1
 type templatePayload struct {
 	Config    TemplateConfig          `json:"config"`
 	Inputs    int                     `json:"inputs"`
+	WLVocab   [][]uint64              `json:"wl_vocabulary,omitempty"`
 	EncoderW  [][][]float64           `json:"encoder_w,omitempty"`
 	EncoderB  [][]float64             `json:"encoder_b,omitempty"`
 	Templates []templateGraphFile     `json:"templates"`
@@ -75,7 +76,7 @@ func (m *TemplateModel) Encode(w io.Writer) error {
 
 // payload is what the model's file holds.
 func (m *TemplateModel) payload() templatePayload {
-	p := templatePayload{Config: m.Config, Inputs: m.Inputs, Shift: m.Shift, Scale: m.Scale, StatShift: m.StatShift, StatScale: m.StatScale, BestEpoch: m.BestEpoch,
+	p := templatePayload{Config: m.Config, Inputs: m.Inputs, WLVocab: m.WLVocabulary, Shift: m.Shift, Scale: m.Scale, StatShift: m.StatShift, StatScale: m.StatScale, BestEpoch: m.BestEpoch,
 		Features: m.Features, Classes: m.Classes, Names: m.ClassNames}
 	if m.logWeight != nil {
 		p.LogWeight = &m.logWeight[0]
@@ -169,6 +170,14 @@ func (p *templatePayload) model() (*TemplateModel, error) {
 			return nil, fmt.Errorf("a feature weight of exp(%v)", *p.LogWeight)
 		}
 		m.logWeight = []float64{*p.LogWeight}
+	}
+	if p.Config.WLLabels > 0 {
+		if err := validVocabulary(p.WLVocab, p.Config.WLLabels); err != nil {
+			return nil, err
+		}
+		m.WLVocabulary = p.WLVocab
+	} else if p.WLVocab != nil {
+		return nil, fmt.Errorf("a Weisfeiler-Lehman vocabulary without wl_labels")
 	}
 	features := m.readWidth()
 	if len(p.EncoderW) > 0 {

@@ -59,9 +59,43 @@ func (m *TemplateModel) inputs(data []*graphs.Graph) ([]prepared, []layers.Space
 			x := wlFeatures(g, graph[i].x.Data().([]float64), m.Inputs, r)
 			graph[i].x = tensor.New(tensor.WithShape(g.N(), m.readWidth()), tensor.WithBacking(x))
 		}
+		if h := m.Config.WLLabels; h > 0 && m.WLVocabulary != nil {
+			x := graph[i].x.Data().([]float64)
+			codes, err := wlCodes(g, x, m.Inputs, h)
+			if err != nil {
+				return nil, nil, err
+			}
+			x = wlLabelFeatures(x, g.N(), m.Inputs, codes, m.WLVocabulary)
+			graph[i].x = tensor.New(tensor.WithShape(g.N(), m.readWidth()), tensor.WithBacking(x))
+		}
 		obs[i] = layers.Space{A: structures[i].A, Mu: g.Mu}
 	}
 	return graph, obs, nil
+}
+
+// learnWLVocabulary sets m.WLVocabulary from the Weisfeiler-Lehman codes of data (as the model
+// reads them). Where a node's features are not one-hot (attributes) it leaves it nil: codes
+// of continuous rows tell every node apart, and the model reads such features as they are,
+// as 'gwf classify' takes WL labels of categorical features only.
+func (m *TemplateModel) learnWLVocabulary(data []*graphs.Graph) error {
+	gin := &GNN{Kind: EncoderGIN, W: []*mat.Dense{mat.NewDense(m.Inputs, 1, nil)}}
+	codes := make([]*mat.Dense, len(data))
+	for i, g := range data {
+		pg, err := gin.prepare(g)
+		if err != nil {
+			return fmt.Errorf("templates: %w", err)
+		}
+		x := pg.x.Data().([]float64)
+		if !oneHot(x, m.Inputs) {
+			m.WLVocabulary = nil
+			return nil
+		}
+		if codes[i], err = wlCodes(g, x, m.Inputs, m.Config.WLLabels); err != nil {
+			return err
+		}
+	}
+	m.WLVocabulary = wlVocabulary(codes, m.Config.WLLabels)
+	return nil
 }
 
 // standardStatistics are the graphs' statistics standardized by StatShift and StatScale.

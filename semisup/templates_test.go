@@ -339,7 +339,7 @@ func TestTemplateConfigErrors(t *testing.T) {
 func TestTemplateModelSaveLoad(t *testing.T) {
 	data, labels := semisuptest.TwoStructures(t, 12, 9)
 	cfg := smallTemplateConfig()
-	cfg.Epochs, cfg.Validation, cfg.Encoder, cfg.LearnWeight, cfg.WLRounds, cfg.GraphStatistics = 3, 0.25, EncoderGIN, true, 2, true
+	cfg.Epochs, cfg.Validation, cfg.Encoder, cfg.LearnWeight, cfg.WLRounds, cfg.WLLabels, cfg.GraphStatistics = 3, 0.25, EncoderGIN, true, 2, 0, true
 	m, err := NewTemplateModel(data, labels, 2, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -348,25 +348,7 @@ func TestTemplateModelSaveLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.Classes = []int{-1, 1}
-	path := filepath.Join(t.TempDir(), "m.templates")
-	if err := m.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	back, err := LoadTemplates(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := m.Logits(context.Background(), data, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := back.Logits(context.Background(), data, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !mat.Equal(got, want) {
-		t.Error("the loaded model scores differently")
-	}
+	back := reloaded(t, m, data)
 	if back.FeatureWeight() != m.FeatureWeight() || m.FeatureWeight() == cfg.FeatureWeight {
 		t.Errorf("feature weight %v trained, %v loaded, %v at the start", m.FeatureWeight(), back.FeatureWeight(), cfg.FeatureWeight)
 	}
@@ -399,24 +381,55 @@ func TestTemplateModelSaveLoad(t *testing.T) {
 		t.Error("IsTemplateFile does not know the file")
 	}
 	// A consistent payload with a wrong shape, sealed as a valid file, is refused too.
-	var p templatePayload
-	raw, err := envelope.Open(bytes.NewReader(file), TemplateFormat, templateFileVersion, "t", 1<<30)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &p); err != nil {
-		t.Fatal(err)
-	}
-	for name, damage := range map[string]func(p *templatePayload){
+	refusesDamaged(t, m, map[string]func(p *templatePayload){
 		"one shift for the templates":   func(p *templatePayload) { p.Shift = p.Shift[:1] },
 		"one shift for the statistics":  func(p *templatePayload) { p.StatShift = p.StatShift[:1] },
 		"a statistic's scale of 0":      func(p *templatePayload) { p.StatScale[3] = 0 },
 		"statistics the head does read": func(p *templatePayload) { p.Config.GraphStatistics = false },
-	} {
-		q := p
-		q.StatShift, q.StatScale = slices.Clone(p.StatShift), slices.Clone(p.StatScale)
-		damage(&q)
-		payload, _ := json.Marshal(q)
+	})
+}
+
+// reloaded saves m, loads it back and checks that the loaded model scores data as m does.
+func reloaded(t *testing.T, m *TemplateModel, data []*graphs.Graph) *TemplateModel {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "m.templates")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := LoadTemplates(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := m.Logits(context.Background(), data, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := back.Logits(context.Background(), data, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(got, want) {
+		t.Error("the loaded model scores differently")
+	}
+	return back
+}
+
+// refusesDamaged seals each damaged copy of m's file payload as a valid file and checks that
+// it is refused as corrupt. The damages may change the payload's slices in place: each one
+// gets a payload of its own.
+func refusesDamaged(t *testing.T, m *TemplateModel, damages map[string]func(p *templatePayload)) {
+	t.Helper()
+	for name, damage := range damages {
+		var p templatePayload
+		raw, err := json.Marshal(m.payload())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(raw, &p); err != nil {
+			t.Fatal(err)
+		}
+		damage(&p)
+		payload, _ := json.Marshal(p)
 		sealed, _ := envelope.Seal(TemplateFormat, templateFileVersion, payload)
 		if _, err := DecodeTemplates(bytes.NewReader(sealed)); !errors.Is(err, ErrCorruptTemplates) {
 			t.Errorf("a file with %s: %v", name, err)

@@ -88,6 +88,7 @@ func TestSemisupDefaults(t *testing.T) {
 		"templates":      fmt.Sprintf("(0: %d per class)", semisup.TemplatesPerClass),
 		"template-nodes": fmt.Sprintf("(default %d)", d.TemplateNodes),
 		"members":        fmt.Sprintf("(default %d)", d.MemberCount()),
+		"wl-labels":      fmt.Sprintf("(default %d)", d.WLLabels),
 	} {
 		line := flagLine(t, fs, flag)
 		if !strings.HasSuffix(line, help) || strings.Count(line, "(default") > 1 {

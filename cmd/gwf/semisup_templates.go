@@ -28,6 +28,7 @@ type templateFlags struct {
 	learnWeight bool
 	learnNodes  bool
 	wl          int
+	wlLabels    int
 	members     int
 	patience    int
 	statistics  bool
@@ -42,6 +43,7 @@ func (t *templateFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&t.learnWeight, "learn-feature-weight", d.LearnWeight, "--method templates: learn the feature weight, from --feature-weight")
 	fs.BoolVar(&t.learnNodes, "learn-node-weights", d.LearnNodeWeights, "--method templates: learn each template's node weights (TFGW's), from uniform")
 	fs.IntVar(&t.wl, "wl", d.WLRounds, "--method templates: rounds of continuous Weisfeiler-Lehman refinement added to the node features (each node's features averaged with its neighbours', round after round, as WWL does; 0: the features as they are; at most 10)")
+	fs.IntVar(&t.wlLabels, "wl-labels", d.WLLabels, "--method templates: iterations of hashed Weisfeiler-Lehman labels added to the node features, one-hot (FGW's WL labels: two nodes match where their labelled neighbourhood trees are the same) of categorical node features (labels, or the one-hot degrees of graphs without features; attributes are read as they are); 0: none; at most 10; --wl replaces them")
 	fs.BoolVar(&t.statistics, "statistics", d.GraphStatistics, "--method templates: the head also reads each graph's statistics (sizes, degrees, clustering, path lengths, spectra: those of 'gwf classify --compare statistics'), standardized, beside its discrepancies to the templates")
 	fs.IntVar(&t.patience, "patience", d.Patience, "--method templates: end training once the validation accuracy has not risen for this many epochs (0: every epoch of --epochs)")
 	fs.IntVar(&t.members, "members", d.Members, "--method templates: models trained from different seeds, whose mean class probabilities predict (1: a single model)")
@@ -65,7 +67,10 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 	}
 	c.Templates, c.TemplateNodes, c.WeightDecay, c.LearnWeight = f.tmpl.templates, f.tmpl.nodes, f.tmpl.decay, f.tmpl.learnWeight
 	c.Members, c.Patience, c.LearnNodeWeights, c.WLRounds = f.tmpl.members, f.tmpl.patience, f.tmpl.learnNodes, f.tmpl.wl
-	c.GraphStatistics = f.tmpl.statistics
+	c.GraphStatistics, c.WLLabels = f.tmpl.statistics, f.tmpl.wlLabels
+	if fs.Changed("wl") && !fs.Changed("wl-labels") { // the continuous rounds in place of the labels
+		c.WLLabels = 0
+	}
 	t := &f.train
 	if fs.Changed("epochs") {
 		c.Epochs = t.Epochs
@@ -138,7 +143,7 @@ func gwfSetting(fs *pflag.FlagSet, setting string) error {
 
 // checkGWFMethod refuses the template model's own flags with --method gwf.
 func (f *semisupFlags) checkGWFMethod(fs *pflag.FlagSet) error {
-	for _, name := range []string{"templates", "template-nodes", "weight-decay", "learn-feature-weight", "learn-node-weights", "wl", "members", "patience", "statistics"} {
+	for _, name := range []string{"templates", "template-nodes", "weight-decay", "learn-feature-weight", "learn-node-weights", "wl", "wl-labels", "members", "patience", "statistics"} {
 		if fs.Changed(name) {
 			return cli.Usagef("--%s is a setting of --method templates", name)
 		}
@@ -186,8 +191,8 @@ func runTemplates(cmd *cobra.Command, a *app, f *semisupFlags) error {
 		return err
 	}
 	opt := crossval.TemplatesOptions{Folds: p.folds, Seed: p.foldSeed, Workers: f.train.Workers, Observe: a.observer("training", nil), Dir: p.outputDir}
-	a.Log.Infof("classifying %s (%d graphs, %d classes) with the template model: %d templates of ≤ %d nodes, %s encoder, structure %s, %d epochs, %d members",
-		ds.Name, len(ds.Graphs), classes, cfg.TemplateCount(classes), cfg.TemplateNodes, cfg.Encoder, cfg.Structure, cfg.Epochs, cfg.MemberCount())
+	a.Log.Infof("classifying %s (%d graphs, %d classes) with the template model: %d templates of ≤ %d nodes, %s encoder, structure %s, Weisfeiler-Lehman labels of %d iterations (of categorical features), %d epochs, %d members",
+		ds.Name, len(ds.Graphs), classes, cfg.TemplateCount(classes), cfg.TemplateNodes, cfg.Encoder, cfg.Structure, cfg.WLLabels, cfg.Epochs, cfg.MemberCount())
 	if p.fraction > 0 || p.given {
 		rep, m, split, err := crossval.FractionTemplates(cmd.Context(), ds, labels, classes, cfg, p.split(), opt)
 		if err != nil {

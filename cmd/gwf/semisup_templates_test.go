@@ -77,6 +77,11 @@ func TestSemisupTemplates(t *testing.T) {
 	if len(lines) != 11 || lines[0] != "graph,label,predicted,p_-1,p_1" {
 		t.Fatalf("predictions: %d lines, header %q", len(lines), lines[0])
 	}
+	// The default model reads the blocks' one-hot degrees with their Weisfeiler-Lehman labels,
+	// and keeps the codes it knows for the unseen graphs predicted above.
+	if e, err := semisup.LoadTemplateEnsemble(model); err != nil || e.Members[0].Config.WLLabels != semisup.DefaultWLLabels || len(e.Members[0].WLVocabulary) != semisup.DefaultWLLabels {
+		t.Fatalf("the default model: %v, members %v", err, e)
+	}
 	again, _ = mustRun(t, "predict", "--model", model, "--tu", unseen, "-q")
 	if again != csv {
 		t.Error("a second prediction of the same graphs differs")

@@ -118,8 +118,12 @@ func (r *TemplatesReport) describeModel() string {
 	if c.GraphStatistics {
 		head += " on the discrepancies and graph statistics"
 	}
-	return fmt.Sprintf("%d templates of ≤ %d nodes, %s encoder %v, %d WL rounds, structure %s, feature weight %g, %s, %d epochs, %d members",
-		r.Templates, c.TemplateNodes, c.Encoder, c.EncoderHidden, c.WLRounds, structureName(c.Structure), c.FeatureWeight, head, c.Epochs, c.MemberCount())
+	wl := fmt.Sprintf("%d WL rounds", c.WLRounds)
+	if c.WLLabels > 0 {
+		wl = fmt.Sprintf("WL labels of %d iterations", c.WLLabels)
+	}
+	return fmt.Sprintf("%d templates of ≤ %d nodes, %s encoder %v, %s, structure %s, feature weight %g, %s, %d epochs, %d members",
+		r.Templates, c.TemplateNodes, c.Encoder, c.EncoderHidden, wl, structureName(c.Structure), c.FeatureWeight, head, c.Epochs, c.MemberCount())
 }
 
 // epochsKept names the epoch each member kept (and the encoder chosen, with encoder auto).

@@ -1,0 +1,154 @@
+package semisup
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gwf-graphs/gwf/graphs"
+)
+
+// wlVocabularySize bounds the one-hot columns of each Weisfeiler-Lehman iteration
+// (TemplateConfig.WLLabels): the most common codes keep a column, the rare ones (on NCI1
+// thousands after two iterations, most in a single graph) share the zero row, so that the
+// templates' features and their gradients stay a few hundred wide.
+const wlVocabularySize = 128
+
+// wlCodes returns the Weisfeiler-Lehman codes (graphs.WLCodes) of g's nodes for iterations
+// 0..h, starting from x, the node features as the model reads them (n×d, row-major: labels,
+// attributes or one-hot degrees).
+func wlCodes(g *graphs.Graph, x []float64, d, h int) (*mat.Dense, error) {
+	cp := *g
+	cp.F = mat.NewDense(g.N(), d, x)
+	codes, err := graphs.WLCodes(&cp, h)
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	return codes, nil
+}
+
+// wlVocabulary returns, for each iteration 1..h of codes (one matrix per graph, as wlCodes
+// gives), the codes found in at least two graphs, most common first (by graphs, then by code
+// for a deterministic order), at most wlVocabularySize. A code of a single graph cannot tell
+// one graph from another.
+func wlVocabulary(codes []*mat.Dense, h int) [][]uint64 {
+	vocab := make([][]uint64, h)
+	for t := 1; t <= h; t++ {
+		graphsWith := map[uint64]int{}
+		seen := map[uint64]bool{}
+		for _, c := range codes {
+			clear(seen)
+			n, _ := c.Dims()
+			for v := range n {
+				code := uint64(c.At(v, t))
+				if !seen[code] {
+					seen[code] = true
+					graphsWith[code]++
+				}
+			}
+		}
+		var common []uint64
+		for code, k := range graphsWith {
+			if k >= 2 {
+				common = append(common, code)
+			}
+		}
+		slices.SortFunc(common, func(a, b uint64) int {
+			if c := cmp.Compare(graphsWith[b], graphsWith[a]); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+		vocab[t-1] = common[:min(len(common), wlVocabularySize)]
+	}
+	return vocab
+}
+
+// wlLabelFeatures returns x (n×d, row-major) followed by one one-hot block per iteration of
+// vocab (column p of block t: the node's code after t iterations is vocab[t−1][p]; a code not
+// in the vocabulary leaves the block zero), every block scaled by 1/√(h+1): a squared distance
+// between two nodes is then the mean over the blocks, as FGW's Hamming distance between WL
+// labels is the mean over the iterations, and the feature weight keeps its meaning.
+func wlLabelFeatures(x []float64, n, d int, codes *mat.Dense, vocab [][]uint64) []float64 {
+	width := d + vocabularyWidth(vocab)
+	out := make([]float64, n*width)
+	scale := 1 / math.Sqrt(float64(len(vocab)+1))
+	index := make([]map[uint64]int, len(vocab))
+	for t, v := range vocab {
+		index[t] = make(map[uint64]int, len(v))
+		for p, code := range v {
+			index[t][code] = p
+		}
+	}
+	for i := range n {
+		row := out[i*width : (i+1)*width]
+		for c, y := range x[i*d : (i+1)*d] {
+			row[c] = scale * y
+		}
+		off := d
+		for t := range vocab {
+			if p, ok := index[t][uint64(codes.At(i, t+1))]; ok {
+				row[off+p] = scale
+			}
+			off += len(vocab[t])
+		}
+	}
+	return out
+}
+
+// oneHot reports whether every row of x (d wide, row-major) is one-hot: categorical features.
+func oneHot(x []float64, d int) bool {
+	for i := 0; i+d <= len(x); i += d {
+		ones := 0
+		for _, v := range x[i : i+d] {
+			switch v {
+			case 1:
+				ones++
+			case 0:
+			default:
+				return false
+			}
+		}
+		if ones != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// vocabularyWidth is the number of one-hot columns the vocabulary adds.
+func vocabularyWidth(vocab [][]uint64) int {
+	w := 0
+	for _, v := range vocab {
+		w += len(v)
+	}
+	return w
+}
+
+// validVocabulary checks a vocabulary read from a file: none (features that are not one-hot),
+// or h iterations of distinct codes of at most 52 bits (graphs.WLCodes'), at most
+// wlVocabularySize each.
+func validVocabulary(vocab [][]uint64, h int) error {
+	if vocab == nil {
+		return nil
+	}
+	if len(vocab) != h {
+		return fmt.Errorf("%d Weisfeiler-Lehman vocabularies for %d iterations", len(vocab), h)
+	}
+	for t, v := range vocab {
+		if len(v) > wlVocabularySize {
+			return fmt.Errorf("Weisfeiler-Lehman iteration %d: %d codes (at most %d)", t+1, len(v), wlVocabularySize)
+		}
+		seen := make(map[uint64]bool, len(v))
+		for _, code := range v {
+			if code >= 1<<52 || seen[code] {
+				return fmt.Errorf("Weisfeiler-Lehman iteration %d: code %d repeated or wider than 52 bits", t+1, code)
+			}
+			seen[code] = true
+		}
+	}
+	return nil
+}
