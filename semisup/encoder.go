@@ -124,6 +124,10 @@ type prepared struct {
 	x       *tensor.Dense
 	n       int
 	readout float64
+	// wl are, with a template model's Weisfeiler-Lehman labels, each node's column in each
+	// iteration's vocabulary (n × iterations, row-major; −1: none), which readRows spreads
+	// one-hot beside x a batch at a time rather than holding the wide rows of every graph.
+	wl []int32
 }
 
 // prepare computes P and X of a graph for this encoder.

@@ -45,7 +45,7 @@ type TemplateConfig struct {
 	WLRounds int `json:"wl_rounds,omitempty"`
 	// WLLabels appends the hashed Weisfeiler-Lehman labels of that many iterations to
 	// categorical node features (one-hot labels, or one-hot degrees), one-hot themselves
-	// (wlLabelFeatures; the codes of graphs.WLCodes, FGW's WL labels), so that two nodes match
+	// (appendWLRows; the codes of graphs.WLCodes, FGW's WL labels), so that two nodes match
 	// where their labelled neighbourhood trees are the same (0: none). Each model keeps the codes
 	// common in the graphs it was made from (TemplateModel.WLVocabulary); attributes are read as
 	// they are. Not with WLRounds.
@@ -463,8 +463,7 @@ func (m *TemplateModel) balancedWeight(data []*graphs.Graph) (float64, error) {
 	}
 	read := make(graphs.Slice, len(data))
 	for i, p := range graph {
-		x := p.x.Data().([]float64)
-		read[i] = &graphs.Graph{Name: data[i].Name, A: obs[i].A, Mu: obs[i].Mu, F: mat.NewDense(len(obs[i].Mu), len(x)/len(obs[i].Mu), x)}
+		read[i] = &graphs.Graph{Name: data[i].Name, A: obs[i].A, Mu: obs[i].Mu, F: mat.NewDense(p.n, m.readWidth(), m.appendRows(nil, p))}
 	}
 	b, err := pairwise.BalanceFeatures(read)
 	if err != nil {

@@ -60,17 +60,25 @@ func (m *TemplateModel) inputs(data []*graphs.Graph) ([]prepared, []layers.Space
 			graph[i].x = tensor.New(tensor.WithShape(g.N(), m.readWidth()), tensor.WithBacking(x))
 		}
 		if h := m.Config.WLLabels; h > 0 && m.WLVocabulary != nil {
-			x := graph[i].x.Data().([]float64)
-			codes, err := wlCodes(g, x, m.Inputs, h)
+			codes, err := wlCodes(g, graph[i].x.Data().([]float64), m.Inputs, h)
 			if err != nil {
 				return nil, nil, err
 			}
-			x = wlLabelFeatures(x, g.N(), m.Inputs, codes, m.WLVocabulary)
-			graph[i].x = tensor.New(tensor.WithShape(g.N(), m.readWidth()), tensor.WithBacking(x))
+			graph[i].wl = wlPositions(codes, m.WLVocabulary)
 		}
 		obs[i] = layers.Space{A: structures[i].A, Mu: g.Mu}
 	}
 	return graph, obs, nil
+}
+
+// appendRows appends the node features pg's graph is read with (n × readWidth) to dst: its
+// input features, with its Weisfeiler-Lehman labels one-hot beside them where it has them.
+func (m *TemplateModel) appendRows(dst []float64, pg prepared) []float64 {
+	x := pg.x.Data().([]float64)
+	if pg.wl == nil {
+		return append(dst, x...)
+	}
+	return appendWLRows(dst, x, pg.n, m.Inputs, pg.wl, m.WLVocabulary)
 }
 
 // learnWLVocabulary sets m.WLVocabulary from the Weisfeiler-Lehman codes of data (as the model
@@ -286,7 +294,7 @@ func (b *boundTemplates) encode(g *gorgonia.ExprGraph, params gorgonia.Nodes, ba
 	off := 0
 	for _, i := range batch {
 		pg := b.graph[i]
-		xData = append(xData, pg.x.Data().([]float64)...)
+		xData = m.appendRows(xData, pg)
 		for a := 0; a < pg.n; a++ {
 			cols, vals := pg.p.Row(a)
 			for q, j := range cols {

@@ -67,36 +67,54 @@ func wlVocabulary(codes []*mat.Dense, h int) [][]uint64 {
 	return vocab
 }
 
-// wlLabelFeatures returns x (n×d, row-major) followed by one one-hot block per iteration of
-// vocab (column p of block t: the node's code after t iterations is vocab[t−1][p]; a code not
-// in the vocabulary leaves the block zero), every block scaled by 1/√(h+1): a squared distance
-// between two nodes is then the mean over the blocks, as FGW's Hamming distance between WL
-// labels is the mean over the iterations, and the feature weight keeps its meaning.
-func wlLabelFeatures(x []float64, n, d int, codes *mat.Dense, vocab [][]uint64) []float64 {
-	width := d + vocabularyWidth(vocab)
-	out := make([]float64, n*width)
-	scale := 1 / math.Sqrt(float64(len(vocab)+1))
-	index := make([]map[uint64]int, len(vocab))
+// wlPositions returns each node's column in each iteration's vocabulary (n × len(vocab),
+// row-major): the position of its code after t iterations in vocab[t−1], or −1 where the code is
+// not there.
+func wlPositions(codes *mat.Dense, vocab [][]uint64) []int32 {
+	n, _ := codes.Dims()
+	out := make([]int32, n*len(vocab))
 	for t, v := range vocab {
-		index[t] = make(map[uint64]int, len(v))
+		index := make(map[uint64]int32, len(v))
 		for p, code := range v {
-			index[t][code] = p
+			index[code] = int32(p)
+		}
+		for i := range n {
+			p, ok := index[uint64(codes.At(i, t+1))]
+			if !ok {
+				p = -1
+			}
+			out[i*len(vocab)+t] = p
 		}
 	}
+	return out
+}
+
+// appendWLRows appends to dst the rows of x (n×d, row-major) each followed by one one-hot block
+// per iteration of vocab (column p of block t set where pos says the node's code after t
+// iterations is vocab[t−1][p]; −1 leaves the block zero), every block scaled by 1/√(h+1): a
+// squared distance between two nodes is then the mean over the blocks, as FGW's Hamming
+// distance between WL labels is the mean over the iterations, and the feature weight keeps its
+// meaning.
+func appendWLRows(dst, x []float64, n, d int, pos []int32, vocab [][]uint64) []float64 {
+	width, h := d+vocabularyWidth(vocab), len(vocab)
+	scale := 1 / math.Sqrt(float64(h+1))
+	start := len(dst)
+	dst = slices.Grow(dst, n*width)[:start+n*width]
+	clear(dst[start:])
 	for i := range n {
-		row := out[i*width : (i+1)*width]
+		row := dst[start+i*width : start+(i+1)*width]
 		for c, y := range x[i*d : (i+1)*d] {
 			row[c] = scale * y
 		}
 		off := d
 		for t := range vocab {
-			if p, ok := index[t][uint64(codes.At(i, t+1))]; ok {
-				row[off+p] = scale
+			if p := pos[i*h+t]; p >= 0 {
+				row[off+int(p)] = scale
 			}
 			off += len(vocab[t])
 		}
 	}
-	return out
+	return dst
 }
 
 // oneHot reports whether every row of x (d wide, row-major) is one-hot: categorical features.
