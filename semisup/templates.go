@@ -81,6 +81,11 @@ type TemplateConfig struct {
 	// Validation is the fraction of the labelled graphs held out (stratified) to choose the
 	// epoch whose weights are kept; 0 keeps the last epoch's.
 	Validation float64 `json:"validation"`
+	// AverageEpochs, when > 0, keeps an exponential moving average of every parameter over
+	// about that many epochs of Adam steps (Polyak averaging): validation scores the averaged
+	// parameters and the model keeps them, so that the epoch kept depends less on where one
+	// noisy step landed. 0: the parameters as trained.
+	AverageEpochs float64 `json:"average_epochs,omitempty"`
 	// Patience, with a validation split, ends training once that many epochs in a row have
 	// not scored better on it than the best so far (0: train every epoch).
 	Patience int `json:"patience,omitempty"`
@@ -180,6 +185,8 @@ func (c TemplateConfig) Validate() error {
 		return fmt.Errorf("templates: %d templates (0 to %d; 0: %d per class)", c.Templates, maxTemplates, TemplatesPerClass)
 	case c.TemplateNodes < 1 || c.TemplateNodes > maxTemplateNodes:
 		return fmt.Errorf("templates: %d nodes per template (1 to %d)", c.TemplateNodes, maxTemplateNodes)
+	case !(c.AverageEpochs >= 0) || c.AverageEpochs > maxEpochs:
+		return fmt.Errorf("templates: averaging over %v epochs (0 to %d; 0: none)", c.AverageEpochs, maxEpochs)
 	case !(c.FeatureWeight >= 0) || math.IsInf(c.FeatureWeight, 0):
 		return fmt.Errorf("templates: feature weight %v must be finite and ≥ 0", c.FeatureWeight)
 	case c.Encoder != EncoderGIN && c.Encoder != EncoderNone && c.Encoder != EncoderAuto:
@@ -311,6 +318,16 @@ func (c TemplateConfig) read(data []*graphs.Graph) []*graphs.Graph {
 		return graphs.WithoutFeatures(data)
 	}
 	return data
+}
+
+// WLLabelColumns is the number of one-hot Weisfeiler-Lehman label columns the model reads
+// beside its input features: 0 where Config.WLLabels is 0 or the node features are not
+// categorical (attributes, read as they are).
+func (m *TemplateModel) WLLabelColumns() int {
+	if m.Config.WLLabels == 0 {
+		return 0
+	}
+	return vocabularyWidth(m.WLVocabulary)
 }
 
 // readWidth is the width of the node features the encoder reads: the input features and their

@@ -38,7 +38,9 @@ type TemplateOptions struct {
 // training; after every epoch they are scored with a forward pass as unseen graphs are, and the
 // model keeps the weights of the epoch that scored best on them (the later epoch on ties, for
 // the lower training loss); with Config.Patience, training ends once it has not risen for that
-// many epochs. No other graph's label is read.
+// many epochs. No other graph's label is read. With Config.AverageEpochs the weights scored and
+// kept are the moving average of the trained ones (paramAverage), the last epoch's without a
+// validation split.
 func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, labels []int, opt TemplateOptions) error {
 	if err := m.Config.Validate(); err != nil {
 		return err
@@ -81,9 +83,11 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 	}
 	adam := gorgonia.NewAdamSolver(adamOpts...)
 	warm := gwops.NewWarmStarts()
-	layer := gwops.Templates{Solver: m.solver(), Workers: opt.Workers, Context: ctx, Warm: warm}
+	// Without an encoder the node features are data: no gradient is computed for them.
+	layer := gwops.Templates{Solver: m.solver(), Workers: opt.Workers, Context: ctx, Warm: warm, FixedFeatures: m.Encoder == nil}
 	eval := gwops.Templates{Solver: m.solver(), Workers: opt.Workers, Context: ctx}
 	began, trained := time.Now(), 0
+	avg := newParamAverage(params, cfg.AverageEpochs, (len(train)+cfg.BatchSize-1)/cfg.BatchSize)
 	best, bestAcc := snapshot(params), math.Inf(-1)
 	since := 0 // epochs since the validation accuracy last rose
 	for epoch := len(m.History) + 1; epoch <= cfg.Epochs; epoch++ {
@@ -101,6 +105,7 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 			if err != nil {
 				return fmt.Errorf("templates: epoch %d: %w", epoch, err)
 			}
+			avg.update(params)
 			loss, seen = loss+ce*float64(n), seen+n
 			done := s + len(batch)
 			elapsed := time.Since(began)
@@ -112,6 +117,7 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 		}
 		st := TemplateEpoch{Epoch: epoch, CrossEntropy: loss / float64(max(seen, 1)), ValidationAccuracy: math.NaN()}
 		if len(valid) > 0 {
+			avg.swapIn(params) // validation scores, and best keeps, the averaged parameters
 			acc, err := b.accuracy(valid, labels, eval)
 			if err != nil {
 				return fmt.Errorf("templates: epoch %d, validation: %w", epoch, err)
@@ -125,6 +131,7 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 			if acc >= bestAcc {
 				bestAcc, best, m.BestEpoch = acc, snapshot(params), epoch
 			}
+			avg.swapOut(params)
 		} else {
 			m.BestEpoch = epoch
 		}
@@ -136,8 +143,11 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 			break
 		}
 	}
-	if len(valid) > 0 {
+	switch {
+	case len(valid) > 0:
 		restore(params, best)
+	case avg != nil:
+		avg.swapIn(params)
 	}
 	return nil
 }

@@ -301,6 +301,8 @@ func TestTemplateConfigErrors(t *testing.T) {
 		func(c *TemplateConfig) { c.BatchSize = 0 },
 		func(c *TemplateConfig) { c.Validation = 1 },
 		func(c *TemplateConfig) { c.Patience = -1 },
+		func(c *TemplateConfig) { c.AverageEpochs = -1 },
+		func(c *TemplateConfig) { c.AverageEpochs = math.NaN() },
 		func(c *TemplateConfig) { c.SolverIterations = -1 },
 		func(c *TemplateConfig) { c.SolverIterations = 10001 },
 		func(c *TemplateConfig) { c.SolverTolerance = -1e-6 },

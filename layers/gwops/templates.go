@@ -48,6 +48,10 @@ type Templates struct {
 	// pair from it (layers.CG.Start), without CG's extra starts: templates move little between
 	// steps, so the last transport is a near-optimal start. Other solvers ignore it.
 	Warm *WarmStarts
+	// FixedFeatures says the graphs' node features x are data, not computed from parameters
+	// (no encoder before the layer): the backward pass then computes no gradient in x, the
+	// largest of its gradients, and x must not be asked for one.
+	FixedFeatures bool
 }
 
 // Template is one template as nodes: its structure V (n×n; the structure is ReLU(V)), its node
@@ -425,13 +429,19 @@ func (op *templatesOp) String() string {
 	return fmt.Sprintf("Templates(K=%d,B=%d)", op.k(), len(op.obs))
 }
 
-// DiffWRT: differentiable in every input.
+// DiffWRT: differentiable in every input, but in fixed node features.
 func (op *templatesOp) DiffWRT(inputs int) []bool {
 	d := make([]bool, inputs)
 	for i := range d {
-		d[i] = true
+		d[i] = !op.fixedInput(i)
 	}
 	return d
+}
+
+// fixedInput reports whether input i is node features that take no gradient
+// (Templates.FixedFeatures).
+func (op *templatesOp) fixedInput(i int) bool {
+	return op.features && op.layer.FixedFeatures && i == 2*op.k()
 }
 
 // SymDiff returns, for every input, the gradient of Σ_bk G[b][k]·D[b][k] for the incoming
@@ -440,6 +450,9 @@ func (op *templatesOp) DiffWRT(inputs int) []bool {
 func (op *templatesOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (gorgonia.Nodes, error) {
 	out := make(gorgonia.Nodes, len(inputs))
 	for i, in := range inputs {
+		if op.fixedInput(i) {
+			continue // nil: Gorgonia skips an input DiffWRT calls constant
+		}
 		var err error
 		out[i], err = gorgonia.ApplyOp(&templatesGradOp{parent: op, input: i, shape: in.Shape().Clone()}, append(append(gorgonia.Nodes{}, inputs...), output, grad)...)
 		if err != nil {

@@ -574,3 +574,49 @@ func randomSimplex(rng *rand.Rand, n int) []float64 {
 	}
 	return x
 }
+
+// With FixedFeatures the layer computes no gradient in the node features, and every other
+// gradient is the one computed with it.
+func TestTemplatesFixedFeatures(t *testing.T) {
+	p := newTemplateProblem(31, 3, 2, 2)
+	g := []float64{0.5, -1, 2, 0.25, 1, -0.75}
+	grads := func(fixed bool) (out [][]float64, gradOps int) {
+		l := Templates{Solver: exactCG(0.6), FixedFeatures: fixed}
+		eg, s, _, params := p.build(t, l, g)
+		in := len(p.v) + len(p.h) // X's position
+		wrt := append(append(gorgonia.Nodes{}, params[:in]...), params[in+1:]...)
+		if _, err := gorgonia.Grad(s, wrt...); err != nil {
+			t.Fatal(err)
+		}
+		m := gorgonia.NewTapeMachine(eg)
+		defer m.Close()
+		if err := m.RunAll(); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range wrt {
+			gv, err := n.Grad()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, append([]float64(nil), gv.Data().([]float64)...))
+		}
+		for _, n := range eg.AllNodes() {
+			if _, ok := n.Op().(*templatesGradOp); ok {
+				gradOps++
+			}
+		}
+		return out, gradOps
+	}
+	all, n := grads(false)
+	fixed, nFixed := grads(true)
+	if K := len(p.v); n != 2*K+1 || nFixed != 2*K {
+		t.Errorf("%d gradient nodes, %d with fixed features; want %d and %d", n, nFixed, 2*K+1, 2*K)
+	}
+	for i := range all {
+		for j := range all[i] {
+			if fixed[i][j] != all[i][j] {
+				t.Fatalf("parameter %d entry %d: gradient %v with fixed features, %v without", i, j, fixed[i][j], all[i][j])
+			}
+		}
+	}
+}

@@ -42,9 +42,13 @@ type TemplatesFold struct {
 	NodeFeatures semisup.NodeFeatureSource `json:"node_features,omitempty"`
 	// FeatureWeight is the weight the fold's first member measured, with Config.BalanceWeight.
 	FeatureWeight float64 `json:"feature_weight,omitempty"`
-	Train         int     `json:"train"`
-	Test          int     `json:"test"`
-	Seconds       float64 `json:"seconds"`
+	// WLLabelColumns are the one-hot Weisfeiler-Lehman label columns the fold's first member
+	// read (semisup.TemplateModel.WLLabelColumns): 0 where Config.WLLabels found no categorical
+	// node features to label.
+	WLLabelColumns int     `json:"wl_label_columns,omitempty"`
+	Train          int     `json:"train"`
+	Test           int     `json:"test"`
+	Seconds        float64 `json:"seconds"`
 	// Graphs are the held-out graphs (indices into the data) and Predictions the classes
 	// predicted for them, in that order (absent from folds kept before they were recorded).
 	Graphs      []int `json:"graphs,omitempty"`
@@ -77,7 +81,9 @@ type TemplatesReport struct {
 	NodeFeatures semisup.NodeFeatureSource `json:"node_features,omitempty"`
 	// FeatureWeight is the weight one split's first member measured, with Config.BalanceWeight.
 	FeatureWeight float64 `json:"feature_weight,omitempty"`
-	Seconds       float64 `json:"seconds"`
+	// WLLabelColumns are one split's as TemplatesFold's.
+	WLLabelColumns int     `json:"wl_label_columns,omitempty"`
+	Seconds        float64 `json:"seconds"`
 }
 
 // FoldAccuracies are the folds' accuracies, in fold order (none for one split).
@@ -137,6 +143,9 @@ func epochsKept(f TemplatesFold) string {
 	}
 	if f.FeatureWeight > 0 {
 		kept = fmt.Sprintf("feature weight %.4g, %s", f.FeatureWeight, kept)
+	}
+	if f.WLLabelColumns > 0 {
+		kept = fmt.Sprintf("%d WL label columns, %s", f.WLLabelColumns, kept)
 	}
 	return kept
 }
@@ -245,7 +254,7 @@ func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []in
 			r.BestEpochs = m.BestEpochs()
 		}
 		r.Encoder, r.NodeFeatures = choices(cfg, train, m)
-		r.FeatureWeight = measuredWeight(cfg, m)
+		r.FeatureWeight, r.WLLabelColumns = measuredWeight(cfg, m), m.Members[0].WLLabelColumns()
 		rep.Folds = append(rep.Folds, r)
 		if opt.Dir != "" {
 			rec.Result = r
@@ -300,7 +309,7 @@ func FractionTemplates(ctx context.Context, ds *graphs.Dataset, labels []int, cl
 	rep := &TemplatesReport{Method: MethodTemplates, Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Protocol: protocol, Config: cfg,
 		Templates: cfg.TemplateCount(classes), Accuracy: MeanStd{Mean: s.Accuracy}, Labeled: s.Labelled(), Scored: s.Scored, Seconds: time.Since(start).Seconds()}
 	rep.Encoder, rep.NodeFeatures = choices(cfg, ds.Graphs, m)
-	rep.FeatureWeight = measuredWeight(cfg, m)
+	rep.FeatureWeight, rep.WLLabelColumns = measuredWeight(cfg, m), m.Members[0].WLLabelColumns()
 	return rep, m, s, nil
 }
 
