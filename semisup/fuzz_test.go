@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/internal/sealedfile"
 	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
 )
 
@@ -74,9 +74,9 @@ func FuzzDecodePayload(f *testing.F) {
 	f.Add([]byte(`{"config":{"activation":"relu"},"head_w":[],"head_b":[],"gwf":{}}`))
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		if !json.Valid(payload) {
-			return // the envelope could not carry it
+			return // the sealed file could not carry it
 		}
-		file, err := envelope.Seal("gwf-semisup-model", FormatVersion, payload)
+		file, err := sealedfile.Seal("gwf-semisup-model", FormatVersion, payload)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
-	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/internal/sealedfile"
 	"github.com/gwf-graphs/gwf/training"
 )
 
@@ -25,7 +25,7 @@ const (
 	MaxHiddenLayers = 64
 )
 
-// The file is an envelope (internal/envelope: format "gwf-semisup-model", version, SHA-256 of
+// The file is a sealed file (internal/sealedfile: format "gwf-semisup-model", version, SHA-256 of
 // the payload) whose payload holds the head's configuration and weights, the epoch history,
 // the Adam state (for an exact resume) and the GWF model as a complete GWF model file.
 // Wall-clock seconds are not written, so identical runs give identical files.
@@ -71,7 +71,7 @@ var ErrCorrupt = errors.New("corrupt semi-supervised model file")
 // once to checksum it, once to write it — so that the model of a large corpus is not held in
 // memory again as a file.
 func (m *Model) Encode(w io.Writer) error {
-	if err := envelope.SealStream(w, "gwf-semisup-model", FormatVersion, m.encodePayload); err != nil {
+	if err := sealedfile.SealStream(w, "gwf-semisup-model", FormatVersion, m.encodePayload); err != nil {
 		return fmt.Errorf("write semi-supervised model: %w", err)
 	}
 	return nil
@@ -82,17 +82,17 @@ func (m *Model) Encode(w io.Writer) error {
 func (m *Model) Save(path string) error { return atomicfile.Write(path, m.Encode) }
 
 // Load reads a model file written by Save. A path to no gwf model file at all (a directory,
-// an empty file) is told so (envelope.ErrNotModelFile), not called corrupt.
+// an empty file) is told so (sealedfile.ErrNotModelFile), not called corrupt.
 func Load(path string) (*Model, error) {
-	return envelope.Load(path, Decode)
+	return sealedfile.Load(path, Decode)
 }
 
 // Decode reads and checks a model file: every shape before anything is allocated, and the
 // optimizer state against the history, so that a resume continues exactly where it stopped.
 func Decode(r io.Reader) (*Model, error) {
-	payload, err := envelope.Open(r, "gwf-semisup-model", FormatVersion, "semi-supervised gwf model", training.MaxFileBytes)
-	if errors.Is(err, envelope.ErrCorrupt) {
-		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err) // a file of another kind: envelope.FormatError
+	payload, err := sealedfile.Open(r, "gwf-semisup-model", FormatVersion, "semi-supervised gwf model", training.MaxFileBytes)
+	if errors.Is(err, sealedfile.ErrCorrupt) {
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err) // a file of another kind: sealedfile.FormatError
 	} else if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,7 @@ package semisup
 import (
 	"io"
 
-	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/internal/sealedfile"
 )
 
 // encodePayload writes the payload of the model file — exactly the bytes json.Marshal gives
@@ -11,7 +11,7 @@ import (
 // states row by row and the GWF model as its own file, written in pieces too. Fields are
 // written in the struct's order, with its omitempty rules.
 func (m *Model) encodePayload(w io.Writer) error {
-	e := envelope.NewPieces(w)
+	e := sealedfile.NewPieces(w)
 	e.Raw(`{"config":`)
 	e.Value(m.Config)
 	var headW [][][]float64
@@ -45,7 +45,7 @@ func (m *Model) encodePayload(w io.Writer) error {
 		e.Raw(`,"head":`)
 		e.Value(o.Head)
 		e.Raw(`,"z":`)
-		envelope.Slice(e, o.Z)
+		sealedfile.Slice(e, o.Z)
 		if o.Encoder != nil {
 			e.Raw(`,"encoder":`)
 			e.Value(o.Encoder)

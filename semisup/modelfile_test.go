@@ -11,7 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/internal/sealedfile"
 	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
 	"github.com/gwf-graphs/gwf/training"
 )
@@ -64,7 +64,7 @@ func sealPayload(t *testing.T, p map[string]any) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	file, err := envelope.Seal("gwf-semisup-model", FormatVersion, b)
+	file, err := sealedfile.Seal("gwf-semisup-model", FormatVersion, b)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,11 +9,11 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
-	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/internal/sealedfile"
 	"github.com/gwf-graphs/gwf/training"
 )
 
-// TemplateEnsembleFormat names the template ensemble's file (an internal/envelope).
+// TemplateEnsembleFormat names the template ensemble's file (a sealed file, internal/sealedfile).
 const TemplateEnsembleFormat = "gwf-templates-ensemble"
 
 // templateEnsembleFileVersion is the version of the ensemble's file.
@@ -46,7 +46,7 @@ func (e *TemplateEnsemble) Encode(w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("write template ensemble: %w", err)
 	}
-	file, err := envelope.Seal(TemplateEnsembleFormat, templateEnsembleFileVersion, payload)
+	file, err := sealedfile.Seal(TemplateEnsembleFormat, templateEnsembleFileVersion, payload)
 	if err != nil {
 		return fmt.Errorf("write template ensemble: %w", err)
 	}
@@ -60,7 +60,7 @@ func (e *TemplateEnsemble) Save(path string) error { return atomicfile.Write(pat
 // LoadTemplateEnsemble reads an ensemble file written by TemplateEnsemble.Save, or a single
 // model's (TemplateModel.Save) as an ensemble of one.
 func LoadTemplateEnsemble(path string) (*TemplateEnsemble, error) {
-	return envelope.Load(path, DecodeTemplateEnsemble)
+	return sealedfile.Load(path, DecodeTemplateEnsemble)
 }
 
 // DecodeTemplateEnsemble reads and checks an ensemble's file, or a single model's as an
@@ -78,8 +78,8 @@ func DecodeTemplateEnsemble(r io.Reader) (*TemplateEnsemble, error) {
 		}
 		return &TemplateEnsemble{Members: []*TemplateModel{m}, Features: m.Features, ClassLabels: m.ClassLabels}, nil
 	}
-	body, err := envelope.Open(bytes.NewReader(raw), TemplateEnsembleFormat, templateEnsembleFileVersion, "gwf template ensemble", training.MaxFileBytes)
-	if errors.Is(err, envelope.ErrCorrupt) {
+	body, err := sealedfile.Open(bytes.NewReader(raw), TemplateEnsembleFormat, templateEnsembleFileVersion, "gwf template ensemble", training.MaxFileBytes)
+	if errors.Is(err, sealedfile.ErrCorrupt) {
 		return nil, fmt.Errorf("%w: %w", ErrCorruptTemplates, err)
 	} else if err != nil {
 		return nil, err

@@ -11,7 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/internal/sealedfile"
 	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
 )
 
@@ -171,7 +171,7 @@ func TestTemplateEnsembleSaveLoad(t *testing.T) {
 		}
 	}
 	// Valid members that disagree on the classes, or none, sealed as a valid file.
-	raw, err := envelope.Open(bytes.NewReader(file), TemplateEnsembleFormat, templateEnsembleFileVersion, "t", 1<<30)
+	raw, err := sealedfile.Open(bytes.NewReader(file), TemplateEnsembleFormat, templateEnsembleFileVersion, "t", 1<<30)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestTemplateEnsembleSaveLoad(t *testing.T) {
 		}
 		change(&p)
 		payload, _ := json.Marshal(p)
-		sealed, _ := envelope.Seal(TemplateEnsembleFormat, templateEnsembleFileVersion, payload)
+		sealed, _ := sealedfile.Seal(TemplateEnsembleFormat, templateEnsembleFileVersion, payload)
 		if _, err := DecodeTemplateEnsemble(bytes.NewReader(sealed)); !errors.Is(err, ErrCorruptTemplates) {
 			t.Errorf("%s: %v", name, err)
 		}

@@ -12,11 +12,11 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
-	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/internal/sealedfile"
 	"github.com/gwf-graphs/gwf/training"
 )
 
-// TemplateFormat names the template model's file (an internal/envelope: format, version,
+// TemplateFormat names the template model's file (internal/sealedfile: format, version,
 // SHA-256 of the payload).
 const TemplateFormat = "gwf-templates-model"
 
@@ -66,7 +66,7 @@ func (m *TemplateModel) Encode(w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("write template model: %w", err)
 	}
-	file, err := envelope.Seal(TemplateFormat, templateFileVersion, payload)
+	file, err := sealedfile.Seal(TemplateFormat, templateFileVersion, payload)
 	if err != nil {
 		return fmt.Errorf("write template model: %w", err)
 	}
@@ -120,7 +120,7 @@ func (m *TemplateModel) Save(path string) error { return atomicfile.Write(path, 
 
 // LoadTemplates reads a model file written by Save.
 func LoadTemplates(path string) (*TemplateModel, error) {
-	return envelope.Load(path, DecodeTemplates)
+	return sealedfile.Load(path, DecodeTemplates)
 }
 
 // ErrCorruptTemplates is wrapped by errors about unreadable, truncated, tampered or
@@ -130,8 +130,8 @@ var ErrCorruptTemplates = errors.New("corrupt template model file")
 // DecodeTemplates reads and checks a template model file: settings, every shape against the
 // others and every value finite.
 func DecodeTemplates(r io.Reader) (*TemplateModel, error) {
-	raw, err := envelope.Open(r, TemplateFormat, templateFileVersion, "gwf template model", training.MaxFileBytes)
-	if errors.Is(err, envelope.ErrCorrupt) {
+	raw, err := sealedfile.Open(r, TemplateFormat, templateFileVersion, "gwf template model", training.MaxFileBytes)
+	if errors.Is(err, sealedfile.ErrCorrupt) {
 		return nil, fmt.Errorf("%w: %w", ErrCorruptTemplates, err)
 	} else if err != nil {
 		return nil, err

@@ -15,7 +15,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/internal/sealedfile"
 	"github.com/gwf-graphs/gwf/layers/csr"
 	"github.com/gwf-graphs/gwf/layers/gwops"
 	"github.com/gwf-graphs/gwf/layers/pairwise"
@@ -432,7 +432,7 @@ func refusesDamaged(t *testing.T, m *TemplateModel, damages map[string]func(p *t
 		}
 		damage(&p)
 		payload, _ := json.Marshal(p)
-		sealed, _ := envelope.Seal(TemplateFormat, templateFileVersion, payload)
+		sealed, _ := sealedfile.Seal(TemplateFormat, templateFileVersion, payload)
 		if _, err := DecodeTemplates(bytes.NewReader(sealed)); !errors.Is(err, ErrCorruptTemplates) {
 			t.Errorf("a file with %s: %v", name, err)
 		}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/internal/sealedfile"
 )
 
 // seedModel is a small valid model file for the fuzz corpora.
@@ -119,9 +119,9 @@ func FuzzDecodeModelPayload(f *testing.F) {
 	f.Add(seedTrainedPayload(f))
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		if !json.Valid(payload) {
-			return // the envelope could not carry it
+			return // the sealed file could not carry it
 		}
-		file, err := envelope.Seal("gwf-model", FormatVersion, payload)
+		file, err := sealedfile.Seal("gwf-model", FormatVersion, payload)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,20 +12,20 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
-	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/internal/sealedfile"
 )
 
 // FormatVersion is the version of the model file format written by Save.
 const FormatVersion = 1
 
-// MaxFileBytes bounds the size of a model file that Decode reads (envelope.MaxFileBytes).
-const MaxFileBytes = envelope.MaxFileBytes
+// MaxFileBytes bounds the size of a model file that Decode reads (sealedfile.MaxFileBytes).
+const MaxFileBytes = sealedfile.MaxFileBytes
 
 // maxEntries bounds the number of values of all matrices of a decoded model together (4 GiB of
 // float64), checked from the payload's declared shapes before any matrix is allocated.
 const maxEntries = MaxFileBytes / 8
 
-// The model file is an envelope (internal/envelope: format "gwf-model", version, SHA-256 of the
+// The model file is a sealed file (internal/sealedfile: format "gwf-model", version, SHA-256 of the
 // payload) around a JSON payload that holds the config, the atoms (V, H, atom distributions,
 // as lists of rows), the embeddings Z (one row per training graph), the data fingerprint, the
 // epoch history and, after training, the Adam state (optimizer: step counts and moment
@@ -104,7 +104,7 @@ func denseOf(rows [][]float64, what string) (*mat.Dense, error) {
 // once to checksum it, once to write it — so that a model of a large corpus is never held in
 // memory as one more copy of itself.
 func (m *Model) Encode(w io.Writer) error {
-	if err := envelope.SealStream(w, "gwf-model", FormatVersion, m.encodePayload); err != nil {
+	if err := sealedfile.SealStream(w, "gwf-model", FormatVersion, m.encodePayload); err != nil {
 		return fmt.Errorf("write model: %w", err)
 	}
 	return nil
@@ -117,9 +117,9 @@ var ErrCorrupt = errors.New("corrupt model file")
 // the consistency of its contents: every shape is checked before anything is allocated, and
 // the optimizer state must match the history and the partial epoch exactly.
 func Decode(r io.Reader) (*Model, error) {
-	payload, err := envelope.Open(r, "gwf-model", FormatVersion, "gwf model", MaxFileBytes)
-	if errors.Is(err, envelope.ErrCorrupt) {
-		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err) // a file of another kind: envelope.FormatError
+	payload, err := sealedfile.Open(r, "gwf-model", FormatVersion, "gwf model", MaxFileBytes)
+	if errors.Is(err, sealedfile.ErrCorrupt) {
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err) // a file of another kind: sealedfile.FormatError
 	} else if err != nil {
 		return nil, err
 	}
@@ -325,9 +325,9 @@ func (m *Model) checkOptimizer() error {
 func (m *Model) Save(path string) error { return atomicfile.Write(path, m.Encode) }
 
 // Load reads a model file. A path to no gwf model file at all (a directory, an empty file)
-// is told so (envelope.ErrNotModelFile), not called corrupt.
+// is told so (sealedfile.ErrNotModelFile), not called corrupt.
 func Load(path string) (*Model, error) {
-	if err := envelope.CheckFile(path); err != nil {
+	if err := sealedfile.CheckFile(path); err != nil {
 		return nil, fmt.Errorf("load model: %w", err)
 	}
 	f, err := os.Open(path)

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/internal/sealedfile"
 )
 
 // trainedPayload is the payload of a model trained for one epoch (with its optimizer state),
@@ -49,7 +49,7 @@ func sealed(t testing.TB, payload any) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	file, err := envelope.Seal("gwf-model", FormatVersion, b)
+	file, err := sealedfile.Seal("gwf-model", FormatVersion, b)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package training
 import (
 	"io"
 
-	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/internal/sealedfile"
 )
 
 // encodePayload writes the model file's payload — exactly the bytes json.Marshal gives for
@@ -12,7 +12,7 @@ import (
 // graphs is never held in memory whole. Fields are written in the struct's order, with its
 // omitempty rules.
 func (m *Model) encodePayload(w io.Writer) error {
-	e := envelope.NewPieces(w)
+	e := sealedfile.NewPieces(w)
 	e.Raw(`{"config":`)
 	e.Value(m.Config)
 	var v, h [][][]float64
@@ -55,7 +55,7 @@ func (m *Model) encodePayload(w io.Writer) error {
 		e.Raw(`,"atoms":`)
 		e.Value(o.Atoms)
 		e.Raw(`,"z":`)
-		envelope.Slice(e, o.Z)
+		sealedfile.Slice(e, o.Z)
 		if len(o.Terms) > 0 {
 			e.Raw(`,"terms":`)
 			e.Value(o.Terms)

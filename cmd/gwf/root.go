@@ -11,7 +11,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/internal/buildinfo"
 	"github.com/gwf-graphs/gwf/internal/cli"
-	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/internal/sealedfile"
 	"github.com/gwf-graphs/gwf/training"
 	"github.com/gwf-graphs/gwf/training/progresslog"
 )
@@ -87,7 +87,7 @@ var modelFormats = map[string]string{
 
 // formatHint explains a file of the wrong kind: what it is, and what makes the one asked for.
 func formatHint(err error) string {
-	var fe *envelope.FormatError
+	var fe *sealedfile.FormatError
 	if !errors.As(err, &fe) {
 		return ""
 	}

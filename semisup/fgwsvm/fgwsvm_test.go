@@ -17,7 +17,7 @@ import (
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/classlabel"
-	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/internal/sealedfile"
 	"github.com/gwf-graphs/gwf/layers/observe"
 )
 
@@ -450,7 +450,7 @@ func TestDecodeVersion1(t *testing.T) {
 	delete(p, "voters")
 	p["choice"], p["svm"] = one["choice"], one["svm"]
 	payload, _ := json.Marshal(p)
-	file, err := envelope.Seal(FormatName, 1, payload)
+	file, err := sealedfile.Seal(FormatName, 1, payload)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -464,7 +464,7 @@ func TestDecodeVersion1(t *testing.T) {
 		t.Fatalf("version 1 predicts %v (%v), version 2 %v", got, err, want)
 	}
 	future := []byte(fmt.Sprintf(`"version":%d`, FormatVersion+1))
-	if _, err := Decode(bytes.NewReader(bytes.Replace(file, []byte(`"version":1`), future, 1))); !errors.Is(err, envelope.ErrVersion) {
+	if _, err := Decode(bytes.NewReader(bytes.Replace(file, []byte(`"version":1`), future, 1))); !errors.Is(err, sealedfile.ErrVersion) {
 		t.Fatalf("version %d: %v, want ErrVersion", FormatVersion+1, err)
 	}
 }

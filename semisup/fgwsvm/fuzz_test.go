@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/internal/sealedfile"
 )
 
 // fuzzSeedModel is a small trained classifier's file.
@@ -45,7 +45,7 @@ func fuzzSeedModel(f *testing.F) []byte {
 	return buf.Bytes()
 }
 
-// FuzzDecodePayload: any payload under a valid envelope is refused with an error or gives a
+// FuzzDecodePayload: any payload under a valid seal is refused with an error or gives a
 // classifier that predicts a graph without panicking.
 func FuzzDecodePayload(f *testing.F) {
 	var env struct{ Payload json.RawMessage }
@@ -60,9 +60,9 @@ func FuzzDecodePayload(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		if !json.Valid(payload) {
-			return // the envelope could not carry it
+			return // the sealed file could not carry it
 		}
-		file, err := envelope.Seal(FormatName, FormatVersion, payload)
+		file, err := sealedfile.Seal(FormatName, FormatVersion, payload)
 		if err != nil {
 			t.Fatal(err)
 		}

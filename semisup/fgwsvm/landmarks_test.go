@@ -14,7 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/internal/sealedfile"
 	"github.com/gwf-graphs/gwf/layers/observe"
 	"github.com/gwf-graphs/gwf/semisup/svm"
 )
@@ -204,7 +204,7 @@ func TestLandmarkPredictUnseen(t *testing.T) {
 		t.Fatalf("after a round trip %v (%v), before %v", again, err, got)
 	}
 
-	// Damaged landmark data under a valid envelope are refused, saying what is wrong.
+	// Damaged landmark data under a valid seal are refused, saying what is wrong.
 	for _, tc := range []struct {
 		name, want string
 		edit       func(p map[string]any)
@@ -243,7 +243,7 @@ func TestLandmarkPredictUnseen(t *testing.T) {
 	}
 }
 
-// resealed is the classifier file with its payload edited under a valid envelope.
+// resealed is the classifier file with its payload edited under a valid seal.
 func resealed(t *testing.T, file []byte, edit func(p map[string]any)) []byte {
 	t.Helper()
 	var env struct{ Payload json.RawMessage }
@@ -259,7 +259,7 @@ func resealed(t *testing.T, file []byte, edit func(p map[string]any)) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := envelope.Seal(FormatName, FormatVersion, payload)
+	out, err := sealedfile.Seal(FormatName, FormatVersion, payload)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,11 +11,11 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/internal/atomicfile"
 	"github.com/gwf-graphs/gwf/internal/classlabel"
-	"github.com/gwf-graphs/gwf/internal/envelope"
+	"github.com/gwf-graphs/gwf/internal/sealedfile"
 	"github.com/gwf-graphs/gwf/semisup/svm"
 )
 
-// FormatName and FormatVersion identify the classifier file (an internal/envelope: format,
+// FormatName and FormatVersion identify the classifier file (internal/sealedfile: format,
 // version, SHA-256 of the payload). Version 4 may hold vector candidates (Candidate.Kind: graph
 // statistics and their scales, WL subtree counts), which a reader of version 3 would take for
 // FGW candidates; version 3, candidates that leave the node features out
@@ -63,7 +63,7 @@ func (m *Model) Encode(w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("write fgw-svm classifier: %w", err)
 	}
-	sealed, err := envelope.Seal(FormatName, FormatVersion, payload)
+	sealed, err := sealedfile.Seal(FormatName, FormatVersion, payload)
 	if err != nil {
 		return fmt.Errorf("write fgw-svm classifier: %w", err)
 	}
@@ -75,9 +75,9 @@ func (m *Model) Encode(w io.Writer) error {
 func (m *Model) Save(path string) error { return atomicfile.Write(path, m.Encode) }
 
 // Load reads a classifier file written by Save. A path to no gwf model file at all (a
-// directory, an empty file) is told so (envelope.ErrNotModelFile), not called corrupt.
+// directory, an empty file) is told so (sealedfile.ErrNotModelFile), not called corrupt.
 func Load(path string) (*Model, error) {
-	return envelope.Load(path, Decode)
+	return sealedfile.Load(path, Decode)
 }
 
 // IsClassifierFile reports whether the start of a file (its first bytes) names this format,
@@ -89,18 +89,18 @@ func IsClassifierFile(head []byte) bool {
 // Decode reads and checks a classifier file: the SVM's shapes and values against its graphs,
 // each graph under the default size limits.
 func Decode(r io.Reader) (*Model, error) {
-	file, err := io.ReadAll(io.LimitReader(r, envelope.MaxFileBytes+1))
+	file, err := io.ReadAll(io.LimitReader(r, sealedfile.MaxFileBytes+1))
 	if err != nil {
 		return nil, err
 	}
-	payload, err := envelope.Open(bytes.NewReader(file), FormatName, FormatVersion, "fgw-svm classifier", envelope.MaxFileBytes)
-	for v := FormatVersion - 1; v >= 1 && errors.Is(err, envelope.ErrVersion); v-- {
-		if old, errOld := envelope.Open(bytes.NewReader(file), FormatName, v, "fgw-svm classifier", envelope.MaxFileBytes); errOld == nil {
+	payload, err := sealedfile.Open(bytes.NewReader(file), FormatName, FormatVersion, "fgw-svm classifier", sealedfile.MaxFileBytes)
+	for v := FormatVersion - 1; v >= 1 && errors.Is(err, sealedfile.ErrVersion); v-- {
+		if old, errOld := sealedfile.Open(bytes.NewReader(file), FormatName, v, "fgw-svm classifier", sealedfile.MaxFileBytes); errOld == nil {
 			payload, err = old, nil
 		}
 	}
-	if errors.Is(err, envelope.ErrCorrupt) {
-		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err) // a file of another kind: envelope.FormatError
+	if errors.Is(err, sealedfile.ErrCorrupt) {
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err) // a file of another kind: sealedfile.FormatError
 	} else if err != nil {
 		return nil, err
 	}

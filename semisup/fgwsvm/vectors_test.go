@@ -259,7 +259,7 @@ func TestPredictVectorCandidates(t *testing.T) {
 			t.Errorf("%s: %d scales", vt.Choice.Candidate, len(vt.Scales))
 		}
 	}
-	// Decode refuses scales that do not fit the candidate (the envelope's checksum aside).
+	// Decode refuses scales that do not fit the candidate (the seal's checksum aside).
 	stats := back.Voters[0]
 	if stats.Choice.Candidate.Kind != KindStatistics {
 		stats = back.Voters[1]

@@ -1,4 +1,4 @@
-// Package envelope is the outer layer of gwf's model files: one JSON object
+// Package sealedfile is the outer layer of gwf's model files: one JSON object
 //
 //	{"format": "<name>", "version": N, "sha256": "<hex of the payload's bytes>", "payload": {…}}
 //
@@ -6,4 +6,4 @@
 // detected before the payload is decoded. The packages that own a file format (training,
 // semisup) encode and check the payload itself; large payloads are written in pieces
 // (SealStream, Pieces), never held in memory whole.
-package envelope
+package sealedfile

@@ -1,4 +1,4 @@
-package envelope
+package sealedfile
 
 import (
 	"errors"
@@ -25,7 +25,7 @@ func TestCheckFile(t *testing.T) {
 		{"empty", "", "X is empty (0 bytes), not a gwf model file"},
 		{"random bytes", "\x8f\x12\x00\xffq\x03", "X is not a gwf model file (it does not start with gwf's header)"},
 		{"a graph", `{"nodes": [], "links": []}`, "X is not a gwf model file (it does not start with gwf's header)"},
-		{"another program's envelope", `{"format":"torch"}`, "X is not a gwf model file (it does not start with gwf's header)"},
+		{"another program's JSON file", `{"format":"torch"}`, "X is not a gwf model file (it does not start with gwf's header)"},
 		{"white space only", "   \n", "X is not a gwf model file"},
 		{"a gwf file", string(sealed), ""},
 		{"a gwf file, spaced", ` { "format" : "gwf-semisup-model"}`, ""},
