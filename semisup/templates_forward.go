@@ -51,6 +51,10 @@ func (m *TemplateModel) inputs(data []*graphs.Graph) ([]prepared, []layers.Space
 	if err != nil {
 		return nil, nil, fmt.Errorf("templates: %w", err)
 	}
+	var index []map[uint64]int32 // each iteration's code → column
+	if m.Config.WLLabels > 0 && m.WLVocabulary != nil {
+		index = wlIndex(m.WLVocabulary)
+	}
 	for i, g := range data {
 		if graph[i], err = gin.prepare(g); err != nil {
 			return nil, nil, fmt.Errorf("templates: %w", err)
@@ -59,12 +63,12 @@ func (m *TemplateModel) inputs(data []*graphs.Graph) ([]prepared, []layers.Space
 			x := wlFeatures(g, graph[i].x.Data().([]float64), m.Inputs, r)
 			graph[i].x = tensor.New(tensor.WithShape(g.N(), m.readWidth()), tensor.WithBacking(x))
 		}
-		if h := m.Config.WLLabels; h > 0 && m.WLVocabulary != nil {
-			codes, err := wlCodes(g, graph[i].x.Data().([]float64), m.Inputs, h)
+		if index != nil {
+			codes, err := wlCodes(g, graph[i].x.Data().([]float64), m.Inputs, m.Config.WLLabels)
 			if err != nil {
 				return nil, nil, err
 			}
-			graph[i].wl = wlPositions(codes, m.WLVocabulary)
+			graph[i].wl = wlPositions(codes, index)
 		}
 		obs[i] = layers.Space{A: structures[i].A, Mu: g.Mu}
 	}
@@ -86,21 +90,21 @@ func (m *TemplateModel) appendRows(dst []float64, pg prepared) []float64 {
 // of continuous rows tell every node apart, and the model reads such features as they are,
 // as 'gwf classify' takes WL labels of categorical features only.
 func (m *TemplateModel) learnWLVocabulary(data []*graphs.Graph) error {
-	gin := &GNN{Kind: EncoderGIN, W: []*mat.Dense{mat.NewDense(m.Inputs, 1, nil)}}
 	codes := make([]*mat.Dense, len(data))
 	for i, g := range data {
-		pg, err := gin.prepare(g)
-		if err != nil {
-			return fmt.Errorf("templates: %w", err)
+		if d := InputDim(g.Dim()); d != m.Inputs {
+			return fmt.Errorf("templates: graph %q has %d node features, the model reads %d", g.Name, d, m.Inputs)
 		}
-		x := pg.x.Data().([]float64)
+		x := inputFeatures(g)
 		if !oneHot(x, m.Inputs) {
 			m.WLVocabulary = nil
 			return nil
 		}
-		if codes[i], err = wlCodes(g, x, m.Inputs, m.Config.WLLabels); err != nil {
+		c, err := wlCodes(g, x, m.Inputs, m.Config.WLLabels)
+		if err != nil {
 			return err
 		}
+		codes[i] = c
 	}
 	m.WLVocabulary = wlVocabulary(codes, m.Config.WLLabels)
 	return nil

@@ -67,23 +67,32 @@ func wlVocabulary(codes []*mat.Dense, h int) [][]uint64 {
 	return vocab
 }
 
-// wlPositions returns each node's column in each iteration's vocabulary (n × len(vocab),
-// row-major): the position of its code after t iterations in vocab[t−1], or −1 where the code is
-// not there.
-func wlPositions(codes *mat.Dense, vocab [][]uint64) []int32 {
-	n, _ := codes.Dims()
-	out := make([]int32, n*len(vocab))
+// wlIndex maps each iteration's vocabulary codes to their columns (vocab[t−1][p] → p), once
+// per model rather than per graph.
+func wlIndex(vocab [][]uint64) []map[uint64]int32 {
+	out := make([]map[uint64]int32, len(vocab))
 	for t, v := range vocab {
-		index := make(map[uint64]int32, len(v))
+		out[t] = make(map[uint64]int32, len(v))
 		for p, code := range v {
-			index[code] = int32(p)
+			out[t][code] = int32(p)
 		}
+	}
+	return out
+}
+
+// wlPositions returns each node's column in each iteration's vocabulary (n × len(index),
+// row-major): the position of its code after t iterations (index[t−1], wlIndex), or −1 where the
+// code is not there.
+func wlPositions(codes *mat.Dense, index []map[uint64]int32) []int32 {
+	n, _ := codes.Dims()
+	out := make([]int32, n*len(index))
+	for t, columns := range index {
 		for i := range n {
-			p, ok := index[uint64(codes.At(i, t+1))]
+			p, ok := columns[uint64(codes.At(i, t+1))]
 			if !ok {
 				p = -1
 			}
-			out[i*len(vocab)+t] = p
+			out[i*len(index)+t] = p
 		}
 	}
 	return out

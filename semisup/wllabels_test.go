@@ -51,7 +51,7 @@ func TestWLLabelFeaturesByHand(t *testing.T) {
 	if len(vocab) != 1 || len(vocab[0]) != 3 {
 		t.Fatalf("vocabulary %v, want 3 codes of iteration 1", vocab)
 	}
-	got := appendWLRows(nil, x, 4, 2, wlPositions(codes[0], vocab), vocab)
+	got := appendWLRows(nil, x, 4, 2, wlPositions(codes[0], wlIndex(vocab)), vocab)
 	s := 1 / math.Sqrt(2)
 	row := func(i int) []float64 { return got[i*5 : (i+1)*5] }
 	for i := range 4 {
@@ -73,7 +73,7 @@ func TestWLLabelFeaturesByHand(t *testing.T) {
 	if !same(0, 2) || same(1, 3) {
 		t.Errorf("the two ends of the path differ, or the middle equals the isolated node: %v", got)
 	}
-	bb := appendWLRows([]float64{7}, x3, 2, 2, wlPositions(codes[2], vocab), vocab)[1:]
+	bb := appendWLRows([]float64{7}, x3, 2, 2, wlPositions(codes[2], wlIndex(vocab)), vocab)[1:]
 	for c, v := range bb[2:5] {
 		if v != 0 {
 			t.Errorf("a code of one graph has column %d", c)
