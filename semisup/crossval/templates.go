@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/buildinfo"
 	"github.com/gwf-graphs/gwf/internal/meanstd"
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training"
@@ -228,12 +229,17 @@ func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []in
 				train, trainLabels = append(train, g), append(trainLabels, labels[i])
 			}
 		}
-		rec := templatesFoldRecord{Config: cfg, Folds: opt.Folds, Seed: opt.Seed, Labels: labelsFingerprint(labels), Graphs: len(ds.Graphs)}
+		rec := templatesFoldRecord{Config: cfg, Folds: opt.Folds, Seed: opt.Seed, Labels: labelsFingerprint(labels), Graphs: len(ds.Graphs), Version: buildinfo.Version()}
 		if opt.Dir != "" {
-			if r, ok := savedTemplatesFold(opt.Dir, f+1, rec); ok {
+			if r, version, ok := savedTemplatesFold(opt.Dir, f+1, rec); ok {
 				accs = append(accs, r.Accuracy)
 				rep.Folds = append(rep.Folds, r)
 				opt.Observe.Say(false, "fold %d of %d: %.2f %% (kept in %s)", f+1, opt.Folds, 100*r.Accuracy, templatesFoldPath(opt.Dir, f+1))
+				if version != rec.Version {
+					// The settings match, but another build may train them otherwise: say so, and keep the fold.
+					opt.Observe.Say(true, "fold %d was kept by gwf %s, this is %s: its result is reused as it is (delete %s to train it again)",
+						f+1, orUnknown(version), rec.Version, templatesFoldPath(opt.Dir, f+1))
+				}
 				continue
 			}
 		}
@@ -327,4 +333,12 @@ func accuracyOf(pred, truth []int) float64 {
 		}
 	}
 	return float64(right) / float64(len(pred))
+}
+
+// orUnknown is version, or "an unrecorded version" for files kept before builds were recorded.
+func orUnknown(version string) string {
+	if version == "" {
+		return "an unrecorded version"
+	}
+	return version
 }

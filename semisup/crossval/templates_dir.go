@@ -20,7 +20,10 @@ type templatesFoldRecord struct {
 	Seed   uint64                 `json:"fold_seed"`
 	Labels string                 `json:"labels"` // labelsFingerprint of the data's labels
 	Graphs int                    `json:"graphs"`
-	Result TemplatesFold          `json:"result"`
+	// Version is the gwf build that trained the fold (buildinfo.Version): not part of what a
+	// kept fold must match, but named when another build reuses it.
+	Version string        `json:"gwf_version,omitempty"`
+	Result  TemplatesFold `json:"result"`
 }
 
 const templatesFoldFormat = "gwf-templates-fold"
@@ -30,19 +33,21 @@ func templatesFoldPath(dir string, f int) string {
 }
 
 // savedTemplatesFold returns fold f (1-based) of dir when it was computed with the settings
-// and data of want; ok is false otherwise (no file, other settings, a damaged file: the fold is
+// and data of want, and the build that computed it (""; files kept before builds were
+// recorded); ok is false otherwise (no file, other settings, a damaged file: the fold is
 // trained again and the file replaced).
-func savedTemplatesFold(dir string, f int, want templatesFoldRecord) (TemplatesFold, bool) {
+func savedTemplatesFold(dir string, f int, want templatesFoldRecord) (_ TemplatesFold, version string, ok bool) {
 	var got templatesFoldRecord
 	if !readKept(templatesFoldPath(dir, f), &got) || got.Format != templatesFoldFormat {
-		return TemplatesFold{}, false
+		return TemplatesFold{}, "", false
 	}
-	r := got.Result
+	r, version := got.Result, got.Version
 	got.Result, want.Result, want.Format = TemplatesFold{}, TemplatesFold{}, templatesFoldFormat
+	got.Version, want.Version = "", ""
 	if !sameKept(got, want) || r.Fold != f || !(r.Accuracy >= 0 && r.Accuracy <= 1) {
-		return TemplatesFold{}, false
+		return TemplatesFold{}, "", false
 	}
-	return r, true
+	return r, version, true
 }
 
 // saveTemplatesFold writes a finished fold atomically.

@@ -2,9 +2,11 @@ package crossval
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/gwf-graphs/gwf/semisup"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 // With the balanced feature weight each fold records the weight its model measured (and a
@@ -49,5 +51,46 @@ func TestCrossValidateTemplatesRecordsWLLabels(t *testing.T) {
 				t.Errorf("%d WL iterations, fold %d: %d label columns recorded", iterations, f.Fold, f.WLLabelColumns)
 			}
 		}
+	}
+}
+
+// A kept fold is reused whatever build kept it, and a fold kept by another build is named in
+// a warning.
+func TestCrossValidateTemplatesNamesOtherBuilds(t *testing.T) {
+	ds, labels := cyclesAndPaths(t, 6)
+	dir := t.TempDir()
+	cfg := smallTemplates()
+	run := func() (*TemplatesReport, []string) {
+		var warned []string
+		opt := TemplatesOptions{Folds: 2, Seed: 1, Workers: 2, Dir: dir, Observe: func(e training.Event) {
+			if e.Warning {
+				warned = append(warned, e.Message)
+			}
+		}}
+		rep, err := CrossValidateTemplates(context.Background(), ds, labels, 2, cfg, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep, warned
+	}
+	first, _ := run()
+	if _, warned := run(); len(warned) != 0 {
+		t.Errorf("the same build warned: %q", warned)
+	}
+	path := templatesFoldPath(dir, 2)
+	var rec templatesFoldRecord
+	if !readKept(path, &rec) || rec.Version == "" {
+		t.Fatalf("fold 2 kept without its build: %+v", rec)
+	}
+	rec.Version = "v0.0.0-older"
+	if err := writeKept(path, rec); err != nil {
+		t.Fatal(err)
+	}
+	again, warned := run()
+	if len(warned) != 1 || !strings.Contains(warned[0], "v0.0.0-older") || !strings.Contains(warned[0], "fold 2") {
+		t.Errorf("warnings %q, want one naming fold 2's build", warned)
+	}
+	if again.Folds[1].Accuracy != first.Folds[1].Accuracy || again.Folds[1].Seconds != first.Folds[1].Seconds {
+		t.Errorf("fold 2 was not reused: %+v, first %+v", again.Folds[1], first.Folds[1])
 	}
 }
