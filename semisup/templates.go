@@ -50,6 +50,12 @@ type TemplateConfig struct {
 	// common in the graphs it was made from (TemplateModel.WLVocabulary); attributes are read as
 	// they are. Not with WLRounds.
 	WLLabels int `json:"wl_labels,omitempty"`
+	// WLRareColumns, with WLLabels, gives each iteration's codes outside the vocabulary that
+	// many more one-hot columns, a code's column drawn from its hash, so that two nodes of rare
+	// neighbourhood trees differ as FGW's Hamming distance between WL labels says (but for the
+	// 1/WLRareColumns chance that their codes share a column). 0: a rare code leaves its block
+	// zero, and every rare node of an iteration looks alike.
+	WLRareColumns int `json:"wl_rare_columns,omitempty"`
 	// NodeFeatures is which node features the model reads: NodeFeaturesData (the graphs' own,
 	// or one-hot degrees for graphs without; "" too), NodeFeaturesNone (one-hot degrees: the
 	// structure alone, whatever features the graphs have) or NodeFeaturesAuto: for
@@ -174,6 +180,7 @@ const (
 	maxTemplateNodes = 1000
 	maxEpochs        = 100000
 	maxMembers       = 100
+	maxWLRareColumns = 4096
 	// maxSolverIterations is layers.DefaultCG's cap: more could only run longer.
 	maxSolverIterations = 10000
 )
@@ -209,6 +216,8 @@ func (c TemplateConfig) Validate() error {
 		return fmt.Errorf("templates: %d Weisfeiler-Lehman rounds (0 to %d)", c.WLRounds, graphs.MaxWLIterations)
 	case c.WLLabels < 0 || c.WLLabels > graphs.MaxWLIterations:
 		return fmt.Errorf("templates: %d Weisfeiler-Lehman label iterations (0 to %d)", c.WLLabels, graphs.MaxWLIterations)
+	case c.WLRareColumns < 0 || c.WLRareColumns > maxWLRareColumns || (c.WLRareColumns > 0 && c.WLLabels == 0):
+		return fmt.Errorf("templates: %d columns for rare Weisfeiler-Lehman labels (0 to %d, with WL labels only)", c.WLRareColumns, maxWLRareColumns)
 	case c.WLLabels > 0 && c.WLRounds > 0:
 		return fmt.Errorf("templates: Weisfeiler-Lehman labels and continuous rounds together; choose one")
 	case c.Structure != "" && c.Structure != graphs.Adjacency && c.Structure != graphs.ShortestPath:
@@ -327,14 +336,14 @@ func (m *TemplateModel) WLLabelColumns() int {
 	if m.Config.WLLabels == 0 {
 		return 0
 	}
-	return vocabularyWidth(m.WLVocabulary)
+	return wlWidth(m.WLVocabulary, m.Config.WLRareColumns)
 }
 
 // readWidth is the width of the node features the encoder reads: the input features and their
 // Weisfeiler-Lehman rounds or labels.
 func (m *TemplateModel) readWidth() int {
 	if m.Config.WLLabels > 0 && m.WLVocabulary != nil {
-		return m.Inputs + vocabularyWidth(m.WLVocabulary)
+		return m.Inputs + wlWidth(m.WLVocabulary, m.Config.WLRareColumns)
 	}
 	return m.Inputs * (m.Config.WLRounds + 1)
 }

@@ -68,7 +68,7 @@ func (m *TemplateModel) inputs(data []*graphs.Graph) ([]prepared, []layers.Space
 			if err != nil {
 				return nil, nil, err
 			}
-			graph[i].wl = wlPositions(codes, index)
+			graph[i].wl = wlPositions(codes, index, m.Config.WLRareColumns)
 		}
 		obs[i] = layers.Space{A: structures[i].A, Mu: g.Mu}
 	}
@@ -82,7 +82,7 @@ func (m *TemplateModel) appendRows(dst []float64, pg prepared) []float64 {
 	if pg.wl == nil {
 		return append(dst, x...)
 	}
-	return appendWLRows(dst, x, pg.n, m.Inputs, pg.wl, m.WLVocabulary)
+	return appendWLRows(dst, x, pg.n, m.Inputs, pg.wl, m.WLVocabulary, m.Config.WLRareColumns)
 }
 
 // learnWLVocabulary sets m.WLVocabulary from the Weisfeiler-Lehman codes of data (as the model

@@ -80,16 +80,22 @@ func wlIndex(vocab [][]uint64) []map[uint64]int32 {
 	return out
 }
 
-// wlPositions returns each node's column in each iteration's vocabulary (n × len(index),
-// row-major): the position of its code after t iterations (index[t−1], wlIndex), or −1 where the
-// code is not there.
-func wlPositions(codes *mat.Dense, index []map[uint64]int32) []int32 {
+// wlPositions returns each node's column in each iteration's block (n × len(index), row-major):
+// the position of its code after t iterations in the vocabulary (index[t−1], wlIndex); for a
+// code outside it, with rare > 0, one of the rare columns after the vocabulary's (rareColumn),
+// else −1.
+func wlPositions(codes *mat.Dense, index []map[uint64]int32, rare int) []int32 {
 	n, _ := codes.Dims()
 	out := make([]int32, n*len(index))
 	for t, columns := range index {
 		for i := range n {
-			p, ok := columns[uint64(codes.At(i, t+1))]
-			if !ok {
+			code := uint64(codes.At(i, t+1))
+			p, ok := columns[code]
+			switch {
+			case ok:
+			case rare > 0:
+				p = int32(len(columns) + rareColumn(code, rare))
+			default:
 				p = -1
 			}
 			out[i*len(index)+t] = p
@@ -98,14 +104,23 @@ func wlPositions(codes *mat.Dense, index []map[uint64]int32) []int32 {
 	return out
 }
 
+// rareColumn is a code's column among rare: splitmix64's finalizer of the code, so that
+// neighbouring codes spread evenly.
+func rareColumn(code uint64, rare int) int {
+	z := code + 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return int((z ^ (z >> 31)) % uint64(rare))
+}
+
 // appendWLRows appends to dst the rows of x (n×d, row-major) each followed by one one-hot block
-// per iteration of vocab (column p of block t set where pos says the node's code after t
-// iterations is vocab[t−1][p]; −1 leaves the block zero), every block scaled by 1/√(h+1): a
-// squared distance between two nodes is then the mean over the blocks, as FGW's Hamming
-// distance between WL labels is the mean over the iterations, and the feature weight keeps its
-// meaning.
-func appendWLRows(dst, x []float64, n, d int, pos []int32, vocab [][]uint64) []float64 {
-	width, h := d+vocabularyWidth(vocab), len(vocab)
+// per iteration of vocab and its rare columns (column p of block t set where pos says so: the
+// node's code after t iterations is vocab[t−1][p], or p ≥ len(vocab[t−1]) a rare code's
+// column; −1 leaves the block zero), every block scaled by 1/√(h+1): a squared distance
+// between two nodes is then the mean over the blocks, as FGW's Hamming distance between WL
+// labels is the mean over the iterations, and the feature weight keeps its meaning.
+func appendWLRows(dst, x []float64, n, d int, pos []int32, vocab [][]uint64, rare int) []float64 {
+	width, h := d+wlWidth(vocab, rare), len(vocab)
 	scale := 1 / math.Sqrt(float64(h+1))
 	start := len(dst)
 	dst = slices.Grow(dst, n*width)[:start+n*width]
@@ -120,7 +135,7 @@ func appendWLRows(dst, x []float64, n, d int, pos []int32, vocab [][]uint64) []f
 			if p := pos[i*h+t]; p >= 0 {
 				row[off+int(p)] = scale
 			}
-			off += len(vocab[t])
+			off += len(vocab[t]) + rare
 		}
 	}
 	return dst
@@ -144,6 +159,12 @@ func oneHot(x []float64, d int) bool {
 		}
 	}
 	return true
+}
+
+// wlWidth is the number of columns the WL labels add: the vocabulary's and, per iteration,
+// the rare codes'.
+func wlWidth(vocab [][]uint64, rare int) int {
+	return vocabularyWidth(vocab) + len(vocab)*rare
 }
 
 // vocabularyWidth is the number of one-hot columns the vocabulary adds.

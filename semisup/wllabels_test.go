@@ -51,7 +51,7 @@ func TestWLLabelFeaturesByHand(t *testing.T) {
 	if len(vocab) != 1 || len(vocab[0]) != 3 {
 		t.Fatalf("vocabulary %v, want 3 codes of iteration 1", vocab)
 	}
-	got := appendWLRows(nil, x, 4, 2, wlPositions(codes[0], wlIndex(vocab)), vocab)
+	got := appendWLRows(nil, x, 4, 2, wlPositions(codes[0], wlIndex(vocab), 0), vocab, 0)
 	s := 1 / math.Sqrt(2)
 	row := func(i int) []float64 { return got[i*5 : (i+1)*5] }
 	for i := range 4 {
@@ -73,10 +73,44 @@ func TestWLLabelFeaturesByHand(t *testing.T) {
 	if !same(0, 2) || same(1, 3) {
 		t.Errorf("the two ends of the path differ, or the middle equals the isolated node: %v", got)
 	}
-	bb := appendWLRows([]float64{7}, x3, 2, 2, wlPositions(codes[2], wlIndex(vocab)), vocab)[1:]
+	bb := appendWLRows([]float64{7}, x3, 2, 2, wlPositions(codes[2], wlIndex(vocab), 0), vocab, 0)[1:]
 	for c, v := range bb[2:5] {
 		if v != 0 {
 			t.Errorf("a code of one graph has column %d", c)
+		}
+	}
+
+	// With rare columns, the code of one graph takes the rare column of its hash, after the
+	// vocabulary's, and a vocabulary code keeps its own.
+	const rare = 8
+	rows := appendWLRows(nil, x3, 2, 2, wlPositions(codes[2], wlIndex(vocab), rare), vocab, rare)
+	for i := range 2 {
+		r := rows[i*(5+rare) : (i+1)*(5+rare)]
+		want := 2 + len(vocab[0]) + rareColumn(uint64(codes[2].At(i, 1)), rare)
+		for c, v := range r[2:] {
+			if (c+2 == want) != (v == s) || (v != s && v != 0) {
+				t.Errorf("node %d of bb, column %d: %v (the rare code's column is %d)", i, c+2, v, want)
+			}
+		}
+	}
+	wide := appendWLRows(nil, x, 4, 2, wlPositions(codes[0], wlIndex(vocab), rare), vocab, rare)
+	for i := range 4 {
+		if !mat.Equal(mat.NewVecDense(5, wide[i*(5+rare):i*(5+rare)+5]), mat.NewVecDense(5, row(i))) {
+			t.Errorf("node %d of a vocabulary code moved with rare columns: %v", i, wide[i*(5+rare):(i+1)*(5+rare)])
+		}
+	}
+}
+
+// Rare codes spread over the rare columns about evenly.
+func TestRareColumnSpreads(t *testing.T) {
+	const rare, codes = 16, 16000
+	count := make([]int, rare)
+	for c := range uint64(codes) {
+		count[rareColumn(c*7919, rare)]++
+	}
+	for col, k := range count {
+		if k < codes/rare*8/10 || k > codes/rare*12/10 {
+			t.Errorf("column %d holds %d of %d codes", col, k, codes)
 		}
 	}
 }
@@ -128,6 +162,16 @@ func TestTemplateWLLabels(t *testing.T) {
 		t.Fatal(err)
 	}
 	reloaded(t, m, data)
+	rareCfg := cfg
+	rareCfg.WLRareColumns = 4
+	rm, err := NewTemplateModel(data[:8], labels[:8], 2, rareCfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := vocabularyWidth(rm.WLVocabulary) + 2*4; rm.WLLabelColumns() != want || rm.readWidth() != rm.Inputs+want {
+		t.Errorf("with 4 rare columns: %d label columns, read width %d; want %d and %d", rm.WLLabelColumns(), rm.readWidth(), want, rm.Inputs+want)
+	}
+	reloaded(t, rm, data)
 	refusesDamaged(t, m, map[string]func(p *templatePayload){
 		"one iteration's vocabulary": func(p *templatePayload) { p.WLVocab = p.WLVocab[:1] },
 		"a repeated code":            func(p *templatePayload) { p.WLVocab[0] = append(p.WLVocab[0], p.WLVocab[0][0]) },
@@ -164,6 +208,9 @@ func TestTemplateWLLabels(t *testing.T) {
 		func(c *TemplateConfig) { c.WLLabels = -1 },
 		func(c *TemplateConfig) { c.WLLabels = graphs.MaxWLIterations + 1 },
 		func(c *TemplateConfig) { c.WLRounds = 1 },
+		func(c *TemplateConfig) { c.WLRareColumns = -1 },
+		func(c *TemplateConfig) { c.WLRareColumns = 1 << 20 },
+		func(c *TemplateConfig) { c.WLLabels, c.WLRareColumns = 0, 8 },
 	} {
 		bad := cfg
 		c(&bad)

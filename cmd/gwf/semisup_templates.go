@@ -29,6 +29,7 @@ type templateFlags struct {
 	learnNodes  bool
 	wl          int
 	wlLabels    int
+	wlRare      int
 	members     int
 	patience    int
 	average     float64
@@ -45,6 +46,7 @@ func (t *templateFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&t.learnNodes, "learn-node-weights", d.LearnNodeWeights, "--method templates: learn each template's node weights (TFGW's), from uniform")
 	fs.IntVar(&t.wl, "wl", d.WLRounds, "--method templates: rounds of continuous Weisfeiler-Lehman refinement added to the node features (each node's features averaged with its neighbours', round after round, as WWL does; 0: the features as they are; at most 10)")
 	fs.IntVar(&t.wlLabels, "wl-labels", d.WLLabels, "--method templates: iterations of hashed Weisfeiler-Lehman labels added to the node features, one-hot (FGW's WL labels: two nodes match where their labelled neighbourhood trees are the same) of categorical node features (labels, or the one-hot degrees of graphs without features; attributes are read as they are); 0: none; at most 10; --wl replaces them")
+	fs.IntVar(&t.wlRare, "wl-rare-columns", d.WLRareColumns, "--method templates, with --wl-labels: one-hot columns per iteration for the codes outside the vocabulary, each code's column drawn from its hash, so that rare neighbourhood trees differ from each other (0: they all look alike)")
 	fs.BoolVar(&t.statistics, "statistics", d.GraphStatistics, "--method templates: the head also reads each graph's statistics (sizes, degrees, clustering, path lengths, spectra: those of 'gwf classify --compare statistics'), standardized, beside its discrepancies to the templates")
 	fs.IntVar(&t.patience, "patience", d.Patience, "--method templates: end training once the validation accuracy has not risen for this many epochs (0: every epoch of --epochs)")
 	fs.Float64Var(&t.average, "average-epochs", d.AverageEpochs, "--method templates: validate and keep a moving average of the weights over about this many epochs of steps (Polyak averaging; 0: the weights as trained)")
@@ -69,7 +71,7 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 	}
 	c.Templates, c.TemplateNodes, c.WeightDecay, c.LearnWeight = f.tmpl.templates, f.tmpl.nodes, f.tmpl.decay, f.tmpl.learnWeight
 	c.Members, c.Patience, c.LearnNodeWeights, c.WLRounds = f.tmpl.members, f.tmpl.patience, f.tmpl.learnNodes, f.tmpl.wl
-	c.GraphStatistics, c.WLLabels, c.AverageEpochs = f.tmpl.statistics, f.tmpl.wlLabels, f.tmpl.average
+	c.GraphStatistics, c.WLLabels, c.AverageEpochs, c.WLRareColumns = f.tmpl.statistics, f.tmpl.wlLabels, f.tmpl.average, f.tmpl.wlRare
 	if fs.Changed("wl") && !fs.Changed("wl-labels") { // the continuous rounds in place of the labels
 		c.WLLabels = 0
 	}
