@@ -50,7 +50,7 @@ type Templates struct {
 	Warm *WarmStarts
 	// FixedFeatures says the graphs' node features x are data, not computed from parameters
 	// (no encoder before the layer): the backward pass then computes no gradient in x, the
-	// largest of its gradients, and x must not be asked for one.
+	// largest of its gradients (gorgonia.Grad with respect to x is then an error).
 	FixedFeatures bool
 }
 

@@ -619,4 +619,9 @@ func TestTemplatesFixedFeatures(t *testing.T) {
 			}
 		}
 	}
+	// Asking for the gradient in fixed features is an error, not a panic.
+	_, s, _, params := p.build(t, Templates{Solver: exactCG(0.6), FixedFeatures: true}, g)
+	if _, err := gorgonia.Grad(s, params...); err == nil {
+		t.Error("a gradient in fixed features was granted")
+	}
 }
