@@ -95,6 +95,11 @@ type TemplateConfig struct {
 	// Patience, with a validation split, ends training once that many epochs in a row have
 	// not scored better on it than the best so far (0: train every epoch).
 	Patience int `json:"patience,omitempty"`
+	// MaxEpochs, when above Epochs and with a validation split, makes Epochs a minimum:
+	// past it, training goes on while the validation accuracy has risen above its best within
+	// the last extendWindow(Epochs) epochs, up to MaxEpochs, for models still learning at
+	// Epochs. Epochs 1 to Epochs are the same as without it. 0: Epochs.
+	MaxEpochs int `json:"max_epochs,omitempty"`
 	// SolverIterations caps the Frank-Wolfe iterations of each exact CG solve of the template
 	// layer, in training and prediction alike (0: layers.DefaultCG's, POT's 10000). From the
 	// warm start most solves converge in a few iterations, but some creep towards the tolerance
@@ -224,6 +229,8 @@ func (c TemplateConfig) Validate() error {
 		return fmt.Errorf("templates: structure %q, want adjacency or shortest-path", c.Structure)
 	case c.Patience < 0 || c.Patience > maxEpochs:
 		return fmt.Errorf("templates: patience of %d epochs (0 to %d)", c.Patience, maxEpochs)
+	case c.MaxEpochs != 0 && (c.MaxEpochs < c.Epochs || c.MaxEpochs > maxEpochs):
+		return fmt.Errorf("templates: at most %d epochs (%d to %d, or 0: the %d epochs)", c.MaxEpochs, c.Epochs, maxEpochs, c.Epochs)
 	case c.Members < 0 || c.Members > maxMembers:
 		return fmt.Errorf("templates: %d members (1 to %d; 0: %d)", c.Members, maxMembers, DefaultMembers)
 	case c.SolverIterations < 0 || c.SolverIterations > maxSolverIterations:

@@ -38,9 +38,9 @@ type TemplateOptions struct {
 // training; after every epoch they are scored with a forward pass as unseen graphs are, and the
 // model keeps the weights of the epoch that scored best on them (the later epoch on ties, for
 // the lower training loss); with Config.Patience, training ends once it has not risen for that
-// many epochs. No other graph's label is read. With Config.AverageEpochs the weights scored and
-// kept are the moving average of the trained ones (paramAverage), the last epoch's without a
-// validation split.
+// many epochs, and with Config.MaxEpochs it goes on past Epochs while it still rises. No other
+// graph's label is read. With Config.AverageEpochs the weights scored and kept are the moving
+// average of the trained ones (paramAverage), the last epoch's without a validation split.
 func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, labels []int, opt TemplateOptions) error {
 	if err := m.Config.Validate(); err != nil {
 		return err
@@ -90,7 +90,15 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 	avg := newParamAverage(params, cfg.AverageEpochs, (len(train)+cfg.BatchSize-1)/cfg.BatchSize)
 	best, bestAcc := snapshot(params), math.Inf(-1)
 	since := 0 // epochs since the validation accuracy last rose
-	for epoch := len(m.History) + 1; epoch <= cfg.Epochs; epoch++ {
+	last := cfg.Epochs
+	if len(valid) > 0 && cfg.MaxEpochs > cfg.Epochs {
+		last = cfg.MaxEpochs
+	}
+	for epoch := len(m.History) + 1; epoch <= last; epoch++ {
+		horizon := cfg.Epochs // the epochs the progress counts: past Epochs, up to last
+		if epoch > cfg.Epochs {
+			horizon = last
+		}
 		start := time.Now()
 		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(epoch)))
 		order := append([]int(nil), train...)
@@ -111,8 +119,8 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 			elapsed := time.Since(began)
 			trained += len(batch)
 			rate := float64(trained) / elapsed.Seconds()
-			left := (cfg.Epochs-epoch)*len(order) + len(order) - done
-			opt.Observe.Step(training.Progress{Epoch: epoch, Epochs: cfg.Epochs, Done: done, Total: len(order), Loss: loss / float64(max(seen, 1)),
+			left := (horizon-epoch)*len(order) + len(order) - done
+			opt.Observe.Step(training.Progress{Epoch: epoch, Epochs: horizon, Done: done, Total: len(order), Loss: loss / float64(max(seen, 1)),
 				GraphsPerSec: rate, Elapsed: elapsed, ETA: time.Duration(float64(left) / rate * float64(time.Second))})
 		}
 		st := TemplateEpoch{Epoch: epoch, CrossEntropy: loss / float64(max(seen, 1)), ValidationAccuracy: math.NaN()}
@@ -142,6 +150,17 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 			opt.Observe.Say(false, "no better validation accuracy in %d epochs: training ends at epoch %d", since, epoch)
 			break
 		}
+		if epoch >= cfg.Epochs && epoch < last {
+			if since >= extendWindow(cfg.Epochs) {
+				if epoch > cfg.Epochs {
+					opt.Observe.Say(false, "no better validation accuracy in %d epochs: training ends at epoch %d", since, epoch)
+				}
+				break
+			}
+			if epoch == cfg.Epochs {
+				opt.Observe.Say(false, "the validation accuracy rose %d epochs ago: training goes on past epoch %d (at most %d)", since, epoch, last)
+			}
+		}
 	}
 	switch {
 	case len(valid) > 0:
@@ -151,6 +170,11 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 	}
 	return nil
 }
+
+// extendWindow is how recently the validation accuracy must have risen for training to go on
+// past TemplateConfig.Epochs (with MaxEpochs): a sixth of Epochs, 10 epochs at 60, so that
+// noise in a small validation split rarely carries a finished model on.
+func extendWindow(epochs int) int { return (epochs + 5) / 6 }
 
 // step runs one mini-batch: forward, loss, backward, one Adam step. It returns the mean
 // cross-entropy of the batch's labelled graphs and their number.

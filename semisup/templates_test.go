@@ -301,6 +301,8 @@ func TestTemplateConfigErrors(t *testing.T) {
 		func(c *TemplateConfig) { c.BatchSize = 0 },
 		func(c *TemplateConfig) { c.Validation = 1 },
 		func(c *TemplateConfig) { c.Patience = -1 },
+		func(c *TemplateConfig) { c.MaxEpochs = c.Epochs - 1 },
+		func(c *TemplateConfig) { c.MaxEpochs = 1 << 30 },
 		func(c *TemplateConfig) { c.AverageEpochs = -1 },
 		func(c *TemplateConfig) { c.AverageEpochs = math.NaN() },
 		func(c *TemplateConfig) { c.SolverIterations = -1 },
@@ -539,6 +541,57 @@ func TestFitTemplatesPatience(t *testing.T) {
 	}
 	if m.BestEpoch < rose || m.History[m.BestEpoch-1].ValidationAccuracy != top {
 		t.Errorf("kept epoch %d, best %v at epoch %d", m.BestEpoch, top, rose)
+	}
+}
+
+// With MaxEpochs, training goes on past Epochs while the validation accuracy rose within the
+// last extendWindow(Epochs) epochs, and stops at the first epoch where it has not; its first
+// Epochs epochs are those of the model trained without it.
+func TestFitTemplatesMaxEpochs(t *testing.T) {
+	data, labels := semisuptest.TwoStructures(t, 16, 15)
+	train := func(c TemplateConfig) *TemplateModel {
+		t.Helper()
+		m, err := NewTemplateModel(data, labels, 2, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := FitTemplates(context.Background(), m, data, labels, TemplateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	cfg := smallTemplateConfig()
+	cfg.Epochs, cfg.Validation = 3, 0.25 // its accuracy rises at epoch 3 on these graphs
+	plain := train(cfg)
+	cfg.MaxEpochs = 30
+	m := train(cfg)
+	n, w := len(m.History), extendWindow(cfg.Epochs)
+	if n <= cfg.Epochs || n > cfg.MaxEpochs {
+		t.Fatalf("trained %d epochs; want more than %d (still learning here) and at most %d", n, cfg.Epochs, cfg.MaxEpochs)
+	}
+	for e := range cfg.Epochs {
+		if m.History[e].CrossEntropy != plain.History[e].CrossEntropy || m.History[e].ValidationAccuracy != plain.History[e].ValidationAccuracy {
+			t.Fatalf("epoch %d differs from the model trained without MaxEpochs: %+v against %+v", e+1, m.History[e], plain.History[e])
+		}
+	}
+	since, top := 0, math.Inf(-1)
+	for _, e := range m.History {
+		if e.ValidationAccuracy > top {
+			since, top = 0, e.ValidationAccuracy
+		} else {
+			since++
+		}
+		switch {
+		case e.Epoch < cfg.Epochs || e.Epoch == cfg.MaxEpochs:
+		case e.Epoch < n && since >= w:
+			t.Fatalf("went on past epoch %d, whose accuracy had not risen for %d epochs (window %d)", e.Epoch, since, w)
+		case e.Epoch == n && since < w:
+			t.Fatalf("stopped at epoch %d, whose accuracy rose %d epochs before (window %d)", n, since, w)
+		}
+	}
+	cfg.Validation = 0 // nothing to tell whether it still learns: Epochs
+	if m := train(cfg); len(m.History) != cfg.Epochs {
+		t.Errorf("without a validation split: %d epochs, want %d", len(m.History), cfg.Epochs)
 	}
 }
 

@@ -32,6 +32,7 @@ type templateFlags struct {
 	wlRare      int
 	members     int
 	patience    int
+	maxEpochs   int
 	average     float64
 	statistics  bool
 }
@@ -49,6 +50,7 @@ func (t *templateFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&t.wlRare, "wl-rare-columns", d.WLRareColumns, "--method templates, with --wl-labels: one-hot columns per iteration for the codes outside the vocabulary, each code's column drawn from its hash, so that rare neighbourhood trees differ from each other (0: they all look alike)")
 	fs.BoolVar(&t.statistics, "statistics", d.GraphStatistics, "--method templates: the head also reads each graph's statistics (sizes, degrees, clustering, path lengths, spectra: those of 'gwf classify --compare statistics'), standardized, beside its discrepancies to the templates")
 	fs.IntVar(&t.patience, "patience", d.Patience, "--method templates: end training once the validation accuracy has not risen for this many epochs (0: every epoch of --epochs)")
+	fs.IntVar(&t.maxEpochs, "max-epochs", d.MaxEpochs, "--method templates, with a validation split: train past --epochs, up to this many, while the validation accuracy still rose within the last sixth of --epochs (0: --epochs)")
 	fs.Float64Var(&t.average, "average-epochs", d.AverageEpochs, "--method templates: validate and keep a moving average of the weights over about this many epochs of steps (Polyak averaging; 0: the weights as trained)")
 	fs.IntVar(&t.members, "members", d.Members, "--method templates: models trained from different seeds, whose mean class probabilities predict (1: a single model)")
 }
@@ -72,6 +74,7 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 	c.Templates, c.TemplateNodes, c.WeightDecay, c.LearnWeight = f.tmpl.templates, f.tmpl.nodes, f.tmpl.decay, f.tmpl.learnWeight
 	c.Members, c.Patience, c.LearnNodeWeights, c.WLRounds = f.tmpl.members, f.tmpl.patience, f.tmpl.learnNodes, f.tmpl.wl
 	c.GraphStatistics, c.WLLabels, c.AverageEpochs, c.WLRareColumns = f.tmpl.statistics, f.tmpl.wlLabels, f.tmpl.average, f.tmpl.wlRare
+	c.MaxEpochs = f.tmpl.maxEpochs
 	if fs.Changed("wl") && !fs.Changed("wl-labels") { // the continuous rounds in place of the labels
 		c.WLLabels = 0
 	}
@@ -147,7 +150,7 @@ func gwfSetting(fs *pflag.FlagSet, setting string) error {
 
 // checkGWFMethod refuses the template model's own flags with --method gwf.
 func (f *semisupFlags) checkGWFMethod(fs *pflag.FlagSet) error {
-	for _, name := range []string{"templates", "template-nodes", "weight-decay", "learn-feature-weight", "learn-node-weights", "wl", "wl-labels", "members", "patience", "statistics"} {
+	for _, name := range []string{"templates", "template-nodes", "weight-decay", "learn-feature-weight", "learn-node-weights", "wl", "wl-labels", "members", "patience", "max-epochs", "average-epochs", "wl-rare-columns", "statistics"} {
 		if fs.Changed(name) {
 			return cli.Usagef("--%s is a setting of --method templates", name)
 		}

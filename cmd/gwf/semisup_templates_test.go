@@ -119,6 +119,8 @@ func TestSemisupTemplates(t *testing.T) {
 		{"--method", "templates", "--members", "-1"},
 		{"--method", "templates", "--layers", "-1"},
 		{"--method", "gwf", "--members", "2"},
+		{"--method", "gwf", "--max-epochs", "100"},
+		{"--method", "templates", "--max-epochs", "5"},
 		{"--method", "templates", "--structure", "ring"},
 		{"--method", "templates", "--output", model},
 	} {
