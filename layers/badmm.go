@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -80,9 +81,9 @@ func (b BADMM) Check() error {
 }
 
 // finish implements finisher: the converged mode's projection and the optional rounding.
-func (b BADMM) finish(st *State) {
+func (b BADMM) finish(ctx context.Context, st *State) {
 	if b.Tol > 0 {
-		if err := st.project(b.Tol, b.MaxSweeps); err != nil {
+		if err := st.project(ctx, b.Tol, b.MaxSweeps); err != nil {
 			st.err = fmt.Errorf("projection: %w", err)
 			return
 		}
@@ -109,8 +110,8 @@ func (b BADMM) Init(st *State, src, dst Space) error {
 	return nil
 }
 
-// Step implements Solver: one BADMM layer.
-func (b BADMM) Step(st *State) {
+// Step implements Solver: one BADMM layer (it runs no loop long enough to check ctx).
+func (b BADMM) Step(_ context.Context, st *State) {
 	invG := 1 / b.Gamma
 	s, z := st.badmm.s, st.badmm.z
 	// E1 = (2·Csᵀ·T·Ct + Z)/γ, into st.cost.

@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -37,7 +38,7 @@ func BenchmarkGWD(b *testing.B) {
 				var st State
 				b.ReportAllocs()
 				for b.Loop() {
-					if err := Solve(s, &st, src, dst); err != nil {
+					if err := Solve(context.Background(), s, &st, src, dst); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -60,14 +61,14 @@ func BenchmarkEnvelopeLarge(b *testing.B) {
 	lambda := []float64{0.5, 0.5}
 	fwd := Forward{GWB: GWB{Solver: PPA{Gamma: 0.01, Layers: 2, Inner: 5, Weight: 1}, Layers: 1}}
 	var st ForwardState
-	if err := fwd.Run(&st, atoms, lambda, obs); err != nil {
+	if err := fwd.Run(context.Background(), &st, atoms, lambda, obs); err != nil {
 		b.Fatal(err)
 	}
 	gU := []*mat.Dense{mat.NewDense(20, 20, nil), mat.NewDense(20, 20, nil)}
 	gLambda := make([]float64, 2)
 	b.ReportAllocs()
 	for b.Loop() {
-		st.Envelope(atoms, lambda, obs, 1, gU, nil, gLambda)
+		st.Envelope(context.Background(), atoms, lambda, obs, 1, gU, nil, gLambda)
 	}
 }
 
@@ -80,7 +81,7 @@ func TestNoAllocationInSteadyState(t *testing.T) {
 	badmmTol := BADMM{Gamma: 1, Layers: 50, Weight: 1, Tol: 1e-9, MaxSweeps: 100, Round: true}
 	for _, s := range []Solver{DefaultPPA(), DefaultBADMM(), DefaultCG(), tol, badmmTol} {
 		var st State
-		if n := testing.AllocsPerRun(5, func() { _ = Solve(s, &st, src, dst) }); n > 0 {
+		if n := testing.AllocsPerRun(5, func() { _ = Solve(context.Background(), s, &st, src, dst) }); n > 0 {
 			t.Errorf("%s: %v allocations per solve", s.Name(), n)
 		}
 	}
@@ -88,7 +89,7 @@ func TestNoAllocationInSteadyState(t *testing.T) {
 	fwd := Forward{GWB: GWB{Solver: DefaultPPA(), Layers: 2}}
 	var st ForwardState
 	lambda := []float64{0.3, 0.7}
-	if n := testing.AllocsPerRun(5, func() { _ = fwd.Run(&st, atoms, lambda, src) }); n > 0 {
+	if n := testing.AllocsPerRun(5, func() { _ = fwd.Run(context.Background(), &st, atoms, lambda, src) }); n > 0 {
 		t.Errorf("forward: %v allocations per run", n)
 	}
 	// The same graphs stored sparse: written out dense into the states' buffers, not new ones.
@@ -103,14 +104,14 @@ func TestNoAllocationInSteadyState(t *testing.T) {
 	sparseSrc, sparseDst := Space{A: srcA, Mu: src.Mu}, Space{A: dstA, Mu: dst.Mu}
 	var sst State
 	ppa := Solver(DefaultPPA())
-	if n := testing.AllocsPerRun(5, func() { _ = Solve(ppa, &sst, sparseSrc, sparseDst) }); n > 0 {
+	if n := testing.AllocsPerRun(5, func() { _ = Solve(context.Background(), ppa, &sst, sparseSrc, sparseDst) }); n > 0 {
 		t.Errorf("sparse graphs: %v allocations per solve", n)
 	}
 	gU := []*mat.Dense{mat.NewDense(9, 9, nil), mat.NewDense(7, 7, nil)}
 	gLambda := make([]float64, 2)
 	if n := testing.AllocsPerRun(5, func() {
-		_ = fwd.Run(&st, atoms, lambda, sparseSrc)
-		st.Envelope(atoms, lambda, sparseSrc, 1, gU, nil, gLambda)
+		_ = fwd.Run(context.Background(), &st, atoms, lambda, sparseSrc)
+		st.Envelope(context.Background(), atoms, lambda, sparseSrc, 1, gU, nil, gLambda)
 	}); n > 0 {
 		t.Errorf("forward and envelope of a sparse graph: %v allocations per run", n)
 	}
@@ -125,7 +126,7 @@ func BenchmarkGWDLogDomain(b *testing.B) {
 	p.forceLog = true
 	var st State
 	for b.Loop() {
-		if err := Solve(p, &st, src, dst); err != nil {
+		if err := Solve(context.Background(), p, &st, src, dst); err != nil {
 			b.Fatal(err)
 		}
 	}

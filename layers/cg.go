@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -174,7 +175,6 @@ func (c CG) Init(st *State, src, dst Space) error {
 		w.symScratch.setBase(st)
 	}
 	w.emd.Warm = false // a new problem: its marginals may differ from the last basis's
-	w.emd.Context = st.Context
 	w.obj = st.Objective()
 	w.prev = math.NaN()
 	w.start, w.steps = 0, 0
@@ -182,15 +182,15 @@ func (c CG) Init(st *State, src, dst Space) error {
 	return nil
 }
 
-// Step implements Solver: one Frank-Wolfe iteration.
-func (c CG) Step(st *State) {
+// Step implements Solver: one Frank-Wolfe iteration. The network simplex checks ctx.
+func (c CG) Step(ctx context.Context, st *State) {
 	w := &st.cg
 	if w.sym {
 		c.symmetricGradient(st)
 	} else {
 		c.gradient(st)
 	}
-	if _, err := w.emd.Solve(w.x, st.cost, st.mus, st.mut); err != nil {
+	if _, err := w.emd.Solve(ctx, w.x, st.cost, st.mus, st.mut); err != nil {
 		st.err = fmt.Errorf("linearised problem at iteration %d: %w", st.Layer+1, err)
 		return
 	}

@@ -135,8 +135,8 @@ func closeness(lead, other *matchSide, d []float64, dRow, dCol, u, x, y int) int
 // The leading graph is the smaller one, or for equal sizes the one whose sorted row sums come
 // first, so that the start of (B, A) is the transpose of the start of (A, B) wherever the two
 // graphs can be told apart this way. A start costs O(ns²·nt), about one CG iteration; the
-// second up to anchorTargets times that. It returns the error of st.Context once that is done.
-func anchoredCoupling(st *State, k int) error {
+// second up to anchorTargets times that. It returns ctx's error once ctx is done.
+func anchoredCoupling(ctx context.Context, st *State, k int) error {
 	w := &st.cg.couplings
 	if k == 0 { // the graphs' keys and edges serve every anchored start of the solve
 		// Both graphs' in-edges count unless both are symmetric, so that their colours compare.
@@ -153,7 +153,7 @@ func anchoredCoupling(st *State, k int) error {
 		lead, other, dRow, dCol, tie = &dst, &src, 1, st.nt, st.colw
 	}
 	w.targets = growInt(w.targets, len(other.mu))
-	if err := greedyMatch(st.Context, lead, other, st.d, dRow, dCol, k, tie, w.targets); err != nil {
+	if err := greedyMatch(ctx, lead, other, st.d, dRow, dCol, k, tie, w.targets); err != nil {
 		return err
 	}
 	northWestCorner(st, src.order, dst.order)
@@ -202,7 +202,7 @@ const (
 // candidate images in the order the starts take them, kept from one start to the next of a
 // solve. The first start (k = 0) orders them by closeness and takes the closest; the second
 // (k = 1) reorders those as close as the closest (rankTied) before taking its own. A done ctx
-// (nil: none) stops it with ctx's error.
+// stops it with ctx's error.
 func greedyMatch(ctx context.Context, lead, other *matchSide, d []float64, dRow, dCol, k int, tie []float64, targets []int) error {
 	anchor := 0
 	for i, v := range lead.rs {
@@ -266,7 +266,7 @@ func rankTied(ctx context.Context, lead, other *matchSide, d []float64, dRow, dC
 // matchFrom fills lead.order and other.order with the greedy matching that begins with the
 // anchor matched to target, and returns its cost: the sum of what each match adds to the
 // objective of a permutation. It stops early, returning +Inf, once the cost passes bound, and
-// with ctx's error once ctx (nil: none) is done.
+// with ctx's error once ctx is done.
 func matchFrom(ctx context.Context, lead, other *matchSide, d []float64, dRow, dCol, anchor, target int, tie []float64, bound float64) (float64, error) {
 	nl, no := len(lead.mu), len(other.mu)
 	clear(tie)
@@ -289,7 +289,7 @@ func matchFrom(ctx context.Context, lead, other *matchSide, d []float64, dRow, d
 	pairs := min(nl, no)
 	for m := 1; m < pairs; m++ {
 		// A matching of 1,500 nodes takes seconds; ctxMatches matches take milliseconds.
-		if m%ctxMatches == 0 && ctx != nil {
+		if m%ctxMatches == 0 {
 			if err := ctx.Err(); err != nil {
 				return 0, fmt.Errorf("anchored start: stopped after %d of %d matches: %w", m, pairs, err)
 			}

@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"context"
 	"errors"
 	"fmt"
 )
@@ -16,7 +17,8 @@ import (
 // dual potentials are shifted by ((Ct⊙Ct)ᵀ·q)_j on the target side, added here. One more exact
 // OT solve, warm-started from CG's last basis, gives the potentials at T itself. It is how TFGW
 // learns its templates' node weights (Vincent-Cuaz et al., NeurIPS 2022). Only after a CG solve.
-func TargetPotentials(st *State, v []float64) error {
+// The network simplex checks ctx as in Solve.
+func TargetPotentials(ctx context.Context, st *State, v []float64) error {
 	if !st.cg.solving || len(st.cg.x) != st.ns*st.nt || st.ns == 0 {
 		return errors.New("target potentials: the state holds no CG solve")
 	}
@@ -30,7 +32,7 @@ func TargetPotentials(st *State, v []float64) error {
 		c.gradient(st)
 	}
 	u := grow(st.rowShift, st.ns) // scratch: the source potentials are not needed
-	if _, err := st.cg.emd.Solve(st.cg.x, st.cost, st.mus, st.mut); err != nil {
+	if _, err := st.cg.emd.Solve(ctx, st.cg.x, st.cost, st.mus, st.mut); err != nil {
 		return fmt.Errorf("target potentials: %w", err)
 	}
 	st.cg.emd.Potentials(u, v)

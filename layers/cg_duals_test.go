@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -12,7 +13,7 @@ import (
 func solvedObjective(t *testing.T, cg CG, src, dst Space) float64 {
 	t.Helper()
 	var st State
-	if err := Solve(cg, &st, src, dst); err != nil {
+	if err := Solve(context.Background(), cg, &st, src, dst); err != nil {
 		t.Fatal(err)
 	}
 	return st.Objective()
@@ -45,11 +46,11 @@ func TestTargetPotentialsFiniteDifferences(t *testing.T) {
 			cg := DefaultCG()
 			cg.Weight = c.weight
 			var st State
-			if err := Solve(cg, &st, src, dst); err != nil {
+			if err := Solve(context.Background(), cg, &st, src, dst); err != nil {
 				t.Fatal(err)
 			}
 			v := make([]float64, len(mut))
-			if err := TargetPotentials(&st, v); err != nil {
+			if err := TargetPotentials(context.Background(), &st, v); err != nil {
 				t.Fatal(err)
 			}
 			for _, x := range v {
@@ -92,26 +93,26 @@ func normalize(x []float64) {
 // last, and a wrong length.
 func TestTargetPotentialsNeedsCG(t *testing.T) {
 	var st State
-	if err := TargetPotentials(&st, make([]float64, 3)); err == nil {
+	if err := TargetPotentials(context.Background(), &st, make([]float64, 3)); err == nil {
 		t.Error("an empty state gave potentials")
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	cs, _, mus := layerstest.RandomGraph(rng, 4, 0.5, 1, false, 0)
 	ct, _, mut := layerstest.RandomGraph(rng, 3, 0.5, 1, false, 0)
-	if err := Solve(DefaultCG(), &st, Space{C: cs, Mu: mus}, Space{C: ct, Mu: mut}); err != nil {
+	if err := Solve(context.Background(), DefaultCG(), &st, Space{C: cs, Mu: mus}, Space{C: ct, Mu: mut}); err != nil {
 		t.Fatal(err)
 	}
-	if err := TargetPotentials(&st, make([]float64, 4)); err == nil {
+	if err := TargetPotentials(context.Background(), &st, make([]float64, 4)); err == nil {
 		t.Error("4 entries for 3 target nodes were accepted")
 	}
-	if err := TargetPotentials(&st, make([]float64, 3)); err != nil {
+	if err := TargetPotentials(context.Background(), &st, make([]float64, 3)); err != nil {
 		t.Fatalf("after a CG solve: %v", err)
 	}
 	// A PPA solve of the same sizes since: the potentials would be of another transport.
-	if err := Solve(DefaultPPA(), &st, Space{C: cs, Mu: mus}, Space{C: ct, Mu: mut}); err != nil {
+	if err := Solve(context.Background(), DefaultPPA(), &st, Space{C: cs, Mu: mus}, Space{C: ct, Mu: mut}); err != nil {
 		t.Fatal(err)
 	}
-	if err := TargetPotentials(&st, make([]float64, 3)); err == nil {
+	if err := TargetPotentials(context.Background(), &st, make([]float64, 3)); err == nil {
 		t.Error("a state PPA filled last gave potentials")
 	}
 }

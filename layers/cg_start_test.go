@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -118,10 +119,10 @@ func TestCGOrderStartAllocs(t *testing.T) {
 	var anchored Solver = DefaultCG()
 	st := &State{}
 	for _, s := range []Solver{plain, both, anchored} {
-		if err := Solve(s, st, a, b); err != nil {
+		if err := Solve(context.Background(), s, st, a, b); err != nil {
 			t.Fatal(err)
 		}
-		if n := testing.AllocsPerRun(5, func() { _ = Solve(s, st, a, b) }); n != 0 {
+		if n := testing.AllocsPerRun(5, func() { _ = Solve(context.Background(), s, st, a, b) }); n != 0 {
 			t.Errorf("%+v: %v allocations per solve", s, n)
 		}
 	}

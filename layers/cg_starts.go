@@ -2,6 +2,7 @@ package layers
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -24,8 +25,9 @@ const (
 )
 
 // done implements stopper: POT's stopping rule on the objective's change, or MaxIter
-// iterations of the start; when a start ends and more are left, the next one begins.
-func (c CG) done(st *State) bool {
+// iterations of the start; when a start ends and more are left, the next one begins (an
+// anchored start checks ctx).
+func (c CG) done(ctx context.Context, st *State) bool {
 	if st.err != nil {
 		return true
 	}
@@ -59,7 +61,7 @@ func (c CG) done(st *State) bool {
 		if c.OrderStart {
 			k--
 		}
-		if err := anchoredCoupling(st, k); err != nil {
+		if err := anchoredCoupling(ctx, st, k); err != nil {
 			st.err = err
 			return true
 		}
@@ -70,7 +72,7 @@ func (c CG) done(st *State) bool {
 }
 
 // finish implements finisher: the plan of the lowest objective of all starts.
-func (c CG) finish(st *State) {
+func (c CG) finish(_ context.Context, st *State) {
 	if w := &st.cg; w.start > 0 && w.bestObj < w.obj {
 		copy(st.t, w.best)
 		w.obj = w.bestObj

@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"context"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -135,7 +136,7 @@ func TestCGInvariants(t *testing.T) {
 		st.Trace = make([]float64, 0, 64)
 		s := DefaultCG()
 		s.Anchors = 0
-		if err := Solve(s, &st, a, b); err != nil {
+		if err := Solve(context.Background(), s, &st, a, b); err != nil {
 			t.Fatal(err)
 		}
 		if e := st.MarginalError(); e > 1e-9 {
@@ -220,7 +221,7 @@ func TestCGSymmetricShortcut(t *testing.T) {
 		if !st.cg.sym {
 			t.Fatal("symmetric structures not detected")
 		}
-		c.Step(&st) // move away from the product start
+		c.Step(context.Background(), &st) // move away from the product start
 		c.symmetricGradient(&st)
 		g := append([]float64(nil), st.cost...)
 		c.gradient(&st)
@@ -230,7 +231,7 @@ func TestCGSymmetricShortcut(t *testing.T) {
 			}
 		}
 		c.symmetricGradient(&st)
-		if _, err := st.cg.emd.Solve(st.cg.x, st.cost, st.mus, st.mut); err != nil {
+		if _, err := st.cg.emd.Solve(context.Background(), st.cg.x, st.cost, st.mus, st.mut); err != nil {
 			t.Fatal(err)
 		}
 		sa, sb := c.symmetricLine(&st)
@@ -250,10 +251,10 @@ func TestCGInForward(t *testing.T) {
 	fwd := Forward{GWB: GWB{Solver: DefaultCG(), Layers: 2}}
 	var st ForwardState
 	lambda := []float64{0.3, 0.7}
-	if err := fwd.Run(&st, atoms, lambda, obs); err != nil {
+	if err := fwd.Run(context.Background(), &st, atoms, lambda, obs); err != nil {
 		t.Fatal(err)
 	}
-	if n := testing.AllocsPerRun(5, func() { _ = fwd.Run(&st, atoms, lambda, obs) }); n > 0 {
+	if n := testing.AllocsPerRun(5, func() { _ = fwd.Run(context.Background(), &st, atoms, lambda, obs) }); n > 0 {
 		t.Errorf("%v allocations per forward pass", n)
 	}
 }

@@ -29,24 +29,21 @@ func TestSolveStopsOnContext(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st := &State{Context: ctx}
-		if err := Solve(s, st, a, b); !errors.Is(err, context.Canceled) || st.Layer != 0 {
+		st := &State{}
+		if err := Solve(ctx, s, st, a, b); !errors.Is(err, context.Canceled) || st.Layer != 0 {
 			t.Errorf("%s: err %v after %d layers, want context.Canceled before the first", name, err, st.Layer)
 		}
-		st.Context = context.Background()
-		if err := Solve(s, st, a, b); err != nil || st.Layer == 0 {
+		if err := Solve(context.Background(), s, st, a, b); err != nil || st.Layer == 0 {
 			t.Errorf("%s with a live context: err %v after %d layers", name, err, st.Layer)
 		}
 	}
 	f := Forward{GWB: GWB{Solver: DefaultPPA(), Layers: 2}}
 	atoms := []Atom{{U: a.C, Mu: a.Mu}, {U: b.C, Mu: b.Mu}}
 	fs := &ForwardState{}
-	fs.SetContext(ctx)
-	if err := f.Run(fs, atoms, []float64{0.5, 0.5}, b); !errors.Is(err, context.Canceled) {
+	if err := f.Run(ctx, fs, atoms, []float64{0.5, 0.5}, b); !errors.Is(err, context.Canceled) {
 		t.Errorf("Forward.Run with a done context: %v", err)
 	}
-	fs.SetContext(context.Background())
-	if err := f.Run(fs, atoms, []float64{0.5, 0.5}, b); err != nil {
+	if err := f.Run(context.Background(), fs, atoms, []float64{0.5, 0.5}, b); err != nil {
 		t.Errorf("Forward.Run with a live context: %v", err)
 	}
 }
@@ -91,13 +88,14 @@ func TestSolveStopsInsideALayer(t *testing.T) {
 	} {
 		ctx, cancel := context.WithCancel(context.Background())
 		var cancelled atomic.Int64
-		st := &State{Context: &startedContext{Context: ctx, started: func() {
+		started := &startedContext{Context: ctx, started: func() {
 			time.AfterFunc(100*time.Millisecond, func() {
 				cancelled.Store(time.Now().UnixNano())
 				cancel()
 			})
-		}}}
-		err := Solve(c.s, st, c.a, c.b)
+		}}
+		st := &State{}
+		err := Solve(started, c.s, st, c.a, c.b)
 		late := time.Duration(time.Now().UnixNano() - cancelled.Load())
 		cancel()
 		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), c.where) || st.Layer != c.layers {
@@ -114,26 +112,26 @@ func TestAnchoredStartStops(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	a, b := randomSpace(rng, 200, 0.1, 1, false, 0), randomSpace(rng, 200, 0.1, 1, false, 0)
 	ctx, cancel := context.WithCancel(context.Background())
-	st := &State{Context: ctx}
+	st := &State{}
 	if err := DefaultCG().Init(st, a, b); err != nil {
 		t.Fatal(err)
 	}
 	for k := range 2 {
-		if err := anchoredCoupling(st, k); err != nil {
+		if err := anchoredCoupling(ctx, st, k); err != nil {
 			t.Fatalf("start %d with a live context: %v", k, err)
 		}
 	}
 	cancel()
 	for k := range 2 {
-		if err := anchoredCoupling(st, k); !errors.Is(err, context.Canceled) {
+		if err := anchoredCoupling(ctx, st, k); !errors.Is(err, context.Canceled) {
 			t.Errorf("start %d with a done context: %v", k, err)
 		}
 	}
 }
 
-// TestEnvelopeStopsOnContext: once the context of SetContext is done, Envelope stops before
-// the next atom's gradients (a minute on a 1,500-node graph with 30 atoms of its size) with a
-// NaN loss, and Stopped says why; with a live context it runs to the end.
+// TestEnvelopeStopsOnContext: once its context is done, Envelope stops before the next atom's
+// gradients (a minute on a 1,500-node graph with 30 atoms of its size) with a NaN loss, and
+// Stopped says why; with a live context it runs to the end.
 func TestEnvelopeStopsOnContext(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	v, _, mus, z := randomModel(rng, []int{4, 6, 5}, 0)
@@ -145,20 +143,18 @@ func TestEnvelopeStopsOnContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var st ForwardState
-	st.SetContext(ctx)
-	if err := f.Run(&st, atoms, lambda, obs); err != nil {
+	if err := f.Run(ctx, &st, atoms, lambda, obs); err != nil {
 		t.Fatal(err)
 	}
 	gLambda := make([]float64, len(atoms))
-	if loss := st.Envelope(atoms, lambda, obs, 1, nil, nil, gLambda); math.IsNaN(loss) || st.Stopped() != nil {
+	if loss := st.Envelope(ctx, atoms, lambda, obs, 1, nil, nil, gLambda); math.IsNaN(loss) || st.Stopped() != nil {
 		t.Fatalf("live context: loss %v, stopped: %v", loss, st.Stopped())
 	}
 	cancel()
-	if loss := st.Envelope(atoms, lambda, obs, 1, nil, nil, gLambda); !math.IsNaN(loss) || !errors.Is(st.Stopped(), context.Canceled) {
+	if loss := st.Envelope(ctx, atoms, lambda, obs, 1, nil, nil, gLambda); !math.IsNaN(loss) || !errors.Is(st.Stopped(), context.Canceled) {
 		t.Fatalf("done context: loss %v, stopped: %v; want NaN and context.Canceled", loss, st.Stopped())
 	}
-	st.SetContext(context.Background())
-	if loss := st.Envelope(atoms, lambda, obs, 1, nil, nil, gLambda); math.IsNaN(loss) || st.Stopped() != nil {
+	if loss := st.Envelope(context.Background(), atoms, lambda, obs, 1, nil, nil, gLambda); math.IsNaN(loss) || st.Stopped() != nil {
 		t.Fatalf("live context again: loss %v, stopped: %v", loss, st.Stopped())
 	}
 }

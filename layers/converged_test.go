@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -57,7 +58,7 @@ func TestSweepCap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 5))
 	a, b := randomSpace(rng, 20, 0.3, 1, false, 0), randomSpace(rng, 25, 0.3, 1, false, 0)
 	var st State
-	if err := Solve(PPA{Gamma: 0.01, Layers: 10, Inner: 1, Weight: 1, Tol: 1e-12, MaxSweeps: 1}, &st, a, b); err != nil {
+	if err := Solve(context.Background(), PPA{Gamma: 0.01, Layers: 10, Inner: 1, Weight: 1, Tol: 1e-12, MaxSweeps: 1}, &st, a, b); err != nil {
 		t.Fatal(err)
 	}
 	if st.SweepCapHits == 0 || st.Sweeps != 10 {
@@ -71,7 +72,7 @@ func TestRound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 6))
 	a, b := randomSpace(rng, 9, 0.3, 1, false, 0), randomSpace(rng, 13, 0.3, 1, false, 0)
 	var st State
-	if err := Solve(DefaultBADMM(), &st, a, b); err != nil {
+	if err := Solve(context.Background(), DefaultBADMM(), &st, a, b); err != nil {
 		t.Fatal(err)
 	}
 	for k := range st.t {

@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -33,14 +34,14 @@ func TestEnvelopeFiniteDifferences(t *testing.T) {
 		lambda := make([]float64, len(z))
 		Softmax(lambda, z)
 		var st ForwardState
-		if err := fwd.Run(&st, atomsOf(v, h, mus), lambda, obs); err != nil {
+		if err := fwd.Run(context.Background(), &st, atomsOf(v, h, mus), lambda, obs); err != nil {
 			t.Fatal(err)
 		}
 		w := fwd.GWB.Solver.FeatureWeight()
 		loss := func() float64 {
 			l := make([]float64, len(z))
 			Softmax(l, z)
-			return st.Envelope(atomsOf(v, h, mus), l, obs, w, nil, nil, nil)
+			return st.Envelope(context.Background(), atomsOf(v, h, mus), l, obs, w, nil, nil, nil)
 		}
 		atoms := atomsOf(v, h, mus)
 		gU := make([]*mat.Dense, len(v))
@@ -53,7 +54,7 @@ func TestEnvelopeFiniteDifferences(t *testing.T) {
 			}
 		}
 		gLambda := make([]float64, len(z))
-		st.Envelope(atoms, lambda, obs, w, gU, gH, gLambda)
+		st.Envelope(context.Background(), atoms, lambda, obs, w, gU, gH, gLambda)
 		gz := make([]float64, len(z))
 		SoftmaxBackward(gz, lambda, gLambda)
 		const eps = 1e-6

@@ -1,6 +1,9 @@
 package layers
 
-import "math"
+import (
+	"context"
+	"math"
+)
 
 // MarginalError returns max(max_i |Σ_j T_ij − μs_i|, max_j |Σ_i T_ij − μt_j|) for the current
 // transport: 0 for a feasible transport. PPA's and BADMM's rows are exact after every layer;
@@ -96,8 +99,8 @@ func (st *State) Round() {
 // project scales the rows and columns of T by Sinkhorn sweeps until its marginal error is at
 // most tol or maxSweeps sweeps have run (0: DefaultMaxSweeps), recording a cap hit. Should a
 // sum underflow (T with empty rows or columns), T is left as it was and the hit recorded.
-// It returns the error of st.Context once that is done.
-func (st *State) project(tol float64, maxSweeps int) error {
+// It returns ctx's error once ctx is done.
+func (st *State) project(ctx context.Context, tol float64, maxSweeps int) error {
 	if maxSweeps == 0 {
 		maxSweeps = DefaultMaxSweeps
 	}
@@ -110,7 +113,7 @@ func (st *State) project(tol float64, maxSweeps int) error {
 	for j := range b {
 		b[j] = 1
 	}
-	ok, n, err := sinkhornTol(st.Context, k, a, b, st.colw, st.mus, st.mut, maxSweeps, tol, true)
+	ok, n, err := sinkhornTol(ctx, k, a, b, st.colw, st.mus, st.mut, maxSweeps, tol, true)
 	if err != nil {
 		return err
 	}

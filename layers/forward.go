@@ -30,21 +30,15 @@ type ForwardState struct {
 	stopped           error // why the last Envelope stopped early (see Stopped)
 }
 
-// SetContext makes every GWD of the next Runs check ctx before each layer (State.Context), so
-// that Run stops within one layer once ctx is done (nil: no checks), and Envelope before each
-// atom's gradients (see Stopped).
-func (st *ForwardState) SetContext(ctx context.Context) {
-	st.GWB.gwd.Context, st.final.Context = ctx, ctx
-}
-
 // Run computes the barycenter, the atom transports and the final transport for obs. It checks
-// sizes, not values (validate observed graphs once, up front).
-func (f Forward) Run(st *ForwardState, atoms []Atom, lambda []float64, obs Space) error {
-	if err := f.GWB.Compute(&st.GWB, atoms, lambda, obs); err != nil {
+// sizes, not values (validate observed graphs once, up front). Every GWD checks ctx (see
+// Solve), so Run stops within one layer once ctx is done.
+func (f Forward) Run(ctx context.Context, st *ForwardState, atoms []Atom, lambda []float64, obs Space) error {
+	if err := f.GWB.Compute(ctx, &st.GWB, atoms, lambda, obs); err != nil {
 		return err
 	}
 	st.n = obs.N()
-	if err := Solve(f.GWB.Solver, &st.final, st.GWB.space(obs.Mu), obs); err != nil {
+	if err := Solve(ctx, f.GWB.Solver, &st.final, st.GWB.space(obs.Mu), obs); err != nil {
 		return fmt.Errorf("final gwd: %w", err)
 	}
 	return nil
@@ -74,11 +68,10 @@ func (st *ForwardState) RawTransport() []float64 { return st.final.t }
 // of the same sizes; weight is the feature-cost weight. With the atoms and λ of the Run, B is
 // exactly the barycenter B⁽ᴸ⁾.
 //
-// Once the context of SetContext is done, Envelope stops before the next atom and returns NaN,
-// with the gradients partly added; Stopped then returns the context's error. (With K atoms of
-// the graph's size N the gradients cost O(K·N³), long enough on a large graph to be worth
-// stopping.)
-func (st *ForwardState) Envelope(atoms []Atom, lambda []float64, obs Space, weight float64, gU, gH []*mat.Dense, gLambda []float64) float64 {
+// Once ctx is done, Envelope stops before the next atom and returns NaN, with the gradients
+// partly added; Stopped then returns ctx's error. (With K atoms of the graph's size N the
+// gradients cost O(K·N³), long enough on a large graph to be worth stopping.)
+func (st *ForwardState) Envelope(ctx context.Context, atoms []Atom, lambda []float64, obs Space, weight float64, gU, gH []*mat.Dense, gLambda []float64) float64 {
 	st.stopped = nil
 	n := st.n
 	gb := &st.GWB
@@ -115,7 +108,7 @@ func (st *ForwardState) Envelope(atoms []Atom, lambda []float64, obs Space, weig
 		simd.Transpose(gb.tkT, 1, st.final.t, n, n)
 		simd.Mul(n, n, n, gb.tmp, n, gb.tkT, n, st.g, n)
 	}
-	if err := gb.update(atoms, lambda, mu); err != nil {
+	if err := gb.update(ctx, atoms, lambda, mu); err != nil {
 		st.stopped = fmt.Errorf("envelope: %w", err)
 		return math.NaN()
 	}
@@ -145,7 +138,7 @@ func (st *ForwardState) Envelope(atoms []Atom, lambda []float64, obs Space, weig
 		return loss
 	}
 	for k, a := range atoms {
-		if err := st.final.stopped(); err != nil {
+		if err := ctx.Err(); err != nil {
 			st.stopped = fmt.Errorf("envelope: stopped before atom %d of %d: %w", k, len(atoms), err)
 			return math.NaN()
 		}

@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"context"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -32,7 +33,7 @@ func TestForwardAndEnvelopeFixtures(t *testing.T) {
 		t.Run(fx.Name, func(t *testing.T) {
 			atoms, lambda, obs := fixtureModel(fx)
 			var st ForwardState
-			if err := fx.forward().Run(&st, atoms, lambda, obs); err != nil {
+			if err := fx.forward().Run(context.Background(), &st, atoms, lambda, obs); err != nil {
 				t.Fatal(err)
 			}
 			check := func(what string, got []float64, want [][]float64) {
@@ -64,7 +65,7 @@ func TestForwardAndEnvelopeFixtures(t *testing.T) {
 				gH = nil
 			}
 			gLambda := make([]float64, len(atoms))
-			loss := st.Envelope(atoms, lambda, obs, 1, gU, gH, gLambda)
+			loss := st.Envelope(context.Background(), atoms, lambda, obs, 1, gU, gH, gLambda)
 			if e := scalarRelErr(loss, fx.Loss); e > fixtureTol {
 				t.Errorf("loss %v, want %v (rel %.3g)", loss, fx.Loss, e)
 			}

@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -95,8 +96,10 @@ func (s *GWBState) space(mu []float64) Space {
 }
 
 // Compute runs the L layers from B⁽⁰⁾ = init.C (F_b⁽⁰⁾ = init.F, μb = init.Mu) with weights
-// lambda (on the simplex). It checks sizes, not values.
-func (g GWB) Compute(st *GWBState, atoms []Atom, lambda []float64, init Space) error {
+// lambda (on the simplex). It checks sizes, not values. Every GWD checks ctx (see Solve), and
+// so does the update before each atom's products: once ctx is done, Compute stops with an
+// error wrapping ctx's error.
+func (g GWB) Compute(ctx context.Context, st *GWBState, atoms []Atom, lambda []float64, init Space) error {
 	if err := g.Check(); err != nil {
 		return err
 	}
@@ -154,12 +157,12 @@ func (g GWB) Compute(st *GWBState, atoms []Atom, lambda []float64, init Space) e
 	for l := 0; l < g.Layers; l++ {
 		cur := st.space(mu)
 		for k, a := range atoms {
-			if err := Solve(g.Solver, &st.gwd, cur, a.space()); err != nil {
+			if err := Solve(ctx, g.Solver, &st.gwd, cur, a.space()); err != nil {
 				return fmt.Errorf("gwb layer %d, atom %d: %w", l, k, err)
 			}
 			st.gwd.TransportInto(st.transports[k])
 		}
-		if err := st.update(atoms, lambda, mu); err != nil {
+		if err := st.update(ctx, atoms, lambda, mu); err != nil {
 			return fmt.Errorf("gwb layer %d: %w", l, err)
 		}
 	}
@@ -167,14 +170,14 @@ func (g GWB) Compute(st *GWBState, atoms []Atom, lambda []float64, init Space) e
 	return nil
 }
 
-// update builds B and F_b from the transports of this layer. It checks the context of the
-// GWD state before each atom's products (seconds each for atoms of 1,500 nodes) and returns
-// its error once it is done, leaving B as it was.
-func (st *GWBState) update(atoms []Atom, lambda []float64, mu []float64) error {
+// update builds B and F_b from the transports of this layer. It checks ctx before each atom's
+// products (seconds each for atoms of 1,500 nodes) and returns its error once it is done,
+// leaving B as it was.
+func (st *GWBState) update(ctx context.Context, atoms []Atom, lambda []float64, mu []float64) error {
 	n := st.n
 	clear(st.next)
 	for k, a := range atoms {
-		if err := st.gwd.stopped(); err != nil {
+		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("barycenter: stopped before atom %d of %d: %w", k, len(atoms), err)
 		}
 		nk := st.sizes[k]

@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -108,7 +109,7 @@ func TestLogDomainFallback(t *testing.T) {
 	dst := randomSpace(rng, 8, 0.5, 1e3, false, 0)
 	for _, s := range []Solver{PPA{Gamma: 1e-4, Layers: 20, Inner: 1, Weight: 1}, PPA{Gamma: 1e-4, Layers: 20, Inner: 5, Weight: 1}, BADMM{Gamma: 1e-4, Layers: 20, Weight: 1}} {
 		var st State
-		if err := Solve(s, &st, src, dst); err != nil {
+		if err := Solve(context.Background(), s, &st, src, dst); err != nil {
 			t.Fatal(err)
 		}
 		if st.LogDomainLayers == 0 {
@@ -119,7 +120,7 @@ func TestLogDomainFallback(t *testing.T) {
 	src = randomSpace(rng, 10, 0.5, 1, false, 0)
 	dst = randomSpace(rng, 8, 0.5, 1, false, 0)
 	var st State
-	if err := Solve(DefaultPPA(), &st, src, dst); err != nil {
+	if err := Solve(context.Background(), DefaultPPA(), &st, src, dst); err != nil {
 		t.Fatal(err)
 	}
 	if st.LogDomainLayers != 0 {
@@ -159,7 +160,7 @@ func TestTrace(t *testing.T) {
 	a := randomSpace(rng, 10, 0.3, 1, false, 0)
 	b := randomSpace(rng, 8, 0.3, 1, false, 0)
 	st := State{Trace: []float64{}}
-	if err := Solve(DefaultPPA(), &st, a, b); err != nil {
+	if err := Solve(context.Background(), DefaultPPA(), &st, a, b); err != nil {
 		t.Fatal(err)
 	}
 	if len(st.Trace) != 50 || st.Layer != 50 {
@@ -219,11 +220,11 @@ func TestGWBBadInput(t *testing.T) {
 	a := Atom{U: g.C, Mu: g.Mu}
 	var st GWBState
 	for name, err := range map[string]error{
-		"no solver":     GWB{Layers: 2}.Compute(&st, []Atom{a}, []float64{1}, g),
-		"no layers":     GWB{Solver: DefaultPPA()}.Compute(&st, []Atom{a}, []float64{1}, g),
-		"no atoms":      GWB{Solver: DefaultPPA(), Layers: 2}.Compute(&st, nil, nil, g),
-		"weights":       GWB{Solver: DefaultPPA(), Layers: 2}.Compute(&st, []Atom{a}, []float64{.5, .5}, g),
-		"atom features": GWB{Solver: DefaultPPA(), Layers: 2}.Compute(&st, []Atom{{U: g.C, Mu: g.Mu, H: mat.NewDense(5, 2, nil)}}, []float64{1}, g),
+		"no solver":     GWB{Layers: 2}.Compute(context.Background(), &st, []Atom{a}, []float64{1}, g),
+		"no layers":     GWB{Solver: DefaultPPA()}.Compute(context.Background(), &st, []Atom{a}, []float64{1}, g),
+		"no atoms":      GWB{Solver: DefaultPPA(), Layers: 2}.Compute(context.Background(), &st, nil, nil, g),
+		"weights":       GWB{Solver: DefaultPPA(), Layers: 2}.Compute(context.Background(), &st, []Atom{a}, []float64{.5, .5}, g),
+		"atom features": GWB{Solver: DefaultPPA(), Layers: 2}.Compute(context.Background(), &st, []Atom{{U: g.C, Mu: g.Mu, H: mat.NewDense(5, 2, nil)}}, []float64{1}, g),
 	} {
 		if !errors.Is(err, ErrInput) {
 			t.Errorf("%s: got %v, want an ErrInput", name, err)
@@ -241,10 +242,10 @@ func TestLogDomainMatchesPlain(t *testing.T) {
 		logged := plain
 		logged.forceLog = true
 		var a, b State
-		if err := Solve(plain, &a, src, dst); err != nil {
+		if err := Solve(context.Background(), plain, &a, src, dst); err != nil {
 			t.Fatal(err)
 		}
-		if err := Solve(logged, &b, src, dst); err != nil {
+		if err := Solve(context.Background(), logged, &b, src, dst); err != nil {
 			t.Fatal(err)
 		}
 		if a.LogDomainLayers != 0 || b.LogDomainLayers != 15 {

@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -37,7 +38,7 @@ func TestLowRankSameAsDense(t *testing.T) {
 			var st ForwardState
 			st.GWB.dense = dense
 			f := Forward{GWB: GWB{Solver: solver, Layers: 2}}
-			if err := f.Run(&st, atoms, lambda, obs); err != nil {
+			if err := f.Run(context.Background(), &st, atoms, lambda, obs); err != nil {
 				t.Fatal(err)
 			}
 			if !dense && !st.GWB.lrOK {
@@ -45,7 +46,7 @@ func TestLowRankSameAsDense(t *testing.T) {
 			}
 			gU := []*mat.Dense{mat.NewDense(6, 6, nil), mat.NewDense(8, 8, nil), mat.NewDense(10, 10, nil)}
 			gl := make([]float64, 3)
-			loss := st.Envelope(atoms, lambda, obs, 1, gU, nil, gl)
+			loss := st.Envelope(context.Background(), atoms, lambda, obs, 1, gU, nil, gl)
 			out := [][]float64{st.GWB.Barycenter().RawMatrix().Data, st.RawTransport(), gl}
 			for k := range atoms {
 				out = append(out, st.GWB.RawTransport(k), gU[k].RawMatrix().Data)
@@ -54,7 +55,7 @@ func TestLowRankSameAsDense(t *testing.T) {
 		}
 		var st ForwardState
 		f := Forward{GWB: GWB{Solver: solver, Layers: 2}}
-		if n := testing.AllocsPerRun(3, func() { _ = f.Run(&st, atoms, lambda, obs) }); n > 0 {
+		if n := testing.AllocsPerRun(3, func() { _ = f.Run(context.Background(), &st, atoms, lambda, obs) }); n > 0 {
 			t.Errorf("%s: %v allocations per forward pass", solver.Name(), n)
 		}
 		lossD, outD := run(true)
@@ -109,7 +110,7 @@ func TestEnvelopeSparseSameAsDense(t *testing.T) {
 		var st ForwardState
 		st.GWB.dense = dense
 		f := Forward{GWB: GWB{Solver: PPA{Gamma: 0.01, Layers: 3, Inner: 5, Weight: 1}, Layers: 1}}
-		if err := f.Run(&st, atoms, lambda, obs); err != nil {
+		if err := f.Run(context.Background(), &st, atoms, lambda, obs); err != nil {
 			t.Fatal(err)
 		}
 		if !st.final.ct.sparse {
@@ -117,7 +118,7 @@ func TestEnvelopeSparseSameAsDense(t *testing.T) {
 		}
 		gU := []*mat.Dense{mat.NewDense(5, 5, nil), mat.NewDense(7, 7, nil)}
 		gl := make([]float64, 2)
-		loss := st.Envelope(atoms, lambda, obs, 1, gU, nil, gl)
+		loss := st.Envelope(context.Background(), atoms, lambda, obs, 1, gU, nil, gl)
 		return loss, append(append(gl, gU[0].RawMatrix().Data...), gU[1].RawMatrix().Data...)
 	}
 	lossD, gD := run(true)

@@ -110,7 +110,7 @@ func (p PPA) sweepCap() int {
 }
 
 // finish implements finisher: the optional rounding.
-func (p PPA) finish(st *State) {
+func (p PPA) finish(_ context.Context, st *State) {
 	if p.Round {
 		st.Round()
 	}
@@ -132,8 +132,8 @@ func (p PPA) Init(st *State, src, dst Space) error {
 	return nil
 }
 
-// Step implements Solver: one PPA layer.
-func (p PPA) Step(st *State) {
+// Step implements Solver: one PPA layer. The converged mode's sweeps check ctx.
+func (p PPA) Step(ctx context.Context, st *State) {
 	ns, nt := st.ns, st.nt
 	// Row shifts s_i = min_j L_ij (left by costOf) keep every exponent ≤ 0.
 	st.costOf(st.t)
@@ -158,7 +158,7 @@ func (p PPA) Step(st *State) {
 	if p.Tol > 0 {
 		var n int
 		var err error
-		ok, n, err = sinkhornTol(st.Context, st.phi, alpha, st.colv, st.colw, st.mus, st.mut, p.sweepCap(), p.Tol, false)
+		ok, n, err = sinkhornTol(ctx, st.phi, alpha, st.colv, st.colw, st.mus, st.mut, p.sweepCap(), p.Tol, false)
 		if err != nil {
 			st.err = fmt.Errorf("layer %d: %w", st.Layer+1, err)
 			return
@@ -170,7 +170,7 @@ func (p PPA) Step(st *State) {
 		ok = sinkhorn(st.phi, alpha, st.colv, st.mus, st.mut, p.Inner)
 	}
 	if p.forceLog || !ok {
-		p.logStep(st)
+		p.logStep(ctx, st)
 		return
 	}
 	b := st.colv
@@ -215,7 +215,7 @@ func sinkhorn(k, a, b, mus, mut []float64, sweeps int) bool {
 // next sweep's Kᵀa at no extra cost) or sweeps sweeps have run; c is scratch of len(b).
 // valid says whether the b given on entry belongs to a (then the first sweep can stop at once).
 // It returns whether every sum stayed representable and the number of sweeps run (sweeps+1
-// when the cap was hit), or ctx's error once ctx (nil: none) is done.
+// when the cap was hit), or ctx's error once ctx is done.
 func sinkhornTol(ctx context.Context, k, a, b, c, mus, mut []float64, sweeps int, tol float64, valid bool) (bool, int, error) {
 	ns, nt := len(a), len(b)
 	for s := 0; s < sweeps; s++ {
@@ -258,10 +258,9 @@ func sinkhornTol(ctx context.Context, k, a, b, c, mus, mut []float64, sweeps int
 // up to DefaultMaxSweeps sweeps of a 1,500-node pair take a minute per layer.
 const ctxSweeps = 16
 
-// sweepStop returns ctx's error (wrapped) at every ctxSweeps-th sweep s once ctx (nil: none)
-// is done.
+// sweepStop returns ctx's error (wrapped) at every ctxSweeps-th sweep s once ctx is done.
 func sweepStop(ctx context.Context, s int) error {
-	if s%ctxSweeps != ctxSweeps-1 || ctx == nil {
+	if s%ctxSweeps != ctxSweeps-1 {
 		return nil
 	}
 	if err := ctx.Err(); err != nil {
@@ -331,8 +330,9 @@ func linearSweeps(k, a, b, mus, mut []float64, sweeps int) bool {
 	return sinkhorn(k, a, b, mus, mut, sweeps)
 }
 
-// logStep is the same layer computed in the log domain; st.cost still holds L(T⁽ᵐ⁾).
-func (p PPA) logStep(st *State) {
+// logStep is the same layer computed in the log domain; st.cost still holds L(T⁽ᵐ⁾). The
+// converged mode's sweeps check ctx.
+func (p PPA) logStep(ctx context.Context, st *State) {
 	ns, nt := st.ns, st.nt
 	invG := 1 / p.Gamma
 	// log kernel g = −(L_ij − s_i)/γ + log T_ij; the exponent goes into st.cost first.
@@ -372,7 +372,7 @@ func (p PPA) logStep(st *State) {
 		}
 		var n int
 		var err error
-		ok, n, err = sinkhornTol(st.Context, k, a, b, st.colx, st.mus, st.mut, p.sweepCap()-1, p.Tol, true)
+		ok, n, err = sinkhornTol(ctx, k, a, b, st.colx, st.mus, st.mut, p.sweepCap()-1, p.Tol, true)
 		if err != nil {
 			st.err = fmt.Errorf("layer %d: %w", st.Layer+1, err)
 			return
@@ -403,7 +403,7 @@ func (p PPA) logStep(st *State) {
 		}
 	} else {
 		if p.Tol > 0 {
-			if err := p.logSweepsTol(st, logAlpha, logB, g); err != nil {
+			if err := p.logSweepsTol(ctx, st, logAlpha, logB, g); err != nil {
 				st.err = fmt.Errorf("layer %d: %w", st.Layer+1, err)
 				return
 			}
@@ -428,11 +428,11 @@ func (p PPA) logStep(st *State) {
 
 // logSweepsTol runs the converged mode's sweeps in the log domain: the column error of the
 // current potentials is μt_j·|exp(logB_j − logB'_j) − 1|, with logB' the next column update.
-// It returns the error of st.Context once that is done.
-func (p PPA) logSweepsTol(st *State, logAlpha, logB, g []float64) error {
+// It returns ctx's error once ctx is done.
+func (p PPA) logSweepsTol(ctx context.Context, st *State, logAlpha, logB, g []float64) error {
 	next := st.coly
 	for s := 1; ; s++ {
-		if err := sweepStop(st.Context, s); err != nil {
+		if err := sweepStop(ctx, s); err != nil {
 			return err
 		}
 		logColumns(next, logAlpha, g, st.mut, st.colw, st.colx)

@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -26,7 +27,7 @@ func TestSparseSpaceSameAsDense(t *testing.T) {
 			}
 			run := func(obs Space) (loss float64, out [][]float64) {
 				var st ForwardState
-				if err := fx.forward().Run(&st, atoms, lambda, obs); err != nil {
+				if err := fx.forward().Run(context.Background(), &st, atoms, lambda, obs); err != nil {
 					t.Fatal(err)
 				}
 				gU := make([]*mat.Dense, len(atoms))
@@ -35,7 +36,7 @@ func TestSparseSpaceSameAsDense(t *testing.T) {
 					gU[k] = mat.NewDense(r, r, nil)
 				}
 				gLambda := make([]float64, len(atoms))
-				loss = st.Envelope(atoms, lambda, obs, 1, gU, nil, gLambda)
+				loss = st.Envelope(context.Background(), atoms, lambda, obs, 1, gU, nil, gLambda)
 				out = append(out, st.GWB.Barycenter().RawMatrix().Data, st.RawTransport(), gLambda)
 				for k := range atoms {
 					out = append(out, st.GWB.RawTransport(k), gU[k].RawMatrix().Data)

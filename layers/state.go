@@ -1,7 +1,6 @@
 package layers
 
 import (
-	"context"
 	"math"
 
 	"gonum.org/v1/gonum/blas/blas64"
@@ -19,11 +18,6 @@ import (
 type State struct {
 	// Layer is the number of layers applied since Init.
 	Layer int
-	// Context, when set, is checked before every layer of Solve and inside the loops of a layer
-	// that run for seconds on large graphs (the network simplex's pivots, CG's anchored
-	// matchings, the converged mode's Sinkhorn sweeps): once it is done, Solve stops with an
-	// error wrapping its error, within milliseconds even on 1,500-node graphs.
-	Context context.Context
 	// Trace, when non-nil before Solve, receives the objective <L(T),T> after every layer
 	// (a diagnostic: it costs one extra cost evaluation per layer).
 	Trace []float64
@@ -65,15 +59,6 @@ type State struct {
 	ppa   ppaWork
 	badmm badmmWork
 	cg    cgWork
-}
-
-// stopped returns the error of Context once it is done (nil without one): the check of work
-// that may run for seconds outside Solve's layers.
-func (st *State) stopped() error {
-	if st.Context == nil {
-		return nil
-	}
-	return st.Context.Err()
 }
 
 // grow returns buf resized to n, reusing its storage when large enough.

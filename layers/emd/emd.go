@@ -14,7 +14,7 @@ var ErrInput = errors.New("emd: invalid input")
 // cycling or a badly scaled cost); the plan is then feasible but not proven optimal.
 var ErrPivots = errors.New("emd: pivot limit reached")
 
-// ctxPivots is how many pivots Solve makes between two checks of Workspace.Context.
+// ctxPivots is how many pivots Solve makes between two checks of its context.
 const ctxPivots = 1024
 
 // Workspace holds the basis and the scratch of Solve; reuse it across problems.
@@ -29,10 +29,6 @@ type Workspace struct {
 	// has changed, as between the iterations of conditional gradient, where it cuts the pivots
 	// severalfold.
 	Warm bool
-	// Context, when set, is checked every ctxPivots pivots: once it is done, Solve stops with
-	// its error (wrapped), leaving a feasible plan that is not optimal. A cold solve of a
-	// 1,500-node pair runs for seconds, too long to check only between solves.
-	Context context.Context
 
 	ns, nt int
 	// The basis: ns+nt−1 cells (row, column, flow).
@@ -56,8 +52,10 @@ type Workspace struct {
 
 // Solve writes the optimal plan into x (ns×nt, row-major) for the cost c (ns×nt) and the
 // marginals a (ns) and b (nt), which must be non-negative, finite and of equal mass (to 1e-9
-// relative), and returns the objective <c, x>.
-func (w *Workspace) Solve(x, c, a, b []float64) (float64, error) {
+// relative), and returns the objective <c, x>. It checks ctx every ctxPivots pivots: once ctx
+// is done, Solve stops with its error (wrapped), leaving a feasible plan that is not optimal.
+// A cold solve of a 1,500-node pair runs for seconds, too long to check only between solves.
+func (w *Workspace) Solve(ctx context.Context, x, c, a, b []float64) (float64, error) {
 	ns, nt := len(a), len(b)
 	if ns == 0 || nt == 0 {
 		return 0, fmt.Errorf("%w: empty marginal (%d and %d entries)", ErrInput, ns, nt)
@@ -125,8 +123,8 @@ func (w *Workspace) Solve(x, c, a, b []float64) (float64, error) {
 		}
 		// A counter keeps the check off the pivots' cost: a pivot of a 1,500-node pair takes
 		// microseconds, so ctxPivots of them take milliseconds.
-		if w.Pivots%ctxPivots == ctxPivots-1 && w.Context != nil {
-			if cerr := w.Context.Err(); cerr != nil {
+		if w.Pivots%ctxPivots == ctxPivots-1 {
+			if cerr := ctx.Err(); cerr != nil {
 				err = fmt.Errorf("emd: stopped after %d pivots: %w", w.Pivots, cerr)
 				break
 			}

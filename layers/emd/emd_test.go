@@ -94,7 +94,7 @@ func TestMatchesLP(t *testing.T) {
 		ns, nt := 1+rng.IntN(7), 1+rng.IntN(7)
 		c, a, b := randomProblem(rng, ns, nt, trial%3 == 0)
 		x := make([]float64, ns*nt)
-		got, err := w.Solve(x, c, a, b)
+		got, err := w.Solve(context.Background(), x, c, a, b)
 		if err != nil {
 			t.Fatalf("trial %d: %v", trial, err)
 		}
@@ -125,7 +125,7 @@ func TestPermutation(t *testing.T) {
 			u[i] = 1 / float64(n)
 		}
 		x := make([]float64, n*n)
-		obj, err := w.Solve(x, c, u, u)
+		obj, err := w.Solve(context.Background(), x, c, u, u)
 		if err != nil || obj > 1e-15 {
 			t.Fatalf("n = %d: objective %v, err %v", n, obj, err)
 		}
@@ -151,7 +151,7 @@ func TestPermutation(t *testing.T) {
 			best = math.Min(best, s)
 		})
 		x := make([]float64, n*n)
-		got, err := w.Solve(x, c, u, u)
+		got, err := w.Solve(context.Background(), x, c, u, u)
 		if err != nil || math.Abs(got-best) > 1e-12 {
 			t.Errorf("n = %d: %v (err %v), brute force %v", n, got, err, best)
 		}
@@ -186,7 +186,7 @@ func TestLarge(t *testing.T) {
 	for _, n := range []int{60, 200} {
 		c, a, b := randomProblem(rng, n, n+7, false)
 		x := make([]float64, len(c))
-		obj, err := w.Solve(x, c, a, b)
+		obj, err := w.Solve(context.Background(), x, c, a, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,7 +221,7 @@ func TestBadInput(t *testing.T) {
 		"negative": {{0, 0, 0, 0}, {-0.5, 1.5}, {0.5, 0.5}},
 		"mass":     {{0, 0, 0, 0}, {0.5, 0.6}, {0.5, 0.5}},
 	} {
-		if _, err := w.Solve(x, p[0], p[1], p[2]); !errors.Is(err, ErrInput) {
+		if _, err := w.Solve(context.Background(), x, p[0], p[1], p[2]); !errors.Is(err, ErrInput) {
 			t.Errorf("%s: err = %v, want ErrInput", name, err)
 		}
 	}
@@ -232,10 +232,10 @@ func TestNoAllocation(t *testing.T) {
 	c, a, b := randomProblem(rng, 40, 30, false)
 	x := make([]float64, len(c))
 	var w Workspace
-	if _, err := w.Solve(x, c, a, b); err != nil {
+	if _, err := w.Solve(context.Background(), x, c, a, b); err != nil {
 		t.Fatal(err)
 	}
-	if n := testing.AllocsPerRun(5, func() { _, _ = w.Solve(x, c, a, b) }); n != 0 {
+	if n := testing.AllocsPerRun(5, func() { _, _ = w.Solve(context.Background(), x, c, a, b) }); n != 0 {
 		t.Errorf("%v allocations per solve", n)
 	}
 }
@@ -248,7 +248,7 @@ func BenchmarkSolve(b *testing.B) {
 		var w Workspace
 		b.Run("N="+itoa(n), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := w.Solve(x, c, ma, mb); err != nil {
+				if _, err := w.Solve(context.Background(), x, c, ma, mb); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -287,7 +287,7 @@ func TestZeroMass(t *testing.T) {
 		x := make([]float64, ns*nt)
 		w.Warm = false
 		for round := 0; round < 2; round++ {
-			got, err := w.Solve(x, c, a, b)
+			got, err := w.Solve(context.Background(), x, c, a, b)
 			if err != nil {
 				t.Fatalf("trial %d: %v", trial, err)
 			}
@@ -303,24 +303,23 @@ func TestZeroMass(t *testing.T) {
 	}
 }
 
-// TestSolveStopsOnContext: a done Workspace.Context stops a solve that needs thousands of
-// pivots after ctxPivots of them, with an error wrapping the context's and a feasible plan;
-// the next solve with a live context is optimal again.
+// TestSolveStopsOnContext: a done context stops a solve that needs thousands of pivots after
+// ctxPivots of them, with an error wrapping the context's and a feasible plan; the next solve
+// with a live context is optimal again.
 func TestSolveStopsOnContext(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	c, a, b := randomProblem(rng, 300, 300, false)
 	x := make([]float64, len(c))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	w := Workspace{Context: ctx}
-	_, err := w.Solve(x, c, a, b)
+	var w Workspace
+	_, err := w.Solve(ctx, x, c, a, b)
 	if !errors.Is(err, context.Canceled) || w.Pivots != ctxPivots-1 {
 		t.Fatalf("done context: err %v after %d pivots, want context.Canceled after %d", err, w.Pivots, ctxPivots-1)
 	}
 	checkFeasible(t, x, a, b, 1e-12)
-	w.Context = context.Background()
 	w.Warm = true // the basis of a stopped solve is not reused
-	if _, err := w.Solve(x, c, a, b); err != nil || w.Pivots < ctxPivots {
+	if _, err := w.Solve(context.Background(), x, c, a, b); err != nil || w.Pivots < ctxPivots {
 		t.Fatalf("live context: err %v after %d pivots, want the whole solve", err, w.Pivots)
 	}
 }

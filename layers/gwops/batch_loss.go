@@ -39,6 +39,7 @@ type BatchLoss struct {
 	// Context, when set, is checked before each graph and each solver layer: once it is done,
 	// the run fails with its error (wrapped in a *GraphError), so that an interrupted trainer
 	// stops within one layer, not one batch.
+	// It is a field because Gorgonia's Op.Do takes no context; Do passes it on to layers.
 	Context context.Context
 }
 
@@ -300,22 +301,22 @@ func (op *batchLossOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 		ws.results = append(ws.results, new(graphResult))
 	}
 	weight := op.loss.Forward.GWB.Solver.FeatureWeight()
+	ctx := orBackground(op.loss.Context)
 	layers.RunBatch(&ws.states, op.loss.Workers, B, func(b int) int { return op.obs[b].N() }, func(st *layers.ForwardState, b int) {
 		r := ws.results[b]
-		if ctx := op.loss.Context; ctx != nil && ctx.Err() != nil {
+		if ctx.Err() != nil {
 			r.err = ctx.Err() // before reset: a stopped run does not clear a large graph's buffers
 			return
 		}
 		r.reset(op.sizes, op.dim)
-		st.SetContext(op.loss.Context)
 		layers.Softmax(r.lambda, z[b*K:(b+1)*K])
-		if r.err = op.loss.Forward.Run(st, atoms, r.lambda, op.obs[b]); r.err != nil {
+		if r.err = op.loss.Forward.Run(ctx, st, atoms, r.lambda, op.obs[b]); r.err != nil {
 			return
 		}
-		r.loss = st.Envelope(atoms, r.lambda, op.obs[b], weight, r.gU, r.gH, r.gLambda)
+		r.loss = st.Envelope(ctx, atoms, r.lambda, op.obs[b], weight, r.gU, r.gH, r.gLambda)
 		r.err = r.check()
 	})
-	if ctx := op.loss.Context; ctx != nil && ctx.Err() != nil { // stopped: no sums to build
+	if ctx.Err() != nil { // stopped: no sums to build
 		op.grads, op.skipped = nil, nil
 		for b := 0; b < B; b++ {
 			if ws.results[b].err != nil {
@@ -458,4 +459,13 @@ func (op *batchGradOp) DiffWRT(inputs int) []bool { return make([]bool, inputs) 
 
 func (op *batchGradOp) SymDiff(inputs gorgonia.Nodes, _, _ *gorgonia.Node) (gorgonia.Nodes, error) {
 	return make(gorgonia.Nodes, len(inputs)), nil
+}
+
+// orBackground is the context an op passes to layers: its Context, or context.Background()
+// when that is unset.
+func orBackground(ctx context.Context) context.Context {
+	if ctx == nil {
+		return context.Background()
+	}
+	return ctx
 }

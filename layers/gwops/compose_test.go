@@ -1,6 +1,7 @@
 package gwops
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -74,7 +75,7 @@ func TestOuterModelGradients(t *testing.T) {
 		layers.Softmax(lambda, zv)
 		at := atomsOf(v, h, mus)
 		var st layers.ForwardState
-		if err := fwd.Run(&st, at, lambda, obs); err != nil {
+		if err := fwd.Run(context.Background(), &st, at, lambda, obs); err != nil {
 			t.Fatal(err)
 		}
 		gU := make([]*mat.Dense, len(sizes))
@@ -86,7 +87,7 @@ func TestOuterModelGradients(t *testing.T) {
 			}
 		}
 		gl := make([]float64, len(sizes))
-		want := st.Envelope(at, lambda, obs, fwd.GWB.Solver.FeatureWeight(), gU, gH, gl)
+		want := st.Envelope(context.Background(), at, lambda, obs, fwd.GWB.Solver.FeatureWeight(), gU, gH, gl)
 		gz := make([]float64, len(sizes))
 		layers.SoftmaxBackward(gz, lambda, gl)
 

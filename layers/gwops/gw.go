@@ -1,6 +1,7 @@
 package gwops
 
 import (
+	"context"
 	"fmt"
 	"hash"
 	"hash/fnv"
@@ -186,7 +187,8 @@ func (op *gwdOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 	if err := dst.Validate("target"); err != nil {
 		return nil, fmt.Errorf("gwd node: %w", err)
 	}
-	if err := layers.Solve(op.solver, &op.state, src, dst); err != nil {
+	// Op.Do takes no context and the op holds none: the solve runs to the end.
+	if err := layers.Solve(context.Background(), op.solver, &op.state, src, dst); err != nil {
 		return nil, fmt.Errorf("gwd node: %w", err)
 	}
 	t := append([]float64(nil), op.state.RawTransport()...)

@@ -1,6 +1,7 @@
 package gwops
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -119,7 +120,7 @@ func TestBarycenterNode(t *testing.T) {
 	gwb := layers.GWB{Solver: layers.DefaultPPA(), Layers: 2}
 	var st layers.GWBState
 	atomsL := atomsOf(v, h, mus)
-	if err := gwb.Compute(&st, atomsL, lambda, init); err != nil {
+	if err := gwb.Compute(context.Background(), &st, atomsL, lambda, init); err != nil {
 		t.Fatal(err)
 	}
 	g := gorgonia.NewGraph()

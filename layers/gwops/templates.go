@@ -43,6 +43,7 @@ type Templates struct {
 	Workers int
 	// Context, when set, is checked by the solver before every layer: a cancelled run stops
 	// within one layer and the op fails with the context's error.
+	// It is a field because Gorgonia's Op.Do takes no context; Do passes it on to layers.
 	Context context.Context
 	// Warm, when set, keeps each (graph, template) transport and starts the next solve of that
 	// pair from it (layers.CG.Start), without CG's extra starts: templates move little between
@@ -360,8 +361,9 @@ func (op *templatesOp) rows() int {
 
 // solve computes pair (b, k) on st and keeps its transport.
 func (op *templatesOp) solve(st *layers.State, b, k int) (float64, error) {
-	if ctx := op.layer.Context; ctx != nil && ctx.Err() != nil {
-		return 0, ctx.Err()
+	ctx := orBackground(op.layer.Context)
+	if err := ctx.Err(); err != nil {
+		return 0, err
 	}
 	src := layers.Space{C: op.obs[b].C, A: op.obs[b].A, Mu: op.obs[b].Mu}
 	dst := layers.Space{C: op.u[k], Mu: op.mus[k]}
@@ -384,8 +386,7 @@ func (op *templatesOp) solve(st *layers.State, b, k int) (float64, error) {
 			solver = cg
 		}
 	}
-	st.Context = op.layer.Context
-	if err := layers.Solve(solver, st, src, dst); err != nil {
+	if err := layers.Solve(ctx, solver, st, src, dst); err != nil {
 		return 0, err
 	}
 	d := st.Objective()
@@ -408,7 +409,7 @@ func (op *templatesOp) solve(st *layers.State, b, k int) (float64, error) {
 			v = make([]float64, op.sizes[k])
 		}
 		v = v[:op.sizes[k]]
-		if err := layers.TargetPotentials(st, v); err != nil {
+		if err := layers.TargetPotentials(ctx, st, v); err != nil {
 			return 0, err
 		}
 		op.potentials[b*op.k()+k] = v

@@ -1,6 +1,7 @@
 package gwops
 
 import (
+	"context"
 	"fmt"
 	"hash"
 	"hash/fnv"
@@ -107,8 +108,10 @@ func (op *transportOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 		layers.Softmax(op.lambda, z)
 	}
 	out := make([]float64, 0, op.outLen())
+	// Op.Do takes no context and the op holds none: the solves run to the end.
+	ctx := context.Background()
 	if op.barycentric {
-		if err := op.forward.GWB.Compute(&op.state.GWB, op.atoms, op.lambda, op.obs); err != nil {
+		if err := op.forward.GWB.Compute(ctx, &op.state.GWB, op.atoms, op.lambda, op.obs); err != nil {
 			return nil, fmt.Errorf("gwf transports: %w", err)
 		}
 		for k := range op.sizes {
@@ -116,7 +119,7 @@ func (op *transportOp) Do(values ...gorgonia.Value) (gorgonia.Value, error) {
 		}
 		return tensor.New(tensor.WithShape(len(out)), tensor.WithBacking(out)), nil
 	}
-	if err := op.forward.Run(&op.state, op.atoms, op.lambda, op.obs); err != nil {
+	if err := op.forward.Run(ctx, &op.state, op.atoms, op.lambda, op.obs); err != nil {
 		return nil, fmt.Errorf("gwf transports: %w", err)
 	}
 	for k := range op.sizes {

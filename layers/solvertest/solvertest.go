@@ -1,6 +1,7 @@
 package solvertest
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -42,7 +43,7 @@ func transports(t *testing.T, s layers.Solver, c Contract) {
 			src, dst := space(rng, 9, 0.4, directed, d), space(rng, 6, 0.5, directed, d)
 			name := fmt.Sprintf("directed=%v features=%d", directed, d)
 			var st layers.State
-			if err := layers.Solve(s, &st, src, dst); err != nil {
+			if err := layers.Solve(context.Background(), s, &st, src, dst); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
 			if obj := st.Objective(); math.IsNaN(obj) || math.IsInf(obj, 0) || obj < -1e-9 {
@@ -107,13 +108,13 @@ func reusedState(t *testing.T, s layers.Solver) {
 	big1, big2 := space(rng, 14, 0.4, false, 1), space(rng, 12, 0.4, false, 1)
 	src, dst := space(rng, 7, 0.5, false, 1), space(rng, 5, 0.5, false, 1)
 	var fresh, used layers.State
-	if err := layers.Solve(s, &fresh, src, dst); err != nil {
+	if err := layers.Solve(context.Background(), s, &fresh, src, dst); err != nil {
 		t.Fatal(err)
 	}
-	if err := layers.Solve(s, &used, big1, big2); err != nil {
+	if err := layers.Solve(context.Background(), s, &used, big1, big2); err != nil {
 		t.Fatal(err)
 	}
-	if err := layers.Solve(s, &used, src, dst); err != nil {
+	if err := layers.Solve(context.Background(), s, &used, src, dst); err != nil {
 		t.Fatal(err)
 	}
 	if !mat.Equal(fresh.Transport(), used.Transport()) || fresh.Objective() != used.Objective() {
@@ -126,12 +127,12 @@ func shapes(t *testing.T, s layers.Solver) {
 	rng := rand.New(rand.NewPCG(17, 18))
 	a, b := space(rng, 5, 0.5, false, 2), space(rng, 4, 0.5, false, 3)
 	var st layers.State
-	if err := layers.Solve(s, &st, a, b); err == nil {
+	if err := layers.Solve(context.Background(), s, &st, a, b); err == nil {
 		t.Error("features of widths 2 and 3 accepted")
 	}
 	short := a
 	short.Mu = a.Mu[:4]
-	if err := layers.Solve(s, &st, short, a); err == nil {
+	if err := layers.Solve(context.Background(), s, &st, short, a); err == nil {
 		t.Error("4 masses for 5 nodes accepted")
 	}
 }
@@ -143,7 +144,7 @@ func allocations(t *testing.T, s layers.Solver) {
 	var st layers.State
 	var err error
 	solve := func() {
-		if e := layers.Solve(s, &st, src, dst); e != nil {
+		if e := layers.Solve(context.Background(), s, &st, src, dst); e != nil {
 			err = e
 		}
 	}

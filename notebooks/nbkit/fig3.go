@@ -122,7 +122,7 @@ func traceAll(ctx context.Context, s layers.Solver, pairs [][2]*graphs.Graph) ([
 			for i := range next {
 				st.Trace = make([]float64, 0, s.Depth())
 				a, b := pairs[i][0], pairs[i][1]
-				errs[i] = layers.Solve(s, &st, layers.Space{A: a.A, Mu: a.Mu}, layers.Space{A: b.A, Mu: b.Mu})
+				errs[i] = layers.Solve(ctx, s, &st, layers.Space{A: a.A, Mu: a.Mu}, layers.Space{A: b.A, Mu: b.Mu})
 				traces[i] = st.Trace
 			}
 		})

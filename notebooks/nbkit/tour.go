@@ -60,7 +60,7 @@ func Tour(ctx context.Context, c TourConfig, out Output) error {
 	rows = nil
 	for _, s := range []layers.Solver{layers.PPA{Gamma: 0.01, Layers: c.Layers, Inner: 5, Weight: 1}, layers.BADMM{Gamma: 1, Layers: c.Layers, Weight: 1}} {
 		st := layers.State{Trace: []float64{}}
-		if err := layers.Solve(s, &st, layers.Space{A: a.A, Mu: a.Mu}, layers.Space{A: b.A, Mu: b.Mu}); err != nil {
+		if err := layers.Solve(ctx, s, &st, layers.Space{A: a.A, Mu: a.Mu}, layers.Space{A: b.A, Mu: b.Mu}); err != nil {
 			return fmt.Errorf("%s: %w", s.Name(), err)
 		}
 		x := make([]float64, len(st.Trace))
@@ -70,7 +70,7 @@ func Tour(ctx context.Context, c TourConfig, out Output) error {
 		series = append(series, plot.Series{Name: s.Name(), X: x, Y: st.Trace})
 		rows = append(rows, []string{s.Name(), fmt.Sprintf("%.5g", st.Trace[len(st.Trace)-1]), fmt.Sprint(st.LogDomainLayers)})
 	}
-	out.Markdown("## 2. A GW discrepancy, layer by layer\n\n`layers.Solve(solver, &state, src, dst)` computes the GW discrepancy of two graphs (their adjacency matrices with uniform node distributions) by unrolling the solver for %d layers; with `state.Trace` set it records the objective ⟨L(T), T⟩ after every layer. PPA (γ = 0.01, 5 Sinkhorn sweeps a layer) and BADMM (γ = 1), the paper's settings, on %s and %s:", c.Layers, a.Name, b.Name)
+	out.Markdown("## 2. A GW discrepancy, layer by layer\n\n`layers.Solve(ctx, solver, &state, src, dst)` computes the GW discrepancy of two graphs (their adjacency matrices with uniform node distributions) by unrolling the solver for %d layers; with `state.Trace` set it records the objective ⟨L(T), T⟩ after every layer. PPA (γ = 0.01, 5 Sinkhorn sweeps a layer) and BADMM (γ = 1), the paper's settings, on %s and %s:", c.Layers, a.Name, b.Name)
 	if err := out.Figure("trace.png", func(w io.Writer) error {
 		return plot.Lines(w, fmt.Sprintf("GW discrepancy of %s and %s", a.Name, b.Name), "layer", "<L(T),T>", false, series)
 	}); err != nil {

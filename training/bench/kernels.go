@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -147,7 +148,7 @@ func GWD(n int, dense bool, minTime time.Duration, gemm float64) (Kernel, error)
 	p := layers.DefaultPPA()
 	var solver layers.Solver = p // boxed once, not per call
 	var st layers.State
-	d, allocs, err := repeat(minTime, func() error { return layers.Solve(solver, &st, src, dst) })
+	d, allocs, err := repeat(minTime, func() error { return layers.Solve(context.Background(), solver, &st, src, dst) })
 	if err != nil {
 		return Kernel{}, err
 	}
@@ -209,7 +210,7 @@ func Curve(n int, name layers.SolverName, minTime time.Duration) (Kernel, error)
 	d, allocs, err := repeat(minTime, func() error {
 		calls++
 		layersRun += st.Layer
-		return layers.Solve(solver, &st, src, dst)
+		return layers.Solve(context.Background(), solver, &st, src, dst)
 	})
 	if err != nil {
 		return Kernel{}, err
@@ -283,11 +284,11 @@ func GWB(withLoss bool, minTime time.Duration) (Kernel, error) {
 		name = "loss+gradients (the same + envelope)"
 	}
 	d, allocs, err := repeat(minTime, func() error {
-		if err := fwd.Run(&st, atoms, lambda, obs); err != nil {
+		if err := fwd.Run(context.Background(), &st, atoms, lambda, obs); err != nil {
 			return err
 		}
 		if withLoss {
-			st.Envelope(atoms, lambda, obs, 1, gU, nil, gLambda)
+			st.Envelope(context.Background(), atoms, lambda, obs, 1, gU, nil, gLambda)
 		}
 		return nil
 	})

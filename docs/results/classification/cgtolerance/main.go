@@ -7,6 +7,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"math"
@@ -43,7 +44,7 @@ func main() {
 		for j := i + 1; j < len(gs); j++ {
 			a, b := gs[i], gs[j]
 			st.Trace = make([]float64, 0, 256)
-			if err := layers.Solve(cg, &st, layers.Space{C: a.Dense(), Mu: a.Mu, F: a.F}, layers.Space{C: b.Dense(), Mu: b.Mu, F: b.F}); err != nil {
+			if err := layers.Solve(context.Background(), cg, &st, layers.Space{C: a.Dense(), Mu: a.Mu, F: a.F}, layers.Space{C: b.Dense(), Mu: b.Mu, F: b.F}); err != nil {
 				panic(err)
 			}
 			tr := st.Trace
