@@ -158,7 +158,7 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 				break
 			}
 			if epoch == cfg.Epochs {
-				opt.Observe.Say(false, "the validation accuracy rose %d epochs ago: training goes on past epoch %d (at most %d)", since, epoch, last)
+				opt.Observe.Say(false, "the validation accuracy last rose at epoch %d: training goes on past epoch %d (at most %d)", epoch-since, epoch, last)
 			}
 		}
 	}
