@@ -26,7 +26,7 @@ func Cross(ctx context.Context, a, b []*graphs.Graph, opt Options) (*mat.Dense, 
 	}
 	d := mat.NewDense(len(a), len(b), nil)
 	raw := d.RawMatrix()
-	err = Each(ctx, len(a)*len(b), opt, func(ctx context.Context, st *layers.State, t int) error {
+	err = Each(ctx, len(a)*len(b), opt, func(st *layers.State, t int) error {
 		i, j := t/len(b), t%len(b)
 		if err := layers.Solve(ctx, s, st, opt.space(a[i]), opt.space(b[j])); err != nil {
 			return fmt.Errorf("gwd of graphs %q and %q: %w", a[i].Name, b[j].Name, err)

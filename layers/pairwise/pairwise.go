@@ -61,14 +61,14 @@ func (o Options) space(g *graphs.Graph) layers.Space {
 	return layers.Space{A: g.A, Mu: g.Mu, F: g.F, Metric: o.Metric}
 }
 
-// Each runs work(ctx, st, t) for t = 0, …, n−1 on opt's workers, each worker with a GWD State
-// of its own, and tells opt.Observe the count done about every 100 ms and once at the end,
-// never from two goroutines at once. It is the loop of Matrix, Range and Cross, for callers
-// whose discrepancies are of other pairs (a graph and a barycenter, say); work must write only
-// what belongs to its t. It returns the first error of work, else ctx's error when ctx is
-// cancelled (the workers stop before their next t; work passes ctx to its solves, which check
-// it too).
-func Each(ctx context.Context, n int, opt Options, work func(ctx context.Context, st *layers.State, t int) error) error {
+// Each runs work(st, t) for t = 0, …, n−1 on opt's workers, each worker with a GWD State of
+// its own, and tells opt.Observe the count done about every 100 ms and once at the end, never
+// from two goroutines at once. It is the loop of Matrix, Range and Cross, for callers whose
+// discrepancies are of other pairs (a graph and a barycenter, say); work must write only what
+// belongs to its t. It returns the first error of work, else ctx's error when ctx is cancelled
+// (the workers stop before their next t; work should pass ctx to its solves, which check it
+// too).
+func Each(ctx context.Context, n int, opt Options, work func(st *layers.State, t int) error) error {
 	var next, done atomic.Int64
 	errs := make([]error, opt.workers())
 	var wg sync.WaitGroup
@@ -83,7 +83,7 @@ func Each(ctx context.Context, n int, opt Options, work func(ctx context.Context
 					return
 				}
 				// A solve of two large graphs takes minutes: work passes ctx to it.
-				if err := work(ctx, &st, t); err != nil {
+				if err := work(&st, t); err != nil {
 					errs[w] = err
 					return
 				}

@@ -63,7 +63,7 @@ func Range(ctx context.Context, data []*graphs.Graph, opt Options, lo, hi int, e
 		var err error
 		go func() {
 			defer close(finished)
-			err = Each(ctx, m, opt, func(ctx context.Context, st *layers.State, t int) error {
+			err = Each(ctx, m, opt, func(st *layers.State, t int) error {
 				i, j := pairOf(b+t, n)
 				if err := layers.Solve(ctx, s, st, opt.space(data[i]), opt.space(data[j])); err != nil {
 					return fmt.Errorf("gwd of graphs %q and %q: %w", data[i].Name, data[j].Name, err)

@@ -55,7 +55,7 @@ func GWBKMeans(ctx context.Context, data []*graphs.Graph, k int, opt GWBKMOption
 	var stats Stats
 	for it := 0; it < iters; it++ {
 		// Assignment: every graph against every center.
-		err := pairwise.Each(ctx, len(data)*k, opt.pairwise(), func(ctx context.Context, st *layers.State, t int) error {
+		err := pairwise.Each(ctx, len(data)*k, opt.pairwise(), func(st *layers.State, t int) error {
 			i, c := t/k, t%k
 			if err := layers.Solve(ctx, s, st, space(data[i]), centers[c]); err != nil {
 				return fmt.Errorf("gwb-km: gwd of graph %q and center %d: %w", data[i].Name, c, err)
@@ -87,7 +87,7 @@ func GWBKMeans(ctx context.Context, data []*graphs.Graph, k int, opt GWBKMOption
 		newCenters := make([]layers.Space, k)
 		quiet := opt.Options
 		quiet.Observe = nil
-		err = pairwise.Each(ctx, k, quiet.pairwise(), func(ctx context.Context, _ *layers.State, c int) error {
+		err = pairwise.Each(ctx, k, quiet.pairwise(), func(_ *layers.State, c int) error {
 			var atoms []layers.Atom
 			for i, a := range assign {
 				if a == c {
