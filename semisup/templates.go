@@ -84,6 +84,12 @@ type TemplateConfig struct {
 	// templates (as GWF's atoms, Algorithm 3) weighted by softmax of its negated standardized
 	// discrepancies, so that graphs without a label shape the templates too. 0: labels only.
 	Beta float64 `json:"beta,omitempty"`
+	// PseudoLabels, when > 0 and some training graphs have no label, self-trains: the model
+	// trained on the labelled graphs predicts the others, the most confident share PseudoLabels
+	// of the graphs predicted each class take that class as a label, and the model is trained
+	// again on both, its validation split still drawn from the true labels (selfTrain). 0: the
+	// graphs without a label train only through Beta's reconstruction term.
+	PseudoLabels float64 `json:"pseudo_labels,omitempty"`
 	// Validation is the fraction of the labelled graphs held out (stratified) to choose the
 	// epoch whose weights are kept; 0 keeps the last epoch's.
 	Validation float64 `json:"validation"`
@@ -215,6 +221,8 @@ func (c TemplateConfig) Validate() error {
 		return fmt.Errorf("templates: batch size %d (1 to %d)", c.BatchSize, 1<<20)
 	case !(c.Beta >= 0 && c.Beta <= 1e6):
 		return fmt.Errorf("templates: beta %v, want [0, 1e6]", c.Beta)
+	case !(c.PseudoLabels >= 0 && c.PseudoLabels <= 1):
+		return fmt.Errorf("templates: pseudo-labels for a share %v of the unlabelled graphs, want [0, 1]", c.PseudoLabels)
 	case !(c.WeightDecay >= 0 && c.WeightDecay <= 1):
 		return fmt.Errorf("templates: weight decay %v, want [0, 1]", c.WeightDecay)
 	case c.WLRounds < 0 || c.WLRounds > graphs.MaxWLIterations:

@@ -59,7 +59,7 @@ func trainFeaturesAuto(ctx context.Context, data []*graphs.Graph, labels []int, 
 		cfgs[k] = memberConfig(withF, k)
 	}
 	cfgs[members] = memberConfig(bare, 0)
-	models, err := trainMembers(ctx, data, labels, classes, cfgs, names, opt)
+	models, err := trainMembers(ctx, data, labels, nil, classes, cfgs, names, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +75,7 @@ func trainFeaturesAuto(ctx context.Context, data []*graphs.Graph, labels []int, 
 	for k := range rest {
 		rest[k] = memberConfig(bare, k+1)
 	}
-	more, err := trainMembers(ctx, data, labels, classes, rest, memberNames(members)[1:], opt)
+	more, err := trainMembers(ctx, data, labels, nil, classes, rest, memberNames(members)[1:], opt)
 	if err != nil {
 		return nil, fmt.Errorf("the structure alone: %w", err)
 	}

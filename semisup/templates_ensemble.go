@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
@@ -22,6 +23,9 @@ type TemplateEnsemble struct {
 	// read alike (nil when unknown).
 	Features *graphs.FeatureEncoding
 	ClassLabels
+	// SelfTraining is how the ensemble came from self-training (TemplateConfig.PseudoLabels;
+	// nil otherwise). It is not saved with the ensemble.
+	SelfTraining *SelfTraining
 }
 
 // MemberSeed is the seed of member m of an ensemble seeded by seed: member 0 has seed itself,
@@ -39,10 +43,14 @@ func MemberSeed(seed uint64, m int) uint64 { return seed + uint64(m)*0x9e3779b97
 // encoder, and returns the one whose members score better on their validation splits. With
 // cfg.NodeFeatures = NodeFeaturesAuto and graphs that have node features, a member reading the
 // structure alone is screened beside them, and replaces the features only where it does
-// clearly better (trainFeaturesAuto).
+// clearly better (trainFeaturesAuto). With cfg.PseudoLabels > 0 and graphs without a label
+// among data, it self-trains (selfTrain).
 func TrainTemplates(ctx context.Context, data []*graphs.Graph, labels []int, classes int, cfg TemplateConfig, opt TemplateOptions) (*TemplateEnsemble, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if cfg.PseudoLabels > 0 && slices.Contains(labels, Unlabeled) {
+		return selfTrain(ctx, data, labels, classes, cfg, opt)
 	}
 	if cfg.Encoder == EncoderAuto {
 		return trainAuto(ctx, data, labels, classes, cfg, opt)
@@ -58,7 +66,7 @@ func TrainTemplates(ctx context.Context, data []*graphs.Graph, labels []int, cla
 	for k := range cfgs {
 		cfgs[k] = memberConfig(cfg, k)
 	}
-	models, err := trainMembers(ctx, data, labels, classes, cfgs, memberNames(members), opt)
+	models, err := trainMembers(ctx, data, labels, nil, classes, cfgs, memberNames(members), opt)
 	if err != nil {
 		return nil, err
 	}
@@ -91,11 +99,14 @@ func memberNames(members int) []string {
 
 // trainMembers initialises and trains one model per configuration, each with its own seed, as
 // TrainTemplates says (up to twice the workers side by side); names[k] prefixes model k's
-// messages and errors where not empty.
-func trainMembers(ctx context.Context, data []*graphs.Graph, labels []int, classes int, cfgs []TemplateConfig, names []string, opt TemplateOptions) ([]*TemplateModel, error) {
+// messages and errors where not empty. pseudo, when not nil, gives classes to graphs without a
+// label (fitTemplates): they start templates and train as labelled graphs do, but are never
+// held out for validation.
+func trainMembers(ctx context.Context, data []*graphs.Graph, labels, pseudo []int, classes int, cfgs []TemplateConfig, names []string, opt TemplateOptions) ([]*TemplateModel, error) {
+	starts := withPseudoLabels(labels, pseudo)
 	models := make([]*TemplateModel, len(cfgs))
 	for k, c := range cfgs {
-		m, err := NewTemplateModel(data, labels, classes, c)
+		m, err := NewTemplateModel(data, starts, classes, c)
 		if err != nil {
 			return nil, err
 		}
@@ -118,7 +129,7 @@ func trainMembers(ctx context.Context, data []*graphs.Graph, labels []int, class
 			defer wg.Done()
 			for k := range next {
 				o := TemplateOptions{Workers: workers, Observe: memberObserver(opt.Observe, &mu, k, names[k])}
-				if err := FitTemplates(ctx, models[k], data, labels, o); err != nil {
+				if err := fitTemplates(ctx, models[k], data, labels, pseudo, o); err != nil {
 					errs[k] = err
 					cancel()
 				}

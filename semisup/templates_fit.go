@@ -42,16 +42,28 @@ type TemplateOptions struct {
 // graph's label is read. With Config.AverageEpochs the weights scored and kept are the moving
 // average of the trained ones (paramAverage), the last epoch's without a validation split.
 func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, labels []int, opt TemplateOptions) error {
+	return fitTemplates(ctx, m, data, labels, nil, opt)
+}
+
+// fitTemplates is FitTemplates with pseudo-labels: pseudo[i], where labels[i] is Unlabeled and
+// pseudo is not nil, is a class graph i trains with as if it were its label, but the validation
+// split is drawn from labels alone, so that the epoch kept is chosen on true labels.
+func fitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, labels, pseudo []int, opt TemplateOptions) error {
 	if err := m.Config.Validate(); err != nil {
 		return err
 	}
-	if len(labels) != len(data) {
-		return fmt.Errorf("templates: %d labels for %d graphs", len(labels), len(data))
+	if len(labels) != len(data) || (pseudo != nil && len(pseudo) != len(data)) {
+		return fmt.Errorf("templates: %d labels and %d pseudo-labels for %d graphs", len(labels), len(pseudo), len(data))
 	}
 	classes := m.Head.Classes()
-	var labelled []int
+	var labelled, guessed []int
 	for i, l := range labels {
 		switch {
+		case l == Unlabeled && pseudo != nil && pseudo[i] != Unlabeled:
+			if pseudo[i] < 0 || pseudo[i] >= classes {
+				return fmt.Errorf("templates: graph %q has pseudo-class %d, the model has %d", data[i].Name, pseudo[i], classes)
+			}
+			guessed = append(guessed, i)
 		case l == Unlabeled:
 		case l < 0 || l >= classes:
 			return fmt.Errorf("templates: graph %q has class %d, the model has %d", data[i].Name, l, classes)
@@ -60,12 +72,15 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 		}
 	}
 	train, valid := splitValidation(labels, labelled, m.Config.Validation, m.Config.Seed)
+	train = append(train, guessed...)
 	if len(train) == 0 {
 		return fmt.Errorf("templates: no labelled graph to train on")
 	}
 	m.validGraphs = len(valid)
+	trainLabels := withPseudoLabels(labels, pseudo) // what the batches read
+
 	if m.Config.Beta > 0 { // the graphs without a label train through the reconstruction term
-		for i, l := range labels {
+		for i, l := range trainLabels {
 			if l == Unlabeled {
 				train = append(train, i)
 			}
@@ -109,7 +124,7 @@ func FitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 				return err
 			}
 			batch := order[s:min(s+cfg.BatchSize, len(order))]
-			ce, n, err := b.step(adam, params, batch, labels, layer)
+			ce, n, err := b.step(adam, params, batch, trainLabels, layer)
 			if err != nil {
 				return fmt.Errorf("templates: epoch %d: %w", epoch, err)
 			}

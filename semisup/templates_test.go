@@ -314,6 +314,9 @@ func TestTemplateConfigErrors(t *testing.T) {
 		func(c *TemplateConfig) { c.WLRounds = graphs.MaxWLIterations + 1 },
 		func(c *TemplateConfig) { c.EncoderHidden = []int{0} },
 		func(c *TemplateConfig) { c.Hidden = []int{-2} },
+		func(c *TemplateConfig) { c.PseudoLabels = -0.1 },
+		func(c *TemplateConfig) { c.PseudoLabels = 1.5 },
+		func(c *TemplateConfig) { c.PseudoLabels = math.NaN() },
 	}
 	for i, f := range bad {
 		c := DefaultTemplateConfig()

@@ -34,6 +34,7 @@ type templateFlags struct {
 	patience    int
 	maxEpochs   int
 	average     float64
+	pseudo      float64
 	statistics  bool
 }
 
@@ -52,6 +53,7 @@ func (t *templateFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&t.patience, "patience", d.Patience, "--method templates: end training once the validation accuracy has not risen for this many epochs (0: every epoch of --epochs)")
 	fs.IntVar(&t.maxEpochs, "max-epochs", d.MaxEpochs, "--method templates, with a validation split: train past --epochs, up to this many, while the validation accuracy still rose within the last sixth of --epochs (0: --epochs)")
 	fs.Float64Var(&t.average, "average-epochs", d.AverageEpochs, "--method templates: validate and keep a moving average of the weights over about this many epochs of steps (Polyak averaging; 0: the weights as trained)")
+	fs.Float64Var(&t.pseudo, "pseudo-labels", d.PseudoLabels, "--method templates, with graphs left unlabelled (--labeled-fraction < 1, or labels in part): self-training: the model trained on the labels predicts the other graphs, the most confident share `S` of those predicted each class take that class, and the model trains again on both (0: the unlabelled graphs train only through --beta)")
 	fs.IntVar(&t.members, "members", d.Members, "--method templates: models trained from different seeds, whose mean class probabilities predict (1: a single model)")
 }
 
@@ -74,7 +76,7 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 	c.Templates, c.TemplateNodes, c.WeightDecay, c.LearnWeight = f.tmpl.templates, f.tmpl.nodes, f.tmpl.decay, f.tmpl.learnWeight
 	c.Members, c.Patience, c.LearnNodeWeights, c.WLRounds = f.tmpl.members, f.tmpl.patience, f.tmpl.learnNodes, f.tmpl.wl
 	c.GraphStatistics, c.WLLabels, c.AverageEpochs, c.WLRareColumns = f.tmpl.statistics, f.tmpl.wlLabels, f.tmpl.average, f.tmpl.wlRare
-	c.MaxEpochs = f.tmpl.maxEpochs
+	c.MaxEpochs, c.PseudoLabels = f.tmpl.maxEpochs, f.tmpl.pseudo
 	if fs.Changed("wl") && !fs.Changed("wl-labels") { // the continuous rounds in place of the labels
 		c.WLLabels = 0
 	}
@@ -150,7 +152,7 @@ func gwfSetting(fs *pflag.FlagSet, setting string) error {
 
 // checkGWFMethod refuses the template model's own flags with --method gwf.
 func (f *semisupFlags) checkGWFMethod(fs *pflag.FlagSet) error {
-	for _, name := range []string{"templates", "template-nodes", "weight-decay", "learn-feature-weight", "learn-node-weights", "wl", "wl-labels", "members", "patience", "max-epochs", "average-epochs", "wl-rare-columns", "statistics"} {
+	for _, name := range []string{"templates", "template-nodes", "weight-decay", "learn-feature-weight", "learn-node-weights", "wl", "wl-labels", "members", "patience", "max-epochs", "average-epochs", "wl-rare-columns", "statistics", "pseudo-labels"} {
 		if fs.Changed(name) {
 			return cli.Usagef("--%s is a setting of --method templates", name)
 		}

@@ -104,8 +104,13 @@ func TestSemisupTemplates(t *testing.T) {
 	mustRun(t, "predict", "--model", weighted, "--tu", unseen, "-q")
 
 	half, _ := mustRun(t, append([]string{"semisup", "--tu", train, "--labeled-fraction", "0.5"}, small...)...)
-	if rep := decodeJSON(t, half); rep["scored"] != 12.0 {
-		t.Errorf("with half the labels: %v graphs scored, want 12", rep["scored"])
+	if rep := decodeJSON(t, half); rep["scored"] != 12.0 || rep["self_training"] != nil {
+		t.Errorf("with half the labels: %v graphs scored (want 12), self-training %v (want none)", rep["scored"], rep["self_training"])
+	}
+	selfTrained, _ := mustRun(t, append([]string{"semisup", "--tu", train, "--labeled-fraction", "0.5", "--pseudo-labels", "0.5"}, small...)...)
+	st, ok := decodeJSON(t, selfTrained)["self_training"].(map[string]any)
+	if !ok || !(st["pseudo_labelled"].(float64) >= 6) || st["labels_alone_accuracy"] == nil {
+		t.Errorf("self-training with half the labels, half of the rest pseudo-labelled: %v", st)
 	}
 
 	for _, bad := range [][]string{
@@ -120,6 +125,8 @@ func TestSemisupTemplates(t *testing.T) {
 		{"--method", "templates", "--layers", "-1"},
 		{"--method", "gwf", "--members", "2"},
 		{"--method", "gwf", "--max-epochs", "100"},
+		{"--method", "gwf", "--pseudo-labels", "0.5"},
+		{"--method", "templates", "--pseudo-labels", "2"},
 		{"--method", "templates", "--max-epochs", "5"},
 		{"--method", "templates", "--structure", "ring"},
 		{"--method", "templates", "--output", model},

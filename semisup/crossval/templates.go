@@ -83,8 +83,18 @@ type TemplatesReport struct {
 	// FeatureWeight is the weight one split's first member measured, with Config.BalanceWeight.
 	FeatureWeight float64 `json:"feature_weight,omitempty"`
 	// WLLabelColumns are one split's as TemplatesFold's.
-	WLLabelColumns int     `json:"wl_label_columns,omitempty"`
-	Seconds        float64 `json:"seconds"`
+	WLLabelColumns int `json:"wl_label_columns,omitempty"`
+	// SelfTraining is one split's self-training (Config.PseudoLabels), where it ran.
+	SelfTraining *SelfTrainingReport `json:"self_training,omitempty"`
+	Seconds      float64             `json:"seconds"`
+}
+
+// SelfTrainingReport is what self-training did on one split: how many graphs without a label
+// trained with a pseudo-label, and the accuracy, on the same scored graphs, of the first
+// round's model trained on the labels alone.
+type SelfTrainingReport struct {
+	PseudoLabelled      int     `json:"pseudo_labelled"`
+	LabelsAloneAccuracy float64 `json:"labels_alone_accuracy"`
 }
 
 // FoldAccuracies are the folds' accuracies, in fold order (none for one split).
@@ -113,6 +123,9 @@ func (r *TemplatesReport) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "trained on the %d labelled graphs; no label was hidden, none scored (%.0f s%s)\n", r.Labeled, r.Seconds, chosenNote(r.Encoder, r.NodeFeatures))
 	default:
 		fmt.Fprintf(w, "accuracy: %.2f %% on the %d graphs whose labels were hidden (%d labelled; %.0f s%s)\n", 100*r.Accuracy.Mean, r.Scored, r.Labeled, r.Seconds, chosenNote(r.Encoder, r.NodeFeatures))
+		if st := r.SelfTraining; st != nil {
+			fmt.Fprintf(w, "self-training: %d graphs pseudo-labelled; the model on the labels alone scored %.2f %% on the same graphs\n", st.PseudoLabelled, 100*st.LabelsAloneAccuracy)
+		}
 	}
 	_, err := fmt.Fprint(w)
 	return err
@@ -296,18 +309,7 @@ func FractionTemplates(ctx context.Context, ds *graphs.Dataset, labels []int, cl
 		return nil, nil, Split{}, err
 	}
 	s := Split{Train: keep, Predicted: pred}
-	right := 0
-	for i, l := range labels {
-		if keep[i] == semisup.Unlabeled && l != semisup.Unlabeled {
-			s.Scored++
-			if pred[i] == l {
-				right++
-			}
-		}
-	}
-	if s.Scored > 0 {
-		s.Accuracy = float64(right) / float64(s.Scored)
-	}
+	s.Accuracy, s.Scored = hiddenAccuracy(pred, labels, keep)
 	protocol := fmt.Sprintf("labelled fraction %g (seed %d)", frac.Share, frac.Seed)
 	if frac.Given {
 		protocol = "the labels as given"
@@ -316,7 +318,29 @@ func FractionTemplates(ctx context.Context, ds *graphs.Dataset, labels []int, cl
 		Templates: cfg.TemplateCount(classes), Accuracy: MeanStd{Mean: s.Accuracy}, Labeled: s.Labelled(), Scored: s.Scored, Seconds: time.Since(start).Seconds()}
 	rep.Encoder, rep.NodeFeatures = choices(cfg, ds.Graphs, m)
 	rep.FeatureWeight, rep.WLLabelColumns = measuredWeight(cfg, m), m.Members[0].WLLabelColumns()
+	if st := m.SelfTraining; st != nil {
+		acc, _ := hiddenAccuracy(st.LabelsAlone, labels, keep)
+		rep.SelfTraining = &SelfTrainingReport{PseudoLabelled: st.PseudoLabelled(), LabelsAloneAccuracy: acc}
+	}
 	return rep, m, s, nil
+}
+
+// hiddenAccuracy is the share of the graphs whose label keep hid (and labels has) that pred
+// classes right, and their number.
+func hiddenAccuracy(pred, labels, keep []int) (float64, int) {
+	right, scored := 0, 0
+	for i, l := range labels {
+		if keep[i] == semisup.Unlabeled && l != semisup.Unlabeled {
+			scored++
+			if pred[i] == l {
+				right++
+			}
+		}
+	}
+	if scored == 0 {
+		return 0, 0
+	}
+	return float64(right) / float64(scored), scored
 }
 
 // trainTemplates trains cfg.Members template models (semisup.TrainTemplates).
