@@ -109,7 +109,7 @@ func TestSemisupTemplates(t *testing.T) {
 	}
 	selfTrained, _ := mustRun(t, append([]string{"semisup", "--tu", train, "--labeled-fraction", "0.5", "--pseudo-labels", "0.5"}, small...)...)
 	st, ok := decodeJSON(t, selfTrained)["self_training"].(map[string]any)
-	if !ok || !(st["pseudo_labelled"].(float64) >= 6) || st["labels_alone_accuracy"] == nil {
+	if !ok || !(st["pseudo_labelled"].(float64) >= 6) || st["labels_alone_accuracy"] == nil || !(st["pseudo_label_accuracy"].(float64) > 0) {
 		t.Errorf("self-training with half the labels, half of the rest pseudo-labelled: %v", st)
 	}
 

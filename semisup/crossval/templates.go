@@ -90,10 +90,12 @@ type TemplatesReport struct {
 }
 
 // SelfTrainingReport is what self-training did on one split: how many graphs without a label
-// trained with a pseudo-label, and the accuracy, on the same scored graphs, of the first
-// round's model trained on the labels alone.
+// trained with a pseudo-label and how many of those (whose hidden label is known) it got
+// right, and the accuracy, on the same scored graphs, of the first round's model trained on
+// the labels alone.
 type SelfTrainingReport struct {
 	PseudoLabelled      int     `json:"pseudo_labelled"`
+	PseudoLabelAccuracy float64 `json:"pseudo_label_accuracy"`
 	LabelsAloneAccuracy float64 `json:"labels_alone_accuracy"`
 }
 
@@ -124,7 +126,7 @@ func (r *TemplatesReport) WriteText(w io.Writer) error {
 	default:
 		fmt.Fprintf(w, "accuracy: %.2f %% on the %d graphs whose labels were hidden (%d labelled; %.0f s%s)\n", 100*r.Accuracy.Mean, r.Scored, r.Labeled, r.Seconds, chosenNote(r.Encoder, r.NodeFeatures))
 		if st := r.SelfTraining; st != nil {
-			fmt.Fprintf(w, "self-training: %d graphs pseudo-labelled; the model on the labels alone scored %.2f %% on the same graphs\n", st.PseudoLabelled, 100*st.LabelsAloneAccuracy)
+			fmt.Fprintf(w, "self-training: %d graphs pseudo-labelled (%.2f %% of them right); the model on the labels alone scored %.2f %% on the same graphs\n", st.PseudoLabelled, 100*st.PseudoLabelAccuracy, 100*st.LabelsAloneAccuracy)
 		}
 	}
 	_, err := fmt.Fprint(w)
@@ -319,8 +321,8 @@ func FractionTemplates(ctx context.Context, ds *graphs.Dataset, labels []int, cl
 	rep.Encoder, rep.NodeFeatures = choices(cfg, ds.Graphs, m)
 	rep.FeatureWeight, rep.WLLabelColumns = measuredWeight(cfg, m), m.Members[0].WLLabelColumns()
 	if st := m.SelfTraining; st != nil {
-		acc, _ := hiddenAccuracy(st.LabelsAlone, labels, keep)
-		rep.SelfTraining = &SelfTrainingReport{PseudoLabelled: st.PseudoLabelled(), LabelsAloneAccuracy: acc}
+		alone, _ := hiddenAccuracy(st.LabelsAlone, labels, keep)
+		rep.SelfTraining = &SelfTrainingReport{PseudoLabelled: st.PseudoLabelled(), PseudoLabelAccuracy: pseudoAccuracy(st.Pseudo, labels), LabelsAloneAccuracy: alone}
 	}
 	return rep, m, s, nil
 }
@@ -341,6 +343,24 @@ func hiddenAccuracy(pred, labels, keep []int) (float64, int) {
 		return 0, 0
 	}
 	return float64(right) / float64(scored), scored
+}
+
+// pseudoAccuracy is the share of the pseudo-labelled graphs whose hidden label is known that
+// their pseudo-label classes right (0 for none).
+func pseudoAccuracy(pseudo, labels []int) float64 {
+	right, known := 0, 0
+	for i, c := range pseudo {
+		if c != semisup.Unlabeled && labels[i] != semisup.Unlabeled {
+			known++
+			if c == labels[i] {
+				right++
+			}
+		}
+	}
+	if known == 0 {
+		return 0
+	}
+	return float64(right) / float64(known)
 }
 
 // trainTemplates trains cfg.Members template models (semisup.TrainTemplates).

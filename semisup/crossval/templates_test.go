@@ -94,3 +94,16 @@ func TestCrossValidateTemplatesNamesOtherBuilds(t *testing.T) {
 		t.Errorf("fold 2 was not reused: %+v, first %+v", again.Folds[1], first.Folds[1])
 	}
 }
+
+// A pseudo-label scores only where the graph has one and its hidden label is known.
+func TestPseudoAccuracy(t *testing.T) {
+	u := semisup.Unlabeled
+	pseudo := []int{u, 1, 0, 1, u, 2}
+	labels := []int{0, 1, 1, u, 2, 2}
+	if got := pseudoAccuracy(pseudo, labels); got != 2.0/3 {
+		t.Errorf("%v, want 2/3 (graphs 1 and 5 right, 2 wrong, 3 unknown)", got)
+	}
+	if got := pseudoAccuracy([]int{u, u}, []int{0, 1}); got != 0 {
+		t.Errorf("no pseudo-label: %v, want 0", got)
+	}
+}
