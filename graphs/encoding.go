@@ -41,8 +41,11 @@ type FeatureEncoding struct {
 // means for standardized attributes, 0 for none and for attributes not standardized (whose
 // width it does not record).
 func (e FeatureEncoding) Dim() int {
-	if e.Kind.HasLabels() {
+	switch {
+	case e.Kind.HasLabels():
 		return e.Attributes + len(e.NodeLabels) + len(e.NodeLabelNames)
+	case e.Kind == FeaturesDegrees:
+		return DegreeBins
 	}
 	return len(e.Mean)
 }
@@ -61,9 +64,9 @@ func (e FeatureEncoding) Validate() error {
 		return fmt.Errorf("graphs: feature encoding: %d attribute columns for kind %s", e.Attributes, e.Kind)
 	}
 	switch e.Kind {
-	case FeaturesNone:
+	case FeaturesNone, FeaturesDegrees:
 		if e.NodeLabels != nil || e.NodeLabelNames != nil || e.Mean != nil || e.Scale != nil {
-			return fmt.Errorf("graphs: feature encoding: kind none with %d node-label values and %d means", len(e.NodeLabels), len(e.Mean))
+			return fmt.Errorf("graphs: feature encoding: kind %s with %d node-label values and %d means", e.Kind, len(e.NodeLabels), len(e.Mean))
 		}
 		return nil
 	case FeaturesLabels, FeaturesBoth:

@@ -88,6 +88,8 @@ func TestFeatureEncodingJSON(t *testing.T) {
 		"means of another width": {Kind: FeaturesLabels, NodeLabels: []int{1, 2}, Mean: []float64{0}, Scale: []float64{1}},
 		"infinite scale":         {Kind: FeaturesAttributes, Mean: []float64{0}, Scale: []float64{math.Inf(1)}},
 		"unknown kind":           {Kind: FeatureKind(7)},
+		"degrees standardized":   {Kind: FeaturesDegrees, Mean: make([]float64, DegreeBins), Scale: make([]float64, DegreeBins)},
+		"degrees with values":    {Kind: FeaturesDegrees, NodeLabels: []int{1}},
 	} {
 		if bad.Validate() == nil {
 			t.Errorf("%s: valid", name)

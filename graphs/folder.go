@@ -167,6 +167,25 @@ func ReadFolder(dir string, opt FolderOptions) (*Dataset, error) {
 }
 
 func readFolder(dir string, opt FolderOptions) (*Dataset, error) {
+	if opt.Features != FeaturesDegrees {
+		return readFolderFiles(dir, opt)
+	}
+	if opt.AutoFeatures {
+		return nil, fmt.Errorf("FolderOptions.AutoFeatures with features %q: it chooses them", opt.Features)
+	}
+	opt.Features = FeaturesNone
+	ds, err := readFolderFiles(dir, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := withDegrees(ds, opt.Limits.OrDefault()); err != nil {
+		return nil, err
+	}
+	return ds, nil
+}
+
+// readFolderFiles is readFolder for the features the files hold.
+func readFolderFiles(dir string, opt FolderOptions) (*Dataset, error) {
 	lim := opt.Limits.OrDefault()
 	if opt.NodeLabelNames != nil && !opt.Features.HasLabels() {
 		return nil, fmt.Errorf("FolderOptions.NodeLabelNames with features %q: they are the columns of labels", opt.Features)

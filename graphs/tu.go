@@ -47,9 +47,15 @@ const (
 	// coordinates, proteins with structure types and sizes. FeatureEncoding.Attributes says
 	// where the labels start.
 	FeaturesBoth
+	// FeaturesDegrees gives every node its one-hot degree (OneHotDegrees, DegreeBins columns)
+	// in place of the data's own features: node features for graphs that have none, such as
+	// social networks, made alike for every graph a model reads. The readers read no features
+	// for it; graphs/collection adds the degrees.
+	FeaturesDegrees
 )
 
-// String returns "none", "labels", "attributes" or "both", the names ParseFeatureKind accepts.
+// String returns "none", "labels", "attributes", "both" or "degrees", the names
+// ParseFeatureKind accepts.
 func (k FeatureKind) String() string {
 	switch k {
 	case FeaturesNone:
@@ -60,6 +66,8 @@ func (k FeatureKind) String() string {
 		return "attributes"
 	case FeaturesBoth:
 		return "both"
+	case FeaturesDegrees:
+		return "degrees"
 	}
 	return "FeatureKind(" + strconv.Itoa(int(k)) + ")"
 }
@@ -74,9 +82,9 @@ func featureKindList(kinds []FeatureKind) string {
 }
 
 // MarshalText implements encoding.TextMarshaler (JSON: "none", "labels", "attributes",
-// "both").
+// "both", "degrees").
 func (k FeatureKind) MarshalText() ([]byte, error) {
-	if k < FeaturesNone || k > FeaturesBoth {
+	if k < FeaturesNone || k > FeaturesDegrees {
 		return nil, fmt.Errorf("graphs: unknown feature kind %d", int(k))
 	}
 	return []byte(k.String()), nil
@@ -117,15 +125,15 @@ func (k FeatureKind) HasLabels() bool { return k == FeaturesLabels || k == Featu
 // HasAttributes reports whether the kind holds node attributes (attributes, both).
 func (k FeatureKind) HasAttributes() bool { return k == FeaturesAttributes || k == FeaturesBoth }
 
-// ParseFeatureKind parses "none", "labels", "attributes" or "both" (case-insensitive), e.g.
-// from a command-line flag.
+// ParseFeatureKind parses "none", "labels", "attributes", "both" or "degrees"
+// (case-insensitive), e.g. from a command-line flag.
 func ParseFeatureKind(s string) (FeatureKind, error) {
-	for _, k := range []FeatureKind{FeaturesNone, FeaturesLabels, FeaturesAttributes, FeaturesBoth} {
+	for _, k := range []FeatureKind{FeaturesNone, FeaturesLabels, FeaturesAttributes, FeaturesBoth, FeaturesDegrees} {
 		if strings.EqualFold(strings.TrimSpace(s), k.String()) {
 			return k, nil
 		}
 	}
-	return 0, fmt.Errorf("graphs: unknown feature kind %q (want none, labels, attributes or both)", s)
+	return 0, fmt.Errorf("graphs: unknown feature kind %q (want none, labels, attributes, both or degrees)", s)
 }
 
 // TUOptions controls ReadTU. The zero value reads graphs without features, with uniform node
@@ -425,6 +433,22 @@ func tuOneInt(text string) (int, error) {
 }
 
 func (r *tuReader) read() (*Dataset, error) {
+	if r.opt.Features != FeaturesDegrees {
+		return r.readFiles()
+	}
+	r.opt.Features = FeaturesNone
+	ds, err := r.readFiles()
+	if err != nil {
+		return nil, err
+	}
+	if err := withDegrees(ds, r.opt.Limits.OrDefault()); err != nil {
+		return nil, err
+	}
+	return ds, nil
+}
+
+// readFiles is read for the features the files hold.
+func (r *tuReader) readFiles() (*Dataset, error) {
 	opt := r.opt
 	lim := opt.Limits.OrDefault()
 

@@ -38,6 +38,7 @@ type TUScanner struct {
 
 	a, nl, attr *tuLines
 	values      []int // the one-hot node-label values (FeaturesLabels, FeaturesBoth)
+	degrees     bool  // FeaturesDegrees: the files' features are not read, each graph gets its degrees
 	nlParse     tuNodeLabels
 	unknown     int // nodes built whose label is not among values
 	adim        int // attribute width, known from the first attribute line
@@ -56,6 +57,9 @@ func NewTUScanner(dir string, opt TUOptions) (*TUScanner, error) {
 		return nil, err
 	}
 	s := &TUScanner{r: &tuReader{fsys: os.DirFS(dir), dir: ".", name: name, opt: opt, shown: dir}, lim: opt.Limits.OrDefault()}
+	if opt.Features == FeaturesDegrees {
+		s.degrees, s.r.opt.Features = true, FeaturesNone
+	}
 	if err := s.open(); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("graphs: scan TU dataset %s: %w", name, err)
@@ -85,6 +89,9 @@ func (s *TUScanner) open() error {
 	}
 	n := len(r.starts) - 1
 	s.ds = &Dataset{Name: r.name, Encoding: FeatureEncoding{Kind: r.opt.Features}}
+	if s.degrees {
+		s.ds.Encoding.Kind = FeaturesDegrees
+	}
 	if hasGL {
 		if s.labels, s.ds.Classes, err = r.readGraphLabels(fGL, n); err != nil {
 			return err
@@ -214,10 +221,10 @@ func (s *TUScanner) step(build bool) (*Graph, error) {
 	var maxEdges int64 = -1 // skip the edges
 	if build {
 		what := fmt.Sprintf("graph %s#%d", s.r.name, g+1)
-		if err := checkDenseSize(what, n, s.adim+len(s.values), s.lim); err != nil {
+		if err := checkDenseSize(what, n, s.featureWidth(), s.lim); err != nil {
 			return nil, err
 		}
-		b := nodeBytes(n, s.adim+len(s.values))
+		b := nodeBytes(n, s.featureWidth())
 		if b > s.lim.MaxDenseBytes {
 			return nil, fmt.Errorf("%s: its nodes and features need %s, over the limit of %s", what, tuBytes(b), tuBytes(s.lim.MaxDenseBytes))
 		}
@@ -247,6 +254,11 @@ func (s *TUScanner) step(build bool) (*Graph, error) {
 	if s.r.opt.DegreeMu {
 		mu = DegreeMu(c)
 	}
+	if s.degrees && n > 0 {
+		x := make([]float64, n*DegreeBins)
+		OneHotDegrees(c, x)
+		f = mat.NewDense(n, DegreeBins, x)
+	}
 	gr, err := NewSparse(fmt.Sprintf("%s#%d", s.r.name, g+1), c, mu, f)
 	if err != nil {
 		return nil, err
@@ -255,6 +267,14 @@ func (s *TUScanner) step(build bool) (*Graph, error) {
 		gr.Label, gr.HasLabel = s.labels[g], true
 	}
 	return gr, nil
+}
+
+// featureWidth is the width of the node features of the graphs built.
+func (s *TUScanner) featureWidth() int {
+	if s.degrees {
+		return DegreeBins
+	}
+	return s.adim + len(s.values)
 }
 
 // scanBytesPerEdge is what an adjacency line of the graph being built costs: its entry (24

@@ -85,6 +85,8 @@ func TestTUScannerMatchesReadTU(t *testing.T) {
 		{filepath.Join("testdata", "tu", "TINY"), TUOptions{Features: FeaturesBoth, NodeLabels: []int{3, 7}}},
 		{filepath.Join("testdata", "tu", "TINY"), TUOptions{Features: FeaturesLabels, NodeLabels: []int{1, 3, 7}}},
 		{filepath.Join("datasets", "tu", "MUTAG"), TUOptions{Features: FeaturesLabels}},
+		{filepath.Join("datasets", "tu", "MUTAG"), TUOptions{Features: FeaturesDegrees}},
+		{filepath.Join("testdata", "tu", "TINY"), TUOptions{Features: FeaturesDegrees, DegreeMu: true}},
 		{written, TUOptions{Features: FeaturesAttributes}},
 	}
 	for _, c := range cases {

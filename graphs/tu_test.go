@@ -419,13 +419,13 @@ func TestReadTUPathFolderNames(t *testing.T) {
 }
 
 func TestParseFeatureKind(t *testing.T) {
-	for _, k := range []FeatureKind{FeaturesNone, FeaturesLabels, FeaturesAttributes, FeaturesBoth} {
+	for _, k := range []FeatureKind{FeaturesNone, FeaturesLabels, FeaturesAttributes, FeaturesBoth, FeaturesDegrees} {
 		got, err := ParseFeatureKind(strings.ToUpper(k.String()))
 		if err != nil || got != k {
 			t.Errorf("ParseFeatureKind(%q) = %v, %v", k.String(), got, err)
 		}
 	}
-	if _, err := ParseFeatureKind("onehot"); err == nil || !strings.Contains(err.Error(), "none, labels, attributes or both") {
+	if _, err := ParseFeatureKind("onehot"); err == nil || !strings.Contains(err.Error(), "none, labels, attributes, both or degrees") {
 		t.Errorf("error %v", err)
 	}
 	if s := FeatureKind(7).String(); s != "FeatureKind(7)" {

@@ -39,10 +39,6 @@ func (e EncoderKind) IsFree() bool { return e == "" || e == EncoderNone }
 // EncoderTrainer.Hidden, TemplateConfig's default): two layers of 32.
 func DefaultEncoderHidden() []int { return []int{32, 32} }
 
-// degreeBins is the width of the degree features of graphs without node features: one-hot
-// degree, the last bin holding every larger degree.
-const degreeBins = 16
-
 // GNN is a message-passing graph encoder: hidden layers H_l = ReLU(P·H_{l−1}·W_l + 1·b_lᵀ) from
 // the node features H_0 = X, a permutation-invariant readout r of the last layer's rows, and
 // z = r·W_out + b_out. GCN (Kipf and Welling 2017): P = D^{−1/2}(A+I)D^{−1/2} with D the degrees
@@ -93,7 +89,7 @@ const maxWidth = 4096
 // features (0: degree features).
 func InputDim(dim int) int {
 	if dim == 0 {
-		return degreeBins
+		return graphs.DegreeBins // graphs.OneHotDegrees
 	}
 	return dim
 }
@@ -183,16 +179,7 @@ func inputFeatures(g *graphs.Graph) []float64 {
 		return append([]float64(nil), mat.DenseCopyOf(g.F).RawMatrix().Data...)
 	}
 	x := make([]float64, n*d)
-	for i := 0; i < n; i++ {
-		deg := 0
-		cols, _ := g.A.Row(i)
-		for _, j := range cols {
-			if int(j) != i {
-				deg++
-			}
-		}
-		x[i*d+min(deg, d-1)] = 1
-	}
+	graphs.OneHotDegrees(g.A, x)
 	return x
 }
 

@@ -130,3 +130,42 @@ func TestModelsKeepTheirFeatureEncoding(t *testing.T) {
 		t.Errorf("standardized shards or chunks differ from one run:\n%s\n%s\n%s", a, b, c)
 	}
 }
+
+// TestModelsKeepDegreeFeatures: --features degrees gives every node its one-hot degree in place
+// of the data's node labels and attributes; a model keeps that, so that predict and embed
+// (in chunks too) read new graphs alike without the flag.
+func TestModelsKeepDegreeFeatures(t *testing.T) {
+	train := writeFeaturedTU(t, "TRAIN", 16, 1, []int{1, 5, 9}, 0)
+	other := writeFeaturedTU(t, "OTHER", 7, 2, []int{1, 9}, 0)
+	dir := t.TempDir()
+
+	classifier := filepath.Join(dir, "degrees.classifier")
+	mustRun(t, "semisup", "--method", "gwf", "--tu", train, "--features", "degrees", "--labeled-fraction", "1", "--output", classifier,
+		"--atoms", "3", "--layers", "5", "--epochs", "1", "--hidden", "4", "--head-steps", "20", "-q")
+	m, err := semisup.Load(classifier)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := m.GWF.Features; e == nil || e.Kind != graphs.FeaturesDegrees || m.GWF.Dim() != graphs.DegreeBins {
+		t.Fatalf("classifier's feature encoding %+v, want degrees", e)
+	}
+	out, stderr := mustRun(t, "predict", "--model", classifier, "--tu", other)
+	if n := strings.Count(strings.TrimSpace(out), "\n"); n != 7 || !strings.Contains(stderr, "--features degrees") {
+		t.Errorf("predict: %d rows, log %q", n, stderr)
+	}
+
+	model := filepath.Join(dir, "degrees.model")
+	mustRun(t, "fit", "--tu", train, "--features", "degrees", "--output", model, "--atoms", "3", "--layers", "5", "--epochs", "1", "-q")
+	one := filepath.Join(dir, "one.csv")
+	mustRun(t, "embed", "--model", model, "--tu", other, "--steps", "2", "--output", one, "-q")
+	chunked := filepath.Join(dir, "chunked.csv")
+	mustRun(t, "embed", "--model", model, "--tu", other, "--steps", "2", "--output", chunked, "--chunk", "3", "-q")
+	a, _ := os.ReadFile(one)
+	b, _ := os.ReadFile(chunked)
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Errorf("chunked embeddings differ from one run:\n%s\n%s", a, b)
+	}
+	if _, stderr, code := runCLI(t, "fit", "--tu", train, "--features", "degrees", "--standardize", "--output", filepath.Join(dir, "x.model"), "-q"); code == 0 || !strings.Contains(stderr, "not standardized") {
+		t.Errorf("--standardize with degrees: exit %d, %q", code, stderr)
+	}
+}

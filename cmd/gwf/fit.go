@@ -57,6 +57,7 @@ of the whole dataset; the model is the same, bit for bit.
 Progress is logged to stderr every 5 seconds and at the end of each epoch (--quiet: not at all).`,
 		Example: `  gwf fit --dataset MUTAG --output mutag.model
   gwf fit --dataset PROTEINS --features labels --atoms 40 --output proteins.model
+  gwf fit --dataset IMDB-BINARY --features degrees --output imdb.model   # one-hot degrees: features for graphs without
   gwf fit --dataset PROTEINS_full --features attributes --standardize --feature-weight auto --output pf.model
   gwf fit --tu ./data/MYDATA --solver badmm --epochs 20 --output my.model
   gwf fit --dataset MUTAG --output mutag.model --resume --epochs 20

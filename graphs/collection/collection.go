@@ -23,7 +23,8 @@ type Spec struct {
 
 	// Features are the node features to read (graphs.FeaturesLabels: a TU dataset's node
 	// labels, or a folder's string node attributes, one-hot; graphs.FeaturesBoth: the
-	// attributes followed by those labels).
+	// attributes followed by those labels; graphs.FeaturesDegrees: one-hot node degrees
+	// instead of the data's own, made from the adjacency before Structure replaces it).
 	Features graphs.FeatureKind
 	// Standardize rescales every feature dimension to mean 0 and standard deviation 1 over the
 	// graphs kept (graphs.FeatureEncoding.Standardization: one-hot columns of kind both stay
@@ -103,8 +104,10 @@ func (s Spec) Validate() error {
 		return errors.New("collection: set only one of Dataset, TU and Folder")
 	case s.Subset < 0:
 		return fmt.Errorf("collection: Subset = %d is negative", s.Subset)
-	case s.Features < graphs.FeaturesNone || s.Features > graphs.FeaturesBoth:
+	case s.Features < graphs.FeaturesNone || s.Features > graphs.FeaturesDegrees:
 		return fmt.Errorf("collection: unknown feature kind %d", int(s.Features))
+	case s.Features == graphs.FeaturesDegrees && s.Standardize:
+		return errors.New("collection: one-hot degrees are not standardized: leave Standardize unset")
 	case s.Window != nil && s.Standardize && s.Encoding == nil:
 		return errors.New("collection: Standardize with a Window would standardize the features over the window alone")
 	case s.Window != nil && s.Folder != "" && s.Features.HasLabels() && s.Encoding == nil:

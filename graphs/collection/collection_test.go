@@ -275,3 +275,45 @@ func TestLoadStructure(t *testing.T) {
 		t.Error("unknown structure accepted")
 	}
 }
+
+// TestLoadDegrees: one-hot degrees are those of the adjacency, also where shortest paths
+// replace it, in chunks too; a model's encoding of them reads them again; they are not
+// standardized.
+func TestLoadDegrees(t *testing.T) {
+	spec := Spec{Dataset: "MUTAG", Subset: 9, Features: graphs.FeaturesDegrees, Structure: graphs.ShortestPath}
+	ds, err := Load(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	adj, err := Load(Spec{Dataset: "MUTAG", Subset: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.Encoding.Kind != graphs.FeaturesDegrees {
+		t.Fatalf("encoding of kind %s", ds.Encoding.Kind)
+	}
+	for i, g := range adj.Graphs {
+		x := make([]float64, g.N()*graphs.DegreeBins)
+		graphs.OneHotDegrees(g.A, x)
+		if !mat.Equal(ds.Graphs[i].F, mat.NewDense(g.N(), graphs.DegreeBins, x)) {
+			t.Fatalf("graph %s: features are not the degrees of its adjacency", g.Name)
+		}
+	}
+	again := spec
+	again.Encoding = &ds.Encoding
+	n := 0
+	if _, _, _, err := Chunks(again, 4, nil, func(c Chunk) error {
+		for i, g := range c.Data.Graphs {
+			if !mat.Equal(g.F, ds.Graphs[c.Start+i].F) || c.Data.Encoding.Kind != graphs.FeaturesDegrees {
+				t.Fatalf("chunk graph %d differs from Load's", c.Start+i)
+			}
+			n++
+		}
+		return nil
+	}); err != nil || n != 9 {
+		t.Fatalf("chunks: %d graphs, %v", n, err)
+	}
+	if err := (Spec{Dataset: "MUTAG", Features: graphs.FeaturesDegrees, Standardize: true}).Validate(); err == nil {
+		t.Error("standardized degrees accepted")
+	}
+}

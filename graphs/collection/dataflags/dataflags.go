@@ -52,7 +52,7 @@ type Flags struct {
 func (d *Flags) Register(fs *pflag.FlagSet) {
 	d.RegisterSources(fs)
 	d.Features = "none"
-	fs.Var(featuresValue{d}, "features", "node features: none (structure only, the paper's setting), labels (one-hot node labels: TU node labels, or the string node attributes of a folder's node-link, GraphML, GML and GEXF files), attributes (numeric), or both (the attributes, then the one-hot labels)")
+	fs.Var(featuresValue{d}, "features", "node features: none (structure only, the paper's setting), labels (one-hot node labels: TU node labels, or the string node attributes of a folder's node-link, GraphML, GML and GEXF files), attributes (numeric), both (the attributes, then the one-hot labels), or degrees (one-hot node degrees, 16 columns, the last for 15 and more: features for graphs that have none, such as social networks)")
 	fs.BoolVar(&d.Standardize, "standardize", false, "rescale each node-feature dimension to mean 0 and std 1 over the data read (recommended with --features attributes: raw attributes such as PROTEINS_full's reach 400 and drown the structure term)")
 	d.LimitFlags.Register(fs, "refuse datasets that need more GiB than this as stored (sparse adjacency, features; counting the --subset kept), or a graph whose dense matrices do")
 	fs.IntVar(&d.Subset, "subset", 0, "use only N graphs, the first N after a shuffle seeded by --subset-seed, kept in file order (0: all); chosen before reading, so only they count for --max-memory")
