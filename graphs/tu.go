@@ -49,8 +49,9 @@ const (
 	FeaturesBoth
 	// FeaturesDegrees gives every node its one-hot degree (OneHotDegrees, DegreeBins columns)
 	// in place of the data's own features: node features for graphs that have none, such as
-	// social networks, made alike for every graph a model reads. The readers read no features
-	// for it; graphs/collection adds the degrees.
+	// social networks, made alike for every graph a model reads. The readers (ReadTU,
+	// TUScanner, ReadFolder) read none of the files' features for it and count the degrees on
+	// the adjacency, before graphs/collection gives a graph another structure.
 	FeaturesDegrees
 )
 
