@@ -88,7 +88,7 @@ func FuzzReadTU(f *testing.F) {
 		}
 		// The node labels serve as edge labels too (one line per adjacency line, or not).
 		fsys["D/D_edge_labels.txt"] = &fstest.MapFile{Data: nodeLabels}
-		for _, kind := range []FeatureKind{FeaturesNone, FeaturesLabels, FeaturesAttributes} {
+		for _, kind := range []FeatureKind{FeaturesNone, FeaturesLabels, FeaturesAttributes, FeaturesDegrees} {
 			ds, err := ReadTU(fsys, "D", "D", TUOptions{Features: kind, Limits: fuzzLimits, EdgeLabels: kind == FeaturesNone})
 			if err != nil {
 				if !tuErrorPlace.MatchString(err.Error()) {
