@@ -38,8 +38,8 @@ type FeatureEncoding struct {
 }
 
 // Dim is the feature width the encoding gives: the number of one-hot values for labels, of
-// means for standardized attributes, 0 for none and for attributes not standardized (whose
-// width it does not record).
+// means for standardized attributes, DegreeBins for degrees, 0 for none and for attributes not
+// standardized (whose width it does not record).
 func (e FeatureEncoding) Dim() int {
 	switch {
 	case e.Kind.HasLabels():
