@@ -43,6 +43,7 @@ type semisupFlags struct {
 	refit      bool
 	baselines  bool
 	tmpl       templateFlags
+	lambda     lambdaFlags
 }
 
 func newSemisupCmd(a *app) *cobra.Command {
@@ -51,7 +52,8 @@ func newSemisupCmd(a *app) *cobra.Command {
 		Use:   "semisup (--dataset NAME | --tu DIR | --graphs DIR)",
 		Short: "Classify graphs, labelled and unlabelled: FGW discrepancies to learned templates; --method gwf: the paper's semi-supervised GWF model",
 		Long: `semisup trains a classifier on labelled graphs (and, where the data have them, unlabelled
-ones) and scores it. --method chooses the model: templates, the default, or gwf, the paper's.
+ones) and scores it. --method chooses the model: templates, the default, gwf, the paper's, or
+lambda-svm, an SVM on the paper's model trained without labels.
 
 --method templates (the default): a graph is embedded as its FGW discrepancies to K learned
 template graphs (TFGW, Vincent-Cuaz et al., NeurIPS 2022), an MLP reads them, and the
@@ -112,7 +114,19 @@ only some graphs have a class label, with neither --folds nor --labeled-fraction
 all graphs, the labels as given, and predicts the unlabelled ones (--predictions); --output
 saves that model for 'gwf predict'.
 
-The training flags of --method gwf are those of 'gwf fit', with the paper's defaults. 'gwf
+--method lambda-svm: the paper's GWF model trained without labels on every graph (the
+unlabelled and held-out ones too: it reads no label), and an SVM on the Gaussian kernel of its
+λ trained on the labelled graphs, γ and C chosen by 5-fold cross-validation on them (GDL's
+protocol, Vincent-Cuaz et al., ICML 2021). --svm-epochs E1,E2,... lets that cross-validation
+choose the epoch too (after the paper's 10 epochs λ is nearly uniform: --epochs 50
+--svm-epochs 10,20,30,40,50 is the recipe measured in docs/results/labelfree.md). --folds
+cross-validates (the model is trained once for all folds; --output-dir keeps it, checkpointed
+after every epoch, for a rerun); --labeled-fraction p < 1 trains the SVM on a fraction of the
+labels and scores the rest, and --labels-alone also fits the same model on the labelled graphs
+alone, embeds the others as 'gwf predict' does and scores the same SVM: what the unlabelled
+graphs add when labels are few. It saves no classifier.
+
+The training flags of --method gwf and lambda-svm are those of 'gwf fit', with the paper's defaults. 'gwf
 classify' is the SVM on FGW discrepancies, the classifier GW graph methods are benchmarked with.`,
 		Example: `  gwf semisup --dataset MUTAG --folds 10 --json
   gwf semisup --dataset MUTAG --labeled-fraction 0.1 --beta 0.1   # few labels: the GWF term on every graph
@@ -121,7 +135,9 @@ classify' is the SVM on FGW discrepancies, the classifier GW graph methods are b
   gwf semisup --method gwf --dataset MUTAG --folds 10 --select-beta 0.1,1 --select-detach --json
   gwf semisup --method gwf --dataset PROTEINS --folds 10 --output-dir results/   # rerun to continue after a kill
   gwf semisup --method gwf --dataset PROTEINS --folds 10 --output-dir results/ --shard 0/2   # and 1/2 elsewhere; then without --shard
-  gwf semisup --method gwf --dataset MUTAG --labeled-fraction 1 --output mutag.gwf-classifier`,
+  gwf semisup --method gwf --dataset MUTAG --labeled-fraction 1 --output mutag.gwf-classifier
+  gwf semisup --method lambda-svm --dataset PROTEINS --epochs 50 --svm-epochs 10,20,30,40,50 --output-dir results/
+  gwf semisup --method lambda-svm --dataset MUTAG --labeled-fraction 0.1 --labels-alone   # what the unlabelled graphs add`,
 		Annotations: cli.Interruptible("no report written (with --output-dir, the same command continues from what it kept)"),
 		Args:        cli.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -161,6 +177,7 @@ func (f *semisupFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.shard, "shard", "", "cross-validation with --output-dir: run only the folds f with (f − 1) mod n = i (0-based i of n shards), for n processes or machines sharing the folder")
 	resumeFlag(fs, &f.resume, " (a classifier, with --labeled-fraction), exactly where it stopped")
 	f.tmpl.register(fs)
+	f.lambda.register(fs)
 	methodDefaults(fs)
 }
 
@@ -271,15 +288,20 @@ func orOne(list []float64, def float64) []float64 {
 }
 
 func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
+	if err := f.checkLambdaMethod(cmd.Flags()); err != nil {
+		return err
+	}
 	switch f.tmpl.method {
 	case methodTemplates:
 		return runTemplates(cmd, a, f)
+	case methodLambdaSVM:
+		return runLambdaSVM(cmd, a, f)
 	case methodGWF:
 		if err := f.checkGWFMethod(cmd.Flags()); err != nil {
 			return err
 		}
 	default:
-		return cli.Usagef("--method %q: want gwf or templates", f.tmpl.method)
+		return cli.Usagef("--method %q: want templates, gwf or lambda-svm", f.tmpl.method)
 	}
 	flags := cmd.Flags()
 	p := &f.protocol

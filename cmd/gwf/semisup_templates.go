@@ -40,7 +40,7 @@ type templateFlags struct {
 
 func (t *templateFlags) register(fs *pflag.FlagSet) {
 	d := semisup.DefaultTemplateConfig()
-	fs.StringVar(&t.method, "method", methodTemplates, "the model: templates (FGW discrepancies to learned template graphs, optionally after a GIN encoder, trained end to end; the defaults shown are its own) or gwf (the paper's semi-supervised GWF model, with the training flags of 'gwf fit'; its defaults are shown as \"--method gwf: X\" where they differ)")
+	fs.StringVar(&t.method, "method", methodTemplates, "the model: templates (FGW discrepancies to learned template graphs, optionally after a GIN encoder, trained end to end; the defaults shown are its own) gwf (the paper's semi-supervised GWF model, with the training flags of 'gwf fit'; its defaults are shown as \"--method gwf: X\" where they differ) or lambda-svm (the paper's GWF model trained without labels on every graph, an SVM on its λ; the training flags and defaults of --method gwf)")
 	fs.IntVar(&t.templates, "templates", d.Templates, fmt.Sprintf("--method templates: number of templates (0: %d per class)", semisup.TemplatesPerClass))
 	fs.IntVar(&t.nodes, "template-nodes", d.TemplateNodes, "--method templates: nodes of a template at most")
 	fs.Float64Var(&t.decay, "weight-decay", d.WeightDecay, "--method templates: L2 penalty of Adam")

@@ -16,6 +16,11 @@
 //     (the semi-supervised GWF model of package semisup; the SVM on FGW discrepancies of
 //     package fgwsvm) and report it: the protocol in words, every fold, the mean ± std, and
 //     the baselines or the cost of the discrepancies (GWFReport, SVMReport);
+//   - CrossValidateLambdaSVM and FractionLambdaSVM run the lambda-svm classifier: the GWF
+//     model trained once without labels on every graph, and in each fold (or split) an SVM on
+//     its λ whose inner cross-validation chooses γ, C and, among LambdaSVMSpec.Epochs, the
+//     epoch (Unsupervised.SVMFoldEpochs); in a split, LambdaSVMSpec.LabelsAlone scores the
+//     same model fitted on the labelled graphs alone beside it (LambdaSVMReport);
 //   - FractionGWF and FractionSVM run the labelled-fraction protocol (Fraction: a stratified
 //     share of the labels kept, the other graphs scored; with every label kept, a classifier
 //     for unseen graphs: TrainSVM for the SVM) and WritePredictions writes its predictions;
