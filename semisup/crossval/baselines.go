@@ -151,13 +151,7 @@ func (u *Unsupervised) LogRegFold(labels, test []int, grid []float64, innerFolds
 // the unsupervised model's last epoch, and the rows of the labelled graphs outside test.
 func (u *Unsupervised) lastLambda(labels, test []int) (train []int, lambda *mat.Dense, rows []int) {
 	train = hide(labels, test)
-	lambda = training.Lambda(u.Z[len(u.Z)-1])
-	for i, l := range train {
-		if l != semisup.Unlabeled {
-			rows = append(rows, i)
-		}
-	}
-	return train, lambda, rows
+	return train, training.Lambda(u.Z[len(u.Z)-1]), labelled(train)
 }
 
 // SVMGrid is the grid of SVMFold: kernel widths relative to the median squared distance
@@ -196,12 +190,7 @@ func (u *Unsupervised) svmEpochs(ctx context.Context, labels, test, epochs []int
 		epochs = []int{len(u.Z)}
 	}
 	train := hide(labels, test)
-	var rows []int
-	for i, l := range train {
-		if l != semisup.Unlabeled {
-			rows = append(rows, i)
-		}
-	}
+	rows := labelled(train)
 	n := len(rows)
 	y := subset.Ints(train, rows)
 	classes := u.Head.Classes()

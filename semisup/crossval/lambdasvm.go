@@ -229,11 +229,14 @@ func FractionLambdaSVM(ctx context.Context, ds *graphs.Dataset, labels []int, cl
 	return rep, s, nil
 }
 
-// unlabelled are the positions of labels without a label.
-func unlabelled(labels []int) []int {
+// unlabelled are the positions of labels without a label, labelled those with one.
+func unlabelled(labels []int) []int { return positions(labels, false) }
+func labelled(labels []int) []int   { return positions(labels, true) }
+
+func positions(labels []int, withLabel bool) []int {
 	var out []int
 	for i, l := range labels {
-		if l == semisup.Unlabeled {
+		if (l != semisup.Unlabeled) == withLabel {
 			out = append(out, i)
 		}
 	}
@@ -248,13 +251,7 @@ func fitLabelsAlone(ctx context.Context, data []*graphs.Graph, train []int, clas
 	if len(epochs) == 0 {
 		epochs = []int{gwf.Epochs}
 	}
-	hidden := unlabelled(train)
-	var known []int
-	for i, l := range train {
-		if l != semisup.Unlabeled {
-			known = append(known, i)
-		}
-	}
+	hidden, known := unlabelled(train), labelled(train)
 	sub, others := pick(data, known), pick(data, hidden)
 	m, u, err := newUnsupervised(sub, classes, gwf, semisup.DefaultConfig())
 	if err != nil {
