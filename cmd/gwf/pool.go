@@ -15,7 +15,7 @@ func newPoolCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "pool REPORT.json...",
 		Short: "Pool the folds of several 'gwf classify' or 'gwf semisup' --json runs (seeds) into one mean ± std",
-		Long: `pool reads the reports of cross-validations that 'gwf classify' or 'gwf semisup' (either
+		Long: `pool reads the reports of cross-validations that 'gwf classify' or 'gwf semisup' (any
 --method) --json (or --output-dir's report.json) wrote for one dataset and one setting with
 different seeds, and summarises every
 fold of all of them as one: the accuracy as mean ± std over folds × seeds, and, where the
@@ -26,7 +26,7 @@ report's own summary is listed first.
 
 The reports must be of the same data and settings but for the seed (training.Config.Seed and
 the selection's seed; for fgw-svm reports, the fold seed; for the template model's, the fold
-seed and --seed): pooling other settings, or reports of two classifiers, is refused, naming the
+seed and --seed, and likewise for lambda-svm's): pooling other settings, or reports of two classifiers, is refused, naming the
 first that differs.`,
 		Example: `  gwf classify --dataset MUTAG --folds 10 --fold-seed 1 --json > mutag-1.json
   gwf classify --dataset MUTAG --folds 10 --fold-seed 2 --json > mutag-2.json

@@ -49,6 +49,21 @@ func TestSemisupLambdaSVM(t *testing.T) {
 		t.Errorf("the rerun trained the model again:\n%s", stderr)
 	}
 
+	// Reports of two fold seeds pool into one mean ± std over their folds.
+	second := filepath.Join(t.TempDir(), "seed2.json")
+	first := filepath.Join(t.TempDir(), "seed1.json")
+	if err := os.WriteFile(first, []byte(again), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ = mustRun(t, append([]string{"semisup", "--tu", train, "--folds", "3", "--svm-epochs", "2,3", "--fold-seed", "2"}, small...)...)
+	if err := os.WriteFile(second, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pooled := decodeJSON(t, mustRunOut(t, "pool", "--json", first, second))["pooled"].(map[string]any)
+	if pooled["folds"] != 6.0 {
+		t.Errorf("pooled %v, want 6 folds", pooled)
+	}
+
 	out, _ = mustRun(t, append([]string{"semisup", "--tu", train, "--labeled-fraction", "0.5", "--labels-alone"}, small...)...)
 	rep = decodeJSON(t, out)
 	alone, _ := rep["labels_alone"].(map[string]any)

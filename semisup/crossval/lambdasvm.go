@@ -69,11 +69,14 @@ type LambdaSVMFold struct {
 // LambdaSVMReport is what `gwf semisup --method lambda-svm` reports: a cross-validation
 // (Folds) or one split (Split), with the model trained without labels on every graph.
 type LambdaSVMReport struct {
-	Dataset  string          `json:"dataset"`
-	Graphs   int             `json:"graphs"`
-	Classes  int             `json:"classes"`
-	Method   string          `json:"method"`
-	Protocol string          `json:"protocol"`
+	Dataset  string `json:"dataset"`
+	Graphs   int    `json:"graphs"`
+	Classes  int    `json:"classes"`
+	Method   string `json:"method"`
+	Protocol string `json:"protocol"`
+	// FoldSeed is the seed of a cross-validation's folds (0 for one split): the GWF model's
+	// seed is Config.Seed.
+	FoldSeed uint64          `json:"fold_seed,omitempty"`
 	Features string          `json:"features"`
 	Config   training.Config `json:"config"`
 	Spec     LambdaSVMSpec   `json:"svm"`
@@ -90,6 +93,15 @@ type LambdaSVMReport struct {
 	Seconds    float64          `json:"seconds"`
 	Confusion  *ConfusionMatrix `json:"confusion,omitempty"`
 	Version    string           `json:"gwf_version,omitempty"`
+}
+
+// FoldAccuracies are the folds' held-out accuracies, in fold order.
+func (r *LambdaSVMReport) FoldAccuracies() []float64 {
+	out := make([]float64, len(r.Folds))
+	for k, f := range r.Folds {
+		out[k] = f.Accuracy
+	}
+	return out
 }
 
 // HeldOut is every fold's held-out predictions.
@@ -135,7 +147,7 @@ func CrossValidateLambdaSVM(ctx context.Context, ds *graphs.Dataset, labels []in
 		return nil, err
 	}
 	rep := newLambdaSVMReport(ds, classes, gwf, spec)
-	rep.FitSeconds = time.Since(t0).Seconds()
+	rep.FitSeconds, rep.FoldSeed = time.Since(t0).Seconds(), opt.Seed
 	rep.Protocol = fmt.Sprintf("nested stratified %d-fold cross-validation (fold seed %d): the GWF model trained once without labels on every graph; in each fold an SVM on its %s by %d-fold cross-validation on the fold's training graphs, the held-out fold scored once",
 		opt.Folds, opt.Seed, spec.describeEpochs(gwf.Epochs), spec.innerFolds())
 	accs := make([]float64, opt.Folds)

@@ -37,8 +37,8 @@ var ErrMismatch = errors.New("reports of different settings")
 // Pool summarises the reports reps (read from files, the names it reports them by) each and all
 // their folds together. They must be of one classifier and of the same data and settings but
 // for the seed: training.Config.Seed and the selection's seed of the GWF model, the fold seed
-// of the SVM's, the fold seed and the model's seed of the template model's; otherwise the error
-// (ErrMismatch) names the first that differs and where.
+// of the SVM's, the fold seed and the model's seed of the template model's and lambda-svm's;
+// otherwise the error (ErrMismatch) names the first that differs and where.
 func Pool(files []string, reps []Report) (Pooled, error) {
 	if len(reps) == 0 || len(files) != len(reps) {
 		return Pooled{}, fmt.Errorf("pool: %d reports for %d files", len(reps), len(files))
@@ -62,6 +62,11 @@ func Pool(files []string, reps []Report) (Pooled, error) {
 			xs := rep.SVM.FoldAccuracies()
 			run = summarise(xs)
 			run.Seed, run.Version = rep.SVM.Settings.Grid.Seed, rep.SVM.Version
+			allOthers = append(allOthers, xs...)
+		} else if rep.LambdaSVM != nil {
+			xs := rep.LambdaSVM.FoldAccuracies()
+			run = summarise(xs)
+			run.Seed, run.Version = rep.LambdaSVM.FoldSeed, rep.LambdaSVM.Version
 			allOthers = append(allOthers, xs...)
 		} else {
 			xs := rep.Templates.FoldAccuracies()
@@ -88,6 +93,8 @@ func (r Report) confusion() *ConfusionMatrix {
 		return r.GWF.Confusion
 	case r.SVM != nil:
 		return r.SVM.Confusion
+	case r.LambdaSVM != nil:
+		return r.LambdaSVM.Confusion
 	}
 	return r.Templates.Confusion
 }
@@ -140,6 +147,8 @@ func commandOf(method string) string {
 		return "'gwf semisup --method gwf'"
 	case MethodTemplates:
 		return "'gwf semisup'"
+	case MethodLambdaSVM:
+		return "'gwf semisup --method lambda-svm'"
 	}
 	return "method " + method
 }
@@ -182,6 +191,12 @@ func settingsKey(r Report) []namedValue {
 		settings.Grid.Seed = 0
 		return []namedValue{{"dataset", s.Dataset}, {"graphs", s.Graphs}, {"classes", s.Classes}, {"folds", len(s.Folds)},
 			{"node features", s.Features}, {"settings", settings}}
+	}
+	if l := r.LambdaSVM; l != nil {
+		cfg := l.Config
+		cfg.Seed = 0
+		return []namedValue{{"dataset", l.Dataset}, {"graphs", l.Graphs}, {"classes", l.Classes}, {"folds", len(l.Folds)},
+			{"node features", l.Features}, {"GWF settings (config)", cfg}, {"SVM settings", l.Spec}}
 	}
 	if t := r.Templates; t != nil {
 		cfg := t.Config

@@ -135,12 +135,14 @@ func (r *SVMReport) FoldAccuracies() []float64 {
 	return xs
 }
 
-// Report is a report read back: exactly one of GWF, SVM and Templates is set, as Method says.
+// Report is a report read back: exactly one of GWF, SVM, Templates and LambdaSVM is set, as
+// Method says.
 type Report struct {
 	Method    string
 	GWF       *GWFReport
 	SVM       *SVMReport
 	Templates *TemplatesReport
+	LambdaSVM *LambdaSVMReport
 }
 
 // Dataset is the name of the data the report is of.
@@ -152,6 +154,8 @@ func (r Report) Dataset() string {
 		return r.SVM.Dataset
 	case r.Templates != nil:
 		return r.Templates.Dataset
+	case r.LambdaSVM != nil:
+		return r.LambdaSVM.Dataset
 	}
 	return ""
 }
@@ -202,8 +206,12 @@ func Read(r io.Reader) (Report, error) {
 		out.Templates = new(TemplatesReport)
 		err = json.Unmarshal(b, out.Templates)
 		accs = out.Templates.FoldAccuracies()
+	case MethodLambdaSVM:
+		out.LambdaSVM = new(LambdaSVMReport)
+		err = json.Unmarshal(b, out.LambdaSVM)
+		accs = out.LambdaSVM.FoldAccuracies()
 	default:
-		return Report{}, fmt.Errorf("a report of an unknown classifier %q (want %s, %s or %s)", head.Method, MethodGWF, MethodSVM, MethodTemplates)
+		return Report{}, fmt.Errorf("a report of an unknown classifier %q (want %s, %s, %s or %s)", head.Method, MethodGWF, MethodSVM, MethodTemplates, MethodLambdaSVM)
 	}
 	if err != nil {
 		return Report{}, fmt.Errorf("not a report of gwf classify --json: %w", err)

@@ -140,6 +140,10 @@ func (p Pooled) WriteText(w io.Writer, first Report) error {
 	switch {
 	case first.GWF != nil:
 		return p.writeGWF(w, first.GWF)
+	case first.LambdaSVM != nil:
+		l := first.LambdaSVM
+		return p.writeFoldSeeds(w, fmt.Sprintf("%s: %d graphs, %d classes; %d lambda-svm reports of %d folds; node features: %s; %s; %s",
+			l.Dataset, l.Graphs, l.Classes, len(p.Reports), len(l.Folds), l.Features, l.Config.Describe(), l.Spec.describeEpochs(l.Config.Epochs)))
 	case first.Templates != nil:
 		t := first.Templates
 		return p.writeFoldSeeds(w, fmt.Sprintf("%s: %d graphs, %d classes; %d template-model reports of %d folds; %s",
