@@ -203,6 +203,9 @@ func FractionLambdaSVM(ctx context.Context, ds *graphs.Dataset, labels []int, cl
 	if len(hidden) == 0 {
 		return nil, Split{}, errors.New("crossval: no graph left to predict")
 	}
+	if err := checkSVMLabels(s.Train); err != nil {
+		return nil, Split{}, err
+	}
 	u, err := fitLabelFree(ctx, ds.Graphs, classes, gwf, opt)
 	if err != nil {
 		return nil, Split{}, err
@@ -239,6 +242,28 @@ func FractionLambdaSVM(ctx context.Context, ds *graphs.Dataset, labels []int, cl
 	}
 	rep.Seconds = time.Since(t0).Seconds()
 	return rep, s, nil
+}
+
+// checkSVMLabels refuses, before anything trains, labels the SVM's inner cross-validation
+// cannot use: each of its training parts needs two classes, which two classes of at least two
+// labelled graphs each guarantee (stratified folds spread a class's graphs over its folds).
+func checkSVMLabels(labels []int) error {
+	count := map[int]int{}
+	for _, l := range labels {
+		if l != semisup.Unlabeled {
+			count[l]++
+		}
+	}
+	enough := 0
+	for _, n := range count {
+		if n >= 2 {
+			enough++
+		}
+	}
+	if enough < 2 {
+		return fmt.Errorf("crossval: the SVM needs two classes with at least two labelled graphs each; of the %d labelled graphs, %d class(es) have two or more (keep more labels)", len(labelled(labels)), enough)
+	}
+	return nil
 }
 
 // unlabelled are the positions of labels without a label, labelled those with one.

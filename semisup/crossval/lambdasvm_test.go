@@ -178,4 +178,8 @@ func TestFractionLambdaSVM(t *testing.T) {
 	if _, _, err := FractionLambdaSVM(ctx, ds, labels, 2, gwf, Fraction{Share: 1, Seed: 1}, spec, CVOptions{}); err == nil {
 		t.Error("every label kept: no error")
 	}
+	// Too few labels for the SVM's inner cross-validation: refused before anything trains.
+	if _, _, err := FractionLambdaSVM(ctx, ds, labels, 2, gwf, Fraction{Share: 0.05, Seed: 1}, spec, CVOptions{}); err == nil || !strings.Contains(err.Error(), "two classes with at least two labelled graphs") {
+		t.Errorf("two labelled graphs: error %v", err)
+	}
 }
