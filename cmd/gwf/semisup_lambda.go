@@ -84,8 +84,8 @@ func runLambdaSVM(cmd *cobra.Command, a *app, f *semisupFlags) error {
 		return err
 	}
 	ds = p.partlyLabelled(a, fs, ds)
-	if spec.LabelsAlone && p.fraction == 0 && !p.given {
-		return cli.Usagef("--labels-alone needs --labeled-fraction (or a folder labelled in part)")
+	if spec.LabelsAlone && p.fraction == 0 {
+		return cli.Usagef("--labels-alone needs --labeled-fraction: it scores both models on the graphs whose labels were hidden")
 	}
 	labels, classes, err := p.classLabels(a, ds)
 	if err != nil {
