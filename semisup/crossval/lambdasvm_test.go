@@ -13,6 +13,7 @@ import (
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 // TestSVMFoldEpochsChoosesByInnerAccuracy: with several epochs, the SVM reads the epoch whose
@@ -83,11 +84,8 @@ func TestSVMFoldEpochsChoosesByInnerAccuracy(t *testing.T) {
 // protocol's SVM baseline scores on the same folds (the same model, SVM and seeds); with a
 // directory, a rerun reuses the model trained without labels and reports the same.
 func TestCrossValidateLambdaSVM(t *testing.T) {
-	data, labels := semisuptest.TwoStructures(t, 40, 5)
-	ds := &graphs.Dataset{Name: "two", Graphs: data, ClassNames: []string{"a", "b"}}
-	gwf := semisuptest.SmallGWF()
-	gwf.Epochs = 3
-	ctx := context.Background()
+	ds, labels, gwf := twoStructures(t)
+	data, ctx := ds.Graphs, context.Background()
 	opt := CVOptions{Folds: 4, Seed: 2}
 	rep, err := CrossValidateLambdaSVM(ctx, ds, labels, 2, gwf, LambdaSVMSpec{}, opt)
 	if err != nil {
@@ -144,10 +142,7 @@ func TestCrossValidateLambdaSVM(t *testing.T) {
 // scored on the others; the same model fitted on the labelled graphs alone is scored on the
 // same graphs. (That the SVM never reads a held-out label: TestSVMFoldIgnoresHeldOutLabels.)
 func TestFractionLambdaSVM(t *testing.T) {
-	data, labels := semisuptest.TwoStructures(t, 40, 5)
-	ds := &graphs.Dataset{Name: "two", Graphs: data, ClassNames: []string{"a", "b"}}
-	gwf := semisuptest.SmallGWF()
-	gwf.Epochs = 3
+	ds, labels, gwf := twoStructures(t)
 	ctx := context.Background()
 	p := Fraction{Share: 0.5, Seed: 3}
 	spec := LambdaSVMSpec{Epochs: []int{2, 3}, LabelsAlone: true}
@@ -182,4 +177,13 @@ func TestFractionLambdaSVM(t *testing.T) {
 	if _, _, err := FractionLambdaSVM(ctx, ds, labels, 2, gwf, Fraction{Share: 0.05, Seed: 1}, spec, CVOptions{}); err == nil || !strings.Contains(err.Error(), "two classes with at least two labelled graphs") {
 		t.Errorf("two labelled graphs: error %v", err)
 	}
+}
+
+// twoStructures is a small dataset of two classes that differ in structure, and a GWF model of
+// a few epochs for it.
+func twoStructures(t *testing.T) (*graphs.Dataset, []int, training.Config) {
+	data, labels := semisuptest.TwoStructures(t, 40, 5)
+	gwf := semisuptest.SmallGWF()
+	gwf.Epochs = 3
+	return &graphs.Dataset{Name: "two", Graphs: data, ClassNames: []string{"a", "b"}}, labels, gwf
 }
