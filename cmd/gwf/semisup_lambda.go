@@ -22,7 +22,7 @@ type lambdaFlags struct {
 
 func (l *lambdaFlags) register(fs *pflag.FlagSet) {
 	fs.IntSliceVar(&l.epochs, "svm-epochs", nil, "--method lambda-svm: comma-separated epochs whose λ the SVM's inner cross-validation chooses among, with γ and C (default: the last of --epochs alone)")
-	fs.BoolVar(&l.labelsAlone, "labels-alone", false, "--method lambda-svm with --labeled-fraction: also fit the same model on the labelled graphs alone, embed the others as 'gwf predict' does (atoms fixed) and score the same SVM on them: what the unlabelled graphs add")
+	fs.BoolVar(&l.labelsAlone, "labels-alone", false, "--method lambda-svm with --labeled-fraction: also fit the same model on the labelled graphs alone, embed every graph with its atoms fixed as 'gwf predict' does (the labelled ones too) and score the same SVM: what the unlabelled graphs add")
 }
 
 // checkLambdaMethod refuses the flags of the other methods with --method lambda-svm, and its

@@ -30,8 +30,10 @@ type LambdaSVMSpec struct {
 	// InnerFolds is the number of folds of that cross-validation (0: 5).
 	InnerFolds int `json:"inner_folds"`
 	// LabelsAlone, in the labelled-fraction protocol, also fits the same model on the labelled
-	// graphs alone, embeds the others as unseen graphs (atoms fixed, training.Transform with
-	// as many steps as the epoch) and scores the same SVM: what the unlabelled graphs add.
+	// graphs alone, embeds every graph with its atoms fixed as unseen graphs are embedded
+	// (training.Transform with as many steps as the epoch; the labelled graphs too, so that the
+	// SVM trains and predicts on one kind of embedding) and scores the same SVM: what the
+	// unlabelled graphs add.
 	LabelsAlone bool `json:"labels_alone,omitempty"`
 }
 
@@ -238,7 +240,7 @@ func FractionLambdaSVM(ctx context.Context, ds *graphs.Dataset, labels []int, cl
 			return nil, Split{}, fmt.Errorf("crossval: the model fitted on the labelled graphs alone: %w", err)
 		}
 		rep.LabelsAlone = &LambdaSVMFold{Test: len(hidden), Baseline: b}
-		rep.Protocol += "; against the same model fitted on the labelled graphs alone, the others embedded as unseen graphs (atoms fixed)"
+		rep.Protocol += "; against the same model fitted on the labelled graphs alone, every graph then embedded as unseen graphs are (atoms fixed)"
 	}
 	rep.Seconds = time.Since(t0).Seconds()
 	return rep, s, nil
@@ -280,16 +282,17 @@ func positions(labels []int, withLabel bool) []int {
 	return out
 }
 
-// fitLabelsAlone fits the label-free GWF model on the graphs train labels and embeds the others
-// as unseen graphs (training.Transform, atoms fixed) after each epoch of epochs (none: the
-// last), with as many steps as that epoch gave the training graphs. The result's Z holds every
-// graph's embeddings at those epochs (nil at the others).
+// fitLabelsAlone fits the label-free GWF model on the graphs train labels and, after each epoch
+// of epochs (none: the last), embeds every graph as an unseen one (training.Transform: atoms
+// fixed, as many steps as that epoch gave the training graphs). The labelled graphs are
+// re-embedded too, as a model saved for 'gwf predict' is (FractionGWF): otherwise the SVM would
+// train on training embeddings and predict from transform ones. The result's Z holds the
+// embeddings at those epochs (nil at the others).
 func fitLabelsAlone(ctx context.Context, data []*graphs.Graph, train []int, classes int, gwf training.Config, epochs []int, opt CVOptions) (*Unsupervised, error) {
 	if len(epochs) == 0 {
 		epochs = []int{gwf.Epochs}
 	}
-	hidden, known := unlabelled(train), labelled(train)
-	sub, others := pick(data, known), pick(data, hidden)
+	sub := pick(data, labelled(train))
 	m, u, err := newUnsupervised(sub, classes, gwf, semisup.DefaultConfig())
 	if err != nil {
 		return nil, err
@@ -302,17 +305,10 @@ func fitLabelsAlone(ctx context.Context, data []*graphs.Graph, train []int, clas
 		if !slices.Contains(epochs, epoch) {
 			return nil
 		}
-		opt.log(false, fmt.Sprintf("embedding the %d other graphs with the atoms of epoch %d of the model fitted on the %d labelled graphs", len(others), epoch, len(sub)))
-		zo, err := training.Transform(ctx, m.GWF, others, epoch, training.Options{Workers: opt.Workers, Observe: opt.Observe})
+		opt.log(false, fmt.Sprintf("embedding the %d graphs with the atoms of epoch %d of the model fitted on the %d labelled graphs", len(data), epoch, len(sub)))
+		z, err := training.Transform(ctx, m.GWF, data, epoch, training.Options{Workers: opt.Workers, Observe: opt.Observe})
 		if err != nil {
 			return err
-		}
-		z := mat.NewDense(len(data), gwf.Atoms, nil)
-		for j, i := range known {
-			z.SetRow(i, m.GWF.Z.RawRowView(j))
-		}
-		for j, i := range hidden {
-			z.SetRow(i, zo.RawRowView(j))
 		}
 		out.Z[epoch-1] = z
 		return nil

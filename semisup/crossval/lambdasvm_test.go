@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/internal/subset"
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
 	"github.com/gwf-graphs/gwf/training"
@@ -186,4 +187,41 @@ func twoStructures(t *testing.T) (*graphs.Dataset, []int, training.Config) {
 	gwf := semisuptest.SmallGWF()
 	gwf.Epochs = 3
 	return &graphs.Dataset{Name: "two", Graphs: data, ClassNames: []string{"a", "b"}}, labels, gwf
+}
+
+// TestLabelsAloneEmbedsEveryGraphAsUnseen: the labels-alone side embeds every graph, the
+// labelled ones too, with the atoms of the model fitted on the labelled graphs held fixed, as
+// 'gwf predict' embeds unseen graphs; the SVM then trains and predicts on one kind of embedding.
+func TestLabelsAloneEmbedsEveryGraphAsUnseen(t *testing.T) {
+	ds, labels, gwf := twoStructures(t)
+	ctx := context.Background()
+	train := semisup.KeepLabels(labels, 0.5, 3)
+	u, err := fitLabelsAlone(ctx, ds.Graphs, train, 2, gwf, nil, CVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := pick(ds.Graphs, labelled(train))
+	m, _, err := newUnsupervised(sub, 2, gwf, semisup.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := semisup.Fit(ctx, m, sub, semisup.NoLabels(len(sub)), semisup.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	want, err := training.Transform(ctx, m.GWF, ds.Graphs, gwf.Epochs, training.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := u.Z[gwf.Epochs-1]
+	if !mat.Equal(got, want) {
+		t.Fatal("the labels-alone embeddings are not every graph's transform embeddings")
+	}
+	if mat.Equal(subset.Rows(got, labelled(train)), m.GWF.Z) {
+		t.Error("the labelled graphs kept their training embeddings")
+	}
+	for e, z := range u.Z[:gwf.Epochs-1] {
+		if z != nil {
+			t.Errorf("epoch %d embedded, not asked for", e+1)
+		}
+	}
 }
