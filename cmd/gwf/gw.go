@@ -113,17 +113,13 @@ func (f *gwFlags) options(cmd *cobra.Command, log logrus.FieldLogger) (layers.So
 	}
 	o.FeatureWeight, o.MaxSweeps = f.featureWeight.Weight, f.maxSweeps
 	if o.Name == layers.SolverCG && !cli.Changed(fs, "solver") {
-		for _, name := range []string{"gamma", "inner", "start-jitter"} {
-			if cli.Changed(fs, name) {
-				return o, cli.Usagef("--%s is a setting of --solver ppa or badmm, and gw's default solver is cg: add --solver ppa (the paper's GWD module)", name)
-			}
+		if name := cli.FirstChanged(fs, "gamma", "inner", "start-jitter"); name != "" {
+			return o, cli.Usagef("--%s is a setting of --solver ppa or badmm, and gw's default solver is cg: add --solver ppa (the paper's GWD module)", name)
 		}
 	}
 	if o.Name != layers.SolverCG {
-		for _, name := range []string{"anchors", "init"} {
-			if cli.Changed(fs, name) {
-				return o, cli.Usagef("--%s is a setting of --solver cg", name)
-			}
+		if name := cli.FirstChanged(fs, "anchors", "init"); name != "" {
+			return o, cli.Usagef("--%s is a setting of --solver cg", name)
 		}
 	} else {
 		o.Anchors = f.anchors

@@ -22,29 +22,25 @@ type lambdaFlags struct {
 
 func (l *lambdaFlags) register(fs *pflag.FlagSet) {
 	fs.IntSliceVar(&l.epochs, "svm-epochs", nil, "--method lambda-svm: comma-separated epochs whose λ the SVM's inner cross-validation chooses among, with γ and C (default: the last of --epochs alone)")
-	fs.BoolVar(&l.labelsAlone, "labels-alone", false, "--method lambda-svm with --labeled-fraction: also fit the same model on the labelled graphs alone, embed every graph with its atoms fixed as 'gwf predict' does (the labelled ones too) and score the same SVM: what the unlabelled graphs add")
+	fs.BoolVar(&l.labelsAlone, "labels-alone", false, "--method lambda-svm with --labeled-fraction: also fit the same model on the labelled graphs alone, embed every graph with its atoms fixed as 'gwf predict' does (the labelled ones too; once for each --svm-epochs candidate) and score the same SVM: what the unlabelled graphs add")
 }
 
 // checkLambdaMethod refuses the flags of the other methods with --method lambda-svm, and its
 // own without it.
 func (f *semisupFlags) checkLambdaMethod(fs *pflag.FlagSet) error {
 	if f.tmpl.method != methodLambdaSVM {
-		for _, name := range []string{"svm-epochs", "labels-alone"} {
-			if fs.Changed(name) {
-				return cli.Usagef("--%s is a setting of --method lambda-svm", name)
-			}
+		if name := cli.FirstChanged(fs, "svm-epochs", "labels-alone"); name != "" {
+			return cli.Usagef("--%s is a setting of --method lambda-svm", name)
 		}
 		return nil
 	}
 	if err := f.checkGWFMethod(fs); err != nil {
 		return err
 	}
-	for _, name := range []string{"beta", "hidden", "activation", "head-input", "detach", "encoder", "encoder-hidden", "encoder-lr", "no-gwf",
+	if name := cli.FirstChanged(fs, "beta", "hidden", "activation", "head-input", "detach", "encoder", "encoder-hidden", "encoder-lr", "no-gwf",
 		"head-steps", "head-lr", "head-decay", "validation", "select-beta", "select-detach", "select-unsupervised", "select-decay",
-		"select-encoder-lr", "select-hidden", "refit", "baselines", "shard", "resume", "output"} {
-		if fs.Changed(name) {
-			return cli.Usagef("--%s is not a setting of --method lambda-svm (the GWF model trains without labels; an SVM classifies; no classifier is saved)", name)
-		}
+		"select-encoder-lr", "select-hidden", "refit", "baselines", "shard", "resume", "output"); name != "" {
+		return cli.Usagef("--%s is not a setting of --method lambda-svm (the GWF model trains without labels; an SVM classifies; no classifier is saved)", name)
 	}
 	return nil
 }

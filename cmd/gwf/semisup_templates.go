@@ -63,12 +63,10 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 	c := semisup.DefaultTemplateConfig()
 	// The flags only the paper's model reads are refused rather than ignored, and first, so
 	// that the message names the model they belong to.
-	for _, name := range []string{"head-input", "activation", "detach", "no-gwf", "head-steps", "head-lr", "head-decay", "select-beta",
+	if name := cli.FirstChanged(fs, "head-input", "activation", "detach", "no-gwf", "head-steps", "head-lr", "head-decay", "select-beta",
 		"select-detach", "select-decay", "select-encoder-lr", "select-hidden", "select-unsupervised", "refit", "baselines", "encoder-lr",
-		"atoms", "atom-size", "solver", "gamma", "inner", "gwb-layers", "tol", "start-jitter", "skip-nonfinite", "shard", "resume"} {
-		if fs.Lookup(name) != nil && fs.Changed(name) {
-			return c, gwfSetting(fs, "--"+name)
-		}
+		"atoms", "atom-size", "solver", "gamma", "inner", "gwb-layers", "tol", "start-jitter", "skip-nonfinite", "shard", "resume"); name != "" {
+		return c, gwfSetting(fs, "--"+name)
 	}
 	if f.encoder.encoder() == semisup.EncoderGCN {
 		return c, gwfSetting(fs, "--encoder gcn")
@@ -152,10 +150,9 @@ func gwfSetting(fs *pflag.FlagSet, setting string) error {
 
 // checkGWFMethod refuses the template model's own flags with --method gwf.
 func (f *semisupFlags) checkGWFMethod(fs *pflag.FlagSet) error {
-	for _, name := range []string{"templates", "template-nodes", "weight-decay", "learn-feature-weight", "learn-node-weights", "wl", "wl-labels", "members", "patience", "max-epochs", "average-epochs", "wl-rare-columns", "statistics", "pseudo-labels"} {
-		if fs.Changed(name) {
-			return cli.Usagef("--%s is a setting of --method templates", name)
-		}
+	if name := cli.FirstChanged(fs, "templates", "template-nodes", "weight-decay", "learn-feature-weight", "learn-node-weights", "wl", "wl-labels",
+		"members", "patience", "max-epochs", "average-epochs", "wl-rare-columns", "statistics", "pseudo-labels"); name != "" {
+		return cli.Usagef("--%s is a setting of --method templates", name)
 	}
 	return nil
 }

@@ -69,6 +69,12 @@ func TestChangedAndRenamed(t *testing.T) {
 	if !Changed(fs, "atoms") || Changed(fs, "output") || Changed(fs, "no-such-flag") {
 		t.Error("Changed is wrong")
 	}
+	if got := FirstChanged(fs, "no-such-flag", "output", "atoms", "epochs"); got != "atoms" {
+		t.Errorf("FirstChanged = %q, want atoms (the first set of those named)", got)
+	}
+	if got := FirstChanged(fs, "output", "no-such-flag"); got != "" {
+		t.Errorf("FirstChanged = %q with none of them set, want \"\"", got)
+	}
 	if v, _ := fs.GetInt("epochs"); v != 2 {
 		t.Errorf("--epoch-count set --epochs to %d, want 2", v)
 	}

@@ -15,6 +15,17 @@ func Changed(fs *pflag.FlagSet, name string) bool {
 	return f != nil && f.Changed
 }
 
+// FirstChanged is the first of names set on the command line, or "" if none is: the flag a
+// refusal names where a group of flags does not apply.
+func FirstChanged(fs *pflag.FlagSet, names ...string) string {
+	for _, name := range names {
+		if Changed(fs, name) {
+			return name
+		}
+	}
+	return ""
+}
+
 // renamedTo annotates a flag kept under its old name: the new name.
 const renamedTo = "gwf-renamed-to"
 
