@@ -123,9 +123,9 @@ choose the epoch too (after the paper's 10 epochs λ is nearly uniform: --epochs
 cross-validates (the model is trained once for all folds; --output-dir keeps it, checkpointed
 after every epoch, for a rerun); --labeled-fraction p < 1 trains the SVM on a fraction of the
 labels and scores the rest, and --labels-alone also fits the same model on the labelled graphs
-alone, embeds every graph with its atoms as 'gwf predict' does (the labelled ones too) and
-scores the same SVM: what the unlabelled
-graphs add when labels are few. It saves no classifier.
+alone, embeds every graph with its atoms as 'gwf predict' does (the labelled ones too; once
+for each --svm-epochs candidate) and scores the same SVM: what the unlabelled graphs add when
+labels are few. It saves no classifier.
 
 The training flags of --method gwf and lambda-svm are those of 'gwf fit', with the paper's defaults. 'gwf
 classify' is the SVM on FGW discrepancies, the classifier GW graph methods are benchmarked with.`,
