@@ -17,11 +17,13 @@ const methodLambdaSVM = crossval.MethodLambdaSVM
 // lambdaFlags are the flags of --method lambda-svm alone.
 type lambdaFlags struct {
 	epochs      []int
+	repeats     int
 	labelsAlone bool
 }
 
 func (l *lambdaFlags) register(fs *pflag.FlagSet) {
 	fs.IntSliceVar(&l.epochs, "svm-epochs", nil, "--method lambda-svm: comma-separated epochs whose λ the SVM's inner cross-validation chooses among, with γ and C (default: the last of --epochs alone)")
+	fs.IntVar(&l.repeats, "inner-repeats", 1, "--method lambda-svm: repeat the SVM's inner 5-fold cross-validation over this many fold assignments and choose by the mean accuracy (steadier among near-equal epochs)")
 	fs.BoolVar(&l.labelsAlone, "labels-alone", false, "--method lambda-svm with --labeled-fraction: also fit the same model on the labelled graphs alone, embed every graph with its atoms fixed as 'gwf predict' does (the labelled ones too; once for each --svm-epochs candidate) and score the same SVM: what the unlabelled graphs add")
 }
 
@@ -29,7 +31,7 @@ func (l *lambdaFlags) register(fs *pflag.FlagSet) {
 // own without it.
 func (f *semisupFlags) checkLambdaMethod(fs *pflag.FlagSet) error {
 	if f.tmpl.method != methodLambdaSVM {
-		if name := cli.FirstChanged(fs, "svm-epochs", "labels-alone"); name != "" {
+		if name := cli.FirstChanged(fs, "svm-epochs", "inner-repeats", "labels-alone"); name != "" {
 			return cli.Usagef("--%s is a setting of --method lambda-svm", name)
 		}
 		return nil
@@ -65,7 +67,10 @@ func runLambdaSVM(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if err != nil {
 		return err
 	}
-	spec := crossval.LambdaSVMSpec{Epochs: f.lambda.epochs, LabelsAlone: f.lambda.labelsAlone}
+	if r := f.lambda.repeats; r < 1 || r > crossval.MaxInnerRepeats {
+		return cli.Usagef("--inner-repeats = %d: want 1 to %d", r, crossval.MaxInnerRepeats)
+	}
+	spec := crossval.LambdaSVMSpec{Epochs: f.lambda.epochs, InnerRepeats: f.lambda.repeats, LabelsAlone: f.lambda.labelsAlone}
 	if err := spec.Validate(cfg.Epochs); err != nil {
 		return cli.Usagef("--svm-epochs: %v", err)
 	}

@@ -70,8 +70,8 @@ func TestSemisupLambdaSVM(t *testing.T) {
 	if rep["labeled"] != 12.0 || alone == nil || alone["test"] != 12.0 {
 		t.Fatalf("fraction report: labelled %v, labels alone %v", rep["labeled"], alone)
 	}
-	text, _ := mustRun(t, "semisup", "--tu", train, "--method", "lambda-svm", "--epochs", "3", "--atoms", "4", "-q", "--labeled-fraction", "0.5", "--labels-alone")
-	if !strings.Contains(text, "the same model fitted on the labelled graphs alone") {
+	text, _ := mustRun(t, "semisup", "--tu", train, "--method", "lambda-svm", "--epochs", "3", "--atoms", "4", "-q", "--labeled-fraction", "0.5", "--labels-alone", "--inner-repeats", "2")
+	if !strings.Contains(text, "the same model fitted on the labelled graphs alone") || !strings.Contains(text, "repeated over 2 fold assignments") {
 		t.Errorf("text report:\n%s", text)
 	}
 
@@ -80,6 +80,7 @@ func TestSemisupLambdaSVM(t *testing.T) {
 		{"--method", "lambda-svm", "--labeled-fraction", "1"}, {"--method", "lambda-svm", "--epochs", "3", "--svm-epochs", "4"},
 		{"--method", "lambda-svm", "--svm-epochs", "0"}, {"--method", "lambda-svm", "--labels-alone"},
 		{"--svm-epochs", "2"}, {"--method", "gwf", "--labels-alone"},
+		{"--method", "lambda-svm", "--inner-repeats", "0"}, {"--inner-repeats", "3"},
 	} {
 		if _, stderr, code := runCLI(t, append([]string{"semisup", "--tu", train}, bad...)...); code != cli.ExitUsage {
 			t.Errorf("semisup %v: exit %d, want %d\n%s", bad, code, cli.ExitUsage, stderr)

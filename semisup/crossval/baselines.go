@@ -167,7 +167,7 @@ func SVMGrid() (gammas, cs []float64) {
 // cross-validation on them (innerFolds folds, seeded). Labels of the graphs in test are not read
 // before scoring.
 func (u *Unsupervised) SVMFold(ctx context.Context, labels, test []int, innerFolds int, seed uint64) (Baseline, []int, error) {
-	return u.SVMFoldEpochs(ctx, labels, test, nil, innerFolds, seed)
+	return u.SVMFoldEpochs(ctx, labels, test, nil, innerFolds, 1, seed)
 }
 
 // SVMFoldEpochs is SVMFold with the epoch chosen too: the same inner cross-validation (the same
@@ -175,9 +175,12 @@ func (u *Unsupervised) SVMFold(ctx context.Context, labels, test []int, innerFol
 // epoch of the best inner accuracy, ties to the earlier. epochs are 1-based and at most
 // len(u.Z); none means the last epoch alone (SVMFold). Training longer than the paper's 10
 // epochs sharpens λ (nearly uniform after 10), and where the class shows depends on the data:
-// the choice is made on the training graphs alone.
-func (u *Unsupervised) SVMFoldEpochs(ctx context.Context, labels, test, epochs []int, innerFolds int, seed uint64) (Baseline, []int, error) {
-	b, pred, err := u.svmEpochs(ctx, labels, test, epochs, innerFolds, seed)
+// the choice is made on the training graphs alone. With repeats above 1 the inner
+// cross-validation is repeated over that many fold assignments (seeds seed, seed+1, ...) and
+// candidates are ranked by the mean accuracy: near-equal candidates are then not chosen by the
+// noise of one split.
+func (u *Unsupervised) SVMFoldEpochs(ctx context.Context, labels, test, epochs []int, innerFolds, repeats int, seed uint64) (Baseline, []int, error) {
+	b, pred, err := u.svmEpochs(ctx, labels, test, epochs, innerFolds, repeats, seed)
 	if err != nil {
 		return Baseline{}, nil, err
 	}
@@ -185,7 +188,7 @@ func (u *Unsupervised) SVMFoldEpochs(ctx context.Context, labels, test, epochs [
 }
 
 // svmEpochs is SVMFoldEpochs with the predictions of every graph.
-func (u *Unsupervised) svmEpochs(ctx context.Context, labels, test, epochs []int, innerFolds int, seed uint64) (Baseline, []int, error) {
+func (u *Unsupervised) svmEpochs(ctx context.Context, labels, test, epochs []int, innerFolds, repeats int, seed uint64) (Baseline, []int, error) {
 	if len(epochs) == 0 {
 		epochs = []int{len(u.Z)}
 	}
@@ -194,9 +197,13 @@ func (u *Unsupervised) svmEpochs(ctx context.Context, labels, test, epochs []int
 	n := len(rows)
 	y := subset.Ints(train, rows)
 	classes := u.Head.Classes()
-	fold, err := svm.StratifiedFolds(y, min(innerFolds, n), seed)
-	if err != nil {
-		return Baseline{}, nil, fmt.Errorf("svm baseline: %w", err)
+	folds := make([][]int, max(1, repeats))
+	for r := range folds {
+		fold, err := svm.StratifiedFolds(y, min(innerFolds, n), seed+uint64(r))
+		if err != nil {
+			return Baseline{}, nil, fmt.Errorf("svm baseline: %w", err)
+		}
+		folds[r] = fold
 	}
 	gammas, cs := SVMGrid()
 	var best svm.ExpChoice
@@ -208,7 +215,7 @@ func (u *Unsupervised) svmEpochs(ctx context.Context, labels, test, epochs []int
 		}
 		x := subset.Rows(training.Lambda(u.Z[e-1]), rows)
 		d := mat.NewSymDense(n, svm.SquaredDistances(x, x).RawMatrix().Data)
-		ch, err := svm.SelectExp(ctx, d, y, classes, gammas, cs, fold)
+		ch, err := svm.SelectExp(ctx, d, y, classes, gammas, cs, folds...)
 		if err != nil {
 			return Baseline{}, nil, fmt.Errorf("svm baseline, epoch %d: %w", e, err)
 		}

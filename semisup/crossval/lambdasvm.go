@@ -29,6 +29,9 @@ type LambdaSVMSpec struct {
 	Epochs []int `json:"epochs,omitempty"`
 	// InnerFolds is the number of folds of that cross-validation (0: 5).
 	InnerFolds int `json:"inner_folds"`
+	// InnerRepeats repeats that cross-validation over this many fold assignments and ranks the
+	// candidates by the mean accuracy (0: 1; at most MaxInnerRepeats).
+	InnerRepeats int `json:"inner_repeats,omitempty"`
 	// LabelsAlone, in the labelled-fraction protocol, also fits the same model on the labelled
 	// graphs alone, embeds every graph with its atoms fixed as unseen graphs are embedded
 	// (training.Transform with as many steps as the epoch; the labelled graphs too, so that the
@@ -44,10 +47,26 @@ func (s LambdaSVMSpec) innerFolds() int {
 	return s.InnerFolds
 }
 
+func (s LambdaSVMSpec) innerRepeats() int { return max(1, s.InnerRepeats) }
+
+// MaxInnerRepeats bounds LambdaSVMSpec.InnerRepeats.
+const MaxInnerRepeats = 100
+
+// describeInner says how the SVM's inner cross-validation runs, for the report's protocol.
+func (s LambdaSVMSpec) describeInner() string {
+	if s.innerRepeats() == 1 {
+		return fmt.Sprintf("%d-fold cross-validation", s.innerFolds())
+	}
+	return fmt.Sprintf("%d-fold cross-validation repeated over %d fold assignments", s.innerFolds(), s.innerRepeats())
+}
+
 // Validate checks the spec against the model's number of epochs.
 func (s LambdaSVMSpec) Validate(epochs int) error {
 	if s.InnerFolds != 0 && s.InnerFolds < 2 {
 		return fmt.Errorf("crossval: %d inner folds: want at least 2", s.InnerFolds)
+	}
+	if s.InnerRepeats < 0 || s.InnerRepeats > MaxInnerRepeats {
+		return fmt.Errorf("crossval: %d repeats of the inner folds: want 1 to %d (0: 1)", s.InnerRepeats, MaxInnerRepeats)
 	}
 	for _, e := range s.Epochs {
 		if e < 1 || e > epochs {
@@ -150,12 +169,12 @@ func CrossValidateLambdaSVM(ctx context.Context, ds *graphs.Dataset, labels []in
 	}
 	rep := newLambdaSVMReport(ds, classes, gwf, spec)
 	rep.FitSeconds, rep.FoldSeed = time.Since(t0).Seconds(), opt.Seed
-	rep.Protocol = fmt.Sprintf("nested stratified %d-fold cross-validation (fold seed %d): the GWF model trained once without labels on every graph; in each fold an SVM on its %s by %d-fold cross-validation on the fold's training graphs, the held-out fold scored once",
-		opt.Folds, opt.Seed, spec.describeEpochs(gwf.Epochs), spec.innerFolds())
+	rep.Protocol = fmt.Sprintf("nested stratified %d-fold cross-validation (fold seed %d): the GWF model trained once without labels on every graph; in each fold an SVM on its %s by %s on the fold's training graphs, the held-out fold scored once",
+		opt.Folds, opt.Seed, spec.describeEpochs(gwf.Epochs), spec.describeInner())
 	accs := make([]float64, opt.Folds)
 	for f := range opt.Folds {
 		test := heldOut(fold, f)
-		b, pred, err := u.SVMFoldEpochs(ctx, labels, test, spec.Epochs, spec.innerFolds(), opt.Seed)
+		b, pred, err := u.SVMFoldEpochs(ctx, labels, test, spec.Epochs, spec.innerFolds(), spec.innerRepeats(), opt.Seed)
 		if err != nil {
 			return nil, fmt.Errorf("fold %d: %w", f+1, err)
 		}
@@ -214,7 +233,7 @@ func FractionLambdaSVM(ctx context.Context, ds *graphs.Dataset, labels []int, cl
 	}
 	rep := newLambdaSVMReport(ds, classes, gwf, spec)
 	rep.FitSeconds = time.Since(t0).Seconds()
-	b, pred, err := u.svmEpochs(ctx, s.Train, hidden, spec.Epochs, spec.innerFolds(), p.Seed)
+	b, pred, err := u.svmEpochs(ctx, s.Train, hidden, spec.Epochs, spec.innerFolds(), spec.innerRepeats(), p.Seed)
 	if err != nil {
 		return nil, Split{}, err
 	}
@@ -223,8 +242,8 @@ func FractionLambdaSVM(ctx context.Context, ds *graphs.Dataset, labels []int, cl
 	b.Accuracy = s.Accuracy
 	rep.Split = &LambdaSVMFold{Test: len(hidden), Baseline: b}
 	rep.Labeled, rep.Accuracy = s.Labelled(), MeanStd{Mean: s.Accuracy}
-	rep.Protocol = fmt.Sprintf("%s; the GWF model trained without labels on every graph, an SVM on its %s by %d-fold cross-validation on the labelled graphs",
-		p.protocol(s), spec.describeEpochs(gwf.Epochs), spec.innerFolds())
+	rep.Protocol = fmt.Sprintf("%s; the GWF model trained without labels on every graph, an SVM on its %s by %s on the labelled graphs",
+		p.protocol(s), spec.describeEpochs(gwf.Epochs), spec.describeInner())
 	if p.Given {
 		rep.Unscored = len(hidden)
 	}
@@ -235,7 +254,7 @@ func FractionLambdaSVM(ctx context.Context, ds *graphs.Dataset, labels []int, cl
 			return nil, Split{}, fmt.Errorf("crossval: the model fitted on the labelled graphs alone: %w", err)
 		}
 		rep.FitSeconds += time.Since(t1).Seconds()
-		b, _, err := alone.SVMFoldEpochs(ctx, labels, hidden, spec.Epochs, spec.innerFolds(), p.Seed)
+		b, _, err := alone.SVMFoldEpochs(ctx, labels, hidden, spec.Epochs, spec.innerFolds(), spec.innerRepeats(), p.Seed)
 		if err != nil {
 			return nil, Split{}, fmt.Errorf("crossval: the model fitted on the labelled graphs alone: %w", err)
 		}

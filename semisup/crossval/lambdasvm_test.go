@@ -66,7 +66,7 @@ func TestSVMFoldEpochsChoosesByInnerAccuracy(t *testing.T) {
 	if best != 2 {
 		t.Fatalf("the inner accuracies %v, %v, %v do not favour the epoch that carries the class", per[0].ValidationAccuracy, per[1].ValidationAccuracy, per[2].ValidationAccuracy)
 	}
-	got, pred, err := u.SVMFoldEpochs(ctx, labels, test, []int{1, 2, 3}, 5, 3)
+	got, pred, err := u.SVMFoldEpochs(ctx, labels, test, []int{1, 2, 3}, 5, 1, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestSVMFoldEpochsChoosesByInnerAccuracy(t *testing.T) {
 	if got.Accuracy < 0.9 {
 		t.Errorf("accuracy %v with the class in λ", got.Accuracy)
 	}
-	if _, _, err := u.SVMFoldEpochs(ctx, labels, test, []int{4}, 5, 3); err == nil {
+	if _, _, err := u.SVMFoldEpochs(ctx, labels, test, []int{4}, 5, 1, 3); err == nil {
 		t.Error("an epoch past the model's: no error")
 	}
 }
