@@ -23,7 +23,7 @@ type lambdaFlags struct {
 
 func (l *lambdaFlags) register(fs *pflag.FlagSet) {
 	fs.IntSliceVar(&l.epochs, "svm-epochs", nil, "--method lambda-svm: comma-separated epochs whose λ the SVM's inner cross-validation chooses among, with γ and C (default: the last of --epochs alone)")
-	fs.IntVar(&l.repeats, "inner-repeats", 1, "--method lambda-svm: repeat the SVM's inner 5-fold cross-validation over this many fold assignments and choose by the mean accuracy (steadier among near-equal epochs)")
+	fs.IntVar(&l.repeats, "inner-repeats", crossval.DefaultInnerRepeats, "--method lambda-svm: repeat the SVM's inner 5-fold cross-validation over this many fold assignments and choose by the mean accuracy, steadier among near-equal epochs (1: GDL's protocol, one split)")
 	fs.BoolVar(&l.labelsAlone, "labels-alone", false, "--method lambda-svm with --labeled-fraction: also fit the same model on the labelled graphs alone, embed every graph with its atoms fixed as 'gwf predict' does (the labelled ones too; once for each --svm-epochs candidate) and score the same SVM: what the unlabelled graphs add")
 }
 

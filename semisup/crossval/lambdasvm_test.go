@@ -88,7 +88,8 @@ func TestCrossValidateLambdaSVM(t *testing.T) {
 	ds, labels, gwf := twoStructures(t)
 	data, ctx := ds.Graphs, context.Background()
 	opt := CVOptions{Folds: 4, Seed: 2}
-	rep, err := CrossValidateLambdaSVM(ctx, ds, labels, 2, gwf, LambdaSVMSpec{}, opt)
+	// One fold assignment: the baseline is GDL's protocol, one inner split.
+	rep, err := CrossValidateLambdaSVM(ctx, ds, labels, 2, gwf, LambdaSVMSpec{InnerRepeats: 1}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -133,7 +133,7 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 }
 
 // trainingUnsupervised is logged when the model without labels starts training.
-const trainingUnsupervised = "training the model without labels (β = 0), once for all folds: the baselines' and the β = 0 candidate's"
+const trainingUnsupervised = "training the model without labels (β = 0), once for all folds"
 
 // chooseUnsupervised makes the β = 0 head (r.Beta0, predicting pred on the held-out graphs) a
 // candidate of the fold's choice: it replaces the trained candidate's result when it scores
