@@ -197,13 +197,9 @@ func (u *Unsupervised) svmEpochs(ctx context.Context, labels, test, epochs []int
 	n := len(rows)
 	y := subset.Ints(train, rows)
 	classes := u.Head.Classes()
-	folds := make([][]int, max(1, repeats))
-	for r := range folds {
-		fold, err := svm.StratifiedFolds(y, min(innerFolds, n), seed+uint64(r))
-		if err != nil {
-			return Baseline{}, nil, fmt.Errorf("svm baseline: %w", err)
-		}
-		folds[r] = fold
+	folds, err := svm.RepeatedStratifiedFolds(y, min(innerFolds, n), repeats, seed)
+	if err != nil {
+		return Baseline{}, nil, fmt.Errorf("svm baseline: %w", err)
 	}
 	gammas, cs := SVMGrid()
 	var best svm.ExpChoice

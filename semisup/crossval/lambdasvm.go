@@ -57,7 +57,8 @@ func (s LambdaSVMSpec) innerRepeats() int {
 
 // DefaultInnerRepeats is LambdaSVMSpec.InnerRepeats' default: with five fold assignments the
 // choice among near-equal epochs was steadier than with one, and it scored more on three of
-// four datasets (docs/results/labelfree.md, R9), for five times the SVM's selection time.
+// four datasets (docs/results/labelfree.md, R9), for three to four times the SVM's selection
+// time.
 const DefaultInnerRepeats = 5
 
 // MaxInnerRepeats bounds LambdaSVMSpec.InnerRepeats.

@@ -564,13 +564,9 @@ func probeSVM(ctx context.Context, q int, g Grid) (float64, error) {
 			sym.SetSym(i, j, d.At(i, j))
 		}
 	}
-	folds := make([][]int, max(1, g.Repeats))
-	for r := range folds {
-		f, err := svm.StratifiedFolds(y, min(g.Folds, q/2), g.Seed+uint64(r))
-		if err != nil {
-			return 0, err
-		}
-		folds[r] = f
+	folds, err := svm.RepeatedStratifiedFolds(y, min(g.Folds, q/2), g.Repeats, g.Seed)
+	if err != nil {
+		return 0, err
 	}
 	start := time.Now()
 	if _, err := svm.SelectExp(ctx, sym, y, 2, g.Gammas, g.Cs, folds...); err != nil {

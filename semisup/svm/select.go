@@ -25,6 +25,21 @@ func StratifiedFolds(y []int, k int, seed uint64) ([]int, error) {
 	return fold, nil
 }
 
+// RepeatedStratifiedFolds is max(1, repeats) fold assignments of StratifiedFolds, seeded
+// seed, seed+1, ...: the assignments whose mean accuracy SelectExp ranks candidates by when a
+// cross-validation is repeated.
+func RepeatedStratifiedFolds(y []int, k, repeats int, seed uint64) ([][]int, error) {
+	folds := make([][]int, max(1, repeats))
+	for r := range folds {
+		fold, err := StratifiedFolds(y, k, seed+uint64(r))
+		if err != nil {
+			return nil, err
+		}
+		folds[r] = fold
+	}
+	return folds, nil
+}
+
 // CrossValAccuracy scores c by cross-validation on the training kernel k: for each fold f
 // (the values in fold, as from StratifiedFolds), it trains on the items outside f (Fit on the
 // sub-kernel, with the same classes) and predicts the items in f, and it returns the mean

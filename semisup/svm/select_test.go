@@ -256,3 +256,34 @@ func TestSelectExpSideBySide(t *testing.T) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
+
+// TestRepeatedStratifiedFolds: assignment r is StratifiedFolds with seed+r, the assignments
+// differ, fewer than one repeat means one, and StratifiedFolds' errors come through.
+func TestRepeatedStratifiedFolds(t *testing.T) {
+	y := []int{0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 2, 2, 2}
+	folds, err := RepeatedStratifiedFolds(y, 3, 4, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(folds) != 4 {
+		t.Fatalf("%d assignments, want 4", len(folds))
+	}
+	for r, got := range folds {
+		want, err := StratifiedFolds(y, 3, 9+uint64(r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("assignment %d: %v, StratifiedFolds with seed %d: %v", r, got, 9+r, want)
+		}
+	}
+	if slices.Equal(folds[0], folds[1]) && slices.Equal(folds[1], folds[2]) && slices.Equal(folds[2], folds[3]) {
+		t.Error("the four assignments are the same")
+	}
+	if one, err := RepeatedStratifiedFolds(y, 3, 0, 9); err != nil || len(one) != 1 {
+		t.Errorf("zero repeats: %d assignments, error %v", len(one), err)
+	}
+	if _, err := RepeatedStratifiedFolds(y, 1, 2, 9); err == nil {
+		t.Error("one fold: no error")
+	}
+}
