@@ -56,6 +56,11 @@ type TemplateConfig struct {
 	// 1/WLRareColumns chance that their codes share a column). 0: a rare code leaves its block
 	// zero, and every rare node of an iteration looks alike.
 	WLRareColumns int `json:"wl_rare_columns,omitempty"`
+	// WLEdgeLabels, with WLLabels, codes the edges' labels too (graphs.WLCodesWithEdges: a
+	// double bond and a single bond to the same atom differ from the first iteration on), as
+	// 'gwf classify' does, where every graph the model is made from has edge labels; a model
+	// made from graphs without them keeps it false (NewTemplateModel), and then reads none.
+	WLEdgeLabels bool `json:"wl_edge_labels,omitempty"`
 	// NodeFeatures is which node features the model reads: NodeFeaturesData (the graphs' own,
 	// or one-hot degrees for graphs without; "" too), NodeFeaturesNone (one-hot degrees: the
 	// structure alone, whatever features the graphs have) or NodeFeaturesAuto: for
@@ -231,6 +236,8 @@ func (c TemplateConfig) Validate() error {
 		return fmt.Errorf("templates: %d Weisfeiler-Lehman label iterations (0 to %d)", c.WLLabels, graphs.MaxWLIterations)
 	case c.WLRareColumns < 0 || c.WLRareColumns > maxWLRareColumns || (c.WLRareColumns > 0 && c.WLLabels == 0):
 		return fmt.Errorf("templates: %d columns for rare Weisfeiler-Lehman labels (0 to %d, with WL labels only)", c.WLRareColumns, maxWLRareColumns)
+	case c.WLEdgeLabels && c.WLLabels == 0:
+		return fmt.Errorf("templates: edge labels are read into the Weisfeiler-Lehman labels: they need WL labels (at least 1 iteration)")
 	case c.WLLabels > 0 && c.WLRounds > 0:
 		return fmt.Errorf("templates: Weisfeiler-Lehman labels and continuous rounds together; choose one")
 	case c.Structure != "" && c.Structure != graphs.Adjacency && c.Structure != graphs.ShortestPath:
@@ -402,6 +409,9 @@ func NewTemplateModel(data []*graphs.Graph, labels []int, classes int, cfg Templ
 		if g.Dim() != dim {
 			return nil, fmt.Errorf("templates: graph %q has %d node features, graph %q %d", g.Name, g.Dim(), data[0].Name, dim)
 		}
+	}
+	if cfg.WLEdgeLabels && !allHaveEdgeLabels(data) {
+		cfg.WLEdgeLabels = false
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x74666777))
 	m := &TemplateModel{Config: cfg, Inputs: InputDim(dim)}

@@ -63,8 +63,11 @@ func (m *TemplateModel) inputs(data []*graphs.Graph) ([]prepared, []layers.Space
 			x := wlFeatures(g, graph[i].x.Data().([]float64), m.Inputs, r)
 			graph[i].x = tensor.New(tensor.WithShape(g.N(), m.readWidth()), tensor.WithBacking(x))
 		}
+		if index != nil && m.Config.WLEdgeLabels && g.EdgeLabels == nil {
+			return nil, nil, fmt.Errorf("templates: graph %q has no edge labels, which the model's Weisfeiler-Lehman labels read (it was trained on graphs with them)", g.Name)
+		}
 		if index != nil {
-			codes, err := wlCodes(g, graph[i].x.Data().([]float64), m.Inputs, m.Config.WLLabels)
+			codes, err := wlCodes(g, graph[i].x.Data().([]float64), m.Inputs, m.Config.WLLabels, m.Config.WLEdgeLabels)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -100,7 +103,7 @@ func (m *TemplateModel) learnWLVocabulary(data []*graphs.Graph) error {
 			m.WLVocabulary = nil
 			return nil
 		}
-		c, err := wlCodes(g, x, m.Inputs, m.Config.WLLabels)
+		c, err := wlCodes(g, x, m.Inputs, m.Config.WLLabels, m.Config.WLEdgeLabels)
 		if err != nil {
 			return err
 		}

@@ -19,11 +19,16 @@ const wlVocabularySize = 128
 
 // wlCodes returns the Weisfeiler-Lehman codes (graphs.WLCodes) of g's nodes for iterations
 // 0..h, starting from x, the node features as the model reads them (n×d, row-major: labels,
-// attributes or one-hot degrees).
-func wlCodes(g *graphs.Graph, x []float64, d, h int) (*mat.Dense, error) {
+// attributes or one-hot degrees); with edges, refined by the edges' labels too
+// (graphs.WLCodesWithEdges, an error where g has none).
+func wlCodes(g *graphs.Graph, x []float64, d, h int, edges bool) (*mat.Dense, error) {
 	cp := *g
 	cp.F = mat.NewDense(g.N(), d, x)
-	codes, err := graphs.WLCodes(&cp, h)
+	code := graphs.WLCodes
+	if edges {
+		code = graphs.WLCodesWithEdges
+	}
+	codes, err := code(&cp, h)
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
@@ -199,4 +204,14 @@ func validVocabulary(vocab [][]uint64, h int) error {
 		}
 	}
 	return nil
+}
+
+// allHaveEdgeLabels reports whether every graph of data has edge labels.
+func allHaveEdgeLabels(data []*graphs.Graph) bool {
+	for _, g := range data {
+		if g.EdgeLabels == nil {
+			return false
+		}
+	}
+	return len(data) > 0
 }

@@ -40,7 +40,7 @@ func TestWLLabelFeaturesByHand(t *testing.T) {
 		if i == 2 {
 			in = x3
 		}
-		c, err := wlCodes(g, in, 2, 1)
+		c, err := wlCodes(g, in, 2, 1, false)
 		if err != nil {
 			t.Fatal(err)
 		}

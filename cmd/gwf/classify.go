@@ -141,7 +141,7 @@ which.
 	ft.Usage += " (default: what the data have, chosen among on the training graphs; none: the structure alone)"
 	ft.DefValue = ""
 	f.data.AllowAutoStructure(fs, "the matrix graphs are compared by: adjacency, shortest-path (sp), or auto (both, chosen on the training graphs)")
-	f.data.RegisterEdgeLabels(fs, "read edge labels (TU bond types; the edge attribute label of node-link, GraphML, GML and GEXF files) where every graph has them, and compare them in Weisfeiler-Lehman candidates beside those without (chosen on the training graphs); false leaves them out")
+	f.data.RegisterEdgeLabels(fs, true, "read edge labels (TU bond types; the edge attribute label of node-link, GraphML, GML and GEXF files) where every graph has them, and compare them in Weisfeiler-Lehman candidates beside those without (chosen on the training graphs); false leaves them out")
 	f.protocol.register(fs, "with --labeled-fraction 1: write the classifier (support graphs, voters, SVMs) to this file, for 'gwf predict'",
 		"folder to keep every discrepancy matrix computed (.npy; the one being computed in part, every few seconds as its pairs finish, and on Ctrl-C) and report.json, for a rerun to reuse")
 	trainflags.RegisterWorkers(fs, &f.workers, "goroutines of the discrepancies")

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gwf-graphs/gwf/internal/cli"
 )
 
 // writeBondRings writes a folder of node-link rings whose class is their bonds alone: one
@@ -69,5 +71,47 @@ func TestClassifyEdgeLabelsThenPredict(t *testing.T) {
 	}())
 	if acc := rep["accuracy"].(map[string]any)["mean"].(float64); acc > 0.8 {
 		t.Errorf("without edge labels: accuracy %v on rings that differ only by their bonds", acc)
+	}
+}
+
+// TestSemisupTemplatesEdgeLabels: the template model reads bond types into its Weisfeiler-
+// Lehman labels (--edge-labels), tells the rings apart by them alone, keeps the setting in
+// its file and reads the unseen graphs' bonds in 'gwf predict'; without them it cannot, and
+// --edge-labels is refused by the models that do not read them.
+func TestSemisupTemplatesEdgeLabels(t *testing.T) {
+	train, unseen := writeBondRings(t, 16, 0), writeBondRings(t, 8, 1)
+	small := []string{"semisup", "--graphs", train, "--labeled-fraction", "1", "--epochs", "20", "--templates", "4", "--template-nodes", "6", "--hidden", "8", "--members", "1", "--validation", "0", "-q"}
+	score := func(model string) float64 {
+		t.Helper()
+		out, _ := mustRun(t, "predict", "--model", model, "--graphs", unseen, "--json", "-q")
+		var got struct {
+			Score struct {
+				Accuracy float64 `json:"accuracy"`
+			} `json:"score"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return got.Score.Accuracy
+	}
+	with := filepath.Join(t.TempDir(), "with.templates")
+	_, logs := mustRun(t, append(small, "--output", with, "--edge-labels=true", "-q=false")...)
+	if !strings.Contains(logs, "with the edge labels") {
+		t.Errorf("the edge labels were not read:\n%s", logs)
+	}
+	without := filepath.Join(t.TempDir(), "without.templates")
+	mustRun(t, append(small, "--output", without, "--edge-labels=false")...)
+	a, b := score(with), score(without)
+	t.Logf("with %.2f without %.2f", a, b)
+	if a < 0.9 || b > 0.75 {
+		t.Errorf("unseen rings: %.2f with the bonds (want ≥ 0.9), %.2f without (want chance)", a, b)
+	}
+	if _, stderr, code := runCLI(t, "semisup", "--graphs", train, "--edge-labels", "--wl-labels", "0"); code != cli.ExitUsage || !strings.Contains(stderr, "--wl-labels") {
+		t.Errorf("--edge-labels --wl-labels 0: exit %d: %s", code, stderr)
+	}
+	for _, method := range []string{"gwf", "lambda-svm"} {
+		if _, stderr, code := runCLI(t, "semisup", "--graphs", train, "--method", method, "--edge-labels"); code != cli.ExitUsage || !strings.Contains(stderr, "--edge-labels") {
+			t.Errorf("--method %s --edge-labels: exit %d: %s", method, code, stderr)
+		}
 	}
 }

@@ -155,6 +155,7 @@ classify' is the SVM on FGW discrepancies, the classifier GW graph methods are b
 func (f *semisupFlags) register(fs *pflag.FlagSet) {
 	d := semisup.DefaultConfig()
 	f.data.register(fs)
+	f.data.RegisterEdgeLabels(fs, semisup.DefaultTemplateConfig().WLEdgeLabels, "--method templates: read edge labels (TU bond types; the edge attribute label of node-link, GraphML, GML and GEXF files) where every graph has them, into the Weisfeiler-Lehman labels of --wl-labels, as 'gwf classify' compares them")
 	f.train.register(fs)
 	f.protocol.register(fs, "with --labeled-fraction: write the classifier to this file, for 'gwf predict' (--method gwf: its atoms, embeddings, head and class names, after every epoch, also for --resume)",
 		"folder to keep each finished cross-validation fold, for a rerun to reuse (--method gwf: also the model trained without labels, both checkpointed after every epoch, and report.json)")
@@ -293,6 +294,9 @@ func orOne(list []float64, def float64) []float64 {
 func runSemisup(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if err := f.checkLambdaMethod(cmd.Flags()); err != nil {
 		return err
+	}
+	if f.tmpl.method != methodTemplates {
+		f.data.EdgeLabels = false // only the template model reads them
 	}
 	switch f.tmpl.method {
 	case methodTemplates:

@@ -78,6 +78,10 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 	if fs.Changed("wl") && !fs.Changed("wl-labels") { // the continuous rounds in place of the labels
 		c.WLLabels = 0
 	}
+	c.WLEdgeLabels = f.data.EdgeLabels && c.WLLabels > 0
+	if c.WLEdgeLabels != f.data.EdgeLabels && fs.Changed("edge-labels") {
+		return c, cli.Usagef("--edge-labels refines the Weisfeiler-Lehman labels: it needs --wl-labels of 1 or more")
+	}
 	t := &f.train
 	if fs.Changed("epochs") {
 		c.Epochs = t.Epochs
@@ -151,7 +155,7 @@ func gwfSetting(fs *pflag.FlagSet, setting string) error {
 // checkGWFMethod refuses the template model's own flags with --method gwf.
 func (f *semisupFlags) checkGWFMethod(fs *pflag.FlagSet) error {
 	if name := cli.FirstChanged(fs, "templates", "template-nodes", "weight-decay", "learn-feature-weight", "learn-node-weights", "wl", "wl-labels",
-		"members", "patience", "max-epochs", "average-epochs", "wl-rare-columns", "statistics", "pseudo-labels"); name != "" {
+		"members", "patience", "max-epochs", "average-epochs", "wl-rare-columns", "statistics", "pseudo-labels", "edge-labels"); name != "" {
 		return cli.Usagef("--%s is a setting of --method templates", name)
 	}
 	return nil
@@ -197,8 +201,13 @@ func runTemplates(cmd *cobra.Command, a *app, f *semisupFlags) error {
 		return err
 	}
 	opt := crossval.TemplatesOptions{Folds: p.folds, Seed: p.foldSeed, Workers: f.train.Workers, Observe: a.observer("training", nil), Dir: p.outputDir}
-	a.Log.Infof("classifying %s (%d graphs, %d classes) with the template model: %d templates of ≤ %d nodes, %s encoder, structure %s, Weisfeiler-Lehman labels of %d iterations (of categorical features), %d epochs, %d members",
-		ds.Name, len(ds.Graphs), classes, cfg.TemplateCount(classes), cfg.TemplateNodes, cfg.Encoder, cfg.Structure, cfg.WLLabels, cfg.Epochs, cfg.MemberCount())
+	cfg.WLEdgeLabels = cfg.WLEdgeLabels && ds.Encoding.EdgeLabels // what the report says the model read
+	edges := ""
+	if cfg.WLEdgeLabels {
+		edges = ", with the edge labels"
+	}
+	a.Log.Infof("classifying %s (%d graphs, %d classes) with the template model: %d templates of ≤ %d nodes, %s encoder, structure %s, Weisfeiler-Lehman labels of %d iterations (of categorical features%s), %d epochs, %d members",
+		ds.Name, len(ds.Graphs), classes, cfg.TemplateCount(classes), cfg.TemplateNodes, cfg.Encoder, cfg.Structure, cfg.WLLabels, edges, cfg.Epochs, cfg.MemberCount())
 	if p.fraction > 0 || p.given {
 		rep, m, split, err := crossval.FractionTemplates(cmd.Context(), ds, labels, classes, cfg, p.split(), opt)
 		if err != nil {

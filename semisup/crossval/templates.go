@@ -143,6 +143,9 @@ func (r *TemplatesReport) describeModel() string {
 	wl := fmt.Sprintf("%d WL rounds", c.WLRounds)
 	if c.WLLabels > 0 {
 		wl = fmt.Sprintf("WL labels of %d iterations", c.WLLabels)
+		if c.WLEdgeLabels {
+			wl += " with the edge labels"
+		}
 	}
 	return fmt.Sprintf("%d templates of ≤ %d nodes, %s encoder %v, %s, structure %s, feature weight %g, %s, %d epochs, %d members",
 		r.Templates, c.TemplateNodes, c.Encoder, c.EncoderHidden, wl, structureName(c.Structure), c.FeatureWeight, head, c.Epochs, c.MemberCount())

@@ -71,10 +71,10 @@ func (v featuresValue) Set(s string) error {
 	return nil
 }
 
-// RegisterEdgeLabels adds --edge-labels (default true), for a command whose models can
+// RegisterEdgeLabels adds --edge-labels (default value), for a command whose models can
 // compare edge labels: they are read where the files have them (collection.Spec.EdgeLabels).
-func (d *Flags) RegisterEdgeLabels(fs *pflag.FlagSet, usage string) {
-	fs.BoolVar(&d.EdgeLabels, "edge-labels", true, usage)
+func (d *Flags) RegisterEdgeLabels(fs *pflag.FlagSet, value bool, usage string) {
+	fs.BoolVar(&d.EdgeLabels, "edge-labels", value, usage)
 }
 
 // AllowAutoStructure makes --structure accept and default to "auto", a choice the command
