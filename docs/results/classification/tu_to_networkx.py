@@ -16,6 +16,13 @@ import sys
 import networkx as nx
 
 
+def node_link(g):
+    try:
+        return nx.node_link_data(g, edges="links")  # networkx 3.4 and later
+    except TypeError:
+        return nx.node_link_data(g)  # earlier versions name the edges "links" already
+
+
 def lines(path):
     for p in (path + ".txt", path + ".txt.gz"):
         if os.path.exists(p):
@@ -50,7 +57,7 @@ def main(tu, name, out, ints=False):
         for i, (g, y) in enumerate(zip(graphs, classes)):
             file = "g%04d.json" % i
             with open(os.path.join(out, file), "w") as gf:
-                json.dump(nx.node_link_data(g, edges="links"), gf)
+                json.dump(node_link(g), gf)
             w.writerow([file, y])
 
 
