@@ -52,17 +52,8 @@ func TestClassifyEdgeLabelsThenPredict(t *testing.T) {
 	if !strings.Contains(logs, "--edge-labels") || !strings.Contains(logs, "with edge labels") {
 		t.Fatalf("the edge labels were not read or not chosen:\n%s", logs)
 	}
-	out, _ := mustRun(t, "predict", "--model", model, "--graphs", unseen, "--json", "-q")
-	var got struct {
-		Score struct {
-			Accuracy float64 `json:"accuracy"`
-		} `json:"score"`
-	}
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	if got.Score.Accuracy != 1 {
-		t.Errorf("unseen rings: accuracy %v, want 1 (the bonds tell the classes apart)\n%s", got.Score.Accuracy, out)
+	if acc := predictedAccuracy(t, model, unseen); acc != 1 {
+		t.Errorf("unseen rings: accuracy %v, want 1 (the bonds tell the classes apart)", acc)
 	}
 	// Without them the rings are alike: the classifier cannot tell them apart.
 	rep := decodeJSON(t, func() string {
@@ -81,19 +72,6 @@ func TestClassifyEdgeLabelsThenPredict(t *testing.T) {
 func TestSemisupTemplatesEdgeLabels(t *testing.T) {
 	train, unseen := writeBondRings(t, 16, 0), writeBondRings(t, 8, 1)
 	small := []string{"semisup", "--graphs", train, "--labeled-fraction", "1", "--epochs", "20", "--templates", "4", "--template-nodes", "6", "--hidden", "8", "--members", "1", "--validation", "0", "-q"}
-	score := func(model string) float64 {
-		t.Helper()
-		out, _ := mustRun(t, "predict", "--model", model, "--graphs", unseen, "--json", "-q")
-		var got struct {
-			Score struct {
-				Accuracy float64 `json:"accuracy"`
-			} `json:"score"`
-		}
-		if err := json.Unmarshal([]byte(out), &got); err != nil {
-			t.Fatalf("%v\n%s", err, out)
-		}
-		return got.Score.Accuracy
-	}
 	with := filepath.Join(t.TempDir(), "with.templates")
 	_, logs := mustRun(t, append(small, "--output", with, "--edge-labels=true", "-q=false")...)
 	if !strings.Contains(logs, "with the edge labels") {
@@ -101,7 +79,7 @@ func TestSemisupTemplatesEdgeLabels(t *testing.T) {
 	}
 	without := filepath.Join(t.TempDir(), "without.templates")
 	mustRun(t, append(small, "--output", without, "--edge-labels=false")...)
-	a, b := score(with), score(without)
+	a, b := predictedAccuracy(t, with, unseen), predictedAccuracy(t, without, unseen)
 	t.Logf("with %.2f without %.2f", a, b)
 	if a < 0.9 || b > 0.75 {
 		t.Errorf("unseen rings: %.2f with the bonds (want ≥ 0.9), %.2f without (want chance)", a, b)
@@ -114,4 +92,19 @@ func TestSemisupTemplatesEdgeLabels(t *testing.T) {
 			t.Errorf("--method %s --edge-labels: exit %d: %s", method, code, stderr)
 		}
 	}
+}
+
+// predictedAccuracy is the accuracy 'gwf predict' reports for model on the labelled folder dir.
+func predictedAccuracy(t *testing.T, model, dir string) float64 {
+	t.Helper()
+	out, _ := mustRun(t, "predict", "--model", model, "--graphs", dir, "--json", "-q")
+	var got struct {
+		Score struct {
+			Accuracy float64 `json:"accuracy"`
+		} `json:"score"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return got.Score.Accuracy
 }
