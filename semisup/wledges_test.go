@@ -36,9 +36,10 @@ func withEdgeLabels(t *testing.T, data []*graphs.Graph) []*graphs.Graph {
 }
 
 // With WLEdgeLabels the Weisfeiler-Lehman labels read the edges' labels (another vocabulary
-// than without), the file keeps the setting, a graph without edge labels is refused with a
-// clear error, a model made from graphs some of which lack edge labels reads none (the plain
-// model), and the setting without WL labels is refused.
+// than without), the file keeps the setting (a file with it but no WL labels is refused), a
+// graph without edge labels is refused with a clear error, a model made from graphs some of
+// which lack edge labels reads none (the plain model), and the setting without WL labels is
+// refused.
 func TestTemplateWLEdgeLabels(t *testing.T) {
 	plainData, labels := semisuptest.TwoStructures(t, 12, 5)
 	data := withEdgeLabels(t, plainData)
@@ -63,6 +64,9 @@ func TestTemplateWLEdgeLabels(t *testing.T) {
 	if back := reloaded(t, m, data); !back.Config.WLEdgeLabels {
 		t.Error("the file lost the edge labels setting")
 	}
+	refusesDamaged(t, m, map[string]func(p *templatePayload){
+		"edge labels without WL labels": func(p *templatePayload) { p.Config.WLLabels, p.WLVocab = 0, nil },
+	})
 	if _, err := m.Logits(context.Background(), plainData[:1], 0); err == nil || !strings.Contains(err.Error(), "edge labels") {
 		t.Errorf("a graph without edge labels: %v", err)
 	}
