@@ -160,7 +160,11 @@ func fitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 		}
 		st.Seconds = time.Since(start).Seconds()
 		m.History = append(m.History, st)
-		opt.Observe.Say(false, "epoch %d: cross-entropy %.4f, validation accuracy %.1f %% (%.1f s)", epoch, st.CrossEntropy, 100*st.ValidationAccuracy, st.Seconds)
+		if len(valid) > 0 {
+			opt.Observe.Say(false, "epoch %d: cross-entropy %.4f, validation accuracy %.1f %% (%.1f s)", epoch, st.CrossEntropy, 100*st.ValidationAccuracy, st.Seconds)
+		} else { // no split to score: no accuracy to print (the history keeps NaN)
+			opt.Observe.Say(false, "epoch %d: cross-entropy %.4f (%.1f s)", epoch, st.CrossEntropy, st.Seconds)
+		}
 		if cfg.Patience > 0 && since >= cfg.Patience {
 			opt.Observe.Say(false, "no better validation accuracy in %d epochs: training ends at epoch %d", since, epoch)
 			break

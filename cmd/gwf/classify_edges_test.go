@@ -74,8 +74,8 @@ func TestSemisupTemplatesEdgeLabels(t *testing.T) {
 	small := []string{"semisup", "--graphs", train, "--labeled-fraction", "1", "--epochs", "20", "--templates", "4", "--template-nodes", "6", "--hidden", "8", "--members", "1", "--validation", "0", "-q"}
 	with := filepath.Join(t.TempDir(), "with.templates")
 	_, logs := mustRun(t, append(small, "--output", with, "--edge-labels=true", "-q=false")...)
-	if !strings.Contains(logs, "with the edge labels") {
-		t.Errorf("the edge labels were not read:\n%s", logs)
+	if !strings.Contains(logs, "with the edge labels") || strings.Contains(logs, "NaN") {
+		t.Errorf("the edge labels were not read, or a log line says NaN without a validation split:\n%s", logs)
 	}
 	without := filepath.Join(t.TempDir(), "without.templates")
 	mustRun(t, append(small, "--output", without, "--edge-labels=false")...)

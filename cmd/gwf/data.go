@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sirupsen/logrus"
@@ -128,7 +129,11 @@ func (d *dataFlags) loadAutoFeatures(log *logrus.Logger) (*graphs.Dataset, error
 		log.Infof("node features: %s (the data's own; --features none for structure only)", crossval.DescribeFeatures(ds.Encoding))
 	}
 	if len(ds.Unread) > 0 {
-		log.Infof("%s also has %s, which gwf does not read", ds.Name, strings.Join(ds.Unread, " and "))
+		what := "which gwf does not read"
+		if slices.Contains(ds.Unread, "edge labels") { // both commands that load this way have the flag
+			what = "not read here (--edge-labels reads the edge labels)"
+		}
+		log.Infof("%s also has %s, %s", ds.Name, strings.Join(ds.Unread, " and "), what)
 	}
 	warnLeftOut(log, ds)
 	return ds, nil
