@@ -410,9 +410,7 @@ func NewTemplateModel(data []*graphs.Graph, labels []int, classes int, cfg Templ
 			return nil, fmt.Errorf("templates: graph %q has %d node features, graph %q %d", g.Name, g.Dim(), data[0].Name, dim)
 		}
 	}
-	if cfg.WLEdgeLabels && !allHaveEdgeLabels(data) {
-		cfg.WLEdgeLabels = false
-	}
+	cfg.WLEdgeLabels = cfg.ReadsEdgeLabels(data)
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x74666777))
 	m := &TemplateModel{Config: cfg, Inputs: InputDim(dim)}
 	if cfg.WLLabels > 0 {

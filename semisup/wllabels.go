@@ -206,6 +206,12 @@ func validVocabulary(vocab [][]uint64, h int) error {
 	return nil
 }
 
+// ReadsEdgeLabels reports whether a model configured by c reads data's edge labels:
+// WLEdgeLabels is set and every graph has them (a model drops the option otherwise).
+func (c TemplateConfig) ReadsEdgeLabels(data []*graphs.Graph) bool {
+	return c.WLEdgeLabels && allHaveEdgeLabels(data)
+}
+
 // allHaveEdgeLabels reports whether every graph of data has edge labels.
 func allHaveEdgeLabels(data []*graphs.Graph) bool {
 	for _, g := range data {

@@ -67,12 +67,12 @@ func runLambdaSVM(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if err != nil {
 		return err
 	}
-	if r := f.lambda.repeats; r < 1 || r > crossval.MaxInnerRepeats {
-		return cli.Usagef("--inner-repeats = %d: want 1 to %d", r, crossval.MaxInnerRepeats)
+	if f.lambda.repeats < 1 { // the spec reads 0 as its default; the flag takes what it is given
+		return cli.Usagef("--inner-repeats = %d: want at least 1", f.lambda.repeats)
 	}
 	spec := crossval.LambdaSVMSpec{Epochs: f.lambda.epochs, InnerRepeats: f.lambda.repeats, LabelsAlone: f.lambda.labelsAlone}
 	if err := spec.Validate(cfg.Epochs); err != nil {
-		return cli.Usagef("--svm-epochs: %v", err)
+		return cli.Usagef("--svm-epochs, --inner-repeats: %v", err)
 	}
 	release, err := lockOutputDir(p.outputDir, shard.Whole(), a.Log)
 	if err != nil {

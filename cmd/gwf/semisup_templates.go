@@ -201,7 +201,7 @@ func runTemplates(cmd *cobra.Command, a *app, f *semisupFlags) error {
 		return err
 	}
 	opt := crossval.TemplatesOptions{Folds: p.folds, Seed: p.foldSeed, Workers: f.train.Workers, Observe: a.observer("training", nil), Dir: p.outputDir}
-	cfg.WLEdgeLabels = cfg.WLEdgeLabels && ds.Encoding.EdgeLabels // what the report says the model read
+	cfg.WLEdgeLabels = cfg.ReadsEdgeLabels(ds.Graphs) // what the report says the model read
 	edges := ""
 	if cfg.WLEdgeLabels {
 		edges = ", with the edge labels"
