@@ -18,7 +18,7 @@ type Description struct {
 	OfferedFeatures []string `json:"offered_features,omitempty"`
 	// Features is what the features flag read, when the caller chose it from the data.
 	Features string `json:"features,omitempty"`
-	// Unread is what a TU source has that gwf does not read (Dataset.Unread).
+	// Unread is what the source has that was not read (Dataset.Unread).
 	Unread []string `json:"unread,omitempty"`
 	// EdgeLabels says that every graph's edge labels were read (FeatureEncoding.EdgeLabels).
 	EdgeLabels bool `json:"edge_labels,omitempty"`

@@ -90,8 +90,11 @@ func (ds *Dataset) keepEdgeLabels(keep bool) {
 			without = g.Name
 		}
 	}
-	if keep && with > 0 {
+	switch {
+	case keep && with > 0:
 		ds.LeftOut = append(ds.LeftOut, fmt.Sprintf("edge labels left out: %d of the %d graphs have them, not %s (they are compared where every graph has them)", with, len(ds.Graphs), without))
+	case !keep && with > 0 && with == len(ds.Graphs) && !slices.Contains(ds.Unread, "edge labels"):
+		ds.Unread = append(ds.Unread, "edge labels") // every graph has them: the option would read them
 	}
 	for _, g := range ds.Graphs {
 		g.EdgeLabels = nil

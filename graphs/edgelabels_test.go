@@ -251,8 +251,8 @@ func TestFolderEdgeLabels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !ds.Encoding.EdgeLabels || !HasEdgeLabels(ds.Graphs) {
-		t.Errorf("kept: encoding %v, graphs %v", ds.Encoding.EdgeLabels, HasEdgeLabels(ds.Graphs))
+	if !ds.Encoding.EdgeLabels || !HasEdgeLabels(ds.Graphs) || len(ds.Unread) > 0 {
+		t.Errorf("kept: encoding %v, graphs %v, unread %q", ds.Encoding.EdgeLabels, HasEdgeLabels(ds.Graphs), ds.Unread)
 	}
 	ds, err = ReadFolder(dir, FolderOptions{})
 	if err != nil {
@@ -260,6 +260,9 @@ func TestFolderEdgeLabels(t *testing.T) {
 	}
 	if ds.Encoding.EdgeLabels || ds.Graphs[0].EdgeLabels != nil {
 		t.Error("edge labels kept without the option")
+	}
+	if !slices.Equal(ds.Unread, []string{"edge labels"}) { // as a TU source says them
+		t.Errorf("unread %q, want the edge labels", ds.Unread)
 	}
 }
 
@@ -285,13 +288,13 @@ func TestFolderLeftOut(t *testing.T) {
 	if ds.Encoding.EdgeLabels || HasEdgeLabels(ds.Graphs[:1]) || !slices.Equal(ds.LeftOut, want) {
 		t.Errorf("edge labels kept %v, left out %q; want %q", ds.Encoding.EdgeLabels, ds.LeftOut, want)
 	}
-	// Not asked for: nothing is said of edge labels. A model's columns that know none of c's
+	// Not asked for: nothing is said of edge labels, which not every graph has. A model's columns that know none of c's
 	// labels: c has labels (unknown ones), so only b has none.
 	ds, err = ReadFolder(dir, FolderOptions{Features: FeaturesLabels, NodeLabelNames: []string{"element=C"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := want[1:]; !slices.Equal(ds.LeftOut, want) || ds.UnknownNodeLabels != 2 {
+	if want := want[1:]; !slices.Equal(ds.LeftOut, want) || ds.UnknownNodeLabels != 2 || len(ds.Unread) > 0 {
 		t.Errorf("left out %q, %d unknown; want %q, 2 (a's O, c's N)", ds.LeftOut, ds.UnknownNodeLabels, want)
 	}
 	var buf bytes.Buffer

@@ -192,8 +192,9 @@ type Dataset struct {
 	// FeaturesAttributes), whether or not they were read: what TUOptions.Features may ask for.
 	// Nil for other sources.
 	Offered []FeatureKind
-	// Unread names what a TU source has files for and no option reads ("edge labels", "edge
-	// attributes", "graph attributes"), so that callers can say it is left out.
+	// Unread names what the source has and was not read ("edge labels" where the options did
+	// not ask for them, and of a TU source its "edge attributes" and "graph attributes"), so
+	// that callers can say it is left out.
 	Unread []string
 	// LeftOut says what some graphs of a folder have and the others lack: edge labels, then
 	// left out although asked for, or node labels, which the others' nodes then lack. One

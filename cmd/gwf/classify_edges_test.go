@@ -67,8 +67,9 @@ func TestClassifyEdgeLabelsThenPredict(t *testing.T) {
 
 // TestSemisupTemplatesEdgeLabels: the template model reads bond types into its Weisfeiler-
 // Lehman labels (--edge-labels), tells the rings apart by them alone, keeps the setting in
-// its file and reads the unseen graphs' bonds in 'gwf predict'; without them it cannot, and
-// --edge-labels is refused by the models that do not read them.
+// its file and reads the unseen graphs' bonds in 'gwf predict'; without them it cannot (and
+// the log names the bonds left unread), and --edge-labels is refused by the models that do
+// not read them.
 func TestSemisupTemplatesEdgeLabels(t *testing.T) {
 	train, unseen := writeBondRings(t, 16, 0), writeBondRings(t, 8, 1)
 	small := []string{"semisup", "--graphs", train, "--labeled-fraction", "1", "--epochs", "20", "--templates", "4", "--template-nodes", "6", "--hidden", "8", "--members", "1", "--validation", "0", "-q"}
@@ -78,7 +79,9 @@ func TestSemisupTemplatesEdgeLabels(t *testing.T) {
 		t.Errorf("the edge labels were not read, or a log line says NaN without a validation split:\n%s", logs)
 	}
 	without := filepath.Join(t.TempDir(), "without.templates")
-	mustRun(t, append(small, "--output", without, "--edge-labels=false")...)
+	if _, logs := mustRun(t, append(small, "--output", without, "--edge-labels=false", "-q=false")...); !strings.Contains(logs, "not read here (--edge-labels reads the edge labels)") {
+		t.Errorf("the folder's unread edge labels were not named:\n%s", logs)
+	}
 	a, b := predictedAccuracy(t, with, unseen), predictedAccuracy(t, without, unseen)
 	t.Logf("with %.2f without %.2f", a, b)
 	if a < 0.9 || b > 0.75 {
