@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
@@ -19,7 +20,8 @@ type TemplateConfig struct {
 	// Templates is K, the number of templates (0: TemplatesPerClass per class).
 	Templates int `json:"templates"`
 	// TemplateNodes bounds a template's size: each starts as a connected piece of at most this
-	// many nodes of a training graph.
+	// many nodes of a training graph. 0: the median size of the labelled graphs a model is
+	// made from (MedianNodes), which the model then keeps as its TemplateNodes.
 	TemplateNodes int `json:"template_nodes"`
 	// FeatureWeight is w in the FGW cost structure + w·features: its value, or with
 	// LearnWeight its first value, which training then moves (as TFGW learns its α).
@@ -206,8 +208,8 @@ func (c TemplateConfig) Validate() error {
 	switch {
 	case c.Templates < 0 || c.Templates > maxTemplates:
 		return fmt.Errorf("templates: %d templates (0 to %d; 0: %d per class)", c.Templates, maxTemplates, TemplatesPerClass)
-	case c.TemplateNodes < 1 || c.TemplateNodes > maxTemplateNodes:
-		return fmt.Errorf("templates: %d nodes per template (1 to %d)", c.TemplateNodes, maxTemplateNodes)
+	case c.TemplateNodes < 0 || c.TemplateNodes > maxTemplateNodes:
+		return fmt.Errorf("templates: %d nodes per template (1 to %d; 0: the median graph size)", c.TemplateNodes, maxTemplateNodes)
 	case !(c.AverageEpochs >= 0) || c.AverageEpochs > maxEpochs:
 		return fmt.Errorf("templates: averaging over %v epochs (0 to %d; 0: none)", c.AverageEpochs, maxEpochs)
 	case !(c.FeatureWeight >= 0) || math.IsInf(c.FeatureWeight, 0):
@@ -450,6 +452,10 @@ func NewTemplateModel(data []*graphs.Graph, labels []int, classes int, cfg Templ
 	if len(labelled) == 0 {
 		return nil, fmt.Errorf("templates: no labelled graph to start the templates from")
 	}
+	if cfg.TemplateNodes == 0 {
+		cfg.TemplateNodes = min(MedianNodes(data, labelled), maxTemplateNodes)
+		m.Config.TemplateNodes = cfg.TemplateNodes
+	}
 	var err error
 	if cfg.GraphStatistics { // before the first binding of graphs, which reads them
 		if m.StatShift, m.StatScale, err = statisticsScale(data, labelled); err != nil {
@@ -501,6 +507,20 @@ func NewTemplateModel(data []*graphs.Graph, labels []int, classes int, cfg Templ
 		return nil, err
 	}
 	return m, nil
+}
+
+// MedianNodes is the median node count of the graphs data[i], i in idx (the upper of the two
+// middle ones for an even count), at least 1: the size of TemplateConfig.TemplateNodes 0.
+func MedianNodes(data []*graphs.Graph, idx []int) int {
+	n := make([]int, len(idx))
+	for k, i := range idx {
+		n[k] = data[i].N()
+	}
+	slices.Sort(n)
+	if len(n) == 0 {
+		return 1
+	}
+	return max(1, n[len(n)/2])
 }
 
 // balancedWeight is the feature weight at which the structure and feature costs have the same

@@ -293,7 +293,8 @@ func TestTemplateConfigErrors(t *testing.T) {
 	data, labels := semisuptest.TwoStructures(t, 4, 8)
 	bad := []func(*TemplateConfig){
 		func(c *TemplateConfig) { c.Templates = -1 },
-		func(c *TemplateConfig) { c.TemplateNodes = 0 },
+		func(c *TemplateConfig) { c.TemplateNodes = -1 },
+		func(c *TemplateConfig) { c.TemplateNodes = maxTemplateNodes + 1 },
 		func(c *TemplateConfig) { c.FeatureWeight = math.NaN() },
 		func(c *TemplateConfig) { c.Encoder = EncoderGCN },
 		func(c *TemplateConfig) { c.LearningRate = 0 },

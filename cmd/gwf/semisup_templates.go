@@ -42,7 +42,7 @@ func (t *templateFlags) register(fs *pflag.FlagSet) {
 	d := semisup.DefaultTemplateConfig()
 	fs.StringVar(&t.method, "method", methodTemplates, "the model: templates (FGW discrepancies to learned template graphs, optionally after a GIN encoder, trained end to end; the defaults shown are its own) gwf (the paper's semi-supervised GWF model, with the training flags of 'gwf fit'; its defaults are shown as \"--method gwf: X\" where they differ) or lambda-svm (the paper's GWF model trained without labels on every graph, an SVM on its λ; the training flags and defaults of --method gwf)")
 	fs.IntVar(&t.templates, "templates", d.Templates, fmt.Sprintf("--method templates: number of templates (0: %d per class)", semisup.TemplatesPerClass))
-	fs.IntVar(&t.nodes, "template-nodes", d.TemplateNodes, "--method templates: nodes of a template at most")
+	fs.IntVar(&t.nodes, "template-nodes", d.TemplateNodes, "--method templates: nodes of a template at most (0: the median size of the training graphs)")
 	fs.Float64Var(&t.decay, "weight-decay", d.WeightDecay, "--method templates: L2 penalty of Adam")
 	fs.BoolVar(&t.learnWeight, "learn-feature-weight", d.LearnWeight, "--method templates: learn the feature weight, from --feature-weight")
 	fs.BoolVar(&t.learnNodes, "learn-node-weights", d.LearnNodeWeights, "--method templates: learn each template's node weights (TFGW's), from uniform")
@@ -206,8 +206,8 @@ func runTemplates(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if cfg.WLEdgeLabels {
 		edges = ", with the edge labels"
 	}
-	a.Log.Infof("classifying %s (%d graphs, %d classes) with the template model: %d templates of ≤ %d nodes, %s encoder, structure %s, Weisfeiler-Lehman labels of %d iterations (of categorical features%s), %d epochs, %d members",
-		ds.Name, len(ds.Graphs), classes, cfg.TemplateCount(classes), cfg.TemplateNodes, cfg.Encoder, cfg.Structure, cfg.WLLabels, edges, cfg.Epochs, cfg.MemberCount())
+	a.Log.Infof("classifying %s (%d graphs, %d classes) with the template model: %d templates of ≤ %s, %s encoder, structure %s, Weisfeiler-Lehman labels of %d iterations (of categorical features%s), %d epochs, %d members",
+		ds.Name, len(ds.Graphs), classes, cfg.TemplateCount(classes), crossval.TemplateSize(cfg), cfg.Encoder, cfg.Structure, cfg.WLLabels, edges, cfg.Epochs, cfg.MemberCount())
 	if p.fraction > 0 || p.given {
 		rep, m, split, err := crossval.FractionTemplates(cmd.Context(), ds, labels, classes, cfg, p.split(), opt)
 		if err != nil {

@@ -209,6 +209,30 @@ func TestPoolTemplateReports(t *testing.T) {
 	}
 }
 
+// TestSemisupTemplateNodesMedian: --template-nodes 0 bounds each fold's templates by the median
+// size of its training graphs, which the log names and each fold records; a negative size is
+// refused.
+func TestSemisupTemplateNodesMedian(t *testing.T) {
+	train := writeBlocksTU(t, "TRAIN", 16, 1)
+	args := []string{"semisup", "--tu", train, "--folds", "2", "--epochs", "2", "--members", "1", "--templates", "2", "--template-nodes", "0", "--hidden", "4", "--json"}
+	out, logs := mustRun(t, args...)
+	if !strings.Contains(logs, "templates of ≤ the median graph size") {
+		t.Errorf("the log does not name the median size:\n%s", logs)
+	}
+	folds, _ := decodeJSON(t, out)["folds"].([]any)
+	if len(folds) != 2 {
+		t.Fatalf("%d folds", len(folds))
+	}
+	for _, f := range folds {
+		if n, _ := f.(map[string]any)["template_nodes"].(float64); n < 1 {
+			t.Errorf("fold %v: template_nodes %v recorded", f.(map[string]any)["fold"], f.(map[string]any)["template_nodes"])
+		}
+	}
+	if _, stderr, code := runCLI(t, append(args[:len(args)-1], "--template-nodes", "-1")...); code != cli.ExitUsage || !strings.Contains(stderr, "0: the median graph size") {
+		t.Errorf("--template-nodes -1: exit %d: %s", code, stderr)
+	}
+}
+
 // TestSemisupEncoderAuto: --encoder auto trains both encoders per fold and records the one the
 // fold's validation split chose; without a validation split it is refused.
 func TestSemisupEncoderAuto(t *testing.T) {

@@ -43,6 +43,9 @@ type TemplatesFold struct {
 	NodeFeatures semisup.NodeFeatureSource `json:"node_features,omitempty"`
 	// FeatureWeight is the weight the fold's first member measured, with Config.BalanceWeight.
 	FeatureWeight float64 `json:"feature_weight,omitempty"`
+	// TemplateNodes is the median graph size the fold's templates were bounded by, with
+	// Config.TemplateNodes 0.
+	TemplateNodes int `json:"template_nodes,omitempty"`
 	// WLLabelColumns are the one-hot Weisfeiler-Lehman label columns the fold's first member
 	// read (semisup.TemplateModel.WLLabelColumns): 0 where Config.WLLabels found no categorical
 	// node features to label.
@@ -82,6 +85,8 @@ type TemplatesReport struct {
 	NodeFeatures semisup.NodeFeatureSource `json:"node_features,omitempty"`
 	// FeatureWeight is the weight one split's first member measured, with Config.BalanceWeight.
 	FeatureWeight float64 `json:"feature_weight,omitempty"`
+	// TemplateNodes is one split's as TemplatesFold's.
+	TemplateNodes int `json:"template_nodes,omitempty"`
 	// WLLabelColumns are one split's as TemplatesFold's.
 	WLLabelColumns int `json:"wl_label_columns,omitempty"`
 	// SelfTraining is one split's self-training (Config.PseudoLabels), where it ran.
@@ -147,8 +152,8 @@ func (r *TemplatesReport) describeModel() string {
 			wl += " with the edge labels"
 		}
 	}
-	return fmt.Sprintf("%d templates of ≤ %d nodes, %s encoder %v, %s, structure %s, feature weight %g, %s, %d epochs, %d members",
-		r.Templates, c.TemplateNodes, c.Encoder, c.EncoderHidden, wl, structureName(c.Structure), c.FeatureWeight, head, c.Epochs, c.MemberCount())
+	return fmt.Sprintf("%d templates of ≤ %s, %s encoder %v, %s, structure %s, feature weight %g, %s, %d epochs, %d members",
+		r.Templates, TemplateSize(c), c.Encoder, c.EncoderHidden, wl, structureName(c.Structure), c.FeatureWeight, head, c.Epochs, c.MemberCount())
 }
 
 // epochsKept names the epoch each member kept (and the encoder chosen, with encoder auto).
@@ -162,6 +167,9 @@ func epochsKept(f TemplatesFold) string {
 	}
 	if f.FeatureWeight > 0 {
 		kept = fmt.Sprintf("feature weight %.4g, %s", f.FeatureWeight, kept)
+	}
+	if f.TemplateNodes > 0 {
+		kept = fmt.Sprintf("templates of ≤ %d nodes, %s", f.TemplateNodes, kept)
 	}
 	if f.WLLabelColumns > 0 {
 		kept = fmt.Sprintf("%d WL label columns, %s", f.WLLabelColumns, kept)
@@ -203,6 +211,24 @@ func choices(cfg semisup.TemplateConfig, data []*graphs.Graph, m *semisup.Templa
 		features = m.Members[0].Config.NodeFeatures
 	}
 	return encoder, features
+}
+
+// TemplateSize names the bound on a template's size that c sets: "N nodes", or the median
+// graph size for TemplateNodes 0.
+func TemplateSize(c semisup.TemplateConfig) string {
+	if c.TemplateNodes == 0 {
+		return "the median graph size"
+	}
+	return fmt.Sprintf("%d nodes", c.TemplateNodes)
+}
+
+// medianSize is the template size an ensemble's first member took from its graphs where cfg
+// leaves it to the median (0 otherwise: cfg states it).
+func medianSize(cfg semisup.TemplateConfig, m *semisup.TemplateEnsemble) int {
+	if cfg.TemplateNodes != 0 {
+		return 0
+	}
+	return m.Members[0].Config.TemplateNodes
 }
 
 // measuredWeight is the feature weight an ensemble's first member measured on its graphs where
@@ -279,6 +305,7 @@ func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []in
 		}
 		r.Encoder, r.NodeFeatures = choices(cfg, train, m)
 		r.FeatureWeight, r.WLLabelColumns = measuredWeight(cfg, m), m.Members[0].WLLabelColumns()
+		r.TemplateNodes = medianSize(cfg, m)
 		rep.Folds = append(rep.Folds, r)
 		if opt.Dir != "" {
 			rec.Result = r
@@ -323,6 +350,7 @@ func FractionTemplates(ctx context.Context, ds *graphs.Dataset, labels []int, cl
 		Templates: cfg.TemplateCount(classes), Accuracy: MeanStd{Mean: s.Accuracy}, Labeled: s.Labelled(), Scored: s.Scored, Seconds: time.Since(start).Seconds()}
 	rep.Encoder, rep.NodeFeatures = choices(cfg, ds.Graphs, m)
 	rep.FeatureWeight, rep.WLLabelColumns = measuredWeight(cfg, m), m.Members[0].WLLabelColumns()
+	rep.TemplateNodes = medianSize(cfg, m)
 	if st := m.SelfTraining; st != nil {
 		alone, _ := hiddenAccuracy(st.LabelsAlone, labels, keep)
 		rep.SelfTraining = &SelfTrainingReport{PseudoLabelled: st.PseudoLabelled(), PseudoLabelAccuracy: pseudoAccuracy(st.Pseudo, labels), LabelsAloneAccuracy: alone}

@@ -35,6 +35,39 @@ func TestCrossValidateTemplatesRecordsMeasuredWeight(t *testing.T) {
 	}
 }
 
+// With TemplateNodes 0 each fold records the median size of its own training graphs, which
+// bounds its templates; with a stated size none.
+func TestCrossValidateTemplatesRecordsMedianSize(t *testing.T) {
+	ds, labels := cyclesAndPaths(t, 6)
+	for _, nodes := range []int{0, 5} {
+		cfg := smallTemplates()
+		cfg.TemplateNodes = nodes
+		rep, err := CrossValidateTemplates(context.Background(), ds, labels, 2, cfg, TemplatesOptions{Folds: 2, Seed: 1, Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		folds, err := semisup.Folds(labels, 2, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range rep.Folds {
+			want := 0
+			if nodes == 0 {
+				var train []int
+				for i, k := range folds {
+					if k != f.Fold-1 {
+						train = append(train, i)
+					}
+				}
+				want = semisup.MedianNodes(ds.Graphs, train)
+			}
+			if f.TemplateNodes != want {
+				t.Errorf("template nodes %d, fold %d: %d recorded, want %d", nodes, f.Fold, f.TemplateNodes, want)
+			}
+		}
+	}
+}
+
 // Each fold records the Weisfeiler-Lehman label columns its model read: some for graphs
 // without features (one-hot degrees, categorical), none without WL labels.
 func TestCrossValidateTemplatesRecordsWLLabels(t *testing.T) {

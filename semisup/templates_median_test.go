@@ -1,0 +1,70 @@
+package semisup
+
+import (
+	"testing"
+
+	"github.com/gwf-graphs/gwf/graphs"
+	"github.com/gwf-graphs/gwf/layers/csr"
+)
+
+// cycle is the cycle graph of n nodes, uniform node weights.
+func cycle(t *testing.T, n int) *graphs.Graph {
+	t.Helper()
+	var entries []csr.Entry
+	for a := 0; a < n; a++ {
+		b := (a + 1) % n
+		entries = append(entries, csr.Entry{Row: a, Col: b, Val: 1}, csr.Entry{Row: b, Col: a, Val: 1})
+	}
+	a, err := csr.Build(n, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu := make([]float64, n)
+	for i := range mu {
+		mu[i] = 1 / float64(n)
+	}
+	return &graphs.Graph{Name: "cycle", A: a, Mu: mu}
+}
+
+// TemplateNodes 0 bounds the templates by the median size of the labelled graphs (the
+// unlabelled ones do not count), and the model keeps that number, in its file too.
+func TestTemplateNodesMedian(t *testing.T) {
+	sizes := []int{5, 9, 7, 11, 6, 30, 40}
+	labels := []int{0, 1, 0, 1, 0, Unlabeled, Unlabeled}
+	data := make([]*graphs.Graph, len(sizes))
+	for i, n := range sizes {
+		data[i] = cycle(t, n)
+	}
+	if got := MedianNodes(data, []int{0, 1, 2, 3, 4}); got != 7 {
+		t.Errorf("median of 5 9 7 11 6: %d, want 7", got)
+	}
+	if got := MedianNodes(data, []int{0, 1, 2, 3}); got != 9 {
+		t.Errorf("median of 5 9 7 11: %d, want 9 (the upper middle)", got)
+	}
+	if got := MedianNodes(data, nil); got != 1 {
+		t.Errorf("median of none: %d, want 1", got)
+	}
+	cfg := smallTemplateConfig()
+	cfg.TemplateNodes = 0
+	m, err := NewTemplateModel(data, labels, 2, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Config.TemplateNodes != 7 {
+		t.Fatalf("TemplateNodes %d, want the labelled graphs' median 7", m.Config.TemplateNodes)
+	}
+	largest := 0
+	for k, tg := range m.Templates {
+		n, _ := tg.V.Dims()
+		if n > 7 {
+			t.Errorf("template %d has %d nodes, over the median 7", k, n)
+		}
+		largest = max(largest, n)
+	}
+	if largest != 7 {
+		t.Errorf("largest template %d nodes: a piece of a graph of 7 or more nodes should reach 7", largest)
+	}
+	if back := reloaded(t, m, data); back.Config.TemplateNodes != 7 {
+		t.Errorf("the loaded model's TemplateNodes %d, want 7", back.Config.TemplateNodes)
+	}
+}
