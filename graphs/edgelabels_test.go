@@ -288,8 +288,8 @@ func TestFolderLeftOut(t *testing.T) {
 	if ds.Encoding.EdgeLabels || HasEdgeLabels(ds.Graphs[:1]) || !slices.Equal(ds.LeftOut, want) {
 		t.Errorf("edge labels kept %v, left out %q; want %q", ds.Encoding.EdgeLabels, ds.LeftOut, want)
 	}
-	// Not asked for: nothing is said of edge labels, which not every graph has. A model's columns that know none of c's
-	// labels: c has labels (unknown ones), so only b has none.
+	// Not asked for: nothing is said of edge labels, which not every graph has. A model's
+	// columns that know none of c's labels: c has labels (unknown ones), so only b has none.
 	ds, err = ReadFolder(dir, FolderOptions{Features: FeaturesLabels, NodeLabelNames: []string{"element=C"}})
 	if err != nil {
 		t.Fatal(err)
