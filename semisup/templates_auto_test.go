@@ -2,13 +2,17 @@ package semisup
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gwf-graphs/gwf/graphs"
 	"github.com/gwf-graphs/gwf/semisup/internal/semisuptest"
+	"github.com/gwf-graphs/gwf/training"
 )
 
 // Encoder auto returns, of the ensembles trained without an encoder and with the GIN encoder on
@@ -124,6 +128,9 @@ func TestTemplatesNodeFeaturesAuto(t *testing.T) {
 			t.Fatalf("noise features: member %d reads node features %q, want none", k+1, m.Config.NodeFeatures)
 		}
 	}
+	if n := len(e.Members[0].History); n != cfg.Epochs { // the screen that won was not cut at its rung
+		t.Errorf("the chosen screen trained %d epochs, want %d", n, cfg.Epochs)
+	}
 	bare := cfg
 	bare.NodeFeatures = NodeFeaturesData
 	plain, err := TrainTemplates(ctx, graphs.WithoutFeatures(structure), labels, 2, bare, TemplateOptions{Workers: 2})
@@ -153,9 +160,20 @@ func TestTemplatesNodeFeaturesAuto(t *testing.T) {
 		same[i] = same[i&^1] // every graph of the first kind
 	}
 	informative := withClassFeatures(same, labels)
-	e, err = TrainTemplates(ctx, informative, labels, 2, cfg, TemplateOptions{Workers: 2})
+	var said []string
+	heard := func(e training.Event) {
+		if e.Message != "" {
+			said = append(said, e.Message)
+		}
+	}
+	e, err = TrainTemplates(ctx, informative, labels, 2, cfg, TemplateOptions{Workers: 2, Observe: heard})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The screen, on graphs of one kind, cannot tell the classes apart: it stops at its rung.
+	rung := fmt.Sprintf("by epoch %d, not above", (cfg.Epochs+2)/3)
+	if !slices.ContainsFunc(said, func(m string) bool { return strings.HasPrefix(m, "structure alone: ") && strings.Contains(m, rung) }) {
+		t.Errorf("the trailing screen was not stopped at its rung (%q); heard %q", rung, said)
 	}
 	outright, err := TrainTemplates(ctx, informative, labels, 2, bare, TemplateOptions{Workers: 2})
 	if err != nil {

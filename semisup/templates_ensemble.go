@@ -98,8 +98,8 @@ func memberNames(members int) []string {
 }
 
 // trainMembers initialises and trains one model per configuration, each with its own seed, as
-// TrainTemplates says (up to twice the workers side by side); names[k] prefixes model k's
-// messages and errors where not empty. pseudo, when not nil, gives classes to graphs without a
+// TrainTemplates says (up to twice the workers side by side), each stopped at opt's rung where
+// it has one; names[k] prefixes model k's messages and errors where not empty. pseudo, when not nil, gives classes to graphs without a
 // label (fitTemplates): they start templates and train as labelled graphs do, but are never
 // held out for validation.
 func trainMembers(ctx context.Context, data []*graphs.Graph, labels, pseudo []int, classes int, cfgs []TemplateConfig, names []string, opt TemplateOptions) ([]*TemplateModel, error) {
@@ -128,7 +128,7 @@ func trainMembers(ctx context.Context, data []*graphs.Graph, labels, pseudo []in
 		go func() {
 			defer wg.Done()
 			for k := range next {
-				o := TemplateOptions{Workers: workers, Observe: memberObserver(opt.Observe, &mu, k, names[k])}
+				o := TemplateOptions{Workers: workers, Observe: memberObserver(opt.Observe, &mu, k, names[k]), rung: opt.rung}
 				if err := fitTemplates(ctx, models[k], data, labels, pseudo, o); err != nil {
 					errs[k] = err
 					cancel()

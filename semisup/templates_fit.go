@@ -24,6 +24,16 @@ import (
 type TemplateOptions struct {
 	Workers int
 	Observe training.Observer
+	// rung, when set, ends training at its epoch unless the best validation accuracy so far
+	// exceeds its bar: a candidate screened beside others stops once it clearly trails.
+	rung *rung
+}
+
+// rung is a checkpoint of successive halving: at epoch, a model whose best validation accuracy
+// so far is not above bar stops training.
+type rung struct {
+	epoch int
+	bar   float64
 }
 
 // FitTemplates trains m on data (labels[i], or Unlabeled) up to m.Config.Epochs epochs:
@@ -167,6 +177,10 @@ func fitTemplates(ctx context.Context, m *TemplateModel, data []*graphs.Graph, l
 		}
 		if cfg.Patience > 0 && since >= cfg.Patience {
 			opt.Observe.Say(false, "no better validation accuracy in %d epochs: training ends at epoch %d", since, epoch)
+			break
+		}
+		if r := opt.rung; r != nil && epoch == r.epoch && len(valid) > 0 && !(bestAcc > r.bar) {
+			opt.Observe.Say(false, "best validation accuracy %.1f %% by epoch %d, not above %.1f %% (the rung): training ends", 100*bestAcc, epoch, 100*r.bar)
 			break
 		}
 		if epoch >= cfg.Epochs && epoch < last {
