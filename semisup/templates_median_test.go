@@ -3,27 +3,25 @@ package semisup
 import (
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gwf-graphs/gwf/graphs"
-	"github.com/gwf-graphs/gwf/layers/csr"
 )
 
 // cycle is the cycle graph of n nodes, uniform node weights.
 func cycle(t *testing.T, n int) *graphs.Graph {
 	t.Helper()
-	var entries []csr.Entry
+	c := mat.NewDense(n, n, nil)
 	for a := 0; a < n; a++ {
 		b := (a + 1) % n
-		entries = append(entries, csr.Entry{Row: a, Col: b, Val: 1}, csr.Entry{Row: b, Col: a, Val: 1})
+		c.Set(a, b, 1)
+		c.Set(b, a, 1)
 	}
-	a, err := csr.Build(n, entries)
+	g, err := graphs.New("cycle", c, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mu := make([]float64, n)
-	for i := range mu {
-		mu[i] = 1 / float64(n)
-	}
-	return &graphs.Graph{Name: "cycle", A: a, Mu: mu}
+	return g
 }
 
 // TemplateNodes 0 bounds the templates by the median size of the labelled graphs (the
