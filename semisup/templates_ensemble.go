@@ -42,7 +42,7 @@ func MemberSeed(seed uint64, m int) uint64 { return seed + uint64(m)*0x9e3779b97
 // With cfg.Encoder = EncoderAuto it trains an ensemble without an encoder and one with the GIN
 // encoder, and returns the one whose members score better on their validation splits. With
 // cfg.NodeFeatures = NodeFeaturesAuto and graphs that have node features, a member reading the
-// structure alone is screened beside them, and replaces the features only where it does
+// structure alone is screened after them, and replaces the features only where it does
 // clearly better (trainFeaturesAuto). With cfg.PseudoLabels > 0 and graphs without a label
 // among data, it self-trains (selfTrain).
 func TrainTemplates(ctx context.Context, data []*graphs.Graph, labels []int, classes int, cfg TemplateConfig, opt TemplateOptions) (*TemplateEnsemble, error) {
@@ -99,9 +99,9 @@ func memberNames(members int) []string {
 
 // trainMembers initialises and trains one model per configuration, each with its own seed, as
 // TrainTemplates says (up to twice the workers side by side), each stopped at opt's rung where
-// it has one; names[k] prefixes model k's messages and errors where not empty. pseudo, when not nil, gives classes to graphs without a
-// label (fitTemplates): they start templates and train as labelled graphs do, but are never
-// held out for validation.
+// it has one; names[k] prefixes model k's messages and errors where not empty. pseudo, when not
+// nil, gives classes to graphs without a label (fitTemplates): they start templates and train
+// as labelled graphs do, but are never held out for validation.
 func trainMembers(ctx context.Context, data []*graphs.Graph, labels, pseudo []int, classes int, cfgs []TemplateConfig, names []string, opt TemplateOptions) ([]*TemplateModel, error) {
 	starts := withPseudoLabels(labels, pseudo)
 	models := make([]*TemplateModel, len(cfgs))

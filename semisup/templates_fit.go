@@ -25,7 +25,7 @@ type TemplateOptions struct {
 	Workers int
 	Observe training.Observer
 	// rung, when set, ends training at its epoch unless the best validation accuracy so far
-	// exceeds its bar: a candidate screened beside others stops once it clearly trails.
+	// exceeds its bar: a candidate screened against another stops once it clearly trails.
 	rung *rung
 }
 
