@@ -23,6 +23,11 @@ type TemplateConfig struct {
 	// many nodes of a training graph. 0: the median size of the labelled graphs a model is
 	// made from (MedianNodes), which the model then keeps as its TemplateNodes.
 	TemplateNodes int `json:"template_nodes"`
+	// TemplateSizes, where it has two sizes or more, bounds the templates in its place: the K
+	// templates fall into len(TemplateSizes) consecutive groups of (nearly) equal count, group
+	// g's bounded by TemplateSizes[g] (0: the median size, as TemplateNodes 0), so that one
+	// head reads templates of several sizes. A model keeps the sizes it resolved.
+	TemplateSizes []int `json:"template_sizes,omitempty"`
 	// FeatureWeight is w in the FGW cost structure + w·features: its value, or with
 	// LearnWeight its first value, which training then moves (as TFGW learns its α).
 	FeatureWeight float64 `json:"feature_weight"`
@@ -210,6 +215,10 @@ func (c TemplateConfig) Validate() error {
 		return fmt.Errorf("templates: %d templates (0 to %d; 0: %d per class)", c.Templates, maxTemplates, TemplatesPerClass)
 	case c.TemplateNodes < 0 || c.TemplateNodes > maxTemplateNodes:
 		return fmt.Errorf("templates: %d nodes per template (1 to %d; 0: the median graph size)", c.TemplateNodes, maxTemplateNodes)
+	case len(c.TemplateSizes) == 1 || len(c.TemplateSizes) > maxTemplates || (c.Templates > 0 && len(c.TemplateSizes) > c.Templates):
+		return fmt.Errorf("templates: %d template sizes (2 to the number of templates; one size is TemplateNodes)", len(c.TemplateSizes))
+	case slices.ContainsFunc(c.TemplateSizes, func(n int) bool { return n < 0 || n > maxTemplateNodes }):
+		return fmt.Errorf("templates: template sizes %v (each 1 to %d; 0: the median graph size)", c.TemplateSizes, maxTemplateNodes)
 	case !(c.AverageEpochs >= 0) || c.AverageEpochs > maxEpochs:
 		return fmt.Errorf("templates: averaging over %v epochs (0 to %d; 0: none)", c.AverageEpochs, maxEpochs)
 	case !(c.FeatureWeight >= 0) || math.IsInf(c.FeatureWeight, 0):
@@ -452,11 +461,12 @@ func NewTemplateModel(data []*graphs.Graph, labels []int, classes int, cfg Templ
 	if len(labelled) == 0 {
 		return nil, fmt.Errorf("templates: no labelled graph to start the templates from")
 	}
-	if cfg.TemplateNodes == 0 {
-		cfg.TemplateNodes = min(MedianNodes(data, labelled), maxTemplateNodes)
-		m.Config.TemplateNodes = cfg.TemplateNodes
+	bounds, err := cfg.templateBounds(k, data, labelled)
+	if err != nil {
+		return nil, err
 	}
-	var err error
+	cfg.TemplateNodes, cfg.TemplateSizes = bounds.nodes, bounds.sizes
+	m.Config.TemplateNodes, m.Config.TemplateSizes = bounds.nodes, bounds.sizes
 	if cfg.GraphStatistics { // before the first binding of graphs, which reads them
 		if m.StatShift, m.StatScale, err = statisticsScale(data, labelled); err != nil {
 			return nil, err
@@ -473,7 +483,7 @@ func NewTemplateModel(data []*graphs.Graph, labels []int, classes int, cfg Templ
 			pool = labelled
 		}
 		g := data[pool[rng.IntN(len(pool))]]
-		starts[t], pieces[t] = g, connectedPiece(g, cfg.TemplateNodes, rng)
+		starts[t], pieces[t] = g, connectedPiece(g, bounds.of(t, k), rng)
 		c, err := cfg.Structure.Apply([]*graphs.Graph{g})
 		if err != nil {
 			return nil, fmt.Errorf("templates: %w", err)
@@ -507,6 +517,40 @@ func NewTemplateModel(data []*graphs.Graph, labels []int, classes int, cfg Templ
 		return nil, err
 	}
 	return m, nil
+}
+
+// templateBounds are the bounds on the templates' sizes a model resolved: one for all
+// (nodes), or one for each consecutive group (sizes, where set).
+type templateBounds struct {
+	nodes int
+	sizes []int
+}
+
+// templateBounds resolves c's bounds for k templates, a size 0 to the median size of the
+// labelled graphs data[i], i in labelled.
+func (c TemplateConfig) templateBounds(k int, data []*graphs.Graph, labelled []int) (templateBounds, error) {
+	if len(c.TemplateSizes) > k {
+		return templateBounds{}, fmt.Errorf("templates: %d template sizes for %d templates", len(c.TemplateSizes), k)
+	}
+	median := func(n int) int {
+		if n == 0 {
+			return min(MedianNodes(data, labelled), maxTemplateNodes)
+		}
+		return n
+	}
+	b := templateBounds{nodes: median(c.TemplateNodes)}
+	for _, n := range c.TemplateSizes {
+		b.sizes = append(b.sizes, median(n))
+	}
+	return b, nil
+}
+
+// of is template t's bound, of k.
+func (b templateBounds) of(t, k int) int {
+	if len(b.sizes) == 0 {
+		return b.nodes
+	}
+	return b.sizes[t*len(b.sizes)/k]
 }
 
 // MedianNodes is the median node count of the graphs data[i], i in idx (the upper of the two

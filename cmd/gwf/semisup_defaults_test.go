@@ -86,7 +86,7 @@ func TestSemisupDefaults(t *testing.T) {
 		"features":       `(default: the data's own, as 'gwf classify' reads them, or the structure alone where it does clearly better on the validation split; --method gwf: "none")`,
 		"detach":         "(default true)",
 		"templates":      fmt.Sprintf("(0: %d per class)", semisup.TemplatesPerClass),
-		"template-nodes": fmt.Sprintf("(default %d)", d.TemplateNodes),
+		"template-nodes": fmt.Sprintf("(default [%d])", d.TemplateNodes),
 		"members":        fmt.Sprintf("(default %d)", d.MemberCount()),
 		"wl-labels":      fmt.Sprintf("(default %d)", d.WLLabels),
 	} {

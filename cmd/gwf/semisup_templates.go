@@ -23,7 +23,7 @@ const methodTemplates = crossval.MethodTemplates
 type templateFlags struct {
 	method      string
 	templates   int
-	nodes       int
+	nodes       []int
 	decay       float64
 	learnWeight bool
 	learnNodes  bool
@@ -42,7 +42,7 @@ func (t *templateFlags) register(fs *pflag.FlagSet) {
 	d := semisup.DefaultTemplateConfig()
 	fs.StringVar(&t.method, "method", methodTemplates, "the model: templates (FGW discrepancies to learned template graphs, optionally after a GIN encoder, trained end to end; the defaults shown are its own) gwf (the paper's semi-supervised GWF model, with the training flags of 'gwf fit'; its defaults are shown as \"--method gwf: X\" where they differ) or lambda-svm (the paper's GWF model trained without labels on every graph, an SVM on its λ; the training flags and defaults of --method gwf)")
 	fs.IntVar(&t.templates, "templates", d.Templates, fmt.Sprintf("--method templates: number of templates (0: %d per class)", semisup.TemplatesPerClass))
-	fs.IntVar(&t.nodes, "template-nodes", d.TemplateNodes, "--method templates: nodes of a template at most (0: the median size of the training graphs)")
+	fs.IntSliceVar(&t.nodes, "template-nodes", []int{d.TemplateNodes}, "--method templates: nodes of a template at most (0: the median size of the training graphs); several sizes, as 12,0, bound equal groups of the templates in turn, and the head reads them all")
 	fs.Float64Var(&t.decay, "weight-decay", d.WeightDecay, "--method templates: L2 penalty of Adam")
 	fs.BoolVar(&t.learnWeight, "learn-feature-weight", d.LearnWeight, "--method templates: learn the feature weight, from --feature-weight")
 	fs.BoolVar(&t.learnNodes, "learn-node-weights", d.LearnNodeWeights, "--method templates: learn each template's node weights (TFGW's), from uniform")
@@ -71,7 +71,15 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 	if f.encoder.encoder() == semisup.EncoderGCN {
 		return c, gwfSetting(fs, "--encoder gcn")
 	}
-	c.Templates, c.TemplateNodes, c.WeightDecay, c.LearnWeight = f.tmpl.templates, f.tmpl.nodes, f.tmpl.decay, f.tmpl.learnWeight
+	c.Templates, c.WeightDecay, c.LearnWeight = f.tmpl.templates, f.tmpl.decay, f.tmpl.learnWeight
+	switch n := f.tmpl.nodes; len(n) {
+	case 0:
+		return c, cli.Usagef("--template-nodes: give a size, or several as 12,0")
+	case 1:
+		c.TemplateNodes = n[0]
+	default:
+		c.TemplateSizes = n
+	}
 	c.Members, c.Patience, c.LearnNodeWeights, c.WLRounds = f.tmpl.members, f.tmpl.patience, f.tmpl.learnNodes, f.tmpl.wl
 	c.GraphStatistics, c.WLLabels, c.AverageEpochs, c.WLRareColumns = f.tmpl.statistics, f.tmpl.wlLabels, f.tmpl.average, f.tmpl.wlRare
 	c.MaxEpochs, c.PseudoLabels = f.tmpl.maxEpochs, f.tmpl.pseudo

@@ -305,3 +305,24 @@ func addNoiseAttributes(t *testing.T, dir, name string) {
 		t.Fatal(err)
 	}
 }
+
+// TestSemisupTemplateSizes: --template-nodes with several sizes bounds equal groups of the
+// templates in turn, which the log names; each fold records the median size it took; more
+// sizes than templates are refused.
+func TestSemisupTemplateSizes(t *testing.T) {
+	train := writeBlocksTU(t, "TRAIN", 16, 1)
+	args := []string{"semisup", "--tu", train, "--folds", "2", "--epochs", "2", "--members", "1", "--templates", "2", "--hidden", "4", "--json", "--template-nodes", "3,0"}
+	out, logs := mustRun(t, args...)
+	if !strings.Contains(logs, "templates of ≤ 3 nodes, the median graph size (in equal groups)") {
+		t.Errorf("the log does not name both sizes:\n%s", logs)
+	}
+	folds, _ := decodeJSON(t, out)["folds"].([]any)
+	for _, f := range folds {
+		if n, _ := f.(map[string]any)["template_nodes"].(float64); n <= 3 {
+			t.Errorf("fold %v: template_nodes %v recorded, want the median", f.(map[string]any)["fold"], f.(map[string]any)["template_nodes"])
+		}
+	}
+	if _, stderr, code := runCLI(t, append(args[:len(args)-1], "3,4,5")...); code != cli.ExitUsage || !strings.Contains(stderr, "3 template sizes") {
+		t.Errorf("3 sizes for 2 templates: exit %d: %s", code, stderr)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -43,8 +44,8 @@ type TemplatesFold struct {
 	NodeFeatures semisup.NodeFeatureSource `json:"node_features,omitempty"`
 	// FeatureWeight is the weight the fold's first member measured, with Config.BalanceWeight.
 	FeatureWeight float64 `json:"feature_weight,omitempty"`
-	// TemplateNodes is the median graph size the fold's templates were bounded by, with
-	// Config.TemplateNodes 0.
+	// TemplateNodes is the median graph size that bounded the fold's templates (or a group of
+	// them), where the configuration left a size to it (0).
 	TemplateNodes int `json:"template_nodes,omitempty"`
 	// WLLabelColumns are the one-hot Weisfeiler-Lehman label columns the fold's first member
 	// read (semisup.TemplateModel.WLLabelColumns): 0 where Config.WLLabels found no categorical
@@ -169,7 +170,7 @@ func epochsKept(f TemplatesFold) string {
 		kept = fmt.Sprintf("feature weight %.4g, %s", f.FeatureWeight, kept)
 	}
 	if f.TemplateNodes > 0 {
-		kept = fmt.Sprintf("templates of ≤ %d nodes, %s", f.TemplateNodes, kept)
+		kept = fmt.Sprintf("the median size %d nodes, %s", f.TemplateNodes, kept)
 	}
 	if f.WLLabelColumns > 0 {
 		kept = fmt.Sprintf("%d WL label columns, %s", f.WLLabelColumns, kept)
@@ -214,21 +215,38 @@ func choices(cfg semisup.TemplateConfig, data []*graphs.Graph, m *semisup.Templa
 }
 
 // TemplateSize names the bound on a template's size that c sets: "N nodes", or the median
-// graph size for TemplateNodes 0.
+// graph size for TemplateNodes 0; with TemplateSizes, each group's in turn.
 func TemplateSize(c semisup.TemplateConfig) string {
-	if c.TemplateNodes == 0 {
-		return "the median graph size"
+	name := func(n int) string {
+		if n == 0 {
+			return "the median graph size"
+		}
+		return fmt.Sprintf("%d nodes", n)
 	}
-	return fmt.Sprintf("%d nodes", c.TemplateNodes)
+	if len(c.TemplateSizes) == 0 {
+		return name(c.TemplateNodes)
+	}
+	groups := make([]string, len(c.TemplateSizes))
+	for g, n := range c.TemplateSizes {
+		groups[g] = name(n)
+	}
+	return strings.Join(groups, ", ") + " (in equal groups)"
 }
 
 // medianSize is the template size an ensemble's first member took from its graphs where cfg
 // leaves it to the median (0 otherwise: cfg states it).
 func medianSize(cfg semisup.TemplateConfig, m *semisup.TemplateEnsemble) int {
+	resolved := m.Members[0].Config
+	if len(cfg.TemplateSizes) > 0 {
+		if g := slices.Index(cfg.TemplateSizes, 0); g >= 0 {
+			return resolved.TemplateSizes[g]
+		}
+		return 0
+	}
 	if cfg.TemplateNodes != 0 {
 		return 0
 	}
-	return m.Members[0].Config.TemplateNodes
+	return resolved.TemplateNodes
 }
 
 // measuredWeight is the feature weight an ensemble's first member measured on its graphs where
