@@ -64,7 +64,8 @@ rounds of Weisfeiler-Lehman neighbour means to them; --encoder auto trains witho
 and with GIN and keeps the better on the validation split). --beta B > 0
 makes it semi-supervised: every training graph, labelled or not, is also reconstructed as the
 GW barycenter of the templates (the paper's GWF loss, the templates as its atoms). The
-templates (--templates) have at most --template-nodes nodes; a --validation fraction of the
+templates (--templates) have at most --template-nodes nodes (several sizes: equal groups of
+templates, each bounded by its own); a --validation fraction of the
 labelled graphs chooses the epoch, and --members models from different seeds predict by their
 mean class probabilities; --layers caps each template solve's CG iterations. The defaults the
 flags show are its own; where the paper's model's differ, a flag shows both ("--method gwf:
@@ -133,6 +134,7 @@ The training flags of --method gwf and lambda-svm are those of 'gwf fit', with t
 classify' is the SVM on FGW discrepancies, the classifier GW graph methods are benchmarked with.`,
 		Example: `  gwf semisup --dataset MUTAG --folds 10 --json
   gwf semisup --dataset MUTAG --labeled-fraction 0.1 --beta 0.1   # few labels: the GWF term on every graph
+  gwf semisup --dataset MUTAG --folds 10 --template-nodes 12,0   # half the templates of the median graph size
   gwf semisup --dataset MUTAG --labeled-fraction 1 --output mutag.classifier
   gwf predict --model mutag.classifier --tu ./new-graphs --json
   gwf semisup --method gwf --dataset MUTAG --folds 10 --select-beta 0.1,1 --select-detach --json
