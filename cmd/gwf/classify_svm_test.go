@@ -18,7 +18,9 @@ import (
 // TestClassifySVMDefault: with no flag but the data, classify runs the fgw-svm classifier
 // under nested cross-validation with the node labels MUTAG has.
 func TestClassifySVMDefault(t *testing.T) {
-	out, _ := mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "24", "--folds", "3", "--inner-folds", "2", "-q", "--json")
+	// --budget 0: every candidate is counted, however fast the machine (a budget's plan keeps
+	// fewer on a loaded one).
+	out, _ := mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "24", "--folds", "3", "--inner-folds", "2", "--budget", "0", "-q", "--json")
 	var rep crossval.SVMReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -63,7 +65,7 @@ func TestClassifySVMDefault(t *testing.T) {
 	// --wl fixes the iterations; --predictions writes each held-out graph's prediction, which
 	// the folds' accuracies count.
 	preds := filepath.Join(t.TempDir(), "cv.csv")
-	out, _ = mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "24", "--folds", "3", "--inner-folds", "2", "--wl", "3", "--structure", "sp", "-q", "--json", "--predictions", preds)
+	out, _ = mustRun(t, "classify", "--dataset", "MUTAG", "--subset", "24", "--folds", "3", "--inner-folds", "2", "--wl", "3", "--structure", "sp", "--budget", "0", "-q", "--json", "--predictions", preds)
 	rep = crossval.SVMReport{}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)

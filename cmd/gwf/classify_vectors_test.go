@@ -72,7 +72,7 @@ func TestClassifyVectorCandidates(t *testing.T) {
 		writeFile(t, d, "labels.csv", strings.Join(rows, "\n")+"\n")
 	}
 
-	out, _ := mustRun(t, "classify", "--graphs", train, "--compare", "statistics,wl-subtree", "--folds", "3", "--inner-folds", "2", "-q", "--json")
+	out, _ := mustRun(t, "classify", "--graphs", train, "--compare", "statistics,wl-subtree", "--folds", "3", "--inner-folds", "2", "--budget", "0", "-q", "--json")
 	var rep crossval.SVMReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
