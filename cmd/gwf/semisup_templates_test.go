@@ -210,26 +210,32 @@ func TestPoolTemplateReports(t *testing.T) {
 }
 
 // TestSemisupTemplateNodesMedian: --template-nodes 0 bounds each fold's templates by the median
-// size of its training graphs, which the log names and each fold records; a negative size is
-// refused.
+// size of its training graphs, and with several sizes (3,0) equal groups of the templates in
+// turn; the log names the sizes and each fold records the median it took. A negative size,
+// and more sizes than templates, are refused.
 func TestSemisupTemplateNodesMedian(t *testing.T) {
 	train := writeBlocksTU(t, "TRAIN", 16, 1)
-	args := []string{"semisup", "--tu", train, "--folds", "2", "--epochs", "2", "--members", "1", "--templates", "2", "--template-nodes", "0", "--hidden", "4", "--json"}
-	out, logs := mustRun(t, args...)
-	if !strings.Contains(logs, "templates of ≤ the median graph size") {
-		t.Errorf("the log does not name the median size:\n%s", logs)
-	}
-	folds, _ := decodeJSON(t, out)["folds"].([]any)
-	if len(folds) != 2 {
-		t.Fatalf("%d folds", len(folds))
-	}
-	for _, f := range folds {
-		if n, _ := f.(map[string]any)["template_nodes"].(float64); n < 1 {
-			t.Errorf("fold %v: template_nodes %v recorded", f.(map[string]any)["fold"], f.(map[string]any)["template_nodes"])
+	for _, c := range []struct{ nodes, log, bad, refusal string }{
+		{"0", "templates of ≤ the median graph size", "-1", "0: the median graph size"},
+		{"3,0", "templates of ≤ 3 nodes, the median graph size (in equal groups)", "3,4,5", "3 template sizes"},
+	} {
+		args := []string{"semisup", "--tu", train, "--folds", "2", "--epochs", "2", "--members", "1", "--templates", "2", "--hidden", "4", "--json", "--template-nodes", c.nodes}
+		out, logs := mustRun(t, args...)
+		if !strings.Contains(logs, c.log) {
+			t.Errorf("--template-nodes %s: the log does not say %q:\n%s", c.nodes, c.log, logs)
 		}
-	}
-	if _, stderr, code := runCLI(t, append(args[:len(args)-1], "--template-nodes", "-1")...); code != cli.ExitUsage || !strings.Contains(stderr, "0: the median graph size") {
-		t.Errorf("--template-nodes -1: exit %d: %s", code, stderr)
+		folds, _ := decodeJSON(t, out)["folds"].([]any)
+		if len(folds) != 2 {
+			t.Fatalf("--template-nodes %s: %d folds", c.nodes, len(folds))
+		}
+		for _, f := range folds {
+			if n, _ := f.(map[string]any)["template_nodes"].(float64); n <= 3 { // the blocks' graphs are larger
+				t.Errorf("--template-nodes %s: fold %v: template_nodes %v recorded", c.nodes, f.(map[string]any)["fold"], f.(map[string]any)["template_nodes"])
+			}
+		}
+		if _, stderr, code := runCLI(t, append(args[:len(args)-1], c.bad)...); code != cli.ExitUsage || !strings.Contains(stderr, c.refusal) {
+			t.Errorf("--template-nodes %s: exit %d: %s", c.bad, code, stderr)
+		}
 	}
 }
 
@@ -303,26 +309,5 @@ func addNoiseAttributes(t *testing.T, dir, name string) {
 	}
 	if err := os.WriteFile(filepath.Join(dir, name+"_node_attributes.txt"), []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// TestSemisupTemplateSizes: --template-nodes with several sizes bounds equal groups of the
-// templates in turn, which the log names; each fold records the median size it took; more
-// sizes than templates are refused.
-func TestSemisupTemplateSizes(t *testing.T) {
-	train := writeBlocksTU(t, "TRAIN", 16, 1)
-	args := []string{"semisup", "--tu", train, "--folds", "2", "--epochs", "2", "--members", "1", "--templates", "2", "--hidden", "4", "--json", "--template-nodes", "3,0"}
-	out, logs := mustRun(t, args...)
-	if !strings.Contains(logs, "templates of ≤ 3 nodes, the median graph size (in equal groups)") {
-		t.Errorf("the log does not name both sizes:\n%s", logs)
-	}
-	folds, _ := decodeJSON(t, out)["folds"].([]any)
-	for _, f := range folds {
-		if n, _ := f.(map[string]any)["template_nodes"].(float64); n <= 3 {
-			t.Errorf("fold %v: template_nodes %v recorded, want the median", f.(map[string]any)["fold"], f.(map[string]any)["template_nodes"])
-		}
-	}
-	if _, stderr, code := runCLI(t, append(args[:len(args)-1], "3,4,5")...); code != cli.ExitUsage || !strings.Contains(stderr, "3 template sizes") {
-		t.Errorf("3 sizes for 2 templates: exit %d: %s", code, stderr)
 	}
 }
