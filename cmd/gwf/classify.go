@@ -227,8 +227,8 @@ func (f *classifyFlags) check() error {
 		return cli.Usagef("--output writes the classifier trained on all labelled graphs: give it with --labeled-fraction 1")
 	case f.workers < 0:
 		return cli.Usagef("--workers = %d must not be negative", f.workers)
-	case f.repeats < 1: // 0 would select the library's default: on the command line it is a mistake
-		return cli.Usagef("--inner-repeats = %d must be at least 1", f.repeats)
+	case f.repeats < 1 || f.repeats > fgwsvm.MaxRepeats: // 0 would select the library's default: on the command line it is a mistake
+		return cli.Usagef("--inner-repeats = %d: want 1 to %d", f.repeats, fgwsvm.MaxRepeats)
 	case f.templates && p.fraction > 0 && p.fraction < 1:
 		return cli.Usagef("--templates weighs the template model in nested cross-validation (--folds) or for the classifier --labeled-fraction 1 --output saves; to score it on a fraction, 'gwf semisup --method templates'")
 	}

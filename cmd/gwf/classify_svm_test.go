@@ -153,6 +153,7 @@ func TestClassifySVMUsage(t *testing.T) {
 		{"--structure", "ring"}, // not a structure
 		{"--inner-folds", "1"},  // too few
 		{"--inner-repeats", "0"},
+		{"--inner-repeats", "1000"}, // more than the library takes
 		{"--method", "gwf", "--inner-repeats", "2"},
 		{"--vote", "-1"},
 		{"--vote", "1000"}, // more than the candidates

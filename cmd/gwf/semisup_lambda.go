@@ -67,8 +67,8 @@ func runLambdaSVM(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if err != nil {
 		return err
 	}
-	if f.lambda.repeats < 1 { // the spec reads 0 as its default; the flag takes what it is given
-		return cli.Usagef("--inner-repeats = %d: want at least 1", f.lambda.repeats)
+	if r := f.lambda.repeats; r < 1 || r > crossval.MaxInnerRepeats { // the spec reads 0 as its default; the flag takes what it is given
+		return cli.Usagef("--inner-repeats = %d: want 1 to %d", r, crossval.MaxInnerRepeats)
 	}
 	spec := crossval.LambdaSVMSpec{Epochs: f.lambda.epochs, InnerRepeats: f.lambda.repeats, LabelsAlone: f.lambda.labelsAlone}
 	if err := spec.Validate(cfg.Epochs); err != nil {

@@ -80,10 +80,14 @@ func TestSemisupLambdaSVM(t *testing.T) {
 		{"--method", "lambda-svm", "--labeled-fraction", "1"}, {"--method", "lambda-svm", "--epochs", "3", "--svm-epochs", "4"},
 		{"--method", "lambda-svm", "--svm-epochs", "0"}, {"--method", "lambda-svm", "--labels-alone"},
 		{"--svm-epochs", "2"}, {"--method", "gwf", "--labels-alone"},
-		{"--method", "lambda-svm", "--inner-repeats", "0"}, {"--inner-repeats", "3"},
+		{"--method", "lambda-svm", "--inner-repeats", "0"}, {"--method", "lambda-svm", "--inner-repeats", "1000"}, {"--inner-repeats", "3"},
 	} {
 		if _, stderr, code := runCLI(t, append([]string{"semisup", "--tu", train}, bad...)...); code != cli.ExitUsage {
 			t.Errorf("semisup %v: exit %d, want %d\n%s", bad, code, cli.ExitUsage, stderr)
 		}
+	}
+	// The command's own bounds, not the library's "0: the default", which the flag refuses.
+	if _, stderr, _ := runCLI(t, "semisup", "--tu", train, "--method", "lambda-svm", "--inner-repeats", "1000"); !strings.Contains(stderr, "want 1 to 100") {
+		t.Errorf("--inner-repeats 1000: %q, want the bounds 1 to 100", stderr)
 	}
 }
