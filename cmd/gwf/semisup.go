@@ -122,7 +122,9 @@ protocol, Vincent-Cuaz et al., ICML 2021). --svm-epochs E1,E2,... lets that cros
 choose the epoch too (after the paper's 10 epochs λ is nearly uniform: --epochs 50
 --svm-epochs 10,20,30,40,50 is the recipe measured in docs/results/labelfree.md), and
 --inner-repeats R (default 5; 1 is GDL's protocol) repeats it over R fold assignments,
-choosing by the mean accuracy. --folds
+choosing by the mean accuracy. --wl-labels N (0 by default here) has the model read each
+node's categorical features (node labels, or --features degrees) with its hashed
+Weisfeiler-Lehman labels after 1..N iterations one-hot beside them. --folds
 cross-validates (the model is trained once for all folds; --output-dir keeps it, checkpointed
 after every epoch, for a rerun); --labeled-fraction p < 1 trains the SVM on a fraction of the
 labels and scores the rest, and --labels-alone also fits the same model on the labelled graphs

@@ -71,6 +71,12 @@ func runLambdaSVM(cmd *cobra.Command, a *app, f *semisupFlags) error {
 		return cli.Usagef("--inner-repeats = %d: want 1 to %d", r, crossval.MaxInnerRepeats)
 	}
 	spec := crossval.LambdaSVMSpec{Epochs: f.lambda.epochs, InnerRepeats: f.lambda.repeats, LabelsAlone: f.lambda.labelsAlone}
+	if fs.Changed("wl-labels") { // the template model's default (3) is not lambda-svm's (0)
+		spec.WLLabels = f.tmpl.wlLabels
+		if spec.WLLabels < 0 || spec.WLLabels > graphs.MaxWLIterations {
+			return cli.Usagef("--wl-labels = %d: want 0 to %d", spec.WLLabels, graphs.MaxWLIterations)
+		}
+	}
 	if err := spec.Validate(cfg.Epochs); err != nil {
 		return cli.Usagef("--svm-epochs, --inner-repeats: %v", err)
 	}
@@ -92,7 +98,11 @@ func runLambdaSVM(cmd *cobra.Command, a *app, f *semisupFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(ds.Graphs), a.Log); err != nil {
+	read, err := spec.Read(ds.Graphs) // the graphs as the model reads them, for --feature-weight auto
+	if err != nil {
+		return cli.Usagef("--wl-labels: %v", err)
+	}
+	if err := f.train.resolveFeatureWeight(&cfg, graphs.Slice(read), a.Log); err != nil {
 		return err
 	}
 	opt := crossval.CVOptions{Folds: p.folds, Seed: p.foldSeed, Dir: p.outputDir}

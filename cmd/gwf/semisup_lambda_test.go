@@ -70,6 +70,12 @@ func TestSemisupLambdaSVM(t *testing.T) {
 	if rep["labeled"] != 12.0 || alone == nil || alone["test"] != 12.0 {
 		t.Fatalf("fraction report: labelled %v, labels alone %v", rep["labeled"], alone)
 	}
+	// Weisfeiler-Lehman labels of the one-hot degrees: the model reads them, the report says so.
+	out, _ = mustRun(t, append([]string{"semisup", "--tu", train, "--labeled-fraction", "0.5", "--features", "degrees", "--wl-labels", "2"}, small...)...)
+	rep = decodeJSON(t, out)
+	if spec, _ := rep["svm"].(map[string]any); spec["wl_labels"] != 2.0 || rep["features"] != "--features degrees --wl-labels 2" {
+		t.Errorf("--wl-labels 2: svm %v, features %v", rep["svm"], rep["features"])
+	}
 	text, _ := mustRun(t, "semisup", "--tu", train, "--method", "lambda-svm", "--epochs", "3", "--atoms", "4", "-q", "--labeled-fraction", "0.5", "--labels-alone", "--inner-repeats", "2")
 	if !strings.Contains(text, "the same model fitted on the labelled graphs alone") || !strings.Contains(text, "repeated over 2 fold assignments") {
 		t.Errorf("text report:\n%s", text)
@@ -81,6 +87,8 @@ func TestSemisupLambdaSVM(t *testing.T) {
 		{"--method", "lambda-svm", "--svm-epochs", "0"}, {"--method", "lambda-svm", "--labels-alone"},
 		{"--svm-epochs", "2"}, {"--method", "gwf", "--labels-alone"},
 		{"--method", "lambda-svm", "--inner-repeats", "0"}, {"--method", "lambda-svm", "--inner-repeats", "1000"}, {"--inner-repeats", "3"},
+		{"--method", "gwf", "--wl-labels", "2"}, {"--method", "lambda-svm", "--features", "degrees", "--wl-labels", "11"},
+		{"--method", "lambda-svm", "--wl-labels", "2"}, // the structure alone: no categorical features to label
 	} {
 		if _, stderr, code := runCLI(t, append([]string{"semisup", "--tu", train}, bad...)...); code != cli.ExitUsage {
 			t.Errorf("semisup %v: exit %d, want %d\n%s", bad, code, cli.ExitUsage, stderr)

@@ -47,7 +47,7 @@ func (t *templateFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&t.learnWeight, "learn-feature-weight", d.LearnWeight, "--method templates: learn the feature weight, from --feature-weight")
 	fs.BoolVar(&t.learnNodes, "learn-node-weights", d.LearnNodeWeights, "--method templates: learn each template's node weights (TFGW's), from uniform")
 	fs.IntVar(&t.wl, "wl", d.WLRounds, "--method templates: rounds of continuous Weisfeiler-Lehman refinement added to the node features (each node's features averaged with its neighbours', round after round, as WWL does; 0: the features as they are; at most 10)")
-	fs.IntVar(&t.wlLabels, "wl-labels", d.WLLabels, "--method templates: iterations of hashed Weisfeiler-Lehman labels added to the node features, one-hot (FGW's WL labels: two nodes match where their labelled neighbourhood trees are the same) of categorical node features (labels, or the one-hot degrees of graphs without features; attributes are read as they are); 0: none; at most 10; --wl replaces them")
+	fs.IntVar(&t.wlLabels, "wl-labels", d.WLLabels, "--method templates (and --method lambda-svm, where it is 0 unless given): iterations of hashed Weisfeiler-Lehman labels added to the node features, one-hot (FGW's WL labels: two nodes match where their labelled neighbourhood trees are the same) of categorical node features (labels, or the one-hot degrees of graphs without features; attributes are read as they are); 0: none; at most 10; --wl replaces them")
 	fs.IntVar(&t.wlRare, "wl-rare-columns", d.WLRareColumns, "--method templates, with --wl-labels: one-hot columns per iteration for the codes outside the vocabulary, each code's column drawn from its hash, so that rare neighbourhood trees differ from each other (0: they all look alike)")
 	fs.BoolVar(&t.statistics, "statistics", d.GraphStatistics, "--method templates: the head also reads each graph's statistics (sizes, degrees, clustering, path lengths, spectra: those of 'gwf classify --compare statistics'), standardized, beside its discrepancies to the templates")
 	fs.IntVar(&t.patience, "patience", d.Patience, "--method templates: end training once the validation accuracy has not risen for this many epochs (0: every epoch of --epochs)")
@@ -160,10 +160,15 @@ func gwfSetting(fs *pflag.FlagSet, setting string) error {
 	return cli.Usagef("%s is a setting of the paper's GWF model: add --method gwf (without it, 'gwf semisup' trains the template model, --method templates)", setting)
 }
 
-// checkGWFMethod refuses the template model's own flags with --method gwf.
+// checkGWFMethod refuses the template model's own flags with --method gwf (and lambda-svm,
+// which reads --wl-labels too).
 func (f *semisupFlags) checkGWFMethod(fs *pflag.FlagSet) error {
-	if name := cli.FirstChanged(fs, "templates", "template-nodes", "weight-decay", "learn-feature-weight", "learn-node-weights", "wl", "wl-labels",
-		"members", "patience", "max-epochs", "average-epochs", "wl-rare-columns", "statistics", "pseudo-labels", "edge-labels"); name != "" {
+	own := []string{"templates", "template-nodes", "weight-decay", "learn-feature-weight", "learn-node-weights", "wl",
+		"members", "patience", "max-epochs", "average-epochs", "wl-rare-columns", "statistics", "pseudo-labels", "edge-labels"}
+	if f.tmpl.method != methodLambdaSVM {
+		own = append(own, "wl-labels")
+	}
+	if name := cli.FirstChanged(fs, own...); name != "" {
 		return cli.Usagef("--%s is a setting of --method templates", name)
 	}
 	return nil

@@ -39,6 +39,20 @@ type LambdaSVMSpec struct {
 	// SVM trains and predicts on one kind of embedding) and scores the same SVM: what the
 	// unlabelled graphs add.
 	LabelsAlone bool `json:"labels_alone,omitempty"`
+	// WLLabels, when above 0, has the GWF model read each node's categorical features with its
+	// hashed Weisfeiler-Lehman labels after 1..WLLabels iterations one-hot beside them
+	// (semisup.WithWLLabels; the vocabulary from every graph read, no label read).
+	WLLabels int `json:"wl_labels,omitempty"`
+}
+
+// Read returns the graphs as the GWF model reads them under s: data, or with their
+// Weisfeiler-Lehman labels (WLLabels).
+func (s LambdaSVMSpec) Read(data []*graphs.Graph) ([]*graphs.Graph, error) {
+	out, err := semisup.WithWLLabels(data, s.WLLabels)
+	if err != nil {
+		return nil, fmt.Errorf("crossval: %w", err)
+	}
+	return out, nil
 }
 
 func (s LambdaSVMSpec) innerFolds() int {
@@ -76,6 +90,9 @@ func (s LambdaSVMSpec) describeInner() string {
 func (s LambdaSVMSpec) Validate(epochs int) error {
 	if s.InnerFolds != 0 && s.InnerFolds < 2 {
 		return fmt.Errorf("crossval: %d inner folds: want at least 2", s.InnerFolds)
+	}
+	if s.WLLabels < 0 || s.WLLabels > graphs.MaxWLIterations {
+		return fmt.Errorf("crossval: %d Weisfeiler-Lehman iterations: want 0 to %d", s.WLLabels, graphs.MaxWLIterations)
 	}
 	if s.InnerRepeats < 0 || s.InnerRepeats > MaxInnerRepeats {
 		return fmt.Errorf("crossval: %d repeats of the inner folds: want 1 to %d (0: the default)", s.InnerRepeats, MaxInnerRepeats)
@@ -146,9 +163,18 @@ func (r *LambdaSVMReport) HeldOut() []HeldOutFold {
 	return out
 }
 
+// describeLambdaFeatures says how the GWF model reads the node features under spec.
+func describeLambdaFeatures(e graphs.FeatureEncoding, spec LambdaSVMSpec) string {
+	s := DescribeFeatures(e)
+	if spec.WLLabels > 0 {
+		s += fmt.Sprintf(" --wl-labels %d", spec.WLLabels)
+	}
+	return s
+}
+
 func newLambdaSVMReport(ds *graphs.Dataset, classes int, gwf training.Config, spec LambdaSVMSpec) *LambdaSVMReport {
 	return &LambdaSVMReport{Version: buildinfo.Version(), Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes, Method: MethodLambdaSVM,
-		Features: DescribeFeatures(ds.Encoding), Config: gwf, Spec: spec}
+		Features: describeLambdaFeatures(ds.Encoding, spec), Config: gwf, Spec: spec}
 }
 
 // describeEpochs says which epochs' λ the SVM reads.
@@ -175,7 +201,11 @@ func CrossValidateLambdaSVM(ctx context.Context, ds *graphs.Dataset, labels []in
 	if err != nil {
 		return nil, err
 	}
-	u, err := fitLabelFree(ctx, ds.Graphs, classes, gwf, opt)
+	data, err := spec.Read(ds.Graphs)
+	if err != nil {
+		return nil, err
+	}
+	u, err := fitLabelFree(ctx, data, classes, gwf, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +269,11 @@ func FractionLambdaSVM(ctx context.Context, ds *graphs.Dataset, labels []int, cl
 	if err := checkSVMLabels(s.Train); err != nil {
 		return nil, Split{}, err
 	}
-	u, err := fitLabelFree(ctx, ds.Graphs, classes, gwf, opt)
+	data, err := spec.Read(ds.Graphs)
+	if err != nil {
+		return nil, Split{}, err
+	}
+	u, err := fitLabelFree(ctx, data, classes, gwf, opt)
 	if err != nil {
 		return nil, Split{}, err
 	}
@@ -261,7 +295,7 @@ func FractionLambdaSVM(ctx context.Context, ds *graphs.Dataset, labels []int, cl
 	}
 	if spec.LabelsAlone && !p.Given {
 		t1 := time.Now()
-		alone, err := fitLabelsAlone(ctx, ds.Graphs, s.Train, classes, gwf, spec.Epochs, opt)
+		alone, err := fitLabelsAlone(ctx, data, s.Train, classes, gwf, spec.Epochs, opt)
 		if err != nil {
 			return nil, Split{}, fmt.Errorf("crossval: the model fitted on the labelled graphs alone: %w", err)
 		}
