@@ -24,7 +24,7 @@ func WithWLLabels(data []*graphs.Graph, h int) ([]*graphs.Graph, error) {
 	if h == 0 {
 		return data, nil
 	}
-	codes := make([]*mat.Dense, len(data))
+	codes, rows := make([]*mat.Dense, len(data)), make([][]float64, len(data))
 	for i, g := range data {
 		if g.Dim() == 0 {
 			return nil, fmt.Errorf("semisup: graph %q has no node features to take Weisfeiler-Lehman labels of (read one-hot degrees or node labels)", g.Name)
@@ -32,11 +32,11 @@ func WithWLLabels(data []*graphs.Graph, h int) ([]*graphs.Graph, error) {
 		if g.Dim() != data[0].Dim() {
 			return nil, fmt.Errorf("semisup: graph %q has %d node features, graph %q %d", g.Name, g.Dim(), data[0].Name, data[0].Dim())
 		}
-		x := g.F.RawMatrix()
-		if x.Stride != x.Cols || !oneHot(x.Data, x.Cols) {
+		rows[i] = inputFeatures(g) // contiguous, whatever F's stride
+		if !oneHot(rows[i], g.Dim()) {
 			return nil, fmt.Errorf("semisup: graph %q: Weisfeiler-Lehman labels need categorical node features (one-hot rows: node labels or degrees), not attributes", g.Name)
 		}
-		c, err := wlCodes(g, x.Data, x.Cols, h, false)
+		c, err := wlCodes(g, rows[i], g.Dim(), h, false)
 		if err != nil {
 			return nil, err
 		}
@@ -46,10 +46,9 @@ func WithWLLabels(data []*graphs.Graph, h int) ([]*graphs.Graph, error) {
 	index := wlIndex(vocab)
 	out := make([]*graphs.Graph, len(data))
 	for i, g := range data {
-		n, d := g.F.Dims()
-		rows := appendWLRows(nil, g.F.RawMatrix().Data, n, d, wlPositions(codes[i], index, 0), vocab, 0)
+		n, d := g.N(), g.Dim()
 		cp := *g
-		cp.F = mat.NewDense(n, d+wlWidth(vocab, 0), rows)
+		cp.F = mat.NewDense(n, d+wlWidth(vocab, 0), appendWLRows(nil, rows[i], n, d, wlPositions(codes[i], index, 0), vocab, 0))
 		out[i] = &cp
 	}
 	return out, nil
