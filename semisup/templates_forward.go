@@ -93,23 +93,19 @@ func (m *TemplateModel) appendRows(dst []float64, pg prepared) []float64 {
 // of continuous rows tell every node apart, and the model reads such features as they are,
 // as 'gwf classify' takes WL labels of categorical features only.
 func (m *TemplateModel) learnWLVocabulary(data []*graphs.Graph) error {
-	codes := make([]*mat.Dense, len(data))
-	for i, g := range data {
+	for _, g := range data {
 		if d := InputDim(g.Dim()); d != m.Inputs {
 			return fmt.Errorf("templates: graph %q has %d node features, the model reads %d", g.Name, d, m.Inputs)
 		}
-		x := inputFeatures(g)
-		if !oneHot(x, m.Inputs) {
-			m.WLVocabulary = nil
-			return nil
-		}
-		c, err := wlCodes(g, x, m.Inputs, m.Config.WLLabels, m.Config.WLEdgeLabels)
-		if err != nil {
-			return err
-		}
-		codes[i] = c
 	}
-	m.WLVocabulary = wlVocabulary(codes, m.Config.WLLabels)
+	_, codes, categorical, err := categoricalWLCodes(data, m.Inputs, m.Config.WLLabels, m.Config.WLEdgeLabels)
+	if err != nil {
+		return err
+	}
+	m.WLVocabulary = nil
+	if categorical {
+		m.WLVocabulary = wlVocabulary(codes, m.Config.WLLabels)
+	}
 	return nil
 }
 

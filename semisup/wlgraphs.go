@@ -24,23 +24,20 @@ func WithWLLabels(data []*graphs.Graph, h int) ([]*graphs.Graph, error) {
 	if h == 0 {
 		return data, nil
 	}
-	codes, rows := make([]*mat.Dense, len(data)), make([][]float64, len(data))
-	for i, g := range data {
+	for _, g := range data {
 		if g.Dim() == 0 {
 			return nil, fmt.Errorf("semisup: graph %q has no node features to take Weisfeiler-Lehman labels of (read one-hot degrees or node labels)", g.Name)
 		}
 		if g.Dim() != data[0].Dim() {
 			return nil, fmt.Errorf("semisup: graph %q has %d node features, graph %q %d", g.Name, g.Dim(), data[0].Name, data[0].Dim())
 		}
-		rows[i] = inputFeatures(g) // contiguous, whatever F's stride
-		if !oneHot(rows[i], g.Dim()) {
-			return nil, fmt.Errorf("semisup: graph %q: Weisfeiler-Lehman labels need categorical node features (one-hot rows: node labels or degrees), not attributes", g.Name)
-		}
-		c, err := wlCodes(g, rows[i], g.Dim(), h, false)
-		if err != nil {
-			return nil, err
-		}
-		codes[i] = c
+	}
+	rows, codes, categorical, err := categoricalWLCodes(data, data[0].Dim(), h, false)
+	if err != nil {
+		return nil, err
+	}
+	if !categorical {
+		return nil, fmt.Errorf("semisup: Weisfeiler-Lehman labels need categorical node features (one-hot rows: node labels or degrees), not attributes")
 	}
 	vocab := wlVocabulary(codes, h)
 	index := wlIndex(vocab)
