@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -274,6 +275,11 @@ func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []in
 	fold, err := semisup.Folds(labels, opt.Folds, opt.Seed)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Dir != "" { // made now, not found missing when the first fold's training is done
+		if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
+			return nil, fmt.Errorf("crossval: %w", err)
+		}
 	}
 	rep := &TemplatesReport{Method: MethodTemplates, Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes,
 		Protocol: fmt.Sprintf("%d-fold stratified cross-validation (fold seed %d)", opt.Folds, opt.Seed), FoldSeed: opt.Seed, Config: cfg,

@@ -2,8 +2,11 @@ package crossval
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gwf-graphs/gwf/semisup"
 	"github.com/gwf-graphs/gwf/training"
@@ -138,5 +141,33 @@ func TestPseudoAccuracy(t *testing.T) {
 	}
 	if got := pseudoAccuracy([]int{u, u}, []int{0, 1}); got != 0 {
 		t.Errorf("no pseudo-label: %v, want 0", got)
+	}
+}
+
+// A Dir that does not exist yet is made before the first fold trains (it once failed only
+// when that fold, trained in full, was to be kept), and keeps every fold; a path that
+// cannot be a folder fails at once.
+func TestCrossValidateTemplatesMakesDir(t *testing.T) {
+	ds, labels := cyclesAndPaths(t, 6)
+	dir := filepath.Join(t.TempDir(), "not", "yet")
+	opt := TemplatesOptions{Folds: 2, Seed: 1, Workers: 2, Dir: dir}
+	if _, err := CrossValidateTemplates(context.Background(), ds, labels, 2, smallTemplates(), opt); err != nil {
+		t.Fatal(err)
+	}
+	for f := 1; f <= 2; f++ {
+		if _, err := os.Stat(templatesFoldPath(dir, f)); err != nil {
+			t.Errorf("fold %d not kept: %v", f, err)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt.Dir = filepath.Join(file, "dir")
+	start := time.Now()
+	if _, err := CrossValidateTemplates(context.Background(), ds, labels, 2, smallTemplates(), opt); err == nil {
+		t.Error("a Dir under a file: no error")
+	} else if time.Since(start) > 100*time.Millisecond {
+		t.Errorf("a Dir under a file failed after %v, not before training", time.Since(start))
 	}
 }
