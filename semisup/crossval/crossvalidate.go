@@ -116,7 +116,7 @@ func crossValidate(ctx context.Context, data []*graphs.Graph, labels, fold []int
 		return nestedCV(ctx, data, labels, fold, classes, gwf, cfg, opt, dir)
 	}
 	var out []FoldResult
-	clock := newFoldClock(opt)
+	clock := newFoldClock(opt.Folds, opt.Skip)
 	for f := 0; f < opt.Folds; f++ {
 		if opt.Skip != nil && opt.Skip(f+1) {
 			continue

@@ -68,7 +68,7 @@ func nestedCV(ctx context.Context, data []*graphs.Graph, labels, fold []int, cla
 		grid = semisup.DefaultCGrid()
 	}
 	var out []FoldResult
-	clock := newFoldClock(opt)
+	clock := newFoldClock(opt.Folds, opt.Skip)
 	for f := 0; f < opt.Folds; f++ {
 		if opt.Skip != nil && opt.Skip(f+1) {
 			continue

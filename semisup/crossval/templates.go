@@ -284,6 +284,11 @@ func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []in
 	rep := &TemplatesReport{Method: MethodTemplates, Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: classes,
 		Protocol: fmt.Sprintf("%d-fold stratified cross-validation (fold seed %d)", opt.Folds, opt.Seed), FoldSeed: opt.Seed, Config: cfg,
 		Templates: cfg.TemplateCount(classes)}
+	want := templatesFoldRecord{Config: cfg, Folds: opt.Folds, Seed: opt.Seed, Labels: labelsFingerprint(labels), Graphs: len(ds.Graphs), Version: buildinfo.Version()}
+	clock := newFoldClock(opt.Folds, func(f int) bool {
+		_, _, ok := savedTemplatesFold(opt.Dir, f, want)
+		return opt.Dir != "" && ok
+	})
 	var accs []float64
 	for f := 0; f < opt.Folds; f++ {
 		var train, test []*graphs.Graph
@@ -297,7 +302,7 @@ func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []in
 				train, trainLabels = append(train, g), append(trainLabels, labels[i])
 			}
 		}
-		rec := templatesFoldRecord{Config: cfg, Folds: opt.Folds, Seed: opt.Seed, Labels: labelsFingerprint(labels), Graphs: len(ds.Graphs), Version: buildinfo.Version()}
+		rec := want
 		if opt.Dir != "" {
 			if r, version, ok := savedTemplatesFold(opt.Dir, f+1, rec); ok {
 				accs = append(accs, r.Accuracy)
@@ -337,7 +342,7 @@ func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []in
 				return nil, fmt.Errorf("fold %d: %w", f+1, err)
 			}
 		}
-		opt.Observe.Say(false, "fold %d of %d: %.2f %% (%s kept, %.0f s)", f+1, opt.Folds, 100*acc, epochsKept(r), r.Seconds)
+		opt.Observe.Say(false, "fold %d of %d: %.2f %% (%s kept, %.0f s; %s)", f+1, opt.Folds, 100*acc, epochsKept(r), r.Seconds, clock.tick(r.Seconds))
 	}
 	mean, std := meanstd.Of(accs)
 	rep.Accuracy, rep.Seconds = MeanStd{Mean: mean, Std: std}, time.Since(start).Seconds()

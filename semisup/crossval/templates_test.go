@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -169,5 +170,39 @@ func TestCrossValidateTemplatesMakesDir(t *testing.T) {
 		t.Error("a Dir under a file: no error")
 	} else if time.Since(start) > 100*time.Millisecond {
 		t.Errorf("a Dir under a file failed after %v, not before training", time.Since(start))
+	}
+}
+
+// After each fold it trains, the line Observe gets says how many folds are left to train (not
+// counting those kept in Dir) and their ETA.
+func TestCrossValidateTemplatesSaysFoldsLeft(t *testing.T) {
+	ds, labels := cyclesAndPaths(t, 6)
+	dir := t.TempDir()
+	run := func() []string {
+		var said []string
+		opt := TemplatesOptions{Folds: 2, Seed: 1, Workers: 2, Dir: dir, Observe: func(e training.Event) {
+			if strings.HasPrefix(e.Message, "fold ") {
+				said = append(said, e.Message)
+			}
+		}}
+		if _, err := CrossValidateTemplates(context.Background(), ds, labels, 2, smallTemplates(), opt); err != nil {
+			t.Fatal(err)
+		}
+		return said
+	}
+	said := run()
+	want := []*regexp.Regexp{
+		regexp.MustCompile(`^fold 1 of 2: .*; folds left: 1, eta \d+(\.\d+)?m?s\)$`),
+		regexp.MustCompile(`^fold 2 of 2: .*; folds left: 0, eta 0s\)$`),
+	}
+	if len(said) != 2 || !want[0].MatchString(said[0]) || !want[1].MatchString(said[1]) {
+		t.Fatalf("lines %q", said)
+	}
+	if err := os.Remove(templatesFoldPath(dir, 1)); err != nil {
+		t.Fatal(err)
+	}
+	said = run() // fold 1 trains again, fold 2 is kept: none left after fold 1
+	if len(said) != 2 || !want[1].MatchString(strings.Replace(said[0], "fold 1 of 2", "fold 2 of 2", 1)) || !strings.Contains(said[1], "kept in") {
+		t.Errorf("lines with fold 2 kept: %q", said)
 	}
 }
