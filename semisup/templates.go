@@ -202,11 +202,15 @@ const (
 	maxTemplates     = 1000
 	maxTemplateNodes = 1000
 	maxEpochs        = 100000
-	maxMembers       = 100
 	maxWLRareColumns = 4096
-	// maxSolverIterations is layers.DefaultCG's cap: more could only run longer.
-	maxSolverIterations = 10000
 )
+
+// MaxMembers bounds TemplateConfig.Members.
+const MaxMembers = 100
+
+// MaxSolverIterations bounds TemplateConfig.SolverIterations: layers.DefaultCG's cap, beyond
+// which a solve could only run longer.
+const MaxSolverIterations = 10000
 
 // Validate checks the settings.
 func (c TemplateConfig) Validate() error {
@@ -257,10 +261,10 @@ func (c TemplateConfig) Validate() error {
 		return fmt.Errorf("templates: patience of %d epochs (0 to %d)", c.Patience, maxEpochs)
 	case c.MaxEpochs != 0 && (c.MaxEpochs < c.Epochs || c.MaxEpochs > maxEpochs):
 		return fmt.Errorf("templates: at most %d epochs (%d to %d, or 0: the %d epochs)", c.MaxEpochs, c.Epochs, maxEpochs, c.Epochs)
-	case c.Members < 0 || c.Members > maxMembers:
-		return fmt.Errorf("templates: %d members (1 to %d; 0: %d)", c.Members, maxMembers, DefaultMembers)
-	case c.SolverIterations < 0 || c.SolverIterations > maxSolverIterations:
-		return fmt.Errorf("templates: %d solver iterations (1 to %d; 0: %d)", c.SolverIterations, maxSolverIterations, maxSolverIterations)
+	case c.Members < 0 || c.Members > MaxMembers:
+		return fmt.Errorf("templates: %d members (1 to %d; 0: %d)", c.Members, MaxMembers, DefaultMembers)
+	case c.SolverIterations < 0 || c.SolverIterations > MaxSolverIterations:
+		return fmt.Errorf("templates: %d solver iterations (1 to %d; 0: %d)", c.SolverIterations, MaxSolverIterations, MaxSolverIterations)
 	case !(c.SolverTolerance >= 0 && c.SolverTolerance < 1):
 		return fmt.Errorf("templates: solver tolerance %v (0 to 1; 0: POT's 1e-9)", c.SolverTolerance)
 	case !(c.Validation >= 0 && c.Validation < 1):

@@ -90,8 +90,8 @@ func DecodeTemplateEnsemble(r io.Reader) (*TemplateEnsemble, error) {
 	if err := dec.Decode(&p); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCorruptTemplates, err)
 	}
-	if len(p.Members) < 1 || len(p.Members) > maxMembers {
-		return nil, fmt.Errorf("%w: %d members (1 to %d)", ErrCorruptTemplates, len(p.Members), maxMembers)
+	if len(p.Members) < 1 || len(p.Members) > MaxMembers {
+		return nil, fmt.Errorf("%w: %d members (1 to %d)", ErrCorruptTemplates, len(p.Members), MaxMembers)
 	}
 	e := &TemplateEnsemble{Features: p.Features, ClassLabels: ClassLabels{Classes: p.Classes, ClassNames: p.Names}}
 	for k := range p.Members {

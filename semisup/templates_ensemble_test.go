@@ -211,7 +211,7 @@ func TestTrainTemplatesErrors(t *testing.T) {
 	if _, err := TrainTemplates(ctx, data, labels, 2, cfg, TemplateOptions{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled ensemble: %v", err)
 	}
-	for _, n := range []int{-1, maxMembers + 1} {
+	for _, n := range []int{-1, MaxMembers + 1} {
 		cfg.Members = n
 		if _, err := TrainTemplates(context.Background(), data, labels, 2, cfg, TemplateOptions{}); err == nil {
 			t.Errorf("%d members accepted", n)

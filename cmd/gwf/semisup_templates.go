@@ -80,6 +80,9 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 	default:
 		c.TemplateSizes = n
 	}
+	if m := f.tmpl.members; m < 1 || m > semisup.MaxMembers { // the library's 0 (its default) is no setting to type
+		return c, cli.Usagef("--members = %d: want 1 to %d", m, semisup.MaxMembers)
+	}
 	c.Members, c.Patience, c.LearnNodeWeights, c.WLRounds = f.tmpl.members, f.tmpl.patience, f.tmpl.learnNodes, f.tmpl.wl
 	c.GraphStatistics, c.WLLabels, c.AverageEpochs, c.WLRareColumns = f.tmpl.statistics, f.tmpl.wlLabels, f.tmpl.average, f.tmpl.wlRare
 	c.MaxEpochs, c.PseudoLabels = f.tmpl.maxEpochs, f.tmpl.pseudo
@@ -134,6 +137,9 @@ func (f *semisupFlags) templateConfig(fs *pflag.FlagSet) (semisup.TemplateConfig
 		c.Validation = f.validation
 	}
 	if fs.Changed("layers") {
+		if t.Layers < 1 || t.Layers > semisup.MaxSolverIterations { // as --method gwf refuses 0
+			return c, cli.Usagef("--layers = %d: want 1 to %d CG iterations a template solve", t.Layers, semisup.MaxSolverIterations)
+		}
 		c.SolverIterations = t.Layers
 	}
 	if fs.Changed("features") { // the features named, not a choice

@@ -122,7 +122,10 @@ func TestSemisupTemplates(t *testing.T) {
 		{"--method", "templates", "--wl", "11"},
 		{"--method", "templates", "--templates", "-1"},
 		{"--method", "templates", "--members", "-1"},
+		{"--method", "templates", "--members", "0"}, // the library's default, not a setting to type
+		{"--method", "templates", "--members", "101"},
 		{"--method", "templates", "--layers", "-1"},
+		{"--method", "templates", "--layers", "0"}, // as --method gwf refuses it
 		{"--method", "gwf", "--members", "2"},
 		{"--method", "gwf", "--max-epochs", "100"},
 		{"--method", "gwf", "--pseudo-labels", "0.5"},
