@@ -98,12 +98,12 @@ func (m *TemplateModel) learnWLVocabulary(data []*graphs.Graph) error {
 			return fmt.Errorf("templates: graph %q has %d node features, the model reads %d", g.Name, d, m.Inputs)
 		}
 	}
-	_, codes, categorical, err := categoricalWLCodes(data, m.Inputs, m.Config.WLLabels, m.Config.WLEdgeLabels)
+	_, codes, notOneHot, err := categoricalWLCodes(data, m.Inputs, m.Config.WLLabels, m.Config.WLEdgeLabels)
 	if err != nil {
 		return err
 	}
 	m.WLVocabulary = nil
-	if categorical {
+	if notOneHot == nil {
 		m.WLVocabulary = wlVocabulary(codes, m.Config.WLLabels)
 	}
 	return nil

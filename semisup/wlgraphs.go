@@ -32,12 +32,12 @@ func WithWLLabels(data []*graphs.Graph, h int) ([]*graphs.Graph, error) {
 			return nil, fmt.Errorf("semisup: graph %q has %d node features, graph %q %d", g.Name, g.Dim(), data[0].Name, data[0].Dim())
 		}
 	}
-	rows, codes, categorical, err := categoricalWLCodes(data, data[0].Dim(), h, false)
+	rows, codes, notOneHot, err := categoricalWLCodes(data, data[0].Dim(), h, false)
 	if err != nil {
 		return nil, err
 	}
-	if !categorical {
-		return nil, fmt.Errorf("semisup: Weisfeiler-Lehman labels need categorical node features (one-hot rows: node labels or degrees), not attributes")
+	if notOneHot != nil {
+		return nil, fmt.Errorf("semisup: graph %q: Weisfeiler-Lehman labels need categorical node features (one-hot rows: node labels or degrees), not attributes", notOneHot.Name)
 	}
 	vocab := wlVocabulary(codes, h)
 	index := wlIndex(vocab)

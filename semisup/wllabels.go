@@ -37,20 +37,20 @@ func wlCodes(g *graphs.Graph, x []float64, d, h int, edges bool) (*mat.Dense, er
 
 // categoricalWLCodes returns each graph's node features as the model reads them (contiguous,
 // n×d, whatever F's stride) and their Weisfeiler-Lehman codes for iterations 0..h (wlCodes).
-// Where some graph's features are not one-hot rows (attributes) it stops and returns
-// categorical false, rows and codes nil: codes of continuous rows tell every node apart.
-func categoricalWLCodes(data []*graphs.Graph, d, h int, edges bool) (rows [][]float64, codes []*mat.Dense, categorical bool, err error) {
+// Where a graph's features are not one-hot rows (attributes) it stops and returns that graph
+// as notOneHot, rows and codes nil: codes of continuous rows tell every node apart.
+func categoricalWLCodes(data []*graphs.Graph, d, h int, edges bool) (rows [][]float64, codes []*mat.Dense, notOneHot *graphs.Graph, err error) {
 	rows, codes = make([][]float64, len(data)), make([]*mat.Dense, len(data))
 	for i, g := range data {
 		rows[i] = inputFeatures(g)
 		if !oneHot(rows[i], d) {
-			return nil, nil, false, nil
+			return nil, nil, g, nil
 		}
 		if codes[i], err = wlCodes(g, rows[i], d, h, edges); err != nil {
-			return nil, nil, false, err
+			return nil, nil, nil, err
 		}
 	}
-	return rows, codes, true, nil
+	return rows, codes, nil, nil
 }
 
 // wlVocabulary returns, for each iteration 1..h of codes (one matrix per graph, as wlCodes
