@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -51,10 +52,15 @@ type TemplatesFold struct {
 	// WLLabelColumns are the one-hot Weisfeiler-Lehman label columns the fold's first member
 	// read (semisup.TemplateModel.WLLabelColumns): 0 where Config.WLLabels found no categorical
 	// node features to label.
-	WLLabelColumns int     `json:"wl_label_columns,omitempty"`
-	Train          int     `json:"train"`
-	Test           int     `json:"test"`
-	Seconds        float64 `json:"seconds"`
+	WLLabelColumns int `json:"wl_label_columns,omitempty"`
+	// ValidationAccuracy is the mean over the members of the validation accuracy of the epoch
+	// each keeps (semisup.TemplateEnsemble.ValidationAccuracy; nil without a validation split):
+	// training-side evidence, so that runs of two settings on the same folds can be compared,
+	// or one chosen per fold, without the held-out labels.
+	ValidationAccuracy *float64 `json:"validation_accuracy,omitempty"`
+	Train              int      `json:"train"`
+	Test               int      `json:"test"`
+	Seconds            float64  `json:"seconds"`
 	// Graphs are the held-out graphs (indices into the data) and Predictions the classes
 	// predicted for them, in that order (absent from folds kept before they were recorded).
 	Graphs      []int `json:"graphs,omitempty"`
@@ -335,6 +341,9 @@ func CrossValidateTemplates(ctx context.Context, ds *graphs.Dataset, labels []in
 		r.Encoder, r.NodeFeatures = choices(cfg, train, m)
 		r.FeatureWeight, r.WLLabelColumns = measuredWeight(cfg, m), m.Members[0].WLLabelColumns()
 		r.TemplateNodes = medianSize(cfg, m)
+		if v := m.ValidationAccuracy(); !math.IsNaN(v) {
+			r.ValidationAccuracy = &v
+		}
 		rep.Folds = append(rep.Folds, r)
 		if opt.Dir != "" {
 			rec.Result = r

@@ -206,3 +206,23 @@ func TestCrossValidateTemplatesSaysFoldsLeft(t *testing.T) {
 		t.Errorf("lines with fold 2 kept: %q", said)
 	}
 }
+
+// Each fold records its members' validation accuracy (the mean over them of the epoch each
+// keeps), and none without a validation split.
+func TestCrossValidateTemplatesRecordsValidation(t *testing.T) {
+	ds, labels := cyclesAndPaths(t, 6)
+	for _, validation := range []float64{0.25, 0} {
+		cfg := smallTemplates()
+		cfg.Members, cfg.Validation = 2, validation
+		rep, err := CrossValidateTemplates(context.Background(), ds, labels, 2, cfg, TemplatesOptions{Folds: 2, Seed: 1, Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range rep.Folds {
+			v := f.ValidationAccuracy
+			if (v != nil) != (validation > 0) || (v != nil && !(*v >= 0 && *v <= 1)) {
+				t.Errorf("validation %v, fold %d: validation accuracy %v", validation, f.Fold, v)
+			}
+		}
+	}
+}
